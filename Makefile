@@ -1,0 +1,35 @@
+# Front door. `make run` and `make test` install what is missing, build, then act.
+BUILD      ?= build
+BUILD_TYPE ?= Release
+JOBS       ?= $(shell nproc)
+DEMO        = $(BUILD)/bin/l1-golden-demo
+RUN_POLICIES ?= baseline dycache elastic32 agcb two-level pcal agelru agelru-bypass bip combined
+
+.PHONY: all deps configure build test run sanitize clean
+
+all: build
+
+deps:
+	@bash scripts/setup-deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_EXTRA) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# Until the verilated L1 lands, the main job is the golden-model demo: every policy preset
+# on the gtx480 preset with the mixed synthetic stream.
+run: build
+	@for p in $(RUN_POLICIES); do \
+	  $(DEMO) --preset gtx480 --policy $$p --stream mixed --requests 200000 || exit 1; echo; \
+	done
+
+sanitize:
+	$(MAKE) test BUILD=build-asan BUILD_TYPE=RelWithDebInfo CMAKE_EXTRA=-DSANITIZE=ON
+
+clean:
+	rm -rf build build-asan

@@ -1,0 +1,575 @@
+// Loading and validation of preset and policy YAML files (see config.h).
+//
+// Every field goes through Reader, a small schema-driven walker over one YAML mapping: each call
+// names a key, the struct field it fills and the values it allows, and records the key as known,
+// so finish() can reject keys nobody asked for (a typo must never silently keep a default).
+// Errors are one line, "<file>: <field path>: <problem>", naming the value and what is allowed.
+//
+// Allowed values, and why (cross-field rules are in check_*() below):
+//   seed                  any unsigned 64-bit value
+//   core.num_sms          1..256
+//   core.warps_per_sm     1..256       warp slots and AgeLRU AWIDs are 8-bit
+//   core.threads_per_warp power of two 1..32 (per-lane masks are 32 bits)
+//   core.schedulers_per_sm 1..32 and at most warps_per_sm
+//   core.instruction_bytes power of two 1..64 (the AGCB hash drops log2 of it); clock 1..10000 MHz
+//   l1.size_bytes 1024..1048576, ways 1..64; sets = size/(ways*128) a power of two
+//   l1.address_bits 16..64; l1.chunk_tag_bits 3..32 and chunk_tag_bits-2 <= line-tag bits
+//   l1.set_index fermi_xor only with 32 or 64 sets (the Fermi hash is defined for those)
+//   l1.mshr_entries 1..256 (the MSHR id is 8 bits); mshr_max_merge 1..64
+//   l1.miss_queue_entries 6..256 (one miss may need 1 read + 4 write-backs + 1 reserved slot)
+//   l1.hit_latency, l2.hit_latency, noc.latency, dram.latency 1..10000 cycles
+//   l2.size_bytes 1024..2^30, ways 1..64, partitions 1..128; sets per partition a power of two
+//   noc.flit_bytes power of two 8..256
+//   dram.channels 1..128, bandwidth_gbps 0.1..100000, banks power of two 1..64,
+//   dram.row_bytes power of two 128..65536
+//   policy.dycache.sample_requests 1..1000000, threshold_pct 1..99
+//   policy.agcb.entries power of two 2..65536, counter_bits 1..8, reset_value and threshold
+//     0..2^counter_bits-1
+//   policy.two_level.window_cycles and bypass_period_cycles 1..1000000; th_low, th_high, th_warp
+//     in 0..1 with th_low <= th_high
+//   policy.bip.mru_one_in power of two 1..1024, lfsr_seed 1..65535 (a 16-bit LFSR must not be 0)
+//   policy.dip.psel_bits 1..16, leader_sets_per_policy 1..15 (two leader groups per 32 sets must
+//     leave follower sets)
+//   name, policy.name     1..64 characters of letters, digits, '-', '_', '.'; defaults to the
+//                         file's stem, so a policy file without a name is named after its file
+#include "common/config.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <string_view>
+#include <utility>
+
+namespace l1d {
+namespace {
+
+namespace fs = std::filesystem;
+
+[[noreturn]] void fail(const std::string& file, const std::string& path, const std::string& problem) {
+  throw ConfigError(fmt::format("{}: {}: {}", file, path, problem));
+}
+
+// User text quoted for a message: control characters escaped and long text shortened, so an
+// error stays one line whatever the file contains.
+std::string shown(std::string_view s) {
+  constexpr size_t kMax = 60;
+  std::string out = "\"";
+  for (size_t i = 0; i < s.size() && i < kMax; ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c < 0x20 || c == 0x7f)
+      out += fmt::format("\\x{:02x}", c);
+    else
+      out += s[i];
+  }
+  if (s.size() > kMax) out += "...";
+  return out + "\"";
+}
+
+std::string describe(const YAML::Node& v) {
+  if (v.IsNull()) return "an empty value";
+  if (v.IsSequence()) return "a list";
+  if (v.IsMap()) return "a mapping";
+  // yaml-cpp tags quoted and block scalars "!": "16" is a string, not a number.
+  if (v.Tag() == "!") return shown(v.Scalar()) + " (a string)";
+  return shown(v.Scalar());
+}
+
+bool plain_scalar(const YAML::Node& v) { return v.IsScalar() && v.Tag() != "!"; }
+
+// A YAML integer: optional sign, then decimal digits or 0x and hex digits.
+struct Integer {
+  bool negative = false;
+  bool too_big = false;  // magnitude does not fit 64 bits
+  uint64_t magnitude = 0;
+};
+
+std::optional<Integer> parse_integer(std::string_view s) {
+  Integer n;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    n.negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  }
+  if (s.empty() || s[0] == '+' || s[0] == '-') return std::nullopt;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n.magnitude, base);
+  if (end != s.data() + s.size()) return std::nullopt;
+  n.too_big = ec == std::errc::result_out_of_range;
+  return n;
+}
+
+std::optional<double> parse_real(std::string_view s) {
+  if (!s.empty() && s[0] == '+') s.remove_prefix(1);
+  double x = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(x)) return std::nullopt;
+  return x;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+// One spelling of an enum value, as written in YAML.
+template <class E>
+struct Choice {
+  std::string_view name;
+  E value;
+};
+
+constexpr std::array kSchedulers = {Choice<SchedulerKind>{"gto", SchedulerKind::kGto},
+                                    Choice<SchedulerKind>{"lrr", SchedulerKind::kLrr},
+                                    Choice<SchedulerKind>{"two_level", SchedulerKind::kTwoLevel}};
+constexpr std::array kSetIndex = {Choice<SetIndexHash>{"linear", SetIndexHash::kLinear},
+                                  Choice<SetIndexHash>{"fermi_xor", SetIndexHash::kFermiXor}};
+constexpr std::array kWritePolicies = {Choice<WritePolicy>{"write_back", WritePolicy::kWriteBack},
+                                       Choice<WritePolicy>{"write_through", WritePolicy::kWriteThrough}};
+constexpr std::array kReplacements = {Choice<ReplacementKind>{"lru", ReplacementKind::kLru},
+                                      Choice<ReplacementKind>{"fifo", ReplacementKind::kFifo},
+                                      Choice<ReplacementKind>{"bip", ReplacementKind::kBip},
+                                      Choice<ReplacementKind>{"dip", ReplacementKind::kDip},
+                                      Choice<ReplacementKind>{"agelru", ReplacementKind::kAgeLru}};
+constexpr std::array kBypasses = {
+    Choice<BypassKind>{"none", BypassKind::kNone}, Choice<BypassKind>{"agcb", BypassKind::kAgcb},
+    Choice<BypassKind>{"two_level", BypassKind::kTwoLevel}, Choice<BypassKind>{"pcal", BypassKind::kPcal},
+    Choice<BypassKind>{"agelru", BypassKind::kAgeLru}};
+constexpr std::array kGranularities = {Choice<GranularityKind>{"fixed128", GranularityKind::kFixed128},
+                                       Choice<GranularityKind>{"static64", GranularityKind::kStatic64},
+                                       Choice<GranularityKind>{"static32", GranularityKind::kStatic32},
+                                       Choice<GranularityKind>{"dynamic", GranularityKind::kDynamic}};
+
+template <class E, size_t N>
+std::string spelling(const std::array<Choice<E>, N>& table, E value) {
+  for (const auto& c : table)
+    if (c.value == value) return std::string(c.name);
+  return "?";
+}
+
+// Reads the fields of one YAML mapping. A key that is absent leaves its field unchanged.
+class Reader {
+ public:
+  Reader(const YAML::Node& map, const std::string& file, std::string path)
+      : file_(file), path_(std::move(path)) {
+    for (const auto& kv : map) {
+      if (!kv.first.IsScalar())
+        fail(file_, path_.empty() ? "top level" : path_,
+             "keys must be plain names, got " + describe(kv.first));
+      const std::string& key = kv.first.Scalar();
+      if (find(key)) fail(file_, where(key), "duplicate key");
+      entries_.emplace_back(key, kv.second);
+    }
+  }
+
+  void u32(std::string_view key, uint32_t& field, uint32_t min, uint32_t max) {
+    if (auto v = value(key)) field = static_cast<uint32_t>(integer(key, *v, min, max));
+  }
+
+  void pow2(std::string_view key, uint32_t& field, uint32_t min, uint32_t max) {
+    auto v = value(key);
+    if (!v) return;
+    const uint64_t x = integer(key, *v, min, max);
+    if (!std::has_single_bit(x))
+      fail(file_, where(key),
+           fmt::format("value {} not allowed (allowed: powers of two {}..{})", x, min, max));
+    field = static_cast<uint32_t>(x);
+  }
+
+  void u64(std::string_view key, uint64_t& field, uint64_t min, uint64_t max) {
+    if (auto v = value(key)) field = integer(key, *v, min, max);
+  }
+
+  void real(std::string_view key, double& field, double min, double max) {
+    auto v = value(key);
+    if (!v) return;
+    const auto x = plain_scalar(*v) ? parse_real(v->Scalar()) : std::nullopt;
+    if (!x) fail(file_, where(key), "expected a number, got " + describe(*v));
+    if (*x < min || *x > max)
+      fail(file_, where(key), fmt::format("value {} out of range (allowed {}..{})", v->Scalar(), min, max));
+    field = *x;
+  }
+
+  void boolean(std::string_view key, bool& field) {
+    auto v = value(key);
+    if (!v) return;
+    // The YAML 1.2 core schema spellings only: "yes"/"on" are too easy to misread.
+    static constexpr std::array<std::pair<std::string_view, bool>, 6> kWords = {{{"true", true},
+                                                                                 {"True", true},
+                                                                                 {"TRUE", true},
+                                                                                 {"false", false},
+                                                                                 {"False", false},
+                                                                                 {"FALSE", false}}};
+    if (plain_scalar(*v))
+      for (const auto& [word, b] : kWords)
+        if (v->Scalar() == word) {
+          field = b;
+          return;
+        }
+    fail(file_, where(key), "expected true or false, got " + describe(*v));
+  }
+
+  // A name used in file names and statistics: letters, digits, '-', '_', '.'.
+  void identifier(std::string_view key, std::string& field) {
+    auto v = value(key);
+    if (!v) return;
+    if (!v->IsScalar()) fail(file_, where(key), "expected a name, got " + describe(*v));
+    const std::string& s = v->Scalar();
+    const bool ok = !s.empty() && s.size() <= 64 && std::all_of(s.begin(), s.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+    });
+    if (!ok)
+      fail(file_, where(key),
+           fmt::format("value {} not allowed (allowed: 1..64 letters, digits, '-', '_', '.')", shown(s)));
+    field = s;
+  }
+
+  template <class E, size_t N>
+  void choice(std::string_view key, E& field, const std::array<Choice<E>, N>& table) {
+    auto v = value(key);
+    if (!v) return;
+    std::vector<std::string> names;
+    for (const auto& c : table) {
+      if (v->IsScalar() && v->Scalar() == c.name) {  // enum names are strings: quoting is fine
+        field = c.value;
+        return;
+      }
+      names.emplace_back(c.name);
+    }
+    fail(file_, where(key),
+         fmt::format("value {} not allowed (allowed: {})", v->IsScalar() ? shown(v->Scalar()) : describe(*v),
+                     join(names)));
+  }
+
+  // A nested mapping read by body(Reader&); its unknown keys are reported when body returns.
+  // An empty section (`l1:` alone) keeps every default.
+  template <class F>
+  void section(std::string_view key, F&& body) {
+    auto v = value(key);
+    if (!v || v->IsNull()) return;
+    if (!v->IsMap()) fail(file_, where(key), "expected a mapping, got " + describe(*v));
+    Reader inner(*v, file_, where(key));
+    body(inner);
+    inner.finish();
+  }
+
+  // Rejects every key no read asked for, naming the ones that are allowed here.
+  void finish() const {
+    for (const auto& [key, node] : entries_)
+      if (std::find(known_.begin(), known_.end(), key) == known_.end())
+        fail(file_, where(key), fmt::format("unknown key (allowed: {})", join(known_)));
+  }
+
+ private:
+  const YAML::Node* find(std::string_view key) const {
+    for (const auto& [k, node] : entries_)
+      if (k == key) return &node;
+    return nullptr;
+  }
+
+  std::optional<YAML::Node> value(std::string_view key) {
+    known_.emplace_back(key);
+    if (const YAML::Node* n = find(key)) return *n;
+    return std::nullopt;
+  }
+
+  std::string where(std::string_view key) const {
+    std::string k = std::string(key);
+    if (k.empty() || k.find_first_of(" \t\n\r\".:") != std::string::npos) k = shown(k);
+    return path_.empty() ? k : path_ + "." + k;
+  }
+
+  uint64_t integer(std::string_view key, const YAML::Node& v, uint64_t min, uint64_t max) const {
+    const auto n = plain_scalar(v) ? parse_integer(v.Scalar()) : std::nullopt;
+    if (!n) fail(file_, where(key), "expected an unsigned integer, got " + describe(v));
+    const bool zero = n->magnitude == 0 && !n->too_big;
+    if ((n->negative && !zero) || n->too_big || n->magnitude < min || n->magnitude > max)
+      fail(file_, where(key), fmt::format("value {} out of range (allowed {}..{})", v.Scalar(), min, max));
+    return n->magnitude;
+  }
+
+  const std::string& file_;
+  std::string path_;
+  std::vector<std::pair<std::string, YAML::Node>> entries_;  // in file order
+  std::vector<std::string> known_;                           // in schema order
+};
+
+// ---- the schema: one function per section, fields in struct order ----
+
+constexpr uint32_t kMaxLatency = 10000;
+
+void read_core(Reader& r, CoreConfig& c) {
+  r.u32("num_sms", c.num_sms, 1, 256);
+  r.u32("warps_per_sm", c.warps_per_sm, 1, 256);
+  r.pow2("threads_per_warp", c.threads_per_warp, 1, 32);
+  r.u32("schedulers_per_sm", c.schedulers_per_sm, 1, 32);
+  r.choice("scheduler", c.scheduler, kSchedulers);
+  r.pow2("instruction_bytes", c.instruction_bytes, 1, 64);
+  r.u32("clock_mhz", c.clock_mhz, 1, 10000);
+}
+
+void read_l1(Reader& r, L1Config& c) {
+  r.u32("size_bytes", c.size_bytes, 1024, 1048576);
+  r.u32("ways", c.ways, 1, 64);
+  r.u32("address_bits", c.address_bits, 16, 64);
+  r.u32("chunk_tag_bits", c.chunk_tag_bits, 3, 32);
+  r.choice("set_index", c.set_index, kSetIndex);
+  r.u32("hit_latency", c.hit_latency, 1, kMaxLatency);
+  r.u32("mshr_entries", c.mshr_entries, 1, 256);
+  r.u32("mshr_max_merge", c.mshr_max_merge, 1, 64);
+  r.u32("miss_queue_entries", c.miss_queue_entries, 6, 256);
+  r.choice("write_policy", c.write_policy, kWritePolicies);
+  r.boolean("sector", c.sector);
+}
+
+void read_l2(Reader& r, L2Config& c) {
+  r.u32("size_bytes", c.size_bytes, 1024, 1u << 30);
+  r.u32("ways", c.ways, 1, 64);
+  r.u32("partitions", c.partitions, 1, 128);
+  r.u32("hit_latency", c.hit_latency, 1, kMaxLatency);
+}
+
+void read_noc(Reader& r, NocConfig& c) {
+  r.u32("latency", c.latency, 1, kMaxLatency);
+  r.pow2("flit_bytes", c.flit_bytes, 8, 256);
+}
+
+void read_dram(Reader& r, DramConfig& c) {
+  r.u32("channels", c.channels, 1, 128);
+  r.real("bandwidth_gbps", c.bandwidth_gbps, 0.1, 100000);
+  r.u32("latency", c.latency, 1, kMaxLatency);
+  r.pow2("banks", c.banks, 1, 64);
+  r.pow2("row_bytes", c.row_bytes, 128, 65536);
+}
+
+void read_policy(Reader& r, PolicyConfig& p) {
+  r.identifier("name", p.name);
+  r.choice("replacement", p.replacement, kReplacements);
+  r.choice("bypass", p.bypass, kBypasses);
+  r.choice("granularity", p.granularity, kGranularities);
+  r.boolean("bto", p.bto);
+  r.section("dycache", [&](Reader& s) {
+    s.u32("sample_requests", p.dycache.sample_requests, 1, 1000000);
+    s.u32("threshold_pct", p.dycache.threshold_pct, 1, 99);
+    s.boolean("keep_large_pieces", p.dycache.keep_large_pieces);
+  });
+  r.section("agcb", [&](Reader& s) {
+    s.pow2("entries", p.agcb.entries, 2, 65536);
+    s.u32("counter_bits", p.agcb.counter_bits, 1, 8);
+    s.u32("reset_value", p.agcb.reset_value, 0, 255);  // against counter_bits in check_policy
+    s.u32("threshold", p.agcb.threshold, 0, 255);
+  });
+  r.section("two_level", [&](Reader& s) {
+    s.u32("window_cycles", p.two_level.window_cycles, 1, 1000000);
+    s.u32("bypass_period_cycles", p.two_level.bypass_period_cycles, 1, 1000000);
+    s.real("th_low", p.two_level.th_low, 0, 1);
+    s.real("th_high", p.two_level.th_high, 0, 1);
+    s.real("th_warp", p.two_level.th_warp, 0, 1);
+  });
+  r.section("pcal", [&](Reader& s) { s.boolean("opportunistic", p.pcal.opportunistic); });
+  r.section("bip", [&](Reader& s) {
+    s.pow2("mru_one_in", p.bip.mru_one_in, 1, 1024);
+    s.u32("lfsr_seed", p.bip.lfsr_seed, 1, 65535);
+  });
+  r.section("dip", [&](Reader& s) {
+    s.u32("psel_bits", p.dip.psel_bits, 1, 16);
+    s.u32("leader_sets_per_policy", p.dip.leader_sets_per_policy, 1, 15);
+  });
+}
+
+// ---- cross-field rules, checked on the merged result ----
+
+void check_core(const CoreConfig& c, const std::string& file) {
+  if (c.schedulers_per_sm > c.warps_per_sm)
+    fail(file, "core.schedulers_per_sm",
+         fmt::format("value {} out of range (allowed 1..{}: at most warps_per_sm)", c.schedulers_per_sm,
+                     c.warps_per_sm));
+}
+
+void check_l1(const L1Config& c, const std::string& file) {
+  const uint32_t way_bytes = c.ways * 128;
+  if (c.size_bytes % way_bytes != 0 || !std::has_single_bit(c.size_bytes / way_bytes))
+    fail(file, "l1.size_bytes",
+         fmt::format("value {} with ways {} gives {}/({}*128) = {:.4g} sets (allowed: a whole power-of-two "
+                     "number of sets)",
+                     c.size_bytes, c.ways, c.size_bytes, c.ways, double(c.size_bytes) / way_bytes));
+  const uint32_t sets = c.sets();
+  const uint32_t set_bits = static_cast<uint32_t>(std::countr_zero(sets));
+  // 7 offset bits (128 B line) + the set index + at least one tag bit.
+  const uint32_t min_address_bits = 7 + set_bits + 1;
+  if (c.address_bits < min_address_bits)
+    fail(file, "l1.address_bits",
+         fmt::format("value {} out of range for {} sets (allowed {}..64)", c.address_bits, sets,
+                     min_address_bits));
+  // The chunk-tag holds the low chunk_tag_bits-2 bits of the line tag and the 2-bit chunk index.
+  const uint32_t line_tag_bits = c.address_bits - 7 - set_bits;
+  const uint32_t max_chunk_tag = std::min<uint32_t>(32, line_tag_bits + 2);
+  if (c.chunk_tag_bits > max_chunk_tag)
+    fail(
+        file, "l1.chunk_tag_bits",
+        fmt::format("value {} out of range (allowed 3..{}: chunk_tag_bits-2 must fit in the {} line-tag bits "
+                    "of address_bits {} with {} sets)",
+                    c.chunk_tag_bits, max_chunk_tag, line_tag_bits, c.address_bits, sets));
+  if (c.set_index == SetIndexHash::kFermiXor && sets != 32 && sets != 64)
+    fail(file, "l1.set_index",
+         fmt::format(
+             "value \"fermi_xor\" not allowed with {} sets (allowed only with 32 or 64 sets; use linear)",
+             sets));
+}
+
+void check_l2(const L2Config& c, const std::string& file) {
+  const uint64_t slice = uint64_t{c.partitions} * c.ways * 128;
+  if (c.size_bytes % slice != 0 || !std::has_single_bit(c.size_bytes / slice))
+    fail(file, "l2.size_bytes",
+         fmt::format(
+             "value {} with partitions {} and ways {} gives {}/({}*{}*128) = {:.4g} sets per partition "
+             "(allowed: a whole power of two)",
+             c.size_bytes, c.partitions, c.ways, c.size_bytes, c.partitions, c.ways,
+             double(c.size_bytes) / double(slice)));
+}
+
+// `prefix` is "policy." inside a preset and "" in a policy file, so the path names the file's key.
+void check_policy(const PolicyConfig& p, const std::string& file, const std::string& prefix) {
+  const uint32_t counter_max = (1u << p.agcb.counter_bits) - 1;
+  const auto check_counter = [&](const char* key, uint32_t v) {
+    if (v > counter_max)
+      fail(file, prefix + "agcb." + key,
+           fmt::format("value {} out of range (allowed 0..{} for counter_bits {})", v, counter_max,
+                       p.agcb.counter_bits));
+  };
+  check_counter("reset_value", p.agcb.reset_value);
+  check_counter("threshold", p.agcb.threshold);
+  if (p.two_level.th_low > p.two_level.th_high)
+    fail(file, prefix + "two_level.th_low",
+         fmt::format("value {} out of range (allowed 0..{}: at most th_high)", p.two_level.th_low,
+                     p.two_level.th_high));
+}
+
+// ---- files ----
+
+YAML::Node parse_file(const fs::path& file) {
+  const std::string name = file.string();
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec))
+    fail(name, "file", fs::exists(file, ec) ? "not a regular file" : "no such file");
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in && !in.eof()) fail(name, "file", "cannot be read");
+  try {
+    YAML::Node doc = YAML::Load(text.str());
+    if (!doc.IsMap())
+      fail(name, "top level",
+           "expected a mapping, got " + (doc.IsNull() ? "an empty document" : describe(doc)));
+    return doc;
+  } catch (const YAML::Exception& e) {
+    std::string msg = e.msg;
+    std::replace(msg.begin(), msg.end(), '\n', ' ');
+    if (e.mark.is_null()) fail(name, "YAML syntax", msg);
+    fail(name, fmt::format("line {}, column {}", e.mark.line + 1, e.mark.column + 1),
+         "YAML syntax error: " + msg);
+  }
+}
+
+std::vector<std::string> yaml_stems(const fs::path& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (entry.is_regular_file(ec) && entry.path().extension() == ".yaml")
+      names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// <dir>/<name>.yaml, provided `name` is one of the files there (so "../x" cannot escape dir).
+fs::path find_named(const fs::path& dir, const std::string& name, const char* what) {
+  const std::vector<std::string> names = yaml_stems(dir);
+  const fs::path file = dir / (name + ".yaml");
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    fail(file.string(), what,
+         fmt::format("{} not found (available: {})", shown(name),
+                     names.empty() ? "none in " + dir.string() : join(names)));
+  return file;
+}
+
+}  // namespace
+
+Config load_config_file(const fs::path& file) {
+  const std::string name = file.string();
+  const YAML::Node doc = parse_file(file);
+  Config c;
+  c.name = file.stem().string();
+  c.source = name;
+  Reader top(doc, name, "");
+  top.identifier("name", c.name);
+  top.u64("seed", c.seed, 0, std::numeric_limits<uint64_t>::max());
+  top.section("core", [&](Reader& r) { read_core(r, c.core); });
+  top.section("l1", [&](Reader& r) { read_l1(r, c.l1); });
+  top.section("l2", [&](Reader& r) { read_l2(r, c.l2); });
+  top.section("noc", [&](Reader& r) { read_noc(r, c.noc); });
+  top.section("dram", [&](Reader& r) { read_dram(r, c.dram); });
+  top.section("policy", [&](Reader& r) { read_policy(r, c.policy); });
+  top.finish();
+  check_core(c.core, name);
+  check_l1(c.l1, name);
+  check_l2(c.l2, name);
+  check_policy(c.policy, name, "policy.");
+  return c;
+}
+
+void apply_policy_file(Config& cfg, const fs::path& file) {
+  const std::string name = file.string();
+  const YAML::Node doc = parse_file(file);
+  // Work on a copy so that a bad file leaves cfg untouched.
+  PolicyConfig p = cfg.policy;
+  p.name = file.stem().string();
+  Reader top(doc, name, "");
+  read_policy(top, p);
+  top.finish();
+  check_policy(p, name, "");
+  cfg.policy = p;
+  cfg.source += " + " + name;
+}
+
+fs::path config_dir() {
+  if (const char* env = std::getenv("L1D_CONFIG_DIR"); env != nullptr && *env != '\0') return env;
+#ifndef PROJECT_SOURCE_DIR
+#error "PROJECT_SOURCE_DIR must be defined (CMake does it; by hand: -DPROJECT_SOURCE_DIR=\"/path/to/repo\")"
+#endif
+  return fs::path(PROJECT_SOURCE_DIR) / "configs";
+}
+
+Config load_preset(const std::string& name) {
+  return load_config_file(find_named(config_dir(), name, "preset"));
+}
+
+void apply_policy_preset(Config& cfg, const std::string& name) {
+  apply_policy_file(cfg, find_named(config_dir() / "policies", name, "policy preset"));
+}
+
+std::vector<std::string> list_presets() { return yaml_stems(config_dir()); }
+std::vector<std::string> list_policy_presets() { return yaml_stems(config_dir() / "policies"); }
+
+std::string to_string(ReplacementKind k) { return spelling(kReplacements, k); }
+std::string to_string(BypassKind k) { return spelling(kBypasses, k); }
+std::string to_string(GranularityKind k) { return spelling(kGranularities, k); }
+
+}  // namespace l1d

@@ -1,0 +1,464 @@
+// Tests of the configuration loader: the shipped presets carry SPEC section 1's numbers, every
+// policy preset applies, and each class of mistake in a file gives one exact, one-line message.
+#include "common/config.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace l1d {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh directory under the system temp dir, removed when the test ends.
+class TempDir {
+ public:
+  TempDir() {
+    static int counter = 0;
+    path_ = fs::temp_directory_path() /
+            ("l1d_config_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  fs::path write(const std::string& name, const std::string& text) const {
+    const fs::path p = path_ / name;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+    return p;
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// The message of the ConfigError that f throws; fails the test if there is none or if the
+// message is not exactly one line.
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const ConfigError& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.find('\n'), std::string::npos) << "message is not one line: " << m;
+    return m;
+  }
+  ADD_FAILURE() << "expected a ConfigError";
+  return "";
+}
+
+// Loads a preset-schema file with the given text and returns its error message.
+std::string load_error(const std::string& yaml) {
+  TempDir dir;
+  const fs::path f = dir.write("bad.yaml", yaml);
+  const std::string m = error_of([&] { load_config_file(f); });
+  // Every message starts with the file, so that the user knows which file to open.
+  EXPECT_EQ(m.rfind(f.string() + ": ", 0), 0u) << m;
+  return m.substr(std::min(m.size(), f.string().size() + 2));
+}
+
+// ---- the shipped presets ----
+
+TEST(Presets, Gtx480MatchesSpecSection1) {
+  const Config c = load_preset("gtx480");
+  EXPECT_EQ(c.name, "gtx480");
+  EXPECT_EQ(c.core.num_sms, 15u);
+  EXPECT_EQ(c.core.warps_per_sm, 48u);
+  EXPECT_EQ(c.core.warps_per_sm * c.core.threads_per_warp, 1536u);
+  EXPECT_EQ(c.core.schedulers_per_sm, 2u);
+  EXPECT_EQ(c.core.scheduler, SchedulerKind::kGto);
+  EXPECT_EQ(c.core.instruction_bytes, 8u);
+  EXPECT_EQ(c.core.clock_mhz, 700u);
+  EXPECT_EQ(c.l1.size_bytes, 16384u);
+  EXPECT_EQ(c.l1.ways, 4u);
+  EXPECT_EQ(c.l1.sets(), 32u);
+  EXPECT_EQ(c.l1.address_bits, 32u);
+  EXPECT_EQ(c.l1.chunk_tag_bits, 16u);
+  EXPECT_EQ(c.l1.set_index, SetIndexHash::kFermiXor);
+  EXPECT_EQ(c.l1.hit_latency, 35u);
+  EXPECT_EQ(c.l1.mshr_entries, 32u);
+  EXPECT_EQ(c.l1.mshr_max_merge, 8u);
+  EXPECT_EQ(c.l1.miss_queue_entries, 8u);
+  EXPECT_EQ(c.l1.write_policy, WritePolicy::kWriteBack);
+  EXPECT_FALSE(c.l1.sector);
+  EXPECT_EQ(c.l2.size_bytes, 768u * 1024);
+  EXPECT_EQ(c.l2.ways, 16u);
+  EXPECT_EQ(c.l2.partitions, 6u);
+  EXPECT_EQ(c.dram.channels, 6u);
+  EXPECT_DOUBLE_EQ(c.dram.bandwidth_gbps, 179.2);
+  EXPECT_EQ(c.policy.name, "baseline");
+  EXPECT_EQ(c.policy.replacement, ReplacementKind::kLru);
+  EXPECT_EQ(c.policy.bypass, BypassKind::kNone);
+  EXPECT_EQ(c.policy.granularity, GranularityKind::kFixed128);
+  EXPECT_EQ(c.policy.bip.lfsr_seed, 0xACE1u);  // written in hex in the file
+  EXPECT_EQ(c.policy.agcb.reset_value, 15u);
+  EXPECT_NE(c.source.find("gtx480.yaml"), std::string::npos);
+}
+
+TEST(Presets, Gtx1080MatchesTwoLevelPaper) {
+  const Config c = load_preset("gtx1080");
+  EXPECT_EQ(c.name, "gtx1080");
+  EXPECT_EQ(c.core.num_sms, 20u);
+  EXPECT_EQ(c.core.warps_per_sm * c.core.threads_per_warp, 2048u);
+  EXPECT_EQ(c.core.schedulers_per_sm, 4u);
+  EXPECT_EQ(c.l1.size_bytes, 24u * 1024);
+  EXPECT_EQ(c.l1.ways, 48u);
+  EXPECT_EQ(c.l1.sets(), 4u);
+  EXPECT_EQ(c.l1.set_index, SetIndexHash::kLinear);
+  EXPECT_EQ(c.l1.hit_latency, 82u);
+  EXPECT_EQ(c.l1.mshr_entries, 16u);
+  EXPECT_EQ(c.l1.miss_queue_entries, 32u);
+  EXPECT_EQ(c.l1.write_policy, WritePolicy::kWriteThrough);
+  EXPECT_TRUE(c.l1.sector);
+  EXPECT_EQ(c.l2.size_bytes, 2u * 1024 * 1024);
+  EXPECT_EQ(c.dram.channels, 8u);
+  EXPECT_DOUBLE_EQ(c.dram.bandwidth_gbps, 320.0);
+}
+
+TEST(Presets, Qv100MatchesAgcbReport) {
+  const Config c = load_preset("qv100");
+  EXPECT_EQ(c.name, "qv100");
+  EXPECT_EQ(c.core.num_sms, 80u);
+  EXPECT_EQ(c.core.warps_per_sm, 64u);
+  EXPECT_EQ(c.core.instruction_bytes, 16u);
+  EXPECT_EQ(c.l1.size_bytes, 32u * 1024);
+  EXPECT_EQ(c.l1.ways, 64u);
+  EXPECT_EQ(c.l1.sets(), 4u);
+  EXPECT_EQ(c.l1.set_index, SetIndexHash::kLinear);
+  EXPECT_TRUE(c.l1.sector);
+  EXPECT_LE(c.l1.mshr_entries, 256u);  // the MSHR id is 8 bits
+  EXPECT_EQ(c.l2.size_bytes, 6u * 1024 * 1024);
+  EXPECT_EQ(c.l2.ways, 24u);
+  EXPECT_EQ(c.policy.replacement, ReplacementKind::kLru);
+}
+
+TEST(Presets, ListedSortedAndLoadable) {
+  const std::vector<std::string> names = list_presets();
+  EXPECT_EQ(names, (std::vector<std::string>{"gtx1080", "gtx480", "qv100"}));
+  for (const auto& n : names) EXPECT_EQ(load_preset(n).name, n);
+}
+
+// ---- the shipped policy presets ----
+
+struct PolicyCase {
+  const char* name;
+  ReplacementKind replacement;
+  BypassKind bypass;
+  GranularityKind granularity;
+  bool bto;
+};
+
+void PrintTo(const PolicyCase& c, std::ostream* os) { *os << c.name; }
+
+class PolicyPresets : public ::testing::TestWithParam<PolicyCase> {};
+
+TEST_P(PolicyPresets, AppliesToGtx480) {
+  const PolicyCase& p = GetParam();
+  Config c = load_preset("gtx480");
+  const L1Config l1_before = c.l1;
+  apply_policy_preset(c, p.name);
+  EXPECT_EQ(c.policy.name, p.name);
+  EXPECT_EQ(c.policy.replacement, p.replacement);
+  EXPECT_EQ(c.policy.bypass, p.bypass);
+  EXPECT_EQ(c.policy.granularity, p.granularity);
+  EXPECT_EQ(c.policy.bto, p.bto);
+  EXPECT_EQ(c.l1.ways, l1_before.ways);  // a policy file never touches the GPU
+  EXPECT_NE(c.source.find("gtx480.yaml + "), std::string::npos) << c.source;
+  EXPECT_NE(c.source.find(std::string(p.name) + ".yaml"), std::string::npos) << c.source;
+}
+
+using R = ReplacementKind;
+using B = BypassKind;
+using G = GranularityKind;
+const PolicyCase kPolicyCases[] = {
+    {"agcb", R::kLru, B::kAgcb, G::kFixed128, false},
+    {"agelru", R::kAgeLru, B::kNone, G::kFixed128, false},
+    {"agelru-bypass", R::kAgeLru, B::kAgeLru, G::kFixed128, false},
+    {"agelru-bypass-bto", R::kAgeLru, B::kAgeLru, G::kFixed128, true},
+    {"baseline", R::kLru, B::kNone, G::kFixed128, false},
+    {"bip", R::kBip, B::kNone, G::kFixed128, false},
+    {"combined", R::kAgeLru, B::kPcal, G::kDynamic, true},
+    {"dip", R::kDip, B::kNone, G::kFixed128, false},
+    {"dycache", R::kLru, B::kNone, G::kDynamic, false},
+    {"elastic32", R::kLru, B::kNone, G::kStatic32, false},
+    {"elastic64", R::kLru, B::kNone, G::kStatic64, false},
+    {"fifo", R::kFifo, B::kNone, G::kFixed128, false},
+    {"pcal", R::kLru, B::kPcal, G::kFixed128, false},
+    {"pcal-bto", R::kLru, B::kPcal, G::kFixed128, true},
+    {"two-level", R::kLru, B::kTwoLevel, G::kFixed128, false},
+};
+
+INSTANTIATE_TEST_SUITE_P(All, PolicyPresets, ::testing::ValuesIn(kPolicyCases), [](const auto& param_info) {
+  std::string n = param_info.param.name;
+  for (char& ch : n)
+    if (ch == '-') ch = '_';
+  return n;
+});
+
+TEST(PolicyPresetFiles, ExactlyTheTestedOnesExistAndApplyToEveryGpu) {
+  std::vector<std::string> expected;
+  for (const auto& p : kPolicyCases) expected.emplace_back(p.name);
+  ASSERT_EQ(list_policy_presets(), expected);
+  for (const auto& gpu : list_presets())
+    for (const auto& pol : expected) {
+      Config c = load_preset(gpu);
+      apply_policy_preset(c, pol);
+      EXPECT_EQ(c.policy.name, pol) << gpu;
+    }
+  // Parameters the papers fix.
+  Config c = load_preset("gtx480");
+  apply_policy_preset(c, "dycache");
+  EXPECT_EQ(c.policy.dycache.threshold_pct, 50u);
+  EXPECT_EQ(c.policy.dycache.sample_requests, 1000u);
+  apply_policy_preset(c, "two-level");
+  EXPECT_DOUBLE_EQ(c.policy.two_level.th_low, 0.3);
+  EXPECT_DOUBLE_EQ(c.policy.two_level.th_high, 0.9);
+  EXPECT_EQ(c.policy.two_level.window_cycles, 5000u);
+}
+
+// ---- merging and defaults ----
+
+TEST(PolicyFile, OnlyKeysPresentOverride) {
+  TempDir dir;
+  const fs::path f = dir.write("mine.yaml", "granularity: static32\ndycache: {threshold_pct: 75}\n");
+  Config c = load_preset("gtx480");
+  c.policy.replacement = ReplacementKind::kFifo;  // pretend an earlier file chose FIFO
+  apply_policy_file(c, f);
+  EXPECT_EQ(c.policy.granularity, GranularityKind::kStatic32);
+  EXPECT_EQ(c.policy.dycache.threshold_pct, 75u);
+  EXPECT_EQ(c.policy.dycache.sample_requests, 1000u);  // untouched key of a touched section
+  EXPECT_EQ(c.policy.replacement, ReplacementKind::kFifo);
+  EXPECT_EQ(c.policy.name, "mine");  // no name: key, so the file's stem
+  EXPECT_NE(c.source.find(" + " + f.string()), std::string::npos) << c.source;
+}
+
+TEST(ConfigFile, MissingKeysKeepStructDefaults) {
+  TempDir dir;
+  const Config c = load_config_file(dir.write("tiny.yaml", "l1: {hit_latency: 40}\npolicy:\n"));
+  const Config d;
+  EXPECT_EQ(c.name, "tiny");  // named after the file
+  EXPECT_EQ(c.l1.hit_latency, 40u);
+  EXPECT_EQ(c.l1.ways, d.l1.ways);
+  EXPECT_EQ(c.l1.size_bytes, d.l1.size_bytes);
+  EXPECT_EQ(c.core.num_sms, d.core.num_sms);
+  EXPECT_DOUBLE_EQ(c.dram.bandwidth_gbps, d.dram.bandwidth_gbps);
+  EXPECT_EQ(c.policy.name, d.policy.name);
+  EXPECT_EQ(c.seed, d.seed);
+}
+
+TEST(ConfigFile, ToStringSpellingsReadBack) {
+  // Every enum spelling to_string produces is accepted by the loader (plain or quoted) and means
+  // the same value.
+  TempDir dir;
+  for (R r : {R::kLru, R::kFifo, R::kBip, R::kDip, R::kAgeLru})
+    for (B b : {B::kNone, B::kAgcb, B::kTwoLevel, B::kPcal, B::kAgeLru})
+      for (G g : {G::kFixed128, G::kStatic64, G::kStatic32, G::kDynamic}) {
+        const fs::path f =
+            dir.write("p.yaml", "replacement: " + to_string(r) + "\nbypass: \"" + to_string(b) +
+                                    "\"\ngranularity: '" + to_string(g) + "'\n");
+        Config c;
+        apply_policy_file(c, f);
+        EXPECT_EQ(c.policy.replacement, r);
+        EXPECT_EQ(c.policy.bypass, b);
+        EXPECT_EQ(c.policy.granularity, g);
+      }
+  EXPECT_EQ(to_string(R::kAgeLru), "agelru");
+  EXPECT_EQ(to_string(B::kTwoLevel), "two_level");
+  EXPECT_EQ(to_string(G::kFixed128), "fixed128");
+}
+
+TEST(ConfigDir, EnvironmentVariableOverridesSourceTree) {
+  TempDir dir;
+  dir.write("mygpu.yaml", "name: mygpu\ncore: {num_sms: 2}\n");
+  dir.write("policies/mypol.yaml", "replacement: bip\n");
+  ASSERT_EQ(::setenv("L1D_CONFIG_DIR", dir.path().c_str(), 1), 0);
+  const fs::path seen = config_dir();
+  const auto presets = list_presets();
+  const auto policies = list_policy_presets();
+  Config c = load_preset("mygpu");
+  apply_policy_preset(c, "mypol");
+  ::unsetenv("L1D_CONFIG_DIR");
+  EXPECT_EQ(seen, dir.path());
+  EXPECT_EQ(presets, std::vector<std::string>{"mygpu"});
+  EXPECT_EQ(policies, std::vector<std::string>{"mypol"});
+  EXPECT_EQ(c.core.num_sms, 2u);
+  EXPECT_EQ(c.policy.replacement, ReplacementKind::kBip);
+  EXPECT_EQ(config_dir(), fs::path(PROJECT_SOURCE_DIR) / "configs");
+}
+
+// ---- one test per class of error ----
+
+TEST(ConfigErrors, WrongType) {
+  EXPECT_EQ(load_error("l1: {ways: four}\n"), "l1.ways: expected an unsigned integer, got \"four\"");
+  EXPECT_EQ(load_error("l1:\n  ways: \"16\"\n"),
+            "l1.ways: expected an unsigned integer, got \"16\" (a string)");
+  EXPECT_EQ(load_error("l1: {ways: 2.5}\n"), "l1.ways: expected an unsigned integer, got \"2.5\"");
+  EXPECT_EQ(load_error("l1: {ways: [4]}\n"), "l1.ways: expected an unsigned integer, got a list");
+  EXPECT_EQ(load_error("l1: {ways: }\n"), "l1.ways: expected an unsigned integer, got an empty value");
+  EXPECT_EQ(load_error("policy: {bto: yes}\n"), "policy.bto: expected true or false, got \"yes\"");
+  EXPECT_EQ(load_error("dram: {bandwidth_gbps: fast}\n"),
+            "dram.bandwidth_gbps: expected a number, got \"fast\"");
+  EXPECT_EQ(load_error("l1: 16384\n"), "l1: expected a mapping, got \"16384\"");
+}
+
+TEST(ConfigErrors, OutOfRange) {
+  EXPECT_EQ(load_error("l1: {ways: 65}\n"), "l1.ways: value 65 out of range (allowed 1..64)");
+  EXPECT_EQ(load_error("l1: {ways: -4}\n"), "l1.ways: value -4 out of range (allowed 1..64)");
+  EXPECT_EQ(load_error("l1: {mshr_entries: 257}\n"),
+            "l1.mshr_entries: value 257 out of range (allowed 1..256)");
+  EXPECT_EQ(load_error("l1: {miss_queue_entries: 5}\n"),
+            "l1.miss_queue_entries: value 5 out of range (allowed 6..256)");
+  EXPECT_EQ(load_error("seed: 99999999999999999999999\n"),
+            "seed: value 99999999999999999999999 out of range (allowed 0..18446744073709551615)");
+  EXPECT_EQ(load_error("policy:\n  two_level: {th_high: 1.5}\n"),
+            "policy.two_level.th_high: value 1.5 out of range (allowed 0..1)");
+  EXPECT_EQ(load_error("policy:\n  dycache: {threshold_pct: 100}\n"),
+            "policy.dycache.threshold_pct: value 100 out of range (allowed 1..99)");
+}
+
+TEST(ConfigErrors, NotAPowerOfTwo) {
+  EXPECT_EQ(load_error("policy:\n  agcb: {entries: 100}\n"),
+            "policy.agcb.entries: value 100 not allowed (allowed: powers of two 2..65536)");
+  EXPECT_EQ(load_error("core: {instruction_bytes: 12}\n"),
+            "core.instruction_bytes: value 12 not allowed (allowed: powers of two 1..64)");
+  EXPECT_EQ(load_error("policy:\n  bip: {mru_one_in: 2048}\n"),
+            "policy.bip.mru_one_in: value 2048 out of range (allowed 1..1024)");
+}
+
+struct UnknownKeyCase {
+  const char* name;
+  const char* yaml;
+  const char* message;
+};
+
+void PrintTo(const UnknownKeyCase& c, std::ostream* os) { *os << c.yaml; }
+
+class UnknownKey : public ::testing::TestWithParam<UnknownKeyCase> {};
+
+TEST_P(UnknownKey, IsAnErrorListingTheAllowedKeys) {
+  EXPECT_EQ(load_error(GetParam().yaml), GetParam().message);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Sections, UnknownKey,
+    ::testing::Values(
+        UnknownKeyCase{"top", "name: x\npolciy: {}\n",
+                       "polciy: unknown key (allowed: name, seed, core, l1, l2, noc, dram, policy)"},
+        UnknownKeyCase{
+            "l1", "l1:\n  ways: 4\n  wayz: 8\n",
+            "l1.wayz: unknown key (allowed: size_bytes, ways, address_bits, chunk_tag_bits, set_index, "
+            "hit_latency, mshr_entries, mshr_max_merge, miss_queue_entries, write_policy, sector)"},
+        UnknownKeyCase{
+            "dram", "dram: {chanels: 4}\n",
+            "dram.chanels: unknown key (allowed: channels, bandwidth_gbps, latency, banks, row_bytes)"},
+        UnknownKeyCase{
+            "policy", "policy: {replacment: lru}\n",
+            "policy.replacment: unknown key (allowed: name, replacement, bypass, granularity, bto, "
+            "dycache, agcb, two_level, pcal, bip, dip)"},
+        UnknownKeyCase{
+            "policy_agcb", "policy:\n  agcb: {entires: 256}\n",
+            "policy.agcb.entires: unknown key (allowed: entries, counter_bits, reset_value, threshold)"}),
+    [](const auto& param_info) { return std::string(param_info.param.name); });
+
+TEST(ConfigErrors, BadEnumValue) {
+  EXPECT_EQ(load_error("policy: {replacement: mru}\n"),
+            "policy.replacement: value \"mru\" not allowed (allowed: lru, fifo, bip, dip, agelru)");
+  EXPECT_EQ(load_error("l1: {set_index: xor}\n"),
+            "l1.set_index: value \"xor\" not allowed (allowed: linear, fermi_xor)");
+  EXPECT_EQ(load_error("policy: {bypass: \"pcal \"}\n"),  // quoting is fine, the spelling must be exact
+            "policy.bypass: value \"pcal \" not allowed (allowed: none, agcb, two_level, pcal, agelru)");
+  EXPECT_EQ(load_error("core: {scheduler: rr}\n"),
+            "core.scheduler: value \"rr\" not allowed (allowed: gto, lrr, two_level)");
+  EXPECT_EQ(load_error("policy: {granularity: 64}\n"),
+            "policy.granularity: value \"64\" not allowed (allowed: fixed128, static64, static32, dynamic)");
+}
+
+TEST(ConfigErrors, BadL1Geometry) {
+  EXPECT_EQ(load_error("l1: {size_bytes: 16384, ways: 3}\n"),
+            "l1.size_bytes: value 16384 with ways 3 gives 16384/(3*128) = 42.67 sets (allowed: a whole "
+            "power-of-two number of sets)");
+  EXPECT_EQ(load_error("l1: {size_bytes: 24576, ways: 4, set_index: linear}\n"),
+            "l1.size_bytes: value 24576 with ways 4 gives 24576/(4*128) = 48 sets (allowed: a whole "
+            "power-of-two number of sets)");
+  EXPECT_EQ(load_error("l1: {size_bytes: 24576, ways: 48, set_index: fermi_xor}\n"),
+            "l1.set_index: value \"fermi_xor\" not allowed with 4 sets (allowed only with 32 or 64 sets; use "
+            "linear)");
+  EXPECT_EQ(load_error("l1: {chunk_tag_bits: 23}\n"),
+            "l1.chunk_tag_bits: value 23 out of range (allowed 3..22: chunk_tag_bits-2 must fit in the 20 "
+            "line-tag bits of address_bits 32 with 32 sets)");
+  EXPECT_EQ(load_error("l1: {size_bytes: 1048576, ways: 1, address_bits: 20, set_index: linear}\n"),
+            "l1.address_bits: value 20 out of range for 8192 sets (allowed 21..64)");
+  EXPECT_EQ(
+      load_error("l2: {size_bytes: 786432, ways: 16, partitions: 5}\n"),
+      "l2.size_bytes: value 786432 with partitions 5 and ways 16 gives 786432/(5*16*128) = 76.8 sets per "
+      "partition (allowed: a whole power of two)");
+}
+
+TEST(ConfigErrors, BadPolicyCrossFieldValues) {
+  EXPECT_EQ(load_error("policy:\n  agcb: {counter_bits: 3}\n"),
+            "policy.agcb.reset_value: value 15 out of range (allowed 0..7 for counter_bits 3)");
+  EXPECT_EQ(load_error("policy:\n  agcb: {counter_bits: 3, reset_value: 7, threshold: 9}\n"),
+            "policy.agcb.threshold: value 9 out of range (allowed 0..7 for counter_bits 3)");
+  EXPECT_EQ(load_error("policy:\n  two_level: {th_low: 0.95}\n"),
+            "policy.two_level.th_low: value 0.95 out of range (allowed 0..0.9: at most th_high)");
+}
+
+TEST(ConfigErrors, YamlSyntaxErrorIsOneLineWithFileAndPosition) {
+  EXPECT_EQ(load_error("l1:\n  ways: [4\n"),
+            "line 3, column 1: YAML syntax error: end of sequence flow not found");
+  EXPECT_EQ(load_error("l1:\n\tways: 4\n"),
+            "line 2, column 6: YAML syntax error: illegal map value");  // a tab
+}
+
+TEST(ConfigErrors, EmptyMissingAndDuplicate) {
+  EXPECT_EQ(load_error("# nothing here\n"), "top level: expected a mapping, got an empty document");
+  EXPECT_EQ(load_error("- l1\n"), "top level: expected a mapping, got a list");
+  EXPECT_EQ(load_error("l1: {ways: 4}\nl1: {ways: 8}\n"), "l1: duplicate key");
+  const std::string m = error_of([] { load_config_file("/nonexistent/dir/x.yaml"); });
+  EXPECT_EQ(m, "/nonexistent/dir/x.yaml: file: no such file");
+}
+
+TEST(ConfigErrors, UnknownPresetListsTheAvailableOnes) {
+  const std::string m = error_of([] { load_preset("nosuch"); });
+  EXPECT_EQ(m, (config_dir() / "nosuch.yaml").string() +
+                   ": preset: \"nosuch\" not found (available: gtx1080, gtx480, qv100)");
+  // A path is not a preset name: it cannot reach files outside the presets directory.
+  EXPECT_NE(error_of([] { load_preset("../configs/gtx480"); }).find("not found"), std::string::npos);
+}
+
+TEST(ConfigErrors, UnknownPolicyPresetListsTheAvailableOnes) {
+  Config c = load_preset("gtx480");
+  const std::string m = error_of([&] { apply_policy_preset(c, "lfu"); });
+  EXPECT_NE(m.find("policy preset: \"lfu\" not found (available: agcb, agelru, "), std::string::npos) << m;
+  EXPECT_NE(m.find("two-level)"), std::string::npos) << m;
+}
+
+TEST(ConfigErrors, BadPolicyFileNamesItsOwnKeysAndLeavesConfigUnchanged) {
+  TempDir dir;
+  const fs::path f = dir.write("bad_policy.yaml", "replacement: bip\nbip: {lfsr_seed: 0}\n");
+  Config c = load_preset("gtx480");
+  const std::string source = c.source;
+  EXPECT_EQ(error_of([&] { apply_policy_file(c, f); }),
+            f.string() + ": bip.lfsr_seed: value 0 out of range (allowed 1..65535)");
+  EXPECT_EQ(c.policy.replacement, ReplacementKind::kLru);
+  EXPECT_EQ(c.policy.name, "baseline");
+  EXPECT_EQ(c.source, source);
+  const fs::path g = dir.write("typo.yaml", "granularty: dynamic\n");
+  EXPECT_NE(error_of([&] { apply_policy_file(c, g); }).find(": granularty: unknown key (allowed: name, "),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace l1d

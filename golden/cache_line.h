@@ -1,0 +1,45 @@
+// State of one L1 line (docs/l1d-microarchitecture.md section 2).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "common/types.h"
+
+namespace l1d::golden {
+
+struct Slot {
+  bool valid = false;
+  bool dirty = false;
+  uint32_t chunk_tag = 0;
+};
+
+struct CacheLine {
+  uint64_t common_tag = 0;
+  std::array<Slot, kSlotsPerLine> slot{};
+  std::array<uint8_t, kSlotsPerLine> slot_rank{0, 1, 2, 3};  // 0 = most recent
+  uint32_t hpc = 0;       // AGCB hashed PC of the last accessor
+  uint8_t awid = 0;       // AgeLRU: filler's warp ID
+  bool priority = false;  // PCAL: filled by a token holder
+  LineData data{};
+
+  bool valid() const {
+    for (const Slot& s : slot)
+      if (s.valid) return true;
+    return false;
+  }
+  uint8_t valid_mask() const {
+    uint8_t m = 0;
+    for (uint32_t i = 0; i < kSlotsPerLine; ++i)
+      if (slot[i].valid) m = static_cast<uint8_t>(m | (1u << i));
+    return m;
+  }
+  // Slot i becomes the most recent; the slots that were more recent age by one.
+  void promote_slot(uint32_t i) {
+    for (auto& r : slot_rank)
+      if (r < slot_rank[i]) ++r;
+    slot_rank[i] = 0;
+  }
+};
+
+}  // namespace l1d::golden

@@ -1,0 +1,554 @@
+#include "golden/l1.h"
+
+#include <algorithm>
+#include <bit>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "golden/chunk_match.h"
+
+namespace l1d::golden {
+
+namespace {
+
+uint32_t initial_granularity(GranularityKind k) {
+  switch (k) {
+    case GranularityKind::kStatic32: return 32;
+    case GranularityKind::kStatic64: return 64;
+    case GranularityKind::kFixed128:
+    case GranularityKind::kDynamic: return 128;
+  }
+  return 128;
+}
+
+// The sectors of the `size`-byte block starting at chunk index `first`.
+SectorMask range_sectors(uint32_t first, uint32_t size) {
+  return static_cast<SectorMask>(((1u << (size / kChunkBytes)) - 1) << first);
+}
+
+SectorMask sectors_of(const ByteMask& m) {
+  SectorMask s = 0;
+  for (uint32_t c = 0; c < kSlotsPerLine; ++c)
+    if (((m >> (c * kChunkBytes)) & ByteMask{0xFFFFFFFFull}).any()) s = static_cast<SectorMask>(s | (1u << c));
+  return s;
+}
+
+uint32_t size_index(uint32_t size) { return size == 32 ? 0 : size == 64 ? 1 : 2; }
+
+void copy_chunk(LineData& to, uint32_t to_chunk, const LineData& from, uint32_t from_chunk, const ByteMask* mask) {
+  for (uint32_t b = 0; b < kChunkBytes; ++b)
+    if (!mask || (*mask)[from_chunk * kChunkBytes + b]) to[to_chunk * kChunkBytes + b] = from[from_chunk * kChunkBytes + b];
+}
+
+void validate(const CoreReq& r) {
+  if (r.size != 32 && r.size != 64 && r.size != 128)
+    throw std::invalid_argument(fmt::format("L1 request {}: size {} is not 32, 64 or 128", r.id, r.size));
+  if (r.addr % r.size)
+    throw std::invalid_argument(fmt::format("L1 request {}: address {:#x} not aligned to {}", r.id, r.addr, r.size));
+  const uint32_t first = static_cast<uint32_t>(r.addr % kLineBytes);
+  ByteMask range;
+  for (uint32_t b = first; b < first + r.size; ++b) range.set(b);
+  if (r.byte_mask.none() || (r.byte_mask & ~range).any())
+    throw std::invalid_argument(fmt::format("L1 request {}: byte mask empty or outside the request", r.id));
+}
+
+}  // namespace
+
+std::string_view to_string(ResFail f) {
+  switch (f) {
+    case ResFail::kMshrFull: return "mshr_full";
+    case ResFail::kMergeFull: return "merge_full";
+    case ResFail::kConflict: return "mshr_conflict";
+    case ResFail::kMissQueueFull: return "miss_queue_full";
+    case ResFail::kCount: break;
+  }
+  return "?";
+}
+
+L1::L1(const Config& cfg)
+    : cfg_(cfg),
+      split_(cfg.l1),
+      ways_(cfg.l1.ways),
+      sets_(split_.sets(), std::vector<CacheLine>(cfg.l1.ways)),
+      replacement_(make_replacement(cfg.policy.replacement, split_.sets(), cfg.l1.ways, cfg.policy)),
+      agcb_(cfg.policy.agcb, cfg.core.instruction_bytes),
+      two_level_(cfg.policy.two_level, cfg.core.warps_per_sm),
+      granularity_(initial_granularity(cfg.policy.granularity)),
+      mshr_(cfg.l1.mshr_entries, cfg.l1.mshr_max_merge) {
+  if (ways_ > kMaxSetWays) throw ConfigError(fmt::format("L1: {} ways exceed the model's {}", ways_, kMaxSetWays));
+  if (cfg.policy.granularity == GranularityKind::kDynamic) selector_.emplace(cfg.policy.dycache, 128);
+}
+
+// ---------------------------------------------------------------------------------------
+// The cycle (section 3)
+
+L1Outputs L1::step(const L1Inputs& in) {
+  L1Outputs out;
+  out.core_resp_valid = resp_valid_;
+  out.core_resp = resp_;
+  out.mem_req_valid = !miss_queue_.empty();
+  if (out.mem_req_valid) out.mem_req = miss_queue_.front();
+
+  std::optional<CoreResp> produced;
+  bool s1_completed = false;
+  if (!fill_fifo_.empty()) {
+    produced = fill_step();
+    counters_.s1_stall_cycles += s1_valid_;
+  } else if (flushing_) {
+    flush_step();
+    counters_.s1_stall_cycles += s1_valid_;
+  } else if (s1_valid_) {
+    S1Result r = lookup(s1_);
+    s1_completed = r.completed;
+    produced = r.response;
+  }
+  out.core_req_ready = !s1_valid_ || s1_completed;
+
+  // Clock edge, in the documented order.
+  if (out.mem_req_valid && in.mem_req_ready) miss_queue_.pop_front();
+  if (in.mem_resp_valid) {
+    if (in.mem_resp.mshr >= mshr_.size() || !mshr_.entry(in.mem_resp.mshr).valid ||
+        mshr_.entry(in.mem_resp.mshr).filled)
+      throw std::logic_error(fmt::format("L1: memory response for MSHR {} that awaits none", in.mem_resp.mshr));
+    MshrEntry& e = mshr_.entry(in.mem_resp.mshr);
+    e.filled = true;
+    e.l2_bypass_bit = in.mem_resp.l2_bypass_bit;
+    e.data = in.mem_resp.data;
+    fill_fifo_.push_back(in.mem_resp.mshr);
+  }
+  if (in.core_req_valid && out.core_req_ready) {
+    validate(in.core_req);
+    s1_ = in.core_req;
+    s1_valid_ = true;
+  } else if (s1_completed) {
+    s1_valid_ = false;
+  }
+  apply_events(in);
+  two_level_.tick(in.occupancy);
+  resp_valid_ = produced.has_value();
+  if (produced) resp_ = *produced;
+  ++counters_.cycles;
+  return out;
+}
+
+void L1::apply_events(const L1Inputs& in) {
+  if (in.warp_launch) ages_.launch();
+  if (in.warp_exit)
+    ages_.exit(in.exit_awid, in.exit_has_next ? std::optional<uint8_t>(in.exit_next_oldest) : std::nullopt);
+  if (in.kernel_start) two_level_.kernel_start();
+  if (in.kernel_end)
+    for (auto& set : sets_)
+      for (auto& line : set) line.priority = false;
+}
+
+// ---------------------------------------------------------------------------------------
+// S1 (section 4)
+
+L1::S1Result L1::lookup(const CoreReq& req) {
+  const DecodedAddr d = split_.decode(req.addr);
+  return req.op == MemOp::kLoad ? load(req, d) : store(req, d);
+}
+
+BypassReason L1::bypass_decision(const CoreReq& req) const {
+  switch (cfg_.policy.bypass) {
+    case BypassKind::kPcal: return req.token ? BypassReason::kNone : BypassReason::kPcal;
+    case BypassKind::kTwoLevel: return two_level_.bypass() ? BypassReason::kTwoLevel : BypassReason::kNone;
+    case BypassKind::kAgcb:
+      return agcb_.predict_bypass(agcb_.hash(req.pc)) ? BypassReason::kAgcb : BypassReason::kNone;
+    case BypassKind::kNone:
+    case BypassKind::kAgeLru: break;  // AgeLRU-bypass decides at the fill
+  }
+  return BypassReason::kNone;
+}
+
+L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
+  std::vector<CacheLine>& set = sets_[d.set];
+  const MatchResult m = chunk_match(set, d.common_tag, d.chunk_tag, req.size, granularity_);
+  if (m.kind == MatchKind::kHit) {
+    CacheLine& line = set[m.way];
+    CoreResp resp{req.id, req.warp, Outcome::kHit, {}};
+    for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
+      if (!((m.slots >> s) & 1)) continue;
+      copy_chunk(resp.data, line.slot[s].chunk_tag & 3, line.data, s, nullptr);
+      line.promote_slot(s);
+    }
+    for (uint32_t b = 0; b < kLineBytes; ++b)
+      if (!req.byte_mask[b]) resp.data[b] = 0;
+    replacement_->on_hit(d.set, m.way);
+    agcb_.on_read_hit(line.hpc);
+    line.hpc = agcb_.hash(req.pc);
+    count_completion(req, true, false);
+    return {true, resp};
+  }
+
+  const BypassReason bypass = bypass_decision(req);
+  const bool may_allocate = bypass == BypassReason::kNone || bypass == BypassReason::kAgcb ||
+                            (bypass == BypassReason::kPcal && cfg_.policy.pcal.opportunistic);
+  const SectorMask needed = sectors_of(req.byte_mask);
+  SectorMask fetch;
+  if (may_allocate) {
+    const uint32_t f = std::max(req.size, granularity_);
+    fetch = range_sectors(d.chunk & ~(f / kChunkBytes - 1), f);
+  } else {
+    fetch = cfg_.policy.bto ? needed : range_sectors(d.chunk, req.size);
+  }
+  const Addr line_addr = req.addr & ~Addr{kLineBytes - 1};
+
+  const MshrProbeResult probe = mshr_.probe_load(line_addr, needed, fetch);
+  if (probe.kind == MshrProbe::kMergeFull) return fail(ResFail::kMergeFull), S1Result{};
+  if (probe.kind == MshrProbe::kConflict) return fail(ResFail::kConflict), S1Result{};
+  if (probe.kind == MshrProbe::kMerge) {
+    mshr_.entry(probe.entry).requests.push_back({req.id, req.warp, req.byte_mask});
+    ++counters_.merges;
+    count_completion(req, false, m.kind == MatchKind::kPartial);
+    return {true, std::nullopt};
+  }
+  const std::optional<uint32_t> id = mshr_.free_entry();
+  if (!id) return fail(ResFail::kMshrFull), S1Result{};
+  const WaySlotMasks copies = find_copies(set, d.common_tag, d.chunk_tag, fetch);
+  if (!has_room(count_dirty(copies, d.set) + 1)) return fail(ResFail::kMissQueueFull), S1Result{};
+
+  invalidate_copies(copies, d.set);
+  MshrEntry& e = mshr_.entry(*id);
+  e = MshrEntry{};
+  e.valid = true;
+  e.line_addr = line_addr;
+  e.sectors = fetch;
+  e.bypass = bypass;
+  e.hpc = agcb_.hash(req.pc);
+  e.awid = req.awid;
+  e.token = req.token;
+  e.requests.push_back({req.id, req.warp, req.byte_mask});
+  MemReq rd;
+  rd.line_addr = line_addr;
+  rd.op = MemOp::kLoad;
+  rd.sectors = fetch;
+  rd.bypass = bypass != BypassReason::kNone;
+  rd.agcb_bypass = bypass == BypassReason::kAgcb;
+  rd.mshr = static_cast<uint8_t>(*id);
+  miss_queue_.push_back(rd);
+  ++counters_.mem_reads;
+  counters_.bypasses += bypass != BypassReason::kNone;
+  replacement_->on_miss(d.set);
+  count_completion(req, false, m.kind == MatchKind::kPartial);
+  return {true, std::nullopt};
+}
+
+L1::S1Result L1::store(const CoreReq& req, const DecodedAddr& d) {
+  const Addr line_addr = req.addr & ~Addr{kLineBytes - 1};
+  const SectorMask range = range_sectors(d.chunk, req.size);
+  if (mshr_.store_conflicts(line_addr, range)) return fail(ResFail::kConflict), S1Result{};
+
+  const bool write_through = cfg_.l1.write_policy == WritePolicy::kWriteThrough;
+  std::vector<CacheLine>& set = sets_[d.set];
+  const MatchResult m = chunk_match(set, d.common_tag, d.chunk_tag, req.size, granularity_);
+  MemReq wr;
+  wr.line_addr = line_addr;
+  wr.op = MemOp::kStore;
+  wr.sectors = sectors_of(req.byte_mask);
+  wr.byte_mask = req.byte_mask;
+  wr.data = req.data;
+
+  if (m.kind == MatchKind::kHit) {
+    if (write_through && !has_room(1)) return fail(ResFail::kMissQueueFull), S1Result{};
+    CacheLine& line = set[m.way];
+    for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
+      if (!((m.slots >> s) & 1)) continue;
+      const uint32_t chunk = line.slot[s].chunk_tag & 3;
+      LineData moved{};
+      copy_chunk(moved, s, req.data, chunk, nullptr);  // the store's bytes at the slot's place
+      ByteMask slot_mask = (req.byte_mask >> (chunk * kChunkBytes)) & ByteMask{0xFFFFFFFFull};
+      if (slot_mask.any() && !write_through) line.slot[s].dirty = true;
+      slot_mask <<= s * kChunkBytes;
+      copy_chunk(line.data, s, moved, s, &slot_mask);
+      line.promote_slot(s);
+    }
+    replacement_->on_hit(d.set, m.way);
+    if (write_through) {
+      miss_queue_.push_back(wr);
+      ++counters_.mem_writes;
+    }
+    count_completion(req, true, false);
+    return {true, CoreResp{req.id, req.warp, Outcome::kStoreAck, {}}};
+  }
+
+  const WaySlotMasks copies = find_copies(set, d.common_tag, d.chunk_tag, range);
+  if (!has_room(count_dirty(copies, d.set) + 1)) return fail(ResFail::kMissQueueFull), S1Result{};
+  invalidate_copies(copies, d.set);
+  miss_queue_.push_back(wr);
+  ++counters_.mem_writes;
+  count_completion(req, false, m.kind == MatchKind::kPartial);
+  return {true, CoreResp{req.id, req.warp, Outcome::kStoreAck, {}}};
+}
+
+void L1::count_completion(const CoreReq& req, bool hit, bool partial) {
+  ++counters_.accesses;
+  ++(req.op == MemOp::kLoad ? counters_.loads : counters_.stores);
+  const uint32_t si = size_index(req.size);
+  if (hit) {
+    ++counters_.hits;
+    ++counters_.hits_by_size[si];
+  } else {
+    ++counters_.misses;
+    ++counters_.misses_by_size[si];
+    counters_.partial_hits += partial;
+  }
+  if (req.op == MemOp::kLoad && cfg_.policy.bypass == BypassKind::kTwoLevel) two_level_.record_access(!hit);
+  if (selector_) {
+    if (std::optional<uint32_t> g = selector_->record(req.size, !hit)) switch_granularity(*g);
+  }
+}
+
+bool L1::has_room(uint32_t n) const { return miss_queue_.size() + n <= cfg_.l1.miss_queue_entries; }
+
+uint32_t L1::count_dirty(const WaySlotMasks& copies, uint32_t set) const {
+  uint32_t n = 0;
+  for (uint32_t w = 0; w < ways_; ++w)
+    for (uint32_t s = 0; s < kSlotsPerLine; ++s)
+      n += ((copies[w] >> s) & 1) && sets_[set][w].slot[s].dirty;
+  return n;
+}
+
+void L1::invalidate_copies(const WaySlotMasks& copies, uint32_t set) {
+  for (uint32_t w = 0; w < ways_; ++w)
+    for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
+      if (!((copies[w] >> s) & 1)) continue;
+      if (sets_[set][w].slot[s].dirty) write_back_slot(set, w, s);
+      sets_[set][w].slot[s].valid = false;
+    }
+}
+
+void L1::write_back_slot(uint32_t set, uint32_t way, uint32_t slot) {
+  CacheLine& line = sets_[set][way];
+  const Addr chunk_addr = split_.chunk_address(set, line.common_tag, line.slot[slot].chunk_tag);
+  const uint32_t chunk = line.slot[slot].chunk_tag & 3;
+  MemReq wb;
+  wb.line_addr = chunk_addr & ~Addr{kLineBytes - 1};
+  wb.op = MemOp::kStore;
+  wb.sectors = static_cast<SectorMask>(1u << chunk);
+  for (uint32_t b = 0; b < kChunkBytes; ++b) wb.byte_mask.set(chunk * kChunkBytes + b);
+  copy_chunk(wb.data, chunk, line.data, slot, nullptr);
+  miss_queue_.push_back(wb);
+  line.slot[slot].dirty = false;
+  ++counters_.writebacks;
+  ++counters_.mem_writes;
+}
+
+// ---------------------------------------------------------------------------------------
+// Fill unit (section 6)
+
+std::optional<CoreResp> L1::fill_step() {
+  const uint32_t id = fill_fifo_.front();
+  MshrEntry& e = mshr_.entry(id);
+  if (!fill_placed_) {
+    if (!place_fill(e)) {
+      ++counters_.fill_stall_cycles;
+      return std::nullopt;
+    }
+    fill_placed_ = true;
+    fill_index_ = 0;
+    ++counters_.fills;
+  }
+  const MshrRequest& r = e.requests[fill_index_];
+  CoreResp resp{r.id, r.warp, fill_allocated_ ? Outcome::kMissReturn : Outcome::kBypassReturn, {}};
+  for (uint32_t b = 0; b < kLineBytes; ++b)
+    if (r.byte_mask[b]) resp.data[b] = e.data[b];
+  if (++fill_index_ == e.requests.size()) {
+    mshr_.release(id);
+    fill_fifo_.pop_front();
+    fill_placed_ = false;
+  }
+  return resp;
+}
+
+namespace {
+
+// The aligned position of `slots` slots whose most recent valid slot is oldest (age 4 when the
+// whole position is invalid); ties to the lowest position.
+uint32_t oldest_position(const CacheLine& line, uint32_t slots) {
+  uint32_t best = 0, best_age = 0;
+  for (uint32_t p = 0; p < kSlotsPerLine; p += slots) {
+    uint32_t age = kSlotsPerLine;
+    for (uint32_t s = p; s < p + slots; ++s)
+      if (line.slot[s].valid) age = std::min<uint32_t>(age, line.slot_rank[s]);
+    if (p == 0 || age > best_age) best = p, best_age = age;
+  }
+  return best;
+}
+
+}  // namespace
+
+// Returns false when the fill must wait for miss-queue room for its write-backs.
+bool L1::place_fill(MshrEntry& e) {
+  fill_allocated_ = false;
+  const bool pcal_opportunistic = e.bypass == BypassReason::kPcal;  // only recorded as may-allocate
+  switch (e.bypass) {
+    case BypassReason::kNone: break;
+    case BypassReason::kAgcb:
+      if (!e.l2_bypass_bit) return true;
+      ++counters_.agcb_overrides;
+      break;
+    case BypassReason::kTwoLevel: return true;
+    case BypassReason::kPcal:
+      if (!cfg_.policy.pcal.opportunistic) return true;
+      break;
+  }
+
+  const uint32_t first_chunk = static_cast<uint32_t>(std::countr_zero(e.sectors));
+  const uint32_t slots = static_cast<uint32_t>(std::popcount(e.sectors));
+  const DecodedAddr d = split_.decode(e.line_addr | (Addr{first_chunk} << 5));
+  std::vector<CacheLine>& set = sets_[d.set];
+  auto eligible_line = [&](const CacheLine& l) { return !pcal_opportunistic || !l.valid() || !l.priority; };
+
+  // Placement: a partial position in a line of the same common-tag, else a whole line.
+  std::optional<uint32_t> way;
+  uint32_t pos = 0;
+  if (slots < kSlotsPerLine) {
+    for (uint32_t w = 0; w < ways_ && !way; ++w)
+      if (set[w].valid() && set[w].common_tag == d.common_tag && eligible_line(set[w])) way = w;
+    if (way) pos = oldest_position(set[*way], slots);
+  }
+  bool whole_line = false;
+  if (!way) {
+    whole_line = true;
+    WayMask eligible;
+    for (uint32_t w = 0; w < ways_; ++w)
+      if (eligible_line(set[w])) eligible.set(w);
+    if (eligible.none()) return true;  // opportunistic caching found no line: bypass
+    for (uint32_t w = 0; w < ways_ && !way; ++w)
+      if (eligible[w] && !set[w].valid()) way = w;
+    if (!way) {
+      std::array<uint8_t, kMaxWays> awids{};
+      for (uint32_t w = 0; w < ways_; ++w) awids[w] = set[w].awid;
+      way = replacement_->victim(d.set, VictimContext{eligible, awids.data(), &ages_});
+    }
+  }
+  CacheLine& line = set[*way];
+  const uint32_t first_slot = whole_line ? 0 : pos;
+  const uint32_t last_slot = whole_line ? kSlotsPerLine : pos + slots;
+
+  bool replaces_valid = false;
+  uint32_t dirty = 0;
+  for (uint32_t s = first_slot; s < last_slot; ++s) {
+    replaces_valid |= line.slot[s].valid;
+    dirty += line.slot[s].valid && line.slot[s].dirty;
+  }
+  if (replaces_valid && cfg_.policy.bypass == BypassKind::kAgeLru && ages_.active(line.awid) &&
+      ages_.relative_age(e.awid) > ages_.relative_age(line.awid))
+    return true;  // AgeLRU bypass: the requester is younger than the victim's owner
+  if (!has_room(dirty)) return false;
+
+  for (uint32_t s = first_slot; s < last_slot; ++s) {
+    if (line.slot[s].valid && line.slot[s].dirty) write_back_slot(d.set, *way, s);
+    line.slot[s].valid = false;
+  }
+  if (replaces_valid) agcb_.on_victim(line.hpc);
+  if (whole_line) line.common_tag = d.common_tag;
+  for (uint32_t i = 0; i < slots; ++i) {
+    Slot& s = line.slot[pos + i];
+    s.valid = true;
+    s.dirty = false;
+    s.chunk_tag = (d.chunk_tag & ~3u) | (first_chunk + i);
+    copy_chunk(line.data, pos + i, e.data, first_chunk + i, nullptr);
+  }
+  line.hpc = e.hpc;
+  line.awid = e.awid;
+  line.priority = e.token;
+  replacement_->on_fill(d.set, *way);
+  for (uint32_t i = 0; i < slots; ++i) line.promote_slot(pos + i);
+  fill_allocated_ = true;
+  ++counters_.fills_allocated;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// Granularity (section 7)
+
+void L1::switch_granularity(uint32_t g) {
+  ++counters_.granularity_switches;
+  if (g > granularity_) {
+    flushing_ = true;
+    flush_next_ = 0;
+  }
+  granularity_ = g;
+}
+
+void L1::flush_step() {
+  ++counters_.flush_cycles;
+  const uint32_t set = flush_next_ / ways_, way = flush_next_ % ways_;
+  CacheLine& line = sets_[set][way];
+  uint8_t keep = 0;
+  if (cfg_.policy.dycache.keep_large_pieces) {
+    const uint32_t n = granularity_ / kChunkBytes;
+    for (uint32_t p = 0; p < kSlotsPerLine; p += n) {
+      bool whole = (line.slot[p].chunk_tag & (n - 1)) == 0;
+      for (uint32_t i = 0; i < n && whole; ++i)
+        whole = line.slot[p + i].valid && line.slot[p + i].chunk_tag == line.slot[p].chunk_tag + i;
+      if (whole) keep = static_cast<uint8_t>(keep | (((1u << n) - 1) << p));
+    }
+  }
+  uint32_t dirty = 0;
+  for (uint32_t s = 0; s < kSlotsPerLine; ++s)
+    dirty += !((keep >> s) & 1) && line.slot[s].valid && line.slot[s].dirty;
+  if (!has_room(dirty)) return;  // wait for the miss queue to drain
+  for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
+    if ((keep >> s) & 1) continue;
+    if (line.slot[s].valid && line.slot[s].dirty) write_back_slot(set, way, s);
+    line.slot[s].valid = false;
+  }
+  if (++flush_next_ == split_.sets() * ways_) flushing_ = false;
+}
+
+// ---------------------------------------------------------------------------------------
+// Observability
+
+bool L1::idle() const {
+  return !s1_valid_ && mshr_.in_use() == 0 && miss_queue_.empty() && fill_fifo_.empty() && !flushing_ &&
+         !resp_valid_;
+}
+
+std::string L1::describe_state() const {
+  std::ostringstream os;
+  os << "S1: " << (s1_valid_ ? fmt::format("request {} addr {:#x} size {}", s1_.id, s1_.addr, s1_.size) : "empty")
+     << "\n";
+  os << "MSHR: " << mshr_.in_use() << "/" << mshr_.size() << " in use\n";
+  for (uint32_t i = 0; i < mshr_.size(); ++i) {
+    const MshrEntry& e = mshr_.entry(i);
+    if (e.valid)
+      os << fmt::format("  [{}] line {:#x} sectors {:#x} requests {} {}\n", i, e.line_addr, e.sectors,
+                        e.requests.size(), e.filled ? "filled" : "waiting for memory");
+  }
+  os << "miss queue: " << miss_queue_.size() << "/" << cfg_.l1.miss_queue_entries << "\n";
+  os << "fill FIFO: " << fill_fifo_.size() << (flushing_ ? ", flushing\n" : "\n");
+  return os.str();
+}
+
+void L1::check_invariants() const {
+  for (uint32_t s = 0; s < sets_.size(); ++s) {
+    std::set<std::pair<uint64_t, uint32_t>> chunks;
+    for (uint32_t w = 0; w < ways_; ++w) {
+      const CacheLine& line = sets_[s][w];
+      uint32_t seen = 0;
+      for (uint32_t i = 0; i < kSlotsPerLine; ++i) {
+        seen |= 1u << line.slot_rank[i];
+        const Slot& slot = line.slot[i];
+        if (slot.dirty && !slot.valid)
+          throw std::logic_error(fmt::format("set {} way {} slot {}: dirty but invalid", s, w, i));
+        if (slot.valid && !chunks.insert({line.common_tag, slot.chunk_tag}).second)
+          throw std::logic_error(fmt::format("set {}: chunk common {:#x} chunk-tag {:#x} held twice", s,
+                                             line.common_tag, slot.chunk_tag));
+      }
+      if (seen != 0xF) throw std::logic_error(fmt::format("set {} way {}: slot ranks not a permutation", s, w));
+    }
+    uint64_t ranks = 0;
+    for (uint32_t w = 0; w < ways_; ++w) ranks |= uint64_t{1} << replacement_->rank(s, w);
+    if (ranks != (ways_ == 64 ? ~uint64_t{0} : (uint64_t{1} << ways_) - 1))
+      throw std::logic_error(fmt::format("set {}: way ranks not a permutation", s));
+  }
+  if (miss_queue_.size() > cfg_.l1.miss_queue_entries) throw std::logic_error("miss queue over capacity");
+}
+
+}  // namespace l1d::golden

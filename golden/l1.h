@@ -1,0 +1,145 @@
+// golden::L1 — the cycle-level L1 data cache of one SM, the reference the RTL l1d_top is
+// checked against. docs/l1d-microarchitecture.md is its specification; section numbers in
+// comments refer to it.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/address.h"
+#include "common/config.h"
+#include "common/types.h"
+#include "golden/agcb_predictor.h"
+#include "golden/agelru_counters.h"
+#include "golden/cache_line.h"
+#include "golden/chunk_match.h"
+#include "golden/granularity_selector.h"
+#include "golden/mshr.h"
+#include "golden/replacement.h"
+#include "golden/two_level_bypass.h"
+
+namespace l1d::golden {
+
+struct L1Inputs {
+  bool core_req_valid = false;
+  CoreReq core_req;
+  bool mem_req_ready = false;
+  bool mem_resp_valid = false;
+  MemResp mem_resp;
+  // Events (section 9).
+  bool warp_launch = false;
+  bool warp_exit = false;
+  uint8_t exit_awid = 0;
+  bool exit_has_next = false;  // another warp is still running
+  uint8_t exit_next_oldest = 0;
+  bool kernel_start = false;
+  bool kernel_end = false;
+  uint32_t occupancy = 0;  // warps with a valid instruction-buffer entry this cycle
+};
+
+struct L1Outputs {
+  bool core_req_ready = false;
+  bool core_resp_valid = false;
+  CoreResp core_resp;
+  bool mem_req_valid = false;
+  MemReq mem_req;
+};
+
+enum class ResFail : uint8_t { kMshrFull, kMergeFull, kConflict, kMissQueueFull, kCount };
+std::string_view to_string(ResFail f);
+
+struct L1Counters {
+  uint64_t cycles = 0;
+  uint64_t accesses = 0, loads = 0, stores = 0;
+  uint64_t hits = 0, misses = 0, partial_hits = 0;  // misses include partial hits
+  uint64_t hits_by_size[3] = {}, misses_by_size[3] = {};  // index log2(size / 32)
+  uint64_t bypasses = 0, merges = 0;
+  uint64_t res_fail[static_cast<int>(ResFail::kCount)] = {};
+  uint64_t fills = 0, fills_allocated = 0, agcb_overrides = 0;
+  uint64_t writebacks = 0, mem_reads = 0, mem_writes = 0;
+  uint64_t granularity_switches = 0, flush_cycles = 0;
+  uint64_t s1_stall_cycles = 0, fill_stall_cycles = 0;
+};
+
+class L1 {
+ public:
+  explicit L1(const Config& cfg);
+
+  // One clock cycle: outputs are those presented during the cycle (functions of the state
+  // at its start); the state then advances as at the clock edge that ends it (section 3).
+  L1Outputs step(const L1Inputs& in);
+
+  const L1Counters& counters() const { return counters_; }
+  uint32_t granularity() const { return granularity_; }
+  // Nothing in flight: S1 empty, no MSHR in use, miss queue empty, no flush, no response.
+  bool idle() const;
+  // One line per place a request can wait, for watchdog reports.
+  std::string describe_state() const;
+  // Throws std::logic_error naming the violation (the one-copy invariant, rank permutations,
+  // queue bounds).
+  void check_invariants() const;
+
+  // Introspection for tests and scoreboards.
+  const CacheLine& line(uint32_t set, uint32_t way) const { return sets_.at(set).at(way); }
+  const AgcbPredictor& agcb() const { return agcb_; }
+  const TwoLevelBypassUnit& two_level() const { return two_level_; }
+  const AgeLruCounters& ages() const { return ages_; }
+  const ReplacementPolicy& replacement() const { return *replacement_; }
+  const Mshr& mshr() const { return mshr_; }
+  const AddressSplit& split() const { return split_; }
+  size_t miss_queue_size() const { return miss_queue_.size(); }
+
+ private:
+  struct S1Result {
+    bool completed = false;
+    std::optional<CoreResp> response;
+  };
+
+  S1Result lookup(const CoreReq& req);
+  S1Result load(const CoreReq& req, const DecodedAddr& d);
+  S1Result store(const CoreReq& req, const DecodedAddr& d);
+  std::optional<CoreResp> fill_step();
+  bool place_fill(MshrEntry& e);
+  void flush_step();
+  void apply_events(const L1Inputs& in);
+
+  BypassReason bypass_decision(const CoreReq& req) const;
+  bool has_room(uint32_t n) const;
+  uint32_t count_dirty(const WaySlotMasks& copies, uint32_t set) const;
+  void invalidate_copies(const WaySlotMasks& copies, uint32_t set);
+  void write_back_slot(uint32_t set, uint32_t way, uint32_t slot);
+  void fail(ResFail cause) { ++counters_.res_fail[static_cast<int>(cause)]; }
+  void count_completion(const CoreReq& req, bool hit, bool partial);
+  void switch_granularity(uint32_t g);
+  Addr line_addr_of(uint32_t set, uint64_t common_tag, uint32_t chunk_tag) const;
+
+  Config cfg_;
+  AddressSplit split_;
+  uint32_t ways_;
+  std::vector<std::vector<CacheLine>> sets_;
+  std::unique_ptr<ReplacementPolicy> replacement_;
+  AgcbPredictor agcb_;
+  TwoLevelBypassUnit two_level_;
+  AgeLruCounters ages_;
+  std::optional<GranularitySelector> selector_;
+  uint32_t granularity_;
+  Mshr mshr_;
+  std::deque<MemReq> miss_queue_;
+  std::deque<uint32_t> fill_fifo_;
+  uint32_t fill_index_ = 0;      // next merged request the fill unit answers
+  bool fill_placed_ = false;     // cycle 0 of the head entry is done
+  bool fill_allocated_ = false;  // the head entry's block went into the array
+  bool s1_valid_ = false;
+  CoreReq s1_;
+  bool resp_valid_ = false;
+  CoreResp resp_;
+  bool flushing_ = false;
+  uint32_t flush_next_ = 0;  // set * ways + way
+  L1Counters counters_;
+};
+
+}  // namespace l1d::golden

@@ -1,0 +1,67 @@
+// MSHR file (microarchitecture doc section 5): entries of one 128 B memory line's sectors,
+// each merging up to max_merge requests and buffering the fill data.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "common/types.h"
+
+namespace l1d::golden {
+
+enum class BypassReason : uint8_t { kNone, kAgcb, kTwoLevel, kPcal };
+
+struct MshrRequest {
+  uint32_t id = 0;
+  uint8_t warp = 0;
+  ByteMask byte_mask;
+};
+
+struct MshrEntry {
+  bool valid = false;
+  Addr line_addr = 0;      // 128 B aligned memory line
+  SectorMask sectors = 0;  // what the read fetches
+  BypassReason bypass = BypassReason::kNone;
+  uint32_t hpc = 0;  // requester's hashed PC, AWID and token (first request)
+  uint8_t awid = 0;
+  bool token = true;
+  std::vector<MshrRequest> requests;
+  // Filled by the memory response.
+  bool filled = false;
+  bool l2_bypass_bit = false;
+  LineData data{};
+};
+
+enum class MshrProbe : uint8_t { kNone, kMerge, kMergeFull, kConflict };
+
+struct MshrProbeResult {
+  MshrProbe kind = MshrProbe::kNone;
+  uint32_t entry = 0;  // kMerge / kMergeFull
+};
+
+class Mshr {
+ public:
+  Mshr(uint32_t entries, uint32_t max_merge);
+
+  // A load: merge if an entry of the line holds every `needed` sector; conflict if an entry
+  // of the line overlaps `fetch`.
+  MshrProbeResult probe_load(Addr line_addr, SectorMask needed, SectorMask fetch) const;
+  // A store: conflict if an entry of the line overlaps its sectors.
+  bool store_conflicts(Addr line_addr, SectorMask sectors) const;
+
+  std::optional<uint32_t> free_entry() const;  // lowest free index
+  MshrEntry& entry(uint32_t i) { return entries_.at(i); }
+  const MshrEntry& entry(uint32_t i) const { return entries_.at(i); }
+  void release(uint32_t i) { entries_.at(i) = MshrEntry{}; }
+
+  uint32_t size() const { return static_cast<uint32_t>(entries_.size()); }
+  uint32_t max_merge() const { return max_merge_; }
+  uint32_t in_use() const;
+
+ private:
+  std::vector<MshrEntry> entries_;
+  uint32_t max_merge_;
+};
+
+}  // namespace l1d::golden

@@ -1,0 +1,140 @@
+// A small directed-test driver for golden::L1: one request at a time, a memory image that
+// answers reads after a fixed latency, and a log of every memory request the L1 sent.
+#pragma once
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "common/config.h"
+#include "golden/agcb_predictor.h"
+#include "golden/l1.h"
+#include "golden/l1_testbench.h"
+
+namespace l1d::golden::testing {
+
+inline Config preset(const std::string& name, const std::string& policy = "baseline") {
+  Config c = load_preset(name);
+  apply_policy_preset(c, policy);
+  return c;
+}
+
+inline ByteMask range_mask(Addr addr, uint32_t size) {
+  ByteMask m;
+  for (uint32_t b = 0; b < size; ++b) m.set((addr % kLineBytes) + b);
+  return m;
+}
+
+class L1Driver {
+ public:
+  explicit L1Driver(const Config& cfg, uint32_t latency = 10) : l1(cfg), latency_(latency) {}
+
+  L1 l1;
+  bool mem_ready = true;
+  std::vector<MemReq> sent;            // every memory request accepted, in order
+  std::vector<CoreResp> responses;     // every core response, in order
+  std::function<void(L1Inputs&)> extra;  // events for the next step only
+  std::map<Addr, LineData> memory;
+  std::map<Addr, bool> l2_bits;
+  uint64_t cycle = 0;
+
+  // One cycle with an optional request; returns whether it fired.
+  bool step(const std::optional<CoreReq>& req = std::nullopt) {
+    L1Inputs in;
+    in.core_req_valid = req.has_value();
+    if (req) in.core_req = *req;
+    in.mem_req_ready = mem_ready;
+    if (!pending_.empty() && pending_.front().first <= cycle) {
+      in.mem_resp_valid = true;
+      in.mem_resp = pending_.front().second;
+      pending_.pop_front();
+    }
+    if (extra) {
+      extra(in);
+      extra = nullptr;
+    }
+    L1Outputs out = l1.step(in);
+    last = out;
+    if (out.core_resp_valid) responses.push_back(out.core_resp);
+    if (out.mem_req_valid && in.mem_req_ready) accept(out.mem_req);
+    ++cycle;
+    l1.check_invariants();
+    return in.core_req_valid && out.core_req_ready;
+  }
+
+  // Sends one request (waiting for ready) and runs until its response arrives.
+  CoreResp request(CoreReq q, uint64_t limit = 10000) {
+    q.id = next_id_++;
+    const size_t seen = responses.size();  // tests may also send requests with ids of their own
+    uint64_t start = cycle;
+    while (!step(q))
+      if (cycle - start > limit) throw std::runtime_error("request never accepted");
+    for (uint64_t i = 0; i < limit; ++i) {
+      for (size_t k = seen; k < responses.size(); ++k)
+        if (responses[k].id == q.id) return responses[k];
+      step();
+    }
+    throw std::runtime_error("request never answered");
+  }
+
+  CoreResp load(Addr addr, uint32_t size, uint64_t pc = 0x100, bool token = true, uint8_t awid = 0) {
+    CoreReq q;
+    q.addr = addr;
+    q.size = size;
+    q.byte_mask = range_mask(addr, size);
+    q.pc = pc;
+    q.token = token;
+    q.awid = awid;
+    return request(q);
+  }
+
+  CoreResp store(Addr addr, uint32_t size, uint8_t value) {
+    CoreReq q;
+    q.op = MemOp::kStore;
+    q.addr = addr;
+    q.size = size;
+    q.byte_mask = range_mask(addr, size);
+    for (uint32_t b = 0; b < size; ++b) q.data[(addr % kLineBytes) + b] = value;
+    return request(q);
+  }
+
+  void run(uint64_t cycles) {
+    for (uint64_t i = 0; i < cycles; ++i) step();
+  }
+
+  uint8_t mem_byte(Addr a) {
+    auto it = memory.find(a & ~Addr{127});
+    return it == memory.end() ? initial_byte(a) : it->second[a % 128];
+  }
+
+  L1Outputs last;
+
+ private:
+  void accept(const MemReq& r) {
+    sent.push_back(r);
+    auto it = memory.find(r.line_addr);
+    if (it == memory.end()) {
+      LineData d;
+      for (uint32_t b = 0; b < 128; ++b) d[b] = initial_byte(r.line_addr + b);
+      it = memory.emplace(r.line_addr, d).first;
+    }
+    if (r.op == MemOp::kStore) {
+      for (uint32_t b = 0; b < 128; ++b)
+        if (r.byte_mask[b]) it->second[b] = r.data[b];
+      return;
+    }
+    MemResp resp;
+    resp.mshr = r.mshr;
+    for (uint32_t b = 0; b < 128; ++b)
+      if ((r.sectors >> (b / 32)) & 1) resp.data[b] = it->second[b];
+    if (r.agcb_bypass) resp.l2_bypass_bit = l2_bypass_override(l2_bits[r.line_addr]);
+    pending_.push_back({cycle + latency_, resp});
+  }
+
+  uint32_t latency_;
+  uint32_t next_id_ = 1;
+  std::deque<std::pair<uint64_t, MemResp>> pending_;
+};
+
+}  // namespace l1d::golden::testing
