@@ -399,6 +399,9 @@ bool L1::place_fill(MshrEntry& e) {
 
   const uint32_t first_chunk = static_cast<uint32_t>(std::countr_zero(e.sectors));
   const uint32_t slots = static_cast<uint32_t>(std::popcount(e.sectors));
+  // A block smaller than G (fetched before a small-to-large switch) is not placed: the match
+  // compares only piece heads, which is sound only while every piece is at least G.
+  if (slots * kChunkBytes < granularity_) return true;
   const DecodedAddr d = split_.decode(e.line_addr | (Addr{first_chunk} << 5));
   std::vector<CacheLine>& set = sets_[d.set];
   auto eligible_line = [&](const CacheLine& l) { return !pcal_opportunistic || !l.valid() || !l.priority; };

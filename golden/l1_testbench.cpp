@@ -75,13 +75,29 @@ void L1Testbench::check_response(const CoreResp& r, TestbenchResult& res) {
     if (e.mask[b] && r.data[b] != e.data[b]) {
       ++res.data_mismatches;
       if (res.first_mismatch.empty())
-        res.first_mismatch = fmt::format("cycle {}: request {} ({}) byte {}: got {:#04x}, expected {:#04x}", cycle_,
-                                         r.id, to_string(r.outcome), b, r.data[b], e.data[b]);
+        res.first_mismatch = fmt::format("cycle {}: request {} ({}) line {:#x} byte {}: got {:#04x}, expected {:#04x}",
+                                         cycle_, r.id, to_string(r.outcome), e.addr & ~Addr{kLineBytes - 1}, b,
+                                         r.data[b], e.data[b]);
       break;
     }
   }
   if (!e.mask.none()) ++res.loads_checked;
   outstanding_.erase(it);
+}
+
+void L1Testbench::trace(const L1Inputs& in, const L1Outputs& out) const {
+  const Addr t = *trace_line;
+  if (in.core_req_valid && out.core_req_ready && (in.core_req.addr & ~Addr{127}) == t)
+    fmt::print(stderr, "{:>8} fire  req {} {} addr {:#x} size {} G={}\n", cycle_, in.core_req.id,
+               in.core_req.op == MemOp::kLoad ? "load" : "store", in.core_req.addr, in.core_req.size,
+               l1_.granularity());
+  if (out.mem_req_valid && in.mem_req_ready && out.mem_req.line_addr == t)
+    fmt::print(stderr, "{:>8} mem   {} sectors {:#x} mshr {}\n", cycle_, out.mem_req.op == MemOp::kLoad ? "read" : "write",
+               out.mem_req.sectors, out.mem_req.mshr);
+
+  auto o = out.core_resp_valid ? outstanding_.find(out.core_resp.id) : outstanding_.end();
+  if (o != outstanding_.end() && (o->second.addr & ~Addr{127}) == t)
+    fmt::print(stderr, "{:>8} resp  req {} {}\n", cycle_, out.core_resp.id, to_string(out.core_resp.outcome));
 }
 
 TestbenchResult L1Testbench::run(const RequestSource& source, uint64_t requests, uint32_t check_every,
@@ -112,6 +128,7 @@ TestbenchResult L1Testbench::run(const RequestSource& source, uint64_t requests,
 
     const L1Outputs out = l1_.step(in);
 
+    if (trace_line) trace(in, out);
     if (out.core_resp_valid) check_response(out.core_resp, res);
     if (out.mem_req_valid && in.mem_req_ready) memory_accept(out.mem_req);
     if (in.core_req_valid && out.core_req_ready) {
@@ -119,6 +136,7 @@ TestbenchResult L1Testbench::run(const RequestSource& source, uint64_t requests,
       const Addr line = q.addr & ~Addr{kLineBytes - 1};
       LineData& arch = line_in(shadow_, line);
       Expected e;
+      e.addr = q.addr;
       if (q.op == MemOp::kStore) {
         for (uint32_t b = 0; b < kLineBytes; ++b)
           if (q.byte_mask[b]) arch[b] = q.data[b];

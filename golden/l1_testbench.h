@@ -45,6 +45,10 @@ class L1Testbench {
   // Hooks for event-driven tests: called every cycle before the L1 steps, may set events.
   std::function<void(uint64_t cycle, L1Inputs&)> on_cycle;
 
+  // When set, every request, response and memory transfer of this 128 B line is printed to
+  // stderr (a debugging aid for mismatches).
+  std::optional<Addr> trace_line;
+
   L1& l1() { return l1_; }
   uint8_t memory_byte(Addr a) const;
   const std::unordered_map<Addr, bool>& l2_bypass_bits() const { return l2_bits_; }
@@ -55,6 +59,7 @@ class L1Testbench {
     MemResp resp;
   };
   struct Expected {
+    Addr addr = 0;
     LineData data{};
     ByteMask mask;
   };
@@ -62,6 +67,7 @@ class L1Testbench {
   void memory_accept(const MemReq& r);
   std::optional<MemResp> memory_respond();
   void check_response(const CoreResp& r, TestbenchResult& res);
+  void trace(const L1Inputs& in, const L1Outputs& out) const;
 
   Config cfg_;
   MemoryModel mem_;

@@ -228,6 +228,36 @@ TEST(L1DyCache, SwitchSmallToLargeFlushesAndWritesBack) {
   EXPECT_EQ(d.load(kA + 32, 32).data[40], 0x3C);
 }
 
+// Found by the soak test: a 32 B block fetched at G=32 that returns after the switch to
+// G=128 must not be placed (the head-only match assumes pieces of at least G).
+TEST(L1DyCache, LateSmallFillAfterSwitchToLargeIsNotPlaced) {
+  L1Driver d(dynamic(8), 300);
+  for (uint32_t i = 0; i < 8; ++i) d.load(kA + Addr{i} * 128, 32);
+  ASSERT_EQ(d.l1.granularity(), 32u);
+  auto send = [&](uint32_t id, Addr a, uint32_t size) {
+    CoreReq q;
+    q.id = id;
+    q.addr = a;
+    q.size = size;
+    q.byte_mask = testing::range_mask(a, size);
+    while (!d.step(q)) {
+    }
+  };
+  send(1000, kA + 50 * 128, 32);  // fetches one sector at G=32
+  for (uint32_t i = 0; i < 7; ++i) send(1001 + i, kA + Addr{60 + i} * 128, 128);
+  d.run(2);
+  ASSERT_EQ(d.l1.granularity(), 128u);
+  d.run(1500);
+  bool answered = false;
+  for (const CoreResp& r : d.responses)
+    if (r.id == 1000) {
+      answered = true;
+      EXPECT_EQ(r.outcome, Outcome::kBypassReturn);
+    }
+  EXPECT_TRUE(answered);
+  EXPECT_EQ(d.load(kA + 50 * 128, 32).outcome, Outcome::kMissReturn);
+}
+
 TEST(L1DyCache, KeepLargePiecesOptionKeepsCompleteLines) {
   Config c = dynamic(8);
   c.policy.dycache.keep_large_pieces = true;

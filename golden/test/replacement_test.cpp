@@ -183,7 +183,7 @@ TEST(Lfsr16, HasMaximalPeriod) {
 struct PolicyCase {
   ReplacementKind kind;
   const char* name;
-  bool hit_promotes;        // FIFO ignores hits
+  bool hit_promotes;          // FIFO ignores hits
   bool fill_always_promotes;  // BIP and DIP may insert at LRU
 };
 
