@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -531,7 +530,7 @@ std::string L1::describe_state() const {
 
 void L1::check_invariants() const {
   for (uint32_t s = 0; s < sets_.size(); ++s) {
-    std::set<std::pair<uint64_t, uint32_t>> chunks;
+    std::vector<std::pair<uint64_t, uint32_t>> chunks;  // (common-tag, chunk-tag) of valid slots
     for (uint32_t w = 0; w < ways_; ++w) {
       const CacheLine& line = sets_[s][w];
       uint32_t seen = 0;
@@ -540,12 +539,14 @@ void L1::check_invariants() const {
         const Slot& slot = line.slot[i];
         if (slot.dirty && !slot.valid)
           throw std::logic_error(fmt::format("set {} way {} slot {}: dirty but invalid", s, w, i));
-        if (slot.valid && !chunks.insert({line.common_tag, slot.chunk_tag}).second)
-          throw std::logic_error(fmt::format("set {}: chunk common {:#x} chunk-tag {:#x} held twice", s,
-                                             line.common_tag, slot.chunk_tag));
+        if (slot.valid) chunks.emplace_back(line.common_tag, slot.chunk_tag);
       }
       if (seen != 0xF) throw std::logic_error(fmt::format("set {} way {}: slot ranks not a permutation", s, w));
     }
+    std::sort(chunks.begin(), chunks.end());
+    if (auto dup = std::adjacent_find(chunks.begin(), chunks.end()); dup != chunks.end())
+      throw std::logic_error(fmt::format("set {}: chunk common {:#x} chunk-tag {:#x} held twice", s, dup->first,
+                                         dup->second));
     uint64_t ranks = 0;
     for (uint32_t w = 0; w < ways_; ++w) ranks |= uint64_t{1} << replacement_->rank(s, w);
     if (ranks != (ways_ == 64 ? ~uint64_t{0} : (uint64_t{1} << ways_) - 1))

@@ -66,7 +66,7 @@ TEST_P(L1Pressure, DrainsUnderMshrAndMissQueuePressure) {
   cfg.l1.miss_queue_entries = 6;
   cfg.policy.dycache.sample_requests = 100;
   L1Testbench tb(cfg, MemoryModel{50, 600, 10}, 7);
-  TestbenchResult r = tb.run(make_stream("mixed", cfg), 50'000, /*check_every=*/1);
+  TestbenchResult r = tb.run(make_stream("mixed", cfg), 5'000, /*check_every=*/1);
   EXPECT_EQ(r.data_mismatches, 0u) << r.first_mismatch;
   EXPECT_TRUE(r.drained) << tb.l1().describe_state();
   const L1Counters& c = tb.l1().counters();
