@@ -138,9 +138,19 @@ void L1::apply_events(const L1Inputs& in) {
   if (in.warp_exit)
     ages_.exit(in.exit_awid, in.exit_has_next ? std::optional<uint8_t>(in.exit_next_oldest) : std::nullopt);
   if (in.kernel_start) two_level_.kernel_start();
-  if (in.kernel_end)
+  if (in.kernel_end) {
+    // L1s are not coherent: a kernel's dirty data must reach L2 and no line may be read
+    // stale by the next kernel, so kernel end writes back and invalidates everything.
     for (auto& set : sets_)
       for (auto& line : set) line.priority = false;
+    start_flush(true);
+  }
+}
+
+void L1::start_flush(bool all) {
+  flushing_ = true;
+  flush_all_ = all;
+  flush_next_ = 0;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -471,10 +481,7 @@ bool L1::place_fill(MshrEntry& e) {
 
 void L1::switch_granularity(uint32_t g) {
   ++counters_.granularity_switches;
-  if (g > granularity_) {
-    flushing_ = true;
-    flush_next_ = 0;
-  }
+  if (g > granularity_ && !(flushing_ && flush_all_)) start_flush(false);
   granularity_ = g;
 }
 
@@ -483,7 +490,7 @@ void L1::flush_step() {
   const uint32_t set = flush_next_ / ways_, way = flush_next_ % ways_;
   CacheLine& line = sets_[set][way];
   uint8_t keep = 0;
-  if (cfg_.policy.dycache.keep_large_pieces) {
+  if (cfg_.policy.dycache.keep_large_pieces && !flush_all_) {
     const uint32_t n = granularity_ / kChunkBytes;
     for (uint32_t p = 0; p < kSlotsPerLine; p += n) {
       bool whole = (line.slot[p].chunk_tag & (n - 1)) == 0;

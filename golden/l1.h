@@ -106,6 +106,7 @@ class L1 {
   bool place_fill(MshrEntry& e);
   void flush_step();
   void apply_events(const L1Inputs& in);
+  void start_flush(bool all);
 
   BypassReason bypass_decision(const CoreReq& req) const;
   bool has_room(uint32_t n) const;
@@ -138,6 +139,7 @@ class L1 {
   bool resp_valid_ = false;
   CoreResp resp_;
   bool flushing_ = false;
+  bool flush_all_ = false;   // kernel-end flush: nothing is kept
   uint32_t flush_next_ = 0;  // set * ways + way
   L1Counters counters_;
 };

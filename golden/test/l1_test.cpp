@@ -353,6 +353,22 @@ TEST(L1Pcal, OpportunisticWithNoEligibleLineFallsBackToBypass) {
   EXPECT_EQ(d.load(same_set(7), 128, 0x100, false).outcome, Outcome::kMissReturn);
 }
 
+TEST(L1Events, KernelEndWritesBackAndInvalidatesEverything) {
+  L1Driver d(linear("dycache"));
+  d.load(kA, 128);
+  d.load(kA + 128, 128);
+  d.store(kA + 128, 32, 0x42);
+  d.extra = [](L1Inputs& in) { in.kernel_end = true; };
+  d.step();
+  d.run(200);
+  EXPECT_TRUE(d.l1.idle());
+  EXPECT_EQ(d.l1.counters().flush_cycles, 32u * 4u);
+  EXPECT_EQ(d.mem_byte(kA + 130), 0x42);
+  for (uint32_t s = 0; s < 32; ++s)
+    for (uint32_t w = 0; w < 4; ++w) EXPECT_FALSE(d.l1.line(s, w).valid());
+  EXPECT_EQ(d.load(kA, 128).outcome, Outcome::kMissReturn);
+}
+
 void launch(L1Driver& d, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i) {
     d.extra = [](L1Inputs& in) { in.warp_launch = true; };
