@@ -126,6 +126,7 @@ L1Outputs L1::step(const L1Inputs& in) {
     s1_valid_ = false;
   }
   apply_events(in);
+  agelru_enable_ = in.agelru_enable;
   two_level_.tick(in.occupancy);
   resp_valid_ = produced.has_value();
   if (produced) resp_ = *produced;
@@ -435,7 +436,7 @@ bool L1::place_fill(MshrEntry& e) {
     if (!way) {
       std::array<uint8_t, kMaxWays> awids{};
       for (uint32_t w = 0; w < ways_; ++w) awids[w] = set[w].awid;
-      way = replacement_->victim(d.set, VictimContext{eligible, awids.data(), &ages_});
+      way = replacement_->victim(d.set, VictimContext{eligible, awids.data(), &ages_, agelru_enable_});
     }
   }
   CacheLine& line = set[*way];
@@ -448,7 +449,7 @@ bool L1::place_fill(MshrEntry& e) {
     replaces_valid |= line.slot[s].valid;
     dirty += line.slot[s].valid && line.slot[s].dirty;
   }
-  if (replaces_valid && cfg_.policy.bypass == BypassKind::kAgeLru && ages_.active(line.awid) &&
+  if (replaces_valid && cfg_.policy.bypass == BypassKind::kAgeLru && agelru_enable_ && ages_.active(line.awid) &&
       ages_.relative_age(e.awid) > ages_.relative_age(line.awid))
     return true;  // AgeLRU bypass: the requester is younger than the victim's owner
   if (!has_room(dirty)) return false;

@@ -39,6 +39,9 @@ struct L1Inputs {
   bool kernel_start = false;
   bool kernel_end = false;
   uint32_t occupancy = 0;  // warps with a valid instruction-buffer entry this cycle
+  // Configuration input (Dynamic-AgeLRU voting): false runs AgeLRU replacement as plain LRU
+  // and turns AgeLRU bypassing off. Registered: applies from the next cycle.
+  bool agelru_enable = true;
 };
 
 struct L1Outputs {
@@ -134,6 +137,7 @@ class L1 {
   uint32_t fill_index_ = 0;      // next merged request the fill unit answers
   bool fill_placed_ = false;     // cycle 0 of the head entry is done
   bool fill_allocated_ = false;  // the head entry's block went into the array
+  bool agelru_enable_ = true;
   bool s1_valid_ = false;
   CoreReq s1_;
   bool resp_valid_ = false;

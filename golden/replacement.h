@@ -28,6 +28,7 @@ struct VictimContext {
   WayMask eligible;                      // ways the allocation filter allows (never empty)
   const uint8_t* awid = nullptr;         // per way: AWID of the warp that filled it
   const AgeLruCounters* ages = nullptr;  // AgeLRU only
+  bool age_filter = true;                // AgeLRU: false = plain LRU (Dynamic-AgeLRU voting)
 };
 
 class ReplacementPolicy {

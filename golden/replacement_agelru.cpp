@@ -13,6 +13,8 @@ void AgeLruPolicy::on_miss(uint32_t /*set*/) {}
 void AgeLruPolicy::on_fill(uint32_t set, uint32_t way) { promote(set, way); }
 
 uint32_t AgeLruPolicy::victim(uint32_t set, const VictimContext& ctx) const {
+  // Dynamic-AgeLRU voting may run this SM as plain LRU for a window.
+  if (!ctx.age_filter) return lru_of(set, ctx.eligible);
   if (ctx.awid == nullptr || ctx.ages == nullptr) {
     throw std::logic_error("agelru: victim() needs the per-way AWIDs and the SM's age counters");
   }

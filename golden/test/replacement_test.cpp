@@ -593,6 +593,24 @@ TEST_F(AgeLru, HitsAndFillsUpdateRecency) {
   EXPECT_EQ(ranks_of(p, 0), (Ranks{2, 3, 0, 1}));
 }
 
+
+TEST(AgeLruPolicy, AgeFilterOffIsPlainLru) {
+  AgeLruPolicy p(1, 4);
+  AgeLruCounters ages;
+  for (int i = 0; i < 4; ++i) ages.launch();
+  std::array<uint8_t, kMaxWays> awid{};
+  awid[0] = 3;  // youngest warp's line, but way 0 is MRU below
+  p.on_fill(0, 1);
+  p.on_fill(0, 2);
+  p.on_fill(0, 3);
+  p.on_fill(0, 0);  // LRU order now: 1, 2, 3, 0 (1 least recent)
+  VictimContext with{first_n(4), awid.data(), &ages};
+  EXPECT_EQ(p.victim(0, with), 0u);  // the age filter picks the youngest warp's line
+  VictimContext without = with;
+  without.age_filter = false;
+  EXPECT_EQ(p.victim(0, without), 1u);  // plain LRU
+}
+
 TEST_F(AgeLru, VictimWithoutAgeContextThrows) {
   EXPECT_THROW(p.victim(0, VictimContext{first_n(4), nullptr, &ages}), std::logic_error);
   EXPECT_THROW(p.victim(0, VictimContext{first_n(4), awid.data(), nullptr}), std::logic_error);

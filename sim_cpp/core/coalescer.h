@@ -1,0 +1,22 @@
+// The Fermi coalescer (SPEC section 10): a warp's load or store becomes one L1 request per
+// touched 128 B aligned segment, shrunk to 64 B or 32 B when the lanes' bytes fit in the
+// aligned half or quarter of it. Requests come out in increasing address order.
+#pragma once
+
+#include <vector>
+
+#include "common/types.h"
+#include "sim_cpp/workload/workload.h"
+
+namespace l1d::sim {
+
+struct CoalescedRequest {
+  Addr addr = 0;        // aligned to size
+  uint32_t size = 128;  // 32, 64 or 128
+  ByteMask byte_mask;   // bytes touched, at their offsets in the 128 B line
+  LineData data{};      // stores: the bytes written (later lanes win on overlap)
+};
+
+std::vector<CoalescedRequest> coalesce(const WarpInst& inst);
+
+}  // namespace l1d::sim

@@ -1,0 +1,30 @@
+// The simulator's view of one SM's L1 (DESIGN.md "The L1 contract"). Implementations: golden
+// (golden::L1), verilated (the RTL l1d_top, [Verilated L1]) and lockstep (both, compared every
+// cycle). Same inputs => same outputs, cycle for cycle.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "common/config.h"
+#include "golden/l1.h"
+
+namespace l1d::sim {
+
+using golden::L1Counters;
+using golden::L1Inputs;
+using golden::L1Outputs;
+
+class L1Port {
+ public:
+  virtual ~L1Port() = default;
+  virtual L1Outputs step(const L1Inputs& in) = 0;
+  virtual const L1Counters& counters() const = 0;
+  virtual bool idle() const = 0;
+  virtual std::string describe_state() const = 0;
+};
+
+// The golden implementation.
+std::unique_ptr<L1Port> make_golden_l1(const Config& cfg);
+
+}  // namespace l1d::sim

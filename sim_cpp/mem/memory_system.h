@@ -1,0 +1,61 @@
+// The memory system below the L1s: NoC (request and response networks), banked L2 with the
+// AGCB bypass bits, DRAM channels with FR-FCFS. One request port and one response port per
+// SM, in core cycles.
+//
+// Functional semantics (what the L1 contract relies on, docs/l1d-microarchitecture.md s.1):
+// a request takes effect when it reaches its L2 bank, and requests of one SM to one address
+// reach the bank in the order the SM sent them (the NoC keeps order per source and
+// destination). A write updates the FunctionalMemory there; a read snapshots its sectors
+// there; an AGCB-bypass read tests and updates the L2 line's bypass bit there
+// (golden::l2_bypass_override). Timing (hits, DRAM, queues) only decides when the response
+// leaves.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "common/config.h"
+#include "common/types.h"
+#include "sim_cpp/mem/functional_memory.h"
+
+namespace l1d::sim {
+
+struct MemorySystemStats {
+  uint64_t requests = 0, reads = 0, writes = 0;
+  uint64_t l2_hits = 0, l2_misses = 0, l2_bypass_overrides = 0;
+  uint64_t dram_reads = 0, dram_writes = 0, dram_row_hits = 0, dram_row_misses = 0;
+  uint64_t dram_bytes = 0;
+  uint64_t noc_request_flits = 0, noc_response_flits = 0;
+  uint64_t noc_latency_sum = 0, noc_packets = 0;        // request network, injection to ejection
+  uint64_t round_trip_sum = 0, round_trips = 0;          // read request accepted -> response delivered
+};
+
+class MemorySystem {
+ public:
+  MemorySystem(const Config& cfg, FunctionalMemory& image);
+  ~MemorySystem();
+
+  // Whether SM `sm` may send a request this cycle (its NoC injection buffer has room).
+  bool request_ready(uint32_t sm) const;
+  // Sends a request; only when request_ready(sm).
+  void request(uint32_t sm, const MemReq& r);
+  // The response delivered to SM `sm` this cycle, if any (at most one per SM per cycle).
+  std::optional<MemResp> response(uint32_t sm);
+  // Advances one core cycle (after every SM's request/response calls of the cycle).
+  void tick();
+
+  bool idle() const;                   // nothing anywhere in flight
+  std::string describe_state() const;  // where requests sit, for the watchdog
+  const MemorySystemStats& stats() const;
+  nlohmann::json stats_json() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace l1d::sim

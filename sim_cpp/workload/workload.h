@@ -1,0 +1,74 @@
+// Workloads are plug-ins (DESIGN.md): a workload is a sequence of kernels; a kernel has a grid
+// of CTAs and, per warp, a stream of instructions with per-lane addresses and the instruction's
+// PC. Workloads run the real algorithm in C++ on real or generated inputs to produce these
+// streams (so access patterns are the algorithm's own) and write the inputs and the values
+// stores produce into the functional memory, so every load can be checked against it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/types.h"
+#include "sim_cpp/mem/functional_memory.h"
+
+namespace l1d::sim {
+
+inline constexpr uint32_t kWarpSize = 32;
+
+enum class OpKind : uint8_t { kAlu, kLoad, kStore, kBarrier, kExit };
+
+struct WarpInst {
+  OpKind kind = OpKind::kAlu;
+  uint64_t pc = 0;
+  uint32_t latency = 1;             // ALU: cycles before the warp may issue again
+  uint32_t access_bytes = 4;        // load/store: bytes per lane (1, 2, 4 or 8)
+  uint32_t active_mask = 0xFFFFFFFFu;
+  std::array<Addr, kWarpSize> addr{};       // load/store: per active lane, aligned to access_bytes
+  std::array<uint64_t, kWarpSize> value{};  // store: per active lane, low access_bytes bytes
+};
+
+// One warp's instruction stream. The last instruction is kExit.
+class WarpProgram {
+ public:
+  virtual ~WarpProgram() = default;
+  virtual WarpInst next() = 0;
+};
+
+struct KernelGrid {
+  uint32_t ctas = 1;
+  uint32_t warps_per_cta = 1;
+};
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  virtual std::string name() const = 0;
+  virtual KernelGrid grid() const = 0;
+  virtual std::unique_ptr<WarpProgram> warp(uint32_t cta, uint32_t warp_in_cta) const = 0;
+};
+
+// Input size: kTest for unit tests (runs in well under a second), kSmall for `make run`,
+// kFull for experiments.
+enum class WorkloadScale : uint8_t { kTest, kSmall, kFull };
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual std::string name() const = 0;
+  virtual std::string description() const = 0;
+  // Builds the inputs (seeded), writes them to memory, prepares the kernels.
+  virtual void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) = 0;
+  virtual uint32_t kernels() const = 0;
+  virtual const Kernel& kernel(uint32_t i) const = 0;
+};
+
+// Registry: one explicit table (workload/registry.cpp), names as `gpusim --workload` takes them.
+std::unique_ptr<Workload> make_workload(const std::string& name);  // throws std::invalid_argument
+std::vector<std::string> workload_names();
+
+}  // namespace l1d::sim
