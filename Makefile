@@ -24,8 +24,8 @@ test: build
 # Until the verilated L1 lands, the main job is the golden-model demo: every policy preset
 # on the gtx480 preset with the mixed synthetic stream.
 run: build
-	@for p in $(RUN_POLICIES); do \
-	  $(DEMO) --preset gtx480 --policy $$p --stream mixed --requests 200000 || exit 1; echo; \
+	@for s in mixed irregular; do \
+	  $(DEMO) --preset gtx480 --stream $$s --requests 200000 --table $(shell echo $(RUN_POLICIES) | tr ' ' ',') || exit 1; echo; \
 	done
 
 sanitize:
