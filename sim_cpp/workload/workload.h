@@ -1,8 +1,21 @@
 // Workloads are plug-ins (DESIGN.md): a workload is a sequence of kernels; a kernel has a grid
 // of CTAs and, per warp, a stream of instructions with per-lane addresses and the instruction's
 // PC. Workloads run the real algorithm in C++ on real or generated inputs to produce these
-// streams (so access patterns are the algorithm's own) and write the inputs and the values
-// stores produce into the functional memory, so every load can be checked against it.
+// streams (so access patterns are the algorithm's own). init() writes the inputs, and the
+// initial contents of every array the kernels touch, into the functional memory; the values
+// the algorithm computes travel with the stores (WarpInst::value) and reach memory through the
+// simulated memory system, so every load can be checked against the memory image.
+//
+// Contract of every workload (checked by sim_cpp/test/workload_test.cpp):
+//  - streams are precomputed: a warp's instructions never depend on values loaded in the same
+//    kernel from data another warp writes in that kernel;
+//  - L1s are not coherent within a kernel (they are flushed at kernel end): no kernel loads a
+//    byte another CTA stores in the same kernel unless the stored value equals what was there,
+//    and bytes stored by several warps in one kernel all get the same value;
+//  - every load/store address lies in memory that init() wrote, aligned to access_bytes;
+//  - each static instruction has one PC (8 B apart; loop bodies reuse their PCs), and kernels
+//    of different functions do not share PCs;
+//  - the same (scale, seed) gives the same memory image and the same streams.
 #pragma once
 
 #include <array>
@@ -32,7 +45,8 @@ struct WarpInst {
   std::array<uint64_t, kWarpSize> value{};  // store: per active lane, low access_bytes bytes
 };
 
-// One warp's instruction stream. The last instruction is kExit.
+// One warp's instruction stream. The last instruction is kExit; next() after it returns kExit
+// again. Memory instructions have at least one active lane.
 class WarpProgram {
  public:
   virtual ~WarpProgram() = default;
@@ -49,6 +63,8 @@ class Kernel {
   virtual ~Kernel() = default;
   virtual std::string name() const = 0;
   virtual KernelGrid grid() const = 0;
+  // May be called in any order, more than once, and from any thread: the stream depends only on
+  // (cta, warp_in_cta). Throws std::out_of_range outside the grid.
   virtual std::unique_ptr<WarpProgram> warp(uint32_t cta, uint32_t warp_in_cta) const = 0;
 };
 
@@ -61,7 +77,8 @@ class Workload {
   virtual ~Workload() = default;
   virtual std::string name() const = 0;
   virtual std::string description() const = 0;
-  // Builds the inputs (seeded), writes them to memory, prepares the kernels.
+  // Builds the inputs (seeded), writes them to memory, prepares the kernels. May be called
+  // again (the previous kernels are discarded).
   virtual void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) = 0;
   virtual uint32_t kernels() const = 0;
   virtual const Kernel& kernel(uint32_t i) const = 0;

@@ -1,0 +1,168 @@
+// bfs: level-synchronous BFS on a Graph500-style Kronecker graph (R-MAT a=0.57, b=0.19, c=0.19,
+// edge factor 16, vertex labels permuted, undirected, no self-loops or duplicate edges) in CSR.
+// One kernel per level L, one thread per vertex v:
+//   lv = cur[v];  if (lv == L) { nxt[v] = L; for e in [row_ptr[v], row_ptr[v+1]):
+//                   u = col[e]; if (cur[u] == -1) { nxt[u] = L + 1; found = 1 } }
+//                   if (found) changed[L] = 1 }
+// cur / nxt are two level arrays (int32, -1 = unvisited) used ping-pong: kernel L reads one and
+// writes the other. The kernel never reads what it writes, so no thread reads a value another
+// CTA wrote in the same kernel (the L1s are not coherent within a kernel), and every write
+// to an element in a kernel writes the same value (L or L+1; changed[L] always 1). The frontier
+// vertices write their own level into nxt so that nxt is complete after the kernel.
+// The host's loop test (`while changed`) reads changed[L]; the levels are computed at init.
+#include <algorithm>
+#include <numeric>
+
+#include "sim_cpp/workload/kernel_builder.h"
+#include "sim_cpp/workload/workloads.h"
+
+namespace l1d::sim::wl {
+namespace {
+
+struct Graph {
+  uint32_t n = 0;
+  std::vector<int32_t> row_ptr, col;
+};
+
+Graph kronecker_graph(uint32_t scale, uint32_t edge_factor, Rng& rng) {
+  const uint32_t n = 1u << scale;
+  const uint64_t m = uint64_t{edge_factor} * n;
+  const double a = 0.57, b = 0.19, c = 0.19;
+  const double ab = a + b, c_norm = c / (1.0 - ab), a_norm = a / ab;
+  std::vector<uint32_t> perm(n);
+  std::iota(perm.begin(), perm.end(), 0u);
+  for (uint32_t i = n - 1; i > 0; --i) std::swap(perm[i], perm[rng.below(uint64_t{i} + 1)]);
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  edges.reserve(2 * m);
+  for (uint64_t e = 0; e < m; ++e) {
+    uint32_t i = 0, j = 0;
+    for (uint32_t bit = 0; bit < scale; ++bit) {  // choose a quadrant per level of the recursion
+      const bool ii = rng.unit() > ab;
+      const bool jj = rng.unit() > (ii ? c_norm : a_norm);
+      i |= static_cast<uint32_t>(ii) << bit;
+      j |= static_cast<uint32_t>(jj) << bit;
+    }
+    if (i == j) continue;
+    edges.emplace_back(perm[i], perm[j]);
+    edges.emplace_back(perm[j], perm[i]);
+  }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  Graph g;
+  g.n = n;
+  g.row_ptr.assign(n + 1, 0);
+  for (const auto& [u, v] : edges) ++g.row_ptr[u + 1];
+  for (uint32_t v = 0; v < n; ++v) g.row_ptr[v + 1] += g.row_ptr[v];
+  for (const auto& e : edges) g.col.push_back(static_cast<int32_t>(e.second));
+  return g;
+}
+
+std::vector<int32_t> bfs_levels(const Graph& g, uint32_t src) {
+  std::vector<int32_t> level(g.n, -1);
+  std::vector<uint32_t> queue{src};
+  level[src] = 0;
+  for (size_t h = 0; h < queue.size(); ++h) {
+    const uint32_t v = queue[h];
+    for (int32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) {
+      const auto u = static_cast<uint32_t>(g.col[e]);
+      if (level[u] < 0) level[u] = level[v] + 1, queue.push_back(u);
+    }
+  }
+  return level;
+}
+
+class Bfs final : public GeneratedWorkload {
+ public:
+  std::string name() const override { return "bfs"; }
+  std::string description() const override { return "level-synchronous BFS on a Graph500 Kronecker graph (irregular)"; }
+
+  void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
+    reset();
+    const uint32_t lg = scale == WorkloadScale::kTest ? 9 : scale == WorkloadScale::kSmall ? 13 : 18;
+    const uint32_t edge_factor = scale == WorkloadScale::kTest ? 4 : scale == WorkloadScale::kSmall ? 8 : 16;
+    Rng rng(mix_seed(seed, "bfs"));
+    auto g = std::make_shared<Graph>(kronecker_graph(lg, edge_factor, rng));
+    // Source: a random vertex with an edge whose BFS reaches at least a quarter of the
+    // non-isolated vertices (Graph500 samples roots with degree >= 1).
+    uint64_t connected = 0;
+    for (uint32_t v = 0; v < g->n; ++v) connected += g->row_ptr[v + 1] > g->row_ptr[v] ? 1 : 0;
+    uint32_t src = 0;
+    std::vector<int32_t> lvl;
+    for (uint32_t attempt = 0;; ++attempt) {
+      src = static_cast<uint32_t>(rng.below(g->n));
+      if (g->row_ptr[src + 1] == g->row_ptr[src]) continue;
+      lvl = bfs_levels(*g, src);
+      const auto reached =
+          static_cast<uint64_t>(std::count_if(lvl.begin(), lvl.end(), [](int32_t l) { return l >= 0; }));
+      if (4 * reached >= connected || attempt > 1000) break;
+    }
+    const int32_t max_level = *std::max_element(lvl.begin(), lvl.end());
+    auto level = std::make_shared<const std::vector<int32_t>>(std::move(lvl));
+
+    const Addr ptr_base = layout_.array(mem, "row_ptr", g->row_ptr);
+    const Addr col_base = layout_.array(mem, "col", g->col);
+    std::vector<int32_t> init_level(g->n, -1);
+    init_level[src] = 0;
+    const Addr lvl_base[2] = {layout_.array(mem, "level_a", init_level),
+                              layout_.array(mem, "level_b", std::vector<int32_t>(g->n, -1))};
+    const Addr changed_base = layout_.array(mem, "changed", std::vector<int32_t>(max_level + 1, 0));
+
+    KernelCode k(kFirstKernelPc);
+    const StaticOp tid = k.alu(kLatIntMad), guard = k.alu(kLatInt), ld_lv = k.load(4), is_front = k.alu(kLatInt);
+    const StaticOp st_self = k.store(4), ld_start = k.load(4), ld_end = k.load(4), loop_init = k.alu(kLatInt);
+    const StaticOp ld_col = k.load(4), u_addr = k.alu(kLatInt), ld_lu = k.load(4), unvisited = k.alu(kLatInt);
+    const StaticOp st_u = k.store(4), loop = k.alu(kLatInt), any = k.alu(kLatInt), st_changed = k.store(4);
+    const StaticOp exit = k.exit();
+
+    const uint32_t n = g->n;
+    for (int32_t L = 0; L <= max_level; ++L) {
+      const Addr cur = lvl_base[L % 2], nxt = lvl_base[1 - L % 2];
+      add_kernel("bfs_level" + std::to_string(L), n, [=](WarpStream& s, const WarpCoords& w) {
+        // What cur holds during kernel L: the levels <= L.
+        const auto cur_of = [&](uint64_t v) { return (*level)[v] <= L ? (*level)[v] : -1; };
+        const uint32_t m = w.mask_below(n);
+        s.alu(tid, w.mask_below(UINT64_MAX));
+        s.alu(guard, w.mask_below(UINT64_MAX));
+        s.load(ld_lv, m, [&](uint32_t l) { return cur + 4 * w.global_id(l); });
+        s.alu(is_front, m);
+        uint32_t fm = 0;
+        for_lanes(m, [&](uint32_t l) { fm |= (cur_of(w.global_id(l)) == L ? 1u : 0u) << l; });
+        s.store(st_self, fm, [&](uint32_t l) { return LaneWrite{nxt + 4 * w.global_id(l), bits(L)}; });
+        s.load(ld_start, fm, [&](uint32_t l) { return ptr_base + 4 * w.global_id(l); });
+        s.load(ld_end, fm, [&](uint32_t l) { return ptr_base + 4 * (w.global_id(l) + 1); });
+        s.alu(loop_init, fm);
+        std::array<int32_t, kWarpSize> begin{}, deg{};
+        int32_t max_deg = 0;
+        for_lanes(fm, [&](uint32_t l) {
+          const uint64_t v = w.global_id(l);
+          begin[l] = g->row_ptr[v];
+          deg[l] = g->row_ptr[v + 1] - g->row_ptr[v];
+          max_deg = std::max(max_deg, deg[l]);
+        });
+        uint32_t found = 0;
+        for (int32_t i = 0; i < max_deg; ++i) {
+          uint32_t am = 0, um = 0;
+          for_lanes(fm, [&](uint32_t l) { am |= (deg[l] > i ? 1u : 0u) << l; });
+          const auto u_of = [&](uint32_t l) { return static_cast<uint64_t>(g->col[begin[l] + i]); };
+          s.load(ld_col, am, [&](uint32_t l) { return col_base + 4 * static_cast<uint64_t>(begin[l] + i); });
+          s.alu(u_addr, am);
+          s.load(ld_lu, am, [&](uint32_t l) { return cur + 4 * u_of(l); });
+          s.alu(unvisited, am);
+          for_lanes(am, [&](uint32_t l) { um |= (cur_of(u_of(l)) == -1 ? 1u : 0u) << l; });
+          s.store(st_u, um, [&](uint32_t l) { return LaneWrite{nxt + 4 * u_of(l), bits(L + 1)}; });
+          s.alu(loop, am);
+          found |= um;
+        }
+        s.alu(any, fm);
+        s.store(st_changed, found, [&](uint32_t) { return LaneWrite{changed_base + 4 * static_cast<uint64_t>(L), 1}; });
+        s.exit(exit);
+      });
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_bfs() { return std::make_unique<Bfs>(); }
+
+}  // namespace l1d::sim::wl

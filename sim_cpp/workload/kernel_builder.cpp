@@ -1,0 +1,195 @@
+#include "sim_cpp/workload/kernel_builder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+namespace l1d::sim::wl {
+
+double Rng::normal() {
+  const double u1 = 1.0 - unit();  // (0, 1]
+  const double u2 = unit();
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+}
+
+uint64_t mix_seed(uint64_t seed, std::string_view salt) {
+  uint64_t h = 0xCBF29CE484222325ull;  // FNV-1a of the salt, then one splitmix step with the seed
+  for (char c : salt) h = (h ^ static_cast<uint8_t>(c)) * 0x100000001B3ull;
+  return Rng(seed ^ h).next();
+}
+
+void write_bytes(FunctionalMemory& mem, Addr a, const void* data, uint64_t bytes) {
+  const auto* src = static_cast<const uint8_t*>(data);
+  while (bytes > 0) {
+    MemReq r;
+    r.op = MemOp::kStore;
+    r.line_addr = a & ~Addr{kLineBytes - 1};
+    const auto off = static_cast<uint32_t>(a - r.line_addr);
+    const auto n = static_cast<uint32_t>(std::min<uint64_t>(bytes, kLineBytes - off));
+    for (uint32_t i = 0; i < n; ++i) {
+      r.byte_mask.set(off + i);
+      r.data[off + i] = src[i];
+    }
+    mem.apply_write(r);
+    a += n;
+    src += n;
+    bytes -= n;
+  }
+}
+
+Addr MemoryLayout::place(FunctionalMemory& mem, std::string name, const void* data, uint64_t bytes,
+                         uint32_t elem_bytes) {
+  Addr base = kBase;
+  if (!regions_.empty()) {
+    const Region& last = regions_.back();
+    base = (last.base + last.bytes + kAlign + kAlign - 1) / kAlign * kAlign;
+  }
+  if (base + bytes > (Addr{1} << 32))
+    throw std::length_error("MemoryLayout: workload exceeds the 32-bit address space");
+  write_bytes(mem, base, data, bytes);
+  regions_.push_back(Region{std::move(name), base, bytes, elem_bytes});
+  return base;
+}
+
+const Region& MemoryLayout::region(std::string_view name) const {
+  for (const Region& r : regions_) {
+    if (r.name == name) return r;
+  }
+  throw std::out_of_range("no memory region named " + std::string(name));
+}
+
+uint32_t WarpCoords::mask_below(uint64_t n) const {
+  uint32_t m = 0;
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+    if (thread_in_cta(lane) < threads_per_cta && global_id(lane) < n) m |= 1u << lane;
+  }
+  return m;
+}
+
+KernelGrid grid_1d(uint64_t threads, uint32_t threads_per_cta) {
+  KernelGrid g;
+  g.ctas = static_cast<uint32_t>(std::max<uint64_t>(1, (threads + threads_per_cta - 1) / threads_per_cta));
+  g.warps_per_cta = (threads_per_cta + kWarpSize - 1) / kWarpSize;
+  return g;
+}
+
+// ---------------------------------------------------------------- WarpStream
+
+bool WarpStream::begin(const StaticOp& op, OpKind expected, uint32_t mask) {
+  if (op.kind != expected) throw std::logic_error("WarpStream: static instruction of the wrong kind");
+  if (ended()) throw std::logic_error("WarpStream: instruction after exit");
+  if (mask == 0) return false;
+  const uint64_t index = seen_++;
+  last_kind_ = op.kind;
+  if (index < first_) return false;  // before the window: skipped
+  const size_t lanes = static_cast<size_t>(std::popcount(mask)) * (op.kind == OpKind::kStore ? 2 : 1);
+  const bool is_mem = op.kind == OpKind::kLoad || op.kind == OpKind::kStore;
+  if (!recs_.empty() && (recs_.size() >= max_recs_ || (is_mem && pool_.size() + lanes > max_pool_))) throw WindowFull{};
+  recs_.push_back(
+      Rec{op.pc, op.latency, mask, static_cast<uint32_t>(pool_.size()), op.kind, static_cast<uint8_t>(op.bytes)});
+  return is_mem;
+}
+
+void WarpStream::alu(const StaticOp& op, uint32_t mask) { begin(op, OpKind::kAlu, mask); }
+void WarpStream::barrier(const StaticOp& op) { begin(op, OpKind::kBarrier, kFullMask); }
+void WarpStream::exit(const StaticOp& op) { begin(op, OpKind::kExit, kFullMask); }
+
+WarpInst WarpStream::replay(size_t i) const {
+  const Rec& r = recs_[i];
+  WarpInst w;
+  w.kind = r.kind;
+  w.pc = r.pc;
+  w.latency = r.latency;
+  w.access_bytes = r.bytes;
+  w.active_mask = r.mask;
+  if (r.kind == OpKind::kLoad || r.kind == OpKind::kStore) {
+    const bool store = r.kind == OpKind::kStore;
+    uint32_t p = r.first;
+    for_lanes(r.mask, [&](uint32_t lane) {
+      w.addr[lane] = pool_[p++];
+      if (store) w.value[lane] = pool_[p++];
+    });
+  }
+  return w;
+}
+
+// A fully recorded stream.
+class RecordedProgram final : public WarpProgram {
+ public:
+  explicit RecordedProgram(WarpStream&& s) : s_(std::move(s)) {}
+  WarpInst next() override {
+    const WarpInst w = s_.replay(pos_);
+    if (pos_ + 1 < s_.recs_.size()) ++pos_;  // after the exit, keep returning it
+    return w;
+  }
+
+ private:
+  WarpStream s_;
+  size_t pos_ = 0;
+};
+
+std::unique_ptr<WarpProgram> WarpStream::finish() && {
+  if (!ended()) throw std::logic_error("WarpStream: stream must end with exit");
+  return std::make_unique<RecordedProgram>(std::move(*this));
+}
+
+// A stream produced window by window by re-running the body (see GeneratedKernel).
+class WindowedProgram final : public WarpProgram {
+ public:
+  WindowedProgram(std::shared_ptr<const GeneratedKernel::Body> body, WarpCoords coords)
+      : body_(std::move(body)), coords_(coords), window_(0, 0, 0) {
+    refill();
+  }
+  WarpInst next() override {
+    if (pos_ == window_.recs_.size()) {
+      if (last_window_) {
+        pos_ = window_.recs_.size() - 1;  // after the exit, keep returning it
+      } else {
+        refill();
+      }
+    }
+    return window_.replay(pos_++);
+  }
+
+ private:
+  void refill() {
+    const uint64_t first = window_.first_ + window_.recs_.size();
+    window_ = WarpStream(first, GeneratedKernel::kWindowInsts, GeneratedKernel::kWindowLaneEntries);
+    pos_ = 0;
+    try {
+      (*body_)(window_, coords_);
+      if (!window_.ended()) throw std::logic_error("GeneratedKernel: warp body must end with exit");
+      last_window_ = true;
+    } catch (const WarpStream::WindowFull&) {
+      last_window_ = false;
+    }
+    if (window_.recs_.empty()) throw std::logic_error("GeneratedKernel: warp body is not deterministic");
+  }
+
+  std::shared_ptr<const GeneratedKernel::Body> body_;
+  WarpCoords coords_;
+  WarpStream window_;
+  size_t pos_ = 0;
+  bool last_window_ = false;
+};
+
+// ---------------------------------------------------------------- kernels, workloads
+
+std::unique_ptr<WarpProgram> GeneratedKernel::warp(uint32_t cta, uint32_t warp_in_cta) const {
+  if (cta >= grid_.ctas || warp_in_cta >= grid_.warps_per_cta) throw std::out_of_range("GeneratedKernel: no such warp");
+  return std::make_unique<WindowedProgram>(body_, WarpCoords{cta, warp_in_cta, threads_per_cta_});
+}
+
+const Kernel& GeneratedWorkload::kernel(uint32_t i) const {
+  if (i >= kernels_.size()) throw std::out_of_range("workload " + name() + ": no kernel " + std::to_string(i));
+  return *kernels_[i];
+}
+
+void GeneratedWorkload::add_kernel(std::string name, uint64_t threads, GeneratedKernel::Body body,
+                                   uint32_t threads_per_cta) {
+  kernels_.push_back(std::make_unique<GeneratedKernel>(std::move(name), grid_1d(threads, threads_per_cta),
+                                                       threads_per_cta, std::move(body)));
+}
+
+}  // namespace l1d::sim::wl

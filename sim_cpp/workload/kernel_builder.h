@@ -1,0 +1,267 @@
+// Shared helpers for the generated workloads (one file so that each workload stays short):
+//  - Rng: a small seeded generator whose output is the same on every platform;
+//  - MemoryLayout: places the workload's arrays at distinct, 256 B aligned bases and writes
+//    their initial contents (every byte of every region is initialised);
+//  - KernelCode: PC allocation, one PC per static instruction, 8 B apart from a per-kernel base;
+//  - WarpCoords: the CTA / warp / lane -> thread index arithmetic of a 1-D launch;
+//  - WarpStream: records one warp's instructions (compactly, in windows) for a WarpProgram;
+//  - GeneratedKernel / GeneratedWorkload: Kernel and Workload built from a per-warp body.
+//
+// How a workload uses them: init() generates the inputs, runs the algorithm where later kernels
+// need its results (e.g. BFS levels), writes the arrays with MemoryLayout, declares each kernel's
+// static instructions with KernelCode (in program order) and adds kernels whose body executes the
+// 32 threads of one warp in SIMT fashion: a memory instruction is recorded once with the mask of
+// the lanes that execute it; an instruction no lane executes is skipped (the warp branches over it).
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim_cpp/workload/workload.h"
+
+namespace l1d::sim::wl {
+
+inline constexpr uint32_t kFullMask = 0xFFFFFFFFu;
+inline constexpr uint32_t kCtaThreads = 256;  // default CTA size (8 warps)
+
+// ALU latencies (cycles before a dependent instruction may issue), after GPGPU-Sim's Fermi
+// (GTX480) opcode latencies: int add/mul 4, int mad 5, fp add/mul 4, fp fma 5.
+inline constexpr uint32_t kLatInt = 4;
+inline constexpr uint32_t kLatIntMad = 5;
+inline constexpr uint32_t kLatFp = 4;
+inline constexpr uint32_t kLatFma = 5;
+
+// PC of a workload's first kernel function; the next ones follow it (KernelCode::next_kernel),
+// as the kernels of one module do in GPGPU-Sim, so that kernels do not share PCs.
+inline constexpr uint64_t kFirstKernelPc = 0x100;
+
+// The bit patterns stored by a store instruction (value holds the low access_bytes bytes).
+inline uint64_t bits(float f) { return std::bit_cast<uint32_t>(f); }
+inline uint64_t bits(int32_t i) { return static_cast<uint32_t>(i); }
+
+// splitmix64: deterministic across compilers and standard libraries (unlike <random>'s distributions).
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : state_(seed) {}
+  uint64_t next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  uint64_t below(uint64_t n) { return n == 0 ? 0 : next() % n; }           // bias < n / 2^64
+  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+  float unitf() { return static_cast<float>(unit()); }
+  double normal();  // standard normal (Box-Muller)
+
+ private:
+  uint64_t state_;
+};
+
+// A seed for one workload: mixes the user's seed with a salt (e.g. the workload name).
+uint64_t mix_seed(uint64_t seed, std::string_view salt);
+
+struct Region {
+  std::string name;
+  Addr base = 0;
+  uint64_t bytes = 0;
+  uint32_t elem_bytes = 4;
+  bool contains(Addr a, uint32_t n) const { return a >= base && a + n <= base + bytes; }
+};
+
+// Arrays at distinct bases (bump allocation from 0x1000'0000, 256 B aligned as cudaMalloc is,
+// with a 256 B gap between arrays); all of a region's bytes are written when it is placed.
+class MemoryLayout {
+ public:
+  static constexpr Addr kBase = 0x1000'0000;
+  static constexpr Addr kAlign = 256;
+
+  void clear() { regions_.clear(); }
+  Addr place(FunctionalMemory& mem, std::string name, const void* data, uint64_t bytes, uint32_t elem_bytes);
+  template <typename T>
+  Addr array(FunctionalMemory& mem, std::string name, const std::vector<T>& v) {
+    return place(mem, std::move(name), v.data(), v.size() * sizeof(T), sizeof(T));
+  }
+  const std::vector<Region>& regions() const { return regions_; }
+  const Region& region(std::string_view name) const;  // throws std::out_of_range
+
+ private:
+  std::vector<Region> regions_;
+};
+
+// Writes bytes to memory a line at a time (FunctionalMemory::apply_write).
+void write_bytes(FunctionalMemory& mem, Addr a, const void* data, uint64_t bytes);
+
+struct StaticOp {
+  OpKind kind = OpKind::kAlu;
+  uint64_t pc = 0;
+  uint32_t latency = 1;
+  uint32_t bytes = 4;
+};
+
+// Hands out PCs in program order: declare a kernel's static instructions once, in code order.
+class KernelCode {
+ public:
+  explicit KernelCode(uint64_t base) : base_(base), next_(base) {}
+  StaticOp alu(uint32_t latency) { return take({OpKind::kAlu, 0, latency, 4}); }
+  StaticOp load(uint32_t bytes) { return take({OpKind::kLoad, 0, 1, bytes}); }
+  StaticOp store(uint32_t bytes) { return take({OpKind::kStore, 0, 1, bytes}); }
+  StaticOp barrier() { return take({OpKind::kBarrier, 0, 1, 4}); }
+  StaticOp exit() { return take({OpKind::kExit, 0, 1, 4}); }
+  uint64_t base() const { return base_; }
+  uint64_t end() const { return next_; }
+  // The code of the next kernel function: starts at the first 256 B boundary after this one.
+  KernelCode next_kernel() const { return KernelCode((next_ + 0xFF) / 0x100 * 0x100); }
+
+ private:
+  StaticOp take(StaticOp op) {
+    op.pc = next_;
+    next_ += 8;
+    return op;
+  }
+  uint64_t base_;
+  uint64_t next_;
+};
+
+// Thread indices of one warp of a 1-D launch (blockDim.x = threads_per_cta).
+struct WarpCoords {
+  uint32_t cta = 0;
+  uint32_t warp = 0;  // warp in CTA
+  uint32_t threads_per_cta = kCtaThreads;
+
+  uint32_t thread_in_cta(uint32_t lane) const { return warp * kWarpSize + lane; }
+  uint64_t global_id(uint32_t lane) const { return uint64_t{cta} * threads_per_cta + thread_in_cta(lane); }
+  // Lanes that exist (threadIdx.x < blockDim.x) and whose global id is below n (`if (i < n)`).
+  uint32_t mask_below(uint64_t n) const;
+};
+
+KernelGrid grid_1d(uint64_t threads, uint32_t threads_per_cta = kCtaThreads);
+
+template <typename F>
+void for_lanes(uint32_t mask, F&& f) {
+  while (mask != 0) {
+    f(static_cast<uint32_t>(std::countr_zero(mask)));
+    mask &= mask - 1;
+  }
+}
+
+// Address and value of one lane's store.
+struct LaneWrite {
+  Addr addr = 0;
+  uint64_t value = 0;
+};
+
+// Records one warp's instruction stream. Instructions whose mask is empty are not recorded.
+// The per-lane callbacks (addr, write) must be pure: a GeneratedKernel produces a long stream
+// in windows, re-running the warp's body and skipping the callbacks of instructions outside
+// the window, so compute per-lane state (accumulators, ...) outside them.
+class WarpStream {
+ public:
+  WarpStream() = default;  // records the whole stream
+  void alu(const StaticOp& op, uint32_t mask = kFullMask);
+  // addr(lane) -> Addr for every lane in mask.
+  template <typename F>
+  void load(const StaticOp& op, uint32_t mask, F&& addr) {
+    if (!begin(op, OpKind::kLoad, mask)) return;
+    for_lanes(mask, [&](uint32_t lane) { pool_.push_back(addr(lane)); });
+  }
+  // write(lane) -> LaneWrite for every lane in mask.
+  template <typename F>
+  void store(const StaticOp& op, uint32_t mask, F&& write) {
+    if (!begin(op, OpKind::kStore, mask)) return;
+    for_lanes(mask, [&](uint32_t lane) {
+      const LaneWrite w = write(lane);
+      pool_.push_back(w.addr);
+      pool_.push_back(w.value);
+    });
+  }
+  void barrier(const StaticOp& op);
+  void exit(const StaticOp& op);
+  size_t size() const { return recs_.size(); }  // instructions recorded
+  // The recorded stream as a program; the stream must end with exit().
+  std::unique_ptr<WarpProgram> finish() &&;
+
+ private:
+  friend class RecordedProgram;
+  friend class WindowedProgram;
+  struct Rec {
+    uint64_t pc;
+    uint32_t latency;
+    uint32_t mask;
+    uint32_t first;  // index in pool_ of the first lane's entry
+    OpKind kind;
+    uint8_t bytes;
+  };
+  struct WindowFull {};  // thrown out of the body when the window is full
+  // Records only instructions first, first+1, ... while they fit in the budgets.
+  WarpStream(uint64_t first, size_t max_recs, size_t max_pool)
+      : first_(first), max_recs_(max_recs), max_pool_(max_pool) {}
+  bool begin(const StaticOp& op, OpKind expected, uint32_t mask);
+  bool ended() const { return seen_ > 0 && last_kind_ == OpKind::kExit; }
+  WarpInst replay(size_t i) const;  // recorded instruction i as a WarpInst
+
+  uint64_t seen_ = 0;  // instructions issued by the body so far (recorded or not)
+  OpKind last_kind_ = OpKind::kAlu;
+  uint64_t first_ = 0;
+  size_t max_recs_ = SIZE_MAX;
+  size_t max_pool_ = SIZE_MAX;
+  std::vector<Rec> recs_;
+  std::vector<uint64_t> pool_;  // loads: addr per active lane; stores: addr, value per active lane
+};
+
+// A kernel whose warps are produced by body(stream, coords); body must end with stream.exit(...).
+// A warp's program holds at most one window of its stream (kWindowInsts instructions or
+// kWindowLaneEntries per-lane entries, about 300 KB) and re-runs the body for the next one, so
+// that kFull warps with long loops (ATAX: 24 K instructions, 5 MB) stay small in memory.
+class GeneratedKernel final : public Kernel {
+ public:
+  using Body = std::function<void(WarpStream&, const WarpCoords&)>;
+  static constexpr size_t kWindowInsts = 4096;
+  static constexpr size_t kWindowLaneEntries = 32768;
+  GeneratedKernel(std::string name, KernelGrid grid, uint32_t threads_per_cta, Body body)
+      : name_(std::move(name)),
+        grid_(grid),
+        threads_per_cta_(threads_per_cta),
+        body_(std::make_shared<const Body>(std::move(body))) {}
+  std::string name() const override { return name_; }
+  KernelGrid grid() const override { return grid_; }
+  std::unique_ptr<WarpProgram> warp(uint32_t cta, uint32_t warp_in_cta) const override;
+
+ private:
+  std::string name_;
+  KernelGrid grid_;
+  uint32_t threads_per_cta_;
+  std::shared_ptr<const Body> body_;  // shared with the warps' programs
+};
+
+// Base of the generated workloads: owns the kernels and the memory layout (regions() lets tests
+// and tools see where each array lives).
+class GeneratedWorkload : public Workload {
+ public:
+  uint32_t kernels() const override { return static_cast<uint32_t>(kernels_.size()); }
+  const Kernel& kernel(uint32_t i) const override;  // throws std::out_of_range
+  const std::vector<Region>& regions() const { return layout_.regions(); }
+  const Region& region(std::string_view name) const { return layout_.region(name); }
+
+ protected:
+  void reset() {
+    kernels_.clear();
+    layout_.clear();
+  }
+  // A 1-D launch of `threads` threads in CTAs of threads_per_cta.
+  void add_kernel(std::string name, uint64_t threads, GeneratedKernel::Body body,
+                  uint32_t threads_per_cta = kCtaThreads);
+
+  MemoryLayout layout_;
+
+ private:
+  std::vector<std::unique_ptr<Kernel>> kernels_;
+};
+
+}  // namespace l1d::sim::wl

@@ -1,0 +1,136 @@
+// kmeans (KMN, Rodinia kmeansPoint): one thread per point finds its nearest centroid.
+//   p < npoints:  for c < K: ans = 0; for f < F: diff = features[p*F + f] - clusters[c*F + f];
+//                                           ans += diff * diff
+//                          if (ans < min) { min = ans; index = c; }
+//                 membership[p] = index
+// Features are point-major (features[p][f]): the lanes of a warp are F*4 bytes apart, so each
+// feature load touches 32 lines that the next F-1 iterations reuse -- the cache-sensitive
+// pattern. Centroids live in constant memory (Rodinia's c_clusters): they are operands of the
+// subtract, not L1 loads. The host recomputes the centroids between iterations; each
+// iteration's centroids are written at init to their own region ("clusters<k>", as if copied
+// to the constant bank before that launch). One kernel per iteration.
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+#include "sim_cpp/workload/kernel_builder.h"
+#include "sim_cpp/workload/workloads.h"
+
+namespace l1d::sim::wl {
+namespace {
+
+class Kmeans final : public GeneratedWorkload {
+ public:
+  std::string name() const override { return "kmeans"; }
+  std::string description() const override { return "Rodinia k-means assignment (KMN), point-major features"; }
+
+  void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
+    reset();
+    struct Size {
+      uint32_t points, features, clusters, iterations;
+    };
+    const Size sz = scale == WorkloadScale::kTest    ? Size{520, 16, 4, 2}
+                    : scale == WorkloadScale::kSmall ? Size{7680, 34, 5, 2}
+                                                     : Size{65536, 34, 5, 5};
+    const uint32_t np = sz.points, nf = sz.features, nc = sz.clusters;
+    Rng rng(mix_seed(seed, "kmeans"));
+    // Points in nc Gaussian blobs around random centres in [0, 10)^F.
+    std::vector<float> centre(uint64_t{nc} * nf);
+    for (float& v : centre) v = rng.unitf() * 10.0f;
+    auto feat = std::make_shared<std::vector<float>>(uint64_t{np} * nf);
+    for (uint32_t p = 0; p < np; ++p) {
+      const uint64_t c = rng.below(nc);
+      for (uint32_t f = 0; f < nf; ++f) {
+        (*feat)[uint64_t{p} * nf + f] = centre[c * nf + f] + static_cast<float>(rng.normal() * 1.5);
+      }
+    }
+    const Addr feat_base = layout_.array(mem, "features", *feat);
+    const Addr memb_base = layout_.array(mem, "membership", std::vector<int32_t>(np, -1));
+
+    // Initial centroids: nc distinct random points (Rodinia picks random points).
+    std::vector<float> clusters(uint64_t{nc} * nf);
+    std::vector<uint32_t> picked;
+    while (picked.size() < nc) {
+      const auto p = static_cast<uint32_t>(rng.below(np));
+      if (std::find(picked.begin(), picked.end(), p) != picked.end()) continue;
+      for (uint32_t f = 0; f < nf; ++f) clusters[picked.size() * nf + f] = (*feat)[uint64_t{p} * nf + f];
+      picked.push_back(p);
+    }
+
+    KernelCode k(kFirstKernelPc);
+    const StaticOp tid = k.alu(kLatIntMad), guard = k.alu(kLatInt), init_min = k.alu(kLatInt);
+    const StaticOp cl_init = k.alu(kLatInt), addr = k.alu(kLatIntMad);
+    const StaticOp ld_f = k.load(4), sub = k.alu(kLatFp), fma = k.alu(kLatFma), f_loop = k.alu(kLatInt);
+    const StaticOp cmp = k.alu(kLatFp), sel = k.alu(kLatInt), c_loop = k.alu(kLatInt);
+    const StaticOp st_m = k.store(4), exit = k.exit();
+
+    for (uint32_t it = 0; it < sz.iterations; ++it) {
+      layout_.array(mem, "clusters" + std::to_string(it), clusters);
+      auto memb = std::make_shared<std::vector<int32_t>>(np);
+      for (uint32_t p = 0; p < np; ++p) (*memb)[p] = nearest(*feat, clusters, p, nf, nc);
+
+      add_kernel("kmeansPoint", np, [=](WarpStream& s, const WarpCoords& w) {
+        const uint32_t m = w.mask_below(np);
+        s.alu(tid, w.mask_below(UINT64_MAX));
+        s.alu(guard, w.mask_below(UINT64_MAX));
+        s.alu(init_min, m);
+        for (uint32_t c = 0; c < nc; ++c) {
+          s.alu(cl_init, m);
+          s.alu(addr, m);
+          for (uint32_t f = 0; f < nf; ++f) {
+            s.load(ld_f, m, [&](uint32_t l) { return feat_base + 4 * (w.global_id(l) * nf + f); });
+            s.alu(sub, m);
+            s.alu(fma, m);
+            s.alu(f_loop, m);
+          }
+          s.alu(cmp, m);
+          s.alu(sel, m);
+          s.alu(c_loop, m);
+        }
+        s.store(st_m, m, [&](uint32_t l) {
+          const uint64_t p = w.global_id(l);
+          return LaneWrite{memb_base + 4 * p, bits((*memb)[p])};
+        });
+        s.exit(exit);
+      });
+
+      // Host side: new centroids = mean of their points (an empty cluster keeps its centroid).
+      std::vector<float> sum(uint64_t{nc} * nf, 0.0f);
+      std::vector<uint32_t> count(nc, 0);
+      for (uint32_t p = 0; p < np; ++p) {
+        const auto c = static_cast<uint32_t>((*memb)[p]);
+        ++count[c];
+        for (uint32_t f = 0; f < nf; ++f) sum[uint64_t{c} * nf + f] += (*feat)[uint64_t{p} * nf + f];
+      }
+      for (uint32_t c = 0; c < nc; ++c) {
+        if (count[c] == 0) continue;
+        for (uint32_t f = 0; f < nf; ++f) {
+          clusters[uint64_t{c} * nf + f] = sum[uint64_t{c} * nf + f] / static_cast<float>(count[c]);
+        }
+      }
+    }
+  }
+
+ private:
+  // The kernel's arithmetic: float diff, fused ans += diff * diff, strict < (first minimum wins).
+  static int32_t nearest(const std::vector<float>& feat, const std::vector<float>& cl, uint64_t p, uint32_t nf,
+                         uint32_t nc) {
+    float best = FLT_MAX;
+    int32_t index = 0;
+    for (uint32_t c = 0; c < nc; ++c) {
+      float ans = 0.0f;
+      for (uint32_t f = 0; f < nf; ++f) {
+        const float diff = feat[p * nf + f] - cl[uint64_t{c} * nf + f];
+        ans = std::fma(diff, diff, ans);
+      }
+      if (ans < best) best = ans, index = static_cast<int32_t>(c);
+    }
+    return index;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_kmeans() { return std::make_unique<Kmeans>(); }
+
+}  // namespace l1d::sim::wl
