@@ -10,7 +10,10 @@ namespace l1d::golden {
 
 struct Slot {
   bool valid = false;
-  bool dirty = false;
+  // Written bytes not yet in memory, bit b = byte b of the slot. Byte-granular so that a
+  // write-back never overwrites bytes another SM wrote to the same sector (L1s are not
+  // coherent: only the bytes this L1 wrote may go back).
+  uint32_t dirty = 0;
   uint32_t chunk_tag = 0;
 };
 

@@ -271,7 +271,7 @@ L1::S1Result L1::store(const CoreReq& req, const DecodedAddr& d) {
       LineData moved{};
       copy_chunk(moved, s, req.data, chunk, nullptr);  // the store's bytes at the slot's place
       ByteMask slot_mask = (req.byte_mask >> (chunk * kChunkBytes)) & ByteMask{0xFFFFFFFFull};
-      if (slot_mask.any() && !write_through) line.slot[s].dirty = true;
+      if (!write_through) line.slot[s].dirty |= static_cast<uint32_t>(slot_mask.to_ullong());
       slot_mask <<= s * kChunkBytes;
       copy_chunk(line.data, s, moved, s, &slot_mask);
       line.promote_slot(s);
@@ -339,10 +339,11 @@ void L1::write_back_slot(uint32_t set, uint32_t way, uint32_t slot) {
   wb.line_addr = chunk_addr & ~Addr{kLineBytes - 1};
   wb.op = MemOp::kStore;
   wb.sectors = static_cast<SectorMask>(1u << chunk);
-  for (uint32_t b = 0; b < kChunkBytes; ++b) wb.byte_mask.set(chunk * kChunkBytes + b);
+  for (uint32_t b = 0; b < kChunkBytes; ++b)
+    if ((line.slot[slot].dirty >> b) & 1) wb.byte_mask.set(chunk * kChunkBytes + b);
   copy_chunk(wb.data, chunk, line.data, slot, nullptr);
   miss_queue_.push_back(wb);
-  line.slot[slot].dirty = false;
+  line.slot[slot].dirty = 0;
   ++counters_.writebacks;
   ++counters_.mem_writes;
 }
@@ -463,7 +464,7 @@ bool L1::place_fill(MshrEntry& e) {
   for (uint32_t i = 0; i < slots; ++i) {
     Slot& s = line.slot[pos + i];
     s.valid = true;
-    s.dirty = false;
+    s.dirty = 0;
     s.chunk_tag = (d.chunk_tag & ~3u) | (first_chunk + i);
     copy_chunk(line.data, pos + i, e.data, first_chunk + i, nullptr);
   }

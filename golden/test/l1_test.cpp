@@ -109,6 +109,27 @@ TEST(L1Data, StoreHitDirtiesAndEvictionWritesBack) {
   EXPECT_EQ(d.l1.counters().writebacks, 1u);
 }
 
+TEST(L1Data, WriteBackCarriesOnlyTheWrittenBytes) {
+  L1Driver d(linear());
+  d.load(kA, 128);
+  CoreReq q;
+  q.op = MemOp::kStore;
+  q.addr = kA + 32;
+  q.size = 32;
+  q.byte_mask = testing::range_mask(kA + 36, 4);  // bytes 36..39 only
+  q.data.fill(0x99);
+  d.request(q);
+  EXPECT_EQ(d.l1.line(0, 0).slot[1].dirty, 0xF0u);
+  for (uint32_t n = 1; n <= 4; ++n) d.load(same_set(n), 128);  // evicts kA's line
+  const MemReq* wb = nullptr;
+  for (const MemReq& m : d.sent)
+    if (m.op == MemOp::kStore) wb = &m;
+  ASSERT_NE(wb, nullptr);
+  EXPECT_EQ(wb->byte_mask.count(), 4u);
+  EXPECT_TRUE(wb->byte_mask[36] && wb->byte_mask[39]);
+  EXPECT_FALSE(wb->byte_mask[35] || wb->byte_mask[40]);
+}
+
 TEST(L1Data, StoreMissWritesAroundWithoutAllocating) {
   L1Driver d(linear());
   d.store(kA + 96, 32, 0x5C);

@@ -38,7 +38,27 @@ class FunctionalMemory {
 
  private:
   LineData& line_ref(Addr line_addr);
+  // The stored line or nullptr, through a one-line cache: read<T>/write<T> go byte by byte, so
+  // consecutive calls nearly always hit the same line. Node-based map: pointers stay valid
+  // (lines are never erased). Not thread-safe (the simulator is single-threaded).
+  const LineData* find_line(Addr line_addr) const;
+  // Reset whenever the memory is copied or moved (it points into one map's nodes).
+  struct LineCache {
+    Addr addr = ~Addr{0};
+    LineData* line = nullptr;  // lines_[addr], or nullptr when addr is not stored
+    LineCache() = default;
+    LineCache(const LineCache&) {}
+    LineCache(LineCache&& o) noexcept { o.reset(); }
+    LineCache& operator=(const LineCache&) { return reset(); }
+    LineCache& operator=(LineCache&& o) noexcept { o.reset(); return reset(); }
+    LineCache& reset() {
+      addr = ~Addr{0};
+      line = nullptr;
+      return *this;
+    }
+  };
   std::unordered_map<Addr, LineData> lines_;
+  mutable LineCache cache_;
 };
 
 }  // namespace l1d::sim

@@ -9,6 +9,14 @@
 // there; an AGCB-bypass read tests and updates the L2 line's bypass bit there
 // (golden::l2_bypass_override). Timing (hits, DRAM, queues) only decides when the response
 // leaves.
+//
+// Blocks and where their decisions are documented: address_map.h (line -> partition
+// interleaving, DRAM bank/row), noc.h (crossbar, packet sizes in mem_params.h), l2_bank.h
+// (sectored write-back L2, MSHR merging, AGCB bit side table), dram_channel.h (FR-FCFS, row
+// buffer, bandwidth), mem_params.h (every timing constant and the latency calibration).
+// Calling convention per core cycle: every SM's request()/response() calls, then tick(). A
+// response is available in the cycle its packet arrives; an SM that does not call response()
+// back-pressures the system (its ejection buffer fills), it never loses data.
 #pragma once
 
 #include <cstdint>
@@ -25,8 +33,12 @@
 namespace l1d::sim {
 
 struct MemorySystemStats {
-  uint64_t requests = 0, reads = 0, writes = 0;
+  uint64_t requests = 0, reads = 0, writes = 0;          // accepted from the L1s
+  // l2_hits / l2_misses count reads only (a read hits when all its sectors are valid; a read
+  // merged into a pending fetch is a miss). Writes always allocate, without fetch.
   uint64_t l2_hits = 0, l2_misses = 0, l2_bypass_overrides = 0;
+  // dram_*: column accesses (fetches and write-backs) issued; a row miss is an access that
+  // needed an activation. dram_bytes: data moved on the DRAM buses.
   uint64_t dram_reads = 0, dram_writes = 0, dram_row_hits = 0, dram_row_misses = 0;
   uint64_t dram_bytes = 0;
   uint64_t noc_request_flits = 0, noc_response_flits = 0;

@@ -1,0 +1,188 @@
+// The SM's load/store unit (ldst_unit.h).
+#include "sim_cpp/core/ldst_unit.h"
+
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace l1d::sim {
+
+std::string LoadMismatch::to_string() const {
+  return fmt::format(
+      "load data mismatch: cycle {} SM {} warp {} request {} pc {:#x} addr {:#x} size {}: byte {} expected {:#04x} got "
+      "{:#04x}",
+      cycle, sm, warp, request, pc, addr, size, offset, expected, got);
+}
+
+LdstUnit::LdstUnit(uint32_t sm, uint32_t hit_latency, ArchImage& arch)
+    : sm_(sm), hit_latency_(hit_latency), arch_(arch), delay_(hit_latency + 2) {}
+
+void LdstUnit::accept(uint32_t warp, uint8_t awid, bool token, const WarpInst& inst,
+                      std::vector<CoalescedRequest> reqs) {
+  if (busy_) throw std::logic_error("LDST unit: instruction issued while busy");
+  if (reqs.empty()) throw std::logic_error("LDST unit: memory instruction without requests");
+  busy_ = true;
+  warp_ = warp;
+  awid_ = awid;
+  token_ = token;
+  kind_ = inst.kind;
+  pc_ = inst.pc;
+  reqs_ = std::move(reqs);
+  next_ = 0;
+  ++stats_.instructions;
+  ++(kind_ == OpKind::kLoad ? stats_.load_instructions : stats_.store_instructions);
+  build_current();
+}
+
+uint32_t LdstUnit::allocate() {
+  uint32_t idx;
+  if (!free_.empty()) {
+    idx = free_.back();
+    free_.pop_back();
+  } else {
+    if (recs_.size() >= (size_t{1} << kIndexBits)) throw std::logic_error("LDST unit: too many requests in flight");
+    idx = static_cast<uint32_t>(recs_.size());
+    recs_.emplace_back();
+  }
+  Rec& r = recs_[idx];
+  r.live = true;
+  r.id = (++generation_ << kIndexBits) | idx;
+  ++live_;
+  return idx;
+}
+
+void LdstUnit::release(uint32_t idx) {
+  recs_[idx].live = false;
+  free_.push_back(idx);
+  --live_;
+}
+
+void LdstUnit::build_current() {
+  const CoalescedRequest& q = reqs_[next_];
+  ++serial_;
+  cur_rec_ = allocate();
+  Rec& r = recs_[cur_rec_];
+  r.warp = warp_;
+  r.load = kind_ == OpKind::kLoad;
+  r.pc = pc_;
+  r.addr = q.addr;
+  r.size = q.size;
+  cur_.id = r.id;
+  cur_.warp = static_cast<uint8_t>(warp_);
+  cur_.awid = awid_;
+  cur_.token = token_;
+  cur_.pc = pc_;
+  cur_.op = r.load ? MemOp::kLoad : MemOp::kStore;
+  cur_.addr = q.addr;
+  cur_.size = q.size;
+  cur_.byte_mask = q.byte_mask;
+  if (r.load)
+    cur_.data.fill(0);
+  else
+    cur_.data = q.data;
+}
+
+LdstUnit::Fired LdstUnit::fired(uint64_t now) {
+  if (!busy_) throw std::logic_error("LDST unit: fire without a request");
+  const CoalescedRequest& q = reqs_[next_];
+  Rec& r = recs_[cur_rec_];
+  r.accepted = now;
+  const Addr line = q.addr & ~Addr{kLineBytes - 1};
+  if (r.load) {
+    // The expected response: the requested bytes of the architectural image now, zero elsewhere.
+    r.expected = arch_.line(line);
+    keep_masked(r.expected, q.byte_mask);
+    ++stats_.load_requests;
+  } else {
+    arch_.write(line, q.byte_mask, q.data);
+    ++stats_.store_requests;
+  }
+  ++stats_.requests;
+  ++stats_.requests_by_size[q.size == 32 ? 0 : q.size == 64 ? 1 : 2];
+
+  Fired f;
+  if (++next_ < reqs_.size()) {
+    build_current();
+    return f;
+  }
+  f.done = true;
+  f.store = kind_ == OpKind::kStore;
+  f.warp = warp_;
+  busy_ = false;
+  warp_ = kNone;
+  return f;
+}
+
+void LdstUnit::l1_response(const CoreResp& resp, uint64_t now) {
+  const uint32_t idx = resp.id & ((1u << kIndexBits) - 1);
+  if (idx >= recs_.size() || !recs_[idx].live || recs_[idx].id != resp.id)
+    throw std::logic_error(fmt::format("SM {}: L1 response for unknown request id {:#x}", sm_, resp.id));
+  Rec& r = recs_[idx];
+  ++stats_.responses[static_cast<int>(resp.outcome)];
+  ++stats_.responses_by_size[static_cast<int>(resp.outcome)][r.size == 32 ? 0 : r.size == 64 ? 1 : 2];
+  if (!r.load) {
+    if (resp.outcome != Outcome::kStoreAck)
+      throw std::logic_error(fmt::format("SM {}: store request {:#x} answered with a load outcome", sm_, resp.id));
+    release(idx);
+    return;
+  }
+  if (resp.outcome == Outcome::kStoreAck)
+    throw std::logic_error(fmt::format("SM {}: load request {:#x} answered with a store ack", sm_, resp.id));
+  r.outcome = resp.outcome;
+  ++stats_.loads_checked;
+  if (std::memcmp(resp.data.data(), r.expected.data(), kLineBytes) != 0) {
+    ++stats_.load_mismatches;
+    if (!first_mismatch_) {
+      LoadMismatch m;
+      m.cycle = now;
+      m.sm = sm_;
+      m.warp = r.warp;
+      m.request = r.id;
+      m.pc = r.pc;
+      m.addr = r.addr;
+      m.size = r.size;
+      for (uint32_t b = 0; b < kLineBytes; ++b)
+        if (resp.data[b] != r.expected[b]) {
+          m.offset = b;
+          m.expected = r.expected[b];
+          m.got = resp.data[b];
+          break;
+        }
+      first_mismatch_ = m;
+    }
+  }
+  if (delay_count_ == delay_.size()) throw std::logic_error("LDST unit: hit-latency delay line overflow");
+  delay_[(delay_head_ + delay_count_) % delay_.size()] = {now + hit_latency_, idx};
+  ++delay_count_;
+}
+
+std::string LdstUnit::describe() const {
+  std::ostringstream os;
+  if (busy_)
+    os << fmt::format("LDST: {} of warp {} pc {:#x}, request {}/{} (id {:#x} addr {:#x} size {}) offered to the L1\n",
+                      kind_ == OpKind::kLoad ? "load" : "store", warp_, pc_, next_ + 1, reqs_.size(), cur_.id,
+                      cur_.addr, cur_.size);
+  else
+    os << "LDST: empty\n";
+  uint32_t at_l1 = 0;
+  for (const Rec& r : recs_) at_l1 += r.live;
+  at_l1 -= static_cast<uint32_t>(delay_count_) + (busy_ ? 1 : 0);
+  os << fmt::format("  requests awaiting an L1 response: {}; responses in the hit-latency delay: {}\n", at_l1,
+                    delay_count_);
+  uint32_t listed = 0;
+  for (uint32_t i = 0; i < recs_.size() && listed < 8; ++i) {
+    const Rec& r = recs_[i];
+    if (!r.live || (busy_ && i == cur_rec_)) continue;
+    bool delayed = false;
+    for (size_t k = 0; k < delay_count_; ++k) delayed |= delay_[(delay_head_ + k) % delay_.size()].rec == i;
+    if (delayed) continue;
+    os << fmt::format("    id {:#x} warp {} {} addr {:#x} size {} accepted at cycle {}\n", r.id, r.warp,
+                      r.load ? "load" : "store", r.addr, r.size, r.accepted);
+    ++listed;
+  }
+  return os.str();
+}
+
+}  // namespace l1d::sim

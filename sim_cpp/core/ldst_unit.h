@@ -1,0 +1,157 @@
+// The load/store unit of one SM (GPGPU-Sim-like): it holds at most one memory instruction,
+// coalesces it (coalescer.h) and offers its requests to the L1 one per cycle on the core
+// request port (valid/ready; a refused request stalls the unit). L1 responses go through a
+// fixed delay of l1.hit_latency cycles before the warp sees them (SPEC 1: the hit latency is
+// modelled outside the L1).
+//
+// Data check: the unit updates the architectural memory image (`arch`, arch_image.h): a store's bytes are
+// written to it when the L1 accepts the store's request, and a load request's expected bytes
+// are snapshotted from it when the L1 accepts the load's request; the L1's response must equal
+// the snapshot (the requested bytes, zero elsewhere). This is exact because an L1 serves one
+// SM's accesses to an address in acceptance order and kernels never read bytes another CTA
+// writes in the same kernel (workload contract).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/types.h"
+#include "sim_cpp/core/arch_image.h"
+#include "sim_cpp/core/coalescer.h"
+#include "sim_cpp/mem/functional_memory.h"
+#include "sim_cpp/workload/workload.h"
+
+namespace l1d::sim {
+
+struct LoadMismatch {
+  uint64_t cycle = 0;      // when the L1 presented the response
+  uint32_t sm = 0, warp = 0, request = 0;
+  uint64_t pc = 0;
+  Addr addr = 0;
+  uint32_t size = 0;
+  uint32_t offset = 0;     // first differing byte, in the 128 B line
+  uint32_t expected = 0, got = 0;
+  std::string to_string() const;
+};
+
+struct LdstStats {
+  uint64_t instructions = 0, load_instructions = 0, store_instructions = 0;
+  uint64_t requests = 0, load_requests = 0, store_requests = 0;
+  uint64_t requests_by_size[3] = {};  // 32, 64, 128 B
+  uint64_t busy_cycles = 0;           // an instruction is in the unit
+  uint64_t stall_cycles = 0;          // a request was offered and the L1 was not ready
+  uint64_t responses[4] = {};         // by Outcome (hit, miss-return, bypass-return, store-ack)
+  uint64_t responses_by_size[4][3] = {};  // the same, by request size 32 / 64 / 128 B
+  // Load requests, L1 acceptance -> data seen by the warp (includes the hit latency), by
+  // outcome hit / miss-return / bypass-return.
+  uint64_t latency_sum[3] = {}, latency_max[3] = {};
+  uint64_t loads_checked = 0, load_mismatches = 0;
+};
+
+class LdstUnit {
+ public:
+  static constexpr uint32_t kNone = ~0u;
+
+  LdstUnit(uint32_t sm, uint32_t hit_latency, ArchImage& arch);
+
+  bool busy() const { return busy_; }
+  // A memory instruction of `warp` enters the unit (its requests, non-empty, from coalesce()).
+  void accept(uint32_t warp, uint8_t awid, bool token, const WarpInst& inst, std::vector<CoalescedRequest> reqs);
+  // The request presented on the L1's core port this cycle (valid iff busy()).
+  const CoreReq& offer() const { return cur_; }
+  // Changes whenever offer() presents a different request.
+  uint64_t offer_serial() const { return serial_; }
+
+  struct Fired {
+    bool done = false;   // that was the instruction's last request: the unit is free
+    bool store = false;  // ... and the instruction is a store
+    uint32_t warp = kNone;
+  };
+  // The offered request fired in cycle `now`.
+  Fired fired(uint64_t now);
+  // The offered request was refused in this cycle.
+  void refused() { ++stats_.stall_cycles; }
+  // Counts a cycle with an instruction in the unit.
+  void tick() { stats_.busy_cycles += busy_; }
+
+  // The L1's core response of cycle `now`.
+  void l1_response(const CoreResp& r, uint64_t now);
+  // Calls f(warp) for every load response whose delay has ended by `now` (in response order).
+  template <typename F>
+  void deliver(uint64_t now, F&& f) {
+    while (delay_count_ && delay_[delay_head_].due <= now) {
+      const uint32_t idx = delay_[delay_head_].rec;
+      delay_head_ = (delay_head_ + 1) % delay_.size();
+      --delay_count_;
+      Rec& r = recs_[idx];
+      const uint32_t k = r.outcome == Outcome::kHit ? 0 : r.outcome == Outcome::kMissReturn ? 1 : 2;
+      const uint64_t lat = now - r.accepted;
+      stats_.latency_sum[k] += lat;
+      if (lat > stats_.latency_max[k]) stats_.latency_max[k] = lat;
+      const uint32_t warp = r.warp;
+      release(idx);
+      f(warp);
+    }
+  }
+
+  // Nothing in the unit, nothing outstanding at the L1, nothing in the delay line.
+  bool quiet() const { return !busy_ && live_ == 0; }
+  uint32_t outstanding() const { return live_; }
+  std::string describe() const;
+  const LdstStats& stats() const { return stats_; }
+  const std::optional<LoadMismatch>& first_mismatch() const { return first_mismatch_; }
+
+ private:
+  struct Rec {
+    uint32_t id = 0;
+    uint32_t warp = 0;
+    bool live = false;
+    bool load = false;
+    Outcome outcome = Outcome::kHit;
+    uint64_t accepted = 0;
+    uint64_t pc = 0;
+    Addr addr = 0;
+    uint32_t size = 0;
+    LineData expected{};
+  };
+  struct Delayed {
+    uint64_t due = 0;
+    uint32_t rec = 0;
+  };
+  static constexpr uint32_t kIndexBits = 16;
+
+  void build_current();
+  uint32_t allocate();
+  void release(uint32_t idx);
+
+  uint32_t sm_;
+  uint32_t hit_latency_;
+  ArchImage& arch_;
+
+  bool busy_ = false;
+  uint32_t warp_ = kNone;
+  uint8_t awid_ = 0;
+  bool token_ = true;
+  OpKind kind_ = OpKind::kLoad;
+  uint64_t pc_ = 0;
+  std::vector<CoalescedRequest> reqs_;
+  uint32_t next_ = 0;
+  CoreReq cur_;
+  uint32_t cur_rec_ = 0;
+  uint64_t serial_ = 0;
+
+  std::vector<Rec> recs_;
+  std::vector<uint32_t> free_;
+  uint32_t live_ = 0;
+  uint32_t generation_ = 0;
+
+  std::vector<Delayed> delay_;
+  size_t delay_head_ = 0, delay_count_ = 0;
+
+  LdstStats stats_;
+  std::optional<LoadMismatch> first_mismatch_;
+};
+
+}  // namespace l1d::sim

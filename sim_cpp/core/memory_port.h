@@ -1,0 +1,47 @@
+// The SMs' view of the memory system below the L1s: one request and one response port per SM.
+// An interface (rather than MemorySystem itself) so that tests can put a fault injector or a
+// simple fixed-latency memory under the SMs; make_memory_port() wraps the real MemorySystem.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/config.h"
+#include "common/types.h"
+#include "sim_cpp/mem/functional_memory.h"
+#include "sim_cpp/mem/memory_system.h"
+
+namespace l1d::sim {
+
+class MemoryPort {
+ public:
+  virtual ~MemoryPort() = default;
+  virtual bool request_ready(uint32_t sm) const = 0;
+  virtual void request(uint32_t sm, const MemReq& r) = 0;
+  // The response delivered to `sm` this cycle, if any; the caller must pass it to the L1.
+  virtual std::optional<MemResp> response(uint32_t sm) = 0;
+  virtual void tick() = 0;
+  virtual bool idle() const = 0;
+  virtual std::string describe_state() const = 0;
+  virtual const MemorySystemStats& stats() const = 0;
+  virtual nlohmann::json stats_json() const = 0;
+};
+
+// The real memory system (NoC, L2, DRAM) over `image`.
+std::unique_ptr<MemoryPort> make_memory_port(const Config& cfg, FunctionalMemory& image);
+
+// An ideal memory for tests: every request is accepted, takes effect on `image` at once (a
+// write updates it, a read snapshots its sectors) and a read's response is delivered `latency`
+// cycles later, in order per SM, at most one per SM per cycle. No AGCB bypass bits (always 0).
+std::unique_ptr<MemoryPort> make_fixed_latency_memory(uint32_t sms, FunctionalMemory& image, uint32_t latency);
+
+// Fault injection (watchdog tests, `gpusim --drop-response N`): forwards everything to `inner`
+// but swallows the n-th read response it delivers (1-based), leaving that MSHR waiting forever.
+std::unique_ptr<MemoryPort> make_dropping_memory(std::unique_ptr<MemoryPort> inner, uint64_t n);
+
+}  // namespace l1d::sim

@@ -1,0 +1,360 @@
+// One SM (sm.h). The cycle, in order (docs/simulator.md "Cycle order"):
+//  1. load responses whose hit-latency delay ended reach their warps;
+//  2. the L1's inputs are driven: the LDST unit's request, the memory ports, at most one warp
+//     launch and one warp exit event, kernel start/end, occupancy, agelru_enable;
+//  3. the L1 steps; fired transfers are applied (memory request sent, core request accepted,
+//     core response checked and delayed);
+//  4. each scheduler issues at most one instruction (a memory instruction enters the LDST unit
+//     and is offered to the L1 from the next cycle); the issuing warp's i-buffer is refilled.
+#include "sim_cpp/core/sm.h"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim_cpp/core/coalescer.h"
+
+namespace l1d::sim {
+
+namespace {
+
+bool is_memory(OpKind k) { return k == OpKind::kLoad || k == OpKind::kStore; }
+
+}  // namespace
+
+Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port> l1, MemoryPort& mem,
+       ArchImage& arch)
+    : id_(id),
+      num_sched_(cfg.core.schedulers_per_sm),
+      pcal_(cfg.policy.bypass == BypassKind::kPcal),
+      l1_(std::move(l1)),
+      mem_(mem),
+      ldst_(id, cfg.l1.hit_latency, arch),
+      warps_(cfg.core.warps_per_sm),
+      ctas_(cfg.core.warps_per_sm),
+      free_slots_(cfg.core.warps_per_sm),
+      warp_limit_(p.warp_limit),
+      ebt_(p.pcal_ebt) {
+  if (num_sched_ == 0 || num_sched_ > cfg.core.warps_per_sm)
+    throw ConfigError("core.schedulers_per_sm must be in 1..warps_per_sm");
+  if (cfg.core.warps_per_sm > 256) throw ConfigError("core.warps_per_sm above 256 does not fit the 8-bit warp field");
+  for (uint32_t s = 0; s < num_sched_; ++s) {
+    schedulers_.push_back(make_scheduler(p.scheduler, {cfg.core.warps_per_sm, num_sched_, s, p.active_set}));
+    tokens_.emplace_back(static_cast<uint32_t>(schedulers_.back()->slots().size()));
+  }
+  launch_queue_.reserve(cfg.core.warps_per_sm);
+  exit_queue_.reserve(cfg.core.warps_per_sm);
+  live_order_.reserve(cfg.core.warps_per_sm);
+  for (Cta& c : ctas_) c.slots.reserve(cfg.core.warps_per_sm);
+  apply_limits();
+}
+
+Sm::~Sm() = default;
+
+void Sm::set_warp_limit(uint32_t per_scheduler) {
+  warp_limit_ = per_scheduler;
+  apply_limits();
+}
+
+void Sm::set_pcal_ebt(int32_t ebt) {
+  ebt_ = ebt;
+  apply_limits();
+}
+
+void Sm::apply_limits() {
+  issue_wake_ = true;
+  for (uint32_t s = 0; s < num_sched_; ++s) {
+    WarpScheduler& sched = *schedulers_[s];
+    const uint32_t max = static_cast<uint32_t>(sched.slots().size());
+    const uint32_t opt = warp_limit_ == 0 ? max : std::min(warp_limit_, max);
+    if (pcal_) {
+      const golden::PcalLimits d = golden::pcal_decode(opt, ebt_, max);
+      sched.set_issue_limit(d.active_warps);
+      tokens_[s].set_tokens(d.tokens);
+    } else {
+      sched.set_issue_limit(opt);
+    }
+  }
+}
+
+uint32_t Sm::throttled_warps() const {
+  uint32_t n = 0;
+  for (const auto& s : schedulers_) {
+    const uint32_t resident = static_cast<uint32_t>(s->age_order().size());
+    if (resident > s->issue_limit()) n += resident - s->issue_limit();
+  }
+  return n;
+}
+
+bool Sm::has_token(uint32_t slot) const {
+  return !pcal_ || tokens_.at(sched_of(slot)).has_token(local_of(slot));
+}
+
+void Sm::launch_cta(const Kernel& k, uint32_t cta, uint32_t warps) {
+  if (!fits(warps)) throw std::logic_error(fmt::format("SM {}: CTA of {} warps does not fit", id_, warps));
+  const auto c = std::find_if(ctas_.begin(), ctas_.end(), [](const Cta& x) { return !x.used; });
+  c->used = true;
+  c->grid_cta = cta;
+  c->running = c->remaining = warps;
+  c->arrived = 0;
+  c->slots.clear();
+  uint32_t slot = 0;
+  for (uint32_t w = 0; w < warps; ++w) {
+    while (warps_[slot].state != Warp::State::kFree) ++slot;
+    Warp& x = warps_[slot];
+    x.state = Warp::State::kLaunching;
+    x.cta = static_cast<uint32_t>(c - ctas_.begin());
+    x.program = k.warp(cta, w);
+    x.ibuf_valid = false;
+    x.ready_at = 0;
+    x.pending_loads = 0;
+    x.store_wait = false;
+    x.at_barrier = false;
+    x.instructions = 0;
+    c->slots.push_back(slot);
+    launch_queue_.push_back(slot);
+  }
+  free_slots_ -= warps;
+  live_warps_ += warps;
+  sleeping_ = false;
+  ++stats_.ctas;
+  stats_.warps += warps;
+}
+
+// At most one launch and one exit event per cycle (the L1 contract); the launch comes first,
+// as the L1 applies it first.
+void Sm::send_events() {
+  in_.warp_launch = false;
+  if (launch_head_ < launch_queue_.size()) {
+    const uint32_t slot = launch_queue_[launch_head_++];
+    if (launch_head_ == launch_queue_.size()) launch_queue_.clear(), launch_head_ = 0;
+    Warp& w = warps_[slot];
+    w.state = Warp::State::kResident;
+    w.awid = ages_.launch();
+    live_order_.push_back(slot);
+    schedulers_[sched_of(slot)]->launch(slot);
+    tokens_[sched_of(slot)].launch(local_of(slot));
+    w.ibuf = w.program->next();
+    w.ibuf_valid = true;
+    ++occupancy_;
+    ++resident_warps_;
+    in_.warp_launch = true;
+    issue_wake_ = true;
+  }
+  in_.warp_exit = false;
+  if (exit_head_ < exit_queue_.size()) {
+    const uint32_t slot = exit_queue_[exit_head_++];
+    if (exit_head_ == exit_queue_.size()) exit_queue_.clear(), exit_head_ = 0;
+    Warp& w = warps_[slot];
+    live_order_.erase(std::find(live_order_.begin(), live_order_.end(), slot));
+    in_.warp_exit = true;
+    in_.exit_awid = w.awid;
+    in_.exit_has_next = !live_order_.empty();
+    in_.exit_next_oldest = in_.exit_has_next ? warps_[live_order_.front()].awid : 0;
+    ages_.exit(w.awid, in_.exit_has_next ? std::optional<uint8_t>(in_.exit_next_oldest) : std::nullopt);
+    w.state = Warp::State::kFree;
+    w.program.reset();
+    ++free_slots_;
+    --live_warps_;
+    Cta& c = ctas_[w.cta];
+    if (--c.remaining == 0) {
+      c.used = false;
+      ++completed_ctas_;
+    }
+  }
+  in_.kernel_start = pending_kernel_start_;
+  in_.kernel_end = pending_kernel_end_;
+  pending_kernel_start_ = pending_kernel_end_ = false;
+}
+
+bool Sm::cycle(uint64_t now) {
+  now_ = now;
+  ++stats_.clocked_cycles;
+  stats_.busy_cycles += live_warps_ > 0;
+  bool progress = false;
+
+  ldst_.deliver(now, [this](uint32_t slot) {
+    Warp& w = warps_[slot];
+    if (w.pending_loads == 0)
+      throw std::logic_error(fmt::format("SM {}: load response for warp {} that waits for none", id_, slot));
+    if (--w.pending_loads == 0) issue_wake_ = true;
+  });
+
+  in_.core_req_valid = ldst_.busy();
+  if (in_.core_req_valid && offered_serial_ != ldst_.offer_serial()) {
+    in_.core_req = ldst_.offer();  // copied once per request, not once per cycle
+    offered_serial_ = ldst_.offer_serial();
+  }
+  in_.mem_req_ready = mem_.request_ready(id_);
+  std::optional<MemResp> resp = mem_.response(id_);
+  in_.mem_resp_valid = resp.has_value();
+  if (resp) in_.mem_resp = *resp;
+  in_.occupancy = occupancy_;
+  send_events();
+  in_.agelru_enable = agelru_enable_;
+
+  const L1Outputs out = l1_->step(in_);
+
+  if (out.mem_req_valid && in_.mem_req_ready) {
+    mem_.request(id_, out.mem_req);
+    progress = true;
+  }
+  if (in_.core_req_valid) {
+    if (out.core_req_ready) {
+      const LdstUnit::Fired f = ldst_.fired(now);
+      if (f.done) {
+        issue_wake_ = true;
+        if (f.store) warps_[f.warp].store_wait = false;
+      }
+      progress = true;
+    } else {
+      ldst_.refused();
+    }
+  }
+  if (out.core_resp_valid) {
+    ldst_.l1_response(out.core_resp, now);
+    progress = true;
+  }
+  progress |= in_.mem_resp_valid;
+  ldst_.tick();
+
+  if (resident_warps_ > 0 && (issue_wake_ || now >= issue_sleep_until_)) progress |= issue(now);
+  if (live_warps_ == 0)
+    sleeping_ = !pending_kernel_start_ && !pending_kernel_end_ && ldst_.quiet() && l1_->idle();
+  return progress;
+}
+
+bool Sm::can_issue(uint32_t slot) const {
+  const Warp& w = warps_[slot];
+  if (!w.ibuf_valid || w.pending_loads || w.store_wait || w.at_barrier || now_ < w.ready_at) return false;
+  return !(is_memory(w.ibuf.kind) && ldst_.busy());
+}
+
+bool Sm::long_stalled(uint32_t slot) const {
+  const Warp& w = warps_[slot];
+  return w.pending_loads > 0 || w.at_barrier;
+}
+
+bool Sm::issue(uint64_t now) {
+  issue_wake_ = false;
+  bool issued = false;
+  const uint32_t first = static_cast<uint32_t>(now % num_sched_);
+  for (uint32_t k = 0; k < num_sched_; ++k) {
+    WarpScheduler& sched = *schedulers_[(first + k) % num_sched_];
+    if (sched.age_order().empty()) continue;
+    const uint32_t slot = sched.pick(*this);
+    if (slot == WarpScheduler::kNone) continue;
+    sched.issued(slot, warps_[slot].ibuf.kind);
+    execute(slot, now);
+    issued = true;
+  }
+  if (issued) {
+    issue_wake_ = true;
+    return true;
+  }
+  // Nothing could issue: sleep until the earliest latency expiry of a warp that waits only for
+  // it; every other reason to wait ends with an event that sets issue_wake_.
+  issue_sleep_until_ = ~uint64_t{0};
+  for (const Warp& w : warps_)
+    if (w.state == Warp::State::kResident && w.ibuf_valid && !w.pending_loads && !w.store_wait && !w.at_barrier &&
+        w.ready_at > now)
+      issue_sleep_until_ = std::min(issue_sleep_until_, w.ready_at);
+  return false;
+}
+
+void Sm::execute(uint32_t slot, uint64_t now) {
+  Warp& w = warps_[slot];
+  const WarpInst& inst = w.ibuf;
+  if (observer_) observer_(id_, now, slot, inst);
+  ++w.instructions;
+  ++stats_.instructions;
+  w.ready_at = now + 1;
+  switch (inst.kind) {
+    case OpKind::kAlu:
+      ++stats_.alu;
+      w.ready_at = now + std::max<uint32_t>(1, inst.latency);
+      break;
+    case OpKind::kLoad:
+    case OpKind::kStore: {
+      ++(inst.kind == OpKind::kLoad ? stats_.loads : stats_.stores);
+      std::vector<CoalescedRequest> reqs = coalesce(inst);
+      if (reqs.empty()) {
+        ++stats_.empty_memory_instructions;
+        break;
+      }
+      if (inst.kind == OpKind::kLoad)
+        w.pending_loads = static_cast<uint32_t>(reqs.size());
+      else
+        w.store_wait = true;
+      ldst_.accept(slot, w.awid, has_token(slot), inst, std::move(reqs));
+      break;
+    }
+    case OpKind::kBarrier: {
+      ++stats_.barriers;
+      w.at_barrier = true;
+      Cta& c = ctas_[w.cta];
+      ++c.arrived;
+      check_barrier(c);
+      break;
+    }
+    case OpKind::kExit: {
+      ++stats_.exits;
+      w.state = Warp::State::kExiting;
+      w.ibuf_valid = false;
+      --occupancy_;
+      --resident_warps_;
+      schedulers_[sched_of(slot)]->exit(slot);
+      tokens_[sched_of(slot)].exit(local_of(slot));
+      Cta& c = ctas_[w.cta];
+      --c.running;
+      check_barrier(c);
+      exit_queue_.push_back(slot);
+      return;
+    }
+  }
+  w.ibuf = w.program->next();  // the i-buffer refills with the next instruction
+}
+
+void Sm::check_barrier(Cta& c) {
+  if (c.arrived == 0 || c.arrived < c.running) return;
+  // A slot of an exited warp may already hold a warp of another CTA: release only this CTA's.
+  const uint32_t index = static_cast<uint32_t>(&c - ctas_.data());
+  for (uint32_t s : c.slots)
+    if (warps_[s].cta == index && warps_[s].state == Warp::State::kResident) warps_[s].at_barrier = false;
+  c.arrived = 0;
+  issue_wake_ = true;
+}
+
+std::string Sm::describe_state() const {
+  std::ostringstream os;
+  uint32_t launching = 0, exiting = 0, loads = 0, stores = 0, barrier = 0;
+  for (const Warp& w : warps_) {
+    launching += w.state == Warp::State::kLaunching;
+    exiting += w.state == Warp::State::kExiting;
+    if (w.state != Warp::State::kResident) continue;
+    loads += w.pending_loads > 0;
+    stores += w.store_wait;
+    barrier += w.at_barrier;
+  }
+  os << fmt::format(
+      "SM {}: {} warps resident ({} launching, {} exiting); waiting: {} for loads, {} for store acceptance, {} at a "
+      "barrier; occupancy {}; warp limit {} ebt {} agelru {}\n",
+      id_, resident_warps_, launching, exiting, loads, stores, barrier, occupancy_, warp_limit_, ebt_,
+      agelru_enable_ ? "on" : "off");
+  uint32_t listed = 0;
+  for (uint32_t s = 0; s < warps_.size() && listed < 8; ++s) {
+    const Warp& w = warps_[s];
+    if (w.state != Warp::State::kResident || w.pending_loads == 0) continue;
+    os << fmt::format("  warp {} (AWID {}) waits for {} load request(s)\n", s, w.awid, w.pending_loads);
+    ++listed;
+  }
+  std::istringstream ldst(ldst_.describe());
+  for (std::string line; std::getline(ldst, line);) os << "  " << line << "\n";
+  std::istringstream l1(l1_->describe_state());
+  for (std::string line; std::getline(l1, line);) os << "  L1 " << line << "\n";
+  return os.str();
+}
+
+}  // namespace l1d::sim

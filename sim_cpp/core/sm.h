@@ -1,0 +1,172 @@
+// One streaming multiprocessor: warp slots in schedulers (scheduler.h), a 1-entry instruction
+// buffer per warp, CTA barriers, the LDST unit (ldst_unit.h) and the SM's L1 behind L1Port,
+// connected to the memory system through MemoryPort. docs/simulator.md describes the cycle.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/config.h"
+#include "golden/agelru_counters.h"
+#include "golden/pcal_tokens.h"
+#include "sim_cpp/core/ldst_unit.h"
+#include "sim_cpp/core/memory_port.h"
+#include "sim_cpp/core/scheduler.h"
+#include "sim_cpp/l1/l1_port.h"
+#include "sim_cpp/workload/workload.h"
+
+namespace l1d::sim {
+
+struct SmParams {
+  std::string scheduler = "gto";  // scheduler.h registry name
+  uint32_t active_set = 8;        // two-level scheduler
+  uint32_t warp_limit = 0;        // warps per scheduler allowed to issue (warp-opt); 0 = all
+  int32_t pcal_ebt = 0;           // PCAL EBTNum (only with bypass: pcal)
+};
+
+struct Warp {
+  enum class State : uint8_t { kFree, kLaunching, kResident, kExiting };
+  State state = State::kFree;
+  uint32_t cta = 0;  // SM CTA slot
+  uint8_t awid = 0;
+  std::unique_ptr<WarpProgram> program;
+  bool ibuf_valid = false;  // the 1-entry instruction buffer holds the next instruction
+  WarpInst ibuf;
+  uint64_t ready_at = 0;       // earliest cycle of the next issue (ALU latency)
+  uint32_t pending_loads = 0;  // requests of the current load not yet returned to the warp
+  bool store_wait = false;     // the current store's requests are not all accepted by the L1
+  bool at_barrier = false;
+  uint64_t instructions = 0;
+};
+
+struct SmStats {
+  uint64_t clocked_cycles = 0;  // cycles the SM and its L1 were clocked (quiescent SMs are not)
+  uint64_t busy_cycles = 0;     // cycles with at least one warp
+  uint64_t instructions = 0;    // warp instructions issued (every kind, exit included)
+  uint64_t alu = 0, loads = 0, stores = 0, barriers = 0, exits = 0;
+  uint64_t empty_memory_instructions = 0;  // no active lane: no request
+  uint64_t ctas = 0, warps = 0;
+};
+
+// Called for every issued instruction (tests, tracing): SM, cycle, warp slot, instruction.
+using IssueObserver = std::function<void(uint32_t sm, uint64_t cycle, uint32_t slot, const WarpInst& inst)>;
+
+class Sm final : private IssueOracle {
+ public:
+  Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port> l1, MemoryPort& mem,
+     ArchImage& arch);
+  ~Sm();
+  Sm(const Sm&) = delete;
+  Sm& operator=(const Sm&) = delete;
+
+  uint32_t id() const { return id_; }
+
+  // Block scheduler side.
+  bool fits(uint32_t warps) const { return free_slots_ >= warps; }
+  void launch_cta(const Kernel& k, uint32_t cta, uint32_t warps);
+  uint32_t take_completed_ctas() {
+    const uint32_t n = completed_ctas_;
+    completed_ctas_ = 0;
+    return n;
+  }
+  void kernel_start() { pending_kernel_start_ = true, sleeping_ = false; }
+  void kernel_end() { pending_kernel_end_ = true, sleeping_ = false; }
+
+  // Nothing to do: no warp, no pending event, LDST unit quiet, L1 idle. Such an SM is not
+  // clocked (its L1 does not see the cycle). Evaluated at the end of each cycle; only a CTA
+  // launch or a kernel event wakes the SM again.
+  bool quiescent() const { return sleeping_; }
+  // Has warps (launching, resident or exiting).
+  bool busy() const { return live_warps_ > 0; }
+  // One cycle; returns whether anything moved (an issue or an L1 port transfer).
+  bool cycle(uint64_t now);
+
+  // Runtime controls (controllers.h).
+  void set_warp_limit(uint32_t per_scheduler);  // 0 = all
+  void set_pcal_ebt(int32_t ebt);
+  void set_agelru_enable(bool on) { agelru_enable_ = on; }
+  uint32_t warp_limit() const { return warp_limit_; }
+  int32_t pcal_ebt() const { return ebt_; }
+  bool agelru_enable() const { return agelru_enable_; }
+  // Resident warps that throttling keeps from issuing, summed over the schedulers.
+  uint32_t throttled_warps() const;
+  uint32_t resident_warps() const { return resident_warps_; }
+
+  const L1Port& l1() const { return *l1_; }
+  const LdstUnit& ldst() const { return ldst_; }
+  const SmStats& stats() const { return stats_; }
+  std::string describe_state() const;
+
+  void set_issue_observer(IssueObserver f) { observer_ = std::move(f); }
+
+  // Introspection (tests).
+  const Warp& warp(uint32_t slot) const { return warps_.at(slot); }
+  const WarpScheduler& scheduler(uint32_t i) const { return *schedulers_.at(i); }
+  bool has_token(uint32_t slot) const;
+  uint32_t occupancy() const { return occupancy_; }
+  const golden::AgeLruCounters& ages() const { return ages_; }
+
+ private:
+  struct Cta {
+    bool used = false;
+    uint32_t grid_cta = 0;
+    uint32_t running = 0;    // warps that have not issued their exit
+    uint32_t remaining = 0;  // warps whose exit event has not been sent
+    uint32_t arrived = 0;    // warps waiting at the barrier
+    std::vector<uint32_t> slots;
+  };
+
+  bool can_issue(uint32_t slot) const override;
+  bool long_stalled(uint32_t slot) const override;
+  uint32_t sched_of(uint32_t slot) const { return slot % num_sched_; }
+  uint32_t local_of(uint32_t slot) const { return slot / num_sched_; }
+  void apply_limits();
+  void send_events();
+  bool issue(uint64_t now);
+  void execute(uint32_t slot, uint64_t now);
+  void check_barrier(Cta& c);
+
+  uint32_t id_;
+  uint32_t num_sched_;
+  bool pcal_;
+  std::unique_ptr<L1Port> l1_;
+  MemoryPort& mem_;
+  LdstUnit ldst_;
+
+  std::vector<Warp> warps_;
+  std::vector<Cta> ctas_;
+  std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
+  std::vector<golden::PcalTokenUnit> tokens_;
+  golden::AgeLruCounters ages_;  // mirror of the L1's counters: the AWIDs requests carry
+  std::vector<uint32_t> live_order_;  // warps announced to the L1 and not yet exited, oldest first
+
+  std::vector<uint32_t> launch_queue_, exit_queue_;  // warps whose event is still to be sent
+  size_t launch_head_ = 0, exit_head_ = 0;
+  bool pending_kernel_start_ = false, pending_kernel_end_ = false;
+
+  uint32_t free_slots_;
+  uint32_t live_warps_ = 0, resident_warps_ = 0, occupancy_ = 0;
+  uint32_t completed_ctas_ = 0;
+  uint32_t warp_limit_ = 0;
+  int32_t ebt_ = 0;
+  bool agelru_enable_ = true;
+
+  golden::L1Inputs in_;
+  uint64_t offered_serial_ = 0;  // the LDST request currently copied into in_.core_req
+  uint64_t now_ = 0;
+  IssueObserver observer_;
+  bool sleeping_ = true;
+  // Issue skipping: after a cycle in which no scheduler issued, the schedulers are not asked
+  // again before issue_sleep_until_ (the earliest ALU-latency expiry) unless an event that can
+  // make a warp ready (load data, store accepted, LDST free, barrier release, launch, new
+  // limits) sets issue_wake_.
+  bool issue_wake_ = true;
+  uint64_t issue_sleep_until_ = 0;
+  SmStats stats_;
+};
+
+}  // namespace l1d::sim

@@ -1,0 +1,498 @@
+// The GPU (gpu.h): block scheduler, the cycle loop over SMs and memory, controller windows,
+// watchdog, statistics.
+#include "sim_cpp/gpu/gpu.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace l1d::sim {
+
+namespace {
+
+double wall_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
+
+void add(L1Counters& t, const L1Counters& c) {
+  t.cycles += c.cycles;
+  t.accesses += c.accesses;
+  t.loads += c.loads;
+  t.stores += c.stores;
+  t.hits += c.hits;
+  t.misses += c.misses;
+  t.partial_hits += c.partial_hits;
+  for (int i = 0; i < 3; ++i) t.hits_by_size[i] += c.hits_by_size[i], t.misses_by_size[i] += c.misses_by_size[i];
+  t.bypasses += c.bypasses;
+  t.merges += c.merges;
+  for (int i = 0; i < static_cast<int>(golden::ResFail::kCount); ++i) t.res_fail[i] += c.res_fail[i];
+  t.fills += c.fills;
+  t.fills_allocated += c.fills_allocated;
+  t.agcb_overrides += c.agcb_overrides;
+  t.writebacks += c.writebacks;
+  t.mem_reads += c.mem_reads;
+  t.mem_writes += c.mem_writes;
+  t.granularity_switches += c.granularity_switches;
+  t.flush_cycles += c.flush_cycles;
+  t.s1_stall_cycles += c.s1_stall_cycles;
+  t.fill_stall_cycles += c.fill_stall_cycles;
+}
+
+nlohmann::json by_size(const uint64_t (&v)[3]) { return {{"32", v[0]}, {"64", v[1]}, {"128", v[2]}}; }
+
+nlohmann::json l1_json(const L1Counters& c) {
+  nlohmann::json rf;
+  for (int i = 0; i < static_cast<int>(golden::ResFail::kCount); ++i)
+    rf[std::string(golden::to_string(static_cast<golden::ResFail>(i)))] = c.res_fail[i];
+  return {{"cycles", c.cycles},
+          {"accesses", c.accesses},
+          {"loads", c.loads},
+          {"stores", c.stores},
+          {"hits", c.hits},
+          {"misses", c.misses},
+          {"partial_hits", c.partial_hits},
+          {"hit_rate", ratio(c.hits, c.accesses)},
+          {"hits_by_size", by_size(c.hits_by_size)},
+          {"misses_by_size", by_size(c.misses_by_size)},
+          {"bypasses", c.bypasses},
+          {"merges", c.merges},
+          {"reservation_failures", rf},
+          {"fills", c.fills},
+          {"fills_allocated", c.fills_allocated},
+          {"agcb_overrides", c.agcb_overrides},
+          {"writebacks", c.writebacks},
+          {"mem_reads", c.mem_reads},
+          {"mem_writes", c.mem_writes},
+          {"granularity_switches", c.granularity_switches},
+          {"flush_cycles", c.flush_cycles},
+          {"s1_stall_cycles", c.s1_stall_cycles},
+          {"fill_stall_cycles", c.fill_stall_cycles}};
+}
+
+void add(LdstStats& t, const LdstStats& s) {
+  t.instructions += s.instructions;
+  t.load_instructions += s.load_instructions;
+  t.store_instructions += s.store_instructions;
+  t.requests += s.requests;
+  t.load_requests += s.load_requests;
+  t.store_requests += s.store_requests;
+  for (int i = 0; i < 3; ++i) t.requests_by_size[i] += s.requests_by_size[i];
+  t.busy_cycles += s.busy_cycles;
+  t.stall_cycles += s.stall_cycles;
+  for (int i = 0; i < 4; ++i) {
+    t.responses[i] += s.responses[i];
+    for (int k = 0; k < 3; ++k) t.responses_by_size[i][k] += s.responses_by_size[i][k];
+  }
+  for (int i = 0; i < 3; ++i) {
+    t.latency_sum[i] += s.latency_sum[i];
+    t.latency_max[i] = std::max(t.latency_max[i], s.latency_max[i]);
+  }
+  t.loads_checked += s.loads_checked;
+  t.load_mismatches += s.load_mismatches;
+}
+
+uint64_t load_responses(const LdstStats& s, int k) { return s.responses[k]; }
+
+nlohmann::json ldst_json(const LdstStats& s) {
+  static const char* kOutcome[4] = {"hit", "miss_return", "bypass_return", "store_ack"};
+  nlohmann::json lat, by_outcome;
+  for (int k = 0; k < 4; ++k) by_outcome[kOutcome[k]] = by_size(s.responses_by_size[k]);
+  for (int k = 0; k < 3; ++k)
+    lat[kOutcome[k]] = {{"count", load_responses(s, k)},
+                        {"mean", ratio(s.latency_sum[k], load_responses(s, k))},
+                        {"max", s.latency_max[k]}};
+  return {{"instructions", s.instructions},
+          {"load_instructions", s.load_instructions},
+          {"store_instructions", s.store_instructions},
+          {"requests", s.requests},
+          {"load_requests", s.load_requests},
+          {"store_requests", s.store_requests},
+          {"requests_by_size", by_size(s.requests_by_size)},
+          {"requests_per_instruction", ratio(s.requests, s.instructions)},
+          {"busy_cycles", s.busy_cycles},
+          {"stall_cycles", s.stall_cycles},
+          {"store_acks", s.responses[static_cast<int>(Outcome::kStoreAck)]},
+          {"responses_by_size", by_outcome},
+          {"load_latency", lat}};
+}
+
+}  // namespace
+
+const char* to_string(StopReason r) {
+  switch (r) {
+    case StopReason::kCompleted: return "completed";
+    case StopReason::kWatchdog: return "watchdog";
+    case StopReason::kMaxCycles: return "max_cycles";
+  }
+  return "?";
+}
+
+int32_t default_pcal_ebt(uint32_t warp_opt) {
+  const uint32_t tokens = std::max(1u, warp_opt / 3);
+  return static_cast<int32_t>(tokens) - static_cast<int32_t>(warp_opt);
+}
+
+Gpu::Gpu(const Config& cfg, SimOptions opt, L1Factory l1, MemoryFactory mem) : cfg_(cfg), opt_(std::move(opt)) {
+  if (cfg_.core.num_sms == 0) throw ConfigError("core.num_sms must be at least 1");
+  if (opt_.scheduler.empty()) opt_.scheduler = scheduler_name(cfg_.core.scheduler);
+  {
+    const auto names = scheduler_names();
+    if (std::find(names.begin(), names.end(), opt_.scheduler) == names.end())
+      throw ConfigError(fmt::format("unknown scheduler '{}' (known: {})", opt_.scheduler, fmt::join(names, ", ")));
+  }
+  if (opt_.l1 != "golden") throw ConfigError(fmt::format("unknown L1 implementation '{}' (known: golden)", opt_.l1));
+  if (opt_.controller.window == 0) throw ConfigError("the controller window must be at least 1 cycle");
+  opt_.controller.warp_limit = opt_.warp_limit;
+  const bool pcal = cfg_.policy.bypass == BypassKind::kPcal;
+  const bool agelru = cfg_.policy.replacement == ReplacementKind::kAgeLru || cfg_.policy.bypass == BypassKind::kAgeLru;
+  for (const std::string& c : opt_.controllers) {
+    if (c == "dynamic-pcal" && !pcal)
+      throw ConfigError(fmt::format("controller dynamic-pcal needs a policy with bypass: pcal (policy {} has {})",
+                                    cfg_.policy.name, to_string(cfg_.policy.bypass)));
+    if (c == "dynamic-agelru" && !agelru)
+      throw ConfigError(fmt::format("controller dynamic-agelru needs AgeLRU replacement or bypass (policy {})",
+                                    cfg_.policy.name));
+    try {
+      controllers_.push_back(make_controller(c, opt_.controller));
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(e.what());
+    }
+  }
+  const uint32_t per_sched = warps_per_scheduler();
+  const uint32_t warp_opt = opt_.warp_limit == 0 ? per_sched : std::min(opt_.warp_limit, per_sched);
+  const bool dynamic_pcal =
+      std::find(opt_.controllers.begin(), opt_.controllers.end(), "dynamic-pcal") != opt_.controllers.end();
+  if (!opt_.ebt) opt_.ebt = pcal && !dynamic_pcal ? default_pcal_ebt(warp_opt) : 0;
+
+  if (!l1) l1 = [](const Config& c, uint32_t) { return make_golden_l1(c); };
+  mem_ = mem ? mem(cfg_, image_) : make_memory_port(cfg_, image_);
+  SmParams p;
+  p.scheduler = opt_.scheduler;
+  p.active_set = opt_.active_set;
+  p.warp_limit = opt_.warp_limit;
+  p.pcal_ebt = *opt_.ebt;
+  for (uint32_t i = 0; i < cfg_.core.num_sms; ++i)
+    sms_.push_back(std::make_unique<Sm>(i, cfg_, p, l1(cfg_, i), *mem_, arch_));
+  sample_.sms.resize(sms_.size());
+  base_.resize(sms_.size());
+}
+
+Gpu::~Gpu() = default;
+
+uint32_t Gpu::warps_per_scheduler() const {
+  return (cfg_.core.warps_per_sm + cfg_.core.schedulers_per_sm - 1) / cfg_.core.schedulers_per_sm;
+}
+
+uint64_t Gpu::instructions() const {
+  uint64_t n = 0;
+  for (const auto& s : sms_) n += s->stats().instructions;
+  return n;
+}
+
+RunResult Gpu::run(Workload& w, WorkloadScale scale) {
+  if (ran_) throw std::logic_error("Gpu::run: a Gpu runs one workload");
+  ran_ = true;
+  w.init(image_, scale, cfg_.seed);
+  wall_start_ = wall_last_ = wall_seconds();
+  for (uint32_t k = 0; k < w.kernels(); ++k)
+    if (!run_kernel(w.kernel(k), k)) break;
+  if (opt_.progress && wall_last_ != wall_start_) std::fputc('\n', stderr);
+  result_.cycles = now_;
+  result_.warp_instructions = instructions();
+  result_.loads_checked = result_.load_mismatches = 0;
+  for (const auto& s : sms_) {
+    result_.loads_checked += s->ldst().stats().loads_checked;
+    result_.load_mismatches += s->ldst().stats().load_mismatches;
+    if (result_.first_mismatch.empty() && s->ldst().first_mismatch())
+      result_.first_mismatch = s->ldst().first_mismatch()->to_string();
+  }
+  return result_;
+}
+
+void Gpu::dispatch(const Kernel& k, uint32_t warps_per_cta, uint32_t total, uint32_t& next) {
+  // Round robin over the SMs, at most one CTA per SM per cycle, as many as fit.
+  const uint32_t n = num_sms();
+  uint32_t last = n;
+  for (uint32_t i = 0; i < n && next < total; ++i) {
+    const uint32_t s = (rr_ + i) % n;
+    if (!sms_[s]->fits(warps_per_cta)) continue;
+    sms_[s]->launch_cta(k, next++, warps_per_cta);
+    last = s;
+  }
+  if (last != n) rr_ = (last + 1) % n;
+}
+
+bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
+  const KernelGrid g = k.grid();
+  if (g.warps_per_cta == 0 || g.warps_per_cta > cfg_.core.warps_per_sm)
+    throw ConfigError(fmt::format("kernel {}: {} warps per CTA do not fit an SM of {} warps", k.name(),
+                                  g.warps_per_cta, cfg_.core.warps_per_sm));
+  kernels_.push_back({k.name(), g.ctas, g.warps_per_cta, now_, 0});
+  for (auto& s : sms_) s->kernel_start();
+  uint32_t next = 0, done = 0;
+  bool ended = false;
+  last_progress_ = now_;
+  mem_signature_ = memory_signature();
+  for (bool first = true;; first = false) {
+    dispatch(k, g.warps_per_cta, g.ctas, next);
+    if (first) {
+      for (auto& c : controllers_) c->kernel_start(*this, index);
+      if (!controllers_.empty()) {
+        sample_.index = 0;
+        window_begin();
+      }
+    }
+    bool progress = false;
+    for (auto& s : sms_)
+      if (!s->quiescent()) progress |= s->cycle(now_);
+    mem_->tick();
+    for (auto& s : sms_) done += s->take_completed_ctas();
+    if (!ended && done == g.ctas) {
+      for (auto& s : sms_) s->kernel_end();
+      ended = true;
+    }
+    ++now_;
+    if (progress) last_progress_ = now_;
+
+    if (!controllers_.empty() && now_ - window_start_ >= opt_.controller.window) {
+      window_end();
+      for (auto& c : controllers_) c->window(*this, sample_);
+      ++sample_.index;
+      window_begin();
+    }
+    if (opt_.watchdog && now_ - last_progress_ >= opt_.watchdog) {
+      const uint64_t sig = memory_signature();
+      if (sig != mem_signature_) {
+        mem_signature_ = sig;
+        last_progress_ = now_;
+      } else {
+        result_.stop = StopReason::kWatchdog;
+        result_.watchdog_report = watchdog_report();
+        kernels_.back().cycles = now_ - kernels_.back().start;
+        return false;
+      }
+    }
+    if (opt_.max_cycles && now_ >= opt_.max_cycles) {
+      result_.stop = StopReason::kMaxCycles;
+      kernels_.back().cycles = now_ - kernels_.back().start;
+      return false;
+    }
+    if (opt_.progress && (now_ & 0xFFF) == 0) progress_line(index, 0);
+    if (ended && mem_->idle() &&
+        std::all_of(sms_.begin(), sms_.end(), [](const auto& s) { return s->quiescent(); }))
+      break;
+  }
+  kernels_.back().cycles = now_ - kernels_.back().start;
+  return true;
+}
+
+void Gpu::window_begin() {
+  window_start_ = now_;
+  for (uint32_t i = 0; i < num_sms(); ++i) {
+    const Sm& s = *sms_[i];
+    SmWindow& b = base_[i];
+    b.instructions = s.stats().instructions;
+    b.busy_cycles = s.stats().busy_cycles;
+    b.l1_accesses = s.l1().counters().accesses;
+    b.l1_misses = s.l1().counters().misses;
+    b.ldst_stall_cycles = s.ldst().stats().stall_cycles;
+  }
+  base_noc_sum_ = mem_->stats().noc_latency_sum;
+  base_noc_packets_ = mem_->stats().noc_packets;
+}
+
+void Gpu::window_end() {
+  sample_.cycles = now_ - window_start_;
+  for (uint32_t i = 0; i < num_sms(); ++i) {
+    const Sm& s = *sms_[i];
+    const SmWindow& b = base_[i];
+    SmWindow& w = sample_.sms[i];
+    w.instructions = s.stats().instructions - b.instructions;
+    w.busy_cycles = s.stats().busy_cycles - b.busy_cycles;
+    w.l1_accesses = s.l1().counters().accesses - b.l1_accesses;
+    w.l1_misses = s.l1().counters().misses - b.l1_misses;
+    w.ldst_stall_cycles = s.ldst().stats().stall_cycles - b.ldst_stall_cycles;
+    w.resident_warps = s.resident_warps();
+    w.throttled_warps = s.throttled_warps();
+  }
+  const uint64_t packets = mem_->stats().noc_packets - base_noc_packets_;
+  sample_.noc_latency = ratio(mem_->stats().noc_latency_sum - base_noc_sum_, packets);
+}
+
+uint64_t Gpu::memory_signature() const {
+  const MemorySystemStats& m = mem_->stats();
+  return m.requests + m.reads + m.writes + m.l2_hits + m.l2_misses + m.dram_reads + m.dram_writes +
+         m.noc_request_flits + m.noc_response_flits + m.round_trips + m.noc_packets;
+}
+
+std::string Gpu::watchdog_report() const {
+  std::ostringstream os;
+  os << fmt::format("watchdog: no progress for {} cycles (cycle {}, kernel {} '{}')\n", opt_.watchdog, now_,
+                    kernels_.size() - 1, kernels_.empty() ? "" : kernels_.back().name);
+  for (const auto& s : sms_) {
+    if (s->quiescent()) continue;
+    os << s->describe_state();
+  }
+  os << "memory system:\n" << mem_->describe_state();
+  if (!mem_->describe_state().empty() && mem_->describe_state().back() != '\n') os << "\n";
+  return os.str();
+}
+
+void Gpu::progress_line(uint32_t kernel, uint32_t) {
+  const double t = wall_seconds();
+  if (t - wall_last_ < 2.0) return;
+  wall_last_ = t;
+  const uint64_t n = instructions();
+  std::fprintf(stderr, "\rgpusim: cycle %llu, kernel %u, %llu warp instructions, IPC %.3f, %.0f k cycles/s   ",
+               static_cast<unsigned long long>(now_), kernel, static_cast<unsigned long long>(n),
+               ratio(n, now_), static_cast<double>(now_) / (t - wall_start_) / 1000.0);
+  std::fflush(stderr);
+}
+
+nlohmann::json Gpu::stats_json() const {
+  nlohmann::json j;
+  nlohmann::json ctrl_names = opt_.controllers;
+  j["run"] = {{"preset", cfg_.name},
+              {"policy", cfg_.policy.name},
+              {"replacement", to_string(cfg_.policy.replacement)},
+              {"bypass", to_string(cfg_.policy.bypass)},
+              {"granularity", to_string(cfg_.policy.granularity)},
+              {"bto", cfg_.policy.bto},
+              {"workload", opt_.workload_name},
+              {"scale", opt_.scale_name},
+              {"seed", cfg_.seed},
+              {"scheduler", opt_.scheduler},
+              {"active_set", opt_.active_set},
+              {"warp_limit", opt_.warp_limit},
+              {"ebt", opt_.ebt.value_or(0)},
+              {"controllers", ctrl_names},
+              {"window", opt_.controller.window},
+              {"l1", opt_.l1},
+              {"num_sms", cfg_.core.num_sms},
+              {"warps_per_sm", cfg_.core.warps_per_sm},
+              {"watchdog", opt_.watchdog},
+              {"max_cycles", opt_.max_cycles}};
+  const uint64_t instr = instructions();
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const KernelRecord& k : kernels_)
+    kernels.push_back({{"name", k.name}, {"ctas", k.ctas}, {"warps_per_cta", k.warps_per_cta},
+                       {"start", k.start}, {"cycles", k.cycles}});
+  j["result"] = {{"stop", to_string(result_.stop)},
+                 {"cycles", now_},
+                 {"warp_instructions", instr},
+                 {"ipc", ratio(instr, now_)},
+                 {"kernels", kernels}};
+  if (result_.stop == StopReason::kWatchdog) j["result"]["watchdog_report"] = result_.watchdog_report;
+
+  L1Counters l1_total;
+  LdstStats ldst_total;
+  SmStats sm_total;
+  nlohmann::json sms = nlohmann::json::array();
+  uint64_t checked = 0, mismatches = 0;
+  std::string first;
+  for (const auto& s : sms_) {
+    add(l1_total, s->l1().counters());
+    add(ldst_total, s->ldst().stats());
+    const SmStats& st = s->stats();
+    sm_total.instructions += st.instructions;
+    sm_total.alu += st.alu;
+    sm_total.loads += st.loads;
+    sm_total.stores += st.stores;
+    sm_total.barriers += st.barriers;
+    sm_total.exits += st.exits;
+    sm_total.empty_memory_instructions += st.empty_memory_instructions;
+    sm_total.ctas += st.ctas;
+    sm_total.warps += st.warps;
+    checked += s->ldst().stats().loads_checked;
+    mismatches += s->ldst().stats().load_mismatches;
+    if (first.empty() && s->ldst().first_mismatch()) first = s->ldst().first_mismatch()->to_string();
+    sms.push_back({{"id", s->id()},
+                   {"instructions", st.instructions},
+                   {"ipc", ratio(st.instructions, now_)},
+                   {"busy_cycles", st.busy_cycles},
+                   {"clocked_cycles", st.clocked_cycles},
+                   {"ctas", st.ctas},
+                   {"final_warp_limit", s->warp_limit()},
+                   {"final_ebt", s->pcal_ebt()},
+                   {"final_agelru_enable", s->agelru_enable()},
+                   {"l1", l1_json(s->l1().counters())},
+                   {"ldst", ldst_json(s->ldst().stats())}});
+  }
+  j["instructions"] = {{"total", sm_total.instructions}, {"alu", sm_total.alu},
+                       {"loads", sm_total.loads},        {"stores", sm_total.stores},
+                       {"barriers", sm_total.barriers},  {"exits", sm_total.exits},
+                       {"empty_memory", sm_total.empty_memory_instructions},
+                       {"ctas", sm_total.ctas},          {"warps", sm_total.warps}};
+  j["l1"] = l1_json(l1_total);
+  j["ldst"] = ldst_json(ldst_total);
+  j["sms"] = sms;
+  j["load_check"] = {{"checked", checked}, {"mismatches", mismatches}, {"first_mismatch", first}};
+  j["memory"] = mem_->stats_json();
+  const MemorySystemStats& m = mem_->stats();
+  j["latency"] = {{"noc_request_mean", ratio(m.noc_latency_sum, m.noc_packets)},
+                  {"memory_round_trip_mean", ratio(m.round_trip_sum, m.round_trips)},
+                  {"load_hit_mean", ratio(ldst_total.latency_sum[0], ldst_total.responses[0])},
+                  {"load_miss_mean", ratio(ldst_total.latency_sum[1], ldst_total.responses[1])},
+                  {"load_bypass_mean", ratio(ldst_total.latency_sum[2], ldst_total.responses[2])}};
+  nlohmann::json ctrl = nlohmann::json::object();
+  for (const auto& c : controllers_) ctrl[c->name()] = c->report();
+  j["controllers"] = ctrl;
+  return j;
+}
+
+std::string Gpu::summary() const {
+  L1Counters c;
+  LdstStats l;
+  for (const auto& s : sms_) add(c, s->l1().counters()), add(l, s->ldst().stats());
+  const uint64_t instr = instructions();
+  const MemorySystemStats& m = mem_->stats();
+  std::string out;
+  auto line = [&out](const std::string& s) { out += s + "\n"; };
+  line(fmt::format("gpusim: {} ({} scale) on {}, policy {} [{} / {} / {}{}], scheduler {}, seed {}", opt_.workload_name,
+                   opt_.scale_name, cfg_.name, cfg_.policy.name, to_string(cfg_.policy.replacement),
+                   to_string(cfg_.policy.bypass), to_string(cfg_.policy.granularity), cfg_.policy.bto ? " +bto" : "",
+                   opt_.scheduler, cfg_.seed));
+  if (!opt_.controllers.empty() || opt_.warp_limit)
+    line(fmt::format("  controllers: {}; warp limit {}, EBTNum {}", opt_.controllers.empty() ? "none" : fmt::format("{}", fmt::join(opt_.controllers, ", ")),
+                     opt_.warp_limit ? std::to_string(opt_.warp_limit) : "all", opt_.ebt.value_or(0)));
+  line(fmt::format("{}: {} cycles, {} warp instructions, IPC {:.3f} ({} kernel(s))", to_string(result_.stop), now_,
+                   instr, ratio(instr, now_), kernels_.size()));
+  line(fmt::format("L1 ({} SMs): {} accesses ({} loads, {} stores), hit rate {:.1f}%, {} partial hits, {} bypasses, "
+                   "{} merges",
+                   sms_.size(), c.accesses, c.loads, c.stores, 100 * ratio(c.hits, c.accesses), c.partial_hits,
+                   c.bypasses, c.merges));
+  line(fmt::format("  by size     {:>12} {:>12} {:>12}", "32 B", "64 B", "128 B"));
+  line(fmt::format("  hits        {:>12} {:>12} {:>12}", c.hits_by_size[0], c.hits_by_size[1], c.hits_by_size[2]));
+  line(fmt::format("  misses      {:>12} {:>12} {:>12}", c.misses_by_size[0], c.misses_by_size[1],
+                   c.misses_by_size[2]));
+  const auto& bp = l.responses_by_size[static_cast<int>(Outcome::kBypassReturn)];
+  line(fmt::format("  bypassed    {:>12} {:>12} {:>12}   (load requests answered by a non-allocating fill)", bp[0],
+                   bp[1], bp[2]));
+  line(fmt::format("  reservation failures: mshr_full {}, merge_full {}, mshr_conflict {}, miss_queue_full {}",
+                   c.res_fail[0], c.res_fail[1], c.res_fail[2], c.res_fail[3]));
+  line(fmt::format("  fills {} (allocated {}), write-backs {}, granularity switches {}, AGCB overrides {}", c.fills,
+                   c.fills_allocated, c.writebacks, c.granularity_switches, c.agcb_overrides));
+  line(fmt::format("L2: {} requests ({} reads, {} writes), hit rate {:.1f}%, bypass-bit overrides {}", m.requests,
+                   m.reads, m.writes, 100 * ratio(m.l2_hits, m.l2_hits + m.l2_misses), m.l2_bypass_overrides));
+  line(fmt::format("DRAM: {} reads, {} writes, row hits {:.1f}%, {} bytes ({:.1f} B/cycle)", m.dram_reads,
+                   m.dram_writes, 100 * ratio(m.dram_row_hits, m.dram_row_hits + m.dram_row_misses), m.dram_bytes,
+                   ratio(m.dram_bytes, now_)));
+  line(fmt::format("latency: NoC request {:.1f} cycles, L1-miss round trip {:.1f} cycles; loads seen by warps: hit "
+                   "{:.1f}, miss {:.1f}, bypass {:.1f}",
+                   ratio(m.noc_latency_sum, m.noc_packets), ratio(m.round_trip_sum, m.round_trips),
+                   ratio(l.latency_sum[0], l.responses[0]), ratio(l.latency_sum[1], l.responses[1]),
+                   ratio(l.latency_sum[2], l.responses[2])));
+  line(fmt::format("LDST: {} instructions, {} requests ({:.2f}/instr), stalled on L1 {} cycles", l.instructions,
+                   l.requests, ratio(l.requests, l.instructions), l.stall_cycles));
+  line(fmt::format("load check: {} load requests checked, {} mismatches{}", l.loads_checked, l.load_mismatches,
+                   result_.first_mismatch.empty() ? "" : " -- first: " + result_.first_mismatch));
+  return out;
+}
+
+}  // namespace l1d::sim

@@ -1,0 +1,141 @@
+// The GPU: SMs (core/sm.h), a block (CTA) scheduler, the memory system below the L1s, the
+// SM-level runtime controllers, a watchdog and the statistics. docs/simulator.md describes it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/config.h"
+#include "sim_cpp/core/controllers.h"
+#include "sim_cpp/core/memory_port.h"
+#include "sim_cpp/core/sm.h"
+#include "sim_cpp/l1/l1_port.h"
+#include "sim_cpp/mem/functional_memory.h"
+#include "sim_cpp/workload/workload.h"
+
+namespace l1d::sim {
+
+struct SimOptions {
+  std::string scheduler;             // "" = the preset's core.scheduler
+  uint32_t active_set = 8;           // two-level scheduler: active warps per scheduler
+  uint32_t warp_limit = 0;           // warp-opt per scheduler (throttling, PCAL); 0 = all
+  std::optional<int32_t> ebt;        // PCAL EBTNum; unset: default_pcal_ebt(warp-opt)
+  std::vector<std::string> controllers;  // controllers.h registry names
+  ControllerParams controller;       // windows and thresholds (its warp_limit is set from warp_limit)
+  uint64_t max_cycles = 0;           // 0 = no limit
+  uint64_t watchdog = 100000;        // cycles without progress that stop the run; 0 = off
+  bool progress = false;             // a progress line on stderr about every 2 s of wall time
+  std::string l1 = "golden";
+  std::string workload_name;         // for the statistics only
+  std::string scale_name;            // for the statistics only
+};
+
+// PCAL default when --ebt is not given: a third of the warp-opt warps hold tokens (EBTNum < 0),
+// all warp-opt warps issue.
+int32_t default_pcal_ebt(uint32_t warp_opt);
+
+using L1Factory = std::function<std::unique_ptr<L1Port>(const Config&, uint32_t sm)>;
+using MemoryFactory = std::function<std::unique_ptr<MemoryPort>(const Config&, FunctionalMemory& image)>;
+
+enum class StopReason : uint8_t { kCompleted, kWatchdog, kMaxCycles };
+const char* to_string(StopReason r);
+
+struct RunResult {
+  StopReason stop = StopReason::kCompleted;
+  uint64_t cycles = 0;
+  uint64_t warp_instructions = 0;
+  uint64_t loads_checked = 0;
+  uint64_t load_mismatches = 0;
+  std::string first_mismatch;   // empty when none
+  std::string watchdog_report;  // where requests sit, when the watchdog stopped the run
+};
+
+class Gpu final : private ControllerHost {
+ public:
+  // Throws ConfigError for an unusable configuration or options (unknown scheduler,
+  // controller that does not fit the policy, ...). Default factories: the golden L1 and the
+  // real memory system.
+  Gpu(const Config& cfg, SimOptions opt, L1Factory l1 = {}, MemoryFactory mem = {});
+  ~Gpu();
+  Gpu(const Gpu&) = delete;
+  Gpu& operator=(const Gpu&) = delete;
+
+  // Initialises `w` (seed: the config's) into the memory image and runs all its kernels
+  // (once per Gpu).
+  RunResult run(Workload& w, WorkloadScale scale);
+
+  // Everything, deterministic (no wall-clock values): two runs with the same inputs and seed
+  // serialise byte-identically.
+  nlohmann::json stats_json() const;
+  // One screen.
+  std::string summary() const;
+
+  void set_issue_observer(const IssueObserver& f) {
+    for (auto& s : sms_) s->set_issue_observer(f);
+  }
+
+  // Introspection (tests).
+  uint32_t num_sms() const override { return static_cast<uint32_t>(sms_.size()); }
+  const Sm& sm(uint32_t i) const { return *sms_.at(i); }
+  const MemoryPort& memory() const { return *mem_; }
+  const FunctionalMemory& image() const { return image_; }
+  ArchImage& arch() { return arch_; }
+  const RunResult& result() const { return result_; }
+  const Config& config() const { return cfg_; }
+
+ private:
+  struct KernelRecord {
+    std::string name;
+    uint32_t ctas = 0, warps_per_cta = 0;
+    uint64_t start = 0, cycles = 0;
+  };
+
+  uint32_t warps_per_scheduler() const override;
+  bool sm_busy(uint32_t sm) const override { return sms_[sm]->busy(); }
+  void set_warp_limit(uint32_t sm, uint32_t n) override { sms_[sm]->set_warp_limit(n); }
+  void set_pcal_ebt(uint32_t sm, int32_t ebt) override { sms_[sm]->set_pcal_ebt(ebt); }
+  void set_agelru_enable(uint32_t sm, bool on) override { sms_[sm]->set_agelru_enable(on); }
+
+  bool run_kernel(const Kernel& k, uint32_t index);
+  void dispatch(const Kernel& k, uint32_t warps_per_cta, uint32_t total, uint32_t& next);
+  void window_begin();
+  void window_end();
+  uint64_t memory_signature() const;
+  std::string watchdog_report() const;
+  void progress_line(uint32_t kernel, uint32_t kernels);
+  uint64_t instructions() const;
+
+  Config cfg_;
+  SimOptions opt_;
+  FunctionalMemory image_;  // what DRAM/L2 hold (the memory system's image)
+  ArchImage arch_{image_};  // the architectural image the loads are checked against
+  std::unique_ptr<MemoryPort> mem_;
+  std::vector<std::unique_ptr<Sm>> sms_;
+  std::vector<std::unique_ptr<Controller>> controllers_;
+  std::vector<KernelRecord> kernels_;
+  RunResult result_;
+  bool ran_ = false;
+  uint64_t now_ = 0;
+  uint32_t rr_ = 0;  // block scheduler: next SM to offer a CTA
+
+  // Watchdog.
+  uint64_t last_progress_ = 0;
+  uint64_t mem_signature_ = 0;
+
+  // Controller windows.
+  uint64_t window_start_ = 0;
+  WindowSample sample_;
+  std::vector<SmWindow> base_;  // counters at the window start (absolute)
+  uint64_t base_noc_sum_ = 0, base_noc_packets_ = 0;
+
+  // Progress line.
+  double wall_start_ = 0, wall_last_ = 0;
+};
+
+}  // namespace l1d::sim

@@ -1,0 +1,29 @@
+// `gpusim --policy NAME`: a policy preset (configs/policies/NAME.yaml) or an alias that is a
+// preset plus an SM-level runtime controller:
+//   dynamic-agelru = agelru + controller dynamic-agelru
+//   dynamic-pcal   = pcal   + controller dynamic-pcal
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/config.h"
+
+namespace l1d::sim {
+
+struct PolicyAlias {
+  const char* name;
+  const char* preset;
+  const char* controller;
+};
+
+const std::vector<PolicyAlias>& policy_aliases();
+
+// Applies policy NAME to cfg (ConfigError when neither a preset nor an alias) and returns the
+// controllers it implies.
+std::vector<std::string> apply_policy(Config& cfg, const std::string& name);
+
+// Every name --policy accepts: the presets, then the aliases.
+std::vector<std::string> policy_names();
+
+}  // namespace l1d::sim

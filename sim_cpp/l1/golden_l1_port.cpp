@@ -1,0 +1,28 @@
+// L1Port over golden::L1 (the C++ reference of the L1 contract).
+#include <memory>
+#include <string>
+
+#include "golden/l1.h"
+#include "sim_cpp/l1/l1_port.h"
+
+namespace l1d::sim {
+
+namespace {
+
+class GoldenL1Port final : public L1Port {
+ public:
+  explicit GoldenL1Port(const Config& cfg) : l1_(cfg) {}
+  L1Outputs step(const L1Inputs& in) override { return l1_.step(in); }
+  const L1Counters& counters() const override { return l1_.counters(); }
+  bool idle() const override { return l1_.idle(); }
+  std::string describe_state() const override { return l1_.describe_state(); }
+
+ private:
+  golden::L1 l1_;
+};
+
+}  // namespace
+
+std::unique_ptr<L1Port> make_golden_l1(const Config& cfg) { return std::make_unique<GoldenL1Port>(cfg); }
+
+}  // namespace l1d::sim

@@ -1,0 +1,115 @@
+// DRAM channel with FR-FCFS (dram_channel.h).
+#include "sim_cpp/mem/dram_channel.h"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+namespace l1d::sim {
+
+DramChannel::DramChannel(const MemParams& p, const AddressMap& map, MemorySystemStats* stats)
+    : p_(p),
+      map_(map),
+      stats_(stats),
+      capacity_(p.dram_queue),
+      banks_(p.dram_banks),
+      done_(p.dram_queue * 2),
+      credit_(static_cast<int64_t>(p.bw_num)) {
+  if (p.bw_num == 0 || p.bw_den == 0) throw std::invalid_argument("DramChannel: zero bandwidth");
+  queue_.reserve(capacity_);
+}
+
+void DramChannel::enqueue(const DramRequest& r, uint64_t /*now*/) {
+  if (!can_accept()) throw std::logic_error("DramChannel::enqueue into a full queue");
+  Entry e;
+  e.req = r;
+  e.bank = map_.dram_bank(r.local_line);
+  e.row = map_.dram_row(r.local_line);
+  Bank& b = banks_[e.bank];
+  if (b.open && b.row == e.row) ++b.queued_hits;
+  queue_.push_back(e);
+}
+
+void DramChannel::earn_credit(uint64_t now) {
+  const int64_t num = static_cast<int64_t>(p_.bw_num);
+  const uint64_t elapsed = now - credit_at_;
+  credit_at_ = now;
+  // Negative credit (a burst's debt) is paid back at the bus rate; positive credit is capped
+  // at one cycle's worth. `to_cap` cycles reach the cap (no overflow for long idle spans).
+  const uint64_t to_cap = static_cast<uint64_t>((num - credit_ + num - 1) / num);
+  if (elapsed >= to_cap) credit_ = num;
+  else credit_ += static_cast<int64_t>(elapsed) * num;
+}
+
+void DramChannel::tick(uint64_t now) {
+  earn_credit(now);
+  if (queue_.empty()) return;
+
+  // One pass, oldest first: the oldest issuable row hit (column) and the oldest request that
+  // may activate its row (its bank is not activating and has no queued hit to its open row).
+  const size_t none = queue_.size();
+  size_t column = none, activate = none;
+  const bool bus = credit_ > 0;
+  const bool may_activate = now >= next_act_;
+  for (size_t i = 0; i < queue_.size(); ++i) {
+    const Entry& e = queue_[i];
+    const Bank& b = banks_[e.bank];
+    if (b.open && b.row == e.row) {
+      if (column == none && bus && b.ready <= now) column = i;
+    } else if (activate == none && may_activate && b.ready <= now && b.queued_hits == 0) {
+      activate = i;
+    }
+    if ((column != none || !bus) && (activate != none || !may_activate)) break;
+  }
+  if (activate != none) {
+    Entry& e = queue_[activate];
+    Bank& b = banks_[e.bank];
+    uint64_t start = now;
+    if (b.open) start = std::max(now, b.act_at + p_.t_ras) + p_.t_rp;  // precharge first
+    b.open = true;
+    b.row = e.row;
+    b.act_at = start;
+    b.ready = start + p_.t_rcd;
+    next_act_ = start + p_.t_rrd;
+    e.activated = true;
+    b.queued_hits = 0;
+    for (const Entry& q : queue_) b.queued_hits += (q.bank == e.bank && q.row == e.row) ? 1 : 0;
+  }
+  if (column == none) return;
+  const Entry e = queue_[column];
+  queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(column));
+  --banks_[e.bank].queued_hits;
+  const uint64_t bytes = uint64_t{sector_count(e.req.sectors)} * kChunkBytes;
+  credit_ -= static_cast<int64_t>(bytes * p_.bw_den);
+  if (stats_) {
+    if (e.req.write) ++stats_->dram_writes; else ++stats_->dram_reads;
+    if (e.activated) ++stats_->dram_row_misses; else ++stats_->dram_row_hits;
+    stats_->dram_bytes += bytes;
+  }
+  if (!e.req.write) {
+    Done& d = done_.emplace_slot();
+    d.ready = now + p_.dram_latency;
+    d.req = e.req;
+  }
+}
+
+std::string DramChannel::describe(uint64_t now) const {
+  std::ostringstream os;
+  size_t reads = 0;
+  for (const Entry& e : queue_) reads += e.req.write ? 0 : 1;
+  uint32_t open = 0, activating = 0;
+  for (const Bank& b : banks_) {
+    open += b.open ? 1 : 0;
+    activating += b.ready > now ? 1 : 0;
+  }
+  os << "queue " << queue_.size() << "/" << capacity_ << " (" << reads << " rd, " << queue_.size() - reads
+     << " wr), reads returning " << done_.size() << ", banks open " << open << " activating " << activating;
+  if (!queue_.empty()) {
+    const Entry& e = queue_.front();
+    os << ", oldest: " << (e.req.write ? "wr" : "rd") << " line " << e.req.local_line << " bank " << e.bank
+       << " row " << e.row;
+  }
+  return os.str();
+}
+
+}  // namespace l1d::sim

@@ -1,0 +1,84 @@
+// Sparse functional memory image (functional_memory.h).
+#include "sim_cpp/mem/functional_memory.h"
+
+namespace l1d::sim {
+
+namespace {
+
+constexpr Addr kLineMask = ~Addr{kLineBytes - 1};
+
+// initial_byte(a + i) for i < n, with the product advanced by addition (same values).
+void fill_initial(uint8_t* out, Addr a, uint32_t n) {
+  constexpr uint64_t kMul = 0x9E3779B1u;
+  uint64_t prod = a * kMul;
+  for (uint32_t i = 0; i < n; ++i, prod += kMul) out[i] = static_cast<uint8_t>(prod >> 13);
+}
+
+LineData initial_line(Addr line_addr) {
+  LineData d;
+  fill_initial(d.data(), line_addr, kLineBytes);
+  return d;
+}
+
+}  // namespace
+
+const LineData* FunctionalMemory::find_line(Addr line_addr) const {
+  if (line_addr != cache_.addr) {
+    auto it = lines_.find(line_addr);
+    cache_.addr = line_addr;
+    // The cache also serves line_ref() (non-const); the map element itself is never const.
+    cache_.line = it == lines_.end() ? nullptr : const_cast<LineData*>(&it->second);
+  }
+  return cache_.line;
+}
+
+LineData FunctionalMemory::line(Addr line_addr) const {
+  line_addr &= kLineMask;
+  const LineData* l = find_line(line_addr);
+  return l ? *l : initial_line(line_addr);
+}
+
+uint8_t FunctionalMemory::read8(Addr a) const {
+  const LineData* l = find_line(a & kLineMask);
+  return l ? (*l)[a % kLineBytes] : initial_byte(a);
+}
+
+void FunctionalMemory::write8(Addr a, uint8_t v) { line_ref(a & kLineMask)[a % kLineBytes] = v; }
+
+void FunctionalMemory::apply_write(const MemReq& r) {
+  if (r.byte_mask.none()) return;
+  LineData& l = line_ref(r.line_addr & kLineMask);
+  if (r.byte_mask.all()) {
+    l = r.data;
+    return;
+  }
+  for (uint32_t b = 0; b < kLineBytes; ++b)
+    if (r.byte_mask[b]) l[b] = r.data[b];
+}
+
+LineData FunctionalMemory::read_sectors(Addr line_addr, SectorMask sectors) const {
+  line_addr &= kLineMask;
+  LineData out{};
+  const LineData* l = find_line(line_addr);
+  for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
+    if (!((sectors >> s) & 1)) continue;
+    const uint32_t b0 = s * kChunkBytes;
+    if (l) {
+      std::memcpy(out.data() + b0, l->data() + b0, kChunkBytes);
+    } else {
+      fill_initial(out.data() + b0, line_addr + b0, kChunkBytes);
+    }
+  }
+  return out;
+}
+
+LineData& FunctionalMemory::line_ref(Addr line_addr) {
+  if (line_addr == cache_.addr && cache_.line) return *cache_.line;
+  auto it = lines_.find(line_addr);
+  if (it == lines_.end()) it = lines_.emplace(line_addr, initial_line(line_addr)).first;
+  cache_.addr = line_addr;
+  cache_.line = &it->second;
+  return it->second;
+}
+
+}  // namespace l1d::sim

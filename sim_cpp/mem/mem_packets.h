@@ -1,0 +1,33 @@
+// What travels between the memory system's blocks.
+#pragma once
+
+#include <cstdint>
+
+#include "common/types.h"
+
+namespace l1d::sim {
+
+// SM -> L2 bank (request network).
+struct ReqPacket {
+  MemReq req;
+  uint32_t sm = 0;
+  uint64_t accepted = 0;  // cycle the memory system accepted it from the L1
+};
+
+// L2 bank -> SM (response network). Only reads are answered.
+struct RespPacket {
+  MemResp resp;
+  uint32_t sm = 0;
+  uint64_t accepted = 0;  // of the read this answers
+  SectorMask sectors = 0; // returned sectors (sets the packet size)
+};
+
+// L2 bank <-> DRAM channel.
+struct DramRequest {
+  uint64_t local_line = 0;  // line index inside the partition (AddressMap::local_line)
+  SectorMask sectors = 0;   // 32 B sectors transferred
+  bool write = false;
+  uint32_t tag = 0;         // reads: the L2 MSHR entry the data is for
+};
+
+}  // namespace l1d::sim

@@ -1,0 +1,243 @@
+// The memory system below the L1s (memory_system.h): request NoC -> L2 bank -> DRAM channel
+// -> L2 bank -> response NoC. One memory partition = one L2 bank + one DRAM channel.
+//
+// Blocks (one job each): Network (noc.h), L2Bank (l2_bank.h), DramChannel (dram_channel.h),
+// AddressMap (address_map.h); parameters and calibration in mem_params.h.
+//
+// Per core cycle (tick), for every partition with work: DRAM data that has arrived fills the
+// L2 bank; one DRAM-bound request leaves the bank for the channel queue; the channel issues its
+// commands; one ready response enters the response network; the bank accepts one request that
+// has arrived from the request network. Then both networks arbitrate and transfer.
+// SMs call request()/response() before tick() in a cycle; a response is usable in the cycle
+// its packet arrives.
+#include "sim_cpp/mem/memory_system.h"
+
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim_cpp/mem/address_map.h"
+#include "sim_cpp/mem/dram_channel.h"
+#include "sim_cpp/mem/l2_bank.h"
+#include "sim_cpp/mem/mem_packets.h"
+#include "sim_cpp/mem/mem_params.h"
+#include "sim_cpp/mem/noc.h"
+
+namespace l1d::sim {
+
+struct MemorySystem::Impl {
+  Impl(const Config& cfg, FunctionalMemory& img)
+      : p(derive_mem_params(cfg)),
+        map(p.partitions, p.dram_banks, p.dram_lines_per_row),
+        image(img),
+        req_net(p.sms, p.partitions, p.noc_latency, p.noc_flits_per_cycle, p.noc_src_buffer, p.noc_dst_buffer),
+        resp_net(p.partitions, p.sms, p.noc_latency, p.noc_flits_per_cycle, p.noc_src_buffer, p.noc_dst_buffer),
+        last_response(p.sms, ~uint64_t{0}),
+        head_refused(p.partitions, false),
+        is_active(p.partitions, false) {
+    active.reserve(p.partitions);
+    banks.reserve(p.partitions);
+    channels.reserve(p.partitions);
+    for (uint32_t i = 0; i < p.partitions; ++i) {
+      banks.push_back(std::make_unique<L2Bank>(p, map, image, &stats));
+      channels.push_back(std::make_unique<DramChannel>(p, map, &stats));
+    }
+  }
+
+  void check_sm(uint32_t sm) const {
+    if (sm >= p.sms) throw std::out_of_range("MemorySystem: SM " + std::to_string(sm) + " out of range");
+  }
+
+  void tick_partition(uint32_t i) {
+    L2Bank& bank = *banks[i];
+    DramChannel& dram = *channels[i];
+    if (const DramRequest* d = dram.completed(now)) {
+      bank.fill(*d, now);
+      dram.pop_completed();
+      head_refused[i] = false;
+    }
+    if (const DramRequest* o = bank.dram_out(now); o && dram.can_accept()) {
+      dram.enqueue(*o, now);
+      bank.pop_dram_out();
+      head_refused[i] = false;
+    }
+    dram.tick(now);
+    if (const RespPacket* r = bank.response(now); r && resp_net.can_inject(i)) {
+      const uint32_t flits = response_flits(r->sectors, p.flit_bytes);
+      resp_net.inject(i, r->sm, flits, now, *r);
+      stats.noc_response_flits += flits;
+      bank.pop_response();
+      head_refused[i] = false;
+    }
+    // The bank refuses a request only for want of a read slot, an MSHR or DRAM-queue room,
+    // which only the three calls above release: a refused head is retried after one of them.
+    if (head_refused[i]) return;
+    if (const auto* pk = req_net.peek(i, now)) {
+      if (bank.accept(pk->payload, now)) {
+        stats.noc_latency_sum += pk->arrive - pk->inject;
+        ++stats.noc_packets;
+        req_net.pop(i);
+      } else {
+        head_refused[i] = true;
+      }
+    }
+  }
+
+  MemParams p;
+  AddressMap map;
+  FunctionalMemory& image;
+  MemorySystemStats stats;
+  Network<ReqPacket> req_net;
+  Network<RespPacket> resp_net;
+  std::vector<std::unique_ptr<L2Bank>> banks;
+  std::vector<std::unique_ptr<DramChannel>> channels;
+  std::vector<uint64_t> last_response;  // cycle of the SM's last response (one per cycle)
+  std::vector<bool> head_refused;       // the bank refused its input's head; nothing freed since
+  std::vector<bool> is_active;          // partition has work (in `active`)
+  std::vector<uint32_t> active;
+  uint64_t now = 0;
+};
+
+MemorySystem::MemorySystem(const Config& cfg, FunctionalMemory& image)
+    : impl_(std::make_unique<Impl>(cfg, image)) {}
+
+MemorySystem::~MemorySystem() = default;
+
+bool MemorySystem::request_ready(uint32_t sm) const {
+  impl_->check_sm(sm);
+  return impl_->req_net.can_inject(sm);
+}
+
+void MemorySystem::request(uint32_t sm, const MemReq& r) {
+  Impl& m = *impl_;
+  m.check_sm(sm);
+  if (!m.req_net.can_inject(sm)) throw std::logic_error("MemorySystem::request while !request_ready");
+  ReqPacket pk;
+  pk.req = r;
+  pk.req.line_addr = r.line_addr & ~Addr{kLineBytes - 1};
+  pk.sm = sm;
+  pk.accepted = m.now;
+  const uint32_t flits = request_flits(r, m.p.flit_bytes);
+  m.req_net.inject(sm, m.map.partition(pk.req.line_addr), flits, m.now, pk);
+  ++m.stats.requests;
+  if (r.op == MemOp::kStore) ++m.stats.writes; else ++m.stats.reads;
+  m.stats.noc_request_flits += flits;
+}
+
+std::optional<MemResp> MemorySystem::response(uint32_t sm) {
+  Impl& m = *impl_;
+  m.check_sm(sm);
+  if (m.last_response[sm] == m.now) return std::nullopt;
+  const auto* pk = m.resp_net.peek(sm, m.now);
+  if (pk == nullptr) return std::nullopt;
+  MemResp out = pk->payload.resp;
+  m.stats.round_trip_sum += m.now - pk->payload.accepted;
+  ++m.stats.round_trips;
+  m.resp_net.pop(sm);
+  m.last_response[sm] = m.now;
+  return out;
+}
+
+void MemorySystem::tick() {
+  Impl& m = *impl_;
+  // Only partitions with work are visited; one becomes active when the request network grants
+  // it a packet, and leaves the list when its bank, channel and input are empty.
+  for (size_t k = 0; k < m.active.size();) {
+    const uint32_t i = m.active[k];
+    m.tick_partition(i);
+    if (m.banks[i]->idle() && m.channels[i]->idle() && m.req_net.dest_occupancy(i) == 0) {
+      m.is_active[i] = false;
+      m.active[k] = m.active.back();
+      m.active.pop_back();
+    } else {
+      ++k;
+    }
+  }
+  m.req_net.tick(m.now);
+  for (uint32_t d : m.req_net.granted()) {
+    if (!m.is_active[d]) {
+      m.is_active[d] = true;
+      m.active.push_back(d);
+    }
+  }
+  m.resp_net.tick(m.now);
+  ++m.now;
+}
+
+bool MemorySystem::idle() const {
+  const Impl& m = *impl_;
+  if (!m.req_net.idle() || !m.resp_net.idle()) return false;
+  for (uint32_t i = 0; i < m.p.partitions; ++i)
+    if (!m.banks[i]->idle() || !m.channels[i]->idle()) return false;
+  return true;
+}
+
+std::string MemorySystem::describe_state() const {
+  const Impl& m = *impl_;
+  std::ostringstream os;
+  os << "memory system at cycle " << m.now << (idle() ? " (idle)" : "") << "\n";
+  const auto list = [&](const char* what, uint32_t n, auto occupancy, uint32_t cap) {
+    os << "  " << what << ":";
+    size_t total = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      const size_t o = occupancy(i);
+      total += o;
+      if (o) os << " [" << i << "] " << o << "/" << cap << (o >= cap ? " full" : "");
+    }
+    if (total == 0) os << " empty";
+    os << "\n";
+  };
+  list("request NoC injection buffers (per SM)", m.p.sms,
+       [&](uint32_t i) { return m.req_net.source_occupancy(i); }, m.req_net.source_capacity());
+  list("request NoC in flight + ejection (per partition)", m.p.partitions,
+       [&](uint32_t i) { return m.req_net.dest_occupancy(i); }, m.req_net.dest_capacity());
+  list("response NoC injection buffers (per partition)", m.p.partitions,
+       [&](uint32_t i) { return m.resp_net.source_occupancy(i); }, m.resp_net.source_capacity());
+  list("response NoC in flight + ejection (per SM)", m.p.sms,
+       [&](uint32_t i) { return m.resp_net.dest_occupancy(i); }, m.resp_net.dest_capacity());
+  for (uint32_t i = 0; i < m.p.partitions; ++i) {
+    if (m.banks[i]->idle() && m.channels[i]->idle()) continue;
+    os << "  partition " << i << ": L2 " << m.banks[i]->describe() << "; DRAM " << m.channels[i]->describe(m.now)
+       << "\n";
+  }
+  return os.str();
+}
+
+const MemorySystemStats& MemorySystem::stats() const { return impl_->stats; }
+
+nlohmann::json MemorySystem::stats_json() const {
+  const Impl& m = *impl_;
+  const MemorySystemStats& s = m.stats;
+  const auto ratio = [](uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; };
+  nlohmann::json j;
+  j["requests"] = s.requests;
+  j["reads"] = s.reads;
+  j["writes"] = s.writes;
+  j["l2_hits"] = s.l2_hits;
+  j["l2_misses"] = s.l2_misses;
+  j["l2_bypass_overrides"] = s.l2_bypass_overrides;
+  j["dram_reads"] = s.dram_reads;
+  j["dram_writes"] = s.dram_writes;
+  j["dram_row_hits"] = s.dram_row_hits;
+  j["dram_row_misses"] = s.dram_row_misses;
+  j["dram_bytes"] = s.dram_bytes;
+  j["noc_request_flits"] = s.noc_request_flits;
+  j["noc_response_flits"] = s.noc_response_flits;
+  j["noc_latency_sum"] = s.noc_latency_sum;
+  j["noc_packets"] = s.noc_packets;
+  j["round_trip_sum"] = s.round_trip_sum;
+  j["round_trips"] = s.round_trips;
+  // Derived.
+  j["cycles"] = m.now;
+  j["l2_read_hit_rate"] = ratio(s.l2_hits, s.l2_hits + s.l2_misses);
+  j["dram_row_hit_rate"] = ratio(s.dram_row_hits, s.dram_row_hits + s.dram_row_misses);
+  j["dram_bytes_per_cycle"] = ratio(s.dram_bytes, m.now);
+  j["dram_peak_bytes_per_cycle"] = m.p.peak_bytes_per_cycle();
+  j["avg_noc_latency"] = ratio(s.noc_latency_sum, s.noc_packets);
+  j["avg_round_trip"] = ratio(s.round_trip_sum, s.round_trips);
+  return j;
+}
+
+}  // namespace l1d::sim

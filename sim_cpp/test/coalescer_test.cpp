@@ -1,0 +1,351 @@
+// The Fermi coalescer (SPEC section 10): hand-computed cases, then a randomised comparison
+// against a byte-level oracle.
+#include "sim_cpp/core/coalescer.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace l1d::sim {
+namespace {
+
+constexpr Addr kBase = 0x10000;  // 128 B aligned
+
+WarpInst mem_inst(OpKind kind, uint32_t bytes, Addr base, uint64_t stride, uint32_t mask = 0xFFFFFFFFu) {
+  WarpInst w;
+  w.kind = kind;
+  w.access_bytes = bytes;
+  w.active_mask = mask;
+  for (uint32_t l = 0; l < kWarpSize; ++l) w.addr[l] = base + l * stride;
+  return w;
+}
+
+WarpInst load(uint32_t bytes, Addr base, uint64_t stride, uint32_t mask = 0xFFFFFFFFu) {
+  return mem_inst(OpKind::kLoad, bytes, base, stride, mask);
+}
+
+ByteMask bytes_set(uint32_t from, uint32_t to) {  // [from, to)
+  ByteMask m;
+  for (uint32_t i = from; i < to; ++i) m.set(i);
+  return m;
+}
+
+TEST(Coalescer, FourByteUnitStrideIsOne128ByteRequest) {
+  const auto r = coalesce(load(4, kBase, 4));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].addr, kBase);
+  EXPECT_EQ(r[0].size, 128u);
+  EXPECT_TRUE(r[0].byte_mask.all());
+  EXPECT_EQ(r[0].data, LineData{});  // loads carry no data
+}
+
+TEST(Coalescer, OneAndTwoByteUnitStrideShrinkTo32And64) {
+  // 32 x 1 B = 32 B: one quarter of the line.
+  auto r = coalesce(load(1, kBase, 1));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].addr, kBase);
+  EXPECT_EQ(r[0].size, 32u);
+  EXPECT_EQ(r[0].byte_mask, bytes_set(0, 32));
+  // The same in the third quarter: the request starts there, the mask stays at line offsets.
+  r = coalesce(load(1, kBase + 64, 1));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].addr, kBase + 64);
+  EXPECT_EQ(r[0].size, 32u);
+  EXPECT_EQ(r[0].byte_mask, bytes_set(64, 96));
+  // 32 x 2 B = 64 B: one half; the upper half too.
+  r = coalesce(load(2, kBase, 2));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].size, 64u);
+  EXPECT_EQ(r[0].byte_mask, bytes_set(0, 64));
+  r = coalesce(load(2, kBase + 64, 2));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].addr, kBase + 64);
+  EXPECT_EQ(r[0].size, 64u);
+  EXPECT_EQ(r[0].byte_mask, bytes_set(64, 128));
+}
+
+TEST(Coalescer, EightByteUnitStrideIsTwo128ByteRequests) {
+  const auto r = coalesce(load(8, kBase, 8));
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].addr, kBase);
+  EXPECT_EQ(r[1].addr, kBase + 128);
+  for (const auto& q : r) {
+    EXPECT_EQ(q.size, 128u);
+    EXPECT_TRUE(q.byte_mask.all());
+  }
+}
+
+TEST(Coalescer, UnalignedWarpBaseSpansTwoSegments) {
+  // 32 x 4 B starting 64 B into a line: bytes 64..127 of line 0 and 0..63 of line 1.
+  const auto r = coalesce(load(4, kBase + 64, 4));
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].addr, kBase + 64);
+  EXPECT_EQ(r[0].size, 64u);
+  EXPECT_EQ(r[0].byte_mask, bytes_set(64, 128));
+  EXPECT_EQ(r[1].addr, kBase + 128);
+  EXPECT_EQ(r[1].size, 64u);
+  EXPECT_EQ(r[1].byte_mask, bytes_set(0, 64));
+}
+
+TEST(Coalescer, Stride8Of4ByteWordsIsTwoFullLines) {
+  // Lanes 0..15 cover bytes 0..123 of line 0 (every other word), lanes 16..31 the same of
+  // line 1: both halves of each line are touched, so two 128 B requests.
+  const auto r = coalesce(load(4, kBase, 8));
+  ASSERT_EQ(r.size(), 2u);
+  ByteMask expect;
+  for (uint32_t k = 0; k < 16; ++k) expect |= bytes_set(8 * k, 8 * k + 4);
+  for (uint32_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(r[i].addr, kBase + 128 * i);
+    EXPECT_EQ(r[i].size, 128u);
+    EXPECT_EQ(r[i].byte_mask, expect);
+  }
+}
+
+TEST(Coalescer, Stride128GivesThirtyTwo32ByteRequests) {
+  auto r = coalesce(load(4, kBase, 128));
+  ASSERT_EQ(r.size(), 32u);
+  for (uint32_t i = 0; i < 32; ++i) {
+    EXPECT_EQ(r[i].addr, kBase + 128 * i);
+    EXPECT_EQ(r[i].size, 32u);
+    EXPECT_EQ(r[i].byte_mask, bytes_set(0, 4));
+  }
+  // Offset 0x44 in each line: the request is the line's third quarter.
+  r = coalesce(load(4, kBase + 0x44, 128));
+  ASSERT_EQ(r.size(), 32u);
+  EXPECT_EQ(r[5].addr, kBase + 5 * 128 + 64);
+  EXPECT_EQ(r[5].size, 32u);
+  EXPECT_EQ(r[5].byte_mask, bytes_set(0x44, 0x48));
+}
+
+TEST(Coalescer, ShrinkNeedsAlignedHalvesAndQuarters) {
+  // 16 lanes x 4 B at bytes 32..95: inside no aligned half -> 128 B.
+  auto r = coalesce(load(4, kBase + 32, 4, 0x0000FFFFu));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].addr, kBase);
+  EXPECT_EQ(r[0].size, 128u);
+  EXPECT_EQ(r[0].byte_mask, bytes_set(32, 96));
+  // 8 lanes x 4 B at bytes 16..47: in the lower half but across its quarters -> 64 B.
+  r = coalesce(load(4, kBase + 16, 4, 0x000000FFu));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].addr, kBase);
+  EXPECT_EQ(r[0].size, 64u);
+  // 8 lanes x 4 B at bytes 80..111: upper half, across quarters -> 64 B at +64.
+  r = coalesce(load(4, kBase + 80, 4, 0x000000FFu));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].addr, kBase + 64);
+  EXPECT_EQ(r[0].size, 64u);
+  // 8 lanes x 4 B at bytes 96..127: the last quarter -> 32 B at +96.
+  r = coalesce(load(4, kBase + 96, 4, 0x000000FFu));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].addr, kBase + 96);
+  EXPECT_EQ(r[0].size, 32u);
+  EXPECT_EQ(r[0].byte_mask, bytes_set(96, 128));
+  // One byte at 31 and one at 32: two quarters of the lower half -> 64 B.
+  WarpInst w = load(1, kBase + 31, 1, 0x3u);
+  r = coalesce(w);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].size, 64u);
+  EXPECT_EQ(r[0].byte_mask, bytes_set(31, 33));
+}
+
+TEST(Coalescer, BroadcastIsOne32ByteRequest) {
+  const auto r = coalesce(load(4, kBase + 8, 0));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].addr, kBase);
+  EXPECT_EQ(r[0].size, 32u);
+  EXPECT_EQ(r[0].byte_mask, bytes_set(8, 12));
+}
+
+TEST(Coalescer, InactiveLanesAreIgnored) {
+  // Lanes 16..31 are inactive and hold misaligned, far-away addresses: not looked at.
+  WarpInst w = load(4, kBase, 4, 0x0000FFFFu);
+  for (uint32_t l = 16; l < 32; ++l) w.addr[l] = 0xDEAD0001 + l;
+  auto r = coalesce(w);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].addr, kBase);
+  EXPECT_EQ(r[0].size, 64u);
+  EXPECT_EQ(r[0].byte_mask, bytes_set(0, 64));
+  // Every other lane: bytes 0-3, 8-11, ..., 120-123 -> still both halves -> 128 B.
+  r = coalesce(load(4, kBase, 4, 0x55555555u));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].size, 128u);
+  EXPECT_EQ(r[0].byte_mask.count(), 64u);
+  // No active lane: no request.
+  EXPECT_TRUE(coalesce(load(4, kBase, 4, 0u)).empty());
+}
+
+TEST(Coalescer, ScatteredLanesGiveSortedRequestsPerSegment) {
+  WarpInst w = load(4, 0, 0, 0);
+  const std::pair<uint32_t, Addr> lanes[] = {
+      {0, kBase + 0x300 + 0x10},  {3, kBase + 0x100 + 0x7C},  {9, kBase + 0x300 + 0x14},
+      {17, kBase + 0x000 + 0x40}, {30, kBase + 0x100 + 0x00},
+  };
+  for (const auto& [lane, a] : lanes) {
+    w.active_mask |= 1u << lane;
+    w.addr[lane] = a;
+  }
+  const auto r = coalesce(w);
+  ASSERT_EQ(r.size(), 3u);
+  // line 0x000: byte 0x40..0x43 -> third quarter.
+  EXPECT_EQ(r[0].addr, kBase + 0x40);
+  EXPECT_EQ(r[0].size, 32u);
+  EXPECT_EQ(r[0].byte_mask, bytes_set(0x40, 0x44));
+  // line 0x100: bytes 0..3 and 0x7C..0x7F -> both halves -> 128 B.
+  EXPECT_EQ(r[1].addr, kBase + 0x100);
+  EXPECT_EQ(r[1].size, 128u);
+  EXPECT_EQ(r[1].byte_mask, bytes_set(0, 4) | bytes_set(0x7C, 0x80));
+  // line 0x300: bytes 0x10..0x17 -> first quarter.
+  EXPECT_EQ(r[2].addr, kBase + 0x300);
+  EXPECT_EQ(r[2].size, 32u);
+  EXPECT_EQ(r[2].byte_mask, bytes_set(0x10, 0x18));
+}
+
+TEST(Coalescer, StoreDataIsLittleEndianAtLineOffsets) {
+  WarpInst w = mem_inst(OpKind::kStore, 4, kBase + 32, 4, 0x000000FFu);  // bytes 32..63
+  for (uint32_t l = 0; l < 8; ++l) w.value[l] = 0xA0B0C000u + l;
+  const auto r = coalesce(w);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].addr, kBase + 32);
+  EXPECT_EQ(r[0].size, 32u);
+  for (uint32_t l = 0; l < 8; ++l) {
+    EXPECT_EQ(r[0].data[32 + 4 * l + 0], 0x00 + l);
+    EXPECT_EQ(r[0].data[32 + 4 * l + 1], 0xC0);
+    EXPECT_EQ(r[0].data[32 + 4 * l + 2], 0xB0);
+    EXPECT_EQ(r[0].data[32 + 4 * l + 3], 0xA0);
+  }
+  for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(r[0].data[i], 0) << i;  // untouched bytes are zero
+  for (uint32_t i = 64; i < 128; ++i) EXPECT_EQ(r[0].data[i], 0) << i;
+}
+
+TEST(Coalescer, StoreWidthsUseTheLowBytesOfTheValue) {
+  WarpInst w = mem_inst(OpKind::kStore, 8, kBase + 8, 0, 0x1u);
+  w.value[0] = 0x0102030405060708ull;
+  auto r = coalesce(w);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].byte_mask, bytes_set(8, 16));
+  for (uint32_t b = 0; b < 8; ++b) EXPECT_EQ(r[0].data[8 + b], 8 - b);
+  w = mem_inst(OpKind::kStore, 1, kBase + 5, 0, 0x1u);
+  w.value[0] = 0x1FF;  // only the low byte is stored
+  r = coalesce(w);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].byte_mask, bytes_set(5, 6));
+  EXPECT_EQ(r[0].data[5], 0xFF);
+  EXPECT_EQ(r[0].data[6], 0);
+  w = mem_inst(OpKind::kStore, 2, kBase + 6, 0, 0x1u);
+  w.value[0] = 0xABCD1234;
+  r = coalesce(w);
+  EXPECT_EQ(r[0].data[6], 0x34);
+  EXPECT_EQ(r[0].data[7], 0x12);
+}
+
+TEST(Coalescer, OverlappingStoresLaterLaneWins) {
+  WarpInst w = mem_inst(OpKind::kStore, 4, kBase, 4, 0u);
+  w.active_mask = (1u << 3) | (1u << 7) | (1u << 20);
+  w.addr[3] = kBase + 0x10, w.value[3] = 0x11111111;
+  w.addr[7] = kBase + 0x10, w.value[7] = 0x77777777;
+  w.addr[20] = kBase + 0x14, w.value[20] = 0x20202020;
+  auto r = coalesce(w);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].byte_mask, bytes_set(0x10, 0x18));
+  for (uint32_t b = 0; b < 4; ++b) EXPECT_EQ(r[0].data[0x10 + b], 0x77);
+  for (uint32_t b = 0; b < 4; ++b) EXPECT_EQ(r[0].data[0x14 + b], 0x20);
+  // Order is by lane number, not by position in the mask's iteration: lane 31 beats lane 0.
+  w = mem_inst(OpKind::kStore, 4, kBase, 0, 0x80000001u);
+  w.value[0] = 0xAAAAAAAA;
+  w.value[31] = 0x55555555;
+  r = coalesce(w);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].data[0], 0x55);
+}
+
+TEST(Coalescer, RejectsMisalignedAndLineCrossingLanes) {
+  EXPECT_THROW(coalesce(load(4, kBase + 2, 4)), std::invalid_argument);        // 4 B at +2
+  EXPECT_THROW(coalesce(load(2, kBase + 1, 2)), std::invalid_argument);        // 2 B at +1
+  EXPECT_THROW(coalesce(load(8, kBase + 4, 8)), std::invalid_argument);        // 8 B at +4
+  EXPECT_THROW(coalesce(load(8, kBase + 124, 0, 1u)), std::invalid_argument);  // bytes 124..131 cross the line
+  EXPECT_THROW(coalesce(load(4, kBase + 126, 0, 1u)), std::invalid_argument);  // bytes 126..129 cross the line
+  // Only one lane misaligned is enough.
+  WarpInst w = load(4, kBase, 4);
+  w.addr[17] += 1;
+  EXPECT_THROW(coalesce(w), std::invalid_argument);
+  // ... but not if it is inactive.
+  w.active_mask &= ~(1u << 17);
+  EXPECT_EQ(coalesce(w).size(), 1u);
+}
+
+TEST(Coalescer, RejectsUnsupportedWidthsAndNonMemoryInstructions) {
+  EXPECT_THROW(coalesce(load(16, kBase, 16)), std::invalid_argument);  // 16 B vector accesses: not modelled
+  EXPECT_THROW(coalesce(load(0, kBase, 0)), std::invalid_argument);
+  EXPECT_THROW(coalesce(load(3, kBase, 3)), std::invalid_argument);
+  WarpInst alu;
+  alu.kind = OpKind::kAlu;
+  EXPECT_THROW(coalesce(alu), std::invalid_argument);
+  WarpInst exit;
+  exit.kind = OpKind::kExit;
+  EXPECT_THROW(coalesce(exit), std::invalid_argument);
+}
+
+// Random instructions against a byte-level oracle: requests cover exactly the touched bytes,
+// one per touched segment, each the smallest aligned 32/64/128 B block that holds them, sorted;
+// store data equals the last writer of each byte.
+TEST(Coalescer, MatchesByteOracleOnRandomInstructions) {
+  uint64_t s = 12345;
+  const auto rnd = [&s]() {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return s >> 33;
+  };
+  const uint32_t widths[] = {1, 2, 4, 8};
+  for (int iter = 0; iter < 3000; ++iter) {
+    WarpInst w;
+    w.kind = rnd() % 2 ? OpKind::kStore : OpKind::kLoad;
+    w.access_bytes = widths[rnd() % 4];
+    w.active_mask = static_cast<uint32_t>(rnd()) | (rnd() % 4 == 0 ? 0xFFFFFFFFu : 0u);
+    const uint64_t span = 128ull << (rnd() % 4);  // lanes within 1..8 lines
+    for (uint32_t l = 0; l < kWarpSize; ++l) {
+      w.addr[l] = kBase + (rnd() % span) / w.access_bytes * w.access_bytes;
+      w.value[l] = (rnd() << 32) | rnd();
+    }
+    std::map<Addr, uint8_t> oracle;  // byte -> value (last lane wins)
+    for (uint32_t l = 0; l < kWarpSize; ++l) {
+      if (!((w.active_mask >> l) & 1)) continue;
+      for (uint32_t b = 0; b < w.access_bytes; ++b) oracle[w.addr[l] + b] = static_cast<uint8_t>(w.value[l] >> (8 * b));
+    }
+    const auto reqs = coalesce(w);
+    std::set<Addr> lines;
+    for (const auto& [a, v] : oracle) lines.insert(a & ~Addr{127});
+    ASSERT_EQ(reqs.size(), lines.size());
+    Addr prev = 0;
+    std::map<Addr, uint8_t> seen;
+    for (const auto& r : reqs) {
+      ASSERT_TRUE(r.size == 32 || r.size == 64 || r.size == 128);
+      ASSERT_EQ(r.addr % r.size, 0u);
+      ASSERT_GE(r.addr, prev);
+      prev = r.addr + 1;
+      const Addr line = r.addr & ~Addr{127};
+      const uint32_t lo = static_cast<uint32_t>(r.addr - line);
+      uint32_t first = 128, last = 0;
+      for (uint32_t o = 0; o < 128; ++o) {
+        if (!r.byte_mask[o]) {
+          if (w.kind == OpKind::kStore) {
+            ASSERT_EQ(r.data[o], 0);
+          }
+          continue;
+        }
+        ASSERT_GE(o, lo);
+        ASSERT_LT(o, lo + r.size);
+        first = std::min(first, o), last = std::max(last, o);
+        seen[line + o] = w.kind == OpKind::kStore ? r.data[o] : oracle.at(line + o);
+      }
+      // Minimal: the touched bytes are not inside one aligned half of the request.
+      if (r.size > 32) {
+        ASSERT_NE(first / (r.size / 2), last / (r.size / 2));
+      }
+    }
+    ASSERT_EQ(seen, oracle);
+  }
+}
+
+}  // namespace
+}  // namespace l1d::sim

@@ -1,0 +1,117 @@
+// The gpusim command: lists, exit codes, byte-identical --stats for the same seed, watchdog
+// exit code. Runs the gpusim binary next to this test binary (the CMake layout puts both in
+// build/bin); skipped when it is not there.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim_cpp/gpu/policies.h"
+#include "sim_cpp/workload/workload.h"
+
+namespace l1d::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path gpusim() { return fs::read_symlink("/proc/self/exe").parent_path() / "gpusim"; }
+
+struct CliResult {
+  int code = -1;
+  std::string out;
+};
+
+// Runs gpusim with `args`; `out` is stdout (plus stderr with merge).
+CliResult run(const std::string& args, bool merge_stderr = false) {
+  const std::string cmd = gpusim().string() + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
+  CliResult r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string lines(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += x + "\n";
+  return s;
+}
+
+std::string slurp(const fs::path& f) {
+  std::ifstream in(f, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class GpusimCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(gpusim())) GTEST_SKIP() << "no gpusim binary at " << gpusim();
+  }
+};
+
+TEST_F(GpusimCli, ListsWhatIsRegistered) {
+  CliResult r = run("--list-workloads");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out, lines(workload_names()));
+  r = run("--list-policies");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out, lines(policy_names()));
+}
+
+TEST_F(GpusimCli, BadInputIsOneErrorLineAndExitCode2) {
+  for (const std::string args :
+       {"--config /nonexistent.yaml --workload bfs", "--preset nope --workload bfs",
+        "--preset gtx480 --workload bfs --policy nope", "--preset gtx480 --workload nope",
+        "--preset gtx480", "--preset gtx480 --workload bfs --scheduler nope",
+        "--preset gtx480 --workload bfs --controller dynamic-pcal", "--preset gtx480 --workload bfs --bogus"}) {
+    const CliResult r = run(args, true);
+    EXPECT_EQ(r.code, 2) << args << ": " << r.out;
+    EXPECT_EQ(r.out.rfind("error: ", 0), 0u) << args << ": " << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << args << ": " << r.out;
+  }
+}
+
+TEST_F(GpusimCli, RunsAndWritesIdenticalStatisticsForTheSameSeed) {
+  const fs::path dir = fs::path(::testing::TempDir()) / ("gpusim_cli_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string base = "--preset gtx480 --workload spmv --policy dynamic-agelru --scale test --seed 7 --stats ";
+  const CliResult a = run(base + (dir / "a.json").string());
+  const CliResult b = run(base + (dir / "b.json").string() + " --quiet");
+  EXPECT_EQ(a.code, 0);
+  EXPECT_EQ(b.code, 0);
+  EXPECT_NE(a.out.find("IPC"), std::string::npos);
+  EXPECT_TRUE(b.out.empty());
+  const std::string ja = slurp(dir / "a.json"), jb = slurp(dir / "b.json");
+  EXPECT_FALSE(ja.empty());
+  EXPECT_EQ(ja, jb);
+  const auto j = nlohmann::json::parse(ja);
+  EXPECT_EQ(j["result"]["stop"], "completed");
+  EXPECT_EQ(j["load_check"]["mismatches"], 0);
+  EXPECT_EQ(j["run"]["seed"], 7);
+  fs::remove_all(dir);
+}
+
+TEST_F(GpusimCli, WatchdogExitCode3WithAReport) {
+  const CliResult r = run("--preset gtx480 --workload kmeans --scale test --drop-response 20 --watchdog 2000 --quiet", true);
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.out.find("watchdog: no progress for 2000 cycles"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("dropped response #20"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace l1d::sim

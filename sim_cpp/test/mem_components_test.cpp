@@ -1,0 +1,590 @@
+// Unit tests of the memory system's blocks: FunctionalMemory, AddressMap, Network,
+// DramChannel, L2Bank.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "common/config.h"
+#include "sim_cpp/mem/address_map.h"
+#include "sim_cpp/mem/dram_channel.h"
+#include "sim_cpp/mem/functional_memory.h"
+#include "sim_cpp/mem/l2_bank.h"
+#include "sim_cpp/mem/line_table.h"
+#include "sim_cpp/mem/mem_params.h"
+#include "sim_cpp/mem/noc.h"
+
+namespace l1d::sim {
+namespace {
+
+MemParams gtx480_params() { return derive_mem_params(load_preset("gtx480")); }
+
+// ---------------------------------------------------------------------------------------------
+// FunctionalMemory
+
+TEST(FunctionalMemory, UnwrittenBytesReadAsInitialAndWritesStick) {
+  FunctionalMemory m;
+  for (Addr a : {Addr{0}, Addr{1}, Addr{0x1234567}, Addr{0xFFFFFF80}})
+    EXPECT_EQ(m.read8(a), FunctionalMemory::initial_byte(a));
+  const LineData l = m.line(0x1000);
+  for (uint32_t b = 0; b < kLineBytes; ++b) EXPECT_EQ(l[b], FunctionalMemory::initial_byte(0x1000 + b));
+  // The initial image is not constant (stale data must be visible).
+  EXPECT_NE(FunctionalMemory::initial_byte(0x1000), FunctionalMemory::initial_byte(0x1001 + 0x80 * 7));
+
+  m.write8(0x1005, 0xAB);
+  EXPECT_EQ(m.read8(0x1005), 0xAB);
+  EXPECT_EQ(m.read8(0x1004), FunctionalMemory::initial_byte(0x1004));  // neighbours keep their value
+  // A typed access crossing a line boundary.
+  m.write<uint64_t>(0x107C, 0x0102030405060708ull);
+  EXPECT_EQ(m.read<uint64_t>(0x107C), 0x0102030405060708ull);
+  EXPECT_EQ(m.read8(0x1080), 0x04);
+}
+
+TEST(FunctionalMemory, ApplyWriteUsesByteMaskAndReadSectorsZeroesTheRest) {
+  FunctionalMemory m;
+  MemReq w;
+  w.line_addr = 0x4000;
+  w.op = MemOp::kStore;
+  for (uint32_t b = 0; b < kLineBytes; ++b) w.data[b] = static_cast<uint8_t>(b + 1);
+  for (uint32_t b = 32; b < 40; ++b) w.byte_mask.set(b);  // 8 bytes of sector 1
+  m.apply_write(w);
+  EXPECT_EQ(m.read8(0x4000 + 32), 33);
+  EXPECT_EQ(m.read8(0x4000 + 39), 40);
+  EXPECT_EQ(m.read8(0x4000 + 40), FunctionalMemory::initial_byte(0x4000 + 40));
+
+  const LineData d = m.read_sectors(0x4000, 0b0010);
+  for (uint32_t b = 0; b < kLineBytes; ++b) {
+    if (b < 32 || b >= 64) {
+      EXPECT_EQ(d[b], 0) << b;
+    } else {
+      EXPECT_EQ(d[b], m.read8(0x4000 + b)) << b;
+    }
+  }
+  // A full-mask write replaces the line.
+  w.byte_mask.set();
+  m.apply_write(w);
+  EXPECT_EQ(m.line(0x4000), w.data);
+}
+
+TEST(FunctionalMemory, CopiesAndMovesAreIndependentImages) {
+  FunctionalMemory a;
+  a.write8(0x200, 1);
+  EXPECT_EQ(a.read8(0x200), 1);  // a's line cache now points at its line
+  FunctionalMemory b = a;
+  b.write8(0x200, 2);
+  EXPECT_EQ(a.read8(0x200), 1);
+  EXPECT_EQ(b.read8(0x200), 2);
+  FunctionalMemory c = std::move(b);
+  EXPECT_EQ(c.read8(0x200), 2);
+  a = c;
+  a.write8(0x201, 7);
+  EXPECT_EQ(c.read8(0x201), FunctionalMemory::initial_byte(0x201));
+  EXPECT_EQ(a.read8(0x200), 2);
+  b = FunctionalMemory{};  // a moved-from image can be reused
+  EXPECT_EQ(b.read8(0x200), FunctionalMemory::initial_byte(0x200));
+}
+
+// ---------------------------------------------------------------------------------------------
+// AddressMap
+
+TEST(AddressMap, EveryAlignedGroupOfConsecutiveLinesUsesEveryPartition) {
+  for (uint32_t parts : {1u, 6u, 8u, 32u}) {
+    AddressMap map(parts, 16, 16);
+    std::set<std::pair<uint32_t, uint64_t>> seen;  // (partition, local line) must be unique
+    for (uint64_t g = 0; g < 2000; ++g) {
+      std::vector<bool> used(parts, false);
+      for (uint64_t i = 0; i < parts; ++i) {
+        const Addr a = (g * parts + i) * kLineBytes;
+        const uint32_t p = map.partition(a);
+        ASSERT_LT(p, parts);
+        EXPECT_FALSE(used[p]) << "parts " << parts << " group " << g;
+        used[p] = true;
+        EXPECT_EQ(map.local_line(a), g);
+        EXPECT_TRUE(seen.insert({p, map.local_line(a)}).second);
+      }
+    }
+  }
+}
+
+TEST(AddressMap, PowerOfTwoStridesDoNotCampOnOnePartition) {
+  for (uint32_t parts : {6u, 8u, 32u}) {
+    AddressMap map(parts, 16, 16);
+    for (uint32_t k = 0; k <= 14; ++k) {
+      std::vector<uint32_t> load(parts, 0);
+      const uint32_t n = 256 * parts;
+      for (uint64_t i = 0; i < n; ++i) ++load[map.partition((i << k) * kLineBytes)];
+      const uint32_t max = *std::max_element(load.begin(), load.end());
+      // Mean load is 256; plain (line mod P) interleaving would put all n on one partition
+      // for large k.
+      EXPECT_LT(max, 2 * 256u) << "parts " << parts << " stride 2^" << k << " lines";
+    }
+  }
+}
+
+TEST(AddressMap, DramRowsHoldConsecutiveLocalLinesAndSpreadOverBanks) {
+  AddressMap map(6, 16, 16);
+  std::set<std::tuple<uint32_t, uint64_t, uint64_t>> seen;
+  for (uint64_t local = 0; local < 16 * 16 * 8; ++local) {
+    const uint32_t bank = map.dram_bank(local);
+    const uint64_t row = map.dram_row(local);
+    ASSERT_LT(bank, 16u);
+    EXPECT_TRUE(seen.insert({bank, row, local % 16}).second);  // (bank, row, column) unique
+    if (local % 16 != 0) {
+      EXPECT_EQ(bank, map.dram_bank(local - 1));
+      EXPECT_EQ(row, map.dram_row(local - 1));
+    } else if (local != 0) {
+      EXPECT_NE(bank, map.dram_bank(local - 1));  // the next row-sized chunk goes to another bank
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// LineTable
+
+TEST(LineTable, MatchesAStdMapUnderRandomInsertAndErase) {
+  std::mt19937_64 rng(3);
+  LineTable t(64);
+  std::map<Addr, uint32_t> ref;
+  for (int step = 0; step < 200000; ++step) {
+    // Few distinct lines with colliding low bits, so probe runs wrap and shift.
+    const Addr line = (rng() % 200) * 0x1000 * kLineBytes;
+    const auto it = ref.find(line);
+    if (it != ref.end() && rng() % 2) {
+      t.erase(line);
+      ref.erase(it);
+    } else if (it == ref.end() && ref.size() < 64) {
+      const uint32_t v = static_cast<uint32_t>(rng() % 1000);
+      t.insert(line, v);
+      ref[line] = v;
+    }
+    ASSERT_EQ(t.size(), ref.size());
+    const Addr probe = (rng() % 200) * 0x1000 * kLineBytes;
+    const auto pr = ref.find(probe);
+    ASSERT_EQ(t.find(probe), pr == ref.end() ? LineTable::kNone : pr->second) << step;
+  }
+  EXPECT_THROW(t.erase(0xDEAD0000), std::logic_error);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Network
+
+struct Tagged {
+  uint32_t src = 0;
+  uint32_t seq = 0;
+};
+
+TEST(Network, UnloadedLatencyIsLatencyPlusSerialisation) {
+  Network<Tagged> net(4, 3, 8, 1, 8, 16);
+  net.inject(1, 2, 1, 0, Tagged{1, 0});
+  uint64_t arrived = 0;
+  for (uint64_t t = 0; t < 100 && arrived == 0; ++t) {
+    if (net.peek(2, t)) arrived = t;
+    net.tick(t);
+  }
+  EXPECT_EQ(arrived, 8u);
+  net.pop(2);
+  EXPECT_TRUE(net.idle());
+  // A 5-flit packet at one flit per cycle: 4 more cycles.
+  net.inject(0, 1, 5, 100, Tagged{0, 0});
+  arrived = 0;
+  for (uint64_t t = 100; t < 200 && arrived == 0; ++t) {
+    if (net.peek(1, t)) arrived = t;
+    net.tick(t);
+  }
+  EXPECT_EQ(arrived, 100u + 4 + 8);
+}
+
+TEST(Network, BurstOfWritePacketsTakesAtLeastFlitsCycles) {
+  // N 5-flit packets (a 128 B write: header + 4 data flits) from one source at one flit per
+  // cycle per port: the last one leaves after >= N*5 cycles.
+  const uint32_t n = 40, flits = 5, latency = 8;
+  Network<Tagged> net(2, 2, latency, 1, 8, latency + 8);
+  uint32_t sent = 0, got = 0;
+  uint64_t t = 0, last = 0;
+  for (; got < n && t < 10000; ++t) {
+    while (sent < n && net.can_inject(0)) net.inject(0, 1, flits, t, Tagged{0, sent++});
+    if (const auto* p = net.peek(1, t)) {
+      EXPECT_EQ(p->payload.seq, got);
+      EXPECT_GE(p->arrive, p->inject + latency);
+      ++got;
+      last = t;
+      net.pop(1);
+    }
+    net.tick(t);
+  }
+  ASSERT_EQ(got, n);
+  EXPECT_GE(last, uint64_t{n} * flits);
+  EXPECT_LE(last, uint64_t{n} * flits + latency + 2);  // and the port is kept busy
+  EXPECT_EQ(net.flits_injected(), uint64_t{n} * flits);
+}
+
+TEST(Network, KeepsFifoOrderPerSourceAndDestinationUnderRandomTraffic) {
+  std::mt19937_64 rng(7);
+  const uint32_t S = 5, D = 3;
+  Network<Tagged> net(S, D, 6, 2, 4, 10);
+  std::vector<std::vector<uint32_t>> next_seq(S, std::vector<uint32_t>(D, 0));
+  std::vector<std::vector<uint32_t>> expect(S, std::vector<uint32_t>(D, 0));
+  uint64_t delivered = 0;
+  for (uint64_t t = 0; t < 20000; ++t) {
+    for (uint32_t s = 0; s < S; ++s) {
+      if (rng() % 3 == 0 && net.can_inject(s)) {
+        const uint32_t d = static_cast<uint32_t>(rng() % D);
+        net.inject(s, d, 1 + static_cast<uint32_t>(rng() % 5), t, Tagged{s, next_seq[s][d]++});
+      }
+    }
+    for (uint32_t d = 0; d < D; ++d) {
+      if (rng() % 4 == 0) continue;  // random ejection back-pressure
+      if (const auto* p = net.peek(d, t)) {
+        EXPECT_EQ(p->payload.seq, expect[p->payload.src][d]++);
+        EXPECT_GE(p->arrive, p->inject + 6);
+        ++delivered;
+        net.pop(d);
+      }
+    }
+    net.tick(t);
+  }
+  EXPECT_GT(delivered, 10000u);
+}
+
+TEST(Network, SourcesSharingADestinationGetFairShares) {
+  // Three sources flood one destination with 2-flit packets at 1 flit/cycle: the port moves
+  // one packet per 2 cycles and round-robin gives each source a third.
+  Network<Tagged> net(3, 1, 4, 1, 8, 12);
+  std::vector<uint32_t> got(3, 0);
+  const uint64_t cycles = 6000;
+  for (uint64_t t = 0; t < cycles; ++t) {
+    for (uint32_t s = 0; s < 3; ++s)
+      while (net.can_inject(s)) net.inject(s, 0, 2, t, Tagged{s, 0});
+    if (const auto* p = net.peek(0, t)) {
+      ++got[p->payload.src];
+      net.pop(0);
+    }
+    net.tick(t);
+  }
+  const uint32_t total = got[0] + got[1] + got[2];
+  EXPECT_NEAR(total, cycles / 2, 10);
+  for (uint32_t s = 0; s < 3; ++s) EXPECT_NEAR(got[s], total / 3.0, 3.0) << s;
+}
+
+TEST(Network, FullDestinationBackPressuresTheSource) {
+  const uint32_t src_cap = 8, dst_cap = 12;
+  Network<Tagged> net(1, 1, 4, 1, src_cap, dst_cap);
+  uint32_t injected = 0;
+  for (uint64_t t = 0; t < 200; ++t) {
+    while (net.can_inject(0)) net.inject(0, 0, 1, t, Tagged{0, injected++});
+    net.tick(t);  // never popped
+  }
+  EXPECT_EQ(injected, src_cap + dst_cap);
+  EXPECT_FALSE(net.can_inject(0));
+  EXPECT_EQ(net.dest_occupancy(0), dst_cap);
+  EXPECT_EQ(net.source_occupancy(0), src_cap);
+  // Draining the destination lets the source go again, in order.
+  uint32_t seq = 0;
+  for (uint64_t t = 200; t < 400; ++t) {
+    if (const auto* p = net.peek(0, t)) {
+      EXPECT_EQ(p->payload.seq, seq++);
+      net.pop(0);
+    }
+    net.tick(t);
+  }
+  EXPECT_EQ(seq, injected);
+  EXPECT_TRUE(net.idle());
+}
+
+// ---------------------------------------------------------------------------------------------
+// DramChannel
+
+struct ChannelRig {
+  MemParams p = gtx480_params();
+  AddressMap map{p.partitions, p.dram_banks, p.dram_lines_per_row};
+  MemorySystemStats stats;
+  DramChannel ch{p, map, &stats};
+  uint64_t now = 0;
+  std::vector<std::pair<uint32_t, uint64_t>> done;  // (tag, cycle)
+
+  // A local line in (bank, row), column col.
+  uint64_t line_in(uint32_t bank, uint64_t row, uint32_t col = 0) const {
+    for (uint64_t local = row * p.dram_banks * p.dram_lines_per_row;; local += p.dram_lines_per_row)
+      if (map.dram_bank(local) == bank && map.dram_row(local) == row) return local + col;
+  }
+  void read(uint64_t local, uint32_t tag) { ch.enqueue(DramRequest{local, 0xF, false, tag}, now); }
+  void step() {
+    ch.tick(now);
+    while (const DramRequest* d = ch.completed(now)) {
+      done.push_back({d->tag, now});
+      ch.pop_completed();
+    }
+    ++now;
+  }
+  void run_until_idle() {
+    for (int i = 0; i < 100000 && !ch.idle(); ++i) step();
+  }
+};
+
+TEST(DramChannel, LatencyOfRowHitClosedBankAndRowConflict) {
+  ChannelRig r;
+  const MemParams& p = r.p;
+  EXPECT_EQ(p.t_rcd, 10u);  // 13 ns at 700 MHz
+  EXPECT_EQ(p.t_rp, 10u);
+  const uint64_t a = r.line_in(3, 5), hit = a + 1, conflict = r.line_in(3, 9);
+  // Closed bank: activate + column.
+  uint64_t t0 = r.now;
+  r.read(a, 1);
+  r.run_until_idle();
+  ASSERT_EQ(r.done.size(), 1u);
+  EXPECT_EQ(r.done[0].second - t0, p.t_rcd + p.dram_latency);
+  // Row hit.
+  for (int i = 0; i < 50; ++i) r.step();
+  t0 = r.now;
+  r.read(hit, 2);
+  r.run_until_idle();
+  EXPECT_EQ(r.done[1].second - t0, p.dram_latency);
+  // Row conflict (tRAS long past): precharge + activate + column.
+  t0 = r.now;
+  r.read(conflict, 3);
+  r.run_until_idle();
+  EXPECT_EQ(r.done[2].second - t0, p.t_rp + p.t_rcd + p.dram_latency);
+  EXPECT_EQ(r.stats.dram_row_hits, 1u);
+  EXPECT_EQ(r.stats.dram_row_misses, 2u);
+  EXPECT_EQ(r.stats.dram_reads, 3u);
+  EXPECT_EQ(r.stats.dram_bytes, 3u * 128);
+}
+
+TEST(DramChannel, ActivationsToDifferentBanksAreTrrdApart) {
+  ChannelRig r;
+  const MemParams& p = r.p;
+  EXPECT_EQ(p.t_rrd, 5u);  // 6.5 ns at 700 MHz
+  for (uint32_t b = 0; b < 4; ++b) r.read(r.line_in(b, 1), b);
+  r.run_until_idle();
+  ASSERT_EQ(r.done.size(), 4u);
+  for (uint32_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(r.done[k].first, k);
+    EXPECT_EQ(r.done[k].second, k * p.t_rrd + p.t_rcd + p.dram_latency) << k;
+  }
+}
+
+TEST(DramChannel, FrFcfsServesAYoungerRowHitBeforeAnOlderRowMiss) {
+  ChannelRig r;
+  const uint64_t a = r.line_in(2, 4);
+  r.read(a, 0);  // opens row 4 of bank 2
+  r.run_until_idle();
+  ASSERT_EQ(r.done.size(), 1u);
+  r.done.clear();
+  // Older: a row miss in the same bank. Younger: a hit to the open row.
+  r.read(r.line_in(2, 7), 10);
+  r.read(a + 3, 11);
+  r.run_until_idle();
+  ASSERT_EQ(r.done.size(), 2u);
+  EXPECT_EQ(r.done[0].first, 11u) << "the younger row hit goes first";
+  EXPECT_EQ(r.done[1].first, 10u);
+  EXPECT_EQ(r.stats.dram_row_hits, 1u);
+  EXPECT_EQ(r.stats.dram_row_misses, 2u);
+}
+
+TEST(DramChannel, OpenRowIsNotClosedWhileHitsToItWait) {
+  ChannelRig r;
+  const uint64_t a = r.line_in(0, 1);
+  r.read(a, 0);
+  r.run_until_idle();
+  r.done.clear();
+  // Queue: miss (bank 0 row 2), then 6 hits to row 1: all hits complete before the miss.
+  r.read(r.line_in(0, 2), 100);
+  for (uint32_t i = 1; i <= 6; ++i) r.read(a + i, i);
+  // Meanwhile a request to another bank activates in parallel (oldest-first among banks).
+  r.read(r.line_in(5, 3), 200);
+  r.run_until_idle();
+  ASSERT_EQ(r.done.size(), 8u);
+  std::vector<uint32_t> order;
+  for (auto& d : r.done) order.push_back(d.first);
+  const auto pos = [&](uint32_t tag) { return std::find(order.begin(), order.end(), tag) - order.begin(); };
+  for (uint32_t i = 1; i <= 6; ++i) EXPECT_LT(pos(i), pos(100));
+  EXPECT_LT(pos(200), pos(100));
+}
+
+TEST(DramChannel, BandwidthLimitIsExactUnderStreaming) {
+  ChannelRig r;
+  const double bpc = r.p.dram_bytes_per_cycle();
+  EXPECT_NEAR(bpc, 179.2e9 / 6 / 700e6, 1e-9);
+  uint64_t next = 0;
+  const uint64_t warm = 2000, window = 30000;
+  uint64_t bytes_at_warm = 0;
+  for (uint64_t t = 0; t < warm + window; ++t) {
+    while (r.ch.can_accept()) r.read(next++, 0);
+    if (t == warm) bytes_at_warm = r.stats.dram_bytes;
+    r.step();
+    r.done.clear();
+  }
+  const double rate = static_cast<double>(r.stats.dram_bytes - bytes_at_warm) / static_cast<double>(window);
+  EXPECT_LE(rate, bpc * 1.001);
+  EXPECT_GE(rate, bpc * 0.98) << "streaming row hits should saturate the bus";
+  EXPECT_GT(r.stats.dram_row_hits, 10 * r.stats.dram_row_misses);
+}
+
+TEST(DramChannel, SectorBurstsCostTheirBytesAndWritesAreNotAnswered) {
+  ChannelRig r;
+  r.ch.enqueue(DramRequest{7, 0b0101, true, 0}, 0);  // 64 B write
+  r.ch.enqueue(DramRequest{8, 0b0001, false, 4}, 0); // 32 B read
+  r.run_until_idle();
+  ASSERT_EQ(r.done.size(), 1u);
+  EXPECT_EQ(r.done[0].first, 4u);
+  EXPECT_EQ(r.stats.dram_bytes, 96u);
+  EXPECT_EQ(r.stats.dram_writes, 1u);
+  EXPECT_EQ(r.stats.dram_reads, 1u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// L2Bank
+
+struct BankRig {
+  MemParams p;
+  AddressMap map;
+  FunctionalMemory image;
+  MemorySystemStats stats;
+  L2Bank bank;
+  uint64_t now = 0;
+  std::vector<DramRequest> to_dram;
+  std::vector<RespPacket> responses;
+
+  explicit BankRig(MemParams params)
+      : p(params), map(p.partitions, p.dram_banks, p.dram_lines_per_row), bank(p, map, image, &stats) {}
+
+  // Lines of partition 0 mapping to L2 set `set`.
+  std::vector<Addr> lines_in_set(uint32_t set, size_t n) const {
+    std::vector<Addr> out;
+    for (uint64_t l = 0; out.size() < n; ++l) {
+      const Addr a = l * kLineBytes;
+      if (map.partition(a) == 0 && map.local_line(a) % p.l2_sets == set) out.push_back(a);
+    }
+    return out;
+  }
+  static ReqPacket read(Addr line, SectorMask s, uint8_t mshr) {
+    ReqPacket pk;
+    pk.req.line_addr = line;
+    pk.req.sectors = s;
+    pk.req.mshr = mshr;
+    return pk;
+  }
+  static ReqPacket write(Addr line, SectorMask s, uint8_t value) {
+    ReqPacket pk;
+    pk.req.line_addr = line;
+    pk.req.op = MemOp::kStore;
+    for (uint32_t b = 0; b < kLineBytes; ++b) {
+      pk.req.byte_mask[b] = (s >> (b / kChunkBytes)) & 1;
+      pk.req.data[b] = value;
+    }
+    return pk;
+  }
+  void step() {
+    while (const DramRequest* d = bank.dram_out(now)) {
+      to_dram.push_back(*d);
+      bank.pop_dram_out();
+    }
+    while (const RespPacket* r = bank.response(now)) {
+      responses.push_back(*r);
+      bank.pop_response();
+    }
+    ++now;
+  }
+  void steps(uint32_t n) {
+    for (uint32_t i = 0; i < n; ++i) step();
+  }
+};
+
+TEST(L2Bank, WriteAllocatesWithoutFetchAndAReadOfItsSectorsHits) {
+  BankRig r(gtx480_params());
+  ASSERT_TRUE(r.bank.accept(BankRig::write(0x0, 0b0110, 0x5A), r.now));
+  SectorMask valid = 0, dirty = 0;
+  ASSERT_TRUE(r.bank.holds(0x0, &valid, &dirty));
+  EXPECT_EQ(valid, 0b0110);
+  EXPECT_EQ(dirty, 0b0110);
+  EXPECT_EQ(r.image.read8(0x20), 0x5A);  // functional effect at acceptance
+  ASSERT_TRUE(r.bank.accept(BankRig::read(0x0, 0b0100, 3), r.now));
+  r.steps(r.p.l2_hit_latency + 1);
+  ASSERT_EQ(r.responses.size(), 1u);
+  EXPECT_EQ(r.responses[0].resp.mshr, 3);
+  EXPECT_EQ(r.responses[0].resp.data[64], 0x5A);
+  EXPECT_EQ(r.responses[0].resp.data[0], 0);  // not requested
+  EXPECT_TRUE(r.to_dram.empty());
+  EXPECT_EQ(r.stats.l2_hits, 1u);
+  // A read needing a sector that was not written misses and fetches only that sector.
+  ASSERT_TRUE(r.bank.accept(BankRig::read(0x0, 0b0011, 4), r.now));
+  r.steps(r.p.l2_tag_latency + 1);
+  ASSERT_EQ(r.to_dram.size(), 1u);
+  EXPECT_EQ(r.to_dram[0].sectors, 0b0001);
+  EXPECT_FALSE(r.to_dram[0].write);
+}
+
+TEST(L2Bank, ReadsOfALineMergeWhileItsFetchIsInFlight) {
+  BankRig r(gtx480_params());
+  ASSERT_TRUE(r.bank.accept(BankRig::read(0x0, 0b0011, 1), r.now));
+  r.step();
+  ASSERT_TRUE(r.bank.accept(BankRig::read(0x0, 0b0001, 2), r.now));  // covered by the fetch
+  r.step();
+  ASSERT_TRUE(r.bank.accept(BankRig::read(0x0, 0b1000, 3), r.now));  // needs one more sector
+  r.steps(r.p.l2_tag_latency + 2);
+  ASSERT_EQ(r.to_dram.size(), 2u);
+  EXPECT_EQ(r.to_dram[0].sectors, 0b0011);
+  EXPECT_EQ(r.to_dram[1].sectors, 0b1000);
+  EXPECT_EQ(r.to_dram[0].tag, r.to_dram[1].tag);  // one MSHR entry
+  EXPECT_EQ(r.stats.l2_misses, 3u);
+  // First fetch returns: reads 1 and 2 are answered, read 3 still waits.
+  r.bank.fill(r.to_dram[0], r.now);
+  r.steps(r.p.l2_fill_latency + 1);
+  ASSERT_EQ(r.responses.size(), 2u);
+  EXPECT_EQ(r.responses[0].resp.mshr, 1);
+  EXPECT_EQ(r.responses[1].resp.mshr, 2);
+  EXPECT_FALSE(r.bank.idle());
+  r.bank.fill(r.to_dram[1], r.now);
+  r.steps(r.p.l2_fill_latency + 1);
+  ASSERT_EQ(r.responses.size(), 3u);
+  EXPECT_EQ(r.responses[2].resp.mshr, 3);
+  EXPECT_TRUE(r.bank.idle());
+  SectorMask valid = 0;
+  ASSERT_TRUE(r.bank.holds(0x0, &valid));  // allocated on fill
+  EXPECT_EQ(valid, 0b1011);
+}
+
+TEST(L2Bank, EvictingADirtyLineWritesBackItsDirtySectorsInLruOrder) {
+  MemParams p = gtx480_params();
+  BankRig r(p);
+  const std::vector<Addr> lines = r.lines_in_set(5, p.l2_ways + 2);
+  for (uint32_t i = 0; i < p.l2_ways; ++i) ASSERT_TRUE(r.bank.accept(BankRig::write(lines[i], 0b0001, 1), r.now));
+  // Touch line 0 so that line 1 is the LRU one.
+  ASSERT_TRUE(r.bank.accept(BankRig::read(lines[0], 0b0001, 0), r.now));
+  r.steps(p.l2_hit_latency + 1);
+  ASSERT_TRUE(r.bank.accept(BankRig::write(lines[p.l2_ways], 0b1100, 2), r.now));
+  r.steps(p.l2_tag_latency + 1);
+  ASSERT_EQ(r.to_dram.size(), 1u);
+  EXPECT_TRUE(r.to_dram[0].write);
+  EXPECT_EQ(r.to_dram[0].local_line, r.map.local_line(lines[1]));
+  EXPECT_EQ(r.to_dram[0].sectors, 0b0001);
+  EXPECT_FALSE(r.bank.holds(lines[1]));
+  EXPECT_TRUE(r.bank.holds(lines[0]));
+  // A clean victim (fill of a fetched line) leaves without a write-back.
+}
+
+TEST(L2Bank, RefusesReadsWhenItsMshrsAreExhaustedAndChangesNothing) {
+  MemParams p = gtx480_params();
+  p.l2_mshrs = 2;
+  p.l2_dram_out = 100;
+  BankRig r(p);
+  ASSERT_TRUE(r.bank.accept(BankRig::read(0 * 6 * kLineBytes, 0xF, 0), r.now));
+  ASSERT_TRUE(r.bank.accept(BankRig::read(1 * 6 * kLineBytes, 0xF, 1), r.now));
+  ReqPacket third = BankRig::read(2 * 6 * kLineBytes, 0xF, 2);
+  third.req.agcb_bypass = true;
+  EXPECT_FALSE(r.bank.accept(third, r.now));
+  EXPECT_FALSE(r.bank.bypass_bit(third.req.line_addr)) << "a refused request has no effect";
+  EXPECT_EQ(r.stats.l2_misses, 2u);
+  // A hit-free read of a line already being fetched merges without a new MSHR.
+  EXPECT_TRUE(r.bank.accept(BankRig::read(0, 0x1, 3), r.now));
+  r.steps(p.l2_tag_latency + 1);
+  for (const DramRequest& d : std::vector<DramRequest>(r.to_dram)) r.bank.fill(d, r.now);
+  EXPECT_TRUE(r.bank.accept(third, r.now));
+  EXPECT_TRUE(r.bank.bypass_bit(third.req.line_addr));
+}
+
+}  // namespace
+}  // namespace l1d::sim

@@ -1,0 +1,569 @@
+// The workloads (sim_cpp/workload): stream well-formedness for every registered workload, the
+// rules that make precomputed streams valid on non-coherent L1s, and each algorithm's result
+// (the stores of every warp, applied kernel by kernel, against a reference computed here from
+// the inputs in memory).
+#include "sim_cpp/workload/workload.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+#include "sim_cpp/core/coalescer.h"
+#include "sim_cpp/workload/kernel_builder.h"
+
+namespace l1d::sim {
+namespace {
+
+using wl::GeneratedWorkload;
+using wl::Region;
+
+constexpr uint64_t kMaxWarpInsts = 10'000'000;
+
+struct Loaded {
+  std::unique_ptr<Workload> w;
+  FunctionalMemory mem;
+  const GeneratedWorkload& gen() const { return dynamic_cast<const GeneratedWorkload&>(*w); }
+  const Region& region(const char* name) const { return gen().region(name); }
+};
+
+Loaded load(const std::string& name, uint64_t seed = 1, WorkloadScale scale = WorkloadScale::kTest) {
+  Loaded l;
+  l.w = make_workload(name);
+  l.w->init(l.mem, scale, seed);
+  return l;
+}
+
+std::vector<WarpInst> drain(const Kernel& k, uint32_t cta, uint32_t warp) {
+  auto p = k.warp(cta, warp);
+  std::vector<WarpInst> out;
+  for (;;) {
+    out.push_back(p->next());
+    if (out.back().kind == OpKind::kExit) return out;
+    if (out.size() > kMaxWarpInsts) throw std::runtime_error("warp stream does not end");
+  }
+}
+
+bool is_mem(const WarpInst& i) { return i.kind == OpKind::kLoad || i.kind == OpKind::kStore; }
+
+template <typename F>
+void for_each_lane(const WarpInst& i, F&& f) {
+  for (uint32_t l = 0; l < kWarpSize; ++l) {
+    if ((i.active_mask >> l) & 1u) f(l);
+  }
+}
+
+// f(cta, warp, stream) for every warp of kernel k.
+template <typename F>
+void for_each_warp(const Kernel& k, F&& f) {
+  const KernelGrid g = k.grid();
+  for (uint32_t c = 0; c < g.ctas; ++c) {
+    for (uint32_t w = 0; w < g.warps_per_cta; ++w) f(c, w, drain(k, c, w));
+  }
+}
+
+void apply_stores(FunctionalMemory& mem, const std::vector<WarpInst>& insts) {
+  for (const WarpInst& i : insts) {
+    if (i.kind != OpKind::kStore) continue;
+    for_each_lane(i, [&](uint32_t l) {
+      for (uint32_t b = 0; b < i.access_bytes; ++b)
+        mem.write8(i.addr[l] + b, static_cast<uint8_t>(i.value[l] >> (8 * b)));
+    });
+  }
+}
+
+// Applies every warp's stores kernel by kernel; after_kernel(k) sees memory after kernel k.
+template <typename F>
+void run(Loaded& l, F&& after_kernel) {
+  for (uint32_t k = 0; k < l.w->kernels(); ++k) {
+    for_each_warp(l.w->kernel(k), [&](uint32_t, uint32_t, const std::vector<WarpInst>& s) { apply_stores(l.mem, s); });
+    after_kernel(k);
+  }
+}
+
+template <typename T>
+std::vector<T> read_array(const FunctionalMemory& mem, const Region& r) {
+  std::vector<T> v(r.bytes / sizeof(T));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = mem.read<T>(r.base + i * sizeof(T));
+  return v;
+}
+
+void expect_close(const std::vector<float>& got, const std::vector<double>& want, const char* what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    ASSERT_NEAR(got[i], want[i], 1e-4 * std::max(1.0, std::fabs(want[i]))) << what << "[" << i << "]";
+  }
+}
+
+// ------------------------------------------------------------------ registry
+
+TEST(WorkloadRegistry, NamesTheSixWorkloads) {
+  const std::vector<std::string> want{"bfs", "spmv", "kmeans", "atax", "mvt", "vecadd"};
+  EXPECT_EQ(workload_names(), want);
+  for (const auto& n : want) {
+    auto w = make_workload(n);
+    ASSERT_NE(w, nullptr);
+    EXPECT_EQ(w->name(), n);
+    EXPECT_FALSE(w->description().empty());
+    EXPECT_NE(dynamic_cast<GeneratedWorkload*>(w.get()), nullptr);
+  }
+  EXPECT_THROW(make_workload("nope"), std::invalid_argument);
+  EXPECT_THROW(make_workload(""), std::invalid_argument);
+}
+
+// ------------------------------------------------------------------ every workload
+
+class EveryWorkload : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryWorkload, StreamsAreFiniteAndEndInExit) {
+  Loaded l = load(GetParam());
+  ASSERT_GT(l.w->kernels(), 0u);
+  EXPECT_THROW(l.w->kernel(l.w->kernels()), std::out_of_range);
+  uint64_t total = 0;
+  for (uint32_t k = 0; k < l.w->kernels(); ++k) {
+    const Kernel& kern = l.w->kernel(k);
+    EXPECT_FALSE(kern.name().empty());
+    ASSERT_GT(kern.grid().ctas, 0u);
+    ASSERT_GT(kern.grid().warps_per_cta, 0u);
+    ASSERT_LE(kern.grid().warps_per_cta, 32u);
+    for_each_warp(kern, [&](uint32_t c, uint32_t w, const std::vector<WarpInst>& s) {
+      total += s.size();
+      for (size_t i = 0; i + 1 < s.size(); ++i) {
+        ASSERT_NE(s[i].kind, OpKind::kExit) << "kernel " << k << " warp " << c << "/" << w;
+        ASSERT_NE(s[i].active_mask, 0u);
+        if (s[i].kind == OpKind::kAlu) {
+          ASSERT_GE(s[i].latency, 1u);
+        }
+      }
+      ASSERT_EQ(s.back().kind, OpKind::kExit);
+      auto p = kern.warp(c, w);  // next() after the exit keeps returning it
+      for (size_t i = 0; i < s.size(); ++i) p->next();
+      ASSERT_EQ(p->next().kind, OpKind::kExit);
+    });
+  }
+  // kTest is tiny: it must run through a simulator in well under a second.
+  EXPECT_LT(total, 50'000u);
+}
+
+TEST_P(EveryWorkload, AccessesAreAlignedAndInsideInitialisedRegions) {
+  Loaded l = load(GetParam());
+  const auto& regions = l.gen().regions();
+  ASSERT_FALSE(regions.empty());
+  for (size_t i = 0; i < regions.size(); ++i) {  // distinct, ordered, inside 32 bits
+    EXPECT_LE(regions[i].base + regions[i].bytes, Addr{1} << 32);
+    if (i > 0) {
+      EXPECT_GT(regions[i].base, regions[i - 1].base + regions[i - 1].bytes);
+    }
+  }
+  std::map<std::string, uint64_t> touched;
+  for (uint32_t k = 0; k < l.w->kernels(); ++k) {
+    for_each_warp(l.w->kernel(k), [&](uint32_t, uint32_t, const std::vector<WarpInst>& s) {
+      for (const WarpInst& i : s) {
+        if (!is_mem(i)) continue;
+        ASSERT_TRUE(i.access_bytes == 1 || i.access_bytes == 2 || i.access_bytes == 4 || i.access_bytes == 8);
+        for_each_lane(i, [&](uint32_t lane) {
+          const Addr a = i.addr[lane];
+          ASSERT_EQ(a % i.access_bytes, 0u) << "pc " << i.pc;
+          const auto it = std::find_if(regions.begin(), regions.end(),
+                                       [&](const Region& r) { return r.contains(a, i.access_bytes); });
+          ASSERT_NE(it, regions.end()) << "pc " << i.pc << " lane " << lane << " address " << a;
+          ++touched[it->name];
+        });
+        ASSERT_NO_THROW(coalesce(i));
+      }
+    });
+  }
+  EXPECT_GE(touched.size(), 2u);
+}
+
+TEST_P(EveryWorkload, PcsIdentifyStaticInstructions) {
+  Loaded l = load(GetParam());
+  // pc -> (kind, access bytes, latency): one static instruction per PC across the workload.
+  std::map<uint64_t, std::tuple<OpKind, uint32_t, uint32_t>> code;
+  // pc -> kernel function (the kernel name without a trailing launch number, e.g. bfs_level3):
+  // different kernel functions do not share PCs.
+  std::map<uint64_t, std::string> function_of;
+  for (uint32_t k = 0; k < l.w->kernels(); ++k) {
+    std::string function = l.w->kernel(k).name();
+    while (!function.empty() && std::isdigit(static_cast<unsigned char>(function.back()))) function.pop_back();
+    std::set<uint64_t> kernel_pcs;
+    uint64_t insts = 0, exit_pc = 0;
+    for_each_warp(l.w->kernel(k), [&](uint32_t, uint32_t, const std::vector<WarpInst>& s) {
+      for (const WarpInst& i : s) {
+        ASSERT_EQ(i.pc % 8, 0u);
+        ASSERT_GE(i.pc, 0x100u);
+        const auto sig =
+            std::make_tuple(i.kind, is_mem(i) ? i.access_bytes : 0u, i.kind == OpKind::kAlu ? i.latency : 0u);
+        const auto [it, fresh] = code.emplace(i.pc, sig);
+        ASSERT_EQ(it->second, sig) << "pc " << i.pc << " names two different instructions";
+        ASSERT_EQ(function_of.emplace(i.pc, function).first->second, function) << "pc " << i.pc;
+        kernel_pcs.insert(i.pc);
+        ++insts;
+      }
+      if (exit_pc == 0) exit_pc = s.back().pc;
+      ASSERT_EQ(s.back().pc, exit_pc);  // one exit instruction per kernel
+    });
+    // The exit is the kernel's last static instruction; loops reuse their PCs.
+    EXPECT_EQ(*kernel_pcs.rbegin(), exit_pc);
+    EXPECT_LE(kernel_pcs.size(), 64u);
+    EXPECT_LT(kernel_pcs.size(), insts);
+    EXPECT_LE(exit_pc - *kernel_pcs.begin(), 8 * 64u);
+  }
+}
+
+TEST_P(EveryWorkload, SameSeedSameStreamsAndMemory) {
+  Loaded a = load(GetParam(), 42), b = load(GetParam(), 42), c = load(GetParam(), 43);
+  ASSERT_EQ(a.w->kernels(), b.w->kernels());
+  bool streams_differ = a.w->kernels() != c.w->kernels();
+  for (uint32_t k = 0; k < a.w->kernels(); ++k) {
+    const Kernel &ka = a.w->kernel(k), &kb = b.w->kernel(k);
+    ASSERT_EQ(ka.name(), kb.name());
+    ASSERT_EQ(ka.grid().ctas, kb.grid().ctas);
+    // Create b's warps in reverse order: a warp's stream must not depend on the order of creation.
+    const KernelGrid g = ka.grid();
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<WarpInst>> reversed;
+    for (uint32_t c_ = g.ctas; c_-- > 0;) {
+      for (uint32_t w = g.warps_per_cta; w-- > 0;) reversed[{c_, w}] = drain(kb, c_, w);
+    }
+    for (uint32_t c_ = 0; c_ < g.ctas; ++c_) {
+      for (uint32_t w = 0; w < g.warps_per_cta; ++w) {
+        const auto sa = drain(ka, c_, w);
+        const auto& sb = reversed.at({c_, w});
+        ASSERT_EQ(sa.size(), sb.size());
+        for (size_t i = 0; i < sa.size(); ++i) {
+          ASSERT_EQ(sa[i].kind, sb[i].kind);
+          ASSERT_EQ(sa[i].pc, sb[i].pc);
+          ASSERT_EQ(sa[i].latency, sb[i].latency);
+          ASSERT_EQ(sa[i].active_mask, sb[i].active_mask);
+          ASSERT_EQ(sa[i].addr, sb[i].addr);
+          ASSERT_EQ(sa[i].value, sb[i].value);
+        }
+        if (!streams_differ && k < c.w->kernels() && c_ < c.w->kernel(k).grid().ctas) {
+          const auto sc = drain(c.w->kernel(k), c_, w);
+          streams_differ = sc.size() != sa.size() ||
+                           !std::equal(sa.begin(), sa.end(), sc.begin(), [](const WarpInst& x, const WarpInst& y) {
+                             return x.addr == y.addr && x.value == y.value && x.active_mask == y.active_mask;
+                           });
+        }
+      }
+    }
+  }
+  bool memory_differs = false;
+  for (const Region& r : a.gen().regions()) {
+    const Region& rb = b.gen().region(r.name.c_str());
+    ASSERT_EQ(r.base, rb.base);
+    ASSERT_EQ(read_array<uint8_t>(a.mem, r), read_array<uint8_t>(b.mem, rb)) << r.name;
+    const Region& rc = c.gen().region(r.name.c_str());
+    memory_differs = memory_differs || read_array<uint8_t>(a.mem, r) != read_array<uint8_t>(c.mem, rc);
+  }
+  EXPECT_TRUE(memory_differs) << "another seed should give other inputs";
+  EXPECT_TRUE(streams_differ) << "another seed should give other streams";
+}
+
+TEST_P(EveryWorkload, ReinitialisingGivesTheSameWorkload) {
+  Loaded a = load(GetParam(), 5);
+  FunctionalMemory other;
+  a.w->init(other, WorkloadScale::kTest, 9);  // a different seed in between
+  FunctionalMemory mem;
+  a.w->init(mem, WorkloadScale::kTest, 5);
+  Loaded b = load(GetParam(), 5);
+  ASSERT_EQ(a.w->kernels(), b.w->kernels());
+  ASSERT_EQ(a.gen().regions().size(), b.gen().regions().size());
+  for (uint32_t k = 0; k < a.w->kernels(); ++k) {
+    const auto sa = drain(a.w->kernel(k), 0, 0), sb = drain(b.w->kernel(k), 0, 0);
+    ASSERT_EQ(sa.size(), sb.size());
+    for (size_t i = 0; i < sa.size(); ++i) ASSERT_EQ(sa[i].addr, sb[i].addr);
+  }
+}
+
+// Precomputed streams are valid on non-coherent L1s only if (1) no load reads a byte that
+// another CTA stores in the same kernel with a value different from what was there, and
+// (2) bytes stored by several warps in one kernel all get the same value (so the result does
+// not depend on warp order).
+TEST_P(EveryWorkload, NoCrossCtaDataDependenceWithinAKernel) {
+  Loaded l = load(GetParam());
+  for (uint32_t k = 0; k < l.w->kernels(); ++k) {
+    struct Writer {
+      uint64_t warp;  // global warp number
+      uint32_t cta;
+      uint8_t value;
+      bool multi_cta;
+    };
+    std::unordered_map<Addr, Writer> stored;
+    std::vector<std::vector<WarpInst>> warps;
+    std::vector<uint32_t> warp_cta;
+    for_each_warp(l.w->kernel(k), [&](uint32_t c, uint32_t, const std::vector<WarpInst>& s) {
+      const uint64_t gw = warps.size();
+      for (const WarpInst& i : s) {
+        if (i.kind != OpKind::kStore) continue;
+        for_each_lane(i, [&](uint32_t lane) {
+          for (uint32_t b = 0; b < i.access_bytes; ++b) {
+            const auto v = static_cast<uint8_t>(i.value[lane] >> (8 * b));
+            auto [it, fresh] = stored.emplace(i.addr[lane] + b, Writer{gw, c, v, false});
+            if (fresh) continue;
+            if (it->second.warp == gw) {
+              it->second.value = v;  // the same warp overwrites in program order
+            } else {
+              ASSERT_EQ(it->second.value, v) << "kernel " << k << ": warps store different values to " << i.addr[lane];
+              it->second.multi_cta = it->second.multi_cta || it->second.cta != c;
+            }
+          }
+        });
+      }
+      warps.push_back(s);
+      warp_cta.push_back(c);
+    });
+    for (size_t w = 0; w < warps.size(); ++w) {
+      for (const WarpInst& i : warps[w]) {
+        if (i.kind != OpKind::kLoad) continue;
+        for_each_lane(i, [&](uint32_t lane) {
+          for (uint32_t b = 0; b < i.access_bytes; ++b) {
+            const Addr a = i.addr[lane] + b;
+            const auto it = stored.find(a);
+            if (it == stored.end() || (it->second.cta == warp_cta[w] && !it->second.multi_cta)) continue;
+            ASSERT_EQ(it->second.value, l.mem.read8(a))
+                << "kernel " << k << " reads " << a << ", which another CTA changes in the same kernel";
+          }
+        });
+      }
+    }
+    for (const auto& s : warps) apply_stores(l.mem, s);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, EveryWorkload, ::testing::ValuesIn(workload_names()),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+TEST(WorkloadScales, SmallIsAFewHundredThousandWarpInstructions) {
+  for (const auto& name : workload_names()) {
+    Loaded l = load(name, 1, WorkloadScale::kSmall);
+    uint64_t total = 0;
+    for (uint32_t k = 0; k < l.w->kernels(); ++k) {
+      for_each_warp(l.w->kernel(k), [&](uint32_t, uint32_t, const std::vector<WarpInst>& s) { total += s.size(); });
+    }
+    EXPECT_GE(total, 100'000u) << name;
+    EXPECT_LE(total, 1'000'000u) << name;
+  }
+}
+
+// ------------------------------------------------------------------ algorithms
+
+TEST(VecAdd, StoresAPlusBWithPartialLastWarp) {
+  Loaded l = load("vecadd");
+  const auto a = read_array<float>(l.mem, l.region("a")), b = read_array<float>(l.mem, l.region("b"));
+  ASSERT_EQ(a.size(), 1000u);
+  // 1000 threads: CTA 3 has 232, its warp 7 has 8 lanes.
+  const Kernel& k = l.w->kernel(0);
+  EXPECT_EQ(k.grid().ctas, 4u);
+  for (const WarpInst& i : drain(k, 3, 7)) {
+    if (is_mem(i)) {
+      EXPECT_EQ(i.active_mask, 0xFFu);
+    }
+  }
+  // Full warps: every access is one 128 B request.
+  for (const WarpInst& i : drain(k, 1, 2)) {
+    if (!is_mem(i)) continue;
+    const auto reqs = coalesce(i);
+    ASSERT_EQ(reqs.size(), 1u);
+    EXPECT_EQ(reqs[0].size, 128u);
+  }
+  run(l, [](uint32_t) {});
+  const auto c = read_array<float>(l.mem, l.region("c"));
+  for (size_t i = 0; i < c.size(); ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
+}
+
+TEST(Spmv, StoresYPlusAxForAPowerLawMatrix) {
+  Loaded l = load("spmv");
+  const auto ptr = read_array<int32_t>(l.mem, l.region("row_ptr"));
+  const auto col = read_array<int32_t>(l.mem, l.region("col"));
+  const auto val = read_array<float>(l.mem, l.region("val"));
+  const auto x = read_array<float>(l.mem, l.region("x"));
+  const auto y0 = read_array<float>(l.mem, l.region("y"));
+  const size_t rows = y0.size();
+  ASSERT_EQ(ptr.size(), rows + 1);
+  ASSERT_EQ(ptr.front(), 0);
+  ASSERT_EQ(static_cast<size_t>(ptr.back()), col.size());
+  ASSERT_EQ(col.size(), val.size());
+  int32_t max_len = 0;
+  std::vector<double> want(rows);
+  for (size_t r = 0; r < rows; ++r) {
+    ASSERT_LE(ptr[r], ptr[r + 1]);
+    max_len = std::max(max_len, ptr[r + 1] - ptr[r]);
+    double dot = 0;
+    for (int32_t j = ptr[r]; j < ptr[r + 1]; ++j) {
+      ASSERT_GE(col[j], 0);
+      ASSERT_LT(static_cast<size_t>(col[j]), rows);
+      if (j > ptr[r]) {  // sorted, no duplicates
+        ASSERT_LT(col[j - 1], col[j]);
+      }
+      dot += static_cast<double>(val[j]) * x[col[j]];
+    }
+    want[r] = y0[r] + dot;
+  }
+  // Power law: the longest row is many times the mean.
+  const double mean = static_cast<double>(col.size()) / static_cast<double>(rows);
+  EXPECT_GT(max_len, 4 * mean);
+  run(l, [](uint32_t) {});
+  expect_close(read_array<float>(l.mem, l.region("y")), want, "y");
+}
+
+TEST(Atax, KernelsComputeTmpThenATransposeTmp) {
+  Loaded l = load("atax");
+  const auto a = read_array<float>(l.mem, l.region("A"));
+  const auto x = read_array<float>(l.mem, l.region("x"));
+  const size_t ny = x.size(), nx = a.size() / ny;
+  ASSERT_EQ(l.w->kernels(), 2u);
+  ASSERT_EQ(read_array<float>(l.mem, l.region("tmp")).size(), nx);
+  // Kernel 1 walks rows: each lane in its own line (32 requests); kernel 2 walks columns
+  // (lanes in consecutive words).
+  const auto w1 = drain(l.w->kernel(0), 0, 0), w2 = drain(l.w->kernel(1), 0, 0);
+  const auto first_load = [](const std::vector<WarpInst>& s) {
+    return *std::find_if(s.begin(), s.end(), [](const WarpInst& i) { return i.kind == OpKind::kLoad; });
+  };
+  EXPECT_EQ(coalesce(first_load(w1)).size(), 32u);
+  EXPECT_EQ(coalesce(first_load(w2)).size(), 1u);
+  std::vector<double> tmp(nx, 0.0), y(ny, 0.0);
+  for (size_t i = 0; i < nx; ++i) {
+    for (size_t j = 0; j < ny; ++j) tmp[i] += static_cast<double>(a[i * ny + j]) * x[j];
+  }
+  for (size_t j = 0; j < ny; ++j) {
+    for (size_t i = 0; i < nx; ++i) y[j] += static_cast<double>(a[i * ny + j]) * tmp[i];
+  }
+  run(l, [&](uint32_t k) {
+    if (k == 0) expect_close(read_array<float>(l.mem, l.region("tmp")), tmp, "tmp after kernel 1");
+    if (k == 1) expect_close(read_array<float>(l.mem, l.region("y")), y, "y after kernel 2");
+  });
+}
+
+TEST(Mvt, KernelsComputeX1PlusAY1AndX2PlusATransposeY2) {
+  Loaded l = load("mvt");
+  const auto a = read_array<float>(l.mem, l.region("A"));
+  const auto x1 = read_array<float>(l.mem, l.region("x1")), x2 = read_array<float>(l.mem, l.region("x2"));
+  const auto y1 = read_array<float>(l.mem, l.region("y1")), y2 = read_array<float>(l.mem, l.region("y2"));
+  const size_t n = x1.size();
+  ASSERT_EQ(a.size(), n * n);
+  std::vector<double> w1(n), w2(n);
+  for (size_t i = 0; i < n; ++i) {
+    w1[i] = x1[i], w2[i] = x2[i];
+    for (size_t j = 0; j < n; ++j) {
+      w1[i] += static_cast<double>(a[i * n + j]) * y1[j];
+      w2[i] += static_cast<double>(a[j * n + i]) * y2[j];
+    }
+  }
+  run(l, [&](uint32_t k) {
+    if (k == 0) {
+      expect_close(read_array<float>(l.mem, l.region("x1")), w1, "x1");
+      EXPECT_EQ(read_array<float>(l.mem, l.region("x2")), x2);  // untouched by kernel 1
+    }
+    if (k == 1) expect_close(read_array<float>(l.mem, l.region("x2")), w2, "x2");
+  });
+}
+
+TEST(Kmeans, EachIterationAssignsNearestCentroidAndHostUpdatesMeans) {
+  Loaded l = load("kmeans");
+  const auto& gen = l.gen();
+  const auto feat = read_array<float>(l.mem, l.region("features"));
+  const size_t np = read_array<int32_t>(l.mem, l.region("membership")).size(), nf = feat.size() / np;
+  ASSERT_GE(l.w->kernels(), 2u);
+  // Point-major features: the lanes of a full warp are nf * 4 bytes apart, so a feature load
+  // touches 32 * nf * 4 / 128 lines (one per lane once a point fills a line).
+  const auto s = drain(l.w->kernel(0), 0, 0);
+  const auto ld = std::find_if(s.begin(), s.end(), [](const WarpInst& i) { return i.kind == OpKind::kLoad; });
+  ASSERT_NE(ld, s.end());
+  EXPECT_EQ(ld->active_mask, 0xFFFFFFFFu);
+  EXPECT_EQ(coalesce(*ld).size(), std::min<size_t>(32, 32 * nf * 4 / 128));
+  run(l, [&](uint32_t k) {
+    const auto cl = read_array<float>(l.mem, gen.region("clusters" + std::to_string(k)));
+    const size_t nc = cl.size() / nf;
+    const auto memb = read_array<int32_t>(l.mem, l.region("membership"));
+    std::vector<double> sum(nc * nf, 0.0);
+    std::vector<size_t> count(nc, 0);
+    std::set<int32_t> used;
+    for (size_t p = 0; p < np; ++p) {
+      std::vector<double> d(nc, 0.0);
+      for (size_t c = 0; c < nc; ++c) {
+        for (size_t f = 0; f < nf; ++f) d[c] += std::pow(static_cast<double>(feat[p * nf + f]) - cl[c * nf + f], 2);
+      }
+      ASSERT_GE(memb[p], 0);
+      ASSERT_LT(static_cast<size_t>(memb[p]), nc);
+      const double best = *std::min_element(d.begin(), d.end());
+      ASSERT_LE(d[memb[p]], best * (1 + 1e-5) + 1e-6) << "kernel " << k << " point " << p;
+      used.insert(memb[p]);
+      ++count[memb[p]];
+      for (size_t f = 0; f < nf; ++f) sum[memb[p] * nf + f] += feat[p * nf + f];
+    }
+    EXPECT_GE(used.size(), 2u);
+    if (k + 1 < l.w->kernels()) {  // the next launch's centroids are the means of this assignment
+      const auto next = read_array<float>(l.mem, gen.region("clusters" + std::to_string(k + 1)));
+      for (size_t c = 0; c < nc; ++c) {
+        for (size_t f = 0; f < nf && count[c] > 0; ++f) {
+          ASSERT_NEAR(next[c * nf + f], sum[c * nf + f] / static_cast<double>(count[c]), 1e-3);
+        }
+      }
+    }
+  });
+}
+
+TEST(Bfs, GraphIsAnUndirectedSkewedKroneckerGraph) {
+  Loaded l = load("bfs");
+  const auto ptr = read_array<int32_t>(l.mem, l.region("row_ptr"));
+  const auto col = read_array<int32_t>(l.mem, l.region("col"));
+  const size_t n = ptr.size() - 1;
+  EXPECT_EQ(n, 512u);
+  std::set<std::pair<int32_t, int32_t>> edges;
+  int32_t max_deg = 0;
+  for (size_t v = 0; v < n; ++v) {
+    max_deg = std::max(max_deg, ptr[v + 1] - ptr[v]);
+    for (int32_t e = ptr[v]; e < ptr[v + 1]; ++e) {
+      ASSERT_NE(col[e], static_cast<int32_t>(v));                          // no self-loops
+      ASSERT_TRUE(edges.emplace(static_cast<int32_t>(v), col[e]).second);  // no duplicates
+    }
+  }
+  for (const auto& [u, v] : edges) ASSERT_TRUE(edges.count({v, u})) << u << "-" << v;
+  EXPECT_GT(max_deg, 8.0 * static_cast<double>(col.size()) / static_cast<double>(n));
+}
+
+TEST(Bfs, LevelsMatchAnIndependentBfs) {
+  Loaded l = load("bfs");
+  const auto ptr = read_array<int32_t>(l.mem, l.region("row_ptr"));
+  const auto col = read_array<int32_t>(l.mem, l.region("col"));
+  const auto init = read_array<int32_t>(l.mem, l.region("level_a"));
+  const size_t n = ptr.size() - 1;
+  ASSERT_EQ(std::count(init.begin(), init.end(), 0), 1);
+  const auto src = static_cast<size_t>(std::find(init.begin(), init.end(), 0) - init.begin());
+  // Reference: frontier by frontier.
+  std::vector<int32_t> want(n, -1);
+  want[src] = 0;
+  std::vector<size_t> frontier{src};
+  int32_t depth = 0;
+  while (!frontier.empty()) {
+    std::vector<size_t> next;
+    for (size_t v : frontier) {
+      for (int32_t e = ptr[v]; e < ptr[v + 1]; ++e) {
+        if (want[col[e]] < 0) want[col[e]] = depth + 1, next.push_back(static_cast<size_t>(col[e]));
+      }
+    }
+    frontier.swap(next);
+    if (!frontier.empty()) ++depth;
+  }
+  const auto reached = std::count_if(want.begin(), want.end(), [](int32_t v) { return v >= 0; });
+  EXPECT_GT(reached, static_cast<long>(n / 4));
+  // One kernel per level (the last finds nothing new); kernel L writes level_b when L is even.
+  ASSERT_EQ(l.w->kernels(), static_cast<uint32_t>(depth + 1));
+  run(l, [&](uint32_t k) {
+    const auto got = read_array<int32_t>(l.mem, l.region(k % 2 == 0 ? "level_b" : "level_a"));
+    for (size_t v = 0; v < n; ++v) {  // after kernel k: every level <= k + 1 is known
+      ASSERT_EQ(got[v], want[v] <= static_cast<int32_t>(k) + 1 ? want[v] : -1) << "kernel " << k << " vertex " << v;
+    }
+    const auto changed = read_array<int32_t>(l.mem, l.region("changed"));
+    EXPECT_EQ(changed[k], k < static_cast<uint32_t>(depth) ? 1 : 0) << "kernel " << k;
+  });
+}
+
+}  // namespace
+}  // namespace l1d::sim
