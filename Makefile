@@ -5,7 +5,7 @@ JOBS       ?= $(shell nproc)
 DEMO        = $(BUILD)/bin/l1-golden-demo
 RUN_POLICIES ?= baseline dycache elastic32 agcb two-level pcal agelru agelru-bypass bip combined
 
-.PHONY: all deps configure build test run sanitize clean
+.PHONY: all deps configure build test run bench sanitize clean
 
 all: build
 
@@ -27,6 +27,10 @@ run: build
 	@for s in mixed irregular; do \
 	  $(DEMO) --preset gtx480 --stream $$s --requests 200000 --table $(shell echo $(RUN_POLICIES) | tr ' ' ',') || exit 1; echo; \
 	done
+
+# Simulation speed (Google Benchmark): cycles/s and warp-instr/s of gpusim on bfs and vecadd.
+bench: build
+	$(BUILD)/bin/gpusim_bench
 
 sanitize:
 	$(MAKE) test BUILD=build-asan BUILD_TYPE=RelWithDebInfo CMAKE_EXTRA=-DSANITIZE=ON
