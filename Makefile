@@ -37,3 +37,26 @@ sanitize:
 
 clean:
 	rm -rf build build-asan
+
+# --- RTL: generator, emitted blocks, testbenches (docs/generator.md) ---
+.PHONY: rtl lint synth-check waves
+
+# Regenerates the committed RTL of the default configuration (then commit rtl/).
+rtl: configure
+	@cmake --build $(BUILD) --target dcgen
+	@rm -f rtl/*.sv
+	@$(BUILD)/bin/dcgen --preset gtx480 --out rtl
+
+# verilator --lint-only -Wall on every file of rtl/: zero warnings.
+lint: deps
+	@scripts/rtl.sh lint rtl
+
+# Yosys 0.23 read_verilog -sv -noautowire; hierarchy -check; synth; check -assert on every block.
+synth-check: deps
+	@scripts/rtl.sh synth rtl
+
+# make waves BLOCK=l1d_tag_mask: run the block's testbench with FST tracing and open GTKWave.
+waves:
+	@test -n "$(BLOCK)" || { echo "usage: make waves BLOCK=<module>, one of: $$(ls tb/waves | sed 's/\.gtkw//' | tr '\n' ' ')"; exit 2; }
+	@$(MAKE) --no-print-directory configure
+	@scripts/waves.sh open $(BLOCK) $(BUILD)

@@ -1,0 +1,57 @@
+// Block generators: one RTL module per block, built from a configuration.
+//
+// Each block is one short file gen/blocks/<block>.cpp that defines an `RtlBlock` and a function
+// returning it (declared below), and one line in the registry table (gen/blocks/registry.cpp).
+// `dcgen` emits every registered block to <out>/<module>.sv (docs/generator.md).
+//
+//   class AddrDecode final : public RtlBlock {
+//    public:
+//     std::string_view name() const override { return "l1d_addr_decode"; }
+//     std::string_view summary() const override { return "address split (SPEC 2)"; }
+//     Module module(const l1d::Config& cfg) const override { ... }
+//   };
+//   const RtlBlock& addr_decode_block() { static const AddrDecode b; return b; }
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "common/config.h"
+#include "gen/ir.h"
+
+namespace gen::blocks {
+
+class RtlBlock {
+ public:
+  virtual ~RtlBlock() = default;
+
+  // The module name, which is also the file stem: <out>/<name>.sv, tb/<name>_tb.cpp.
+  virtual std::string_view name() const = 0;
+  // One line for `dcgen --list`.
+  virtual std::string_view summary() const = 0;
+  // The module for this configuration: its parameters default to the configuration's values.
+  // A configuration the block cannot be built for raises l1d::ConfigError.
+  virtual Module module(const l1d::Config& cfg) const = 0;
+  // The package the module refers to, if it has one (written before the modules).
+  virtual std::optional<Package> package(const l1d::Config& cfg) const {
+    (void)cfg;
+    return std::nullopt;
+  }
+};
+
+// Every block, in emission order (the table in gen/blocks/registry.cpp).
+const std::vector<const RtlBlock*>& all_blocks();
+// The block whose module is `name`, or nullptr.
+const RtlBlock* find_block(std::string_view name);
+
+// The blocks, one per gen/blocks/<block>.cpp.
+const RtlBlock& addr_decode_block();  // l1d_addr_decode.cpp
+const RtlBlock& tag_mask_block();     // l1d_tag_mask.cpp
+const RtlBlock& chunk_match_block();  // l1d_chunk_match.cpp
+const RtlBlock& agcb_table_block();   // l1d_agcb_table.cpp
+const RtlBlock& two_level_block();    // l1d_two_level.cpp
+const RtlBlock& gran_selector_block();  // l1d_gran_selector.cpp
+const RtlBlock& agelru_ages_block();    // l1d_agelru_ages.cpp
+
+}  // namespace gen::blocks

@@ -1,0 +1,124 @@
+// l1d_agcb_table: the AGCB PC-indexed bypass prediction table (SPEC section 5; golden model:
+// golden::AgcbPredictor). Entries saturating counters with a combinational read port for the
+// request's PC and two registered update ports (hit decrement, victim increment).
+#include <bit>
+#include <string>
+
+#include "common/config.h"
+#include "gen/blocks/block.h"
+
+namespace gen::blocks {
+namespace {
+
+// The shapes golden::AgcbPredictor accepts (the configuration loader checks them too).
+void validate(const l1d::Config& cfg) {
+  const l1d::AgcbConfig& a = cfg.policy.agcb;
+  if (!std::has_single_bit(a.entries) || a.entries < 2) {
+    throw l1d::ConfigError("l1d_agcb_table: agcb.entries must be a power of two >= 2, got " +
+                           std::to_string(a.entries));
+  }
+  if (a.counter_bits < 1 || a.counter_bits > 8) {
+    throw l1d::ConfigError("l1d_agcb_table: agcb.counter_bits must be 1..8, got " + std::to_string(a.counter_bits));
+  }
+  const uint32_t max = (1U << a.counter_bits) - 1;
+  if (a.reset_value > max || a.threshold > max) {
+    throw l1d::ConfigError("l1d_agcb_table: agcb.reset_value and agcb.threshold must fit in counter_bits");
+  }
+  if (!std::has_single_bit(cfg.core.instruction_bytes)) {
+    throw l1d::ConfigError("l1d_agcb_table: core.instruction_bytes must be a power of two, got " +
+                           std::to_string(cfg.core.instruction_bytes));
+  }
+}
+
+class AgcbTable final : public RtlBlock {
+ public:
+  std::string_view name() const override { return "l1d_agcb_table"; }
+  std::string_view summary() const override {
+    return "AGCB prediction table: PC hash and bypass read, registered hit-decrement and victim-increment (SPEC 5)";
+  }
+
+  Module module(const l1d::Config& cfg) const override {
+    validate(cfg);
+    const l1d::AgcbConfig& a = cfg.policy.agcb;
+    Module m(name());
+    m.describe("AGCB PC-based bypass prediction table (SPEC section 5): Entries saturating counters of");
+    m.describe("CounterBits bits, all reset to ResetValue.");
+    m.describe("Read (combinational): hpc_o = pc_i[PcShift +: $clog2(Entries)] (the PC without its");
+    m.describe("instruction-size bits), bypass_o = counter[hpc_o] >= Threshold.");
+    m.describe("Updates (registered): dec_i decrements counter[dec_idx_i] saturating at 0 (a read hit),");
+    m.describe("inc_i increments counter[inc_idx_i] saturating at the maximum (a victim's PC); both on one");
+    m.describe("index in one cycle: decrement, then increment. One always_ff per entry, decoded writes.");
+    Expr entries = m.param("Entries", a.entries);
+    Expr counter_bits = m.param("CounterBits", a.counter_bits);
+    Expr reset_value = m.param("ResetValue", a.reset_value);
+    Expr threshold = m.param("Threshold", a.threshold);
+    Expr pc_shift = m.param("PcShift", static_cast<uint32_t>(std::countr_zero(cfg.core.instruction_bytes)));
+    Expr pc_bits = m.param("PcBits", 64);
+
+    m.clk();
+    m.rst_n();
+    Expr pc = m.input("pc_i", pc_bits);
+    Expr dec = m.input("dec_i");
+    Expr dec_idx = m.input("dec_idx_i", clog2(entries));
+    Expr inc = m.input("inc_i");
+    Expr inc_idx = m.input("inc_idx_i", clog2(entries));
+    Expr hpc = m.output("hpc_o", clog2(entries));
+    Expr bypass = m.output("bypass_o");
+
+    Expr idx_bits = m.localparam("IdxBits", clog2(entries));
+
+    m.comment("Only the hashed bits of the PC take part.");
+    Expr unused_pc = m.logic("unused_pc");
+    m.assign(unused_pc, red_xor(pc));
+    m.assign(hpc, pc.part(pc_shift, idx_bits));
+
+    m.comment("Every counter, entry e at [e*CounterBits +: CounterBits] (the flops are in g_entry).");
+    Expr counters = m.logic("counters", entries * counter_bits);
+    Expr read_value = m.logic("read_value", counter_bits);
+    m.assign(read_value, counters.part(hpc * counter_bits, counter_bits));
+    m.gen_if(threshold.gt(0), "g_threshold", [&](Scope& s) {
+      s.assign(bypass, read_value.ge(cast(counter_bits, threshold)));
+    }).else_("g_always_bypass", [&](Scope& s) {
+      s.comment("Threshold 0: every counter value predicts bypass.");
+      Expr unused_read = s.logic("unused_read");
+      s.assign(unused_read, red_xor(read_value));
+      s.assign(bypass, bit(true));
+    });
+
+    m.comment("The update values, computed once: the decremented counter[dec_idx_i], and the incremented");
+    m.comment("counter[inc_idx_i], which is the decremented value when both ports name one entry.");
+    Expr dec_old = m.logic("dec_old", counter_bits);
+    Expr dec_new = m.logic("dec_new", counter_bits);
+    Expr same_idx = m.logic("same_idx");
+    Expr inc_old = m.logic("inc_old", counter_bits);
+    Expr inc_new = m.logic("inc_new", counter_bits);
+    m.assign(dec_old, counters.part(dec_idx * counter_bits, counter_bits));
+    m.assign(dec_new, mux(dec_old.ne(zeros()), dec_old - cast(counter_bits, 1), dec_old));
+    m.assign(same_idx, dec.land(dec_idx.eq(inc_idx)));
+    m.assign(inc_old, mux(same_idx, dec_new, counters.part(inc_idx * counter_bits, counter_bits)));
+    m.assign(inc_new, mux(inc_old.ne(ones()), inc_old + cast(counter_bits, 1), inc_old));
+
+    m.gen_for("g_entry", "e", 0, entries, [&](Scope& s, const Expr& e) {
+      Expr dec_hit = s.logic("dec_hit");
+      Expr inc_hit = s.logic("inc_hit");
+      Expr counter_q = s.logic("counter_q", counter_bits);
+      s.assign(dec_hit, dec.land(dec_idx.eq(cast(idx_bits, e))));
+      s.assign(inc_hit, inc.land(inc_idx.eq(cast(idx_bits, e))));
+      s.always_ff({{counter_q, cast(counter_bits, reset_value)}}, [&](Block& b) {
+        b.if_(inc_hit, [&](Block& t) { t.assign(counter_q, inc_new); })
+            .else_if(dec_hit, [&](Block& t) { t.assign(counter_q, dec_new); });
+      });
+      s.assign(counters.part(e * counter_bits, counter_bits), counter_q);
+    });
+    return m;
+  }
+};
+
+}  // namespace
+
+const RtlBlock& agcb_table_block() {
+  static const AgcbTable block;
+  return block;
+}
+
+}  // namespace gen::blocks

@@ -1,0 +1,29 @@
+// The registry: every block dcgen emits, in emission order. Adding a block is one line here
+// (and its declaration in gen/blocks/block.h); there is no static self-registration, so
+// nothing depends on link order or whole-archive linking.
+#include <algorithm>
+
+#include "gen/blocks/block.h"
+
+namespace gen::blocks {
+
+const std::vector<const RtlBlock*>& all_blocks() {
+  static const std::vector<const RtlBlock*> kBlocks = {
+      &addr_decode_block(),
+      &tag_mask_block(),
+      &chunk_match_block(),
+      &agcb_table_block(),
+      &two_level_block(),
+      &gran_selector_block(),
+      &agelru_ages_block(),
+  };
+  return kBlocks;
+}
+
+const RtlBlock* find_block(std::string_view name) {
+  const auto& blocks = all_blocks();
+  const auto it = std::find_if(blocks.begin(), blocks.end(), [&](const RtlBlock* b) { return b->name() == name; });
+  return it == blocks.end() ? nullptr : *it;
+}
+
+}  // namespace gen::blocks

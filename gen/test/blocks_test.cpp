@@ -1,0 +1,163 @@
+// Unit tests of the block generators (gen/blocks/): the registry, emission for every preset and
+// the odd test geometries, parameters taken from the configuration, and the emitted tag-mask
+// table against masks written out by hand here (not computed with golden::tag_mask).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include "common/config.h"
+#include "gen/blocks/block.h"
+#include "gen/emit.h"
+
+namespace gen::blocks {
+namespace {
+
+namespace fs = std::filesystem;
+
+const FileHeader kHeader{"blocks_test", "test"};
+
+std::vector<l1d::Config> all_test_configs() {
+  std::vector<l1d::Config> cfgs;
+  for (const char* p : {"gtx480", "gtx1080", "qv100"}) cfgs.push_back(l1d::load_preset(p));
+  for (const auto& f : fs::directory_iterator(fs::path(PROJECT_SOURCE_DIR) / "tb" / "configs")) {
+    cfgs.push_back(l1d::load_config_file(f.path()));
+  }
+  return cfgs;
+}
+
+std::optional<int64_t> param_value(const Module& m, const std::string& name) {
+  for (const Param& p : m.params()) {
+    if (p.name == name) return const_value(p.value);
+  }
+  return std::nullopt;
+}
+
+TEST(BlockRegistry, NamesAreUniqueAndFound) {
+  std::set<std::string_view> names;
+  ASSERT_FALSE(all_blocks().empty());
+  for (const RtlBlock* b : all_blocks()) {
+    EXPECT_TRUE(names.insert(b->name()).second) << b->name();
+    EXPECT_FALSE(b->summary().empty()) << b->name();
+    EXPECT_EQ(find_block(b->name()), b);
+  }
+  EXPECT_EQ(find_block("l1d_no_such_block"), nullptr);
+  EXPECT_EQ(find_block("l1d_tag_mask"), &tag_mask_block());
+  EXPECT_EQ(find_block("l1d_addr_decode"), &addr_decode_block());
+}
+
+TEST(BlockRegistry, EveryBlockEmitsForEveryTestConfigurationDeterministically) {
+  for (const l1d::Config& cfg : all_test_configs()) {
+    for (const RtlBlock* b : all_blocks()) {
+      SCOPED_TRACE(cfg.name + " / " + std::string(b->name()));
+      const Module m = b->module(cfg);
+      EXPECT_EQ(m.name(), b->name());  // the file is <name>.sv
+      const std::string text = emit(m, kHeader);
+      EXPECT_EQ(emit(b->module(cfg), kHeader), text);
+    }
+  }
+}
+
+// The blocks sized by the L1 geometry refuse one the golden model refuses.
+TEST(BlockRegistry, IllegalGeometryIsAConfigError) {
+  l1d::Config cfg = l1d::load_preset("gtx480");
+  cfg.l1.ways = 3;  // 16384 / (3 * 128) sets: not a power of two
+  EXPECT_THROW(addr_decode_block().module(cfg), l1d::ConfigError);
+  EXPECT_THROW(tag_mask_block().module(cfg), l1d::ConfigError);
+}
+
+TEST(AddrDecodeBlock, ParametersComeFromTheConfiguration) {
+  const Module g480 = addr_decode_block().module(l1d::load_preset("gtx480"));
+  EXPECT_EQ(param_value(g480, "AddrBits"), 32);
+  EXPECT_EQ(param_value(g480, "SetBits"), 5);
+  EXPECT_EQ(param_value(g480, "ChunkTagBits"), 16);
+  EXPECT_EQ(param_value(g480, "FermiHash"), 1);
+  EXPECT_EQ(param_value(g480, "SetIdxBits"), 5);
+  EXPECT_EQ(param_value(g480, "CommonTagBits"), 6);  // SPEC section 2: 6 bits for 16 KB / 4-way / 32 sets
+
+  const Module g1080 = addr_decode_block().module(l1d::load_preset("gtx1080"));
+  EXPECT_EQ(param_value(g1080, "SetBits"), 2);
+  EXPECT_EQ(param_value(g1080, "FermiHash"), 0);
+  EXPECT_EQ(param_value(g1080, "CommonTagBits"), 9);
+
+  // One set and no common-tag bits keep one-bit ports (read as zero).
+  l1d::Config odd = l1d::load_preset("gtx480");
+  odd.l1.size_bytes = 8192;
+  odd.l1.ways = 64;
+  odd.l1.set_index = l1d::SetIndexHash::kLinear;
+  odd.l1.chunk_tag_bits = 27;  // the whole 25-bit line tag
+  const Module one_set = addr_decode_block().module(odd);
+  EXPECT_EQ(param_value(one_set, "SetBits"), 0);
+  EXPECT_EQ(param_value(one_set, "SetIdxBits"), 1);
+  EXPECT_EQ(param_value(one_set, "CommonTagBits"), 1);
+}
+
+// --- The tag-mask table -------------------------------------------------------------------
+
+constexpr int X = -1;  // slot not compared
+
+struct HandMask {
+  unsigned g, r;              // granularity and request size, bytes
+  std::array<int, 4> op;      // per slot s = 0..3: the offset added to the base chunk-tag, or X
+  const char* spec_notation;  // as SPEC section 3 writes it
+};
+
+// Written out from SPEC section 3's rule (only piece heads are compared; R <= G: every head
+// against the base; R > G: the R/G pieces in order at +G/32 steps), not from golden::tag_mask.
+const HandMask kHandMasks[] = {
+    {32, 32, {0, 0, 0, 0}, "(0, 0, 0, 0)"},
+    {32, 64, {0, 1, 0, 1}, "(0, +1, 0, +1)"},  // SPEC: two candidate positions
+    {32, 128, {0, 1, 2, 3}, "(0, +1, +2, +3)"},  // SPEC example
+    {64, 32, {0, X, 0, X}, "(0, -, 0, -)"},
+    {64, 64, {0, X, 0, X}, "(0, -, 0, -)"},
+    {64, 128, {0, X, 2, X}, "(0, -, +2, -)"},  // SPEC example and the paper's
+    {128, 32, {0, X, X, X}, "(0, -, -, -)"},   // "when G is 128 only the first chunk-tag is compared"
+    {128, 64, {0, X, X, X}, "(0, -, -, -)"},
+    {128, 128, {0, X, X, X}, "(0, -, -, -)"},
+};
+
+unsigned code(unsigned bytes) { return bytes == 32 ? 0 : bytes == 64 ? 1 : 2; }
+
+// The case arm the table must hold for `m`: compared_o = slots compared (slot 3 first),
+// mask_offset = two bits per slot (slot 3 first).
+std::string expected_arm(const HandMask& m) {
+  std::string compared, offset;
+  for (int s = 3; s >= 0; --s) {
+    const int op = m.op[static_cast<size_t>(s)];
+    compared += op == X ? '0' : '1';
+    const int o = op == X ? 0 : op;
+    offset += (o & 2) != 0 ? '1' : '0';
+    offset += (o & 1) != 0 ? '1' : '0';
+  }
+  return "      {2'd" + std::to_string(code(m.g)) + ", 2'd" + std::to_string(code(m.r)) + "}: begin\n" +
+         "        // G = " + std::to_string(m.g) + " B, R = " + std::to_string(m.r) + " B: " + m.spec_notation + "\n" +
+         "        compared_o = 4'b" + compared + ";\n" + "        mask_offset = 8'b" + offset + ";\n" + "      end\n";
+}
+
+TEST(TagMaskBlock, EmittedTableHoldsTheHandWrittenMasks) {
+  for (const l1d::Config& cfg : all_test_configs()) {
+    const std::string text = emit(tag_mask_block().module(cfg), kHeader);
+    for (const HandMask& m : kHandMasks) {
+      SCOPED_TRACE(cfg.name + ": G = " + std::to_string(m.g) + ", R = " + std::to_string(m.r));
+      EXPECT_NE(text.find(expected_arm(m)), std::string::npos) << "expected:\n" << expected_arm(m) << "in:\n" << text;
+    }
+    // Nine legal (G, R) pairs and a default (the illegal code 3) that keeps the all-zero defaults.
+    size_t arms = 0;
+    for (size_t at = text.find(": begin\n"); at != std::string::npos; at = text.find(": begin\n", at + 1)) ++arms;
+    EXPECT_EQ(arms, 9U);
+    EXPECT_NE(text.find("      default: ;\n"), std::string::npos);
+    EXPECT_NE(text.find("    compared_o = '0;\n    mask_offset = '0;\n"), std::string::npos);
+  }
+}
+
+TEST(TagMaskBlock, ChunkTagWidthComesFromTheConfiguration) {
+  l1d::Config cfg = l1d::load_preset("qv100");
+  EXPECT_EQ(param_value(tag_mask_block().module(cfg), "ChunkTagBits"), 16);
+  cfg.l1.chunk_tag_bits = 9;
+  EXPECT_EQ(param_value(tag_mask_block().module(cfg), "ChunkTagBits"), 9);
+}
+
+}  // namespace
+}  // namespace gen::blocks

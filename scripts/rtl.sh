@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# Checks of the emitted RTL, for make (lint, synth-check) and ctest (tb/rtl_blocks.cmake).
+#
+#   rtl.sh lint DIR [MODULE...]     verilator --lint-only -Wall on every file of DIR (or the given
+#                                   modules), packages read first: each must exit 0 and print nothing
+#   rtl.sh synth DIR [MODULE...]    synth/yosys_check.sh on every module of DIR (or the given ones)
+#   rtl.sh golden DCGEN             `DCGEN --preset gtx480 --out TMP` reproduces rtl/ byte for byte
+#   rtl.sh configs DCGEN CONFIG...  emits each configuration (a preset name or a YAML file) into a
+#                                   temporary directory, then lints and synthesizes every module
+#   rtl.sh cli DCGEN                dcgen's command-line contract: exit codes, --list, determinism
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+verilator=${VERILATOR:-verilator}
+
+usage() {
+  sed -n '2,10p' "$0" >&2
+  exit 2
+}
+
+# The modules of DIR (every *.sv but packages), or the arguments.
+modules_of() {
+  local dir=$1
+  shift
+  if [ $# -gt 0 ]; then
+    printf '%s\n' "$@"
+    return
+  fi
+  local f
+  for f in "$dir"/*.sv; do
+    [ -e "$f" ] || continue
+    case $f in *_pkg.sv) ;; *) basename "$f" .sv ;; esac
+  done
+}
+
+cmd_lint() {
+  local dir=$1
+  shift
+  local pkgs=() f m out failed=0 n=0
+  for f in "$dir"/*_pkg.sv; do [ -e "$f" ] && pkgs+=("$f"); done
+  for f in "${pkgs[@]}"; do
+    n=$((n + 1))
+    if ! out=$("$verilator" --lint-only -Wall "$f" 2>&1) || [ -n "$out" ]; then
+      echo "lint: FAIL $f"$'\n'"$out"
+      failed=1
+    fi
+  done
+  for m in $(modules_of "$dir" "$@"); do
+    n=$((n + 1))
+    if ! out=$("$verilator" --lint-only -Wall -y "$dir" --top-module "$m" "${pkgs[@]}" "$dir/$m.sv" 2>&1) ||
+      [ -n "$out" ]; then
+      echo "lint: FAIL $dir/$m.sv"$'\n'"$out"
+      failed=1
+    fi
+  done
+  [ "$n" -gt 0 ] || { echo "lint: no .sv files in $dir"; return 1; }
+  [ "$failed" -eq 0 ] && echo "lint: ok, $n files in $dir (verilator --lint-only -Wall: no output)"
+  return "$failed"
+}
+
+cmd_synth() {
+  local dir=$1
+  shift
+  local m failed=0 n=0
+  for m in $(modules_of "$dir" "$@"); do
+    n=$((n + 1))
+    "$root/synth/yosys_check.sh" "$dir" "$m" || failed=1
+  done
+  [ "$n" -gt 0 ] || { echo "synth: no modules in $dir"; return 1; }
+  [ "$failed" -eq 0 ] && echo "synth: ok, $n modules in $dir"
+  return "$failed"
+}
+
+cmd_golden() {
+  local dcgen=$1 tmp
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' RETURN
+  "$dcgen" --preset gtx480 --out "$tmp" >/dev/null || { echo "golden: dcgen failed"; return 1; }
+  if ! diff -r -q "$root/rtl" "$tmp"; then
+    diff -r -u "$root/rtl" "$tmp" | head -60
+    echo "golden: FAIL: rtl/ is not what 'dcgen --preset gtx480' emits now; run 'make rtl' and commit rtl/"
+    return 1
+  fi
+  echo "golden: ok, rtl/ ($(ls "$root/rtl" | wc -l) files) is byte for byte 'dcgen --preset gtx480'"
+}
+
+cmd_configs() {
+  local dcgen=$1
+  shift
+  local tmp c name failed=0
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' RETURN
+  for c in "$@"; do
+    name=$(basename "$c" .yaml)
+    if [ -f "$c" ]; then
+      "$dcgen" --config "$c" --out "$tmp/$name" >/dev/null || { echo "configs: dcgen failed on $c"; failed=1; continue; }
+    else
+      "$dcgen" --preset "$c" --out "$tmp/$name" >/dev/null || { echo "configs: dcgen failed on $c"; failed=1; continue; }
+    fi
+    echo "== $name"
+    cmd_lint "$tmp/$name" || failed=1
+    cmd_synth "$tmp/$name" || failed=1
+  done
+  return "$failed"
+}
+
+cmd_cli() {
+  local dcgen=$1 tmp rc failed=0
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' RETURN
+  check() {  # check NAME WANT_RC WANT_STDERR_TEXT ARGS...
+    local name=$1 want=$2 text=$3
+    shift 3
+    "$dcgen" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -ne "$want" ]; then
+      echo "FAIL $name: exit $rc, expected $want: $(head -c 300 "$tmp/err")"
+      failed=1
+    elif [ -n "$text" ] && { [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -qF -- "$text" "$tmp/err"; }; then
+      echo "FAIL $name: stderr should be one line with '$text': $(cat "$tmp/err")"
+      failed=1
+    else
+      echo "PASS $name"
+    fi
+  }
+  printf 'l1:\n  ways: 3\n' >"$tmp/bad.yaml"
+  check "list" 0 "" --list
+  grep -q '^l1d_tag_mask ' "$tmp/out" || { echo "FAIL list: no l1d_tag_mask in: $(cat "$tmp/out")"; failed=1; }
+  check "unknown preset" 2 "error: " --preset nosuch --out "$tmp/x"
+  check "bad config file" 2 "l1.size_bytes" --config "$tmp/bad.yaml" --out "$tmp/x"
+  check "unknown policy" 2 "error: " --preset gtx480 --policy nosuch --out "$tmp/x"
+  check "unknown block" 2 "no block named" --preset gtx480 --block nosuch --out "$tmp/x"
+  check "no configuration" 2 "error: " --out "$tmp/x"
+  check "no --out" 2 "--out" --preset gtx480
+  check "unknown option" 2 "error: " --preset gtx480 --out "$tmp/x" --frobnicate
+  check "--preset and --config" 2 "error: " --preset gtx480 --config "$root/configs/gtx480.yaml" --out "$tmp/x"
+  # Deterministic, and independent of the spelling of the default configuration and of --block.
+  "$dcgen" --preset gtx480 --out "$tmp/a" >/dev/null && "$dcgen" --preset gtx480 --out "$tmp/b" >/dev/null &&
+    "$dcgen" --config "$root/configs/gtx480.yaml" --out "$tmp/c" >/dev/null &&
+    "$dcgen" --preset gtx480 --block l1d_tag_mask --out "$tmp/d" >/dev/null
+  if diff -r -q "$tmp/a" "$tmp/b" >/dev/null && diff -r -q "$tmp/a" "$tmp/c" >/dev/null &&
+    cmp -s "$tmp/a/l1d_tag_mask.sv" "$tmp/d/l1d_tag_mask.sv" && [ "$(ls "$tmp/d")" = "l1d_tag_mask.sv" ]; then
+    echo "PASS deterministic output"
+  else
+    echo "FAIL deterministic output"
+    failed=1
+  fi
+  if head -2 "$tmp/a/l1d_tag_mask.sv" | grep -q '^// Generated by: dcgen --preset gtx480$' &&
+    head -2 "$tmp/a/l1d_tag_mask.sv" | grep -q '^// Configuration: gtx480 (configs/gtx480.yaml)'; then
+    echo "PASS header names command and configuration"
+  else
+    echo "FAIL header: $(head -2 "$tmp/a/l1d_tag_mask.sv")"
+    failed=1
+  fi
+  return "$failed"
+}
+
+[ $# -ge 2 ] || usage
+cmd=$1
+shift
+case $cmd in
+  lint | synth) cmd_"$cmd" "$@" ;;
+  golden | cli) cmd_"$cmd" "$1" ;;
+  configs) cmd_configs "$@" ;;
+  *) usage ;;
+esac

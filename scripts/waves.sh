@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Waves of one RTL block: run its testbench with FST tracing and open GTKWave with the block's
+# save file, or check that save file against the waves.
+#
+#   waves.sh open BLOCK [BUILD_DIR]   (make waves BLOCK=...) builds tb_BLOCK, runs the tests of the
+#                                     default configuration with --trace, then opens
+#                                     BUILD_DIR/waves/BLOCK.fst with tb/waves/BLOCK.gtkw in GTKWave
+#                                     (or prints the command when there is no display)
+#   waves.sh check BLOCK TB_EXE       (ctest rtl.waves.BLOCK) every signal tb/waves/BLOCK.gtkw
+#                                     lists exists in the FST the testbench writes, and every
+#                                     port and every flop (*_q) of the block is listed
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+usage() {
+  sed -n '2,11p' "$0" >&2
+  exit 2
+}
+
+# The default configuration is the first of RTL_TB_CONFIGS (tb/rtl_blocks.cmake): gtest index 0.
+run_traced() {  # run_traced TB_EXE WAVES_DIR
+  L1D_WAVES_DIR=$2 "$1" --gtest_filter='*/0.*' --trace
+}
+
+[ $# -ge 2 ] || usage
+mode=$1 block=$2
+save=$root/tb/waves/$block.gtkw
+[ -f "$save" ] || { echo "waves: no save file $save" >&2; exit 1; }
+
+case $mode in
+  open)
+    build=${3:-$root/build}
+    cmake --build "$build" --target "tb_$block"
+    run_traced "$build/bin/tb_$block" "$build/waves"
+    fst=$build/waves/$block.fst
+    if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && command -v gtkwave >/dev/null; then
+      gtkwave "$fst" "$save"
+    else
+      echo "waves: no display; open the waves with:"
+      echo "  gtkwave $fst $save"
+    fi
+    ;;
+  check)
+    [ $# -eq 3 ] || usage
+    command -v fst2vcd >/dev/null || { echo "waves: fst2vcd (gtkwave) is not installed: skipped"; exit 77; }
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    run_traced "$3" "$tmp" >"$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
+    # Full names of the FST's variables: scope.scope.name[range], as GTKWave shows them.
+    # (awk stops at the end of the header; fst2vcd then dies of SIGPIPE, which is fine.)
+    (fst2vcd "$tmp/$block.fst" 2>/dev/null || true) | awk '
+      $1 == "$scope" { scope[++depth] = $3; next }
+      $1 == "$upscope" { depth--; next }
+      $1 == "$var" { path = ""; for (i = 1; i <= depth; i++) path = path scope[i] "."
+                     print path $5 ($6 == "$end" ? "" : $6) }
+      $1 == "$enddefinitions" { exit }' >"$tmp/names"
+    missing=0 listed=0
+    while IFS= read -r line; do
+      case $line in "" | "["* | "@"* | "-"* | "*"*) continue ;; esac
+      listed=$((listed + 1))
+      grep -qxF -- "$line" "$tmp/names" || { echo "waves: $save lists $line, which $block.fst does not have"; missing=1; }
+    done <"$save"
+    # Complete: every port (the FST's top-level variables) and every flop (*_q) is listed.
+    while IFS= read -r name; do
+      grep -qxF -- "$name" "$save" || { echo "waves: $save does not list $name"; missing=1; }
+    done < <(sed -n "s/^TOP\.\([^.]*\)$/TOP.$block.\1/p; /^TOP\.$block\..*_q\(\[[0-9:]*\]\)\{0,1\}$/p" "$tmp/names")
+    [ "$missing" -eq 0 ] || exit 1
+    echo "waves: ok, tb/waves/$block.gtkw lists $listed signals of the testbench's $block.fst, every port and flop among them"
+    ;;
+  *) usage ;;
+esac

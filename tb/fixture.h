@@ -1,0 +1,127 @@
+// The fixture every RTL testbench uses: one verilated model in its own VerilatedContext.
+//
+//   tb::Dut<Vl1d_tag_mask_gtx480> dut("l1d_tag_mask", /*seed=*/1);
+//   dut->gran_i = 1;          // drive inputs through the model's ports
+//   dut.settle();             // evaluate with these inputs (clock low): read outputs now
+//   dut.tick();               // rising edge: registered state takes the new values
+//
+// Every variable starts from a random value (the models are verilated with --x-initial unique;
+// the context's randReset(2) draws them from `seed`), so a missing reset shows as a mismatch.
+// With tracing on (`--trace` on the testbench command line, or L1D_TRACE=1) the model writes
+// <waves_dir()>/<trace_name>.fst, one time step of 10 per cycle (rising edge at +5).
+#pragma once
+
+#include <verilated.h>
+#if VM_TRACE_FST
+#include <verilated_fst_c.h>
+#endif
+
+#include <cstdint>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+
+namespace tb {
+
+// --trace or L1D_TRACE=1.
+bool tracing();
+void set_tracing(bool on);
+// $L1D_WAVES_DIR, else <build dir>/waves.
+std::filesystem::path waves_dir();
+
+template <class Model>
+class Dut {
+ public:
+  static constexpr bool kClocked = requires(Model& m) { m.clk_i; };
+  static constexpr bool kHasReset = requires(Model& m) { m.rst_ni; };
+
+  Dut(const std::string& trace_name, uint64_t seed) : ctx_(std::make_unique<VerilatedContext>()) {
+    ctx_->randReset(2);  // --x-initial unique: random initial values ...
+    ctx_->randSeed(static_cast<int>(seed & 0x7fffffff));  // ... drawn from this seed
+    ctx_->traceEverOn(tracing());
+    model_ = std::make_unique<Model>(ctx_.get(), "TOP");
+    if (tracing()) open_trace(trace_name);
+    if constexpr (kClocked) model_->clk_i = 0;
+    if constexpr (kHasReset) model_->rst_ni = 1;
+  }
+  ~Dut() {
+    model_->final();
+#if VM_TRACE_FST
+    if (trace_) trace_->close();
+#endif
+  }
+  Dut(const Dut&) = delete;
+  Dut& operator=(const Dut&) = delete;
+
+  Model& operator*() { return *model_; }
+  Model* operator->() { return model_.get(); }
+  const Model& operator*() const { return *model_; }
+
+  // Evaluates the model with the inputs as driven (clock low) and records the wave sample.
+  void settle() {
+    model_->eval();
+    dump();
+  }
+
+  // Ends the cycle: a rising clock edge for clocked models, then the clock returns low at the
+  // next settle(). For combinational models only the time advances.
+  void tick() {
+    if constexpr (kClocked) {
+      ctx_->timeInc(5);
+      model_->clk_i = 1;
+      model_->eval();
+      dump();
+      ctx_->timeInc(5);
+      model_->clk_i = 0;
+    } else {
+      ctx_->timeInc(10);
+    }
+    ++cycles_;
+  }
+
+  // Holds rst_ni low for `cycles` cycles, then releases it (models without rst_ni: no-op).
+  void reset(unsigned cycles = 2) {
+    if constexpr (kHasReset) {
+      model_->rst_ni = 0;
+      for (unsigned i = 0; i < cycles; ++i) {
+        settle();
+        tick();
+      }
+      model_->rst_ni = 1;
+    }
+  }
+
+  uint64_t cycles() const { return cycles_; }
+  VerilatedContext& context() { return *ctx_; }
+
+ private:
+  void open_trace(const std::string& name) {
+#if VM_TRACE_FST
+    trace_ = std::make_unique<VerilatedFstC>();
+    model_->trace(trace_.get(), 99);
+    std::filesystem::create_directories(waves_dir());
+    const std::filesystem::path file = waves_dir() / (name + ".fst");
+    trace_->open(file.c_str());
+    std::cout << "[ waves    ] " << file.string() << "\n";
+#else
+    std::cerr << "tracing requested, but the models were built without FST support (zlib missing)\n";
+    (void)name;
+#endif
+  }
+
+  void dump() {
+#if VM_TRACE_FST
+    if (trace_) trace_->dump(ctx_->time());
+#endif
+  }
+
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Model> model_;
+#if VM_TRACE_FST
+  std::unique_ptr<VerilatedFstC> trace_;
+#endif
+  uint64_t cycles_ = 0;
+};
+
+}  // namespace tb

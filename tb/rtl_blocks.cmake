@@ -1,0 +1,211 @@
+# RTL blocks: lint, synthesis, netlist co-simulation and testbenches (included from CMakeLists.txt).
+#
+#   add_rtl_block(<module> [USES <module>...] [CONFIGS <config>...])
+#
+# For rtl/<module>.sv (dcgen's output for the default configuration, committed) it registers
+#   rtl.lint.<module>    verilator --lint-only -Wall: exit 0 and no output      (scripts/rtl.sh lint)
+#   rtl.synth.<module>   Yosys read_verilog -sv -noautowire; hierarchy -check; synth; check -assert
+#   rtl.waves.<module>   tb/waves/<module>.gtkw names real signals, every port and flop among them
+# and builds tb_<module> from tb/<module>_tb.cpp with, for every configuration in RTL_TB_CONFIGS,
+#   V<module>_<config>           the verilated RTL of that configuration (-Wall, --x-initial unique)
+#   V<module>_<config>_netlist   the verilated Yosys netlist of that RTL (synth/yosys_check.sh)
+# listed in the generated header <module>_models.h (see tb/testbench.h). Its GoogleTest cases are
+# registered as tb.<Suite>.<Test><tb::<module>::<config>> (typed tests) and tb.<Suite>.<Test>.
+# USES names the blocks <module> instantiates, so that a change to them rebuilds it (the tools
+# themselves read the whole RTL directory of the configuration, packages first). CONFIGS limits
+# the testbench to some configurations (names, e.g. gtx480 qv100; default: all, always with the
+# default one), for a block too large to synthesize and verilate at every size.
+#
+# The default configuration's RTL is the committed rtl/; every other one is emitted by dcgen into
+# the build tree at build time. Why not verilate() from verilator-config.cmake: it runs Verilator
+# while CMake configures, so its sources must exist then; the netlists and the other
+# configurations' RTL are build products (of Yosys and dcgen). One build-time rule
+# (tb/verilate.sh) verilates every model instead; each compiles as one translation unit (~1 s),
+# the Verilator runtime once. Every step rewrites its outputs only when their text changes, so
+# editing one block's generator rebuilds that block's models only.
+
+find_package(Threads REQUIRED)
+find_package(ZLIB)  # FST waves need zlib; without it the testbenches still run, untraced
+
+# The configurations every block's testbench runs on. The first is the default (rtl/), so its
+# typed tests are <Suite>/0.<Test> (scripts/waves.sh relies on that).
+set(RTL_DEFAULT_CONFIG gtx480)
+set(RTL_TB_CONFIGS
+    ${CMAKE_SOURCE_DIR}/configs/gtx480.yaml
+    ${CMAKE_SOURCE_DIR}/configs/gtx1080.yaml
+    ${CMAKE_SOURCE_DIR}/configs/qv100.yaml
+    ${CMAKE_SOURCE_DIR}/tb/configs/odd_fermi16.yaml
+    ${CMAKE_SOURCE_DIR}/tb/configs/odd_one_set64.yaml
+    ${CMAKE_SOURCE_DIR}/tb/configs/odd_policy.yaml)
+# Options of every model (one cycle is 10 ns in the waves). The RTL also gets -Wall: no warning is
+# allowed. The Yosys netlists get -Wno-UNOPTFLAT: Yosys writes aliased output bits as
+# `assign o[31:18] = o[63:50]`, which Verilator reports as a (false) loop on the vector.
+set(RTL_VERILATOR_ARGS --x-initial unique -O3 --x-assign fast --timescale 1ns/1ns)
+set(RTL_BUILD_DIR ${CMAKE_BINARY_DIR}/rtl_blocks)
+set(RTL_TB_DIR ${CMAKE_SOURCE_DIR}/tb)
+if(ZLIB_FOUND)
+  set(RTL_TRACE 1)
+  list(APPEND RTL_VERILATOR_ARGS --trace-fst)
+else()
+  set(RTL_TRACE 0)
+  message(STATUS "zlib not found: the RTL testbenches are built without FST tracing")
+endif()
+
+# Where each configuration's RTL is: rtl/ for the default, the build tree for the others.
+file(GLOB RTL_PACKAGES CONFIGURE_DEPENDS RELATIVE ${CMAKE_SOURCE_DIR}/rtl ${CMAKE_SOURCE_DIR}/rtl/*_pkg.sv)
+foreach(_cfg ${RTL_TB_CONFIGS})
+  get_filename_component(_name ${_cfg} NAME_WE)
+  if(_name STREQUAL RTL_DEFAULT_CONFIG)
+    set(RTL_DIR_${_name} ${CMAKE_SOURCE_DIR}/rtl)
+  else()
+    set(RTL_DIR_${_name} ${RTL_BUILD_DIR}/${_name}/rtl)
+  endif()
+endforeach()
+
+# The Verilator runtime, compiled once for every model.
+set(_vinc ${VERILATOR_ROOT}/include)
+add_library(verilator_runtime STATIC ${_vinc}/verilated.cpp ${_vinc}/verilated_threads.cpp
+                                     $<${RTL_TRACE}:${_vinc}/verilated_fst_c.cpp>)
+target_include_directories(verilator_runtime SYSTEM PUBLIC ${_vinc} ${_vinc}/vltstd)
+target_compile_definitions(verilator_runtime PUBLIC VM_COVERAGE=0 VM_SC=0 VM_TRACE=${RTL_TRACE}
+                                                    VM_TRACE_FST=${RTL_TRACE} VM_TRACE_VCD=0)
+target_compile_options(verilator_runtime PRIVATE ${VERILATOR_CFLAGS})
+target_link_libraries(verilator_runtime PUBLIC Threads::Threads $<${RTL_TRACE}:ZLIB::ZLIB>)
+
+# main() and the options of every testbench executable (tb/main.cpp).
+add_library(tb_main STATIC ${RTL_TB_DIR}/main.cpp)
+target_include_directories(tb_main PUBLIC ${CMAKE_SOURCE_DIR})
+target_compile_definitions(tb_main PRIVATE TB_WAVES_DIR="${CMAKE_BINARY_DIR}/waves")
+target_compile_options(tb_main PRIVATE ${PROJECT_WARNINGS})
+target_link_libraries(tb_main PUBLIC verilator_runtime GTest::gtest)
+
+add_custom_target(tb_tests)  # builds every testbench executable
+
+# _rtl_model(<prefix> DEPENDS <files...> ARGS <tb/verilate.sh source and Verilator arguments...>)
+# A static library holding the verilated model <prefix> (header <prefix>.h).
+function(_rtl_model prefix)
+  cmake_parse_arguments(M "" "" "DEPENDS;ARGS" ${ARGN})
+  set(mdir ${RTL_BUILD_DIR}/verilated/${prefix})
+  add_custom_command(
+    OUTPUT ${mdir}/${prefix}__unity.cpp
+    BYPRODUCTS ${mdir}/${prefix}.h
+    COMMAND ${RTL_TB_DIR}/verilate.sh ${VERILATOR_BIN} ${mdir} ${prefix} ${M_ARGS}
+    DEPENDS ${M_DEPENDS} ${RTL_TB_DIR}/verilate.sh ${VERILATOR_BIN}
+    COMMENT "Verilating ${prefix}"
+    VERBATIM)
+  add_library(${prefix} STATIC ${mdir}/${prefix}__unity.cpp)
+  target_include_directories(${prefix} SYSTEM PUBLIC ${mdir})
+  target_compile_options(${prefix} PRIVATE ${VERILATOR_CFLAGS})
+  target_link_libraries(${prefix} PUBLIC verilator_runtime)
+endfunction()
+
+function(add_rtl_block module)
+  cmake_parse_arguments(B "" "" "USES;CONFIGS" ${ARGN})
+  set_property(GLOBAL APPEND PROPERTY RTL_BLOCKS ${module})
+  set(script ${CMAKE_SOURCE_DIR}/scripts/rtl.sh)
+  add_test(NAME rtl.lint.${module} COMMAND ${script} lint ${CMAKE_SOURCE_DIR}/rtl ${module})
+  add_test(NAME rtl.synth.${module} COMMAND ${script} synth ${CMAKE_SOURCE_DIR}/rtl ${module})
+  add_test(NAME rtl.waves.${module}
+           COMMAND ${CMAKE_SOURCE_DIR}/scripts/waves.sh check ${module} $<TARGET_FILE:tb_${module}>)
+  set_tests_properties(rtl.waves.${module} PROPERTIES SKIP_RETURN_CODE 77)
+
+  set(units ${module} ${B_USES})  # the files a change of which rebuilds this block's models
+  list(TRANSFORM units APPEND .sv)
+  list(APPEND units ${RTL_PACKAGES})
+  set(includes "")
+  set(structs "")
+  set(names "")
+  set(models "")
+  foreach(cfg ${RTL_TB_CONFIGS})
+    get_filename_component(name ${cfg} NAME_WE)
+    if(B_CONFIGS AND NOT name IN_LIST B_CONFIGS AND NOT name STREQUAL RTL_DEFAULT_CONFIG)
+      continue()
+    endif()
+    set(rtl V${module}_${name})
+    set(net V${module}_${name}_netlist)
+    set(netlist ${RTL_BUILD_DIR}/${name}/netlist/${module}_netlist.v)
+    list(TRANSFORM units PREPEND ${RTL_DIR_${name}}/ OUTPUT_VARIABLE sources)
+    add_custom_command(
+      OUTPUT ${netlist}
+      COMMAND ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh ${RTL_DIR_${name}} ${module} ${netlist}
+      DEPENDS ${sources} ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh
+      COMMENT "Yosys: ${module} netlist for ${name}"
+      VERBATIM)
+    _rtl_model(${rtl} DEPENDS ${sources} ARGS --rtl ${RTL_DIR_${name}} ${module} -Wall ${RTL_VERILATOR_ARGS})
+    _rtl_model(${net} DEPENDS ${netlist} ARGS --file ${netlist} -Wno-UNOPTFLAT ${RTL_VERILATOR_ARGS})
+    list(APPEND models ${rtl} ${net})
+    string(APPEND includes "#include \"${rtl}.h\"\n#include \"${net}.h\"\n")
+    if(name STREQUAL RTL_DEFAULT_CONFIG)
+      set(default true)
+    else()
+      set(default false)
+    endif()
+    string(APPEND structs
+           "struct ${name} {\n"
+           "  using Rtl = ::${rtl};\n"
+           "  using Netlist = ::${net};\n"
+           "  static constexpr const char* kName = \"${name}\";\n"
+           "  static constexpr const char* kConfig = \"${cfg}\";\n"
+           "  static constexpr bool kDefault = ${default};\n"
+           "};\n")
+    list(APPEND names ${name})
+  endforeach()
+  list(JOIN names ", " type_list)
+  string(CONCAT content
+         "// Generated by tb/rtl_blocks.cmake: the verilated models of ${module}, per configuration.\n"
+         "#pragma once\n\n#include <gtest/gtest.h>\n\n${includes}\n"
+         "namespace tb::${module} {\n\ninline constexpr const char* kBlock = \"${module}\";\n\n${structs}\n"
+         "using Configs = ::testing::Types<${type_list}>;\n\n}  // namespace tb::${module}\n")
+  file(CONFIGURE OUTPUT ${RTL_BUILD_DIR}/include/${module}_models.h CONTENT "${content}" @ONLY)
+
+  add_executable(tb_${module} ${RTL_TB_DIR}/${module}_tb.cpp)
+  target_include_directories(tb_${module} PRIVATE ${RTL_BUILD_DIR}/include)
+  target_compile_options(tb_${module} PRIVATE ${PROJECT_WARNINGS})
+  target_link_libraries(tb_${module} PRIVATE tb_main ${models} golden common fmt::fmt GTest::gtest)
+  gtest_discover_tests(tb_${module} TEST_PREFIX "tb." DISCOVERY_TIMEOUT 60)
+  add_dependencies(tb_tests tb_${module})
+endfunction()
+
+# One dcgen run per non-default configuration writes every block's file (copy_if_different: an
+# unchanged file keeps its time stamp, and Ninja re-stats custom command outputs). Deferred to
+# the end of the configure step, when add_rtl_block() has named every block.
+function(_rtl_emit_rules)
+  get_property(blocks GLOBAL PROPERTY RTL_BLOCKS)
+  list(TRANSFORM blocks APPEND .sv OUTPUT_VARIABLE files)
+  list(APPEND files ${RTL_PACKAGES})
+  foreach(cfg ${RTL_TB_CONFIGS})
+    get_filename_component(name ${cfg} NAME_WE)
+    if(name STREQUAL RTL_DEFAULT_CONFIG)
+      continue()
+    endif()
+    set(tmp ${RTL_BUILD_DIR}/${name}/dcgen)
+    list(TRANSFORM files PREPEND ${RTL_DIR_${name}}/ OUTPUT_VARIABLE outputs)
+    list(TRANSFORM files PREPEND ${tmp}/ OUTPUT_VARIABLE emitted)
+    add_custom_command(
+      OUTPUT ${outputs}
+      COMMAND ${CMAKE_COMMAND} -E rm -rf ${tmp}
+      COMMAND dcgen --config ${cfg} --out ${tmp}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${RTL_DIR_${name}}
+      COMMAND ${CMAKE_COMMAND} -E copy_if_different ${emitted} ${RTL_DIR_${name}}
+      DEPENDS dcgen ${cfg}
+      COMMENT "dcgen: RTL for ${name}"
+      VERBATIM)
+    add_custom_target(rtl_${name} DEPENDS ${outputs})
+    foreach(block ${blocks})
+      if(TARGET V${block}_${name})
+        add_dependencies(V${block}_${name} rtl_${name})
+        add_dependencies(V${block}_${name}_netlist rtl_${name})
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
+cmake_language(DEFER CALL _rtl_emit_rules)
+
+# The self-test of tb/fixture.h and tb/ports.h, on a small hand-written clocked design.
+_rtl_model(Vfixture_counter DEPENDS ${RTL_TB_DIR}/selftest/fixture_counter.sv
+           ARGS --file ${RTL_TB_DIR}/selftest/fixture_counter.sv -Wall ${RTL_VERILATOR_ARGS})
+add_executable(tb_fixture ${RTL_TB_DIR}/fixture_test.cpp)
+target_compile_options(tb_fixture PRIVATE ${PROJECT_WARNINGS})
+target_link_libraries(tb_fixture PRIVATE tb_main Vfixture_counter)
+gtest_discover_tests(tb_fixture TEST_PREFIX "tb." DISCOVERY_TIMEOUT 60)
+add_dependencies(tb_tests tb_fixture)
