@@ -10,13 +10,27 @@ namespace l1d::golden {
 
 uint8_t initial_byte(Addr a) { return static_cast<uint8_t>((a * 0x9E3779B1u) >> 13); }
 
-namespace {
-
-LineData initial_line(Addr line) {
+LineData initial_line(Addr line_addr) {
   LineData d;
-  for (uint32_t b = 0; b < kLineBytes; ++b) d[b] = initial_byte(line + b);
+  for (uint32_t b = 0; b < kLineBytes; ++b) d[b] = initial_byte(line_addr + b);
   return d;
 }
+
+std::optional<MemResp> serve_line(LineData& line, bool& l2_bit, const MemReq& r) {
+  if (r.op == MemOp::kStore) {
+    for (uint32_t b = 0; b < kLineBytes; ++b)
+      if (r.byte_mask[b]) line[b] = r.data[b];
+    return std::nullopt;
+  }
+  MemResp resp;
+  resp.mshr = r.mshr;
+  for (uint32_t b = 0; b < kLineBytes; ++b)
+    if ((r.sectors >> (b / kChunkBytes)) & 1) resp.data[b] = line[b];
+  if (r.agcb_bypass) resp.l2_bypass_bit = l2_bypass_override(l2_bit);
+  return resp;
+}
+
+namespace {
 
 LineData& line_in(std::unordered_map<Addr, LineData>& m, Addr line) {
   auto it = m.find(line);
@@ -35,17 +49,10 @@ uint8_t L1Testbench::memory_byte(Addr a) const {
 }
 
 void L1Testbench::memory_accept(const MemReq& r) {
-  LineData& line = line_in(memory_, r.line_addr);
-  if (r.op == MemOp::kStore) {
-    for (uint32_t b = 0; b < kLineBytes; ++b)
-      if (r.byte_mask[b]) line[b] = r.data[b];
-    return;
-  }
+  std::optional<MemResp> resp = serve_line(line_in(memory_, r.line_addr), l2_bits_[r.line_addr], r);
+  if (!resp) return;
   InFlight f;
-  f.resp.mshr = r.mshr;
-  for (uint32_t b = 0; b < kLineBytes; ++b)
-    if ((r.sectors >> (b / kChunkBytes)) & 1) f.resp.data[b] = line[b];
-  if (r.agcb_bypass) f.resp.l2_bypass_bit = l2_bypass_override(l2_bits_[r.line_addr]);
+  f.resp = *resp;
   std::uniform_int_distribution<uint32_t> lat(mem_.min_latency, mem_.max_latency);
   f.due = cycle_ + lat(rng_);
   in_flight_.push_back(f);

@@ -83,6 +83,12 @@ class L1Testbench {
 
 // Initial memory contents: a fixed function of the address, so any stale byte is visible.
 uint8_t initial_byte(Addr a);
+LineData initial_line(Addr line_addr);
+
+// The memory side of the L1 contract, for one 128 B line: a write updates `line`; a read is
+// answered with its sectors and, for an AGCB-bypass read, the L2 bypass-bit verdict (which
+// updates `l2_bit`). Returns the response of a read, nullopt for a write.
+std::optional<MemResp> serve_line(LineData& line, bool& l2_bit, const MemReq& r);
 
 // Built-in synthetic streams (also the demo's): "mixed", "reuse", "stream", "irregular".
 RequestSource make_stream(const std::string& name, const Config& cfg);

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "common/config.h"
-#include "golden/agcb_predictor.h"
 #include "golden/l1.h"
 #include "golden/l1_testbench.h"
 
@@ -113,23 +112,9 @@ class L1Driver {
  private:
   void accept(const MemReq& r) {
     sent.push_back(r);
-    auto it = memory.find(r.line_addr);
-    if (it == memory.end()) {
-      LineData d;
-      for (uint32_t b = 0; b < 128; ++b) d[b] = initial_byte(r.line_addr + b);
-      it = memory.emplace(r.line_addr, d).first;
-    }
-    if (r.op == MemOp::kStore) {
-      for (uint32_t b = 0; b < 128; ++b)
-        if (r.byte_mask[b]) it->second[b] = r.data[b];
-      return;
-    }
-    MemResp resp;
-    resp.mshr = r.mshr;
-    for (uint32_t b = 0; b < 128; ++b)
-      if ((r.sectors >> (b / 32)) & 1) resp.data[b] = it->second[b];
-    if (r.agcb_bypass) resp.l2_bypass_bit = l2_bypass_override(l2_bits[r.line_addr]);
-    pending_.push_back({cycle + latency_, resp});
+    auto it = memory.try_emplace(r.line_addr, initial_line(r.line_addr)).first;
+    if (std::optional<MemResp> resp = serve_line(it->second, l2_bits[r.line_addr], r))
+      pending_.push_back({cycle + latency_, *resp});
   }
 
   uint32_t latency_;
