@@ -134,6 +134,7 @@ TestbenchResult L1Testbench::run(const RequestSource& source, uint64_t requests,
     if (on_cycle) on_cycle(cycle_, in);
 
     const L1Outputs out = l1_.step(in);
+    if (on_step) on_step(cycle_, in, out);
 
     if (trace_line) trace(in, out);
     if (out.core_resp_valid) check_response(out.core_resp, res);

@@ -44,6 +44,9 @@ class L1Testbench {
 
   // Hooks for event-driven tests: called every cycle before the L1 steps, may set events.
   std::function<void(uint64_t cycle, L1Inputs&)> on_cycle;
+  // Called after the L1 steps, with the cycle's inputs and outputs: a second implementation of
+  // the contract (the verilated RTL) steps on the same inputs and compares (tb/l1d_top_tb.cpp).
+  std::function<void(uint64_t cycle, const L1Inputs&, const L1Outputs&)> on_step;
 
   // When set, every request, response and memory transfer of this 128 B line is printed to
   // stderr (a debugging aid for mismatches).

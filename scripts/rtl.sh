@@ -64,6 +64,12 @@ cmd_synth() {
   local m failed=0 n=0
   for m in $(modules_of "$dir" "$@"); do
     n=$((n + 1))
+    # RTL_SYNTH_SKIP: modules whose Yosys check takes too long for make test (l1d_top: more
+    # than 13 CPU minutes); ctest label `slow` and `make synth-check` still run them.
+    if [ $# -eq 0 ] && [[ " ${RTL_SYNTH_SKIP-} " == *" $m "* ]]; then
+      echo "synth: $m skipped (RTL_SYNTH_SKIP)"
+      continue
+    fi
     "$root/synth/yosys_check.sh" "$dir" "$m" || failed=1
   done
   [ "$n" -gt 0 ] || { echo "synth: no modules in $dir"; return 1; }

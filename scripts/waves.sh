@@ -9,12 +9,13 @@
 #   waves.sh check BLOCK TB_EXE       (ctest rtl.waves.BLOCK) every signal tb/waves/BLOCK.gtkw
 #                                     lists exists in the FST the testbench writes, and every
 #                                     port and every flop (*_q) of the block is listed
+#   waves.sh file BLOCK FST           the same check of a given FST file (e.g. gpusim --l1-waves)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() {
-  sed -n '2,11p' "$0" >&2
+  sed -n '2,12p' "$0" >&2
   exit 2
 }
 
@@ -41,15 +42,21 @@ case $mode in
       echo "  gtkwave $fst $save"
     fi
     ;;
-  check)
+  check | file)
     [ $# -eq 3 ] || usage
     command -v fst2vcd >/dev/null || { echo "waves: fst2vcd (gtkwave) is not installed: skipped"; exit 77; }
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
-    run_traced "$3" "$tmp" >"$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
+    if [ "$mode" = check ]; then
+      run_traced "$3" "$tmp" >"$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
+      fst=$tmp/$block.fst
+    else
+      fst=$3
+    fi
+    [ -s "$fst" ] || { echo "waves: no FST file $fst"; exit 1; }
     # Full names of the FST's variables: scope.scope.name[range], as GTKWave shows them.
     # (awk stops at the end of the header; fst2vcd then dies of SIGPIPE, which is fine.)
-    (fst2vcd "$tmp/$block.fst" 2>/dev/null || true) | awk '
+    (fst2vcd "$fst" 2>/dev/null || true) | awk '
       $1 == "$scope" { scope[++depth] = $3; next }
       $1 == "$upscope" { depth--; next }
       $1 == "$var" { path = ""; for (i = 1; i <= depth; i++) path = path scope[i] "."
@@ -61,12 +68,14 @@ case $mode in
       listed=$((listed + 1))
       grep -qxF -- "$line" "$tmp/names" || { echo "waves: $save lists $line, which $block.fst does not have"; missing=1; }
     done <"$save"
-    # Complete: every port (the FST's top-level variables) and every flop (*_q) is listed.
+    # Complete: every port (the FST's top-level variables) and every flop (*_q) is listed, but
+    # not the flops inside instances of other blocks (u_*: l1d_top), which their own save files list.
     while IFS= read -r name; do
       grep -qxF -- "$name" "$save" || { echo "waves: $save does not list $name"; missing=1; }
-    done < <(sed -n "s/^TOP\.\([^.]*\)$/TOP.$block.\1/p; /^TOP\.$block\..*_q\(\[[0-9:]*\]\)\{0,1\}$/p" "$tmp/names")
+    done < <(sed -n "s/^TOP\.\([^.]*\)$/TOP.$block.\1/p; /^TOP\.$block\..*_q\(\[[0-9:]*\]\)\{0,1\}$/p" "$tmp/names" |
+      grep -v "^TOP\.$block\.u_")
     [ "$missing" -eq 0 ] || exit 1
-    echo "waves: ok, tb/waves/$block.gtkw lists $listed signals of the testbench's $block.fst, every port and flop among them"
+    echo "waves: ok, tb/waves/$block.gtkw lists $listed signals of $fst, every port and flop among them"
     ;;
   *) usage ;;
 esac

@@ -1,8 +1,10 @@
 // gpusim: runs a workload on a GPU preset with an L1 policy (docs/simulator.md).
-// Exit codes: 0 completed (or stopped by --max-cycles), 1 load-data mismatch or internal
-// error, 2 bad configuration or command line, 3 watchdog stop.
+// Exit codes: 0 completed (or stopped by --max-cycles), 1 load-data mismatch, failed result
+// check (Workload::verify) or internal error, 2 bad configuration or command line, 3 watchdog
+// stop, 4 lockstep mismatch (--l1 lockstep: the verilated RTL L1 and the golden one differ).
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -10,12 +12,18 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "common/config.h"
 #include "sim_cpp/core/controllers.h"
 #include "sim_cpp/core/scheduler.h"
 #include "sim_cpp/gpu/gpu.h"
 #include "sim_cpp/gpu/policies.h"
+#include "sim_cpp/trace/trace_error.h"
+#ifdef GPUSIM_VERILATED_L1
+#include "sim_cpp/verilated/verilated_l1.h"
+#endif
+#include "sim_cpp/trace/trace_workload.h"
 #include "sim_cpp/workload/workload.h"
 
 namespace {
@@ -45,18 +53,37 @@ int main(int argc, char** argv) {
   auto* o_config = app.add_option("--config", config_file, "GPU configuration file (preset schema)");
   o_preset->excludes(o_config);
   app.add_option("--workload", workload_name, "workload to run (--list-workloads)");
+  std::string input_file;
+  app.add_option("--input", input_file,
+                 "the workload's input instead of the generated one: a Matrix Market file (spmv) or a SNAP "
+                 "edge list (bfs, sssp, cc, gc, tc, bc)");
+  std::string trace_path;
+  std::optional<uint32_t> trace_isa;
+  app.add_option("--trace", trace_path, "run an Accel-Sim / NVBit trace: DIR/kernelslist.g or DIR (instead of --workload)");
+  app.add_option("--trace-isa", trace_isa, "time the trace's SASS as this binary version (e.g. 61), not its own");
   auto* o_policy = app.add_option("--policy", policy, "L1 policy: configs/policies/NAME.yaml or an alias (--list-policies)");
   auto* o_policy_file = app.add_option("--policy-file", policy_file, "L1 policy file (policy-section schema)");
   o_policy->excludes(o_policy_file);
   app.add_option("--scale", scale, "input size: test, small or full")->check(CLI::IsMember({"test", "small", "full"}))
       ->capture_default_str();
   app.add_option("--seed", seed, "seed (default: the preset's)");
+  std::string l1_impl = "golden", l1_waves;
+  uint64_t l1_waves_from = 0, l1_waves_to = UINT64_MAX;
+  app.add_option("--l1", l1_impl,
+                 "L1 implementation: golden (C++), verilated (the RTL l1d_top) or lockstep (both, compared every cycle)")
+      ->check(CLI::IsMember({"golden", "verilated", "lockstep"}))
+      ->capture_default_str();
+  app.add_option("--l1-waves", l1_waves, "FST waves of SM 0's verilated L1 (--l1 verilated or lockstep)");
+  app.add_option("--l1-waves-from", l1_waves_from, "first cycle in --l1-waves");
+  app.add_option("--l1-waves-to", l1_waves_to, "cycles from this one on are not in --l1-waves");
+  std::string lockstep_waves;
+  app.add_option("--lockstep-waves", lockstep_waves,
+                 "--l1 lockstep: every SM's RTL writes its last 2000-4000 cycles to DIR/l1d_smN.fst (and .prev.fst), "
+                 "for the waves before a mismatch");
   app.add_option("--stats", stats_file, "write every statistic as JSON to this file");
   app.add_option("--max-cycles", opt.max_cycles, "stop after this many cycles (0: no limit)")
       ->capture_default_str();
   app.add_option("--watchdog", opt.watchdog, "cycles without progress that stop the run with exit code 3 (0: off)")
-      ->capture_default_str();
-  app.add_option("--l1", opt.l1, "L1 implementation: golden")->check(CLI::IsMember({"golden"}))
       ->capture_default_str();
   app.add_option("--scheduler", opt.scheduler, "warp scheduler: gto, lrr, two-level (default: the preset's)");
   app.add_option("--active-warps", opt.active_set, "two-level scheduler: active-set size per scheduler")
@@ -110,7 +137,9 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (preset.empty() && config_file.empty()) return fail("one of --preset or --config is required", 2);
-    if (workload_name.empty()) return fail("--workload is required (--list-workloads)", 2);
+    if (workload_name.empty() && trace_path.empty()) return fail("--workload or --trace is required (--list-workloads)", 2);
+    if (!workload_name.empty() && !trace_path.empty()) return fail("--workload and --trace exclude each other", 2);
+    if (!input_file.empty() && workload_name.empty()) return fail("--input needs --workload", 2);
 
     Config cfg = preset.empty() ? load_config_file(config_file) : load_preset(preset);
     std::vector<std::string> implied;
@@ -129,13 +158,24 @@ int main(int argc, char** argv) {
     if (opt.warp_limit && !dynamic_pcal && !has_throttle) opt.controllers.insert(opt.controllers.begin(), "throttle");
     opt.ebt = ebt;
     opt.progress = !no_progress;
-    opt.workload_name = workload_name;
+    opt.l1 = l1_impl;
+    opt.workload_name = trace_path.empty() ? workload_name : "trace:" + trace_path;
     opt.scale_name = scale;
 
     std::unique_ptr<Workload> w;
+    trace::TraceWorkload* tw = nullptr;  // w, when it is a trace
     try {
-      w = make_workload(workload_name);
+      if (!trace_path.empty()) {
+        auto t = trace::load_trace_workload(trace_path, {trace_isa, cfg.l1.address_bits});
+        tw = t.get();
+        w = std::move(t);
+      } else {
+        w = make_workload(workload_name);
+        if (!input_file.empty()) w->set_input_file(input_file);
+      }
     } catch (const std::invalid_argument& e) {
+      return fail(e.what(), 2);
+    } catch (const trace::TraceError& e) {
       return fail(e.what(), 2);
     }
     const WorkloadScale sc = scale == "test" ? WorkloadScale::kTest : scale == "full" ? WorkloadScale::kFull
@@ -145,14 +185,46 @@ int main(int argc, char** argv) {
       mem = [drop_response](const Config& c, FunctionalMemory& image) {
         return make_dropping_memory(make_memory_port(c, image), drop_response);
       };
-    Gpu gpu(cfg, opt, {}, mem);
+    L1Factory l1;
+    if (l1_impl != "golden") {
+#ifdef GPUSIM_VERILATED_L1
+      if (!has_verilated_l1(cfg)) make_verilated_l1(cfg);  // throws ConfigError naming the built models
+      const bool lockstep = l1_impl == "lockstep";
+      if (!lockstep_waves.empty()) {
+        if (!lockstep) return fail("--lockstep-waves needs --l1 lockstep", 2);
+        if (!l1_waves.empty()) return fail("--lockstep-waves and --l1-waves exclude each other", 2);
+        std::filesystem::create_directories(lockstep_waves);
+      }
+      l1 = [=](const Config& c, uint32_t sm) {
+        VerilatedOptions vo;
+        if (!lockstep_waves.empty()) {
+          vo.trace_file = fmt::format("{}/l1d_sm{}.fst", lockstep_waves, sm);
+          vo.rotate_cycles = 2000;
+        } else if (sm == 0) {
+          vo.trace_file = l1_waves;
+          vo.trace_from = l1_waves_from;
+          vo.trace_to = l1_waves_to;
+        }
+        return lockstep ? make_lockstep_l1(c, sm, vo) : make_verilated_l1(c, vo);
+      };
+#else
+      return fail("--l1 " + l1_impl + ": this gpusim was built without the verilated L1 (no Verilator)", 2);
+#endif
+    } else if (!l1_waves.empty()) {
+      return fail("--l1-waves needs --l1 verilated or lockstep", 2);
+    }
+    Gpu gpu(cfg, opt, l1, mem);
+    if (tw) trace::attach_copies(gpu, *tw);
     const RunResult r = gpu.run(*w, sc);
     if (!stats_file.empty()) {
       std::ofstream f(stats_file);
       if (!f) return fail("cannot write " + stats_file, 2);
-      f << gpu.stats_json().dump(2) << "\n";
+      nlohmann::json j = gpu.stats_json();
+      if (tw) j["trace"] = tw->report_json();
+      f << j.dump(2) << "\n";
     }
     if (!quiet) std::cout << gpu.summary();
+    if (!quiet && tw) std::cout << tw->report();
     if (r.stop == StopReason::kWatchdog) {
       std::cerr << r.watchdog_report;
       return 3;
@@ -161,9 +233,18 @@ int main(int argc, char** argv) {
       std::cerr << "error: " << r.load_mismatches << " load-data mismatches; first: " << r.first_mismatch << "\n";
       return 1;
     }
+    if (r.stop == StopReason::kCompleted && w->has_verify()) {  // the workload's own result check
+      const std::string check = w->verify(gpu.image());
+      if (!check.empty()) return fail("result check failed: " + check, 1);
+      if (!quiet) std::cout << "result check: passed\n";
+    }
     return 0;
   } catch (const ConfigError& e) {
     return fail(e.what(), 2);
+#ifdef GPUSIM_VERILATED_L1
+  } catch (const LockstepMismatch& e) {
+    return fail(e.what(), 4);
+#endif
   } catch (const std::exception& e) {
     return fail(std::string("internal: ") + e.what(), 1);
   }

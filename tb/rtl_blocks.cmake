@@ -1,6 +1,7 @@
 # RTL blocks: lint, synthesis, netlist co-simulation and testbenches (included from CMakeLists.txt).
 #
-#   add_rtl_block(<module> [USES <module>...] [CONFIGS <config>...])
+#   add_rtl_block(<module> [USES <module>...] [CONFIGS <config>...] [EXTRA_CONFIGS <yaml>...]
+#                 [NO_NETLIST | NETLIST_CONFIGS <config>...])
 #
 # For rtl/<module>.sv (dcgen's output for the default configuration, committed) it registers
 #   rtl.lint.<module>    verilator --lint-only -Wall: exit 0 and no output      (scripts/rtl.sh lint)
@@ -14,7 +15,19 @@
 # USES names the blocks <module> instantiates, so that a change to them rebuilds it (the tools
 # themselves read the whole RTL directory of the configuration, packages first). CONFIGS limits
 # the testbench to some configurations (names, e.g. gtx480 qv100; default: all, always with the
-# default one), for a block too large to synthesize and verilate at every size.
+# default one), for a block too large to synthesize and verilate at every size. EXTRA_CONFIGS adds
+# configurations (YAML files, e.g. tb/block_configs/*.yaml) that only this block runs on, for a
+# choice that matters to it alone (l1d_repl_state: one per replacement policy), so that the other
+# blocks do not pay for them; dcgen emits them into the block's own directory
+# (rtl_blocks/<config>/<module>/), so every block must emit for them. NO_NETLIST builds no Yosys
+# netlist and no V<module>_<config>_netlist (the header's structs have no `Netlist`, so the
+# testbench has no co-simulation), for a block that synthesis keeps as a black box and Yosys
+# would map to flops too slowly (l1d_data_sram: an SRAM macro in a real L1). NETLIST_CONFIGS
+# builds the netlist for those configurations only (names; the testbench's co-simulation skips the
+# others), for a block whose netlist at the default size takes minutes to compile (l1d_mshr).
+# SLOW_SYNTH labels rtl.synth.<module> `slow` (make test leaves it out; make test-slow runs it)
+# and keeps the module out of rtl.configs' synthesis, for a block Yosys needs many minutes for
+# (l1d_top).
 #
 # The default configuration's RTL is the committed rtl/; every other one is emitted by dcgen into
 # the build tree at build time. Why not verilate() from verilator-config.cmake: it runs Verilator
@@ -99,12 +112,34 @@ function(_rtl_model prefix)
   target_link_libraries(${prefix} PUBLIC verilator_runtime)
 endfunction()
 
+# _rtl_emit_extra(<yaml> <module> <dir> <files...>): dcgen's output for an EXTRA_CONFIGS entry of
+# <module>, the files it needs (its own, its USES' and the packages) copied into <dir>.
+function(_rtl_emit_extra cfg module dir)
+  get_filename_component(name ${cfg} NAME_WE)
+  set(tmp ${RTL_BUILD_DIR}/${name}/dcgen_${module})
+  list(TRANSFORM ARGN PREPEND ${dir}/ OUTPUT_VARIABLE outputs)
+  list(TRANSFORM ARGN PREPEND ${tmp}/ OUTPUT_VARIABLE emitted)
+  add_custom_command(
+    OUTPUT ${outputs}
+    COMMAND ${CMAKE_COMMAND} -E rm -rf ${tmp}
+    COMMAND dcgen --config ${cfg} --out ${tmp}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+    COMMAND ${CMAKE_COMMAND} -E copy_if_different ${emitted} ${dir}
+    DEPENDS dcgen ${cfg}
+    COMMENT "dcgen: RTL for ${name} (${module} only)"
+    VERBATIM)
+endfunction()
+
 function(add_rtl_block module)
-  cmake_parse_arguments(B "" "" "USES;CONFIGS" ${ARGN})
+  cmake_parse_arguments(B "NO_NETLIST;SLOW_SYNTH" "" "USES;CONFIGS;EXTRA_CONFIGS;NETLIST_CONFIGS" ${ARGN})
   set_property(GLOBAL APPEND PROPERTY RTL_BLOCKS ${module})
   set(script ${CMAKE_SOURCE_DIR}/scripts/rtl.sh)
   add_test(NAME rtl.lint.${module} COMMAND ${script} lint ${CMAKE_SOURCE_DIR}/rtl ${module})
   add_test(NAME rtl.synth.${module} COMMAND ${script} synth ${CMAKE_SOURCE_DIR}/rtl ${module})
+  if(B_SLOW_SYNTH)  # too slow for make test: `make test-slow` (ctest -L slow) runs it
+    set_tests_properties(rtl.synth.${module} PROPERTIES LABELS slow TIMEOUT 7200)
+    set_property(GLOBAL APPEND PROPERTY RTL_SYNTH_SKIP ${module})
+  endif()
   add_test(NAME rtl.waves.${module}
            COMMAND ${CMAKE_SOURCE_DIR}/scripts/waves.sh check ${module} $<TARGET_FILE:tb_${module}>)
   set_tests_properties(rtl.waves.${module} PROPERTIES SKIP_RETURN_CODE 77)
@@ -116,25 +151,38 @@ function(add_rtl_block module)
   set(structs "")
   set(names "")
   set(models "")
-  foreach(cfg ${RTL_TB_CONFIGS})
+  foreach(cfg ${B_EXTRA_CONFIGS})  # emitted for this block alone (RTL_DIR_<name> is local here)
     get_filename_component(name ${cfg} NAME_WE)
-    if(B_CONFIGS AND NOT name IN_LIST B_CONFIGS AND NOT name STREQUAL RTL_DEFAULT_CONFIG)
+    set(RTL_DIR_${name} ${RTL_BUILD_DIR}/${name}/${module})
+    _rtl_emit_extra(${cfg} ${module} ${RTL_DIR_${name}} ${units})
+  endforeach()
+  foreach(cfg ${RTL_TB_CONFIGS} ${B_EXTRA_CONFIGS})
+    get_filename_component(name ${cfg} NAME_WE)
+    if(B_CONFIGS AND NOT name IN_LIST B_CONFIGS AND NOT name STREQUAL RTL_DEFAULT_CONFIG
+       AND NOT cfg IN_LIST B_EXTRA_CONFIGS)
       continue()
     endif()
     set(rtl V${module}_${name})
     set(net V${module}_${name}_netlist)
     set(netlist ${RTL_BUILD_DIR}/${name}/netlist/${module}_netlist.v)
     list(TRANSFORM units PREPEND ${RTL_DIR_${name}}/ OUTPUT_VARIABLE sources)
-    add_custom_command(
-      OUTPUT ${netlist}
-      COMMAND ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh ${RTL_DIR_${name}} ${module} ${netlist}
-      DEPENDS ${sources} ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh
-      COMMENT "Yosys: ${module} netlist for ${name}"
-      VERBATIM)
     _rtl_model(${rtl} DEPENDS ${sources} ARGS --rtl ${RTL_DIR_${name}} ${module} -Wall ${RTL_VERILATOR_ARGS})
-    _rtl_model(${net} DEPENDS ${netlist} ARGS --file ${netlist} -Wno-UNOPTFLAT ${RTL_VERILATOR_ARGS})
-    list(APPEND models ${rtl} ${net})
-    string(APPEND includes "#include \"${rtl}.h\"\n#include \"${net}.h\"\n")
+    if(B_NO_NETLIST OR (B_NETLIST_CONFIGS AND NOT name IN_LIST B_NETLIST_CONFIGS))  # the RTL model alone
+      list(APPEND models ${rtl})
+      string(APPEND includes "#include \"${rtl}.h\"\n")
+      set(netlist_alias "")
+    else()
+      add_custom_command(
+        OUTPUT ${netlist}
+        COMMAND ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh ${RTL_DIR_${name}} ${module} ${netlist}
+        DEPENDS ${sources} ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh
+        COMMENT "Yosys: ${module} netlist for ${name}"
+        VERBATIM)
+      _rtl_model(${net} DEPENDS ${netlist} ARGS --file ${netlist} -Wno-UNOPTFLAT ${RTL_VERILATOR_ARGS})
+      list(APPEND models ${rtl} ${net})
+      string(APPEND includes "#include \"${rtl}.h\"\n#include \"${net}.h\"\n")
+      set(netlist_alias "  using Netlist = ::${net};\n")
+    endif()
     if(name STREQUAL RTL_DEFAULT_CONFIG)
       set(default true)
     else()
@@ -143,7 +191,7 @@ function(add_rtl_block module)
     string(APPEND structs
            "struct ${name} {\n"
            "  using Rtl = ::${rtl};\n"
-           "  using Netlist = ::${net};\n"
+           "${netlist_alias}"
            "  static constexpr const char* kName = \"${name}\";\n"
            "  static constexpr const char* kConfig = \"${cfg}\";\n"
            "  static constexpr bool kDefault = ${default};\n"
@@ -194,6 +242,8 @@ function(_rtl_emit_rules)
     foreach(block ${blocks})
       if(TARGET V${block}_${name})
         add_dependencies(V${block}_${name} rtl_${name})
+      endif()
+      if(TARGET V${block}_${name}_netlist)  # none with NO_NETLIST
         add_dependencies(V${block}_${name}_netlist rtl_${name})
       endif()
     endforeach()

@@ -53,5 +53,12 @@ const RtlBlock& agcb_table_block();   // l1d_agcb_table.cpp
 const RtlBlock& two_level_block();    // l1d_two_level.cpp
 const RtlBlock& gran_selector_block();  // l1d_gran_selector.cpp
 const RtlBlock& agelru_ages_block();    // l1d_agelru_ages.cpp
+const RtlBlock& top_block();            // l1d_top.cpp (composes the others)
+const RtlBlock& mshr_block();           // l1d_mshr.cpp
+const RtlBlock& repl_state_block();     // l1d_repl_state.cpp
+const RtlBlock& pcal_tokens_block();    // l1d_pcal_tokens.cpp
+const RtlBlock& pcal_decode_block();    // l1d_pcal_decode.cpp
+const RtlBlock& tag_array_block();      // l1d_tag_array.cpp
+const RtlBlock& data_sram_block();      // l1d_data_sram.cpp
 
 }  // namespace gen::blocks

@@ -16,6 +16,13 @@ const std::vector<const RtlBlock*>& all_blocks() {
       &two_level_block(),
       &gran_selector_block(),
       &agelru_ages_block(),
+      &mshr_block(),
+      &repl_state_block(),
+      &pcal_tokens_block(),
+      &pcal_decode_block(),
+      &tag_array_block(),
+      &data_sram_block(),
+      &top_block(),  // last: it instantiates the others
   };
   return kBlocks;
 }

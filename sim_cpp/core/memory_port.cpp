@@ -21,6 +21,7 @@ class SystemPort final : public MemoryPort {
   std::string describe_state() const override { return mem_.describe_state(); }
   const MemorySystemStats& stats() const override { return mem_.stats(); }
   nlohmann::json stats_json() const override { return mem_.stats_json(); }
+  void preload_l2(Addr addr, uint64_t bytes) override { mem_.preload_l2(addr, bytes); }
 
  private:
   MemorySystem mem_;
@@ -104,6 +105,7 @@ class DroppingMemory final : public MemoryPort {
   std::string describe_state() const override { return inner_->describe_state() + note_; }
   const MemorySystemStats& stats() const override { return inner_->stats(); }
   nlohmann::json stats_json() const override { return inner_->stats_json(); }
+  void preload_l2(Addr addr, uint64_t bytes) override { inner_->preload_l2(addr, bytes); }
 
  private:
   std::unique_ptr<MemoryPort> inner_;

@@ -30,6 +30,9 @@ class MemoryPort {
   virtual std::string describe_state() const = 0;
   virtual const MemorySystemStats& stats() const = 0;
   virtual nlohmann::json stats_json() const = 0;
+  // Leaves [addr, addr + bytes) in the L2 as a host-to-device copy's writes would, without
+  // simulated time (trace replay, between kernels). A memory without an L2 ignores it.
+  virtual void preload_l2(Addr /*addr*/, uint64_t /*bytes*/) {}
 };
 
 // The real memory system (NoC, L2, DRAM) over `image`.

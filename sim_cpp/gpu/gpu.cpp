@@ -146,7 +146,8 @@ Gpu::Gpu(const Config& cfg, SimOptions opt, L1Factory l1, MemoryFactory mem) : c
     if (std::find(names.begin(), names.end(), opt_.scheduler) == names.end())
       throw ConfigError(fmt::format("unknown scheduler '{}' (known: {})", opt_.scheduler, fmt::join(names, ", ")));
   }
-  if (opt_.l1 != "golden") throw ConfigError(fmt::format("unknown L1 implementation '{}' (known: golden)", opt_.l1));
+  if (!l1 && opt_.l1 != "golden")
+    throw ConfigError(fmt::format("L1 implementation '{}': no L1 factory given (only golden is built in)", opt_.l1));
   if (opt_.controller.window == 0) throw ConfigError("the controller window must be at least 1 cycle");
   opt_.controller.warp_limit = opt_.warp_limit;
   const bool pcal = cfg_.policy.bypass == BypassKind::kPcal;
@@ -200,8 +201,10 @@ RunResult Gpu::run(Workload& w, WorkloadScale scale) {
   ran_ = true;
   w.init(image_, scale, cfg_.seed);
   wall_start_ = wall_last_ = wall_seconds();
-  for (uint32_t k = 0; k < w.kernels(); ++k)
+  for (uint32_t k = 0; k < w.kernels(); ++k) {
+    if (kernel_hook_) kernel_hook_(k);
     if (!run_kernel(w.kernel(k), k)) break;
+  }
   if (opt_.progress && wall_last_ != wall_start_) std::fputc('\n', stderr);
   result_.cycles = now_;
   result_.warp_instructions = instructions();

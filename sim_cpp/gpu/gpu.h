@@ -31,7 +31,7 @@ struct SimOptions {
   uint64_t max_cycles = 0;           // 0 = no limit
   uint64_t watchdog = 100000;        // cycles without progress that stop the run; 0 = off
   bool progress = false;             // a progress line on stderr about every 2 s of wall time
-  std::string l1 = "golden";
+  std::string l1 = "golden";         // the L1 backend's name (statistics); the L1Factory builds it
   std::string workload_name;         // for the statistics only
   std::string scale_name;            // for the statistics only
 };
@@ -79,6 +79,12 @@ class Gpu final : private ControllerHost {
   void set_issue_observer(const IssueObserver& f) {
     for (auto& s : sms_) s->set_issue_observer(f);
   }
+  // Called with the kernel's index right before each kernel starts (the memory system is idle
+  // then), e.g. to replay a trace's host-to-device copies into the L2 (sim_cpp/trace/).
+  void set_kernel_hook(std::function<void(uint32_t kernel)> f) { kernel_hook_ = std::move(f); }
+  // Leaves [addr, addr + bytes) in the L2 as a host-to-device copy's writes would
+  // (MemoryPort::preload_l2); between kernels only.
+  void preload_l2(Addr addr, uint64_t bytes) { mem_->preload_l2(addr, bytes); }
 
   // Introspection (tests).
   uint32_t num_sms() const override { return static_cast<uint32_t>(sms_.size()); }
@@ -123,6 +129,7 @@ class Gpu final : private ControllerHost {
   bool ran_ = false;
   uint64_t now_ = 0;
   uint32_t rr_ = 0;  // block scheduler: next SM to offer a CTA
+  std::function<void(uint32_t)> kernel_hook_;
 
   // Watchdog.
   uint64_t last_progress_ = 0;

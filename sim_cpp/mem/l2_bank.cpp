@@ -160,6 +160,26 @@ bool L2Bank::accept(const ReqPacket& pk, uint64_t now) {
   return true;
 }
 
+void L2Bank::preload(Addr line_addr, SectorMask sectors) {
+  const uint32_t set = set_of(line_addr);
+  Line* l = find(set, line_addr);
+  if (l == nullptr) {
+    Line* ways = &lines_[size_t{set} * p_.l2_ways];
+    l = &ways[0];
+    for (uint32_t w = 0; w < p_.l2_ways; ++w) {
+      if (ways[w].valid == 0) {
+        l = &ways[w];
+        break;
+      }
+      if (ways[w].lru < l->lru) l = &ways[w];
+    }
+    *l = Line{line_addr, 0, 0, 0};
+  }
+  l->valid = static_cast<SectorMask>(l->valid | sectors);
+  l->dirty = static_cast<SectorMask>(l->dirty | sectors);
+  touch(*l);
+}
+
 void L2Bank::fill(const DramRequest& d, uint64_t now) {
   if (d.write || d.tag >= mshrs_.size()) throw std::logic_error("L2Bank::fill: not a fetch");
   Mshr& e = mshrs_[d.tag];

@@ -48,6 +48,9 @@ class L2Bank {
   // Takes the request at cycle `now` (its functional effect happens here). Returns false,
   // changing nothing, when the bank cannot take it this cycle.
   bool accept(const ReqPacket& p, uint64_t now);
+  // Untimed write-allocate of `sectors` of a line (MemorySystem::preload_l2): valid, dirty,
+  // most recently used; an evicted victim's write-back is not simulated.
+  void preload(Addr line_addr, SectorMask sectors);
   // DRAM data of a fetch (d.tag = MSHR entry) reached the bank at `now`.
   void fill(const DramRequest& d, uint64_t now);
 

@@ -12,6 +12,7 @@
 // its packet arrives.
 #include "sim_cpp/mem/memory_system.h"
 
+#include <algorithm>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -172,6 +173,20 @@ bool MemorySystem::idle() const {
   for (uint32_t i = 0; i < m.p.partitions; ++i)
     if (!m.banks[i]->idle() || !m.channels[i]->idle()) return false;
   return true;
+}
+
+void MemorySystem::preload_l2(Addr addr, uint64_t bytes) {
+  Impl& m = *impl_;
+  if (!idle()) throw std::logic_error("MemorySystem::preload_l2 while requests are in flight");
+  if (bytes == 0) return;
+  const Addr last = addr + (bytes - 1);
+  for (Addr line = addr & ~Addr{kLineBytes - 1};; line += kLineBytes) {
+    // Sectors of this line that [addr, last] touches.
+    const Addr lo = std::max(addr, line), hi = std::min(last, line + (kLineBytes - 1));
+    const auto s0 = static_cast<uint32_t>((lo - line) / kChunkBytes), s1 = static_cast<uint32_t>((hi - line) / kChunkBytes);
+    m.banks[m.map.partition(line)]->preload(line, static_cast<SectorMask>(((2u << s1) - 1) & ~((1u << s0) - 1)));
+    if (last - line < kLineBytes) break;
+  }
 }
 
 std::string MemorySystem::describe_state() const {

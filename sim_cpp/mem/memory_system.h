@@ -61,6 +61,11 @@ class MemorySystem {
   void tick();
 
   bool idle() const;                   // nothing anywhere in flight
+  // A host-to-device copy of [addr, addr + bytes) as it leaves the L2: every line it writes is
+  // allocated in its bank with the written sectors valid and dirty, in address order (LRU
+  // victims), as the L2's own writes do; untimed, so a victim's write-back is not simulated
+  // (the copy happened before the kernel). The data is the FunctionalMemory's. Only when idle().
+  void preload_l2(Addr addr, uint64_t bytes);
   std::string describe_state() const;  // where requests sit, for the watchdog
   const MemorySystemStats& stats() const;
   nlohmann::json stats_json() const;

@@ -113,5 +113,29 @@ TEST_F(GpusimCli, WatchdogExitCode3WithAReport) {
   EXPECT_NE(r.out.find("dropped response #20"), std::string::npos) << r.out;
 }
 
+// --input (docs/workloads.md): a SNAP edge list runs with its result check passing; a bad file
+// is one error line naming file and line; a workload without input files refuses one.
+TEST_F(GpusimCli, InputFileRunsWithItsResultCheckAndBadFilesNameTheLine) {
+  const fs::path dir = fs::path(::testing::TempDir()) / ("gpusim_input_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "ring.txt") << "# a ring\n" << [] {
+    std::string e;
+    for (int v = 0; v < 300; ++v) e += std::to_string(v) + "\t" + std::to_string((v + 1) % 300) + "\n";
+    return e;
+  }();
+  std::ofstream(dir / "bad.txt") << "1 2\n2 3\n3 x\n";
+  CliResult r = run("--preset gtx480 --workload cc --input " + (dir / "ring.txt").string());
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("result check: passed"), std::string::npos) << r.out;
+  r = run("--preset gtx480 --workload sssp --input " + (dir / "bad.txt").string(), true);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out.rfind("error: " + (dir / "bad.txt").string() + ":3: ", 0), 0u) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  r = run("--preset gtx480 --workload atax --input " + (dir / "ring.txt").string(), true);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("reads no input file"), std::string::npos) << r.out;
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace l1d::sim

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "sim_cpp/workload/kernel_builder.h"
+#include "sim_cpp/workload/result_check.h"
 #include "sim_cpp/workload/workloads.h"
 
 namespace l1d::sim::wl {
@@ -17,6 +18,10 @@ class Atax final : public GeneratedWorkload {
   std::string name() const override { return "atax"; }
   std::string description() const override { return "PolyBench ATAX y = A^T (A x): row-walk then column-walk kernels"; }
 
+  WorkloadInfo info() const override {
+    return {false, true, "PolyBench/GPU", nx_ ? std::to_string(nx_) + " x " + std::to_string(ny_) + " floats" : "", ""};
+  }
+
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
     const uint32_t nx = scale == WorkloadScale::kTest ? 384 : scale == WorkloadScale::kSmall ? 1024 : 4096;
@@ -26,6 +31,7 @@ class Atax final : public GeneratedWorkload {
     auto x = std::make_shared<std::vector<float>>(ny);
     for (float& v : *a) v = rng.unitf();
     for (float& v : *x) v = rng.unitf();
+    nx_ = nx, ny_ = ny, a_ = a, x_ = x;
     // tmp = A x with the GPU's arithmetic (one fused multiply-add per iteration, in j order).
     auto tmp = std::make_shared<std::vector<float>>(nx, 0.0f);
     for (uint32_t i = 0; i < nx; ++i) {
@@ -87,6 +93,24 @@ class Atax final : public GeneratedWorkload {
       });
     }
   }
+
+ protected:
+  void check(ResultCheck& c) const override {
+    const auto& a = *a_;
+    std::vector<double> tmp(nx_, 0.0), y(ny_, 0.0);
+    for (size_t i = 0; i < nx_; ++i) {
+      for (size_t j = 0; j < ny_; ++j) tmp[i] += static_cast<double>(a[i * ny_ + j]) * (*x_)[j];
+    }
+    for (size_t j = 0; j < ny_; ++j) {
+      for (size_t i = 0; i < nx_; ++i) y[j] += static_cast<double>(a[i * ny_ + j]) * tmp[i];
+    }
+    c.close("tmp", tmp);
+    c.close("y", y);
+  }
+
+ private:
+  uint32_t nx_ = 0, ny_ = 0;
+  std::shared_ptr<const std::vector<float>> a_, x_;
 };
 
 }  // namespace

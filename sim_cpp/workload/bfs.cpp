@@ -10,92 +10,39 @@
 // to an element in a kernel writes the same value (L or L+1; changed[L] always 1). The frontier
 // vertices write their own level into nxt so that nxt is complete after the kernel.
 // The host's loop test (`while changed`) reads changed[L]; the levels are computed at init.
+// A SNAP edge list given with set_input_file (gpusim --input) replaces the generated graph.
 #include <algorithm>
-#include <numeric>
 
+#include "sim_cpp/workload/graph.h"
 #include "sim_cpp/workload/kernel_builder.h"
+#include "sim_cpp/workload/result_check.h"
 #include "sim_cpp/workload/workloads.h"
 
 namespace l1d::sim::wl {
 namespace {
-
-struct Graph {
-  uint32_t n = 0;
-  std::vector<int32_t> row_ptr, col;
-};
-
-Graph kronecker_graph(uint32_t scale, uint32_t edge_factor, Rng& rng) {
-  const uint32_t n = 1u << scale;
-  const uint64_t m = uint64_t{edge_factor} * n;
-  const double a = 0.57, b = 0.19, c = 0.19;
-  const double ab = a + b, c_norm = c / (1.0 - ab), a_norm = a / ab;
-  std::vector<uint32_t> perm(n);
-  std::iota(perm.begin(), perm.end(), 0u);
-  for (uint32_t i = n - 1; i > 0; --i) std::swap(perm[i], perm[rng.below(uint64_t{i} + 1)]);
-  std::vector<std::pair<uint32_t, uint32_t>> edges;
-  edges.reserve(2 * m);
-  for (uint64_t e = 0; e < m; ++e) {
-    uint32_t i = 0, j = 0;
-    for (uint32_t bit = 0; bit < scale; ++bit) {  // choose a quadrant per level of the recursion
-      const bool ii = rng.unit() > ab;
-      const bool jj = rng.unit() > (ii ? c_norm : a_norm);
-      i |= static_cast<uint32_t>(ii) << bit;
-      j |= static_cast<uint32_t>(jj) << bit;
-    }
-    if (i == j) continue;
-    edges.emplace_back(perm[i], perm[j]);
-    edges.emplace_back(perm[j], perm[i]);
-  }
-  std::sort(edges.begin(), edges.end());
-  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-  Graph g;
-  g.n = n;
-  g.row_ptr.assign(n + 1, 0);
-  for (const auto& [u, v] : edges) ++g.row_ptr[u + 1];
-  for (uint32_t v = 0; v < n; ++v) g.row_ptr[v + 1] += g.row_ptr[v];
-  for (const auto& e : edges) g.col.push_back(static_cast<int32_t>(e.second));
-  return g;
-}
-
-std::vector<int32_t> bfs_levels(const Graph& g, uint32_t src) {
-  std::vector<int32_t> level(g.n, -1);
-  std::vector<uint32_t> queue{src};
-  level[src] = 0;
-  for (size_t h = 0; h < queue.size(); ++h) {
-    const uint32_t v = queue[h];
-    for (int32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) {
-      const auto u = static_cast<uint32_t>(g.col[e]);
-      if (level[u] < 0) level[u] = level[v] + 1, queue.push_back(u);
-    }
-  }
-  return level;
-}
 
 class Bfs final : public GeneratedWorkload {
  public:
   std::string name() const override { return "bfs"; }
   std::string description() const override { return "level-synchronous BFS on a Graph500 Kronecker graph (irregular)"; }
 
+  WorkloadInfo info() const override {
+    return {true, true, "LonestarGPU / Graph500", graph_ ? describe(*graph_) : "", "SNAP edge list"};
+  }
+
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
     const uint32_t lg = scale == WorkloadScale::kTest ? 9 : scale == WorkloadScale::kSmall ? 13 : 18;
     const uint32_t edge_factor = scale == WorkloadScale::kTest ? 4 : scale == WorkloadScale::kSmall ? 8 : 16;
     Rng rng(mix_seed(seed, "bfs"));
-    auto g = std::make_shared<Graph>(kronecker_graph(lg, edge_factor, rng));
+    auto g = std::make_shared<Graph>(input_path_.empty() ? kronecker_graph(lg, edge_factor, rng)
+                                                         : load_snap_edge_list(input_path_));
+    graph_ = g;
     // Source: a random vertex with an edge whose BFS reaches at least a quarter of the
     // non-isolated vertices (Graph500 samples roots with degree >= 1).
-    uint64_t connected = 0;
-    for (uint32_t v = 0; v < g->n; ++v) connected += g->row_ptr[v + 1] > g->row_ptr[v] ? 1 : 0;
-    uint32_t src = 0;
-    std::vector<int32_t> lvl;
-    for (uint32_t attempt = 0;; ++attempt) {
-      src = static_cast<uint32_t>(rng.below(g->n));
-      if (g->row_ptr[src + 1] == g->row_ptr[src]) continue;
-      lvl = bfs_levels(*g, src);
-      const auto reached =
-          static_cast<uint64_t>(std::count_if(lvl.begin(), lvl.end(), [](int32_t l) { return l >= 0; }));
-      if (4 * reached >= connected || attempt > 1000) break;
-    }
+    const uint32_t src = pick_source(*g, rng);
+    src_ = src;
+    std::vector<int32_t> lvl = bfs_levels(*g, src);
     const int32_t max_level = *std::max_element(lvl.begin(), lvl.end());
     auto level = std::make_shared<const std::vector<int32_t>>(std::move(lvl));
 
@@ -106,6 +53,7 @@ class Bfs final : public GeneratedWorkload {
     const Addr lvl_base[2] = {layout_.array(mem, "level_a", init_level),
                               layout_.array(mem, "level_b", std::vector<int32_t>(g->n, -1))};
     const Addr changed_base = layout_.array(mem, "changed", std::vector<int32_t>(max_level + 1, 0));
+    levels_ = max_level + 1;
 
     KernelCode k(kFirstKernelPc);
     const StaticOp tid = k.alu(kLatIntMad), guard = k.alu(kLatInt), ld_lv = k.load(4), is_front = k.alu(kLatInt);
@@ -159,6 +107,47 @@ class Bfs final : public GeneratedWorkload {
       });
     }
   }
+
+ protected:
+  // Levels by a frontier-synchronous BFS; level_a / level_b hold the levels <= L + 1 of the last
+  // kernel L that wrote them (kernel L writes level_b when L is even); changed[L] is 1 while
+  // kernel L found new vertices.
+  void check(ResultCheck& c) const override {
+    const Graph& g = *graph_;
+    std::vector<int32_t> want(g.n, -1);
+    want[src_] = 0;
+    std::vector<uint32_t> frontier{src_};
+    int32_t depth = 0;
+    while (!frontier.empty()) {
+      std::vector<uint32_t> next;
+      for (uint32_t v : frontier) {
+        for (int32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) {
+          const auto u = static_cast<uint32_t>(g.col[e]);
+          if (want[u] < 0) want[u] = depth + 1, next.push_back(u);
+        }
+      }
+      frontier.swap(next);
+      if (!frontier.empty()) ++depth;
+    }
+    if (depth + 1 != static_cast<int32_t>(levels_)) {
+      c.fail("kernels for " + std::to_string(levels_) + " levels, the reference BFS has " + std::to_string(depth + 1));
+      return;
+    }
+    for (int32_t parity = 0; parity < 2; ++parity) {
+      int32_t last = -1;  // the last kernel writing this array (-1: none)
+      for (int32_t l = 0; l <= depth; ++l) last = (1 - l % 2) == parity ? l : last;
+      std::vector<int32_t> arr(g.n);
+      for (uint32_t v = 0; v < g.n; ++v) arr[v] = want[v] >= 0 && want[v] <= last + 1 ? want[v] : -1;
+      c.exact(parity == 0 ? "level_a" : "level_b", arr);
+    }
+    std::vector<int32_t> changed(levels_, 1);
+    changed.back() = 0;
+    c.exact("changed", changed);
+  }
+
+ private:
+  std::shared_ptr<const Graph> graph_;
+  uint32_t src_ = 0, levels_ = 0;
 };
 
 }  // namespace

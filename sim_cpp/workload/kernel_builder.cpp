@@ -5,12 +5,20 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "sim_cpp/workload/result_check.h"
+
 namespace l1d::sim::wl {
 
 double Rng::normal() {
   const double u1 = 1.0 - unit();  // (0, 1]
   const double u2 = unit();
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+}
+
+std::vector<float> uniform_floats(Rng& rng, uint64_t n, float lo, float hi) {
+  std::vector<float> v(n);
+  for (float& x : v) x = lo + (hi - lo) * rng.unitf();
+  return v;
 }
 
 uint64_t mix_seed(uint64_t seed, std::string_view salt) {
@@ -184,6 +192,24 @@ std::unique_ptr<WarpProgram> GeneratedKernel::warp(uint32_t cta, uint32_t warp_i
 const Kernel& GeneratedWorkload::kernel(uint32_t i) const {
   if (i >= kernels_.size()) throw std::out_of_range("workload " + name() + ": no kernel " + std::to_string(i));
   return *kernels_[i];
+}
+
+uint64_t GeneratedWorkload::footprint_bytes() const {
+  uint64_t n = 0;
+  for (const Region& r : layout_.regions()) n += r.bytes;
+  return n;
+}
+
+void GeneratedWorkload::set_input_file(const std::string& path) {
+  if (info().input_format.empty()) Workload::set_input_file(path);
+  input_path_ = path;
+}
+
+std::string GeneratedWorkload::verify(const FunctionalMemory& mem) const {
+  if (kernels_.empty()) return "workload " + name() + ": init() has not run";
+  ResultCheck c(mem, name(), layout_);
+  check(c);
+  return c.result();
 }
 
 void GeneratedWorkload::add_kernel(std::string name, uint64_t threads, GeneratedKernel::Body body,

@@ -14,6 +14,7 @@
 // the lanes that execute it; an instruction no lane executes is skipped (the warp branches over it).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -151,6 +152,45 @@ void for_lanes(uint32_t mask, F&& f) {
   }
 }
 
+// The lanes of mask for which pred(lane) holds (a branch condition).
+template <typename F>
+uint32_t lanes_where(uint32_t mask, F&& pred) {
+  uint32_t m = 0;
+  for_lanes(mask, [&](uint32_t lane) { m |= (pred(lane) ? 1u : 0u) << lane; });
+  return m;
+}
+
+// A per-thread loop `for (i = 0; i < len(lane); ++i)` in SIMT: body(i, m) for i below the
+// largest trip count, with m the lanes still in the loop (the others wait at the reconvergence
+// point, as in a diverged warp).
+template <typename Len, typename Body>
+void simt_loop(uint32_t mask, Len&& len, Body&& body) {
+  std::array<int64_t, kWarpSize> n{};
+  int64_t most = 0;
+  for_lanes(mask, [&](uint32_t lane) {
+    n[lane] = static_cast<int64_t>(len(lane));
+    most = std::max(most, n[lane]);
+  });
+  for (int64_t i = 0; i < most; ++i) body(i, lanes_where(mask, [&](uint32_t lane) { return n[lane] > i; }));
+}
+
+// The input-size parameter of a scale: test, small or full.
+template <typename T>
+T by_scale(WorkloadScale s, T test, T small, T full) {
+  return s == WorkloadScale::kTest ? test : s == WorkloadScale::kSmall ? small : full;
+}
+
+// Shared read-only data captured by kernel bodies (warps are produced lazily, after init()).
+template <typename T>
+using Shared = std::shared_ptr<const std::vector<T>>;
+template <typename T>
+Shared<T> share(std::vector<T> v) {
+  return std::make_shared<const std::vector<T>>(std::move(v));
+}
+
+// n uniform floats in [lo, hi).
+std::vector<float> uniform_floats(Rng& rng, uint64_t n, float lo = 0.0f, float hi = 1.0f);
+
 // Address and value of one lane's store.
 struct LaneWrite {
   Addr addr = 0;
@@ -240,25 +280,38 @@ class GeneratedKernel final : public Kernel {
   std::shared_ptr<const Body> body_;  // shared with the warps' programs
 };
 
+class ResultCheck;  // result_check.h
+
 // Base of the generated workloads: owns the kernels and the memory layout (regions() lets tests
-// and tools see where each array lives).
+// and tools see where each array lives). Every generated workload has a result check (check())
+// and says what it is (info()).
 class GeneratedWorkload : public Workload {
  public:
   uint32_t kernels() const override { return static_cast<uint32_t>(kernels_.size()); }
   const Kernel& kernel(uint32_t i) const override;  // throws std::out_of_range
   const std::vector<Region>& regions() const { return layout_.regions(); }
   const Region& region(std::string_view name) const { return layout_.region(name); }
+  uint64_t footprint_bytes() const;  // all regions
+
+  WorkloadInfo info() const override = 0;
+  // Accepted when info().input_format is not empty.
+  void set_input_file(const std::string& path) override;
+  bool has_verify() const final { return true; }
+  std::string verify(const FunctionalMemory& mem) const final;
 
  protected:
   void reset() {
     kernels_.clear();
     layout_.clear();
   }
+  // The workload's result check: every array the kernels write against the reference.
+  virtual void check(ResultCheck& c) const = 0;
   // A 1-D launch of `threads` threads in CTAs of threads_per_cta.
   void add_kernel(std::string name, uint64_t threads, GeneratedKernel::Body body,
                   uint32_t threads_per_cta = kCtaThreads);
 
   MemoryLayout layout_;
+  std::string input_path_;  // set_input_file(); "" = generate the inputs
 
  private:
   std::vector<std::unique_ptr<Kernel>> kernels_;

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "sim_cpp/workload/kernel_builder.h"
+#include "sim_cpp/workload/result_check.h"
 #include "sim_cpp/workload/workloads.h"
 
 namespace l1d::sim::wl {
@@ -23,6 +24,14 @@ class Kmeans final : public GeneratedWorkload {
  public:
   std::string name() const override { return "kmeans"; }
   std::string description() const override { return "Rodinia k-means assignment (KMN), point-major features"; }
+
+  WorkloadInfo info() const override {
+    return {false, true, "Rodinia (KMN)",
+            feat_ ? std::to_string(np_) + " points x " + std::to_string(nf_) + " features, " + std::to_string(nc_) +
+                        " clusters, " + std::to_string(kernels()) + " iterations"
+                  : "",
+            ""};
+  }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
@@ -44,6 +53,7 @@ class Kmeans final : public GeneratedWorkload {
         (*feat)[uint64_t{p} * nf + f] = centre[c * nf + f] + static_cast<float>(rng.normal() * 1.5);
       }
     }
+    np_ = np, nf_ = nf, nc_ = nc, feat_ = feat;
     const Addr feat_base = layout_.array(mem, "features", *feat);
     const Addr memb_base = layout_.array(mem, "membership", std::vector<int32_t>(np, -1));
 
@@ -66,6 +76,7 @@ class Kmeans final : public GeneratedWorkload {
 
     for (uint32_t it = 0; it < sz.iterations; ++it) {
       layout_.array(mem, "clusters" + std::to_string(it), clusters);
+      last_clusters_ = clusters;
       auto memb = std::make_shared<std::vector<int32_t>>(np);
       for (uint32_t p = 0; p < np; ++p) (*memb)[p] = nearest(*feat, clusters, p, nf, nc);
 
@@ -111,7 +122,36 @@ class Kmeans final : public GeneratedWorkload {
     }
   }
 
+ protected:
+  // membership holds the last launch's assignment: each point's centroid (of that launch's
+  // centroids) is a nearest one (distances in double; ties within 1e-5 relative accepted).
+  void check(ResultCheck& c) const override {
+    const auto memb = c.read<int32_t>("membership");
+    std::vector<double> dist(nc_);
+    const auto distances = [&](size_t p) {
+      for (uint32_t k = 0; k < nc_; ++k) {
+        dist[k] = 0;
+        for (uint32_t f = 0; f < nf_; ++f)
+          dist[k] += std::pow(static_cast<double>((*feat_)[p * nf_ + f]) - last_clusters_[uint64_t{k} * nf_ + f], 2);
+      }
+      return std::min_element(dist.begin(), dist.end()) - dist.begin();
+    };
+    c.each(
+        "membership", memb.size(),
+        [&](size_t p) {
+          const auto best = distances(p);
+          return memb[p] >= 0 && static_cast<uint32_t>(memb[p]) < nc_ && dist[memb[p]] <= dist[best] * (1 + 1e-5) + 1e-6;
+        },
+        [&](size_t p) {
+          return std::to_string(memb[p]) + ", expected a nearest centroid (" + std::to_string(distances(p)) + ")";
+        });
+  }
+
  private:
+  uint32_t np_ = 0, nf_ = 0, nc_ = 0;
+  std::shared_ptr<const std::vector<float>> feat_;
+  std::vector<float> last_clusters_;
+
   // The kernel's arithmetic: float diff, fused ans += diff * diff, strict < (first minimum wins).
   static int32_t nearest(const std::vector<float>& feat, const std::vector<float>& cl, uint64_t p, uint32_t nf,
                          uint32_t nc) {

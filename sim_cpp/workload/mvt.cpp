@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "sim_cpp/workload/kernel_builder.h"
+#include "sim_cpp/workload/result_check.h"
 #include "sim_cpp/workload/workloads.h"
 
 namespace l1d::sim::wl {
@@ -15,6 +16,10 @@ class Mvt final : public GeneratedWorkload {
   std::string name() const override { return "mvt"; }
   std::string description() const override {
     return "PolyBench MVT x1 += A y1, x2 += A^T y2: row-walk and column-walk kernels";
+  }
+
+  WorkloadInfo info() const override {
+    return {false, true, "PolyBench/GPU", n_ ? std::to_string(n_) + " x " + std::to_string(n_) + " floats" : "", ""};
   }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
@@ -28,6 +33,8 @@ class Mvt final : public GeneratedWorkload {
     for (auto* vec : {x1.get(), x2.get(), y1.get(), y2.get()}) {
       for (float& v : *vec) v = rng.unitf();
     }
+    n_ = n, a_ = a, x1_ = std::make_shared<const std::vector<float>>(*x1), x2_ = std::make_shared<const std::vector<float>>(*x2);
+    y1_ = y1, y2_ = y2;
     const Addr a_base = layout_.array(mem, "A", *a);
     const Addr x1_base = layout_.array(mem, "x1", *x1), x2_base = layout_.array(mem, "x2", *x2);
     const Addr y1_base = layout_.array(mem, "y1", *y1), y2_base = layout_.array(mem, "y2", *y2);
@@ -63,6 +70,25 @@ class Mvt final : public GeneratedWorkload {
     KernelCode code2 = code1.next_kernel();
     add(code2, "mvt_kernel2", true, x2_base, y2_base, x2, y2);
   }
+
+ protected:
+  void check(ResultCheck& c) const override {
+    const auto& a = *a_;
+    std::vector<double> w1(n_), w2(n_);
+    for (size_t i = 0; i < n_; ++i) {
+      w1[i] = (*x1_)[i], w2[i] = (*x2_)[i];
+      for (size_t j = 0; j < n_; ++j) {
+        w1[i] += static_cast<double>(a[i * n_ + j]) * (*y1_)[j];
+        w2[i] += static_cast<double>(a[j * n_ + i]) * (*y2_)[j];
+      }
+    }
+    c.close("x1", w1);
+    c.close("x2", w2);
+  }
+
+ private:
+  uint32_t n_ = 0;
+  std::shared_ptr<const std::vector<float>> a_, x1_, x2_, y1_, y2_;
 };
 
 }  // namespace

@@ -4,23 +4,22 @@
 // A is a random square matrix whose row lengths follow a power law (Pareto, xm 3, alpha 1.7,
 // capped), half of each row's columns near the diagonal and half uniform: lanes of a warp walk
 // different rows (uncoalesced col/val streams) and gather x irregularly; long rows make warps
-// diverge.
+// diverge. A Matrix Market file given with set_input_file (gpusim --input) replaces the
+// generated matrix (x gets one element per column, y one per row).
 #include <algorithm>
 #include <cmath>
 
 #include "sim_cpp/workload/kernel_builder.h"
+#include "sim_cpp/workload/matrix_market.h"
+#include "sim_cpp/workload/result_check.h"
 #include "sim_cpp/workload/workloads.h"
 
 namespace l1d::sim::wl {
 namespace {
 
-struct Csr {
-  std::vector<int32_t> row_ptr, col;
-  std::vector<float> val;
-};
-
 Csr random_power_law_matrix(uint32_t rows, uint32_t max_len, Rng& rng) {
   Csr m;
+  m.rows = m.cols = rows;
   m.row_ptr.push_back(0);
   std::vector<int32_t> cols;
   for (uint32_t r = 0; r < rows; ++r) {
@@ -53,14 +52,23 @@ class Spmv final : public GeneratedWorkload {
   std::string name() const override { return "spmv"; }
   std::string description() const override { return "CSR SpMV y += A x, scalar kernel, power-law row lengths"; }
 
+  WorkloadInfo info() const override {
+    std::string in;
+    if (a_) in = std::to_string(a_->rows) + " x " + std::to_string(a_->cols) + ", " + std::to_string(a_->col.size()) + " non-zeros";
+    return {true, false, "SHOC / two-level bypassing paper", in, "Matrix Market"};
+  }
+
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t rows = scale == WorkloadScale::kTest ? 700 : scale == WorkloadScale::kSmall ? 32768 : 262144;
+    const uint32_t rows_gen = scale == WorkloadScale::kTest ? 700 : scale == WorkloadScale::kSmall ? 32768 : 262144;
     const uint32_t max_len = scale == WorkloadScale::kTest ? 48 : scale == WorkloadScale::kSmall ? 128 : 512;
     Rng rng(mix_seed(seed, "spmv"));
-    auto a = std::make_shared<Csr>(random_power_law_matrix(rows, max_len, rng));
-    auto x = std::make_shared<std::vector<float>>(rows);
+    auto a = std::make_shared<Csr>(input_path_.empty() ? random_power_law_matrix(rows_gen, max_len, rng)
+                                                       : load_matrix_market(input_path_));
+    const uint32_t rows = a->rows;
+    auto x = std::make_shared<std::vector<float>>(a->cols);
     auto y = std::make_shared<std::vector<float>>(rows);
+    a_ = a, x_ = x, y0_ = y;
     for (float& v : *x) v = rng.unitf();
     for (float& v : *y) v = rng.unitf();
     const Addr ptr_base = layout_.array(mem, "row_ptr", a->row_ptr);
@@ -114,6 +122,22 @@ class Spmv final : public GeneratedWorkload {
       s.exit(exit);
     });
   }
+
+ protected:
+  void check(ResultCheck& c) const override {
+    const Csr& a = *a_;
+    std::vector<double> want(a.rows);
+    for (uint32_t r = 0; r < a.rows; ++r) {
+      double dot = 0;
+      for (int32_t j = a.row_ptr[r]; j < a.row_ptr[r + 1]; ++j) dot += static_cast<double>(a.val[j]) * (*x_)[a.col[j]];
+      want[r] = (*y0_)[r] + dot;
+    }
+    c.close("y", want, 1e-4, 1e-4);
+  }
+
+ private:
+  std::shared_ptr<const Csr> a_;
+  std::shared_ptr<const std::vector<float>> x_, y0_;
 };
 
 }  // namespace

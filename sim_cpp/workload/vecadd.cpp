@@ -1,6 +1,7 @@
 // vecadd: c[i] = a[i] + b[i] over float arrays, one thread per element. Streaming: every
 // byte is touched once, fully coalesced (one 128 B request per warp and array).
 #include "sim_cpp/workload/kernel_builder.h"
+#include "sim_cpp/workload/result_check.h"
 #include "sim_cpp/workload/workloads.h"
 
 namespace l1d::sim::wl {
@@ -11,6 +12,10 @@ class VecAdd final : public GeneratedWorkload {
   std::string name() const override { return "vecadd"; }
   std::string description() const override { return "vector add c = a + b (streaming, fully coalesced)"; }
 
+  WorkloadInfo info() const override {
+    return {false, false, "CUDA SDK", a_ ? std::to_string(a_->size()) + " floats per array" : "", ""};
+  }
+
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
     const uint64_t n = scale == WorkloadScale::kTest ? 1000 : scale == WorkloadScale::kSmall ? (1u << 20) : (1u << 22);
@@ -18,6 +23,7 @@ class VecAdd final : public GeneratedWorkload {
     auto a = std::make_shared<std::vector<float>>(n);
     auto b = std::make_shared<std::vector<float>>(n);
     for (uint64_t i = 0; i < n; ++i) (*a)[i] = rng.unitf() * 100.0f, (*b)[i] = rng.unitf() * 100.0f;
+    a_ = a, b_ = b;
     const Addr a_base = layout_.array(mem, "a", *a);
     const Addr b_base = layout_.array(mem, "b", *b);
     const Addr c_base = layout_.array(mem, "c", std::vector<float>(n, 0.0f));
@@ -46,6 +52,16 @@ class VecAdd final : public GeneratedWorkload {
       s.exit(exit);
     });
   }
+
+ protected:
+  void check(ResultCheck& c) const override {  // one float add: exact
+    std::vector<float> want(a_->size());
+    for (size_t i = 0; i < want.size(); ++i) want[i] = (*a_)[i] + (*b_)[i];
+    c.exact("c", want);
+  }
+
+ private:
+  std::shared_ptr<const std::vector<float>> a_, b_;
 };
 
 }  // namespace

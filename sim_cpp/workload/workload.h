@@ -72,6 +72,20 @@ class Kernel {
 // kFull for experiments.
 enum class WorkloadScale : uint8_t { kTest, kSmall, kFull };
 
+// How a workload is classified in docs/workloads.md.
+//  - irregular: some addresses depend on loaded data (indirection: graphs, sparse matrices,
+//    hash tables) or data-dependent control flow decides which addresses are touched; regular:
+//    every address is an affine function of thread and loop indices.
+//  - cache_sensitive: listed in the PCAL/AgeLRU dissertation's Table 3.2 (a 16x larger L1 and
+//    L2 give a speedup of 2 or more on GPGPU-Sim's Fermi).
+struct WorkloadInfo {
+  bool irregular = false;
+  bool cache_sensitive = false;
+  std::string suite;         // where the algorithm comes from, e.g. "Rodinia", "PolyBench/GPU"
+  std::string input;         // the input after init(), e.g. "8192 vertices, 118 K edges"
+  std::string input_format;  // file format set_input_file() reads; "" = generated inputs only
+};
+
 class Workload {
  public:
   virtual ~Workload() = default;
@@ -82,6 +96,22 @@ class Workload {
   virtual void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) = 0;
   virtual uint32_t kernels() const = 0;
   virtual const Kernel& kernel(uint32_t i) const = 0;
+
+  virtual WorkloadInfo info() const { return {}; }
+  // A real input instead of the generated one (info().input_format: Matrix Market for sparse
+  // matrices, SNAP edge lists for graphs), read by the next init(), which throws ConfigError
+  // naming the file and line of a bad file. Throws std::invalid_argument when the workload
+  // reads no input files (the default).
+  virtual void set_input_file(const std::string& path);
+
+  // The result check. verify(mem) compares every array the kernels write, as `mem` holds it
+  // after the last kernel (the simulator's memory image, or the stores applied in order), with
+  // a host-side reference computed from the inputs. Returns "" when they agree, else one line:
+  // the workload, the array, the first wrong element, its value and the expected one, and how
+  // many elements are wrong. Workloads without a check (recorded traces, scripted tests) keep
+  // the defaults: has_verify() false, and verify() says there is no check.
+  virtual bool has_verify() const { return false; }
+  virtual std::string verify(const FunctionalMemory& mem) const;
 };
 
 // Registry: one explicit table (workload/registry.cpp), names as `gpusim --workload` takes them.

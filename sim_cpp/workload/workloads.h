@@ -14,5 +14,25 @@ std::unique_ptr<Workload> make_kmeans();
 std::unique_ptr<Workload> make_atax();
 std::unique_ptr<Workload> make_mvt();
 std::unique_ptr<Workload> make_vecadd();
+std::unique_ptr<Workload> make_bicg();
+std::unique_ptr<Workload> make_gesummv();
+std::unique_ptr<Workload> make_jacobi1d();
+std::unique_ptr<Workload> make_hotspot();
+std::unique_ptr<Workload> make_sssp();
+std::unique_ptr<Workload> make_cc();
+std::unique_ptr<Workload> make_gc();
+std::unique_ptr<Workload> make_tc();
+std::unique_ptr<Workload> make_bc();
+std::unique_ptr<Workload> make_nw();
+std::unique_ptr<Workload> make_gaussian();
+std::unique_ptr<Workload> make_srad();
+std::unique_ptr<Workload> make_streamcluster();
+std::unique_ptr<Workload> make_btree();
+std::unique_ptr<Workload> make_pfilter();
+std::unique_ptr<Workload> make_strmatch();
+std::unique_ptr<Workload> make_wordcount();
+std::unique_ptr<Workload> make_simscore();
+std::unique_ptr<Workload> make_comd();
+std::unique_ptr<Workload> make_invindex();
 
 }  // namespace l1d::sim::wl

@@ -1,0 +1,302 @@
+// l1d_mshr: the MSHR file of the L1 (docs/l1d-microarchitecture.md sections 4-6; golden model:
+// golden::Mshr). Per entry the probed fields (valid, filled, line, sectors, request count) are
+// flops in a generate block, so the probe compares every entry at once; the fill record, the
+// merged requests and the fill data are only read through the fill unit's read port, so they are
+// memories without reset, written by the registered ports and read combinationally.
+#include <algorithm>
+#include <bit>
+#include <string>
+
+#include "common/config.h"
+#include "common/types.h"
+#include "gen/blocks/block.h"
+
+namespace gen::blocks {
+namespace {
+
+constexpr unsigned kSectors = l1d::kSlotsPerLine;  // sector masks: bit s = 32 B sector s
+constexpr unsigned kMaskBits = l1d::kLineBytes;    // a request's byte mask
+constexpr unsigned kDataBits = 8 * l1d::kLineBytes;
+constexpr unsigned kAwidBits = 8;    // CoreReq::awid
+constexpr unsigned kBypassBits = 2;  // golden::BypassReason: 0 none, 1 agcb, 2 two-level, 3 pcal
+
+// The shapes the golden L1 accepts (the configuration loader checks them too).
+void validate(const l1d::Config& cfg) {
+  if (cfg.l1.mshr_entries < 1 || cfg.l1.mshr_entries > 256) {
+    throw l1d::ConfigError("l1d_mshr: l1.mshr_entries must be 1..256 (the MSHR id is 8 bits), got " +
+                           std::to_string(cfg.l1.mshr_entries));
+  }
+  if (cfg.l1.mshr_max_merge < 1 || cfg.l1.mshr_max_merge > 64) {
+    throw l1d::ConfigError("l1d_mshr: l1.mshr_max_merge must be 1..64, got " + std::to_string(cfg.l1.mshr_max_merge));
+  }
+  if (cfg.l1.address_bits < 8 || cfg.l1.address_bits > 64) {
+    throw l1d::ConfigError("l1d_mshr: l1.address_bits must be 8..64, got " + std::to_string(cfg.l1.address_bits));
+  }
+  if (cfg.policy.agcb.entries < 2) {
+    throw l1d::ConfigError("l1d_mshr: agcb.entries must be >= 2, got " + std::to_string(cfg.policy.agcb.entries));
+  }
+}
+
+class Mshr final : public RtlBlock {
+ public:
+  std::string_view name() const override { return "l1d_mshr"; }
+  std::string_view summary() const override {
+    return "MSHR file: merge/conflict probe, lowest free entry, fill record, merged requests, fill data (uarch 5)";
+  }
+
+  Module module(const l1d::Config& cfg) const override {
+    validate(cfg);
+    Module m(name());
+    m.describe("MSHR file of the L1 (docs/l1d-microarchitecture.md sections 4-6, golden::Mshr): Entries entries,");
+    m.describe("each one 128 B memory line (line = address >> 7) with the sectors its read fetches, the fill");
+    m.describe("record of its first request (bypass reason, hashed PC, AWID, token), up to MaxMerge requests");
+    m.describe("(id, warp, byte mask) in arrival order, and the fill data with the L2 bypass bit.");
+    m.describe("Probe (combinational on the registered state), as golden::Mshr::probe_load / store_conflicts:");
+    m.describe("  a load (probe_store_i = 0) merges into the lowest valid entry of probe_line_i whose sectors");
+    m.describe("  hold every probe_needed_i sector: merge_o if that entry holds fewer than MaxMerge requests,");
+    m.describe("  else merge_full_o (even if a higher entry has room); merge_entry_o is that entry, else 0.");
+    m.describe("  conflict_o: no such entry (never one for a store) and a valid entry of the line overlaps");
+    m.describe("  probe_fetch_i (for a store the L1 drives the store's sectors there).");
+    m.describe("  free_entry_o: the lowest free entry (0 when free_o = 0); in_use_o: the valid entries.");
+    m.describe("Updates (registered):");
+    m.describe("  alloc_i takes entry free_entry_o (ignored when free_o = 0): valid, not filled, the record and");
+    m.describe("  request 0 (alloc_id_i, alloc_warp_i, alloc_mask_i);");
+    m.describe("  add_i appends a request to add_entry_i (ignored when it holds MaxMerge requests);");
+    m.describe("  resp_i marks resp_entry_i filled with resp_data_i (byte b at [8*b +: 8]) and resp_l2_bit_i;");
+    m.describe("  release_i frees release_entry_i.");
+    m.describe("Same cycle: the golden L1 gives alloc or add with a response (an add may meet the response");
+    m.describe("of its own entry: they write different fields), and release with a response for another");
+    m.describe("entry; these combine, as do updates of different entries in general. Defined beyond that:");
+    m.describe("  alloc_i with add_i: the alloc is done, the add ignored (S1 either merges or allocates, so");
+    m.describe("  one request write port serves both);");
+    m.describe("  on one entry, alloc overrides release and response (it can meet them only on a free entry,");
+    m.describe("  where they are illegal; its read is already on its way, so the allocation must stand);");
+    m.describe("  release overrides add and response (they are lost with the entry).");
+    m.describe("Read port (combinational) for the fill unit: entry rd_entry_i's fields, zero when it is free;");
+    m.describe("rd_data_o and rd_l2_bit_o zero until it is filled; request rd_req_i's fields, zero when");
+    m.describe("rd_req_i >= rd_count_o.");
+    m.describe("Reset: every entry free. The record, request and data memories have no reset: no output reads");
+    m.describe("a word before the update that makes it visible writes it.");
+    m.describe("EntryBits and ReqBits are port widths derived from Entries and MaxMerge (do not override them):");
+    m.describe("with one entry, or one request per entry, the index keeps one bit.");
+
+    const uint32_t hpc_bits = std::max(1U, static_cast<uint32_t>(std::bit_width(cfg.policy.agcb.entries - 1)));
+    Expr entries = m.param("Entries", cfg.l1.mshr_entries);
+    Expr max_merge = m.param("MaxMerge", cfg.l1.mshr_max_merge);
+    Expr line_bits = m.param("LineBits", cfg.l1.address_bits - 7);
+    Expr hpc_w = m.param("HpcBits", hpc_bits);
+    Expr id_w = m.param("IdBits", 32);
+    Expr warp_w = m.param("WarpBits", 8);
+    Expr entry_w = m.param("EntryBits", mux(entries.gt(1), clog2(entries), 1));
+    Expr req_w = m.param("ReqBits", mux(max_merge.gt(1), clog2(max_merge), 1));
+
+    m.clk();
+    m.rst_n();
+    // Probe.
+    Expr probe_line = m.input("probe_line_i", line_bits);
+    Expr probe_needed = m.input("probe_needed_i", kSectors);
+    Expr probe_fetch = m.input("probe_fetch_i", kSectors);
+    Expr probe_store = m.input("probe_store_i");
+    Expr merge_o = m.output("merge_o");
+    Expr merge_full_o = m.output("merge_full_o");
+    Expr merge_entry_o = m.output("merge_entry_o", entry_w);
+    Expr conflict_o = m.output("conflict_o");
+    Expr free_o = m.output("free_o");
+    Expr free_entry_o = m.output("free_entry_o", entry_w);
+    Expr in_use_o = m.output("in_use_o", clog2(entries + 1));
+    // Allocate.
+    Expr alloc = m.input("alloc_i");
+    Expr alloc_line = m.input("alloc_line_i", line_bits);
+    Expr alloc_sectors = m.input("alloc_sectors_i", kSectors);
+    Expr alloc_bypass = m.input("alloc_bypass_i", kBypassBits);
+    Expr alloc_hpc = m.input("alloc_hpc_i", hpc_w);
+    Expr alloc_awid = m.input("alloc_awid_i", kAwidBits);
+    Expr alloc_token = m.input("alloc_token_i");
+    Expr alloc_id = m.input("alloc_id_i", id_w);
+    Expr alloc_warp = m.input("alloc_warp_i", warp_w);
+    Expr alloc_mask = m.input("alloc_mask_i", kMaskBits);
+    // Merge.
+    Expr add = m.input("add_i");
+    Expr add_entry = m.input("add_entry_i", entry_w);
+    Expr add_id = m.input("add_id_i", id_w);
+    Expr add_warp = m.input("add_warp_i", warp_w);
+    Expr add_mask = m.input("add_mask_i", kMaskBits);
+    // Memory response.
+    Expr resp = m.input("resp_i");
+    Expr resp_entry = m.input("resp_entry_i", entry_w);
+    Expr resp_l2_bit = m.input("resp_l2_bit_i");
+    Expr resp_data = m.input("resp_data_i", kDataBits);
+    // Read port.
+    Expr rd_entry = m.input("rd_entry_i", entry_w);
+    Expr rd_req = m.input("rd_req_i", req_w);
+    Expr rd_valid_o = m.output("rd_valid_o");
+    Expr rd_filled_o = m.output("rd_filled_o");
+    Expr rd_line_o = m.output("rd_line_o", line_bits);
+    Expr rd_sectors_o = m.output("rd_sectors_o", kSectors);
+    Expr rd_bypass_o = m.output("rd_bypass_o", kBypassBits);
+    Expr rd_hpc_o = m.output("rd_hpc_o", hpc_w);
+    Expr rd_awid_o = m.output("rd_awid_o", kAwidBits);
+    Expr rd_token_o = m.output("rd_token_o");
+    Expr rd_l2_bit_o = m.output("rd_l2_bit_o");
+    Expr rd_count_o = m.output("rd_count_o", clog2(max_merge + 1));
+    Expr rd_data_o = m.output("rd_data_o", kDataBits);
+    Expr rd_id_o = m.output("rd_id_o", id_w);
+    Expr rd_warp_o = m.output("rd_warp_o", warp_w);
+    Expr rd_mask_o = m.output("rd_mask_o", kMaskBits);
+    // Release.
+    Expr release = m.input("release_i");
+    Expr release_entry = m.input("release_entry_i", entry_w);
+
+    Expr count_w = m.localparam("CountBits", clog2(max_merge + 1));
+    Expr in_use_w = m.localparam("InUseBits", clog2(entries + 1));
+    Expr rec_w = m.localparam("RecordBits", hpc_w + (kBypassBits + kAwidBits + 1));
+    Expr request_w = m.localparam("RequestBits", id_w + warp_w + kMaskBits);
+
+    m.comment("The probed fields of every entry, entry e at [e*W +: W] (the flops are in g_entry).");
+    Expr valid = m.logic("valid", entries);
+    Expr filled = m.logic("filled", entries);
+    Expr l2_bit = m.logic("l2_bit", entries);
+    Expr room = m.logic("room", entries);  // fewer than MaxMerge requests
+    Expr lines = m.logic("lines", entries * line_bits);
+    Expr sectors = m.logic("sectors", entries * kSectors);
+    Expr counts = m.logic("counts", entries * count_w);
+
+    m.comment("The probe: per entry, a valid entry of the probed line that covers probe_needed_i (loads");
+    m.comment("only) and one that overlaps probe_fetch_i; golden::Mshr scans from entry 0, so the lowest");
+    m.comment("covering entry decides merge or merge_full, and the lowest free entry is the one allocated.");
+    Expr covers = m.logic("covers", entries);
+    Expr overlaps = m.logic("overlaps", entries);
+    Expr first_cover = m.logic("first_cover", entries);  // one-hot (or zero)
+    Expr free = m.logic("free", entries);
+    Expr first_free = m.logic("first_free", entries);  // one-hot (or zero)
+    m.assign(first_cover, covers & -covers);
+    m.assign(free, ~valid);
+    m.assign(first_free, free & -free);
+    m.always_comb({{merge_entry_o, zeros()}, {free_entry_o, zeros()}}, [&](Block& b) {
+      b.for_("i", 0, entries, [&](Block& body, const Expr& i) {
+        body.if_(first_cover[i], [&](Block& t) { t.assign(merge_entry_o, cast(entry_w, i)); });
+        body.if_(first_free[i], [&](Block& t) { t.assign(free_entry_o, cast(entry_w, i)); });
+      });
+    });
+    m.assign(merge_o, red_or(first_cover & room));
+    m.assign(merge_full_o, red_or(first_cover & ~room));
+    m.assign(conflict_o, (!red_or(covers)).land(red_or(overlaps)));
+    m.assign(free_o, red_or(first_free));
+    m.assign(in_use_o, cast(in_use_w, countones(valid)));
+
+    m.comment("The request write port, shared by alloc (request 0 of the allocated entry) and add (the");
+    m.comment("next request of its entry: the entry's count, below MaxMerge, so its low ReqBits bits).");
+    Expr alloc_ok = m.logic("alloc_ok");
+    Expr add_ok = m.logic("add_ok");
+    Expr add_slot = m.logic("add_slot", req_w);
+    Expr req_we = m.logic("req_we");
+    Expr req_entry = m.logic("req_entry", entry_w);
+    Expr req_slot = m.logic("req_slot", req_w);
+    Expr req_word = m.logic("req_word", request_w);
+    m.assign(alloc_ok, alloc & free_o);
+    m.assign(add_slot, counts.part(add_entry * count_w, req_w));
+    m.assign(add_ok, add & !alloc & room[add_entry]);
+    m.assign(req_we, alloc_ok | add_ok);
+    m.assign(req_entry, mux(alloc_ok, free_entry_o, add_entry));
+    m.assign(req_slot, mux(alloc_ok, zeros(), add_slot));
+    m.assign(req_word, mux(alloc_ok, concat({alloc_id, alloc_warp, alloc_mask}), concat({add_id, add_warp, add_mask})));
+
+    m.gen_for("g_entry", "e", 0, entries, [&](Scope& s, const Expr& e) {
+      Expr alloc_hit = s.logic("alloc_hit");
+      Expr add_hit = s.logic("add_hit");
+      Expr resp_hit = s.logic("resp_hit");
+      Expr release_hit = s.logic("release_hit");
+      Expr same_line = s.logic("same_line");
+      Expr valid_q = s.logic("valid_q");
+      Expr filled_q = s.logic("filled_q");
+      Expr l2_bit_q = s.logic("l2_bit_q");
+      Expr line_q = s.logic("line_q", line_bits);
+      Expr sectors_q = s.logic("sectors_q", kSectors);
+      Expr count_q = s.logic("count_q", count_w);
+      s.assign(alloc_hit, alloc & first_free[e]);
+      s.assign(add_hit, add_ok.land(add_entry.eq(cast(entry_w, e))));
+      s.assign(resp_hit, resp.land(resp_entry.eq(cast(entry_w, e))));
+      s.assign(release_hit, release.land(release_entry.eq(cast(entry_w, e))));
+      s.always_ff({{valid_q, bit(false)},
+                   {filled_q, bit(false)},
+                   {l2_bit_q, bit(false)},
+                   {line_q, zeros()},
+                   {sectors_q, zeros()},
+                   {count_q, zeros()}},
+                  [&](Block& b) {
+                    b.if_(alloc_hit, [&](Block& t) {
+                      t.assign(valid_q, bit(true));
+                      t.assign(filled_q, bit(false));
+                      t.assign(line_q, alloc_line);
+                      t.assign(sectors_q, alloc_sectors);
+                      t.assign(count_q, cast(count_w, 1));
+                    }).else_([&](Block& t) {
+                      t.if_(release_hit, [&](Block& r) {
+                        r.assign(valid_q, bit(false));
+                        r.assign(filled_q, bit(false));
+                      }).else_if(resp_hit, [&](Block& r) {
+                        r.assign(filled_q, bit(true));
+                        r.assign(l2_bit_q, resp_l2_bit);
+                      });
+                      t.if_(add_hit, [&](Block& r) { r.assign(count_q, count_q + cast(count_w, 1)); });
+                    });
+                  });
+      s.assign(same_line, valid_q.land(line_q.eq(probe_line)));
+      s.assign(covers[e], (!probe_store).land(same_line).land((probe_needed & ~sectors_q).eq(zeros())));
+      s.assign(overlaps[e], same_line.land((sectors_q & probe_fetch).ne(zeros())));
+      s.assign(valid[e], valid_q);
+      s.assign(filled[e], filled_q);
+      s.assign(l2_bit[e], l2_bit_q);
+      s.assign(room[e], count_q.ne(cast(count_w, max_merge)));
+      s.assign(lines.part(e * line_bits, line_bits), line_q);
+      s.assign(sectors.part(e * kSectors, kSectors), sectors_q);
+      s.assign(counts.part(e * count_w, count_w), count_q);
+    });
+
+    m.comment("The memories: the fill record {bypass, hpc, awid, token} per entry, the requests");
+    m.comment("{id, warp, byte mask} per entry and arrival index, the fill data per entry; one write port");
+    m.comment("each, so that the flops need no per-word data multiplexer.");
+    Expr record_q = m.logic("record_q", rec_w, {entries});
+    Expr request_q = m.logic("request_q", request_w, {entries, max_merge});
+    Expr data_q = m.logic("data_q", kDataBits, {entries});
+    m.always_ff_noreset([&](Block& b) {
+      b.if_(alloc_ok, [&](Block& t) {
+        t.assign(record_q[free_entry_o], concat({alloc_bypass, alloc_hpc, alloc_awid, alloc_token}));
+      });
+      b.if_(req_we, [&](Block& t) { t.assign(request_q[req_entry][req_slot], req_word); });
+      b.if_(resp, [&](Block& t) { t.assign(data_q[resp_entry], resp_data); });
+    });
+
+    m.comment("The read port: free entries, unfilled data and requests beyond the count read zero.");
+    Expr rd_record = m.logic("rd_record", rec_w);
+    Expr rd_request = m.logic("rd_request", request_w);
+    Expr rd_req_valid = m.logic("rd_req_valid");
+    m.assign(rd_valid_o, valid[rd_entry]);
+    m.assign(rd_filled_o, rd_valid_o & filled[rd_entry]);
+    m.assign(rd_record, mux(rd_valid_o, record_q[rd_entry], zeros()));
+    m.assign(rd_line_o, mux(rd_valid_o, lines.part(rd_entry * line_bits, line_bits), zeros()));
+    m.assign(rd_sectors_o, mux(rd_valid_o, sectors.part(rd_entry * kSectors, kSectors), zeros()));
+    m.assign(rd_count_o, mux(rd_valid_o, counts.part(rd_entry * count_w, count_w), zeros()));
+    m.assign(rd_bypass_o, rd_record.slice(rec_w - 1, rec_w - kBypassBits));
+    m.assign(rd_hpc_o, rd_record.part(kAwidBits + 1, hpc_w));
+    m.assign(rd_awid_o, rd_record.slice(kAwidBits, 1));
+    m.assign(rd_token_o, rd_record[0]);
+    m.assign(rd_l2_bit_o, rd_filled_o & l2_bit[rd_entry]);
+    m.assign(rd_data_o, mux(rd_filled_o, data_q[rd_entry], zeros()));
+    m.assign(rd_req_valid, cast(count_w, rd_req).lt(rd_count_o));
+    m.assign(rd_request, mux(rd_req_valid, request_q[rd_entry][rd_req], zeros()));
+    m.assign(rd_id_o, rd_request.slice(request_w - 1, warp_w + kMaskBits));
+    m.assign(rd_warp_o, rd_request.part(kMaskBits, warp_w));
+    m.assign(rd_mask_o, rd_request.slice(kMaskBits - 1, 0));
+    return m;
+  }
+};
+
+}  // namespace
+
+const RtlBlock& mshr_block() {
+  static const Mshr block;
+  return block;
+}
+
+}  // namespace gen::blocks

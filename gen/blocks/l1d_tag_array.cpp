@@ -1,0 +1,174 @@
+// l1d_tag_array: the per-line state of the L1 (microarchitecture doc section 2; golden model:
+// the fields of golden::CacheLine but its data, which l1d_data_sram holds). One combinational
+// read of a whole set, one registered write of any subset of a set's ways, and the kernel-end
+// clear of every priority bit.
+//
+// Structure: one generate block per set (g_set) holds its ways' fields as flat vectors of flops
+// (way w's slice at [w*W +: W], as on the ports) with one always_ff; the set's vectors are
+// concatenated into one vector per field (set s above set s-1), which the read port indexes by
+// rd_set_i. Per-set flops (not a memory) because the reset sets every line and clear_priority_i
+// touches every line in one cycle.
+#include <algorithm>
+#include <bit>
+#include <string>
+
+#include "common/address.h"
+#include "gen/blocks/block.h"
+
+namespace gen::blocks {
+namespace {
+
+constexpr unsigned kSlots = l1d::kSlotsPerLine;
+constexpr unsigned kDirtyBits = l1d::kChunkBytes;  // per slot, a byte mask
+constexpr unsigned kRankBits = 2;                   // per slot, 0 = most recent of the line
+constexpr unsigned kAwidBits = 8;
+// Reset value of one line's slot ranks: slot s has rank s ({2'd3, 2'd2, 2'd1, 2'd0}).
+constexpr uint64_t kResetRanks = 0xE4;
+
+class TagArray final : public RtlBlock {
+ public:
+  std::string_view name() const override { return "l1d_tag_array"; }
+  std::string_view summary() const override {
+    return "tag/state array: per line common-tag, per slot valid/dirty/chunk-tag/rank, hpc, awid, priority";
+  }
+
+  Module module(const l1d::Config& cfg) const override {
+    const l1d::AddressSplit split(cfg.l1);  // refuses a geometry the golden model refuses
+    const uint32_t entries = cfg.policy.agcb.entries;
+    if (!std::has_single_bit(entries) || entries < 2) {
+      throw l1d::ConfigError("l1d_tag_array: agcb.entries must be a power of two >= 2, got " +
+                             std::to_string(entries));
+    }
+    Module m(name());
+    m.describe("Tag and state array of the L1 (docs/l1d-microarchitecture.md section 2, golden::CacheLine");
+    m.describe("without its data): per line (set, way) common_tag, per slot valid, dirty (a byte mask),");
+    m.describe("chunk_tag and slot_rank (0 = most recent), hpc (AGCB hashed PC), awid (AgeLRU) and priority");
+    m.describe("(PCAL). Flat layouts, the same on the read and write ports: way w's field of width W at");
+    m.describe("[w*W +: W], slot s of way w at [(w*4+s)*W +: W].");
+    m.describe("Read (combinational on the registered array): every way of set rd_set_i.");
+    m.describe("Write (registered): each way w with wr_way_en_i[w] of set wr_set_i takes its slice of every");
+    m.describe("wr_* field. clear_priority_i (kernel end): every line's priority becomes 0 at the same edge,");
+    m.describe("overriding a write of 1 in that cycle.");
+    m.describe("Reset: every slot invalid and clean, slot s of every line rank s, every other field 0.");
+    m.describe("CommonTagBits is at least 1: without common-tag bits in the address that field keeps one bit,");
+    m.describe("which l1d_top writes 0. With one set, rd_set_i and wr_set_i keep one bit and are ignored.");
+    Expr sets = m.param("Sets", split.sets());
+    Expr ways = m.param("Ways", cfg.l1.ways);
+    Expr cm_bits = m.param("CommonTagBits", std::max(split.common_tag_bits(), 1U));
+    Expr ct_bits = m.param("ChunkTagBits", split.chunk_tag_bits());
+    Expr hpc_bits = m.param("HpcBits", static_cast<uint32_t>(std::countr_zero(entries)));
+    const Expr set_w = mux(sets.gt(1), clog2(sets), 1);
+
+    m.clk();
+    m.rst_n();
+    Expr rd_set = m.input("rd_set_i", set_w);
+    Expr rd_common_tag = m.output("rd_common_tag_o", ways * cm_bits);
+    Expr rd_valid = m.output("rd_valid_o", ways * kSlots);
+    Expr rd_dirty = m.output("rd_dirty_o", ways * kSlots * kDirtyBits);
+    Expr rd_chunk_tag = m.output("rd_chunk_tag_o", ways * kSlots * ct_bits);
+    Expr rd_slot_rank = m.output("rd_slot_rank_o", ways * kSlots * kRankBits);
+    Expr rd_hpc = m.output("rd_hpc_o", ways * hpc_bits);
+    Expr rd_awid = m.output("rd_awid_o", ways * kAwidBits);
+    Expr rd_priority = m.output("rd_priority_o", ways);
+    Expr wr_set = m.input("wr_set_i", set_w);
+    Expr wr_way_en = m.input("wr_way_en_i", ways);
+    Expr wr_common_tag = m.input("wr_common_tag_i", ways * cm_bits);
+    Expr wr_valid = m.input("wr_valid_i", ways * kSlots);
+    Expr wr_dirty = m.input("wr_dirty_i", ways * kSlots * kDirtyBits);
+    Expr wr_chunk_tag = m.input("wr_chunk_tag_i", ways * kSlots * ct_bits);
+    Expr wr_slot_rank = m.input("wr_slot_rank_i", ways * kSlots * kRankBits);
+    Expr wr_hpc = m.input("wr_hpc_i", ways * hpc_bits);
+    Expr wr_awid = m.input("wr_awid_i", ways * kAwidBits);
+    Expr wr_priority = m.input("wr_priority_i", ways);
+    Expr clear_priority = m.input("clear_priority_i");
+
+    // One field: its per-way width, the write and read ports, the per-set flops' reset value.
+    struct Field {
+      const char* name;
+      Expr width;
+      Expr wr, rd;
+      Expr reset;
+      Expr all;  // every set's flops, set s at [s*Ways*width +: Ways*width]
+    };
+    std::vector<Field> fields = {
+        {"common_tag", cm_bits, wr_common_tag, rd_common_tag, zeros(), {}},
+        {"valid", Expr(kSlots), wr_valid, rd_valid, zeros(), {}},
+        {"dirty", Expr(kSlots * kDirtyBits), wr_dirty, rd_dirty, zeros(), {}},
+        {"chunk_tag", kSlots * ct_bits, wr_chunk_tag, rd_chunk_tag, zeros(), {}},
+        {"slot_rank", Expr(kSlots * kRankBits), wr_slot_rank, rd_slot_rank, repl(ways, hex(8, kResetRanks)), {}},
+        {"hpc", hpc_bits, wr_hpc, rd_hpc, zeros(), {}},
+        {"awid", Expr(kAwidBits), wr_awid, rd_awid, zeros(), {}},
+        {"priority", Expr(1), wr_priority, rd_priority, zeros(), {}},
+    };
+
+    m.comment("Every set's state, one vector per field: set s at [s*Ways*W +: Ways*W] (flops in g_set).");
+    for (Field& f : fields) f.all = m.logic(std::string("all_") + f.name, sets * ways * f.width);
+
+    m.gen_for("g_set", "s", 0, sets, [&](Scope& g, const Expr& s) {
+      Expr way_we = g.logic("way_we", ways);  // the ways of this set written at the next edge
+      g.gen_if(sets.gt(1), "g_decode", [&](Scope& t) {
+        t.assign(way_we, mux(wr_set.eq(cast(set_w, s)), wr_way_en, zeros()));
+      }).else_("g_one_set", [&](Scope& t) {
+        Expr unused_wr_set = t.logic("unused_wr_set");
+        t.assign(unused_wr_set, wr_set);
+        t.assign(way_we, wr_way_en);
+      });
+      std::vector<Init> resets;
+      std::vector<Expr> flops;
+      for (const Field& f : fields) {
+        flops.push_back(g.logic(std::string(f.name) + "_q", ways * f.width));
+        resets.push_back({flops.back(), f.reset});
+      }
+      g.comment("Kernel end clears every priority bit, also one written in the same cycle.");
+      Expr priority_d = g.logic("priority_d", ways);
+      Expr& priority_q = flops.back();
+      g.assign(priority_d, mux(clear_priority, zeros(), (way_we & wr_priority) | (~way_we & priority_q)));
+      g.always_ff(resets, [&](Block& b) {
+        b.for_("w", 0, ways, [&](Block& body, const Expr& w) {
+          body.if_(way_we[w], [&](Block& t) {
+            for (size_t i = 0; i + 1 < fields.size(); ++i) {
+              const Expr& width = fields[i].width;
+              t.assign(flops[i].part(w * width, width), fields[i].wr.part(w * width, width));
+            }
+          });
+        });
+        b.assign(priority_q, priority_d);
+      });
+      for (size_t i = 0; i < fields.size(); ++i) {
+        const Expr span = ways * fields[i].width;
+        g.assign(fields[i].all.part(s * span, span), flops[i]);
+      }
+    });
+
+    m.comment("The read port: every way of set rd_set_i, a multiplexer over the sets (not a part-select");
+    m.comment("at rd_set_i * span, which Yosys builds as a shifter over every set's bits, and slowly).");
+    m.gen_if(sets.gt(1), "g_read", [&](Scope& g) {
+      std::vector<Init> drives;
+      for (const Field& f : fields) drives.push_back({f.rd, zeros()});
+      g.always_comb(drives, [&](Block& b) {
+        b.for_("s", 0, sets, [&](Block& body, const Expr& s) {
+          body.if_(rd_set.eq(cast(set_w, s)), [&](Block& t) {
+            for (const Field& f : fields) {
+              const Expr span = ways * f.width;
+              t.assign(f.rd, f.all.part(s * span, span));
+            }
+          });
+        });
+      });
+    }).else_("g_read_one_set", [&](Scope& g) {
+      Expr unused_rd_set = g.logic("unused_rd_set");
+      g.assign(unused_rd_set, rd_set);
+      for (const Field& f : fields) g.assign(f.rd, f.all);
+    });
+    return m;
+  }
+};
+
+}  // namespace
+
+const RtlBlock& tag_array_block() {
+  static const TagArray block;
+  return block;
+}
+
+}  // namespace gen::blocks

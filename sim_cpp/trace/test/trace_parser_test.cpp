@@ -1,0 +1,659 @@
+// The trace reader (sim_cpp/trace/trace_parser.h, line_reader.h, sass_table.h): every format it
+// takes (versions 3, 4, 5, the old prefixed format, raw interleaved traces), the three address
+// modes, opcode classes and latencies, the command list, xz input, and every error path with
+// the file and line it names.
+#include <gtest/gtest.h>
+#include <lzma.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "sim_cpp/trace/line_reader.h"
+#include "sim_cpp/trace/sass_table.h"
+#include "sim_cpp/trace/trace_error.h"
+#include "sim_cpp/trace/trace_parser.h"
+
+namespace l1d::sim::trace {
+namespace {
+
+const std::string kHeader =
+    "-kernel name = _Z1kPf\n"
+    "-kernel id = 1\n"
+    "-grid dim = (1,1,1)\n"
+    "-block dim = (32,1,1)\n"
+    "-shmem = 0\n"
+    "-nregs = 8\n"
+    "-binary version = 61\n"
+    "-cuda stream id = 0\n"
+    "-shmem base_addr = 0x00007f0000000000\n"
+    "-local mem base_addr = 0x00007e0000000000\n"
+    "-nvbit version = 1.5.5\n"
+    "-accelsim tracer version = 4\n"
+    "-enable lineinfo = 0\n"
+    "\n"
+    "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width "
+    "[adrrescompress?] [mem_addresses]\n"
+    "\n";
+
+// One thread block: `warps` is one list of instruction lines per warp (warps 0, 1, ...).
+std::string tb(const std::string& xyz, const std::vector<std::vector<std::string>>& warps) {
+  std::string s = "#BEGIN_TB\n\nthread block = " + xyz + "\n\n";
+  for (size_t w = 0; w < warps.size(); ++w) {
+    s += "warp = " + std::to_string(w) + "\ninsts = " + std::to_string(warps[w].size()) + "\n";
+    for (const std::string& l : warps[w]) s += l + "\n";
+    s += "\n";
+  }
+  return s + "#END_TB\n\n";
+}
+
+// A one-warp kernel whose warp runs `insts`.
+std::string one_warp(const std::vector<std::string>& insts) { return kHeader + tb("0,0,0", {insts}); }
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  const size_t p = s.find(from);
+  if (p == std::string::npos) throw std::logic_error("replace: '" + from + "' not in the text");
+  return s.replace(p, from.size(), to);
+}
+
+ParsedKernel parse(const std::string& text, const ParseOptions& opt = {}) {
+  auto in = LineReader::from_string("k.traceg", text);
+  return parse_kernel(*in, opt);
+}
+
+// 1-based number of the line where the first occurrence of `marker` ends (a marker may span
+// lines to single out a repeated line).
+uint64_t line_of(const std::string& text, const std::string& marker) {
+  const size_t p = text.find(marker);
+  if (p == std::string::npos || marker.empty()) throw std::logic_error("line_of: '" + marker + "' not in the text");
+  const auto end = text.begin() + static_cast<std::ptrdiff_t>(p + marker.size() - 1);
+  return 1 + static_cast<uint64_t>(std::count(text.begin(), end, '\n'));
+}
+
+// The last line's number (the text ends with a newline).
+uint64_t last_line(const std::string& text) { return static_cast<uint64_t>(std::count(text.begin(), text.end(), '\n')); }
+
+std::string error_of(const std::string& text, const ParseOptions& opt = {}) {
+  try {
+    parse(text, opt);
+  } catch (const TraceError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+const std::string kLdg = "0010 ffffffff 1 R4 LDG.E 1 R2 4 1 0x7f2b2d500000 4";
+const std::string kExit = "0018 ffffffff 0 EXIT 0 0";
+
+// ---------------------------------------------------------------------------------------------
+// Formats
+
+TEST(TraceParser, Version4KernelWithTwoBlocksOfTwoWarps) {
+  std::string text = replace(replace(kHeader, "(1,1,1)", "(2,1,1)"), "(32,1,1)", "(64,1,1)");
+  const std::vector<std::string> w = {"0008 ffffffff 1 R1 MOV 0 0", "0010 ffffffff 1 R2 FFMA 3 R1 R2 R3 0", kLdg,
+                                      "0020 ffffffff 0 STG.E 2 R2 R4 4 1 0x7f2b2d500100 4", kExit};
+  text += tb("0,0,0", {w, w}) + tb("1,0,0", {w, {"0008 ffffffff 1 R1 MOV 0 0"}});
+  const ParsedKernel k = parse(text);
+  EXPECT_EQ(k.header.name, "_Z1kPf");
+  EXPECT_EQ(k.header.tracer_version, 4u);
+  EXPECT_EQ(k.header.binary_version, 61u);
+  EXPECT_EQ(k.header.shmem_base, 0x7f0000000000u);
+  EXPECT_STREQ(k.isa->family, "Pascal");
+  ASSERT_EQ(k.ctas, 2u);
+  ASSERT_EQ(k.warps_per_cta, 2u);
+  EXPECT_EQ(k.trace_instructions, 16u);
+  EXPECT_EQ(k.memory_instructions, 6u);
+  EXPECT_EQ(k.by_class[static_cast<uint32_t>(TraceClass::kGlobalLoad)], 3u);
+  EXPECT_EQ(k.by_class[static_cast<uint32_t>(TraceClass::kGlobalStore)], 3u);
+  EXPECT_EQ(k.by_class[static_cast<uint32_t>(TraceClass::kExit)], 3u);
+  ASSERT_EQ(k.warp_begin, (std::vector<uint64_t>{0, 5, 10, 15, 16}));
+  // Warp 0: MOV (int latency), FFMA (fp32), LDG, STG, EXIT (the warp's end).
+  EXPECT_EQ(k.insts[0].kind, OpKind::kAlu);
+  EXPECT_EQ(k.insts[0].latency, k.isa->of(LatencyClass::kInt));
+  EXPECT_EQ(k.insts[1].latency, k.isa->of(LatencyClass::kFp32));
+  EXPECT_EQ(k.insts[2].kind, OpKind::kLoad);
+  EXPECT_EQ(k.insts[2].width, 4u);
+  EXPECT_EQ(k.insts[3].kind, OpKind::kStore);
+  EXPECT_EQ(k.insts[4].kind, OpKind::kExit);
+  EXPECT_EQ(k.insts[4].pc, 0x18u);
+  // Block (1,0,0) warp 1 has no EXIT: one is appended when it runs.
+  EXPECT_EQ(k.synthetic_exits, 1u);
+  EXPECT_EQ(k.synthetic_exit, (std::vector<uint8_t>{0, 0, 0, 1}));
+  // Addresses: 32 lanes x 6 memory instructions, mode 1 (base, stride 4).
+  ASSERT_EQ(k.addrs.size(), 6u * 32);
+  EXPECT_EQ(k.addrs[k.insts[2].addr + 31], 0x7f2b2d500000u + 31 * 4);
+  EXPECT_EQ(k.addrs[k.insts[3].addr], 0x7f2b2d500100u);
+}
+
+TEST(TraceParser, ThreeAddressModesGiveTheSameLaneAddresses) {
+  // Lanes 1..3 and 8 active; mode 1 needs contiguous lanes, so it gets lanes 4..7.
+  const ParsedKernel k = parse(one_warp({
+      "0010 0000010e 1 R4 LDG.E.64 1 R2 8 0 0x1000 0x1008 0x7ff8 0x0000000000000010",
+      "0018 0000010e 1 R4 LDG.E.64 1 R2 8 2 0x1000 8 28656 -32744",
+      "0020 000000f0 1 R4 LDG.E.64 1 R2 8 1 0x2000 -8",
+      kExit,
+  }));
+  ASSERT_EQ(k.addrs.size(), 12u);
+  const std::vector<Addr> want = {0x1000, 0x1008, 0x7ff8, 0x10};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(k.addrs[k.insts[0].addr + i], want[i]) << i;
+    EXPECT_EQ(k.addrs[k.insts[1].addr + i], want[i]) << i;
+    EXPECT_EQ(k.addrs[k.insts[2].addr + i], 0x2000u - 8 * i) << i;
+  }
+  EXPECT_EQ(k.insts[0].width, 8u);
+}
+
+TEST(TraceParser, Version5WithLineNumbersAndImmediates) {
+  std::string text = replace(replace(kHeader, "version = 4", "version = 5"), "lineinfo = 0", "lineinfo = 1");
+  text += tb("0,0,0", {{"12 0008 ffffffff 1 R1 MOV 0 0 -5", "13 " + kLdg + " 16", "14 " + kExit}});
+  const ParsedKernel k = parse(text);
+  EXPECT_EQ(k.header.tracer_version, 5u);
+  EXPECT_TRUE(k.header.lineinfo);
+  EXPECT_EQ(k.trace_instructions, 3u);
+  EXPECT_EQ(k.insts[1].kind, OpKind::kLoad);
+  EXPECT_EQ(k.addrs[k.insts[1].addr + 1], 0x7f2b2d500004u);
+}
+
+TEST(TraceParser, Version3WithoutTheLineinfoLine) {
+  std::string text = replace(replace(kHeader, "version = 4", "version = 3"), "-enable lineinfo = 0\n", "");
+  text += tb("0,0,0", {{kLdg, kExit}});
+  const ParsedKernel k = parse(text);
+  EXPECT_EQ(k.header.tracer_version, 3u);
+  EXPECT_FALSE(k.header.lineinfo);
+  EXPECT_EQ(k.memory_instructions, 1u);
+}
+
+TEST(TraceParser, OldFormatPrefixesEveryInstructionWithBlockAndWarp) {
+  std::string text = replace(replace(kHeader, "-accelsim tracer version = 4\n", ""), "(32,1,1)", "(64,1,1)");
+  text = replace(text, "(1,1,1)", "(1,2,1)");
+  text += tb("0,1,0", {{"0 1 0 0 " + kLdg, "0 1 0 0 " + kExit}, {"0 1 0 1 0008 ffffffff 1 R1 MOV 0 0", "0 1 0 1 " + kExit}});
+  text += tb("0,0,0", {{"0 0 0 0 " + kExit}, {"0 0 0 1 " + kExit}});
+  const ParsedKernel k = parse(text);
+  EXPECT_EQ(k.header.tracer_version, 0u);
+  EXPECT_EQ(k.ctas, 2u);
+  EXPECT_EQ(k.trace_instructions, 6u);
+  // Warps in (block, warp) order whatever the file's order: block (0,0,0) first.
+  ASSERT_EQ(k.warp_begin, (std::vector<uint64_t>{0, 1, 2, 4, 6}));
+  EXPECT_EQ(k.insts[2].kind, OpKind::kLoad);
+  EXPECT_EQ(k.insts[4].pc, 0x8u);
+}
+
+TEST(TraceParser, RawPrefixedTraceWithInterleavedWarpsKeepsEachWarpsOrder) {
+  std::string text = replace(replace(kHeader, "-accelsim tracer version = 4\n", ""), "(32,1,1)", "(64,1,1)");
+  text += "0 0 0 1 0008 ffffffff 1 R1 MOV 0 0\n"
+          "0 0 0 0 0008 ffffffff 1 R1 MOV 0 0\n"
+          "0 0 0 1 0010 ffffffff 1 R1 IADD 0 0\n"
+          "0 0 0 0 0010 ffffffff 1 R4 LDG.E 1 R2 4 1 0x1000 4\n"
+          "0 0 0 1 0018 ffffffff 0 EXIT 0 0\n";
+  const ParsedKernel k = parse(text);
+  ASSERT_EQ(k.warp_begin, (std::vector<uint64_t>{0, 2, 5}));
+  EXPECT_EQ(k.insts[1].kind, OpKind::kLoad);
+  EXPECT_EQ(k.insts[3].pc, 0x10u);
+  EXPECT_EQ(k.insts[4].kind, OpKind::kExit);
+  EXPECT_EQ(k.synthetic_exit, (std::vector<uint8_t>{1, 0}));
+}
+
+TEST(TraceParser, ForcedPrefixReadsAVersion4FileAsRawTrace) {
+  ParseOptions opt;
+  opt.prefixed = true;
+  const ParsedKernel k = parse(kHeader + "0 0 0 0 " + kLdg + "\n0 0 0 0 " + kExit + "\n", opt);
+  EXPECT_EQ(k.trace_instructions, 2u);
+  EXPECT_EQ(k.insts[1].kind, OpKind::kExit);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Classes, widths, generic and local addresses
+
+TEST(TraceParser, OpcodeClassesAndLatencies) {
+  const ParsedKernel k = parse(one_warp({
+      "0008 ffffffff 1 R1 LDS.U.32 1 R5 4 1 0x100 4",      // shared: not modelled, shared latency
+      "0010 ffffffff 1 R1 LDC 1 R5 4 1 0x100 0",           // constant
+      "0018 ffffffff 0 BAR.SYNC 0 0",                      // barrier
+      "0020 ffffffff 0 BAR.ARV 0 0",                       // arrive only: ALU
+      "0028 0000000f 0 EXIT 0 0",                          // an exit that is not the last: ALU
+      "0030 ffffffff 1 R1 MUFU.RCP 1 R2 0",                // SFU
+      "0038 ffffffff 1 R2 DFMA 3 R1 R2 R3 0",              // fp64
+      "0040 ffffffff 1 R2 FROBNICATE 0 0",                 // unknown: integer ALU, counted
+      "0048 ffffffff 0 ATOM.E.ADD 2 R2 R3 4 1 0x1000 4",   // global atomic: at the L2, not modelled
+      "0050 ffffffff 1 R2 TEX.B 1 R2 4 1 0x1000 4",        // texture
+      "0058 00000000 1 R4 LDG.E 1 R2 4 0",                 // no active lane: no access
+      kExit,
+  }));
+  const IsaLatencies& lat = *k.isa;
+  auto cls = [&](size_t i) { return k.insts[i].cls; };
+  EXPECT_EQ(cls(0), TraceClass::kShared);
+  EXPECT_EQ(k.insts[0].kind, OpKind::kAlu);
+  EXPECT_EQ(k.insts[0].latency, lat.of(LatencyClass::kShared));
+  EXPECT_EQ(cls(1), TraceClass::kConstant);
+  EXPECT_EQ(k.insts[1].latency, lat.of(LatencyClass::kConstant));
+  EXPECT_EQ(k.insts[2].kind, OpKind::kBarrier);
+  EXPECT_EQ(cls(3), TraceClass::kBarrier);
+  EXPECT_EQ(k.insts[3].kind, OpKind::kAlu);
+  EXPECT_EQ(cls(4), TraceClass::kExit);
+  EXPECT_EQ(k.insts[4].kind, OpKind::kAlu);
+  EXPECT_EQ(k.insts[5].latency, lat.of(LatencyClass::kSfu));
+  EXPECT_EQ(k.insts[6].latency, lat.of(LatencyClass::kFp64));
+  EXPECT_EQ(cls(7), TraceClass::kUnknown);
+  EXPECT_EQ(k.insts[7].latency, lat.of(LatencyClass::kInt));
+  EXPECT_EQ(k.unknown_opcodes.at("FROBNICATE"), 1u);
+  EXPECT_EQ(cls(8), TraceClass::kAtomic);
+  EXPECT_EQ(k.insts[8].kind, OpKind::kAlu);
+  EXPECT_EQ(cls(9), TraceClass::kTexture);
+  EXPECT_EQ(cls(10), TraceClass::kGlobalLoad);
+  EXPECT_EQ(k.insts[10].kind, OpKind::kAlu);
+  EXPECT_EQ(k.insts[11].kind, OpKind::kExit);
+  EXPECT_EQ(k.memory_instructions, 5u);
+  EXPECT_TRUE(k.addrs.empty()) << "no instruction reaches the L1";
+}
+
+TEST(TraceParser, GenericAccessesAreResolvedByTheirAddressWindow) {
+  const ParsedKernel k = parse(one_warp({
+      "0008 ffffffff 1 R1 LD.E 1 R5 4 1 0x00007f0000000100 4",  // shared window
+      "0010 ffffffff 1 R1 LD.E 1 R5 4 1 0x00007e0000000100 4",  // local window
+      "0018 ffffffff 0 ST.E 2 R5 R1 4 1 0x00007e0000000100 4",  // local window
+      "0020 ffffffff 1 R1 LD.E 1 R5 4 1 0x0000000000100000 4",  // global
+      kExit,
+  }));
+  EXPECT_EQ(k.insts[0].cls, TraceClass::kShared);
+  EXPECT_EQ(k.insts[0].kind, OpKind::kAlu);
+  EXPECT_EQ(k.insts[1].cls, TraceClass::kLocalLoad);
+  EXPECT_EQ(k.insts[1].kind, OpKind::kLoad);
+  EXPECT_EQ(k.insts[2].cls, TraceClass::kLocalStore);
+  EXPECT_EQ(k.insts[3].cls, TraceClass::kGlobalLoad);
+  EXPECT_EQ(k.addrs[k.insts[3].addr], 0x100000u);
+}
+
+TEST(TraceParser, LocalMemoryIsInterleavedByThreadAndUniquePerThread) {
+  // Every lane of both warps at local offset 0x10 (as the tracer writes them: each thread's own
+  // window) and one lane at 0x14.
+  std::string text = replace(kHeader, "(32,1,1)", "(64,1,1)");
+  const std::vector<std::string> w = {"0008 ffffffff 1 R1 LDL 1 R5 4 1 0x00007e0000000010 0",
+                                      "0010 00000001 1 R1 LDL 1 R5 4 0 0x00007e0000000014", kExit};
+  const ParsedKernel k = parse(text + tb("0,0,0", {w, w}));
+  ASSERT_EQ(k.addrs.size(), 66u);
+  // Offset 0x10 = unit 4 of 64 threads: thread g at region + 4 * 64 * 4 + 4 g.
+  const Addr region = uint64_t{1} << 62, row = 64 * 4;
+  for (uint32_t l = 0; l < 32; ++l) {
+    EXPECT_EQ(k.addrs[k.insts[0].addr + l], region + 4 * row + 4 * l);
+    EXPECT_EQ(k.addrs[k.insts[3].addr + l], region + 4 * row + 4 * (32 + l));
+  }
+  EXPECT_EQ(k.addrs[k.insts[1].addr], region + 5 * row);
+  EXPECT_EQ(k.insts[0].cls, TraceClass::kLocalLoad);
+}
+
+TEST(TraceParser, AccessWidthsSignedSubwordsAndSixteenBytes) {
+  const ParsedKernel k = parse(one_warp({
+      "0008 ffffffff 1 R1 LDG.E.S8 1 R5 4 1 0x1001 1",   // the tracer writes 4 for S8
+      "0010 ffffffff 1 R1 LDG.E.S16 1 R5 4 1 0x1002 2",
+      "0018 ffffffff 1 R1 LDG.E.U16 1 R5 2 1 0x1002 2",
+      "0020 ffffffff 1 R1 LDG.E.128 1 R5 16 1 0x2000 16",
+      kExit,
+  }));
+  EXPECT_EQ(k.insts[0].width, 1u);
+  EXPECT_EQ(k.insts[1].width, 2u);
+  EXPECT_EQ(k.insts[2].width, 2u);
+  EXPECT_EQ(k.insts[3].width, 16u);
+  EXPECT_EQ(k.wide_accesses, 1u);
+}
+
+TEST(TraceParser, IsaOverrideTimesTheTraceAsAnotherGeneration) {
+  ParseOptions opt;
+  opt.isa_override = 70;
+  const ParsedKernel k = parse(one_warp({"0008 ffffffff 1 R1 MOV 0 0", kExit}), opt);
+  EXPECT_STREQ(k.isa->family, "Volta");
+  EXPECT_EQ(k.insts[0].latency, 4u);
+  const ParsedKernel p = parse(one_warp({"0008 ffffffff 1 R1 MOV 0 0", kExit}));
+  EXPECT_EQ(p.insts[0].latency, 6u);
+}
+
+TEST(SassTable, ClassesLatenciesAndVersions) {
+  ASSERT_NE(lookup_opcode("LDG"), nullptr);
+  EXPECT_EQ(lookup_opcode("LDG")->cls, SassClass::kGlobalLoad);
+  EXPECT_EQ(lookup_opcode("STL")->cls, SassClass::kLocalStore);
+  EXPECT_EQ(lookup_opcode("LD")->cls, SassClass::kGenericLoad);
+  EXPECT_EQ(lookup_opcode("BAR")->cls, SassClass::kBarrier);
+  EXPECT_EQ(lookup_opcode("EXIT")->cls, SassClass::kExit);
+  EXPECT_EQ(lookup_opcode("FFMA")->lat, LatencyClass::kFp32);
+  EXPECT_EQ(lookup_opcode("HMMA")->lat, LatencyClass::kTensor);
+  EXPECT_EQ(lookup_opcode("LDG.E"), nullptr) << "lookups take the base mnemonic";
+  EXPECT_EQ(lookup_opcode("NOPE"), nullptr);
+  for (uint32_t v : {30u, 35u, 50u, 52u, 60u, 61u, 70u, 75u, 80u, 86u, 89u, 90u}) {
+    const IsaLatencies* t = latencies_for(v);
+    ASSERT_NE(t, nullptr) << v;
+    for (uint32_t c = 0; c < kLatencyClasses; ++c) EXPECT_GT(t->cycles[c], 0u) << v << " class " << c;
+  }
+  EXPECT_EQ(latencies_for(61)->of(LatencyClass::kInt), 6u);
+  EXPECT_EQ(latencies_for(35)->of(LatencyClass::kInt), 11u);
+  EXPECT_EQ(latencies_for(99), nullptr);
+  EXPECT_EQ(latencies_for(0), nullptr);
+  EXPECT_NE(known_binary_versions().find("61"), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command list, xz, line reader
+
+TEST(TraceParser, CommandListCopiesKernelsAndIgnoredCopiesBack) {
+  const std::string list =
+      "MemcpyHtoD,0x00007f2b2d500000,400\n"
+      "\n"
+      "MemcpyHtoD, 0x10 , 0\n"
+      "kernel-1.traceg\n"
+      "MemcpyDtoH,0x00007f2b2d500000,400\n"
+      "/abs/kernel-2.traceg.xz\n";
+  auto in = LineReader::from_string("dir/kernelslist.g", list);
+  uint64_t ignored = 0;
+  const std::vector<CommandLine> c = parse_kernelslist(*in, "dir", &ignored);
+  ASSERT_EQ(c.size(), 4u);
+  EXPECT_EQ(c[0].cmd.kind, TraceCommand::Kind::kMemcpy);
+  EXPECT_EQ(c[0].cmd.addr, 0x7f2b2d500000u);
+  EXPECT_EQ(c[0].cmd.bytes, 400u);
+  EXPECT_EQ(c[0].cmd.line, 1u);
+  EXPECT_EQ(c[1].cmd.addr, 0x10u);
+  EXPECT_EQ(c[1].cmd.bytes, 0u);
+  EXPECT_EQ(c[2].cmd.kind, TraceCommand::Kind::kKernel);
+  EXPECT_EQ(c[2].cmd.kernel, 0u);
+  EXPECT_EQ(c[2].kernel_path, (std::filesystem::path("dir") / "kernel-1.traceg").string());
+  EXPECT_EQ(c[3].cmd.kernel, 1u);
+  EXPECT_EQ(c[3].kernel_path, "/abs/kernel-2.traceg.xz");
+  EXPECT_EQ(c[3].cmd.line, 6u);
+  EXPECT_EQ(ignored, 1u);
+}
+
+std::string xz(const std::string& text) {
+  std::string out(lzma_stream_buffer_bound(text.size()), '\0');
+  size_t pos = 0;
+  EXPECT_EQ(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const uint8_t*>(text.data()),
+                                    text.size(), reinterpret_cast<uint8_t*>(out.data()), &pos, out.size()),
+            LZMA_OK);
+  out.resize(pos);
+  return out;
+}
+
+TEST(LineReader, PlainAndXzGiveTheSameLinesWithCrlfAndNoFinalNewline) {
+  std::string text = "first\r\n\nthird";
+  for (int i = 0; i < 20000; ++i) text += "\nline " + std::to_string(i);  // several read chunks
+  for (bool compressed : {false, true}) {
+    auto in = LineReader::from_string("t", compressed ? xz(text) : text, compressed);
+    std::string l;
+    ASSERT_TRUE(in->next(l));
+    EXPECT_EQ(l, "first");
+    ASSERT_TRUE(in->next(l));
+    EXPECT_EQ(l, "");
+    ASSERT_TRUE(in->next(l));
+    EXPECT_EQ(l, "third");
+    uint64_t n = 3;
+    while (in->next(l)) ++n;
+    EXPECT_EQ(n, 20003u);
+    EXPECT_EQ(l, "line 19999");
+    EXPECT_EQ(in->line_number(), 20003u);
+    EXPECT_FALSE(in->next(l));
+  }
+}
+
+TEST(LineReader, CorruptTruncatedAndNonXzDataAreErrors) {
+  const std::string z = xz(one_warp({kLdg, kExit}));
+  auto read_all = [](const std::string& data) {
+    auto in = LineReader::from_string("k.traceg.xz", data, true);
+    std::string l;
+    while (in->next(l)) {
+    }
+  };
+  std::string corrupt = z;
+  corrupt[corrupt.size() - 12] = static_cast<char>(corrupt[corrupt.size() - 12] ^ 0x55);  // the footer's CRC32
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {corrupt, "corrupt xz data"}, {z.substr(0, z.size() - 20), "truncated xz data"}, {"plain text, not compressed\n", "not xz data"}};
+  for (const auto& [data, want] : cases) {
+    try {
+      read_all(data);
+      ADD_FAILURE() << "accepted; wanted " << want;
+    } catch (const TraceError& e) {
+      EXPECT_EQ(e.file(), "k.traceg.xz");
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(LineReader, AnOverlongLineIsAnErrorWithItsLineNumber) {
+  auto in = LineReader::from_string("t", "ok\n" + std::string(kMaxLineBytes + 1, 'x') + "\n");
+  std::string l;
+  ASSERT_TRUE(in->next(l));
+  try {
+    in->next(l);
+    ADD_FAILURE() << "accepted";
+  } catch (const TraceError& e) {
+    EXPECT_EQ(e.line(), 2u);
+    EXPECT_NE(std::string(e.what()).find("line longer than"), std::string::npos);
+  }
+}
+
+TEST(TraceParser, DirectoryWithXzKernelAndErrorsNamingTheListLine) {
+  const auto dir = std::filesystem::temp_directory_path() / ("trace_parser_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream(dir / "kernelslist.g") << "MemcpyHtoD,0x7f2b2d500000,128\nkernel-1.traceg.xz\n";
+    std::ofstream(dir / "kernel-1.traceg.xz", std::ios::binary) << xz(one_warp({kLdg, kExit}));
+  }
+  const TraceSet s = parse_trace_dir(dir.string());
+  EXPECT_EQ(s.list_file, (dir / "kernelslist.g").string());
+  ASSERT_EQ(s.kernels.size(), 1u);
+  EXPECT_EQ(s.kernels[0].file, (dir / "kernel-1.traceg.xz").string());
+  EXPECT_EQ(s.kernels[0].memory_instructions, 1u);
+  ASSERT_EQ(s.commands.size(), 2u);
+  // A kernel file that does not exist: the list's line.
+  std::ofstream(dir / "kernelslist.g") << "MemcpyHtoD,0x7f2b2d500000,128\n\nkernel-7.traceg\n";
+  try {
+    parse_trace_dir((dir / "kernelslist.g").string());
+    ADD_FAILURE() << "accepted";
+  } catch (const TraceError& e) {
+    EXPECT_EQ(e.file(), (dir / "kernelslist.g").string());
+    EXPECT_EQ(e.line(), 3u);
+    EXPECT_NE(std::string(e.what()).find("kernel-7.traceg:0: cannot open"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+  try {
+    parse_trace_dir(dir.string());
+    ADD_FAILURE() << "accepted";
+  } catch (const TraceError& e) {
+    EXPECT_EQ(e.line(), 0u);
+    EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos) << e.what();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors: every one names the file and the line.
+
+struct BadInput {
+  const char* what;
+  std::string text;
+  std::string line_marker;  // the error's line: where this text first ends (line_of); "" = 0; "$" = the last
+  std::string message;      // part of the error message
+  ParseOptions opt = {};
+};
+
+void expect_errors(const std::vector<BadInput>& cases) {
+  for (const BadInput& c : cases) {
+    const std::string got = error_of(c.text, c.opt);
+    const uint64_t line = c.line_marker == "$"   ? last_line(c.text)
+                          : c.line_marker.empty() ? 0
+                                                  : line_of(c.text, c.line_marker);
+    const std::string want = "k.traceg:" + std::to_string(line) + ": ";
+    EXPECT_EQ(got.substr(0, want.size()), want) << c.what << ": " << got;
+    EXPECT_NE(got.find(c.message), std::string::npos) << c.what << ": " << got << "\n  wanted: " << c.message;
+  }
+}
+
+TEST(TraceParserErrors, Header) {
+  const std::string body = tb("0,0,0", {{kExit}});
+  auto h = [&](const std::string& from, const std::string& to) { return replace(kHeader, from, to) + body; };
+  ParseOptions isa99;
+  isa99.isa_override = 99;
+  expect_errors({
+      {"empty file", "", "", "empty trace file"},
+      {"no instructions", "-kernel name = k\n-grid dim = (1,1,1)\n", "$", "the file ends in the header"},
+      {"not a header line", h("-shmem = 0", "shmem = 0"), "shmem = 0", "expected a header line"},
+      {"no '='", h("-nregs = 8", "-nregs 8"), "-nregs 8", "header line without '='"},
+      {"key twice", h("-shmem = 0", "-nregs = 9"), "-nregs = 8", "'nregs' given twice"},
+      {"empty name", h("-kernel name = _Z1kPf", "-kernel name ="), "-kernel name", "empty kernel name"},
+      {"kernel id", h("-kernel id = 1", "-kernel id = one"), "-kernel id", "bad value of 'kernel id'"},
+      {"grid dim form", h("(1,1,1)", "(1,1)"), "-grid dim", "expected (x,y,z)"},
+      {"grid dim zero", h("(1,1,1)", "(0,1,1)"), "-grid dim", "at least 1"},
+      {"grid over CUDA limits", h("(1,1,1)", "(1,65536,1)"), "-grid dim", "over the CUDA limits"},
+      {"block too big", h("(32,1,1)", "(32,32,2)"), "-block dim", "2048 threads, over 1024"},
+      {"grid of too many warps", replace(h("(1,1,1)", "(65535,65535,1)"), "(32,1,1)", "(1024,1,1)"), "-grid dim",
+       "over 2^32 warps"},
+      {"shmem", h("-shmem = 0", "-shmem = -4"), "-shmem", "bad value of 'shmem'"},
+      {"binary version", h("= 61", "= sm_61"), "-binary version", "bad value of 'binary version'"},
+      {"base address", h("0x00007f0000000000", "0xg"), "-shmem base_addr", "a hex address"},
+      {"tracer version 6", h("version = 4", "version = 6"), "-accelsim tracer", "unsupported accelsim tracer version 6"},
+      {"tracer version 0", h("version = 4", "version = 0"), "-accelsim tracer", "unsupported accelsim tracer version 0"},
+      {"lineinfo 2", h("lineinfo = 0", "lineinfo = 2"), "-enable lineinfo", "bad value of 'enable lineinfo'"},
+      {"no name", h("-kernel name = _Z1kPf\n", ""), "#traces", "no '-kernel name' line"},
+      {"no grid", h("-grid dim = (1,1,1)\n", ""), "#traces", "no '-grid dim' line"},
+      {"no block", h("-block dim = (32,1,1)\n", ""), "#traces", "no '-block dim' line"},
+      {"no binary version", h("-binary version = 61\n", ""), "#traces", "no '-binary version' line"},
+      {"binary version unknown", h("= 61", "= 99"), "-binary version", "binary version 99 is not in the SASS latency table"},
+      {"override unknown", kHeader + body, "", "binary version 99 (the override) is not in the SASS latency table", isa99},
+  });
+}
+
+TEST(TraceParserErrors, Structure) {
+  const std::string two_warps = replace(kHeader, "(32,1,1)", "(64,1,1)");
+  const std::string grid2 = replace(kHeader, "(1,1,1)", "(2,1,1)");
+  expect_errors({
+      {"text after #BEGIN_TB", kHeader + "#BEGIN_TB x\n", "#BEGIN_TB x", "unexpected text after #BEGIN_TB"},
+      {"text after #END_TB", replace(one_warp({kExit}), "#END_TB", "#END_TB y"), "#END_TB y", "unexpected text after #END_TB"},
+      {"nested #BEGIN_TB", replace(one_warp({kExit}), "#END_TB", "#BEGIN_TB"), kExit + "\n\n#BEGIN_TB", "#BEGIN_TB inside"},
+      {"#END_TB outside", kHeader + "#END_TB\n", "#END_TB", "#END_TB outside a thread block"},
+      {"block without name", kHeader + "#BEGIN_TB\n#END_TB\n", "#END_TB", "without a 'thread block = x,y,z' line"},
+      {"header after start", one_warp({kExit}) + "-shmem = 4\n", "-shmem = 4", "header line after the start"},
+      {"block line outside", kHeader + "thread block = 0,0,0\n", "thread block", "outside #BEGIN_TB"},
+      {"block line twice", replace(one_warp({kExit}), "warp = 0", "thread block = 0,0,0\nwarp = 0"), "0,0,0\n\nthread block = 0,0,0",
+       "second 'thread block' line"},
+      {"bad block line", replace(one_warp({kExit}), "= 0,0,0", "= 0,0"), "thread block", "bad thread block line"},
+      {"block line without '='", replace(one_warp({kExit}), "thread block = 0,0,0", "thread block 0,0,0"), "thread block",
+       "bad thread block line"},
+      {"block outside grid", replace(one_warp({kExit}), "= 0,0,0", "= 0,1,0"), "thread block", "outside the grid (1,1,1)"},
+      {"block twice", grid2 + tb("0,0,0", {{kExit}}) + tb("0,0,0", {{kExit}}), "thread block = 0,0,0\n\nwarp = 0\ninsts = 1\n" + kExit + "\n\n#END_TB\n\n#BEGIN_TB\n\nthread",
+       "appears twice"},
+      {"warp line outside", kHeader + "warp = 0\n", "warp = 0", "'warp' line outside a named thread block"},
+      {"warp outside block", replace(one_warp({kExit}), "warp = 0", "warp = 1"), "warp = 1", "warp 1 outside a block of 32 threads"},
+      {"bad warp line", replace(one_warp({kExit}), "warp = 0", "warp = x"), "warp = x", "bad warp line"},
+      {"warp twice", two_warps + replace(tb("0,0,0", {{kExit}, {kExit}}), "warp = 1", "warp = 0"), "warp = 0\ninsts = 1\n" + kExit + "\n\nwarp = 0",
+       "warp 0 of thread block (0,0,0) appears twice"},
+      {"insts without warp", kHeader + "#BEGIN_TB\nthread block = 0,0,0\ninsts = 1\n", "insts", "'insts' line without a 'warp' line"},
+      {"insts twice", replace(one_warp({kExit}), "insts = 1", "insts = 1\ninsts = 1"), "insts = 1\ninsts = 1", "second 'insts' line"},
+      {"bad insts", replace(one_warp({kExit}), "insts = 1", "insts = -1"), "insts = -1", "bad insts line"},
+      {"warp without insts", replace(one_warp({kExit}), "insts = 1\n" + kExit + "\n", ""), "#END_TB", "has no 'insts =' line"},
+      {"instruction outside warp", kHeader + "#BEGIN_TB\nthread block = 0,0,0\n" + kExit + "\n", "0018", "instruction line outside a warp"},
+      {"more lines than insts", replace(one_warp({kExit, kExit}), "insts = 2", "insts = 1"),
+       kExit + "\n" + kExit, "more instruction lines than 'insts = 1'"},
+      {"fewer lines than insts", replace(one_warp({kExit}), "insts = 1", "insts = 3"), "#END_TB", "declares 3 instructions but has 1"},
+      {"fewer lines, next warp", two_warps + replace(tb("0,0,0", {{kExit}, {kExit}}), "insts = 1", "insts = 2"), "warp = 1",
+       "declares 2 instructions but has 1"},
+      {"ends inside block", kHeader + "#BEGIN_TB\nthread block = 0,0,0\n", "$", "ends inside a thread block"},
+      {"missing block", grid2 + tb("0,0,0", {{kExit}}), "$", "the trace has 1 of the grid's 2 thread blocks (first missing: (1,0,0))"},
+      {"missing warp", two_warps + tb("0,0,0", {{kExit}}), "$", "thread block (0,0,0) has no trace of warp 1"},
+  });
+}
+
+TEST(TraceParserErrors, InstructionLines) {
+  auto inst = [](const std::string& l) { return one_warp({l, kExit}); };
+  std::string v5 = replace(replace(kHeader, "version = 4", "version = 5"), "lineinfo = 0", "lineinfo = 1");
+  expect_errors({
+      {"truncated: mask", inst("0008"), "0008", "truncated line: active mask missing"},
+      {"truncated: opcode", inst("0008 ffffffff 1 R1"), "0008", "truncated line: opcode missing"},
+      {"truncated: sources", inst("0008 ffffffff 1 R1 IADD 2 R1"), "0008", "truncated line: source register missing"},
+      {"truncated: width", inst("0008 ffffffff 1 R1 IADD 1 R1"), "0008", "truncated line: memory width missing"},
+      {"truncated: mode", inst("0008 ffffffff 1 R1 LDG.E 1 R1 4"), "0008", "truncated line: address mode missing"},
+      {"truncated: lane addresses", inst("0008 00000007 1 R1 LDG.E 1 R1 4 0 0x10 0x14"), "0008",
+       "truncated line: lane address missing"},
+      {"truncated: stride", inst("0008 ffffffff 1 R1 LDG.E 1 R1 4 1 0x10"), "0008", "truncated line: stride missing"},
+      {"truncated: deltas", inst("0008 00000007 1 R1 LDG.E 1 R1 4 2 0x10 4"), "0008", "truncated line: address delta missing"},
+      {"bad PC", inst("00z8 ffffffff 0 NOP 0 0"), "00z8", "bad PC: '00z8' is not a 64-bit hex number"},
+      {"PC over 64 bits", inst("10000000000000000 ffffffff 0 NOP 0 0"), "10000000000000000", "bad PC"},
+      {"wide mask", inst("0008 1ffffffff 0 NOP 0 0"), "0008", "active mask 0x1ffffffff wider than 32 lanes"},
+      {"bad dest count", inst("0008 ffffffff x NOP 0 0"), "0008", "bad destination count: 'x'"},
+      {"dest count over 8", inst("0008 ffffffff 9 NOP 0 0"), "0008", "bad destination count: 9 is over 8"},
+      {"bad dest register", inst("0008 ffffffff 1 Q1 MOV 0 0"), "0008", "bad destination register 'Q1'"},
+      {"bad opcode", inst("0008 ffffffff 0 mov 0 0"), "0008", "bad opcode 'mov'"},
+      {"bad source register", inst("0008 ffffffff 0 IADD 1 R1x 0"), "0008", "bad source register 'R1x'"},
+      {"width over limit", inst("0008 ffffffff 1 R1 LDG.E 1 R1 2048 1 0x10 4"), "0008", "bad memory width: 2048 is over 1024"},
+      {"unknown mode", inst("0008 ffffffff 1 R1 LDG.E 1 R1 4 3 0x10 4"), "0008", "unknown address mode 3 (0, 1 or 2)"},
+      {"mode 1, gaps", inst("0008 00000005 1 R1 LDG.E 1 R1 4 1 0x10 4"), "0008", "needs contiguous active lanes"},
+      {"bad lane address", inst("0008 00000001 1 R1 LDG.E 1 R1 4 0 0xzz"), "0008", "bad lane address: '0xzz'"},
+      {"bad stride", inst("0008 ffffffff 1 R1 LDG.E 1 R1 4 1 0x10 4.5"), "0008", "bad stride: '4.5'"},
+      {"bad delta", inst("0008 00000003 1 R1 LDG.E 1 R1 4 2 0x10 +-4"), "0008", "bad address delta: '+-4'"},
+      {"text after", inst("0008 ffffffff 1 R1 MOV 0 0 5 6"), "0008", "unexpected text after the instruction: '6'"},
+      {"bad immediate", inst("0008 ffffffff 1 R1 MOV 0 0 0x5"), "0008", "bad immediate: '0x5'"},
+      {"too many addresses", inst("0008 00000001 1 R1 LDG.E 1 R1 4 0 0x10 0x14"), "0008", "bad immediate: '0x14'"},
+      {"TMA", inst("0008 ffffffff 0 UTMALDG.2D 2 UR4 UR6 0"), "0008", "unsupported instruction UTMALDG"},
+      {"load without addresses", inst("0008 ffffffff 1 R1 LDG.E 1 R2 0"), "0008", "LDG.E without memory addresses"},
+      {"odd width", inst("0008 ffffffff 1 R1 LDG.E 1 R2 3 1 0x30 3"), "0008", "memory width 3 of LDG.E is not 1, 2, 4, 8 or 16"},
+      {"unaligned", inst("0008 ffffffff 1 R1 LDG.E.64 1 R2 8 1 0x1004 8"), "0008",
+       "lane 0 address 0x1004 is not aligned to the access width 8"},
+      {"local outside window", inst("0008 00000001 1 R1 LDL 1 R2 4 0 0x00007d0000000000"), "0008",
+       "local address 0x7d0000000000 outside the local window"},
+      {"v5 line number missing", v5 + tb("0,0,0", {{"0008 ffffffff 1 R1 MOV 0 0"}}), "0008",
+       "bad destination count: 'R1'"},  // the PC is read as the line number, the mask as the PC, ...
+      {"v5 bad line number", v5 + tb("0,0,0", {{"x1 0008 ffffffff 1 R1 MOV 0 0"}}), "x1", "bad line number: 'x1'"},
+  });
+}
+
+TEST(TraceParserErrors, PrefixedLines) {
+  const std::string old = replace(replace(kHeader, "-accelsim tracer version = 4\n", ""), "(32,1,1)", "(64,1,1)");
+  const std::string ok_w1 = "\nwarp = 1\ninsts = 1\n0 0 0 1 " + kExit + "\n";
+  auto in_tb = [&](const std::string& l) {
+    return old + "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n" + l + "\n" + ok_w1 + "#END_TB\n";
+  };
+  expect_errors({
+      {"prefix: bad block x", old + "a 0 0 0 " + kExit + "\n", "a 0 0", "bad thread block x: 'a'"},
+      {"prefix: truncated", old + "0 0\n", "0 0", "truncated line: thread block z missing"},
+      {"prefix: block outside grid", old + "0 0 1 0 " + kExit + "\n", "0 0 1 0", "thread block (0,0,1) outside the grid"},
+      {"prefix: warp outside block", old + "0 0 0 2 " + kExit + "\n", "0 0 0 2", "warp 2 outside a block of 2 warps"},
+      {"prefix: other warp", in_tb("0 0 0 1 " + kExit), "0 0 0 1 0018", "the line's warp 1 is not the current warp 0"},
+      {"prefix: before block line", old + "#BEGIN_TB\n0 0 0 0 " + kExit + "\n", "0 0 0 0", "before the 'thread block' line"},
+      {"prefix: no insts line", old + "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n0 0 0 0 " + kExit + "\n", "0 0 0 0",
+       "before the warp's 'insts =' line"},
+      {"prefix: more than insts", in_tb("0 0 0 0 " + kExit + "\n0 0 0 0 " + kExit),
+       "0 0 0 0 0018 ffffffff 0 EXIT 0 0\n0 0 0 0", "more instruction lines than 'insts = 1'"},
+  });
+  // A line of another block inside a block.
+  const std::string grid2 = replace(old, "(1,1,1)", "(2,1,1)");
+  expect_errors({{"prefix: other block",
+                  grid2 + "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n1 0 0 0 " + kExit + "\n", "1 0 0 0",
+                  "the line's thread block (1,0,0) is not the current one (0,0,0)"}});
+}
+
+TEST(TraceParserErrors, CommandList) {
+  auto err = [](const std::string& list) -> std::string {
+    try {
+      auto in = LineReader::from_string("kernelslist.g", list);
+      parse_kernelslist(*in, ".");
+    } catch (const TraceError& e) {
+      return e.what();
+    }
+    return "(accepted)";
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"MemcpyHtoD,0x10\nkernel-1.traceg\n", "kernelslist.g:1: bad copy command"},
+      {"kernel-1.traceg\nMemcpyHtoDX,0x10,4\n", "kernelslist.g:2: bad copy command"},
+      {"MemcpyHtoD,16,4\nkernel-1.traceg\n", "kernelslist.g:1: bad copy address '16'"},
+      {"MemcpyHtoD,0xq,4\nkernel-1.traceg\n", "kernelslist.g:1: bad copy address '0xq'"},
+      {"MemcpyHtoD,0x10,-4\nkernel-1.traceg\n", "kernelslist.g:1: bad copy size '-4'"},
+      {"MemcpyHtoD,0xffffffffffffff00,4096\nkernel-1.traceg\n", "kernelslist.g:1: the copy wraps"},
+      {"\nkernel-1.txt\n", "kernelslist.g:2: neither a MemcpyHtoD command nor a kernel trace file"},
+      {"MemcpyHtoD,0x10,4\n", "kernelslist.g:1: the command list names no kernel trace"},
+      {"", "kernelslist.g:0: the command list names no kernel trace"},
+  };
+  for (const auto& [list, want] : cases) {
+    const std::string got = err(list);
+    EXPECT_EQ(got.substr(0, want.size()), want) << got;
+  }
+}
+
+}  // namespace
+}  // namespace l1d::sim::trace

@@ -1,0 +1,343 @@
+// Real traces end to end (sim_cpp/trace/trace_workload.h): both shared traces
+// (../shared/traces, L1D_TRACE_DIR) run on gtx480 with the instruction and memory-instruction
+// counts the trace files themselves give (counted here by a separate reader, and the tracer's
+// stats.csv); every format variant of a trace runs cycle for cycle like the original; the
+// host-to-device copies reach the L2 (MemorySystem::preload_l2, L2Bank::preload); the page table.
+#include <gtest/gtest.h>
+#include <lzma.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/config.h"
+#include "sim_cpp/gpu/gpu.h"
+#include "sim_cpp/gpu/policies.h"
+#include "sim_cpp/mem/address_map.h"
+#include "sim_cpp/mem/l2_bank.h"
+#include "sim_cpp/mem/mem_params.h"
+#include "sim_cpp/mem/memory_system.h"
+#include "sim_cpp/trace/test/trace_variants.h"
+#include "sim_cpp/trace/trace_error.h"
+#include "sim_cpp/trace/trace_workload.h"
+
+namespace l1d::sim::trace {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kTraces = L1D_TRACE_DIR;
+const char* const kTraceNames[] = {"romnn_vectoradd_100", "romnn_matrixmul_32"};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// What a version-4 trace file holds, counted line by line without the reader: instruction
+// lines are the lines after the header whose first word is a hex PC.
+struct FileCounts {
+  uint64_t instructions = 0, memory = 0;  // memory: mem_width > 0
+  uint64_t global_loads = 0, global_stores = 0, shared = 0, other_memory = 0;
+  uint64_t warps = 0, declared = 0;  // "warp =" lines, sum of "insts ="
+};
+
+FileCounts count_file(const fs::path& p) {
+  std::ifstream f(p);
+  FileCounts c;
+  bool body = false;
+  for (std::string line; std::getline(f, line);) {
+    const std::vector<std::string> w = variants::words(line);
+    if (w.empty()) continue;
+    if (w[0][0] == '#') body = true;
+    if (!body) continue;
+    if (w[0] == "warp") ++c.warps;
+    if (w[0] == "insts") c.declared += std::stoull(w[2]);
+    if (!variants::is_instruction(w)) continue;
+    ++c.instructions;
+    const size_t nd = std::stoul(w[2]);
+    const std::string& op = w[3 + nd];
+    const size_t ns = std::stoul(w[4 + nd]);
+    if (std::stoul(w[5 + nd + ns]) == 0) continue;
+    ++c.memory;
+    const bool active = std::stoul(w[1], nullptr, 16) != 0;
+    if (op.rfind("LDG.", 0) == 0 && active)
+      ++c.global_loads;
+    else if (op.rfind("STG.", 0) == 0 && active)
+      ++c.global_stores;
+    else if (op.rfind("LDS.", 0) == 0 || op.rfind("STS", 0) == 0)
+      ++c.shared;
+    else
+      ++c.other_memory;
+  }
+  return c;
+}
+
+// total_insts of the tracer's stats.csv (header line, then one line per kernel).
+uint64_t stats_csv_total_insts(const fs::path& p) {
+  std::ifstream f(p);
+  std::string header, row;
+  std::getline(f, header);
+  std::getline(f, row);
+  std::vector<std::string> h, r;
+  for (std::istringstream s(header); std::getline(s, header, ',');) h.push_back(variants::join(variants::words(header)));
+  for (std::istringstream s(row); std::getline(s, row, ',');) r.push_back(variants::join(variants::words(row)));
+  for (size_t i = 0; i < h.size() && i < r.size(); ++i)
+    if (h[i] == "total_insts") return std::stoull(r[i]);
+  ADD_FAILURE() << "no total_insts in " << p;
+  return 0;
+}
+
+struct TraceRunResult {
+  RunResult r;
+  nlohmann::json stats;
+  uint64_t sm_loads = 0, sm_stores = 0, sm_instructions = 0;
+};
+
+TraceRunResult run_trace(const fs::path& dir, const std::string& preset = "gtx480", const std::string& policy = "",
+              bool preload = true) {
+  Config cfg = load_preset(preset);
+  SimOptions opt;
+  if (!policy.empty()) opt.controllers = apply_policy(cfg, policy);
+  auto w = load_trace_workload(dir.string(), {std::nullopt, cfg.l1.address_bits});
+  Gpu gpu(cfg, opt);
+  if (preload) attach_copies(gpu, *w);
+  TraceRunResult out;
+  out.r = gpu.run(*w, WorkloadScale::kSmall);
+  out.stats = gpu.stats_json();
+  for (uint32_t s = 0; s < gpu.num_sms(); ++s) {
+    out.sm_loads += gpu.sm(s).stats().loads;
+    out.sm_stores += gpu.sm(s).stats().stores;
+    out.sm_instructions += gpu.sm(s).stats().instructions;
+  }
+  return out;
+}
+
+TEST(TraceRun, BothSharedTracesRunOnGtx480WithTheTraceFilesOwnCounts) {
+  for (const char* name : kTraceNames) {
+    SCOPED_TRACE(name);
+    const fs::path dir = kTraces / name;
+    const FileCounts c = count_file(dir / "kernel-1.traceg");
+    // The file agrees with itself and with the tracer's own count.
+    EXPECT_EQ(c.instructions, c.declared);
+    EXPECT_EQ(c.instructions, stats_csv_total_insts(dir / "stats.csv"));
+    EXPECT_EQ(c.other_memory, 0u) << "a memory class this test does not count";
+    EXPECT_EQ(c.warps, 32u);
+
+    const auto w = load_trace_workload(dir.string());
+    const ParsedKernel& k = w->trace().kernels.at(0);
+    EXPECT_EQ(k.trace_instructions, c.instructions);
+    EXPECT_EQ(k.memory_instructions, c.memory);
+    EXPECT_EQ(k.by_class[static_cast<uint32_t>(TraceClass::kGlobalLoad)], c.global_loads);
+    EXPECT_EQ(k.by_class[static_cast<uint32_t>(TraceClass::kGlobalStore)], c.global_stores);
+    EXPECT_EQ(k.by_class[static_cast<uint32_t>(TraceClass::kShared)], c.shared);
+    EXPECT_EQ(k.synthetic_exits, 0u) << "every traced warp ends with EXIT";
+    EXPECT_TRUE(k.unknown_opcodes.empty());
+
+    const TraceRunResult run = run_trace(dir);
+    ASSERT_EQ(run.r.stop, StopReason::kCompleted) << run.r.watchdog_report;
+    EXPECT_EQ(run.r.warp_instructions, c.instructions);
+    EXPECT_EQ(run.sm_instructions, c.instructions);
+    EXPECT_EQ(run.sm_loads, c.global_loads);
+    EXPECT_EQ(run.sm_stores, c.global_stores);
+    EXPECT_EQ(run.r.load_mismatches, 0u) << run.r.first_mismatch;
+    EXPECT_GE(run.r.loads_checked, c.global_loads);
+    const nlohmann::json& l1 = run.stats["l1"];
+    EXPECT_GE(l1["loads"].get<uint64_t>(), c.global_loads);
+    EXPECT_GE(l1["stores"].get<uint64_t>(), c.global_stores);
+    EXPECT_EQ(l1["hits"].get<uint64_t>() + l1["misses"].get<uint64_t>(), l1["accesses"].get<uint64_t>());
+    std::printf("%s on gtx480: %llu cycles, %llu warp instructions, L1 %llu accesses, %llu hits, %llu misses\n", name,
+                static_cast<unsigned long long>(run.r.cycles), static_cast<unsigned long long>(run.r.warp_instructions),
+                static_cast<unsigned long long>(l1["accesses"].get<uint64_t>()),
+                static_cast<unsigned long long>(l1["hits"].get<uint64_t>()),
+                static_cast<unsigned long long>(l1["misses"].get<uint64_t>()));
+  }
+}
+
+std::string xz(const std::string& text) {
+  std::string out(lzma_stream_buffer_bound(text.size()), '\0');
+  size_t pos = 0;
+  EXPECT_EQ(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const uint8_t*>(text.data()),
+                                    text.size(), reinterpret_cast<uint8_t*>(out.data()), &pos, out.size()),
+            LZMA_OK);
+  out.resize(pos);
+  return out;
+}
+
+TEST(TraceRun, EveryFormatOfATraceRunsCycleForCycleLikeTheOriginal) {
+  const fs::path tmp = fs::temp_directory_path() / ("trace_run_test_" + std::to_string(::getpid()));
+  using variants::Format;
+  for (const char* name : kTraceNames) {
+    SCOPED_TRACE(name);
+    const fs::path dir = kTraces / name;
+    const std::string kernel = slurp(dir / "kernel-1.traceg"), list = slurp(dir / "kernelslist.g");
+    const TraceRunResult ref = run_trace(dir);
+    const std::pair<const char*, std::string> forms[] = {
+        {"v5", variants::rewrite(kernel, Format::kV5)},      {"old", variants::rewrite(kernel, Format::kOld)},
+        {"mode0", variants::rewrite(kernel, Format::kMode0)}, {"mode2", variants::rewrite(kernel, Format::kMode2)},
+        {"xz", xz(kernel)},
+    };
+    for (const auto& [form, text] : forms) {
+      SCOPED_TRACE(form);
+      ASSERT_NE(text, kernel);
+      fs::remove_all(tmp);
+      fs::create_directories(tmp);
+      const std::string file = std::string("kernel-1.traceg") + (std::string(form) == "xz" ? ".xz" : "");
+      std::ofstream(tmp / file, std::ios::binary) << text;
+      std::string l = list;
+      l.replace(l.find("kernel-1.traceg"), 15, file);
+      std::ofstream(tmp / "kernelslist.g") << l;
+      const TraceRunResult run = run_trace(tmp);
+      EXPECT_EQ(run.stats["result"], ref.stats["result"]);
+      EXPECT_EQ(run.stats["l1"], ref.stats["l1"]);
+      EXPECT_EQ(run.stats["memory"], ref.stats["memory"]);
+    }
+  }
+  fs::remove_all(tmp);
+}
+
+TEST(TraceRun, CopiesLeaveTheirLinesInTheL2) {
+  // matrixmul loads only from its two 4 KiB copies (whole lines): with the copies preloaded no
+  // load goes to DRAM; without, the first touch of every line does.
+  const fs::path dir = kTraces / "romnn_matrixmul_32";
+  const TraceRunResult with = run_trace(dir, "gtx480", "", true);
+  const TraceRunResult without = run_trace(dir, "gtx480", "", false);
+  const nlohmann::json& m = with.stats["memory"];
+  EXPECT_GT(m["reads"].get<uint64_t>(), 0u);
+  EXPECT_EQ(m["dram_reads"].get<uint64_t>(), 0u);
+  EXPECT_EQ(m["l2_hits"].get<uint64_t>(), m["reads"].get<uint64_t>());
+  EXPECT_GT(without.stats["memory"]["dram_reads"].get<uint64_t>(), 0u);
+  EXPECT_LT(with.r.cycles, without.r.cycles);
+  EXPECT_EQ(with.r.load_mismatches + without.r.load_mismatches, 0u);
+}
+
+TEST(TraceRun, EveryPolicyAndPresetCompletesTheVectorAddTrace) {
+  const fs::path dir = kTraces / "romnn_vectoradd_100";
+  for (const std::string preset : {"gtx480", "gtx1080", "qv100"}) {
+    for (const std::string& policy : policy_names()) {
+      SCOPED_TRACE(preset + " " + policy);
+      const TraceRunResult run = run_trace(dir, preset, policy);
+      EXPECT_EQ(run.r.stop, StopReason::kCompleted) << run.r.watchdog_report;
+      EXPECT_EQ(run.r.warp_instructions, 344u);
+      EXPECT_EQ(run.r.load_mismatches, 0u) << run.r.first_mismatch;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Page table and memory image
+
+TEST(TraceWorkload, PagesGetFramesInVirtualOrderAndKeepTheirOffsets) {
+  TraceSet s;
+  s.list_file = "list";
+  s.commands.push_back({TraceCommand::Kind::kMemcpy, 0x7f0000200010, 64, 0, 1});
+  s.commands.push_back({TraceCommand::Kind::kKernel, 0, 0, 0, 2});
+  ParsedKernel k;
+  k.header.name = "k";
+  k.ctas = k.warps_per_cta = 1;
+  k.warp_begin = {0, 0};
+  k.synthetic_exit = {1};
+  k.addrs = {0x7f0000600020, 0x10};  // pages 0x3f800003, 0
+  s.kernels.push_back(k);
+  const TraceWorkload w(s, {});
+  EXPECT_EQ(w.pages(), 3u);
+  EXPECT_EQ(w.translate(0x10), 0x10u);
+  EXPECT_EQ(w.translate(0x7f0000200010), (uint64_t{1} << kPageBits) + 0x10);
+  EXPECT_EQ(w.translate(0x7f0000600020), (uint64_t{2} << kPageBits) + 0x20);
+  EXPECT_THROW(w.translate(0x7f0000400000), std::out_of_range);
+  EXPECT_EQ(w.trace().kernels[0].addrs, (std::vector<Addr>{(uint64_t{2} << kPageBits) + 0x20, 0x10}));
+  ASSERT_EQ(w.copies_before(0).size(), 1u);
+  EXPECT_EQ(w.copies_before(0)[0].pa, (uint64_t{1} << kPageBits) + 0x10);
+  // The image: copied bytes differ from the untouched image's bytes (somewhere), the rest are
+  // the untouched image's.
+  const Addr c = (uint64_t{1} << kPageBits) + 0x10;
+  uint32_t differ = 0;
+  for (Addr a = c; a < c + 64; ++a) differ += w.content(a) != FunctionalMemory::initial_byte(a);
+  EXPECT_GT(differ, 32u);
+  for (Addr a : {c - 1, c + 64, Addr{0x10}}) EXPECT_EQ(w.content(a), FunctionalMemory::initial_byte(a));
+  // A warp without instructions exits at once.
+  EXPECT_EQ(w.kernel(0).warp(0, 0)->next().kind, OpKind::kExit);
+  EXPECT_THROW(w.kernel(0).warp(1, 0), std::out_of_range);
+  // Three pages do not fit a 22-bit (two-page) address space.
+  try {
+    TraceWorkload small(s, {std::nullopt, 22});
+    ADD_FAILURE() << "accepted";
+  } catch (const TraceError& e) {
+    EXPECT_NE(std::string(e.what()).find("the trace touches 3 pages of 2 MiB, the 22-bit physical address space holds 2"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// preload_l2
+
+TEST(PreloadL2, CopiedSectorsHitInTheL2AndTheRestOfTheirLinesMiss) {
+  const Config cfg = load_preset("gtx480");
+  FunctionalMemory image;
+  MemorySystem ms(cfg, image);
+  // [0x10010, 0x10010 + 300): line 0x10000 sectors 0-3, line 0x10080 all, line 0x10100
+  // sectors 0-1 (up to 0x1013b).
+  ms.preload_l2(0x10010, 300);
+  EXPECT_EQ(ms.stats().requests, 0u) << "untimed: no request";
+  auto read = [&](Addr line, SectorMask sectors) {
+    MemReq r;
+    r.line_addr = line;
+    r.sectors = sectors;
+    while (!ms.request_ready(0)) ms.tick();
+    ms.request(0, r);
+    for (int i = 0; i < 100000; ++i) {
+      if (ms.response(0)) return;
+      ms.tick();
+    }
+    ADD_FAILURE() << "no response";
+  };
+  read(0x10000, 0xF);
+  read(0x10080, 0xF);
+  read(0x10100, 0x3);
+  EXPECT_EQ(ms.stats().l2_hits, 3u);
+  EXPECT_EQ(ms.stats().dram_reads, 0u);
+  read(0x10100, 0x4);  // sector 2 of the last line: not copied
+  read(0x10180, 0x1);  // after the copy
+  EXPECT_EQ(ms.stats().l2_misses, 2u);
+  EXPECT_EQ(ms.stats().dram_reads, 2u);
+  // Only between kernels: not while a request is in flight.
+  MemReq r;
+  r.line_addr = 0x20000;
+  r.sectors = 1;
+  ms.request(0, r);
+  EXPECT_THROW(ms.preload_l2(0x30000, 128), std::logic_error);
+}
+
+TEST(PreloadL2, BankAllocatesValidDirtySectorsAndEvictsInLruOrder) {
+  const Config cfg = load_preset("gtx480");
+  const MemParams p = derive_mem_params(cfg);
+  const AddressMap map(p.partitions, p.dram_banks, p.dram_lines_per_row);
+  FunctionalMemory image;
+  MemorySystemStats stats;
+  L2Bank bank(p, map, image, &stats);
+  // ways + 1 lines of one set of partition 0.
+  std::vector<Addr> set;
+  for (uint64_t l = 0; set.size() < p.l2_ways + 1; ++l)
+    if (map.partition(l * kLineBytes) == 0 && map.local_line(l * kLineBytes) % p.l2_sets == 5) set.push_back(l * kLineBytes);
+  bank.preload(set[0], 0b0110);
+  SectorMask valid = 0, dirty = 0;
+  ASSERT_TRUE(bank.holds(set[0], &valid, &dirty));
+  EXPECT_EQ(valid, 0b0110);
+  EXPECT_EQ(dirty, 0b0110);
+  bank.preload(set[0], 0b0001);
+  ASSERT_TRUE(bank.holds(set[0], &valid, &dirty));
+  EXPECT_EQ(valid, 0b0111);
+  for (size_t i = 1; i < set.size(); ++i) bank.preload(set[i], 0xF);
+  EXPECT_FALSE(bank.holds(set[0])) << "the least recently used line is the victim";
+  for (size_t i = 1; i < set.size(); ++i) EXPECT_TRUE(bank.holds(set[i])) << i;
+  EXPECT_TRUE(bank.idle()) << "untimed: no write-back queued";
+}
+
+}  // namespace
+}  // namespace l1d::sim::trace

@@ -1,0 +1,416 @@
+// trace_fuzz: randomized mutation test of the trace reader (docs/simulator.md, "Real traces").
+//
+// Seeds: the kernel traces and command lists of the shared traces (--traces DIR, one folder per
+// trace), each also rewritten into the other formats the reader takes (version 5 with line
+// numbers and immediates, the old prefixed format, address modes 0 and 2:
+// sim_cpp/trace/test/trace_variants.h). Every input is a seed with 0 to 8 random mutations (line
+// deletion, duplication, swap, truncation, token replacement by boundary values and keywords,
+// number tweaks, inserted bytes and lines, a cut file); some are xz-compressed and maybe
+// corrupted. Each input goes through the whole reader: command list, kernel trace, the workload
+// (page table, copies) and every warp's instruction stream.
+//
+// An input passes when the reader either accepts it, and then its streams keep the simulator's
+// contract (memory instructions have an active lane, widths 1/2/4/8, aligned addresses inside
+// the physical address space, every warp ends with an exit), or rejects it with a TraceError
+// naming the input and a line inside it. Anything else fails the run: another exception type,
+// a broken stream, an unmutated seed that is rejected, a format variant that reads differently
+// from its original, an xz copy that reads differently from the plain text. Crashes and
+// sanitizer reports (build with -fsanitize=address,undefined) end the process.
+// Exit status: 0 all passed, 1 a failure (the input is written to --fail-out), 2 bad usage.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <lzma.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim_cpp/trace/line_reader.h"
+#include "sim_cpp/trace/test/trace_variants.h"
+#include "sim_cpp/trace/trace_error.h"
+#include "sim_cpp/trace/trace_parser.h"
+#include "sim_cpp/trace/trace_workload.h"
+
+using namespace l1d;
+using namespace l1d::sim;
+using namespace l1d::sim::trace;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr uint32_t kAddressBits = 32;
+
+// Words a mutation puts in place of a token: number boundaries, other keywords of the format.
+const std::vector<std::string> kTokens = {
+    "", "0", "1", "-1", "2", "3", "4", "5", "8", "16", "32", "33", "64", "128", "1024", "1025", "65535", "65536",
+    "4294967295", "4294967296", "18446744073709551615", "18446744073709551616", "-9223372036854775808",
+    "99999999999999999999", "0x", "0x0", "0xffffffffffffffff", "0x10000000000000000", "ffffffff", "fffffffff",
+    "00000000", "0000000f", "f0f0f0f0", "R", "R1", "R255", "UR4", "U", "X", "LDG.E", "STG.E", "LD.E", "ST.E",
+    "LDL", "STL.64", "LDG.E.128", "LDG.E.S8", "STG.E.U16", "LDGSTS", "BAR.SYNC", "BAR.ARV", "EXIT", "RET",
+    "UTMALDG", "ATOM.ADD", "LDS", "NOPE", "lowercase", "#BEGIN_TB", "#END_TB", "=", "(1,1,1)", "(0,1,1)",
+    "(2,1,1)", "(1025,1,1)", "(64,1,1)", "1,1", ",,", "thread", "block", "warp", "insts", "-", "#", "\t", "\x01",
+    "\xff", "0x7f2b2d500000", "0x7f2b58000000", "0x7f2b5a000000",
+};
+
+// Whole lines a mutation inserts.
+const std::vector<std::string> kLines = {
+    "#BEGIN_TB", "#END_TB", "thread block = 0,0,0", "thread block = 1,0,0", "warp = 0", "warp = 31", "warp = 32",
+    "insts = 0", "insts = 1", "insts = 4294967296", "-binary version = 99", "-binary version = 70",
+    "-accelsim tracer version = 2", "-accelsim tracer version = 5", "-accelsim tracer version = 6",
+    "-enable lineinfo = 1", "-grid dim = (2,1,1)", "-block dim = (64,1,1)", "-block dim = (1,1,1)",
+    "-local mem base_addr = 0x00007f2b58000000", "-shmem base_addr = 0x00007f2b5a000000", "-kernel name = k",
+    "0008 ffffffff 0 EXIT 0 0", "0010 ffffffff 0 BAR.SYNC 0 0", "0018 ffffffff 1 R4 LDG.E 1 R4 4 0",
+    "0018 0000ffff 1 R4 LD.E.64 1 R4 8 1 0x7f2b58000000 8", "0020 ffffffff 0 ST.E 2 R6 R0 4 2 0x7f2b5a000000 4 -4",
+    "0028 00000001 0 STL.128 2 R6 R0 16 0 0x10", "0 0 0 0 0008 ffffffff 0 EXIT 0 0",
+    "MemcpyHtoD,0x00007f2b2d500000,400", "MemcpyHtoD,0x0,0", "MemcpyHtoD,0xffffffffffffff00,4096",
+    "MemcpyHtoD,0x00007f2b2d500000,4294967296", "MemcpyDtoH,0x00007f2b2d500000,400", "kernel-1.traceg",
+    "kernel-2.traceg.xz", "kernel-1.txt", "",
+};
+
+struct Seed {
+  std::string name;  // "DIR/kernel-1.traceg (mode0)"
+  std::string kernel;
+  std::string list;
+  bool variant_of_base = false;
+  size_t base = 0;  // index of the version-4 original in the seed list
+};
+
+std::vector<std::string> split_lines(const std::string& t) {
+  std::vector<std::string> v;
+  std::string cur;
+  for (char c : t) {
+    if (c == '\n') {
+      v.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) v.push_back(cur);
+  return v;
+}
+
+std::string join_lines(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& l : v) s += l + "\n";
+  return s;
+}
+
+class Mutator {
+ public:
+  explicit Mutator(uint64_t seed) : rng_(seed) {}
+  uint64_t below(uint64_t n) { return n == 0 ? 0 : std::uniform_int_distribution<uint64_t>(0, n - 1)(rng_); }
+  bool chance(uint32_t percent) { return below(100) < percent; }
+  std::mt19937_64& rng() { return rng_; }
+
+  std::string mutate(const std::string& text, uint32_t n) {
+    if (n == 0) return text;
+    std::vector<std::string> lines = split_lines(text);
+    for (uint32_t i = 0; i < n; ++i) one(lines);
+    std::string out = join_lines(lines);
+    if (chance(5) && !out.empty()) out.resize(below(out.size()));  // a cut file
+    if (chance(3) && !out.empty()) out.pop_back();                   // no final newline
+    return out;
+  }
+
+ private:
+  void one(std::vector<std::string>& lines) {
+    if (lines.empty()) {
+      lines.push_back(pick(kLines));
+      return;
+    }
+    const size_t i = below(lines.size());
+    std::string& l = lines[i];
+    switch (below(11)) {
+      case 0: lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(i)); break;
+      case 1: lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(i), l); break;
+      case 2: std::swap(l, lines[below(lines.size())]); break;
+      case 3: l.resize(below(l.size() + 1)); break;
+      case 4:
+      case 5: replace_token(l, pick(kTokens)); break;
+      case 6: tweak_number(l); break;
+      case 7: l.insert(below(l.size() + 1), random_bytes()); break;
+      case 8:
+        if (!l.empty()) l[below(l.size())] = static_cast<char>(below(256));
+        break;
+      case 9: lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(i), pick(kLines)); break;
+      default:
+        replace_token(l, below(2) ? fmt::format("{:x}", rng_()) : fmt::format("{}", static_cast<int64_t>(rng_())));
+        break;
+    }
+  }
+
+  const std::string& pick(const std::vector<std::string>& v) { return v[below(v.size())]; }
+
+  std::string random_bytes() {
+    std::string s;
+    const uint64_t n = 1 + below(4);
+    for (uint64_t i = 0; i < n; ++i) s += static_cast<char>(below(2) ? " \t\r,=#()x-0"[below(11)] : below(256));
+    return s;
+  }
+
+  // Token boundaries are spaces and the header's '=' / ',' / parentheses.
+  static bool sep(char c) { return c == ' ' || c == '\t' || c == ',' || c == '=' || c == '(' || c == ')'; }
+
+  std::vector<std::pair<size_t, size_t>> tokens(const std::string& l) {
+    std::vector<std::pair<size_t, size_t>> t;
+    size_t i = 0;
+    while (i < l.size()) {
+      while (i < l.size() && sep(l[i])) ++i;
+      const size_t b = i;
+      while (i < l.size() && !sep(l[i])) ++i;
+      if (i > b) t.emplace_back(b, i - b);
+    }
+    return t;
+  }
+
+  void replace_token(std::string& l, const std::string& with) {
+    const auto t = tokens(l);
+    if (t.empty()) {
+      l += with;
+      return;
+    }
+    const auto [b, n] = t[below(t.size())];
+    l.replace(b, n, with);
+  }
+
+  void tweak_number(std::string& l) {
+    std::vector<std::pair<size_t, size_t>> nums;
+    for (const auto& [b, n] : tokens(l)) {
+      bool digits = true;
+      for (size_t k = b; k < b + n; ++k) digits = digits && ((l[k] >= '0' && l[k] <= '9') || l[k] == '-');
+      if (digits) nums.emplace_back(b, n);
+    }
+    if (nums.empty()) return;
+    const auto [b, n] = nums[below(nums.size())];
+    int64_t v = 0;
+    try {
+      v = std::stoll(l.substr(b, n));
+    } catch (const std::exception&) {
+      return;
+    }
+    const int64_t deltas[] = {1, -1, 2, -2, 31, 32, 1000};
+    const int64_t w = below(5) == 0 ? -v : below(5) == 0 ? v * 2 : v + deltas[below(7)];
+    l.replace(b, n, std::to_string(w));
+  }
+
+  std::mt19937_64 rng_;
+};
+
+std::string xz_compress(const std::string& text) {
+  std::string out(lzma_stream_buffer_bound(text.size()), '\0');
+  size_t pos = 0;
+  const lzma_ret r = lzma_easy_buffer_encode(0, LZMA_CHECK_CRC32, nullptr, reinterpret_cast<const uint8_t*>(text.data()),
+                                             text.size(), reinterpret_cast<uint8_t*>(out.data()), &pos, out.size());
+  if (r != LZMA_OK) throw std::runtime_error("lzma_easy_buffer_encode failed");
+  out.resize(pos);
+  return out;
+}
+
+// What reading one input gave: "" accepted (with `counts`), or the error message.
+struct ReadResult {
+  bool accepted = false;
+  std::string error;
+  std::string counts;  // instructions, memory instructions, warps, addresses of every kernel
+};
+
+class Failure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+uint64_t line_count(const std::string& text) {
+  uint64_t n = 0;
+  for (char c : text) n += c == '\n';
+  return n + 1;
+}
+
+// Every warp's stream keeps the simulator's contract (sim_cpp/workload/workload.h).
+void check_streams(const TraceWorkload& w) {
+  for (uint32_t k = 0; k < w.kernels(); ++k) {
+    const ParsedKernel& pk = w.trace().kernels.at(k);
+    const KernelGrid g = w.kernel(k).grid();
+    if (g.ctas != pk.ctas || g.warps_per_cta != pk.warps_per_cta) throw Failure("kernel grid differs from the trace's");
+    for (uint32_t cta = 0; cta < g.ctas; ++cta) {
+      for (uint32_t wi = 0; wi < g.warps_per_cta; ++wi) {
+        const auto p = w.kernel(k).warp(cta, wi);
+        const uint32_t id = cta * g.warps_per_cta + wi;
+        const uint64_t limit = 2 * (pk.warp_begin[id + 1] - pk.warp_begin[id]) + 1;
+        bool exited = false;
+        for (uint64_t n = 0; n <= limit && !exited; ++n) {
+          const WarpInst in = p->next();
+          if (in.kind == OpKind::kExit) exited = true;
+          if (in.kind == OpKind::kAlu && in.latency == 0) throw Failure("ALU instruction with latency 0");
+          if (in.kind != OpKind::kLoad && in.kind != OpKind::kStore) continue;
+          if (in.active_mask == 0) throw Failure("memory instruction without an active lane");
+          const uint32_t b = in.access_bytes;
+          if (b != 1 && b != 2 && b != 4 && b != 8) throw Failure(fmt::format("access width {}", b));
+          for (uint32_t l = 0; l < kWarpSize; ++l) {
+            if (!(in.active_mask >> l & 1u)) continue;
+            if (in.addr[l] % b != 0) throw Failure(fmt::format("unaligned address {:#x}", in.addr[l]));
+            if (in.addr[l] + b - 1 >= (uint64_t{1} << kAddressBits))
+              throw Failure(fmt::format("address {:#x} outside the physical space", in.addr[l]));
+          }
+        }
+        if (!exited) throw Failure(fmt::format("warp {} of CTA {} does not exit", wi, cta));
+      }
+    }
+  }
+}
+
+ReadResult read_input(const std::string& list, const std::string& kernel, bool kernel_xz, const std::string& kname) {
+  ReadResult o;
+  const std::string lname = "kernelslist.g";
+  const std::string& text_for_lines = kernel;
+  try {
+    TraceSet s;
+    s.list_file = lname;
+    auto lr = LineReader::from_string(lname, list);
+    for (CommandLine& c : parse_kernelslist(*lr, ".", &s.ignored_commands)) {
+      if (c.cmd.kind == TraceCommand::Kind::kKernel) {
+        auto kr = LineReader::from_string(kname, kernel, kernel_xz);
+        s.kernels.push_back(parse_kernel(*kr));
+      }
+      s.commands.push_back(c.cmd);
+    }
+    TraceWorkload w(std::move(s), TraceOptions{std::nullopt, kAddressBits});
+    check_streams(w);
+    o.accepted = true;
+    for (const ParsedKernel& k : w.trace().kernels)
+      o.counts += fmt::format("{}/{}/{}/{} ", k.trace_instructions, k.memory_instructions, k.warps(), k.addrs.size());
+  } catch (const TraceError& e) {
+    o.error = e.what();
+    const bool in_list = e.file() == lname;
+    if (!in_list && e.file() != kname) throw Failure("error names another file: " + o.error);
+    // An xz input's line numbers count decoded lines; the plain text bounds them too.
+    if (!kernel_xz || in_list) {
+      const uint64_t lines = line_count(in_list ? list : text_for_lines);
+      if (e.line() > lines) throw Failure(fmt::format("error line {} after the input's {} lines: {}", e.line(), lines, o.error));
+    }
+    if (std::string(e.what()).size() <= e.file().size() + 4) throw Failure("error without a message");
+  }
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Randomized mutation test of the Accel-Sim trace reader"};
+  uint64_t inputs = 100000, seed = 1;
+  std::string traces = "../shared/traces", fail_out = "trace_fuzz_failure.txt";
+  uint32_t xz_percent = 2;
+  app.add_option("--inputs", inputs, "number of inputs")->capture_default_str();
+  app.add_option("--seed", seed, "random seed")->capture_default_str();
+  app.add_option("--traces", traces, "directory with one folder per trace (kernelslist.g, kernel-N.traceg)")
+      ->capture_default_str();
+  app.add_option("--xz-percent", xz_percent, "share of inputs read xz-compressed")->capture_default_str();
+  app.add_option("--fail-out", fail_out, "where a failing input is written")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  // Seeds: each trace folder's first kernel trace and its command list, in five formats.
+  std::vector<Seed> seeds;
+  std::error_code ec;
+  std::vector<fs::path> dirs;
+  for (const auto& e : fs::directory_iterator(traces, ec))
+    if (e.is_directory() && fs::exists(e.path() / "kernelslist.g")) dirs.push_back(e.path());
+  std::sort(dirs.begin(), dirs.end());
+  if (dirs.empty()) {
+    fmt::print(stderr, "trace_fuzz: no trace folders under {}\n", traces);
+    return 2;
+  }
+  auto slurp = [](const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+  };
+  using variants::Format;
+  const std::pair<Format, const char*> formats[] = {
+      {Format::kV4, "v4"}, {Format::kV5, "v5"}, {Format::kOld, "old"}, {Format::kMode0, "mode0"}, {Format::kMode2, "mode2"}};
+  for (const fs::path& d : dirs) {
+    const size_t base = seeds.size();
+    const std::string kernel = slurp(d / "kernel-1.traceg"), list = slurp(d / "kernelslist.g");
+    for (const auto& [f, tag] : formats)
+      seeds.push_back({fmt::format("{}/kernel-1.traceg ({})", d.filename().string(), tag), variants::rewrite(kernel, f),
+                       list, f != Format::kV4, base});
+  }
+
+  Mutator m(seed);
+  std::map<std::string, uint64_t> errors;  // by the message's first words
+  uint64_t accepted = 0, xz_inputs = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (uint64_t i = 0; i < inputs; ++i) {
+    // A seed, and 0 mutations for 5 % of the inputs (they must read as the seed does), else 1 to 8.
+    const size_t si = m.below(seeds.size());
+    const Seed& s = seeds[si];
+    uint32_t n = 0;
+    if (!m.chance(5)) {
+      n = 1;
+      while (n < 8 && m.chance(40)) ++n;
+    }
+    const bool mutate_list = n > 0 && m.chance(15);
+    const std::string kernel = mutate_list ? s.kernel : m.mutate(s.kernel, n);
+    const std::string list = mutate_list ? m.mutate(s.list, n) : s.list;
+    const std::string kname = "kernel-1.traceg";
+    try {
+      const ReadResult o = read_input(list, kernel, false, kname);
+      if (n == 0) {
+        if (!o.accepted) throw Failure(s.name + " (unmutated) rejected: " + o.error);
+        if (s.variant_of_base) {
+          const ReadResult b = read_input(seeds[s.base].list, seeds[s.base].kernel, false, kname);
+          if (b.counts != o.counts) throw Failure(fmt::format("{} reads as {}, its original as {}", s.name, o.counts, b.counts));
+        }
+      }
+      if (o.accepted) {
+        ++accepted;
+      } else {
+        const size_t colon = o.error.find(": ", o.error.find(':') + 1);
+        std::string what = colon == std::string::npos ? o.error : o.error.substr(colon + 2);
+        size_t cut = 0;
+        for (int w = 0; w < 3 && cut != std::string::npos; ++w) cut = what.find(' ', cut + 1);
+        ++errors[what.substr(0, cut)];
+      }
+      if (m.chance(xz_percent)) {  // the same input xz-compressed, maybe corrupted
+        ++xz_inputs;
+        std::string z = xz_compress(kernel);
+        const bool corrupt = m.chance(50);
+        if (corrupt) {
+          if (m.chance(50))
+            z[m.below(z.size())] = static_cast<char>(m.below(256));
+          else
+            z.resize(m.below(z.size()));
+        }
+        const ReadResult ox = read_input(list, z, true, kname);
+        if (!corrupt && (ox.accepted != o.accepted || ox.counts != o.counts))
+          throw Failure(fmt::format("xz copy reads differently: plain '{}{}', xz '{}{}'", o.counts, o.error, ox.counts, ox.error));
+      }
+    } catch (const std::exception& e) {
+      const bool ours = dynamic_cast<const Failure*>(&e) != nullptr;
+      fmt::print(stderr, "trace_fuzz: input {} (seed {}, from {}, {} mutations): {}{}\n", i, seed, s.name, n,
+                 ours ? "" : "unexpected exception: ", e.what());
+      std::ofstream f(fail_out, std::ios::binary);
+      f << "=== kernelslist.g\n" << list << "=== kernel-1.traceg\n" << kernel;
+      fmt::print(stderr, "trace_fuzz: input written to {}\n", fail_out);
+      return 1;
+    }
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  fmt::print("trace_fuzz: {} inputs ({} seeds from {} traces, {} also as xz), {} accepted, {} rejected with a "
+             "file:line error, 0 failures, {:.1f} s\n",
+             inputs, seeds.size(), dirs.size(), xz_inputs, accepted, inputs - accepted, secs);
+  fmt::print("most frequent errors:\n");
+  std::vector<std::pair<uint64_t, std::string>> top;
+  for (const auto& [what, count] : errors) top.emplace_back(count, what);
+  std::sort(top.rbegin(), top.rend());
+  for (size_t i = 0; i < top.size() && i < 12; ++i) fmt::print("  {:>7}  {}\n", top[i].first, top[i].second);
+  return 0;
+}

@@ -1,0 +1,710 @@
+// Accel-Sim / NVBit trace reader (trace_parser.h).
+#include "sim_cpp/trace/trace_parser.h"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <filesystem>
+#include <numeric>
+#include <string_view>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "sim_cpp/trace/trace_error.h"
+
+namespace l1d::sim::trace {
+namespace {
+
+namespace fs = std::filesystem;
+using std::string_view;
+
+constexpr uint32_t kMaxRegOperands = 8;    // the tracer writes at most 1 destination and 5 sources
+constexpr uint32_t kMaxMemWidth = 1024;     // bytes per lane; only 1..16 reach the L1
+constexpr uint32_t kMaxGridX = 0x7FFFFFFFu; // CUDA grid and block limits
+constexpr uint32_t kMaxGridYZ = 65535;
+constexpr uint32_t kMaxBlockThreads = 1024;
+
+string_view trim(string_view s) {
+  const size_t b = s.find_first_not_of(" \t");
+  if (b == string_view::npos) return {};
+  const size_t e = s.find_last_not_of(" \t");
+  return s.substr(b, e - b + 1);
+}
+
+void split(string_view s, std::vector<string_view>& out) {
+  out.clear();
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    const size_t b = i;
+    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
+    if (i > b) out.push_back(s.substr(b, i - b));
+  }
+}
+
+// A token as it may appear in a message: printable, at most 40 characters.
+std::string show(string_view t) {
+  std::string s;
+  for (char c : t.substr(0, 40)) s += (c >= 0x20 && c < 0x7F) ? c : '?';
+  if (t.size() > 40) s += "...";
+  return "'" + s + "'";
+}
+
+bool parse_u64(string_view t, int base, uint64_t& v) {
+  if (base == 16 && t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
+  if (t.empty()) return false;
+  const auto r = std::from_chars(t.data(), t.data() + t.size(), v, base);
+  return r.ec == std::errc() && r.ptr == t.data() + t.size();
+}
+
+bool parse_i64(string_view t, int64_t& v) {
+  if (t.empty()) return false;
+  const auto r = std::from_chars(t.data(), t.data() + t.size(), v, 10);
+  return r.ec == std::errc() && r.ptr == t.data() + t.size();
+}
+
+bool is_register(string_view t) {
+  if (!t.empty() && t[0] == 'U') t.remove_prefix(1);
+  if (t.size() < 2 || t[0] != 'R') return false;
+  return std::all_of(t.begin() + 1, t.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool is_opcode(string_view t) {
+  if (t.empty() || t[0] < 'A' || t[0] > 'Z') return false;
+  return std::all_of(t.begin(), t.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+  });
+}
+
+// Reads the tokens of one line left to right; every problem names the field.
+class Cursor {
+ public:
+  Cursor(const std::vector<string_view>& t, const LineReader& in) : t_(t), in_(in) {}
+  bool done() const { return i_ == t_.size(); }
+  size_t left() const { return t_.size() - i_; }
+  string_view take(const char* what) {
+    if (i_ == t_.size()) in_.fail(std::string("truncated line: ") + what + " missing");
+    return t_[i_++];
+  }
+  uint64_t hex(const char* what) {
+    const string_view t = take(what);
+    uint64_t v = 0;
+    if (!parse_u64(t, 16, v)) in_.fail(fmt::format("bad {}: {} is not a 64-bit hex number", what, show(t)));
+    return v;
+  }
+  uint64_t dec(const char* what, uint64_t max) {
+    const string_view t = take(what);
+    uint64_t v = 0;
+    if (!parse_u64(t, 10, v)) in_.fail(fmt::format("bad {}: {} is not a decimal number", what, show(t)));
+    if (v > max) in_.fail(fmt::format("bad {}: {} is over {}", what, v, max));
+    return v;
+  }
+  int64_t sdec(const char* what) {
+    const string_view t = take(what);
+    int64_t v = 0;
+    if (!parse_i64(t, v)) in_.fail(fmt::format("bad {}: {} is not a signed 64-bit decimal", what, show(t)));
+    return v;
+  }
+
+ private:
+  const std::vector<string_view>& t_;
+  const LineReader& in_;
+  size_t i_ = 0;
+};
+
+// "(x,y,z)" or "x,y,z" (spaces allowed).
+bool parse_dim3(string_view v, Dim3& d) {
+  std::string s;
+  for (char c : v)
+    if (c != ' ' && c != '\t') s += c;
+  string_view t = s;
+  if (!t.empty() && t.front() == '(') {
+    if (t.size() < 2 || t.back() != ')') return false;
+    t = t.substr(1, t.size() - 2);
+  }
+  uint32_t* out[3] = {&d.x, &d.y, &d.z};
+  for (int i = 0; i < 3; ++i) {
+    const size_t comma = t.find(',');
+    if ((comma == string_view::npos) != (i == 2)) return false;
+    uint64_t n = 0;
+    if (!parse_u64(t.substr(0, comma), 10, n) || n > 0xFFFFFFFFu) return false;
+    *out[i] = static_cast<uint32_t>(n);
+    if (comma != string_view::npos) t.remove_prefix(comma + 1);
+  }
+  return true;
+}
+
+std::string dim_str(const Dim3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
+
+// Bytes per lane: the tracer derives mem_width from the opcode, writing 4 for the signed
+// sub-word types (it knows only U8/U16 and bit counts); S8 / S16 are fixed here.
+uint32_t lane_width(string_view opcode, uint32_t mem_width) {
+  size_t pos = opcode.find('.');
+  while (pos != string_view::npos) {
+    const size_t next = opcode.find('.', pos + 1);
+    const string_view tok = opcode.substr(pos + 1, next == string_view::npos ? string_view::npos : next - pos - 1);
+    if (tok == "S8") return 1;
+    if (tok == "S16") return 2;
+    pos = next;
+  }
+  return mem_width;
+}
+
+class KernelParser {
+ public:
+  KernelParser(LineReader& in, const ParseOptions& opt) : in_(in), opt_(opt) {}
+
+  ParsedKernel run() {
+    k_.file = in_.name();
+    std::string line;
+    bool started = false;
+    while (in_.next(line)) {
+      const string_view l = trim(line);
+      if (l.empty()) continue;
+      if (l[0] == '#') {
+        started = true;
+        break;
+      }
+      header_line(l);
+    }
+    if (!started) in_.fail(in_.line_number() == 0 ? "empty trace file" : "the file ends in the header (no '#' line)");
+    finish_header();
+    stream_line(trim(line));
+    while (in_.next(line)) stream_line(trim(line));
+    finish_stream();
+    return std::move(k_);
+  }
+
+ private:
+  // --- header ---
+  void header_line(string_view l) {
+    if (l[0] != '-') in_.fail("expected a header line '-key = value' or the start of the instructions ('#')");
+    const size_t eq = l.find('=');
+    if (eq == string_view::npos) in_.fail("header line without '=': " + show(l));
+    const std::string key(trim(l.substr(1, eq - 1)));
+    const string_view v = trim(l.substr(eq + 1));
+    if (!seen_keys_.emplace(key, in_.line_number()).second) in_.fail("header key '" + key + "' given twice");
+    KernelHeader& h = k_.header;
+    auto number = [&](uint64_t max) {
+      uint64_t n = 0;
+      if (!parse_u64(v, 10, n) || n > max) in_.fail(fmt::format("bad value of '{}': {} (a decimal number up to {})", key, show(v), max));
+      return n;
+    };
+    auto address = [&] {
+      uint64_t n = 0;
+      if (!parse_u64(v, 16, n)) in_.fail(fmt::format("bad value of '{}': {} (a hex address)", key, show(v)));
+      return n;
+    };
+    if (key == "kernel name") {
+      if (v.empty()) in_.fail("empty kernel name");
+      h.name = v;
+    } else if (key == "kernel id") {
+      int64_t id = 0;
+      if (!parse_i64(v, id)) in_.fail("bad value of 'kernel id': " + show(v));
+      h.kernel_id = id;
+    } else if (key == "grid dim" || key == "block dim") {
+      Dim3& d = key == "grid dim" ? h.grid : h.block;
+      if (!parse_dim3(v, d)) in_.fail(fmt::format("bad value of '{}': {} (expected (x,y,z))", key, show(v)));
+      if (d.x == 0 || d.y == 0 || d.z == 0) in_.fail(fmt::format("bad {} {}: every dimension must be at least 1", key, dim_str(d)));
+      if (key == "grid dim") {
+        if (d.x > kMaxGridX || d.y > kMaxGridYZ || d.z > kMaxGridYZ || d.count() > 0xFFFFFFFFu)
+          in_.fail(fmt::format("bad grid dim {}: over the CUDA limits ({}, {}, {}) or 2^32 thread blocks", dim_str(d),
+                               kMaxGridX, kMaxGridYZ, kMaxGridYZ));
+      } else if (d.count() > kMaxBlockThreads) {
+        in_.fail(fmt::format("bad block dim {}: {} threads, over {}", dim_str(d), d.count(), kMaxBlockThreads));
+      }
+    } else if (key == "shmem") {
+      h.shmem = number(UINT64_MAX);
+    } else if (key == "nregs") {
+      h.nregs = number(UINT64_MAX);
+    } else if (key == "cuda stream id") {
+      h.stream_id = number(UINT64_MAX);
+    } else if (key == "binary version") {
+      h.binary_version = static_cast<uint32_t>(number(0xFFFFFFFFu));
+    } else if (key == "shmem base_addr") {
+      h.shmem_base = address();
+    } else if (key == "local mem base_addr") {
+      h.local_base = address();
+    } else if (key == "nvbit version") {
+      h.nvbit_version = v;
+    } else if (key == "accelsim tracer version") {
+      h.tracer_version = static_cast<uint32_t>(number(0xFFFFFFFFu));
+      if (h.tracer_version < 1 || h.tracer_version > 5)
+        in_.fail(fmt::format("unsupported accelsim tracer version {} (3, 4 and 5 are read, and the older prefixed format)",
+                             h.tracer_version));
+    } else if (key == "enable lineinfo") {
+      h.lineinfo = number(1) == 1;
+    } else {
+      h.ignored_keys.push_back(key);
+    }
+  }
+
+  uint64_t key_line(const char* key) const {
+    const auto it = seen_keys_.find(key);
+    return it == seen_keys_.end() ? 0 : it->second;
+  }
+
+  void finish_header() {
+    const KernelHeader& h = k_.header;
+    const uint64_t at = in_.line_number();
+    for (const char* key : {"kernel name", "grid dim", "block dim"})
+      if (!key_line(key)) throw TraceError(k_.file, at, std::string("the header has no '-") + key + "' line");
+    if (opt_.isa_override) {
+      k_.isa = latencies_for(*opt_.isa_override);
+      if (!k_.isa)
+        throw TraceError(k_.file, 0, fmt::format("binary version {} (the override) is not in the SASS latency table (known: {})",
+                                                 *opt_.isa_override, known_binary_versions()));
+    } else {
+      if (!key_line("binary version")) throw TraceError(k_.file, at, "the header has no '-binary version' line");
+      k_.isa = latencies_for(h.binary_version);
+      if (!k_.isa)
+        throw TraceError(k_.file, key_line("binary version"),
+                         fmt::format("binary version {} is not in the SASS latency table (known: {}); "
+                                     "gpusim --trace-isa N times the trace as version N",
+                                     h.binary_version, known_binary_versions()));
+    }
+    prefixed_ = opt_.prefixed || h.tracer_version < 3;
+    k_.ctas = static_cast<uint32_t>(h.grid.count());
+    k_.warps_per_cta = static_cast<uint32_t>((h.block.count() + kWarpSize - 1) / kWarpSize);
+    // Warps are numbered with 32 bits (ParsedKernel::warp_begin, the simulator's grid).
+    if (uint64_t{k_.ctas} * k_.warps_per_cta > 0xFFFFFFFFu)
+      throw TraceError(k_.file, key_line("grid dim"),
+                       fmt::format("grid {} x block {} has over 2^32 warps", dim_str(h.grid), dim_str(h.block)));
+    total_threads_ = uint64_t{k_.ctas} * k_.warps_per_cta * kWarpSize;
+  }
+
+  // --- instruction stream ---
+  uint32_t cta_index(uint64_t x, uint64_t y, uint64_t z) {
+    const Dim3& g = k_.header.grid;
+    if (x >= g.x || y >= g.y || z >= g.z)
+      in_.fail(fmt::format("thread block ({},{},{}) outside the grid {}", x, y, z, dim_str(g)));
+    return static_cast<uint32_t>(x + g.x * (y + uint64_t{g.y} * z));
+  }
+
+  std::string tb_str(uint32_t cta) const {
+    const Dim3& g = k_.header.grid;
+    return fmt::format("({},{},{})", cta % g.x, cta / g.x % g.y, cta / g.x / g.y);
+  }
+
+  void close_warp() {
+    if (warp_ < 0) return;
+    if (!has_insts_) in_.fail(fmt::format("warp {} of thread block {} has no 'insts =' line", warp_, tb_str(cta_)));
+    if (remaining_ != 0)
+      in_.fail(fmt::format("warp {} of thread block {} declares {} instructions but has {}", warp_, tb_str(cta_),
+                           declared_, declared_ - remaining_));
+    warp_ = -1;
+  }
+
+  void stream_line(string_view l) {
+    if (l.empty()) return;
+    split(l, tok_);
+    const string_view first = tok_[0];
+    if (first == "#BEGIN_TB") {
+      if (tok_.size() != 1) in_.fail("unexpected text after #BEGIN_TB");
+      if (in_tb_) in_.fail("#BEGIN_TB inside a thread block (no #END_TB before it)");
+      in_tb_ = true;
+      tb_named_ = false;
+      warp_ = -1;
+      return;
+    }
+    if (first == "#END_TB") {
+      if (tok_.size() != 1) in_.fail("unexpected text after #END_TB");
+      if (!in_tb_) in_.fail("#END_TB outside a thread block");
+      close_warp();
+      if (!tb_named_) in_.fail("thread block without a 'thread block = x,y,z' line");
+      in_tb_ = false;
+      return;
+    }
+    if (first[0] == '#') return;  // comments, e.g. "#traces format = ..."
+    if (first[0] == '-') in_.fail("header line after the start of the instructions");
+    if (first == "thread" && tok_.size() >= 2 && tok_[1] == "block") return thread_block_line(l);
+    if (first == "warp" && tok_.size() >= 2 && tok_[1][0] == '=') return warp_line(l);
+    if (first == "insts" && tok_.size() >= 2 && tok_[1][0] == '=') return insts_line(l);
+    instruction_line();
+  }
+
+  uint64_t value_after_eq(string_view l, const char* what, uint64_t max) {
+    const string_view v = trim(l.substr(l.find('=') + 1));
+    uint64_t n = 0;
+    if (!parse_u64(v, 10, n) || n > max) in_.fail(fmt::format("bad {} line: {}", what, show(l)));
+    return n;
+  }
+
+  void thread_block_line(string_view l) {
+    const size_t eq = l.find('=');
+    if (eq == string_view::npos) in_.fail("bad thread block line: " + show(l));
+    if (!in_tb_) in_.fail("'thread block' line outside #BEGIN_TB / #END_TB");
+    if (tb_named_) in_.fail("second 'thread block' line in one thread block");
+    Dim3 d;
+    if (!parse_dim3(trim(l.substr(eq + 1)), d)) in_.fail("bad thread block line: " + show(l));
+    cta_ = cta_index(d.x, d.y, d.z);
+    if (!tbs_.emplace(cta_, 0).second) in_.fail("thread block " + tb_str(cta_) + " appears twice");
+    tb_named_ = true;
+  }
+
+  void warp_line(string_view l) {
+    if (!in_tb_ || !tb_named_) in_.fail("'warp' line outside a named thread block");
+    close_warp();
+    const uint64_t w = value_after_eq(l, "warp", 0xFFFFFFFFu);
+    if (w >= k_.warps_per_cta)
+      in_.fail(fmt::format("warp {} outside a block of {} threads ({} warps)", w, k_.header.block.count(), k_.warps_per_cta));
+    uint32_t& seen = tbs_[cta_];
+    if (seen >> w & 1u) in_.fail(fmt::format("warp {} of thread block {} appears twice", w, tb_str(cta_)));
+    seen |= 1u << w;
+    warp_ = static_cast<int32_t>(w);
+    has_insts_ = false;
+    remaining_ = declared_ = 0;
+  }
+
+  void insts_line(string_view l) {
+    if (warp_ < 0) in_.fail("'insts' line without a 'warp' line before it");
+    if (has_insts_) in_.fail("second 'insts' line for one warp");
+    declared_ = remaining_ = value_after_eq(l, "insts", UINT64_MAX);
+    has_insts_ = true;
+  }
+
+  void instruction_line() {
+    Cursor c(tok_, in_);
+    uint32_t cta = 0, warp = 0;
+    if (prefixed_) {
+      const uint64_t x = c.dec("thread block x", 0xFFFFFFFFu);
+      const uint64_t y = c.dec("thread block y", 0xFFFFFFFFu);
+      const uint64_t z = c.dec("thread block z", 0xFFFFFFFFu);
+      const uint64_t w = c.dec("warp", 0xFFFFFFFFu);
+      cta = cta_index(x, y, z);
+      if (w >= k_.warps_per_cta) in_.fail(fmt::format("warp {} outside a block of {} warps", w, k_.warps_per_cta));
+      warp = static_cast<uint32_t>(w);
+      if (in_tb_) {
+        if (!tb_named_) in_.fail("instruction line before the 'thread block' line");
+        if (cta != cta_) in_.fail("the line's thread block " + tb_str(cta) + " is not the current one " + tb_str(cta_));
+        if (warp_ >= 0 && warp != static_cast<uint32_t>(warp_))
+          in_.fail(fmt::format("the line's warp {} is not the current warp {}", warp, warp_));
+      }
+      if (warp_ >= 0) {
+        if (!has_insts_) in_.fail("instruction line before the warp's 'insts =' line");
+        if (remaining_ == 0) in_.fail(fmt::format("more instruction lines than 'insts = {}'", declared_));
+        --remaining_;
+      } else {
+        tbs_[cta] |= 1u << warp;
+      }
+    } else {
+      if (warp_ < 0 || !has_insts_) in_.fail("instruction line outside a warp (no 'warp =' / 'insts =' before it)");
+      if (remaining_ == 0) in_.fail(fmt::format("more instruction lines than 'insts = {}'", declared_));
+      --remaining_;
+      cta = cta_;
+      warp = static_cast<uint32_t>(warp_);
+    }
+    if (k_.header.lineinfo) c.dec("line number", 0xFFFFFFFFu);
+    instruction_body(c, cta, warp);
+  }
+
+  // The local-memory address of `lane`: CUDA interleaves local memory so that the same offset of
+  // consecutive threads is contiguous (CUDA C Programming Guide, "Local Memory"). The trace gives
+  // each thread's address in its private local window; it becomes a unique address, in units of
+  // max(4, width) bytes: unit (off / u) of thread g at region_u + (off / u) * T * u + g * u.
+  Addr local_address(Addr a, uint32_t width, uint32_t cta, uint32_t warp, uint32_t lane) {
+    const Addr base = k_.header.local_base;
+    uint64_t off = 0;
+    if (base != 0 && a >= base && a - base < kWindowBytes)
+      off = a - base;
+    else if (a < kWindowBytes)
+      off = a;  // a window offset
+    else
+      in_.fail(fmt::format("local address {:#x} outside the local window ({:#x} + 16 MiB)", a, base));
+    const uint64_t u = std::max<uint32_t>(4, width);
+    const uint64_t region = u == 4 ? 1 : u == 8 ? 2 : 3;
+    const uint64_t g = (uint64_t{cta} * k_.warps_per_cta + warp) * kWarpSize + lane;
+    // total_threads_ <= 2^37 (finish_header) and u <= 16: the row size fits; the product is checked.
+    const uint64_t row = total_threads_ * u;
+    constexpr uint64_t kRegion = uint64_t{1} << 62;
+    if (off / u >= kRegion / row) in_.fail("local memory footprint over the simulator's local region (2^62 B)");
+    const uint64_t rel = off / u * row + g * u + off % u;  // < (off / u + 1) * row <= 2^62
+    return (region << 62) + rel;
+  }
+
+  void instruction_body(Cursor& c, uint32_t cta, uint32_t warp) {
+    TraceInst t;
+    t.pc = c.hex("PC");
+    const uint64_t mask = c.hex("active mask");
+    if (mask > 0xFFFFFFFFu) in_.fail(fmt::format("active mask {:#x} wider than 32 lanes", mask));
+    t.mask = static_cast<uint32_t>(mask);
+    const uint64_t ndst = c.dec("destination count", kMaxRegOperands);
+    for (uint64_t i = 0; i < ndst; ++i) {
+      const string_view r = c.take("destination register");
+      if (!is_register(r)) in_.fail("bad destination register " + show(r));
+    }
+    const string_view opcode = c.take("opcode");
+    if (!is_opcode(opcode)) in_.fail("bad opcode " + show(opcode));
+    const uint64_t nsrc = c.dec("source count", kMaxRegOperands);
+    for (uint64_t i = 0; i < nsrc; ++i) {
+      const string_view r = c.take("source register");
+      if (!is_register(r)) in_.fail("bad source register " + show(r));
+    }
+    const uint32_t mem_width = static_cast<uint32_t>(c.dec("memory width", kMaxMemWidth));
+
+    // Addresses, by lane.
+    std::array<Addr, kWarpSize> lanes{};
+    if (mem_width > 0) {
+      const uint64_t mode = c.dec("address mode", UINT64_MAX);
+      if (mode == 0) {
+        for (uint32_t l = 0; l < kWarpSize; ++l)
+          if (t.mask >> l & 1u) lanes[l] = c.hex("lane address");
+      } else if (mode == 1) {
+        const Addr base = c.hex("base address");
+        const auto stride = static_cast<uint64_t>(c.sdec("stride"));
+        if (t.mask != 0 && !std::has_single_bit((t.mask >> std::countr_zero(t.mask)) + uint64_t{1}))
+          in_.fail(fmt::format("address mode 1 (base, stride) needs contiguous active lanes, mask {:#010x}", t.mask));
+        Addr a = base;
+        for (uint32_t l = 0; l < kWarpSize; ++l)
+          if (t.mask >> l & 1u) lanes[l] = a, a += stride;  // wraps like the hardware's 64-bit adder
+      } else if (mode == 2) {
+        Addr a = c.hex("base address");
+        bool first = true;
+        for (uint32_t l = 0; l < kWarpSize; ++l) {
+          if (!(t.mask >> l & 1u)) continue;
+          if (!first) a += static_cast<uint64_t>(c.sdec("address delta"));
+          lanes[l] = a;
+          first = false;
+        }
+      } else {
+        in_.fail(fmt::format("unknown address mode {} (0, 1 or 2)", mode));
+      }
+    }
+    if (!c.done()) c.sdec("immediate");  // tracer version 5; older traces have none
+    if (!c.done()) in_.fail("unexpected text after the instruction: " + show(tok_[tok_.size() - c.left()]));
+
+    classify(t, opcode, mem_width, lanes, cta, warp);
+    ++k_.trace_instructions;
+    k_.memory_instructions += mem_width > 0;
+    ++k_.by_class[static_cast<uint32_t>(t.cls)];
+    k_.insts.push_back(t);
+    keys_.push_back(cta * k_.warps_per_cta + warp);
+  }
+
+  void classify(TraceInst& t, string_view opcode, uint32_t mem_width, const std::array<Addr, kWarpSize>& lanes,
+                uint32_t cta, uint32_t warp) {
+    const string_view base = opcode.substr(0, opcode.find('.'));
+    const OpcodeInfo* info = lookup_opcode(base);
+    if (info == nullptr) {
+      ++k_.unknown_opcodes[std::string(base)];
+      t.cls = TraceClass::kUnknown;
+      t.latency = static_cast<uint16_t>(k_.isa->of(LatencyClass::kInt));
+      return;
+    }
+    t.latency = static_cast<uint16_t>(k_.isa->of(info->lat));
+    SassClass cls = info->cls;
+    if (cls == SassClass::kGenericLoad || cls == SassClass::kGenericStore) {
+      const bool load = cls == SassClass::kGenericLoad;
+      cls = load ? SassClass::kGlobalLoad : SassClass::kGlobalStore;
+      if (t.mask != 0 && mem_width > 0) {
+        const Addr a = lanes[static_cast<uint32_t>(std::countr_zero(t.mask))];
+        const KernelHeader& h = k_.header;
+        if (h.shmem_base != 0 && a >= h.shmem_base && a - h.shmem_base < kWindowBytes) {
+          cls = SassClass::kShared;
+          t.latency = static_cast<uint16_t>(k_.isa->of(LatencyClass::kShared));
+        } else if (h.local_base != 0 && a >= h.local_base && a - h.local_base < kWindowBytes) {
+          cls = load ? SassClass::kLocalLoad : SassClass::kLocalStore;
+        }
+      }
+    }
+    switch (cls) {
+      case SassClass::kGlobalLoad: t.cls = TraceClass::kGlobalLoad; break;
+      case SassClass::kGlobalStore: t.cls = TraceClass::kGlobalStore; break;
+      case SassClass::kLocalLoad: t.cls = TraceClass::kLocalLoad; break;
+      case SassClass::kLocalStore: t.cls = TraceClass::kLocalStore; break;
+      case SassClass::kShared: t.cls = TraceClass::kShared; return;
+      case SassClass::kConstant: t.cls = TraceClass::kConstant; return;
+      case SassClass::kTexture: t.cls = TraceClass::kTexture; return;
+      case SassClass::kAtomic: t.cls = TraceClass::kAtomic; return;
+      case SassClass::kBarrier:
+        t.cls = TraceClass::kBarrier;
+        // BAR.ARV arrives without waiting; a barrier no lane executes is predicated off.
+        if (t.mask != 0 && opcode.find(".ARV") == string_view::npos) t.kind = OpKind::kBarrier;
+        return;
+      case SassClass::kExit: t.cls = TraceClass::kExit; return;  // the warp's last one becomes kExit later
+      case SassClass::kUnsupported: in_.fail("unsupported instruction " + std::string(base) + " (TMA bulk copy)");
+      default: t.cls = TraceClass::kAlu; return;
+    }
+    // A load or store through the L1.
+    const bool local = t.cls == TraceClass::kLocalLoad || t.cls == TraceClass::kLocalStore;
+    const bool load = t.cls == TraceClass::kGlobalLoad || t.cls == TraceClass::kLocalLoad;
+    if (mem_width == 0) in_.fail(std::string(opcode) + " without memory addresses (memory width 0)");
+    const uint32_t width = lane_width(opcode, mem_width);
+    if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16)
+      in_.fail(fmt::format("memory width {} of {} is not 1, 2, 4, 8 or 16 bytes", width, opcode));
+    t.width = static_cast<uint8_t>(width);
+    k_.wide_accesses += width == 16;
+    if (t.mask == 0) return;  // predicated off in every lane: no access, runs as an ALU instruction
+    t.kind = load ? OpKind::kLoad : OpKind::kStore;
+    if (k_.addrs.size() > 0xFFFFFFFFu - kWarpSize) in_.fail("over 2^32 memory addresses in one kernel");
+    t.addr = static_cast<uint32_t>(k_.addrs.size());
+    for (uint32_t l = 0; l < kWarpSize; ++l) {
+      if (!(t.mask >> l & 1u)) continue;
+      if (lanes[l] % width != 0)
+        in_.fail(fmt::format("lane {} address {:#x} is not aligned to the access width {}", l, lanes[l], width));
+      k_.addrs.push_back(local ? local_address(lanes[l], width, cta, warp, l) : lanes[l]);
+    }
+  }
+
+  void finish_stream() {
+    if (in_tb_) in_.fail("the file ends inside a thread block (no #END_TB)");
+    const uint64_t at = in_.line_number();
+    const uint32_t full = k_.warps_per_cta == 32 ? 0xFFFFFFFFu : (1u << k_.warps_per_cta) - 1;
+    if (tbs_.size() < k_.ctas) {
+      uint32_t missing = 0;
+      while (tbs_.count(missing)) ++missing;
+      throw TraceError(k_.file, at, fmt::format("the trace has {} of the grid's {} thread blocks (first missing: {})",
+                                                tbs_.size(), k_.ctas, tb_str(missing)));
+    }
+    for (uint32_t cta = 0; cta < k_.ctas; ++cta) {
+      const uint32_t seen = tbs_.at(cta);
+      if (seen != full)
+        throw TraceError(k_.file, at, fmt::format("thread block {} has no trace of warp {}", tb_str(cta),
+                                                  std::countr_zero(~seen & full)));
+    }
+    group_by_warp();
+  }
+
+  // Orders the instructions warp by warp (stable: each warp keeps its program order) and marks
+  // each warp's end: a final EXIT / RET ends the warp, other EXIT / RET run as ALU instructions
+  // (a partial-mask exit); a warp whose trace ends otherwise gets an exit appended.
+  void group_by_warp() {
+    const uint32_t warps = k_.warps();
+    if (!std::is_sorted(keys_.begin(), keys_.end())) {
+      std::vector<uint32_t> order(keys_.size());
+      std::iota(order.begin(), order.end(), 0u);
+      std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return keys_[a] < keys_[b]; });
+      std::vector<TraceInst> sorted;
+      sorted.reserve(order.size());
+      for (uint32_t i : order) sorted.push_back(k_.insts[i]);
+      k_.insts = std::move(sorted);
+      std::sort(keys_.begin(), keys_.end());
+    }
+    k_.warp_begin.assign(size_t{warps} + 1, 0);
+    for (uint32_t key : keys_) ++k_.warp_begin[size_t{key} + 1];
+    for (uint32_t w = 0; w < warps; ++w) k_.warp_begin[w + 1] += k_.warp_begin[w];
+    k_.synthetic_exit.assign(warps, 0);
+    for (uint32_t w = 0; w < warps; ++w) {
+      const uint64_t b = k_.warp_begin[w], e = k_.warp_begin[w + 1];
+      if (e > b && k_.insts[e - 1].cls == TraceClass::kExit) {
+        k_.insts[e - 1].kind = OpKind::kExit;
+      } else {
+        k_.synthetic_exit[w] = 1;
+        ++k_.synthetic_exits;
+      }
+    }
+  }
+
+  LineReader& in_;
+  const ParseOptions& opt_;
+  ParsedKernel k_;
+  std::unordered_map<std::string, uint64_t> seen_keys_;  // header key -> line
+  bool prefixed_ = false;
+  uint64_t total_threads_ = 0;
+
+  std::vector<string_view> tok_;
+  std::vector<uint32_t> keys_;                  // per instruction: cta * warps_per_cta + warp
+  std::unordered_map<uint32_t, uint32_t> tbs_;  // thread blocks seen -> warps seen (bit mask)
+  bool in_tb_ = false, tb_named_ = false;
+  uint32_t cta_ = 0;
+  int32_t warp_ = -1;  // current warp of a 'warp =' line, -1 when none
+  bool has_insts_ = false;
+  uint64_t declared_ = 0, remaining_ = 0;
+};
+
+bool ends_with(const std::string& s, string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+const char* to_string(TraceClass c) {
+  switch (c) {
+    case TraceClass::kGlobalLoad: return "global_load";
+    case TraceClass::kGlobalStore: return "global_store";
+    case TraceClass::kLocalLoad: return "local_load";
+    case TraceClass::kLocalStore: return "local_store";
+    case TraceClass::kShared: return "shared";
+    case TraceClass::kConstant: return "constant";
+    case TraceClass::kTexture: return "texture";
+    case TraceClass::kAtomic: return "atomic";
+    case TraceClass::kBarrier: return "barrier";
+    case TraceClass::kExit: return "exit";
+    case TraceClass::kAlu: return "alu";
+    case TraceClass::kUnknown: return "unknown";
+  }
+  return "?";
+}
+
+ParsedKernel parse_kernel(LineReader& in, const ParseOptions& opt) { return KernelParser(in, opt).run(); }
+
+std::string kernelslist_path(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return (fs::path(path) / "kernelslist.g").string();
+  return path;
+}
+
+std::vector<CommandLine> parse_kernelslist(LineReader& in, const std::string& dir, uint64_t* ignored) {
+  std::vector<CommandLine> out;
+  std::string line;
+  uint32_t kernels = 0;
+  while (in.next(line)) {
+    const string_view l = trim(line);
+    if (l.empty()) continue;
+    CommandLine c;
+    c.cmd.line = in.line_number();
+    if (l.starts_with("MemcpyHtoD")) {
+      // MemcpyHtoD,0xADDR,BYTES
+      std::vector<string_view> f;
+      size_t start = 0;
+      for (size_t comma; (comma = l.find(',', start)) != string_view::npos; start = comma + 1)
+        f.push_back(trim(l.substr(start, comma - start)));
+      f.push_back(trim(l.substr(start)));
+      if (f.size() != 3 || f[0] != "MemcpyHtoD") in.fail("bad copy command " + show(l) + " (expected MemcpyHtoD,0xADDR,BYTES)");
+      c.cmd.kind = TraceCommand::Kind::kMemcpy;
+      if (!f[1].starts_with("0x") || !parse_u64(f[1], 16, c.cmd.addr)) in.fail("bad copy address " + show(f[1]));
+      if (!parse_u64(f[2], 10, c.cmd.bytes)) in.fail("bad copy size " + show(f[2]));
+      if (c.cmd.bytes > UINT64_MAX - c.cmd.addr) in.fail("the copy wraps around the address space");
+    } else if (l.starts_with("MemcpyDtoH")) {
+      if (ignored) ++*ignored;  // device-to-host: nothing changes on the device
+      continue;
+    } else {
+      const std::string name(l);
+      if (!ends_with(name, ".traceg") && !ends_with(name, ".traceg.xz") && !ends_with(name, ".trace") &&
+          !ends_with(name, ".trace.xz"))
+        in.fail("neither a MemcpyHtoD command nor a kernel trace file (.traceg, .traceg.xz): " + show(l));
+      c.cmd.kind = TraceCommand::Kind::kKernel;
+      c.cmd.kernel = kernels++;
+      const fs::path p(name);
+      c.kernel_path = p.is_absolute() ? name : (fs::path(dir) / p).string();
+    }
+    out.push_back(std::move(c));
+  }
+  if (kernels == 0) throw TraceError(in.name(), in.line_number(), "the command list names no kernel trace");
+  return out;
+}
+
+TraceSet parse_trace_dir(const std::string& path, const ParseOptions& opt) {
+  TraceSet s;
+  s.list_file = kernelslist_path(path);
+  const std::unique_ptr<LineReader> list = LineReader::open_file(s.list_file);
+  const std::string dir = fs::path(s.list_file).parent_path().string();
+  for (CommandLine& c : parse_kernelslist(*list, dir.empty() ? "." : dir, &s.ignored_commands)) {
+    if (c.cmd.kind == TraceCommand::Kind::kKernel) {
+      std::unique_ptr<LineReader> in;
+      try {
+        in = LineReader::open_file(c.kernel_path);
+      } catch (const TraceError& e) {
+        throw TraceError(s.list_file, c.cmd.line, e.what());
+      }
+      ParseOptions o = opt;
+      o.prefixed = opt.prefixed || ends_with(c.kernel_path, ".trace") || ends_with(c.kernel_path, ".trace.xz");
+      s.kernels.push_back(parse_kernel(*in, o));
+    }
+    s.commands.push_back(c.cmd);
+  }
+  return s;
+}
+
+}  // namespace l1d::sim::trace

@@ -1,0 +1,139 @@
+// Reader of Accel-Sim / NVBit trace directories (docs/simulator.md, "Real traces"): the command
+// list `kernelslist.g` and the kernel traces `kernel-N.traceg[.xz]` it names.
+//
+// Kernel trace: header lines `-key = value` up to the first line starting with '#', then
+// `#BEGIN_TB` / `thread block = x,y,z` / (`warp = w` / `insts = n` / n instruction lines)... /
+// `#END_TB`. An instruction line is
+//   [tb_x tb_y tb_z warp] [line_num] PC mask dest_num [Rd..] opcode src_num [Rs..] mem_width
+//   [mode addresses] [imm]
+// with the tb/warp prefix in traces without a version line (tracer versions 1-2) and in raw
+// `.trace` files, line_num when `-enable lineinfo = 1`, the immediate in tracer version 5.
+// Address modes (for mem_width > 0): 0 = one hex address per active lane; 1 = hex base and a
+// decimal stride over contiguous active lanes; 2 = hex base and one signed decimal delta per
+// further active lane, each relative to the previous lane. In prefixed traces the structure
+// lines are optional: the prefix places every instruction (raw traces interleave warps).
+//
+// Everything is checked; any problem throws TraceError "file:line: problem".
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/types.h"
+#include "sim_cpp/trace/line_reader.h"
+#include "sim_cpp/trace/sass_table.h"
+#include "sim_cpp/workload/workload.h"
+
+namespace l1d::sim::trace {
+
+// Address windows of generic (LD/ST) accesses, from the header's base addresses. The trace does
+// not give their sizes; 16 MiB holds the largest shared memory per block (228 KiB) and local
+// memory per thread (512 KiB) with room to spare.
+inline constexpr uint64_t kWindowBytes = uint64_t{16} << 20;
+
+// What a trace line is, for the statistics (the opcode's class after generic resolution).
+enum class TraceClass : uint8_t {
+  kGlobalLoad,
+  kGlobalStore,
+  kLocalLoad,
+  kLocalStore,
+  kShared,
+  kConstant,
+  kTexture,
+  kAtomic,
+  kBarrier,
+  kExit,
+  kAlu,
+  kUnknown,  // mnemonic not in the table: runs as integer ALU
+};
+inline constexpr uint32_t kTraceClasses = 12;
+const char* to_string(TraceClass c);
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t{x} * y * z; }
+};
+
+struct KernelHeader {
+  std::string name;
+  int64_t kernel_id = 0;
+  Dim3 grid, block;
+  uint64_t shmem = 0, nregs = 0, stream_id = 0;
+  uint32_t binary_version = 0;
+  Addr shmem_base = 0, local_base = 0;
+  std::string nvbit_version;
+  uint32_t tracer_version = 0;  // 0: no version line (the old, prefixed format)
+  bool lineinfo = false;
+  std::vector<std::string> ignored_keys;  // header keys this reader does not use
+};
+
+// One traced warp instruction, as the simulator runs it.
+struct TraceInst {
+  uint64_t pc = 0;
+  uint32_t mask = 0;
+  uint32_t addr = 0;     // kLoad / kStore: index of the first active lane's address in ParsedKernel::addrs
+  uint16_t latency = 1;  // kAlu: cycles before the warp's next issue
+  OpKind kind = OpKind::kAlu;
+  uint8_t width = 0;     // kLoad / kStore: bytes per lane: 1, 2, 4, 8 or 16
+  TraceClass cls = TraceClass::kAlu;
+};
+
+struct ParsedKernel {
+  std::string file;
+  KernelHeader header;
+  const IsaLatencies* isa = nullptr;
+  uint32_t ctas = 0, warps_per_cta = 0;
+  std::vector<TraceInst> insts;        // warp by warp, warps in (CTA, warp) order
+  std::vector<uint64_t> warp_begin;    // ctas * warps_per_cta + 1 offsets into insts
+  std::vector<uint8_t> synthetic_exit; // per warp: 1 when its trace does not end with EXIT / RET
+  std::vector<Addr> addrs;             // active lanes' addresses of the loads and stores (virtual)
+
+  // Counts of the trace's own lines.
+  uint64_t trace_instructions = 0;   // instruction lines
+  uint64_t memory_instructions = 0;  // lines with mem_width > 0
+  std::array<uint64_t, kTraceClasses> by_class{};
+  std::map<std::string, uint64_t> unknown_opcodes;
+  uint64_t wide_accesses = 0;        // 16 B-per-lane loads/stores (each runs as two 8 B halves)
+  uint64_t synthetic_exits = 0;
+
+  uint32_t warps() const { return ctas * warps_per_cta; }
+};
+
+struct TraceCommand {
+  enum class Kind : uint8_t { kMemcpy, kKernel };
+  Kind kind = Kind::kKernel;
+  Addr addr = 0;        // kMemcpy: destination (virtual)
+  uint64_t bytes = 0;   // kMemcpy
+  uint32_t kernel = 0;  // kKernel: index into TraceSet::kernels
+  uint64_t line = 0;    // in the command list
+};
+
+struct TraceSet {
+  std::string list_file;  // the kernelslist.g read
+  std::vector<TraceCommand> commands;
+  std::vector<ParsedKernel> kernels;
+  uint64_t ignored_commands = 0;  // MemcpyDtoH lines (no effect on the device)
+};
+
+struct ParseOptions {
+  std::optional<uint32_t> isa_override;  // time every kernel as this binary version
+  bool prefixed = false;                 // force the tb/warp prefix (raw .trace files)
+};
+
+// `path`: a kernelslist.g file or the directory holding one.
+std::string kernelslist_path(const std::string& path);
+TraceSet parse_trace_dir(const std::string& path, const ParseOptions& opt = {});
+// One kernel trace from `in` (file names in errors come from the reader).
+ParsedKernel parse_kernel(LineReader& in, const ParseOptions& opt = {});
+// The command list alone; kernel lines become paths resolved against the list's directory.
+struct CommandLine {
+  TraceCommand cmd;
+  std::string kernel_path;  // kKernel
+};
+std::vector<CommandLine> parse_kernelslist(LineReader& in, const std::string& dir, uint64_t* ignored = nullptr);
+
+}  // namespace l1d::sim::trace

@@ -1,0 +1,277 @@
+// A real trace as a Workload (trace_workload.h).
+#include "sim_cpp/trace/trace_workload.h"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim_cpp/gpu/gpu.h"
+#include "sim_cpp/trace/trace_error.h"
+
+namespace l1d::sim::trace {
+namespace {
+
+constexpr uint64_t kPageMask = (uint64_t{1} << kPageBits) - 1;
+
+uint64_t mix64(uint64_t z) {  // splitmix64's finaliser
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// One warp's traced instructions. A 16 B-per-lane access runs as two 8 B halves (the low 8 B of
+// every lane, then the high 8 B): the coalescer and the L1 contract take at most 8 B per lane.
+class TraceWarp final : public WarpProgram {
+ public:
+  TraceWarp(const ParsedKernel& k, const TraceWorkload& w, uint64_t pc_base, uint32_t warp)
+      : k_(k), w_(w), pc_base_(pc_base), begin_(k.warp_begin[warp]), i_(begin_), end_(k.warp_begin[warp + 1]) {}
+
+  WarpInst next() override {
+    WarpInst out;
+    if (i_ == end_) {  // the trace did not end with EXIT / RET (or has no instruction)
+      out.kind = OpKind::kExit;
+      out.pc = pc_base_ + (end_ > begin_ ? k_.insts[end_ - 1].pc + 16 : 0);
+      return out;
+    }
+    const TraceInst& t = k_.insts[i_];
+    out.kind = t.kind;
+    out.pc = pc_base_ + t.pc;
+    out.active_mask = t.mask;
+    switch (t.kind) {
+      case OpKind::kAlu:
+        out.latency = t.latency;
+        ++i_;
+        break;
+      case OpKind::kBarrier:
+        ++i_;
+        break;
+      case OpKind::kExit:
+        break;  // stays: next() after the exit returns it again
+      case OpKind::kLoad:
+      case OpKind::kStore: {
+        const uint32_t bytes = t.width == 16 ? 8 : t.width;
+        const uint64_t offset = t.width == 16 && high_half_ ? 8 : 0;
+        out.access_bytes = bytes;
+        uint32_t k = t.addr;
+        for (uint32_t l = 0; l < kWarpSize; ++l) {
+          if (!(t.mask >> l & 1u)) continue;
+          const Addr a = k_.addrs[k++] + offset;
+          out.addr[l] = a;
+          if (t.kind == OpKind::kStore) {
+            uint64_t v = 0;
+            for (uint32_t b = 0; b < bytes; ++b) v |= uint64_t{w_.content(a + b)} << (8 * b);
+            out.value[l] = v;
+          }
+        }
+        if (t.width == 16 && !high_half_) {
+          high_half_ = true;
+        } else {
+          high_half_ = false;
+          ++i_;
+        }
+        break;
+      }
+    }
+    return out;
+  }
+
+ private:
+  const ParsedKernel& k_;
+  const TraceWorkload& w_;
+  uint64_t pc_base_;
+  uint64_t begin_, i_, end_;
+  bool high_half_ = false;
+};
+
+class TraceKernel final : public Kernel {
+ public:
+  TraceKernel(const ParsedKernel& k, const TraceWorkload& w, uint64_t pc_base) : k_(k), w_(w), pc_base_(pc_base) {}
+  std::string name() const override { return k_.header.name; }
+  KernelGrid grid() const override { return {k_.ctas, k_.warps_per_cta}; }
+  std::unique_ptr<WarpProgram> warp(uint32_t cta, uint32_t warp_in_cta) const override {
+    if (cta >= k_.ctas || warp_in_cta >= k_.warps_per_cta)
+      throw std::out_of_range(fmt::format("trace kernel {}: CTA {} warp {} outside the grid", k_.header.name, cta,
+                                          warp_in_cta));
+    return std::make_unique<TraceWarp>(k_, w_, pc_base_, cta * k_.warps_per_cta + warp_in_cta);
+  }
+
+ private:
+  const ParsedKernel& k_;
+  const TraceWorkload& w_;
+  uint64_t pc_base_;
+};
+
+}  // namespace
+
+TraceWorkload::TraceWorkload(TraceSet set, const TraceOptions& opt) : set_(std::move(set)) {
+  const uint64_t frames = opt.address_bits >= 64 ? UINT64_MAX : (uint64_t{1} << opt.address_bits) >> kPageBits;
+  auto too_big = [&](uint64_t pages) {
+    return TraceError(set_.list_file, 0,
+                      fmt::format("the trace touches {} pages of 2 MiB, the {}-bit physical address space holds {}",
+                                  pages, opt.address_bits, frames));
+  };
+  // Pages: every address of every load / store, every copied byte.
+  for (const ParsedKernel& k : set_.kernels)
+    for (const Addr a : k.addrs) vpages_.push_back(a >> kPageBits);
+  for (const TraceCommand& c : set_.commands) {
+    if (c.kind != TraceCommand::Kind::kMemcpy || c.bytes == 0) continue;
+    const uint64_t first = c.addr >> kPageBits, last = (c.addr + c.bytes - 1) >> kPageBits;
+    if (last - first >= frames) throw too_big(last - first + 1);
+    for (uint64_t p = first; p <= last; ++p) vpages_.push_back(p);
+  }
+  std::sort(vpages_.begin(), vpages_.end());
+  vpages_.erase(std::unique(vpages_.begin(), vpages_.end()), vpages_.end());
+  if (vpages_.size() > frames) throw too_big(vpages_.size());
+
+  for (ParsedKernel& k : set_.kernels)
+    for (Addr& a : k.addrs) a = translate(a);
+  // Copies: adjacent virtual pages get adjacent frames, so a copy stays one physical range.
+  copies_before_.assign(set_.kernels.size(), {});
+  std::vector<Copy> pending;
+  for (const TraceCommand& c : set_.commands) {
+    if (c.kind == TraceCommand::Kind::kKernel) {
+      copies_before_[c.kernel] = std::move(pending);
+      pending.clear();
+    } else if (c.bytes != 0) {
+      const Copy p{translate(c.addr), c.bytes};
+      pending.push_back(p);
+      all_copies_.push_back(p);
+      copied_.emplace_back(p.pa, p.pa + p.bytes);
+    }
+  }
+  std::sort(copied_.begin(), copied_.end());
+  std::vector<std::pair<Addr, Addr>> merged;
+  for (const auto& r : copied_) {
+    if (!merged.empty() && r.first <= merged.back().second)
+      merged.back().second = std::max(merged.back().second, r.second);
+    else
+      merged.push_back(r);
+  }
+  copied_ = std::move(merged);
+
+  // PCs: trace PCs are offsets in their function; each function gets its own 4 GiB of PC space
+  // so that different kernels' instructions never share a PC (launches of one function do).
+  std::map<std::string, uint64_t> functions;
+  for (const ParsedKernel& k : set_.kernels) {
+    const uint64_t f = functions.emplace(k.header.name, functions.size()).first->second;
+    kernels_.push_back(std::make_unique<TraceKernel>(k, *this, f << 32));
+  }
+}
+
+TraceWorkload::~TraceWorkload() = default;
+
+Addr TraceWorkload::translate(Addr va) const {
+  const auto it = std::lower_bound(vpages_.begin(), vpages_.end(), va >> kPageBits);
+  if (it == vpages_.end() || *it != va >> kPageBits)
+    throw std::out_of_range(fmt::format("address {:#x} is on no page of the trace", va));
+  return (static_cast<uint64_t>(it - vpages_.begin()) << kPageBits) | (va & kPageMask);
+}
+
+std::string TraceWorkload::name() const { return "trace:" + set_.list_file; }
+
+std::string TraceWorkload::description() const {
+  return fmt::format("Accel-Sim trace {} ({} kernels)", set_.list_file, set_.kernels.size());
+}
+
+uint8_t TraceWorkload::copy_byte(Addr pa) const { return static_cast<uint8_t>(mix64(pa ^ copy_salt_) >> 56); }
+
+bool TraceWorkload::in_copy(Addr pa) const {
+  auto it = std::upper_bound(copied_.begin(), copied_.end(), std::make_pair(pa, ~Addr{0}));
+  return it != copied_.begin() && pa < std::prev(it)->second;
+}
+
+uint8_t TraceWorkload::content(Addr pa) const {
+  return in_copy(pa) ? copy_byte(pa) : FunctionalMemory::initial_byte(pa);
+}
+
+void TraceWorkload::init(FunctionalMemory& mem, WorkloadScale, uint64_t seed) {
+  copy_salt_ = mix64(seed + 0x7A11CE5Dull);
+  for (const auto& [b, e] : copied_)
+    for (Addr a = b; a < e; ++a) mem.write8(a, copy_byte(a));
+}
+
+nlohmann::json TraceWorkload::report_json() const {
+  nlohmann::json kernels = nlohmann::json::array();
+  uint64_t total = 0, memory = 0;
+  for (const ParsedKernel& k : set_.kernels) {
+    nlohmann::json classes, unknown = nlohmann::json::object();
+    for (uint32_t c = 0; c < kTraceClasses; ++c) classes[to_string(static_cast<TraceClass>(c))] = k.by_class[c];
+    for (const auto& [op, n] : k.unknown_opcodes) unknown[op] = n;
+    const KernelHeader& h = k.header;
+    kernels.push_back({{"file", k.file},
+                       {"name", h.name},
+                       {"kernel_id", h.kernel_id},
+                       {"grid", {h.grid.x, h.grid.y, h.grid.z}},
+                       {"block", {h.block.x, h.block.y, h.block.z}},
+                       {"shmem", h.shmem},
+                       {"nregs", h.nregs},
+                       {"binary_version", h.binary_version},
+                       {"latency_table", k.isa->family},
+                       {"tracer_version", h.tracer_version},
+                       {"lineinfo", h.lineinfo},
+                       {"ignored_header_keys", h.ignored_keys},
+                       {"ctas", k.ctas},
+                       {"warps_per_cta", k.warps_per_cta},
+                       {"trace_instructions", k.trace_instructions},
+                       {"memory_instructions", k.memory_instructions},
+                       {"by_class", classes},
+                       {"unknown_opcodes", unknown},
+                       {"wide_accesses", k.wide_accesses},
+                       {"synthetic_exits", k.synthetic_exits}});
+    total += k.trace_instructions;
+    memory += k.memory_instructions;
+  }
+  uint64_t copy_bytes = 0;
+  for (const Copy& c : all_copies_) copy_bytes += c.bytes;
+  return {{"list_file", set_.list_file},
+          {"kernels", kernels},
+          {"trace_instructions", total},
+          {"memory_instructions", memory},
+          {"copies", all_copies_.size()},
+          {"copy_bytes", copy_bytes},
+          {"ignored_commands", set_.ignored_commands},
+          {"pages", vpages_.size()},
+          {"page_bytes", uint64_t{1} << kPageBits}};
+}
+
+std::string TraceWorkload::report() const {
+  std::ostringstream os;
+  os << "trace: " << set_.list_file << ", " << set_.kernels.size() << " kernel(s), " << all_copies_.size()
+     << " copies, " << vpages_.size() << " pages of 2 MiB\n";
+  for (const ParsedKernel& k : set_.kernels) {
+    const KernelHeader& h = k.header;
+    os << fmt::format("  {}: {} grid ({},{},{}) block ({},{},{}), sm_{} ({} latencies), {} warp instructions, {} memory",
+                      k.file, h.name, h.grid.x, h.grid.y, h.grid.z, h.block.x, h.block.y, h.block.z, h.binary_version,
+                      k.isa->family, k.trace_instructions, k.memory_instructions);
+    auto n = [&k](TraceClass c) { return k.by_class[static_cast<uint32_t>(c)]; };
+    os << fmt::format(" (L1 loads {}, L1 stores {}, shared {})", n(TraceClass::kGlobalLoad) + n(TraceClass::kLocalLoad),
+                      n(TraceClass::kGlobalStore) + n(TraceClass::kLocalStore), n(TraceClass::kShared));
+    if (k.wide_accesses) os << ", " << k.wide_accesses << " 16 B accesses run as 8 B halves";
+    if (k.synthetic_exits) os << ", " << k.synthetic_exits << " warps without a final EXIT";
+    os << "\n";
+    if (!k.unknown_opcodes.empty()) {
+      os << "    unknown opcodes (run as integer ALU):";
+      for (const auto& [op, count] : k.unknown_opcodes) os << " " << op << " x" << count;
+      os << "\n";
+    }
+  }
+  return os.str();
+}
+
+std::unique_ptr<TraceWorkload> load_trace_workload(const std::string& path, const TraceOptions& opt) {
+  ParseOptions p;
+  p.isa_override = opt.isa_override;
+  return std::make_unique<TraceWorkload>(parse_trace_dir(path, p), opt);
+}
+
+void attach_copies(Gpu& gpu, const TraceWorkload& w) {
+  gpu.set_kernel_hook([&gpu, &w](uint32_t k) {
+    for (const TraceWorkload::Copy& c : w.copies_before(k)) gpu.preload_l2(c.pa, c.bytes);
+  });
+}
+
+}  // namespace l1d::sim::trace

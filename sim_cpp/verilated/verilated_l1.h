@@ -1,0 +1,62 @@
+// L1Port implementations over the generated RTL (docs/l1d-microarchitecture.md, [Verilated L1]):
+//  - verilated: the verilated l1d_top of the configuration's geometry, clocked once per step();
+//  - lockstep: golden::L1 and the verilated l1d_top on the same inputs, compared every cycle;
+//    the first cycle whose outputs or counters differ throws LockstepMismatch with both sides.
+//
+// The RTL's geometry and numeric policy settings are fixed when it is generated; bypassing,
+// granularity mode and their options are static configuration inputs, and the replacement
+// policy selects one of the built models. available_rtl_models() lists what this build has;
+// make_verilated_l1 throws ConfigError (one line) for a configuration no model matches.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/config.h"
+#include "sim_cpp/l1/l1_port.h"
+
+namespace l1d::sim {
+
+struct VerilatedOptions {
+  std::string trace_file;      // FST waveform of the whole run ("" = none)
+  uint64_t trace_from = 0;     // first cycle traced
+  uint64_t trace_to = UINT64_MAX;  // cycles at and after this are not traced (the file is closed)
+  // 0: every flop starts at 0. Otherwise each starts at a random value drawn from this seed (the
+  // models are verilated with --x-initial unique), so that a flop the reset misses shows.
+  uint64_t x_seed = 0;
+  // With trace_file: keep only the last cycles. Every rotate_cycles cycles the file is closed,
+  // renamed prev_trace_file(trace_file) and a new one begun, so the two files hold the last
+  // rotate_cycles to 2 * rotate_cycles cycles (lockstep: the waves before a mismatch). 0 = one file.
+  uint64_t rotate_cycles = 0;
+  // Tests only: called right before the clock edge that ends each cycle, with the cycle and the
+  // model (V<prefix>*), e.g. to corrupt a flop and check that lockstep notices.
+  std::function<void(uint64_t cycle, void* model)> test_hook;
+};
+
+// "x.fst" -> "x.prev.fst": where VerilatedOptions::rotate_cycles moves the older cycles.
+std::string prev_trace_file(const std::string& trace_file);
+
+// The first differing cycle of a lockstep run.
+struct LockstepMismatch : std::runtime_error {
+  LockstepMismatch(uint64_t cycle_, const std::string& what) : std::runtime_error(what), cycle(cycle_) {}
+  uint64_t cycle;
+};
+
+// A short name per built model, e.g. "gtx480 (lru)", for messages and --help.
+std::vector<std::string> available_rtl_models();
+
+// Whether make_verilated_l1 has a model for `cfg`.
+bool has_verilated_l1(const Config& cfg);
+std::unique_ptr<L1Port> make_verilated_l1(const Config& cfg, const VerilatedOptions& opt = {});
+// `sm` only labels the mismatch report.
+std::unique_ptr<L1Port> make_lockstep_l1(const Config& cfg, uint32_t sm, const VerilatedOptions& opt = {});
+
+// Field-by-field comparison of two cycles' outputs; "" when equal, else one line per difference.
+std::string diff_outputs(const L1Outputs& golden, const L1Outputs& rtl);
+std::string diff_counters(const L1Counters& golden, const L1Counters& rtl);
+
+}  // namespace l1d::sim

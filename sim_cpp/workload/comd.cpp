@@ -1,0 +1,150 @@
+// comd (CoMD, the ExMatEx molecular-dynamics proxy app): Lennard-Jones forces with link cells.
+// Atoms sit in nb^3 boxes of side r_cut (8 per box, a jittered 2x2x2 lattice, periodic), stored
+// box by box as float3 positions (AoS, 12 B apart). One thread per atom:
+//   for each of the 27 neighbour boxes: for each atom j of that box:
+//     d = r[i] - r[j] (minimum image); r2 = d.d; if (j != i && r2 < rc^2)
+//       f[i] += 24 eps (2 (s^2/r2)^6 - (s^2/r2)^3) / r2 * d;  e[i] += 2 eps ((s^2/r2)^6 - (s^2/r2)^3) - shift
+//   store f[i], e[i]
+// A warp holds four boxes whose neighbour lists differ; each neighbour box is read by 27 boxes:
+// cache-sensitive. The neighbour boxes come from the box table (nAtoms, boxes): irregular.
+#include <cmath>
+
+#include "sim_cpp/workload/kernel_builder.h"
+#include "sim_cpp/workload/result_check.h"
+#include "sim_cpp/workload/workloads.h"
+
+namespace l1d::sim::wl {
+namespace {
+
+constexpr uint32_t kPerBox = 8;
+constexpr float kSigma = 1.0f, kEps = 1.0f, kCut = 2.5f;
+
+class Comd final : public GeneratedWorkload {
+ public:
+  std::string name() const override { return "comd"; }
+  std::string description() const override { return "CoMD Lennard-Jones force kernel with link cells"; }
+  WorkloadInfo info() const override {
+    return {true, true, "ExMatEx CoMD",
+            nb_ ? std::to_string(nb_ * nb_ * nb_ * kPerBox) + " atoms in " + std::to_string(nb_) + "^3 boxes" : "", ""};
+  }
+
+  void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
+    reset();
+    const uint32_t nb = by_scale(scale, 3u, 7u, 16u), boxes = nb * nb * nb, atoms = boxes * kPerBox;
+    Rng rng(mix_seed(seed, "comd"));
+    std::vector<float> r(uint64_t{atoms} * 3);
+    for (uint64_t b = 0; b < boxes; ++b)
+      for (uint64_t a = 0; a < kPerBox; ++a)
+        for (uint64_t c = 0; c < 3; ++c) {
+          const uint64_t cell = c == 0 ? b % nb : c == 1 ? b / nb % nb : b / nb / nb;
+          const float lattice = (((a >> c) & 1) ? 0.75f : 0.25f) * kCut;
+          r[(b * kPerBox + a) * 3 + c] = static_cast<float>(cell) * kCut + lattice + (rng.unitf() - 0.5f) * 0.2f;
+        }
+    nb_ = nb, r_ = share(r);
+    std::vector<int32_t> nbr(uint64_t{boxes} * 27);  // the 27 neighbour boxes of each box
+    for (uint32_t b = 0; b < boxes; ++b)
+      for (uint32_t k = 0; k < 27; ++k) {
+        const auto wrap = [&](uint32_t v, uint32_t d) { return (v + nb + d - 1) % nb; };
+        nbr[uint64_t{b} * 27 + k] = static_cast<int32_t>(
+            wrap(b % nb, k % 3) + nb * (wrap(b / nb % nb, k / 3 % 3) + nb * wrap(b / nb / nb, k / 9)));
+      }
+    std::vector<float> f, e;
+    forces<float>(r, nbr, nb, f, e);
+    auto rs = r_, fs = share(f), es = share(e);
+    auto nbrs = share(nbr);
+    const Addr r_base = layout_.array(mem, "r", r),
+               n_base = layout_.array(mem, "nAtoms", std::vector<int32_t>(boxes, kPerBox));
+    const Addr b_base = layout_.array(mem, "nbrBoxes", nbr);
+    const Addr f_base = layout_.array(mem, "f", std::vector<float>(f.size(), 0.0f));
+    const Addr e_base = layout_.array(mem, "e", std::vector<float>(e.size(), 0.0f));
+
+    KernelCode k(kFirstKernelPc);
+    const StaticOp tid = k.alu(kLatIntMad), guard = k.alu(kLatInt), ld_ri = k.load(4), ld_nb = k.load(4);
+    const StaticOp ld_n = k.load(4), ld_rj = k.load(4), dr = k.alu(kLatFp), r2 = k.alu(kLatFma), cmp = k.alu(kLatFp);
+    const StaticOp lj = k.alu(kLatFma), loop = k.alu(kLatInt), st = k.store(4), exit = k.exit();
+    add_kernel("ljForce", atoms, [=](WarpStream& s, const WarpCoords& w) {
+      const uint32_t m = w.mask_below(atoms);
+      const auto box = [&](uint32_t l) { return w.global_id(l) / kPerBox; };
+      s.alu(tid, w.mask_below(UINT64_MAX));
+      s.alu(guard, w.mask_below(UINT64_MAX));
+      for (uint64_t c = 0; c < 3; ++c)
+        s.load(ld_ri, m, [&](uint32_t l) { return r_base + 4 * (w.global_id(l) * 3 + c); });
+      for (uint64_t kk = 0; kk < 27; ++kk) {
+        const auto nbox = [&](uint32_t l) { return static_cast<uint64_t>((*nbrs)[box(l) * 27 + kk]); };
+        s.load(ld_nb, m, [&](uint32_t l) { return b_base + 4 * (box(l) * 27 + kk); });
+        s.load(ld_n, m, [&](uint32_t l) { return n_base + 4 * nbox(l); });
+        for (uint64_t j = 0; j < kPerBox; ++j) {
+          for (uint64_t c = 0; c < 3; ++c)
+            s.load(ld_rj, m, [&](uint32_t l) { return r_base + 4 * ((nbox(l) * kPerBox + j) * 3 + c); });
+          s.alu(dr, m);
+          s.alu(r2, m);
+          s.alu(cmp, m);
+          s.alu(lj, lanes_where(m, [&](uint32_t l) {
+                  const uint64_t i = w.global_id(l), o = nbox(l) * kPerBox + j;
+                  return o != i && dist2((*rs), i, o, nb) < kCut * kCut;
+                }));
+          s.alu(loop, m);
+        }
+      }
+      for (uint64_t c = 0; c < 3; ++c)
+        s.store(st, m, [&](uint32_t l) {
+          return LaneWrite{f_base + 4 * (w.global_id(l) * 3 + c), bits((*fs)[w.global_id(l) * 3 + c])};
+        });
+      s.store(st, m, [&](uint32_t l) { return LaneWrite{e_base + 4 * w.global_id(l), bits((*es)[w.global_id(l)])}; });
+      s.exit(exit);
+    });
+  }
+
+ protected:
+  void check(ResultCheck& c) const override {
+    std::vector<int32_t> nbr = c.read<int32_t>("nbrBoxes");
+    std::vector<double> f, e;
+    forces<double>(*r_, nbr, nb_, f, e);
+    c.close("f", f, 1e-3, 1e-3);
+    c.close("e", e, 1e-3, 1e-4);
+  }
+
+ private:
+  // Minimum-image squared distance between atoms a and b.
+  template <typename T = float>
+  static T dist2(const std::vector<float>& r, uint64_t a, uint64_t b, uint32_t nb, T* d = nullptr) {
+    const T len = static_cast<T>(nb) * static_cast<T>(kCut);
+    T sum = 0;
+    for (uint64_t c = 0; c < 3; ++c) {
+      T x = static_cast<T>(r[a * 3 + c]) - static_cast<T>(r[b * 3 + c]);
+      x -= len * std::round(x / len);
+      if (d) d[c] = x;
+      sum += x * x;
+    }
+    return sum;
+  }
+  // Forces and energies in precision T, neighbour boxes in the kernel's order.
+  template <typename T>
+  static void forces(const std::vector<float>& r, const std::vector<int32_t>& nbr, uint32_t nb, std::vector<T>& f,
+                     std::vector<T>& e) {
+    const uint64_t atoms = r.size() / 3;
+    const T s2c = T(kSigma) * kSigma / (T(kCut) * kCut), s6c = s2c * s2c * s2c, shift = 4 * T(kEps) * (s6c * s6c - s6c);
+    f.assign(atoms * 3, T(0)), e.assign(atoms, T(0));
+    for (uint64_t i = 0; i < atoms; ++i)
+      for (uint64_t kk = 0; kk < 27; ++kk)
+        for (uint64_t j = 0; j < kPerBox; ++j) {
+          const uint64_t o = static_cast<uint64_t>(nbr[i / kPerBox * 27 + kk]) * kPerBox + j;
+          T d[3];
+          const T rr = dist2<T>(r, i, o, nb, d);
+          if (o == i || rr >= T(kCut) * kCut) continue;
+          const T s2 = T(kSigma) * kSigma / rr, s6 = s2 * s2 * s2;
+          const T fr = 24 * T(kEps) * (2 * s6 * s6 - s6) / rr;
+          for (int c = 0; c < 3; ++c) f[i * 3 + static_cast<uint64_t>(c)] += fr * d[c];
+          e[i] += T(0.5) * (4 * T(kEps) * (s6 * s6 - s6) - shift);
+        }
+  }
+
+  uint32_t nb_ = 0;
+  Shared<float> r_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_comd() { return std::make_unique<Comd>(); }
+
+}  // namespace l1d::sim::wl

@@ -1,0 +1,76 @@
+// Graphs of the graph workloads (bfs, sssp, cc, tc): undirected, no self-loops or duplicate
+// edges, in CSR with each vertex's neighbours sorted. Generated (Graph500 Kronecker / R-MAT) or
+// loaded from a SNAP edge list.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim_cpp/workload/kernel_builder.h"
+
+namespace l1d::sim::wl {
+
+struct Graph {
+  uint32_t n = 0;
+  std::vector<int32_t> row_ptr, col;  // row_ptr has n + 1 entries; col[row_ptr[v] .. row_ptr[v+1]) sorted
+  uint64_t edges() const { return col.size(); }  // directed edge slots (twice the undirected edges)
+  int32_t degree(uint32_t v) const { return row_ptr[v + 1] - row_ptr[v]; }
+};
+
+// Graph500 Kronecker generator: 2^scale vertices, edge_factor * 2^scale edge samples from
+// R-MAT (a 0.57, b 0.19, c 0.19), vertex labels permuted, then made undirected and simple.
+Graph kronecker_graph(uint32_t scale, uint32_t edge_factor, Rng& rng);
+
+// A SNAP edge list: '#' comment lines, then one edge "u v" per line (whitespace separated,
+// non-negative integer ids; further columns, e.g. a weight or timestamp, are ignored). Ids are
+// renumbered 0..n-1 in increasing order; edges are made undirected and simple. Throws
+// InputFileError (file and line) on anything else, and for a file without edges.
+Graph load_snap_edge_list(const std::string& path);
+
+// CSR from an undirected edge list (both directions given or not; self-loops and duplicates dropped).
+Graph graph_from_edges(uint32_t n, std::vector<std::pair<uint32_t, uint32_t>> edges);
+
+// Levels of a BFS from src (-1 = unreachable).
+std::vector<int32_t> bfs_levels(const Graph& g, uint32_t src);
+
+// A BFS source as Graph500 samples one: a random vertex with an edge, retried (up to 1000 times)
+// until its BFS reaches at least a quarter of the non-isolated vertices.
+uint32_t pick_source(const Graph& g, Rng& rng);
+
+// "8192 vertices, 118 K edges" (undirected edges).
+std::string describe(const Graph& g);
+
+// Base of the graph workloads: the input graph (a SNAP edge list given with set_input_file, else
+// a Kronecker graph), its CSR arrays in memory, and the pull-style min-relaxation rounds that
+// sssp and cc share.
+class GraphWorkload : public GeneratedWorkload {
+ public:
+  WorkloadInfo info() const override {
+    WorkloadInfo i = graph_info();
+    i.input = graph_ ? describe(*graph_) : "";
+    i.input_format = "SNAP edge list";
+    return i;
+  }
+
+ protected:
+  virtual WorkloadInfo graph_info() const = 0;  // irregular, cache_sensitive, suite
+  // Sets graph_ (2^lg vertices, edge_factor * 2^lg edge samples when generated) and places
+  // "row_ptr" and "col" (row_ptr_, col_).
+  void make_graph(FunctionalMemory& mem, uint32_t lg, uint32_t edge_factor, Rng& rng);
+  // Rounds of `d[v] = min(d[v], min over neighbours u of d[u] + weight[e])` (weight null: + 0),
+  // Jacobi style on ping-pong arrays "<array>_a" / "<array>_b" (round r reads one, writes the
+  // other; every thread writes its own element), until a round changes nothing; round r sets
+  // changed[r] when it changed something. Returns the fixpoint; rounds_ = the
+  // number of rounds. One kernel `kname` per round.
+  std::vector<int32_t> add_min_rounds(FunctionalMemory& mem, const std::string& kname, const std::string& array,
+                                      std::vector<int32_t> init, std::shared_ptr<const std::vector<int32_t>> weight);
+  // The result check of add_min_rounds: both arrays and changed against `fixpoint`.
+  void check_min_rounds(ResultCheck& c, const std::string& array, const std::vector<int32_t>& fixpoint) const;
+
+  std::shared_ptr<const Graph> graph_;
+  Addr row_ptr_ = 0, col_ = 0;
+  uint32_t rounds_ = 0;
+};
+
+}  // namespace l1d::sim::wl

@@ -1,0 +1,77 @@
+// sssp (SSSP, LonestarGPU / Pannotia style topology-driven Bellman-Ford): single-source shortest
+// paths on a weighted Kronecker graph (integer weights 1..100, the same both ways). Each round
+// is one kernel, one thread per vertex, pulling over its edges (no atomics needed):
+//   d = dist[v]; for e in [row_ptr[v], row_ptr[v+1]): d = min(d, dist[col[e]] + weight[e])
+//   dist'[v] = d; if (d != dist[v]) changed[round] = 1
+// until a round changes nothing (GraphWorkload::add_min_rounds). The check is Dijkstra.
+#include <functional>
+#include <queue>
+
+#include "sim_cpp/workload/graph.h"
+#include "sim_cpp/workload/result_check.h"
+#include "sim_cpp/workload/workloads.h"
+
+namespace l1d::sim::wl {
+namespace {
+
+constexpr int32_t kInf = 1 << 29;
+
+class Sssp final : public GraphWorkload {
+ public:
+  std::string name() const override { return "sssp"; }
+  std::string description() const override { return "Bellman-Ford SSSP, pull rounds over a weighted Kronecker graph"; }
+  WorkloadInfo graph_info() const override { return {true, true, "LonestarGPU / Pannotia (SSSP)", "", ""}; }
+
+  void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
+    reset();
+    Rng rng(mix_seed(seed, "sssp"));
+    make_graph(mem, by_scale(scale, 8u, 11u, 17u), by_scale(scale, 4u, 8u, 16u), rng);
+    const Graph& g = *graph_;
+    // Weight of edge {u, v}: a hash of the pair, so both directions agree.
+    const uint64_t salt = rng.next();
+    std::vector<int32_t> w(g.edges());
+    for (uint32_t v = 0; v < g.n; ++v) {
+      for (int32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) {
+        const auto u = static_cast<uint32_t>(g.col[e]);
+        w[static_cast<size_t>(e)] =
+            static_cast<int32_t>(Rng(salt ^ (uint64_t{std::min(u, v)} << 32 | std::max(u, v))).below(100) + 1);
+      }
+    }
+    weight_ = share(w);
+    src_ = pick_source(g, rng);
+    std::vector<int32_t> dist(g.n, kInf);
+    dist[src_] = 0;
+    add_min_rounds(mem, "sssp_relax", "dist", dist, weight_);
+  }
+
+ protected:
+  void check(ResultCheck& c) const override {
+    const Graph& g = *graph_;
+    std::vector<int32_t> dist(g.n, kInf);
+    using Item = std::pair<int32_t, uint32_t>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
+    dist[src_] = 0;
+    pq.emplace(0, src_);
+    while (!pq.empty()) {
+      const auto [d, v] = pq.top();
+      pq.pop();
+      if (d != dist[v]) continue;
+      for (int32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) {
+        const auto u = static_cast<uint32_t>(g.col[e]);
+        if (d + (*weight_)[static_cast<size_t>(e)] < dist[u])
+          pq.emplace(dist[u] = d + (*weight_)[static_cast<size_t>(e)], u);
+      }
+    }
+    check_min_rounds(c, "dist", dist);
+  }
+
+ private:
+  Shared<int32_t> weight_;
+  uint32_t src_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_sssp() { return std::make_unique<Sssp>(); }
+
+}  // namespace l1d::sim::wl

@@ -1,0 +1,23 @@
+// Generated text for the Mars MapReduce workloads (strmatch, wordcount): lines of words drawn
+// from a Zipf-distributed vocabulary of random lower-case words, one line per map task; the line
+// table gives each line's offset and length (Mars' key/value directory).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim_cpp/workload/kernel_builder.h"
+
+namespace l1d::sim::wl {
+
+struct Text {
+  std::string bytes;                // all lines, each ended by '\n'
+  std::vector<int32_t> start, len;  // per line: offset in bytes, length without the '\n'
+  std::vector<std::string> vocab;   // the vocabulary, most frequent first
+};
+
+// `lines` lines of 4 .. 16 words; `vocab` distinct words of 2 .. 10 letters (Zipf, exponent 1).
+Text make_text(uint32_t lines, uint32_t vocab, Rng& rng);
+
+}  // namespace l1d::sim::wl

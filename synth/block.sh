@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Synthesis and timing of one block (run by synth/synth.sh, several in parallel).
+#
+#   block.sh RTL_DIR TOP LIBDIR OUTDIR
+#
+# LIBDIR is what synth.sh prepared for the library: marked.lib, lib.env, abc.constr.
+# Yosys (synth/yosys_map.tcl) maps TOP inside its register wrapper, OpenSTA (synth/sta_block.tcl)
+# times the register-to-register paths. OUTDIR gets the logs, netlist, stat.json/stat.txt,
+# sta.json, timing.rpt and status.json ({"status": "ok"|"fail", "error", "yosys_s", "sta_s"}),
+# which synth/report.py reads. A black box of SYN_BLACKBOX (the data SRAM) is not synthesized:
+# only its storage is measured (macros.json). Exit 1 when a tool fails or its output is missing.
+set -uo pipefail
+
+if [ $# -ne 4 ]; then
+  echo "usage: $0 RTL_DIR TOP LIBDIR OUTDIR" >&2
+  exit 2
+fi
+rtl=$1 top=$2 libdir=$3 out=$4
+tools=$(cd "$(dirname "$0")" && pwd)
+yosys=${YOSYS:-yosys}
+sta=${STA:-sta}
+# shellcheck source=/dev/null
+. "$libdir/lib.env"
+
+rm -rf "$out"
+mkdir -p "$out"
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+status() {  # status ok|fail ERROR YOSYS_S STA_S (wall seconds; CPU seconds from the *.cpu files)
+  python3 -c 'import json,sys
+def cpu(path):
+    try:
+        return round(sum(float(x) for x in open(path).read().split()), 2)
+    except (OSError, ValueError):
+        return None
+print(json.dumps({"status": sys.argv[1], "error": sys.argv[2],
+    "yosys_s": round(float(sys.argv[3]), 2), "sta_s": round(float(sys.argv[4]), 2),
+    "yosys_cpu_s": cpu(sys.argv[5] + "/yosys.cpu"), "sta_cpu_s": cpu(sys.argv[5] + "/sta.cpu")}))' \
+    "$@" "$out" >"$out/status.json"
+}
+fail() {  # fail MESSAGE YOSYS_S STA_S
+  status fail "$1" "$2" "$3"
+  echo "synth: FAIL $top: $1" >&2
+  exit 1
+}
+# Each tool runs under bash's `time` (user and system CPU seconds into <tool>.cpu) besides the
+# wall clock: on a shared machine the wall time says little.
+
+t0=$(now)
+SYN_RTL_DIR=$rtl SYN_TOP=$top SYN_LIBERTY=$libdir/marked.lib SYN_CONSTR=$libdir/abc.constr \
+  SYN_OUT=$out SYN_TOOLS=$tools SYN_TIEHI=$LIB_TIEHI SYN_TIELO=$LIB_TIELO \
+  SYN_BLACKBOX=${SYN_BLACKBOX:-} SYN_ABC_ARGS=${SYN_ABC_ARGS:-} \
+  bash -c 'TIMEFORMAT="%U %S"; time "$0" -q -l "$1" -c "$2" >/dev/null 2>"$3"' \
+  "$yosys" "$out/yosys.log" "$tools/yosys_map.tcl" "$out/yosys.err" 2>"$out/yosys.cpu"
+rc=$?
+t1=$(now)
+ys=$(elapsed "$t0" "$t1")
+if [ $rc -ne 0 ]; then
+  msg=$(grep -h -m3 'ERROR' "$out/yosys.log" || grep -h -m3 -i 'error' "$out/yosys.err")
+  msg=$(tr '\n' ' ' <<<"$msg")
+  fail "Yosys: ${msg:-exit $rc} (log: $out/yosys.log)" "$ys" 0
+fi
+case " ${SYN_BLACKBOX:-} " in
+  *" $top "*)
+    [ -s "$out/macros.json" ] || fail "no storage measured for black box $top" "$ys" 0
+    status ok "" "$ys" 0
+    exit 0
+    ;;
+esac
+for f in netlist.v stat.json stat.txt; do
+  [ -s "$out/$f" ] || fail "Yosys wrote no $f" "$ys" 0
+done
+
+STA_LIBERTY=$libdir/marked.lib STA_NETLIST=$out/netlist.v STA_TOP=${top}_synwrap \
+  STA_DRIVER=$LIB_BUF STA_LOAD=$LIB_LOAD STA_PERIOD=${SYN_PERIOD_NS:-100} \
+  STA_REPORT=$out/timing.rpt STA_OUT=$out/sta.json SYN_TOOLS=$tools \
+  bash -c 'TIMEFORMAT="%U %S"; time "$0" -no_init -no_splash -exit "$1" >"$2" 2>&1' \
+  "$sta" "$tools/sta_block.tcl" "$out/sta.log" 2>"$out/sta.cpu"
+t2=$(now)
+ss=$(elapsed "$t1" "$t2")
+# OpenSTA exits 0 whatever happened (synth/sta_common.tcl): judge by its result and its log.
+if [ ! -s "$out/sta.json" ] || grep -q '^Error' "$out/sta.log"; then
+  msg=$(grep -E '^(Error|sta:)' "$out/sta.log" | head -3 | tr '\n' ' ')
+  fail "OpenSTA: ${msg:-no result} (log: $out/sta.log)" "$ys" "$ss"
+fi
+status ok "" "$ys" "$ss"

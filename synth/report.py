@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""Collect one synthesis run into report.json and report.md (docs/synthesis.md says what each
+number means).
+
+    report.py --run DIR --lib NAME [--density UM2_PER_BIT] [--wall S] [--jobs N]
+              [--baseline-rtl DIR]
+    report.py --combine OUTDIR      OUTDIR/report.{md,json}: every library's report, newest first
+
+DIR is synth.sh's run directory: lib/ (lib.json, fo4.json), blocks/<block>/, overhead_note.txt
+(why there is no policy-overhead row, or empty) and, for that row, baseline/l1d_top/ (l1d_top
+with the baseline LRU controller only) to compare with blocks/l1d_top/ (every policy).
+Exit 1 when a block failed or produced an impossible number (no cell, no area, no path).
+"""
+import argparse
+import json
+import os
+import re
+import sys
+
+# Project goals for the register-to-register path (SPEC / issue [Synthesis]): 20 FO4 per block,
+# 25 FO4 for the tag stage (tag array read, tag processor, chunk-tag match). l1d_top contains the tag
+# stage, so its worst path is held to that stage's goal.
+GOAL_FO4 = 20
+TAG_STAGE_GOAL_FO4 = 25
+TAG_STAGE = {'l1d_tag_array', 'l1d_tag_mask', 'l1d_chunk_match', 'l1d_top'}
+POLICY_OVERHEAD_GOAL_PCT = 10.0
+# Coarse flop cells of `stat -width` after proc: $dff_8, $adffe_32, $sdff_1 ...
+FLOP_WIDTH = re.compile(r'^\$[a-z]*dff[a-z]*_(\d+)$')
+
+
+def load(path, default=None):
+    try:
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
+    except OSError:
+        return default
+    # Yosys 0.23's `stat -json` of a partial selection leaves a comma before the last brace.
+    try:
+        return json.loads(re.sub(r',\s*}\s*$', '}', text))
+    except ValueError:
+        return default
+
+
+def module_key(stat, name):
+    """Yosys names modules \\name in its JSON."""
+    for key in ('\\' + name, name):
+        if key in stat.get('modules', {}):
+            return key
+    return None
+
+
+def chip_areas(path):
+    areas = {}
+    try:
+        with open(path, encoding='utf-8') as f:
+            for line in f:
+                m = re.search(r"Chip area for module '\\?([^']+)': ([\d.]+)", line)
+                if m:
+                    areas[m.group(1)] = float(m.group(2))
+    except OSError:
+        pass
+    return areas
+
+
+def storage_bits(macros, hierarchy, top, blackboxes):
+    """Bits held by the black boxes of top's hierarchy: per elaborated black-box module its
+    memory bits (or, for a model without a memory, its flop bits), times its instance count."""
+    if not macros:
+        return 0
+    per_module = {}
+    for name, st in macros.get('modules', {}).items():
+        bits = st.get('num_memory_bits', 0)
+        if not bits:
+            for t, n in st.get('num_cells_by_type', {}).items():
+                m = FLOP_WIDTH.match(t)
+                if m:
+                    bits += n * int(m.group(1))
+        per_module[name] = bits
+    mods = hierarchy.get('modules', {}) if hierarchy else {}
+    top_key = module_key(hierarchy or {}, top)
+    if top_key is None:
+        return 0
+    if top_key in per_module:
+        return per_module[top_key]
+    total = 0
+
+    def walk(key, mult):
+        nonlocal total
+        for t, n in mods.get(key, {}).get('num_cells_by_type', {}).items():
+            if t in per_module:
+                total += mult * n * per_module[t]
+            elif t in mods:
+                walk(t, mult * n)
+    walk(top_key, 1)
+    return total
+
+
+def is_blackbox_type(t, blackboxes):
+    base = t.split('\\')[-1]
+    return any(base == b for b in blackboxes)
+
+
+def describe(reg, ports):
+    """A flop named by its output net: a registered input or output port, or a register of the block."""
+    m = re.match(r'^syn_in_(\w+)(\[\d+\])?$', reg)
+    if m:
+        return f'in {m.group(1)}{m.group(2) or ""}'
+    m = re.match(r'^(?:syn_out_)?(\w+)(\[\d+\])?$', reg)
+    if m and ports.get(m.group(1)) == 'output':
+        return f'out {m.group(1)}{m.group(2) or ""}'
+    return reg[len('u_dut/'):] if reg.startswith('u_dut/') else reg
+
+
+def block_row(name, bdir, lib, fo4_ns, density, blackboxes):
+    status = load(os.path.join(bdir, 'status.json'), {'status': 'fail', 'error': 'no status (not run?)',
+                                                     'yosys_s': 0, 'sta_s': 0})
+    row = {'block': name, 'status': status['status'], 'error': status.get('error', ''),
+           'yosys_s': status.get('yosys_s'), 'sta_s': status.get('sta_s'),
+           'yosys_cpu_s': status.get('yosys_cpu_s'), 'sta_cpu_s': status.get('sta_cpu_s')}
+    if status['status'] != 'ok':
+        return row
+    macros = load(os.path.join(bdir, 'macros.json'))
+    hierarchy = load(os.path.join(bdir, 'hierarchy.json'))
+    bits = storage_bits(macros, hierarchy, name, blackboxes)
+    row['sram_bits'] = bits
+    row['sram_area_um2'] = round(bits * density, 1) if bits and density else None
+    if name in blackboxes:
+        row['kind'] = 'black box'
+        if not bits:
+            row['status'], row['error'] = 'fail', 'the black box holds no storage that Yosys can see'
+        return row
+    stat = load(os.path.join(bdir, 'stat.json'), {})
+    key = module_key(stat, name)
+    design = load(os.path.join(bdir, 'block.json'), {})
+    ports = {p: d['direction'] for p, d in design.get('modules', {}).get(name, {}).get('ports', {}).items()}
+    sta = load(os.path.join(bdir, 'sta.json'), {})
+    by_type = stat['modules'][key]['num_cells_by_type'] if key else {}
+    seq = set(lib['sequential'])
+    row['kind'] = 'seq' if 'clk_i' in ports else 'comb'
+    row['cells'] = sum(n for t, n in by_type.items() if not is_blackbox_type(t, blackboxes))
+    row['flops'] = sum(n for t, n in by_type.items() if t in seq)
+    row['area_um2'] = chip_areas(os.path.join(bdir, 'stat.txt')).get(name)
+    crit = sta.get('critical_ns')
+    row['critical_ns'] = crit
+    row['fo4'] = round(crit / fo4_ns, 1) if crit else None
+    row['fmax_mhz'] = round(1000.0 / crit, 1) if crit else None
+    row['depth'] = sta.get('depth')
+    row['start'] = describe(sta.get('start_reg', '?'), ports)
+    row['end'] = describe(sta.get('end_reg', '?'), ports)
+    goal = TAG_STAGE_GOAL_FO4 if name in TAG_STAGE else GOAL_FO4
+    row['goal_fo4'] = goal
+    row['meets_goal'] = row['fo4'] is not None and row['fo4'] <= goal
+    if row['sram_area_um2'] is not None and row['area_um2'] is not None:
+        row['total_area_um2'] = round(row['area_um2'] + row['sram_area_um2'], 1)
+    problems = [k for k in ('cells', 'area_um2', 'critical_ns') if not row.get(k) or row[k] <= 0]
+    if problems:
+        row['status'] = 'fail'
+        row['error'] = 'impossible result: ' + ', '.join(f'{k} = {row.get(k)}' for k in problems)
+    return row
+
+
+def overhead(run, lib, fo4_ns, density, blackboxes, baseline_rtl):
+    note = ''
+    try:
+        with open(os.path.join(run, 'overhead_note.txt'), encoding='utf-8') as f:
+            note = f.read().strip()
+    except OSError:
+        note = 'not run'
+    result = {'baseline_rtl': baseline_rtl, 'goal_pct': POLICY_OVERHEAD_GOAL_PCT}
+    if note:
+        result.update(available=False, reason=note)
+        return result
+    rows = {'full': block_row('l1d_top', os.path.join(run, 'blocks', 'l1d_top'), lib, fo4_ns,
+                              density, blackboxes),
+            'baseline': block_row('l1d_top', os.path.join(run, 'baseline', 'l1d_top'), lib, fo4_ns,
+                                  density, blackboxes)}
+    bad = [v for v, r in rows.items() if r['status'] != 'ok']
+    if bad:
+        result.update(available=False, reason='l1d_top build failed: ' +
+                      '; '.join(f'{v}: {rows[v]["error"]}' for v in bad))
+        return result
+    full, base = rows['full']['area_um2'], rows['baseline']['area_um2']
+    pct = 100.0 * (full - base) / base
+    result.update(available=True, full_area_um2=full, baseline_area_um2=base,
+                  overhead_um2=round(full - base, 1), overhead_pct=round(pct, 2),
+                  meets_goal=pct <= POLICY_OVERHEAD_GOAL_PCT,
+                  full_sram_um2=rows['full'].get('sram_area_um2'),
+                  baseline_sram_um2=rows['baseline'].get('sram_area_um2'),
+                  full_cells=rows['full']['cells'], baseline_cells=rows['baseline']['cells'],
+                  full_fo4=rows['full']['fo4'], baseline_fo4=rows['baseline']['fo4'])
+    full_total, base_total = rows['full'].get('total_area_um2'), rows['baseline'].get('total_area_um2')
+    if full_total and base_total:
+        result['overhead_pct_with_sram'] = round(100.0 * (full_total - base_total) / base_total, 2)
+    return result
+
+
+def fmt(v, spec='{:.0f}'):
+    return '—' if v is None else spec.format(v)
+
+
+def secs(r, tool):
+    """Wall seconds (CPU seconds) of a tool on a block."""
+    wall, cpu = r.get(f'{tool}_s'), r.get(f'{tool}_cpu_s')
+    if not wall:
+        return '—'
+    return f'{wall:.1f}' + (f' ({cpu:.1f})' if cpu is not None else '')
+
+
+def markdown(rep):
+    lib, run = rep['library'], rep['run']
+    out = [f'# Synthesis report: {lib["name"]}', '',
+           f'Library `{lib["liberty_name"]}` from `{lib["source"]}`: {lib["usable_cells"]} usable cells'
+           f' ({len(lib["dont_use"])} dont_use). Inputs driven by `{lib["driver"]}`, outputs load'
+           f' {lib["load"]} (four `{lib["inverter"]}` inputs), no wire-load model.'
+           f' FO4 (`{lib["inverter"]}`, fanout 4) = **{lib["fo4_ps"]:.1f} ps**.', '',
+           'Every block is timed register to register inside a wrapper that registers each of its'
+           ' ports: path = clk-to-q + logic + setup, ideal clock; FO4 = path / FO4 delay;'
+           ' goal 20 FO4 per block, 25 for the tag stage (' + ', '.join(sorted(TAG_STAGE)) + ').',
+           f'Wall time {run["wall_s"]} s with {run["jobs"]} parallel jobs; per block the wall and (CPU)'
+           ' seconds of each tool.', '',
+           '| block | library | kind | cells | area um² | flops | path ns | FO4 | goal | fmax MHz | depth |'
+           ' critical path (start → end) | Yosys s (CPU) | STA s (CPU) |',
+           '|---|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|']
+    for r in rep['blocks']:
+        if r['status'] != 'ok':
+            out.append(f'| {r["block"]} | {lib["name"]} | FAILED | | | | | | | | | {r["error"]} | {secs(r, "yosys")} | |')
+            continue
+        if r['kind'] == 'black box':
+            area = fmt(r['sram_area_um2'])
+            out.append(f'| {r["block"]} | {lib["name"]} | black box | — | {area} (SRAM: {r["sram_bits"]} bits ×'
+                       f' {rep["sram_um2_per_bit"]} um²/bit) | — | — | — | — | — | — | not timed |'
+                       f' {secs(r, "yosys")} | — |')
+            continue
+        goal = f'{r["goal_fo4"]} {"met" if r["meets_goal"] else "**missed**"}'
+        area = fmt(r['area_um2'])
+        if r.get('sram_area_um2') is not None:
+            area += f' + SRAM {r["sram_area_um2"]:.0f}'
+        out.append(f'| {r["block"]} | {lib["name"]} | {r["kind"]} | {r["cells"]} | {area} | {r["flops"]} |'
+                   f' {r["critical_ns"]:.3f} | {r["fo4"]:.1f} | {goal} | {r["fmax_mhz"]:.0f} |'
+                   f' {r["depth"]} | {r["start"]} → {r["end"]} | {secs(r, "yosys")} | {secs(r, "sta")} |')
+    po = rep['policy_overhead']
+    out += ['', '## Policy overhead: l1d_top with every policy vs the baseline LRU controller', '']
+    if po['available']:
+        out.append(f'| build | cells | standard-cell area um² | data SRAM um² | path FO4 |')
+        out.append('|---|---:|---:|---:|---:|')
+        out.append(f'| l1d_top, every policy (`rtl`) | {po["full_cells"]} | {po["full_area_um2"]:.0f} |'
+                   f' {fmt(po["full_sram_um2"])} | {po["full_fo4"]} |')
+        out.append(f'| l1d_top, baseline LRU only (`{po["baseline_rtl"]}`) | {po["baseline_cells"]} |'
+                   f' {po["baseline_area_um2"]:.0f} | {fmt(po["baseline_sram_um2"])} | {po["baseline_fo4"]} |')
+        with_sram = po.get('overhead_pct_with_sram')
+        out += ['', f'Policy overhead: **+{po["overhead_um2"]:.0f} um², {po["overhead_pct"]:.1f} %** of the'
+                    f' baseline controller\'s standard-cell area (goal ≤ {po["goal_pct"]:.0f} %:'
+                    f' {"met" if po["meets_goal"] else "**missed**"})'
+                    + (f'; {with_sram:.1f} % of the whole cache with its data SRAM.' if with_sram is not None
+                       else '.')]
+    else:
+        out.append(f'Not available: {po["reason"]}.')
+    if rep['failures']:
+        out += ['', '## Failures', '']
+        out += [f'- {f["block"]}: {f["error"]}' for f in rep['failures']]
+    return '\n'.join(out) + '\n'
+
+
+def combine(outdir):
+    """OUTDIR/report.md and .json: the reports of every library run under OUTDIR, the one just
+    run first (synth.sh runs one library at a time; each keeps OUTDIR/<library>/report.*)."""
+    reps = []
+    for name in sorted(os.listdir(outdir)):
+        rep = load(os.path.join(outdir, name, 'report.json'))
+        if rep and 'library' in rep:
+            reps.append((os.path.getmtime(os.path.join(outdir, name, 'report.json')), name, rep))
+    reps.sort(key=lambda t: (-t[0], t[1]))
+    with open(os.path.join(outdir, 'report.json'), 'w', encoding='utf-8') as f:
+        json.dump({'libraries': [r for _, _, r in reps]}, f, indent=1)
+        f.write('\n')
+    parts = []
+    for _, name, _ in reps:
+        with open(os.path.join(outdir, name, 'report.md'), encoding='utf-8') as f:
+            parts.append(f.read())
+    with open(os.path.join(outdir, 'report.md'), 'w', encoding='utf-8') as f:
+        f.write('\n'.join(parts))
+    return 0
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == '--combine':
+        return combine(sys.argv[2])
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--run', required=True)
+    ap.add_argument('--lib', required=True)
+    ap.add_argument('--density', default='')
+    ap.add_argument('--wall', type=float, default=0)
+    ap.add_argument('--jobs', type=int, default=1)
+    ap.add_argument('--baseline-rtl', default='')
+    a = ap.parse_args()
+    lib = load(os.path.join(a.run, 'lib', 'lib.json'))
+    fo4 = load(os.path.join(a.run, 'lib', 'fo4.json'))
+    if not lib or not fo4:
+        print('report: no library facts in the run directory', file=sys.stderr)
+        return 1
+    density = float(a.density) if a.density else None
+    blackboxes = set(os.environ.get('SYN_BLACKBOX', 'l1d_data_sram').split())
+    rows = [block_row(b, os.path.join(a.run, 'blocks', b), lib, fo4['fo4_ns'], density, blackboxes)
+            for b in sorted(os.listdir(os.path.join(a.run, 'blocks')))]
+    rows.sort(key=lambda r: (r['block'] == 'l1d_top', r['block']))
+    for r in rows:
+        r['library'] = a.lib
+    rep = {
+        'library': {'name': a.lib, 'liberty_name': lib['library'], 'source': lib['source'],
+                    'usable_cells': lib['usable_cells'], 'dont_use': lib['dont_use'],
+                    'driver': lib['buffer'], 'load': lib['load'], 'inverter': lib['inverter']['cell'],
+                    'fo4_ps': round(fo4['fo4_ns'] * 1000, 2)},
+        'sram_um2_per_bit': density,
+        'run': {'wall_s': a.wall, 'jobs': a.jobs},
+        'blocks': rows,
+        'policy_overhead': overhead(a.run, lib, fo4['fo4_ns'], density, blackboxes, a.baseline_rtl),
+        'failures': [{'block': r['block'], 'error': r['error']} for r in rows if r['status'] != 'ok'],
+    }
+    with open(os.path.join(a.run, 'report.json'), 'w', encoding='utf-8') as f:
+        json.dump(rep, f, indent=1)
+        f.write('\n')
+    text = markdown(rep)
+    with open(os.path.join(a.run, 'report.md'), 'w', encoding='utf-8') as f:
+        f.write(text)
+    print(text, end='')
+    return 1 if rep['failures'] else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# ctest synth.smoke: the synthesis flow of make synth works, and fails when it should.
+#
+#   smoke.sh [WORKDIR]
+#
+# 1. Three small blocks of rtl/ on osu018 (synth/synth.sh): exit 0, and every report row has
+#    cells, area and a path > 0, a path between 2 and 100 FO4, flops for the sequential block
+#    only, and the FO4 of the library is between 20 and 500 ps.
+# 2. The black box and the policy-overhead row (synth/test/fixture, and its baseline variant
+#    written here for --baseline-rtl): the data SRAM's area is its bits (2 x 32 x 8) times the
+#    density, and the overhead is > 0.
+# 3. Broken inputs make the flow fail with the right message: an empty liberty file; a latch
+#    (synth/test/fixture-latch: Yosys leaves an internal cell unmapped); and OpenSTA handed an
+#    empty library (it prints an error and carries on: the flow must notice).
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=${1:-$(mktemp -d)}
+[ $# -ge 1 ] || trap 'rm -rf "$work"' EXIT
+mkdir -p "$work"
+failed=0
+pass() { echo "PASS $1"; }
+fail() {
+  echo "FAIL $1"
+  failed=1
+}
+
+# --- 1. real blocks ---
+blocks="l1d_addr_decode l1d_tag_mask l1d_agelru_ages"
+if "$root/synth/synth.sh" --out "$work/ok" --jobs 2 --blocks "$blocks" >"$work/ok.log" 2>&1; then
+  pass "synth.sh on $blocks"
+else
+  cat "$work/ok.log"
+  fail "synth.sh on $blocks: exit status $?"
+fi
+if python3 - "$work/ok/osu018/report.json" "$blocks" "$work/ok/report.json" <<'EOF'; then
+import json, sys
+rep = json.load(open(sys.argv[1]))
+assert json.load(open(sys.argv[3]))['libraries'] == [rep], 'combined report.json'
+fo4 = rep['library']['fo4_ps']
+assert 20 < fo4 < 500, f'FO4 {fo4} ps'
+rows = {r['block']: r for r in rep['blocks']}
+assert sorted(rows) == sorted(sys.argv[2].split()), f'rows {sorted(rows)}'
+for name, r in rows.items():
+    assert r['status'] == 'ok' and r['library'] == 'osu018', f'{name}: {r}'
+    assert r['cells'] > 0 and r['area_um2'] > 0 and r['critical_ns'] > 0, f'{name}: {r}'
+    assert 2 < r['fo4'] < 100, f'{name}: {r["fo4"]} FO4'
+    assert abs(r['fo4'] * fo4 / 1000 - r['critical_ns']) < 0.01 * r['critical_ns'] + 0.001, name
+    assert (r['flops'] > 0) == (r['kind'] == 'seq'), f'{name}: {r["flops"]} flops, {r["kind"]}'
+    assert r['start'] and r['end'] and r['yosys_s'] > 0 and r['sta_s'] > 0, f'{name}: {r}'
+assert rows['l1d_agelru_ages']['flops'] >= 17, rows['l1d_agelru_ages']
+assert not rep['policy_overhead']['available']
+print('report: ' + ', '.join(f'{n} {r["cells"]} cells {r["area_um2"]:.0f} um2 {r["fo4"]} FO4'
+                             for n, r in sorted(rows.items())))
+EOF
+  pass "report.json has sane numbers"
+else
+  fail "report.json numbers"
+fi
+
+# --- 2. black box and policy overhead on the fixture ---
+mkdir -p "$work/baseline"
+cp "$root"/synth/test/fixture/*.sv "$work/baseline/"
+sed -i "s/parameter bit Policies = 1'b1/parameter bit Policies = 1'b0/" "$work/baseline/l1d_top.sv"
+if "$root/synth/synth.sh" --rtl "$root/synth/test/fixture" --out "$work/fixture" --jobs 2 \
+  --baseline-rtl "$work/baseline" >"$work/fixture.log" 2>&1 &&
+  python3 - "$work/fixture/osu018/report.json" <<'EOF'; then
+import json, sys
+rep = json.load(open(sys.argv[1]))
+rows = {r['block']: r for r in rep['blocks']}
+top, density = rows['l1d_top'], rep['sram_um2_per_bit']
+assert top['status'] == 'ok' and top['sram_bits'] == 2 * 32 * 8, top
+assert abs(top['sram_area_um2'] - 512 * density) < 1, top
+assert rows['l1d_data_sram']['kind'] == 'black box' and rows['l1d_data_sram']['sram_bits'] == 16 * 8
+po = rep['policy_overhead']
+assert po['available'] and po['overhead_um2'] > 0 and po['overhead_pct'] > 0, po
+assert po['full_area_um2'] == top['area_um2'] and po['baseline_sram_um2'] == top['sram_area_um2'], po
+print(f'fixture: SRAM {top["sram_bits"]} bits {top["sram_area_um2"]} um2, overhead {po["overhead_pct"]} %')
+EOF
+  pass "black-box SRAM area and policy-overhead row"
+else
+  cat "$work/fixture.log"
+  fail "black-box SRAM area and policy-overhead row"
+fi
+
+# --- 3. broken inputs ---
+expect_fail() {  # expect_fail NAME TEXT COMMAND...
+  local name=$1 text=$2
+  shift 2
+  if "$@" >"$work/$name.log" 2>&1; then
+    fail "$name: the flow succeeded"
+  elif ! grep -qF -- "$text" "$work/$name.log"; then
+    cat "$work/$name.log"
+    fail "$name: no '$text' in the output"
+  else
+    pass "$name fails: $(grep -F -m1 -- "$text" "$work/$name.log")"
+  fi
+}
+: >"$work/empty.lib"
+expect_fail empty_liberty "no usable cell" \
+  "$root/synth/synth.sh" --liberty "$work/empty.lib" --out "$work/empty" --blocks l1d_addr_decode
+expect_fail unmapped_latch "unmapped internal cells" \
+  "$root/synth/synth.sh" --rtl "$root/synth/test/fixture-latch" --out "$work/latch" --jobs 1
+mkdir -p "$work/sta"
+expect_fail sta_empty_library "no cell loaded" \
+  env STA_LIBERTY="$work/empty.lib" STA_NETLIST=/dev/null STA_TOP=x STA_DRIVER=x STA_LOAD=0 \
+  STA_PERIOD=10 STA_REPORT="$work/sta/r" STA_OUT="$work/sta/out.json" SYN_TOOLS="$root/synth" \
+  sh -c 'sta -no_init -no_splash -exit "$SYN_TOOLS/sta_block.tcl"; test -s "$STA_OUT"'
+
+exit $failed
