@@ -61,12 +61,14 @@ cmd_lint() {
 cmd_synth() {
   local dir=$1
   shift
-  local m failed=0 n=0
+  local m failed=0 n=0 skip=${RTL_SYNTH_SKIP-}
+  skip=${skip//[;,]/ }
   for m in $(modules_of "$dir" "$@"); do
     n=$((n + 1))
     # RTL_SYNTH_SKIP: modules whose Yosys check takes too long for make test (l1d_top: more
     # than 13 CPU minutes); ctest label `slow` and `make synth-check` still run them.
-    if [ $# -eq 0 ] && [[ " ${RTL_SYNTH_SKIP-} " == *" $m "* ]]; then
+    # (a CMake list: separated by ';', or by spaces or commas when set by hand)
+    if [ $# -eq 0 ] && [[ " ${skip} " == *" $m "* ]]; then
       echo "synth: $m skipped (RTL_SYNTH_SKIP)"
       continue
     fi
