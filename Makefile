@@ -10,8 +10,12 @@ all: build
 deps:
 	@bash scripts/setup-deps.sh
 
+# ALL_NETLISTS=ON co-simulates the Yosys netlist of every block on every configuration (make
+# test-slow); by default only on gtx480 and one odd shape (tb/rtl_blocks.cmake).
+ALL_NETLISTS ?= OFF
 configure: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_EXTRA) >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) \
+	  $(CMAKE_EXTRA) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -19,9 +23,12 @@ build: configure
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE slow
 
-# The checks too slow for make test (ctest label `slow`: Yosys on l1d_top).
-test-slow: build
+# The checks too slow for make test: Yosys on l1d_top and l1d_mshr (ctest label `slow`) and the
+# netlist co-simulation of every block on every configuration (a longer build).
+test-slow:
+	@$(MAKE) --no-print-directory build ALL_NETLISTS=ON
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L slow
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'Netlist
 
 # The main job: six workloads x seven policies on gtx480 with the RTL L1 (the verilated l1d_top
 # in every SM), reduced inputs; prints IPC normalised to baseline, L1 miss rates and bypass

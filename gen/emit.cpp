@@ -291,7 +291,8 @@ class Writer {
   void item(const Item& it, int ind) {
     switch (it.kind) {
       case ItemKind::kDecl: {
-        std::string s = x_.type(it.type) + " " + it.name + (it.unpacked.empty() ? "" : " ");
+        std::string s = std::string(it.mem2reg ? "(* mem2reg *) " : "") + x_.type(it.type) + " " + it.name +
+                        (it.unpacked.empty() ? "" : " ");
         for (const Expr& d : it.unpacked) s += "[" + x_.print(d) + "]";
         line(ind, s + ";");
         return;

@@ -236,6 +236,12 @@ Expr Scope::var(std::string_view name, const Type& type, std::vector<Expr> unpac
   return make_ref(name, RefKind::kSignal, type, item->unpacked.size());
 }
 
+Expr Scope::register_table(std::string_view name, const Expr& width, const Expr& entries) {
+  Expr e = logic(name, width, {entries});
+  items_.back()->mem2reg = true;
+  return e;
+}
+
 Expr Scope::localparam(std::string_view name, const Type& type, const Expr& value) {
   need(value, "localparam value");
   if (contains_fill_ones(value)) refuse(Rule::kFillOnesParam, "localparam " + q(name));

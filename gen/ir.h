@@ -192,6 +192,7 @@ struct Item {
   std::string name;  // decl / localparam / instance name; generate label
   Type type;         // decl / localparam
   std::vector<Expr> unpacked;
+  bool mem2reg = false;  // decl: (* mem2reg *)
   Expr lhs, rhs;  // assign; localparam value in rhs
   Body defaults;  // always_comb defaults / always_ff reset branch
   Body body;
@@ -219,6 +220,12 @@ class Scope {
   Expr logic(std::string_view name, const Expr& width = 1, std::vector<Expr> unpacked = {});
   // <type> name [unpacked...];  (struct and enum signals of package typedefs)
   Expr var(std::string_view name, const Type& type, std::vector<Expr> unpacked = {});
+  // (* mem2reg *) logic [width-1:0] name [entries];  a table of flops with one word per entry,
+  // each written (and reset) by its entry's generate block and read at a variable index. Yosys
+  // turns it into registers either way; the attribute says so, where it would otherwise warn.
+  // Verilator reads it at the index, where a flat vector of every entry's flops would be
+  // rebuilt whole every cycle.
+  Expr register_table(std::string_view name, const Expr& width, const Expr& entries);
   Expr localparam(std::string_view name, const Type& type, const Expr& value);
   Expr localparam(std::string_view name, const Expr& value);  // int unsigned
   // Refused (profile rule localparam-array); exists so the refusal is tested.

@@ -47,15 +47,15 @@ module l1d_tag_array #(
   input  logic                                     clear_priority_i
 );
 
-  // Every set's state, one vector per field: set s at [s*Ways*W +: Ways*W] (flops in g_set).
-  logic [Sets * Ways * CommonTagBits-1:0] all_common_tag;
-  logic [Sets * Ways * 4-1:0] all_valid;
-  logic [Sets * Ways * 128-1:0] all_dirty;
-  logic [Sets * Ways * 4 * ChunkTagBits-1:0] all_chunk_tag;
-  logic [Sets * Ways * 8-1:0] all_slot_rank;
-  logic [Sets * Ways * HpcBits-1:0] all_hpc;
-  logic [Sets * Ways * 8-1:0] all_awid;
-  logic [Sets * Ways * 1-1:0] all_priority;
+  // Every set's state: one memory per field, one word per set (written in g_set).
+  (* mem2reg *) logic [Ways * CommonTagBits-1:0] common_tag_q [Sets];
+  (* mem2reg *) logic [Ways * 4-1:0] valid_q [Sets];
+  (* mem2reg *) logic [Ways * 128-1:0] dirty_q [Sets];
+  (* mem2reg *) logic [Ways * 4 * ChunkTagBits-1:0] chunk_tag_q [Sets];
+  (* mem2reg *) logic [Ways * 8-1:0] slot_rank_q [Sets];
+  (* mem2reg *) logic [Ways * HpcBits-1:0] hpc_q [Sets];
+  (* mem2reg *) logic [Ways * 8-1:0] awid_q [Sets];
+  (* mem2reg *) logic [Ways * 1-1:0] priority_q [Sets];
 
   for (genvar s = 0; s < Sets; s++) begin : g_set
     logic [Ways-1:0] way_we;
@@ -69,93 +69,60 @@ module l1d_tag_array #(
       assign way_we = wr_way_en_i;
     end
 
-    logic [Ways * CommonTagBits-1:0] common_tag_q;
-    logic [Ways * 4-1:0] valid_q;
-    logic [Ways * 128-1:0] dirty_q;
-    logic [Ways * 4 * ChunkTagBits-1:0] chunk_tag_q;
-    logic [Ways * 8-1:0] slot_rank_q;
-    logic [Ways * HpcBits-1:0] hpc_q;
-    logic [Ways * 8-1:0] awid_q;
-    logic [Ways * 1-1:0] priority_q;
-
     // Kernel end clears every priority bit, also one written in the same cycle.
     logic [Ways-1:0] priority_d;
 
-    assign priority_d = clear_priority_i ? '0 : way_we & wr_priority_i | ~way_we & priority_q;
+    assign priority_d = clear_priority_i ? '0 : way_we & wr_priority_i | ~way_we & priority_q[s];
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        common_tag_q <= '0;
-        valid_q <= '0;
-        dirty_q <= '0;
-        chunk_tag_q <= '0;
-        slot_rank_q <= {Ways{8'hE4}};
-        hpc_q <= '0;
-        awid_q <= '0;
-        priority_q <= '0;
+        common_tag_q[s] <= '0;
+        valid_q[s] <= '0;
+        dirty_q[s] <= '0;
+        chunk_tag_q[s] <= '0;
+        slot_rank_q[s] <= {Ways{8'hE4}};
+        hpc_q[s] <= '0;
+        awid_q[s] <= '0;
+        priority_q[s] <= '0;
       end else begin
         for (int unsigned w = 0; w < Ways; w++) begin
           if (way_we[w]) begin
-            common_tag_q[w * CommonTagBits +: CommonTagBits] <= wr_common_tag_i[w * CommonTagBits +: CommonTagBits];
-            valid_q[w * 4 +: 4] <= wr_valid_i[w * 4 +: 4];
-            dirty_q[w * 128 +: 128] <= wr_dirty_i[w * 128 +: 128];
-            chunk_tag_q[w * 4 * ChunkTagBits +: 4 * ChunkTagBits] <= wr_chunk_tag_i[w * 4 * ChunkTagBits +: 4 * ChunkTagBits];
-            slot_rank_q[w * 8 +: 8] <= wr_slot_rank_i[w * 8 +: 8];
-            hpc_q[w * HpcBits +: HpcBits] <= wr_hpc_i[w * HpcBits +: HpcBits];
-            awid_q[w * 8 +: 8] <= wr_awid_i[w * 8 +: 8];
+            common_tag_q[s][w * CommonTagBits +: CommonTagBits] <= wr_common_tag_i[w * CommonTagBits +: CommonTagBits];
+            valid_q[s][w * 4 +: 4] <= wr_valid_i[w * 4 +: 4];
+            dirty_q[s][w * 128 +: 128] <= wr_dirty_i[w * 128 +: 128];
+            chunk_tag_q[s][w * 4 * ChunkTagBits +: 4 * ChunkTagBits] <= wr_chunk_tag_i[w * 4 * ChunkTagBits +: 4 * ChunkTagBits];
+            slot_rank_q[s][w * 8 +: 8] <= wr_slot_rank_i[w * 8 +: 8];
+            hpc_q[s][w * HpcBits +: HpcBits] <= wr_hpc_i[w * HpcBits +: HpcBits];
+            awid_q[s][w * 8 +: 8] <= wr_awid_i[w * 8 +: 8];
           end
         end
-        priority_q <= priority_d;
+        priority_q[s] <= priority_d;
       end
     end
-
-    assign all_common_tag[s * Ways * CommonTagBits +: Ways * CommonTagBits] = common_tag_q;
-    assign all_valid[s * Ways * 4 +: Ways * 4] = valid_q;
-    assign all_dirty[s * Ways * 128 +: Ways * 128] = dirty_q;
-    assign all_chunk_tag[s * Ways * 4 * ChunkTagBits +: Ways * 4 * ChunkTagBits] = chunk_tag_q;
-    assign all_slot_rank[s * Ways * 8 +: Ways * 8] = slot_rank_q;
-    assign all_hpc[s * Ways * HpcBits +: Ways * HpcBits] = hpc_q;
-    assign all_awid[s * Ways * 8 +: Ways * 8] = awid_q;
-    assign all_priority[s * Ways * 1 +: Ways * 1] = priority_q;
   end
 
-  // The read port: every way of set rd_set_i, a multiplexer over the sets (not a part-select
-  // at rd_set_i * span, which Yosys builds as a shifter over every set's bits, and slowly).
+  // The read port: every way of set rd_set_i.
   if (Sets > 1) begin : g_read
-    always_comb begin
-      rd_common_tag_o = '0;
-      rd_valid_o = '0;
-      rd_dirty_o = '0;
-      rd_chunk_tag_o = '0;
-      rd_slot_rank_o = '0;
-      rd_hpc_o = '0;
-      rd_awid_o = '0;
-      rd_priority_o = '0;
-      for (int unsigned s = 0; s < Sets; s++) begin
-        if (rd_set_i == (Sets > 1 ? $clog2(Sets) : 1)'(s)) begin
-          rd_common_tag_o = all_common_tag[s * Ways * CommonTagBits +: Ways * CommonTagBits];
-          rd_valid_o = all_valid[s * Ways * 4 +: Ways * 4];
-          rd_dirty_o = all_dirty[s * Ways * 128 +: Ways * 128];
-          rd_chunk_tag_o = all_chunk_tag[s * Ways * 4 * ChunkTagBits +: Ways * 4 * ChunkTagBits];
-          rd_slot_rank_o = all_slot_rank[s * Ways * 8 +: Ways * 8];
-          rd_hpc_o = all_hpc[s * Ways * HpcBits +: Ways * HpcBits];
-          rd_awid_o = all_awid[s * Ways * 8 +: Ways * 8];
-          rd_priority_o = all_priority[s * Ways * 1 +: Ways * 1];
-        end
-      end
-    end
+    assign rd_common_tag_o = common_tag_q[rd_set_i];
+    assign rd_valid_o = valid_q[rd_set_i];
+    assign rd_dirty_o = dirty_q[rd_set_i];
+    assign rd_chunk_tag_o = chunk_tag_q[rd_set_i];
+    assign rd_slot_rank_o = slot_rank_q[rd_set_i];
+    assign rd_hpc_o = hpc_q[rd_set_i];
+    assign rd_awid_o = awid_q[rd_set_i];
+    assign rd_priority_o = priority_q[rd_set_i];
   end else begin : g_read_one_set
     logic unused_rd_set;
 
     assign unused_rd_set = rd_set_i;
-    assign rd_common_tag_o = all_common_tag;
-    assign rd_valid_o = all_valid;
-    assign rd_dirty_o = all_dirty;
-    assign rd_chunk_tag_o = all_chunk_tag;
-    assign rd_slot_rank_o = all_slot_rank;
-    assign rd_hpc_o = all_hpc;
-    assign rd_awid_o = all_awid;
-    assign rd_priority_o = all_priority;
+    assign rd_common_tag_o = common_tag_q[1'd0];
+    assign rd_valid_o = valid_q[1'd0];
+    assign rd_dirty_o = dirty_q[1'd0];
+    assign rd_chunk_tag_o = chunk_tag_q[1'd0];
+    assign rd_slot_rank_o = slot_rank_q[1'd0];
+    assign rd_hpc_o = hpc_q[1'd0];
+    assign rd_awid_o = awid_q[1'd0];
+    assign rd_priority_o = priority_q[1'd0];
   end
 
 endmodule

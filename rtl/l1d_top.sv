@@ -9,10 +9,11 @@
 // memory request (valid/ready), memory response (valid), events, occupancy, agelru_enable,
 // and one counter output per golden::L1Counters field (cnt_*_o). Every output is a function
 // of the registers only (Moore). Sizes: 0 = 32 B, 1 = 64 B, 2 = 128 B; outcome: 0 hit,
-// 1 miss-return, 2 bypass-return, 3 store-ack. Static configuration inputs (constant after
-// reset): cfg_bypass_i (0 none, 1 AGCB, 2 two-level, 3 PCAL, 4 AgeLRU), cfg_gran_i (0 fixed
-// 128 B, 1 static 64 B, 2 static 32 B, 3 dynamic), cfg_bto_i, cfg_opportunistic_i (PCAL),
-// cfg_keep_large_i (DyCache). The replacement policy is the configuration's, built into u_repl.
+// 1 miss-return, 2 bypass-return, 3 store-ack. Static configuration inputs, registered (set
+// them before reset and hold them): cfg_bypass_i (0 none, 1 AGCB, 2 two-level, 3 PCAL,
+// 4 AgeLRU), cfg_gran_i (0 fixed 128 B, 1 static 64 B, 2 static 32 B, 3 dynamic), cfg_bto_i,
+// cfg_opportunistic_i (PCAL), cfg_keep_large_i (DyCache). The replacement policy is the
+// configuration's, built into u_repl.
 // One actor uses the arrays per cycle: the fill unit, else the flush walker, else S1.
 // Geometry (sets, ways, address and chunk-tag bits, MSHRs, miss queue) is the configuration's,
 // fixed by the generator in the instantiated blocks and the widths below; WriteBack selects the
@@ -99,6 +100,20 @@ module l1d_top #(
   output logic [63:0]   cnt_s1_stall_cycles_o,
   output logic [63:0]   cnt_fill_stall_cycles_o
 );
+
+  logic [2:0] cfg_bypass_q;
+  logic [1:0] cfg_gran_q;
+  logic cfg_bto_q;
+  logic cfg_opportunistic_q;
+  logic cfg_keep_large_q;
+
+  always_ff @(posedge clk_i) begin
+    cfg_bypass_q <= cfg_bypass_i;
+    cfg_gran_q <= cfg_gran_i;
+    cfg_bto_q <= cfg_bto_i;
+    cfg_opportunistic_q <= cfg_opportunistic_i;
+    cfg_keep_large_q <= cfg_keep_large_i;
+  end
 
   // S1, the lookup stage: the request that fired on the core port last cycle.
   logic s1_valid_q;
@@ -227,8 +242,8 @@ module l1d_top #(
   logic [1:0] gran;
   logic dynamic;
 
-  assign dynamic = cfg_gran_i == 2'd3;
-  assign gran = dynamic ? sel_gran : cfg_gran_i == 2'd1 ? 2'd1 : cfg_gran_i == 2'd2 ? 2'd0 : 2'd2;
+  assign dynamic = cfg_gran_q == 2'd3;
+  assign gran = dynamic ? sel_gran : cfg_gran_q == 2'd1 ? 2'd1 : cfg_gran_q == 2'd2 ? 2'd0 : 2'd2;
 
   // Actors. The selector's switch is registered with the new G, so a small-to-large switch
   // decided last cycle starts the flush walker now (flush_start): the golden L1 flushes from the
@@ -530,7 +545,7 @@ module l1d_top #(
   // The bypass decision (0 none, 1 AGCB, 2 two-level, 3 PCAL); AgeLRU bypassing decides at the fill.
   always_comb begin
     s1_reason = 2'd0;
-    unique case (cfg_bypass_i)
+    unique case (cfg_bypass_q)
       3'd1: begin
         if (agcb_bypass) begin
           s1_reason = 2'd1;
@@ -552,7 +567,7 @@ module l1d_top #(
 
   logic s1_may_alloc;
 
-  assign s1_may_alloc = s1_reason == 2'd0 | s1_reason == 2'd1 | s1_reason == 2'd3 & cfg_opportunistic_i;
+  assign s1_may_alloc = s1_reason == 2'd0 | s1_reason == 2'd1 | s1_reason == 2'd3 & cfg_opportunistic_q;
 
   logic [1:0] s1_span;
 
@@ -561,7 +576,7 @@ module l1d_top #(
   logic [3:0] s1_alloc_fetch;
 
   assign s1_alloc_fetch = s1_span == 2'd2 ? 4'd15 : s1_span == 2'd1 ? 4'd3 << (s1_chunk & 2'd2) : 4'd1 << s1_chunk;
-  assign s1_fetch = s1_may_alloc ? s1_alloc_fetch : cfg_bto_i ? s1_needed : s1_range;
+  assign s1_fetch = s1_may_alloc ? s1_alloc_fetch : cfg_bto_q ? s1_needed : s1_range;
 
   // The chunk-tag match of S1's request against the set (copies of the probed sectors).
   logic m_hit;
@@ -654,7 +669,7 @@ module l1d_top #(
 
   // Allocate unless: AGCB without the L2's bit, two-level, PCAL without opportunistic caching,
   // or a block smaller than G (fetched before a small-to-large switch).
-  assign fill_wanted = (mr_bypass == 2'd0 | mr_bypass == 2'd1 & mr_l2 | fill_pcal_opp & cfg_opportunistic_i) & fill_size >= gran;
+  assign fill_wanted = (mr_bypass == 2'd0 | mr_bypass == 2'd1 & mr_l2 | fill_pcal_opp & cfg_opportunistic_q) & fill_size >= gran;
 
   logic fill_partial_found;
   logic [1:0] fill_partial_way;
@@ -768,7 +783,7 @@ module l1d_top #(
 
   logic fill_age_bypass;
 
-  assign fill_age_bypass = fill_replaces & cfg_bypass_i == 3'd4 & agelru_en_q & fill_victim_active & age_rel[32 +: 8] > fill_victim_rel;
+  assign fill_age_bypass = fill_replaces & cfg_bypass_q == 3'd4 & agelru_en_q & fill_victim_active & age_rel[32 +: 8] > fill_victim_rel;
 
   logic fill_allocates;
 
@@ -807,7 +822,7 @@ module l1d_top #(
 
   logic walk_keep_any;
 
-  assign walk_keep_any = cfg_keep_large_i & !flush_all_q;
+  assign walk_keep_any = cfg_keep_large_q & !flush_all_q;
   assign walk_keep = walk_keep_any ? (gran == 2'd0 ? walk_valid : gran == 2'd1 ? {walk_piece64[1], walk_piece64[1], walk_piece64[0], walk_piece64[0]} : {4{walk_piece128}}) : 4'd0;
 
   logic [3:0] walk_wb;
@@ -1487,7 +1502,7 @@ module l1d_top #(
   end
 
   // Policy units' per-cycle inputs.
-  assign tl_access = (s1_hit_done | s1_miss_done) & !s1_store_q & cfg_bypass_i == 3'd2;
+  assign tl_access = (s1_hit_done | s1_miss_done) & !s1_store_q & cfg_bypass_q == 3'd2;
   assign tl_miss = !s1_hit_done;
   assign sel_record = (s1_hit_done | s1_miss_done) & dynamic;
   assign sel_miss = !s1_hit_done;

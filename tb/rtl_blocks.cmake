@@ -50,6 +50,12 @@ set(RTL_TB_CONFIGS
     ${CMAKE_SOURCE_DIR}/tb/configs/odd_fermi16.yaml
     ${CMAKE_SOURCE_DIR}/tb/configs/odd_one_set64.yaml
     ${CMAKE_SOURCE_DIR}/tb/configs/odd_policy.yaml)
+# Netlist co-simulation costs most of the build (Yosys, then a verilated gate-level model that takes
+# up to a minute to compile): make test runs it on the default configuration and one odd shape;
+# make test-slow (-DRTL_NETLIST_ALL_CONFIGS=ON) on every configuration. A block's own
+# NETLIST_CONFIGS and its EXTRA_CONFIGS are always co-simulated.
+set(RTL_NETLIST_CONFIGS gtx480 odd_fermi16 CACHE STRING "configurations whose Yosys netlists are co-simulated")
+option(RTL_NETLIST_ALL_CONFIGS "co-simulate the Yosys netlist of every configuration" OFF)
 # Options of every model (one cycle is 10 ns in the waves). The RTL also gets -Wall: no warning is
 # allowed. The Yosys netlists get -Wno-UNOPTFLAT: Yosys writes aliased output bits as
 # `assign o[31:18] = o[63:50]`, which Verilator reports as a (false) loop on the vector.
@@ -167,7 +173,14 @@ function(add_rtl_block module)
     set(netlist ${RTL_BUILD_DIR}/${name}/netlist/${module}_netlist.v)
     list(TRANSFORM units PREPEND ${RTL_DIR_${name}}/ OUTPUT_VARIABLE sources)
     _rtl_model(${rtl} DEPENDS ${sources} ARGS --rtl ${RTL_DIR_${name}} ${module} -Wall ${RTL_VERILATOR_ARGS})
-    if(B_NO_NETLIST OR (B_NETLIST_CONFIGS AND NOT name IN_LIST B_NETLIST_CONFIGS))  # the RTL model alone
+    if(B_NETLIST_CONFIGS)
+      set(netlist_configs ${B_NETLIST_CONFIGS})
+    elseif(RTL_NETLIST_ALL_CONFIGS OR cfg IN_LIST B_EXTRA_CONFIGS)
+      set(netlist_configs ${name})
+    else()
+      set(netlist_configs ${RTL_NETLIST_CONFIGS})
+    endif()
+    if(B_NO_NETLIST OR NOT name IN_LIST netlist_configs)  # the RTL model alone
       list(APPEND models ${rtl})
       string(APPEND includes "#include \"${rtl}.h\"\n")
       set(netlist_alias "")

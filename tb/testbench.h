@@ -110,7 +110,7 @@ std::string wave_name(const std::string& block, const std::string& what = "") {
 // reset start from different random values in the two models: a block with such state makes
 // io.random() write it before its outputs depend on it, or compares only outputs that do not.
 template <class Config, class Io>
-void run_netlist_cosim(const Io& io, const std::string& block, uint64_t cycles, uint64_t seed) {
+void cosim_with_netlist(const Io& io, const std::string& block, uint64_t cycles, uint64_t seed) {
   Dut<typename Config::Rtl> rtl(wave_name<Config>(block, "cosim_rtl"), seed);
   Dut<typename Config::Netlist> net(wave_name<Config>(block, "cosim_netlist"), seed);
   rtl.reset();
@@ -129,6 +129,18 @@ void run_netlist_cosim(const Io& io, const std::string& block, uint64_t cycles, 
     net.tick();
   }
   EXPECT_EQ(board.cycles(), cycles);
+}
+
+// A configuration built without a netlist (RTL_NETLIST_CONFIGS, a block's NETLIST_CONFIGS in
+// tb/rtl_blocks.cmake) skips the test.
+template <class Config, class Io>
+void run_netlist_cosim(const Io& io, const std::string& block, uint64_t cycles, uint64_t seed) {
+  if constexpr (!requires { typename Config::Netlist; }) {
+    (void)io, (void)block, (void)cycles, (void)seed;
+    GTEST_SKIP() << Config::kName << ": no netlist in this build (RTL_NETLIST_CONFIGS, or make test-slow)";
+  } else {
+    cosim_with_netlist<Config>(io, block, cycles, seed);
+  }
 }
 
 }  // namespace tb

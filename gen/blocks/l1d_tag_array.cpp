@@ -3,11 +3,13 @@
 // read of a whole set, one registered write of any subset of a set's ways, and the kernel-end
 // clear of every priority bit.
 //
-// Structure: one generate block per set (g_set) holds its ways' fields as flat vectors of flops
-// (way w's slice at [w*W +: W], as on the ports) with one always_ff; the set's vectors are
-// concatenated into one vector per field (set s above set s-1), which the read port indexes by
-// rd_set_i. Per-set flops (not a memory) because the reset sets every line and clear_priority_i
-// touches every line in one cycle.
+// Structure: one memory per field with one word per set (way w's slice at [w*W +: W], as on the
+// ports), each set's word written by its own generate block (g_set), so that the reset sets every
+// line and clear_priority_i touches every line in one cycle (SV-SUBSET: per-entry always_ff for
+// large tables); the read port indexes the memories by rd_set_i. (An earlier form concatenated
+// the sets' flops into one flat vector per field and read it through a loop over the sets: the
+// same netlist, but Verilator rebuilt 30 kbit of vectors every cycle, the largest cost of the
+// verilated L1.)
 #include <algorithm>
 #include <bit>
 #include <string>
@@ -88,7 +90,7 @@ class TagArray final : public RtlBlock {
       Expr width;
       Expr wr, rd;
       Expr reset;
-      Expr all;  // every set's flops, set s at [s*Ways*width +: Ways*width]
+      Expr q;  // the flops: one word per set, way w's field at [w*width +: width]
     };
     std::vector<Field> fields = {
         {"common_tag", cm_bits, wr_common_tag, rd_common_tag, zeros(), {}},
@@ -101,8 +103,8 @@ class TagArray final : public RtlBlock {
         {"priority", Expr(1), wr_priority, rd_priority, zeros(), {}},
     };
 
-    m.comment("Every set's state, one vector per field: set s at [s*Ways*W +: Ways*W] (flops in g_set).");
-    for (Field& f : fields) f.all = m.logic(std::string("all_") + f.name, sets * ways * f.width);
+    m.comment("Every set's state: one memory per field, one word per set (written in g_set).");
+    for (Field& f : fields) f.q = m.register_table(std::string(f.name) + "_q", ways * f.width, sets);
 
     m.gen_for("g_set", "s", 0, sets, [&](Scope& g, const Expr& s) {
       Expr way_we = g.logic("way_we", ways);  // the ways of this set written at the next edge
@@ -113,52 +115,35 @@ class TagArray final : public RtlBlock {
         t.assign(unused_wr_set, wr_set);
         t.assign(way_we, wr_way_en);
       });
-      std::vector<Init> resets;
-      std::vector<Expr> flops;
-      for (const Field& f : fields) {
-        flops.push_back(g.logic(std::string(f.name) + "_q", ways * f.width));
-        resets.push_back({flops.back(), f.reset});
-      }
       g.comment("Kernel end clears every priority bit, also one written in the same cycle.");
       Expr priority_d = g.logic("priority_d", ways);
-      Expr& priority_q = flops.back();
+      const Expr priority_q = fields.back().q[s];
       g.assign(priority_d, mux(clear_priority, zeros(), (way_we & wr_priority) | (~way_we & priority_q)));
-      g.always_ff(resets, [&](Block& b) {
-        b.for_("w", 0, ways, [&](Block& body, const Expr& w) {
-          body.if_(way_we[w], [&](Block& t) {
-            for (size_t i = 0; i + 1 < fields.size(); ++i) {
-              const Expr& width = fields[i].width;
-              t.assign(flops[i].part(w * width, width), fields[i].wr.part(w * width, width));
-            }
+      g.always_ff_reset_block(
+          FfReset::kAsync,
+          [&](Block& r) {
+            for (const Field& f : fields) r.assign(f.q[s], f.reset);
+          },
+          [&](Block& b) {
+            b.for_("w", 0, ways, [&](Block& body, const Expr& w) {
+              body.if_(way_we[w], [&](Block& t) {
+                for (size_t i = 0; i + 1 < fields.size(); ++i) {
+                  const Expr& width = fields[i].width;
+                  t.assign(fields[i].q[s].part(w * width, width), fields[i].wr.part(w * width, width));
+                }
+              });
+            });
+            b.assign(priority_q, priority_d);
           });
-        });
-        b.assign(priority_q, priority_d);
-      });
-      for (size_t i = 0; i < fields.size(); ++i) {
-        const Expr span = ways * fields[i].width;
-        g.assign(fields[i].all.part(s * span, span), flops[i]);
-      }
     });
 
-    m.comment("The read port: every way of set rd_set_i, a multiplexer over the sets (not a part-select");
-    m.comment("at rd_set_i * span, which Yosys builds as a shifter over every set's bits, and slowly).");
+    m.comment("The read port: every way of set rd_set_i.");
     m.gen_if(sets.gt(1), "g_read", [&](Scope& g) {
-      std::vector<Init> drives;
-      for (const Field& f : fields) drives.push_back({f.rd, zeros()});
-      g.always_comb(drives, [&](Block& b) {
-        b.for_("s", 0, sets, [&](Block& body, const Expr& s) {
-          body.if_(rd_set.eq(cast(set_w, s)), [&](Block& t) {
-            for (const Field& f : fields) {
-              const Expr span = ways * f.width;
-              t.assign(f.rd, f.all.part(s * span, span));
-            }
-          });
-        });
-      });
+      for (const Field& f : fields) g.assign(f.rd, f.q[rd_set]);
     }).else_("g_read_one_set", [&](Scope& g) {
       Expr unused_rd_set = g.logic("unused_rd_set");
       g.assign(unused_rd_set, rd_set);
-      for (const Field& f : fields) g.assign(f.rd, f.all);
+      for (const Field& f : fields) g.assign(f.rd, f.q[lit(1, 0)]);
     });
     return m;
   }

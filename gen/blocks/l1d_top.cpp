@@ -14,7 +14,7 @@
 // function of registers (Moore), as the contract requires.
 //
 // Bypassing, granularity and their options are selected by static configuration inputs (cfg_*_i,
-// held constant after reset), so one model serves every policy preset that shares a replacement
+// registered, held constant after reset), so one model serves every policy preset that shares a replacement
 // policy; the replacement policy is built into l1d_repl_state (its generator emits only the
 // chosen policy's logic), and numeric policy settings (AGCB table shape and threshold,
 // two-level thresholds, DyCache sample, BIP/DIP constants) are parameters of the instantiated
@@ -118,10 +118,11 @@ class Top {
     m.describe("memory request (valid/ready), memory response (valid), events, occupancy, agelru_enable,");
     m.describe("and one counter output per golden::L1Counters field (cnt_*_o). Every output is a function");
     m.describe("of the registers only (Moore). Sizes: 0 = 32 B, 1 = 64 B, 2 = 128 B; outcome: 0 hit,");
-    m.describe("1 miss-return, 2 bypass-return, 3 store-ack. Static configuration inputs (constant after");
-    m.describe("reset): cfg_bypass_i (0 none, 1 AGCB, 2 two-level, 3 PCAL, 4 AgeLRU), cfg_gran_i (0 fixed");
-    m.describe("128 B, 1 static 64 B, 2 static 32 B, 3 dynamic), cfg_bto_i, cfg_opportunistic_i (PCAL),");
-    m.describe("cfg_keep_large_i (DyCache). The replacement policy is the configuration's, built into u_repl.");
+    m.describe("1 miss-return, 2 bypass-return, 3 store-ack. Static configuration inputs, registered (set");
+    m.describe("them before reset and hold them): cfg_bypass_i (0 none, 1 AGCB, 2 two-level, 3 PCAL,");
+    m.describe("4 AgeLRU), cfg_gran_i (0 fixed 128 B, 1 static 64 B, 2 static 32 B, 3 dynamic), cfg_bto_i,");
+    m.describe("cfg_opportunistic_i (PCAL), cfg_keep_large_i (DyCache). The replacement policy is the");
+    m.describe("configuration's, built into u_repl.");
     m.describe("One actor uses the arrays per cycle: the fill unit, else the flush walker, else S1.");
     m.describe("Geometry (sets, ways, address and chunk-tag bits, MSHRs, miss queue) is the configuration's,");
     m.describe("fixed by the generator in the instantiated blocks and the widths below; WriteBack selects the");
@@ -133,11 +134,27 @@ class Top {
 
     clk = m.clk();
     rst = m.rst_n();
-    cfg_bypass = m.input("cfg_bypass_i", 3);
-    cfg_gran = m.input("cfg_gran_i", 2);
-    cfg_bto = m.input("cfg_bto_i");
-    cfg_opp = m.input("cfg_opportunistic_i");
-    cfg_keep = m.input("cfg_keep_large_i");
+    const Expr cfg_bypass_i = m.input("cfg_bypass_i", 3);
+    const Expr cfg_gran_i = m.input("cfg_gran_i", 2);
+    const Expr cfg_bto_i = m.input("cfg_bto_i");
+    const Expr cfg_opp_i = m.input("cfg_opportunistic_i");
+    const Expr cfg_keep_i = m.input("cfg_keep_large_i");
+    // Quasi-static configuration, registered so that no logic depends combinationally on it:
+    // a change takes effect one cycle later (the reset cycle loads it before the first request).
+    // Besides the timing, this keeps Verilator from re-evaluating all the lookup logic whenever
+    // an input is written (docs/performance.md).
+    cfg_bypass = m.logic("cfg_bypass_q", 3);
+    cfg_gran = m.logic("cfg_gran_q", 2);
+    cfg_bto = m.logic("cfg_bto_q");
+    cfg_opp = m.logic("cfg_opportunistic_q");
+    cfg_keep = m.logic("cfg_keep_large_q");
+    m.always_ff_noreset([&](Block& b) {
+      b.assign(cfg_bypass, cfg_bypass_i);
+      b.assign(cfg_gran, cfg_gran_i);
+      b.assign(cfg_bto, cfg_bto_i);
+      b.assign(cfg_opp, cfg_opp_i);
+      b.assign(cfg_keep, cfg_keep_i);
+    });
 
     req_valid = m.input("core_req_valid_i");
     req_ready = m.output("core_req_ready_o");

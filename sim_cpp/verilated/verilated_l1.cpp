@@ -123,7 +123,6 @@ class VerilatedL1 final : public L1Port {
     m.clk_i = 0;
     m.rst_ni = 1;
     m.eval();
-    read_counters();
   }
   ~VerilatedL1() override {
 #if VM_TRACE_FST
@@ -135,42 +134,51 @@ class VerilatedL1 final : public L1Port {
   L1Outputs step(const L1Inputs& in) override {
     Model& m = *model_;
     // Outputs are functions of the registers only: read them before the edge.
+    // The 128-byte payloads are copied only when their valid is high (most cycles they are not).
     L1Outputs out;
     out.core_req_ready = m.core_req_ready_o != 0;
     out.core_resp_valid = m.core_resp_valid_o != 0;
-    out.core_resp.id = m.core_resp_id_o;
-    out.core_resp.warp = m.core_resp_warp_o;
-    out.core_resp.outcome = static_cast<Outcome>(m.core_resp_outcome_o);
-    out.core_resp.data = get_data(m.core_resp_data_o);
+    if (out.core_resp_valid) {
+      out.core_resp.id = m.core_resp_id_o;
+      out.core_resp.warp = m.core_resp_warp_o;
+      out.core_resp.outcome = static_cast<Outcome>(m.core_resp_outcome_o);
+      out.core_resp.data = get_data(m.core_resp_data_o);
+    }
     out.mem_req_valid = m.mem_req_valid_o != 0;
-    out.mem_req.line_addr = static_cast<Addr>(m.mem_req_line_o) << 7;
-    out.mem_req.op = m.mem_req_store_o ? MemOp::kStore : MemOp::kLoad;
-    out.mem_req.sectors = m.mem_req_sectors_o;
-    out.mem_req.byte_mask = get_mask(m.mem_req_mask_o);
-    out.mem_req.data = get_data(m.mem_req_data_o);
-    out.mem_req.bypass = m.mem_req_bypass_o != 0;
-    out.mem_req.agcb_bypass = m.mem_req_agcb_o != 0;
-    out.mem_req.mshr = m.mem_req_mshr_o;
-    if (!out.core_resp_valid) out.core_resp = CoreResp{};
-    if (!out.mem_req_valid) out.mem_req = MemReq{};
+    if (out.mem_req_valid) {
+      out.mem_req.line_addr = static_cast<Addr>(m.mem_req_line_o) << 7;
+      out.mem_req.op = m.mem_req_store_o ? MemOp::kStore : MemOp::kLoad;
+      out.mem_req.sectors = m.mem_req_sectors_o;
+      out.mem_req.byte_mask = get_mask(m.mem_req_mask_o);
+      out.mem_req.data = get_data(m.mem_req_data_o);
+      out.mem_req.bypass = m.mem_req_bypass_o != 0;
+      out.mem_req.agcb_bypass = m.mem_req_agcb_o != 0;
+      out.mem_req.mshr = m.mem_req_mshr_o;
+    }
 
+    // Payloads are written only with their valid (the RTL must not look at them otherwise; if it
+    // did, the stale values left here would show up as golden/verilated differences).
     const CoreReq& r = in.core_req;
     m.core_req_valid_i = in.core_req_valid;
-    m.core_req_id_i = r.id;
-    m.core_req_warp_i = r.warp;
-    m.core_req_awid_i = r.awid;
-    m.core_req_token_i = r.token;
-    m.core_req_pc_i = r.pc;
-    m.core_req_store_i = r.op == MemOp::kStore;
-    m.core_req_addr_i = static_cast<std::remove_reference_t<decltype(m.core_req_addr_i)>>(r.addr);
-    m.core_req_size_i = size_code(r.size);
-    put_mask(m.core_req_mask_i, r.byte_mask);
-    put_data(m.core_req_data_i, r.data);
+    if (in.core_req_valid) {
+      m.core_req_id_i = r.id;
+      m.core_req_warp_i = r.warp;
+      m.core_req_awid_i = r.awid;
+      m.core_req_token_i = r.token;
+      m.core_req_pc_i = r.pc;
+      m.core_req_store_i = r.op == MemOp::kStore;
+      m.core_req_addr_i = static_cast<std::remove_reference_t<decltype(m.core_req_addr_i)>>(r.addr);
+      m.core_req_size_i = size_code(r.size);
+      put_mask(m.core_req_mask_i, r.byte_mask);
+      put_data(m.core_req_data_i, r.data);
+    }
     m.mem_req_ready_i = in.mem_req_ready;
     m.mem_resp_valid_i = in.mem_resp_valid;
-    m.mem_resp_mshr_i = in.mem_resp.mshr;
-    put_data(m.mem_resp_data_i, in.mem_resp.data);
-    m.mem_resp_l2_bit_i = in.mem_resp.l2_bypass_bit;
+    if (in.mem_resp_valid) {
+      m.mem_resp_mshr_i = in.mem_resp.mshr;
+      put_data(m.mem_resp_data_i, in.mem_resp.data);
+      m.mem_resp_l2_bit_i = in.mem_resp.l2_bypass_bit;
+    }
     m.warp_launch_i = in.warp_launch;
     m.warp_exit_i = in.warp_exit;
     m.exit_awid_i = in.exit_awid;
@@ -188,11 +196,13 @@ class VerilatedL1 final : public L1Port {
     dump(cycle_ * 10 + 5);
     m.clk_i = 0;
     ++cycle_;
-    read_counters();
     return out;
   }
 
-  const L1Counters& counters() const override { return counters_; }
+  const L1Counters& counters() const override {
+    read_counters();  // on demand: most callers look once per run, lockstep once per cycle
+    return counters_;
+  }
   bool idle() const override { return model_->idle_o != 0; }
   std::string describe_state() const override {
     return fmt::format("verilated l1d_top: cycle {}, idle {}, core_req_ready {}, mem_req_valid {}\n", cycle_,
@@ -219,7 +229,7 @@ class VerilatedL1 final : public L1Port {
 #endif
   }
 
-  void read_counters() {
+  void read_counters() const {
     const Model& m = *model_;
     L1Counters& c = counters_;
     c.cycles = m.cnt_cycles_o;
@@ -261,7 +271,7 @@ class VerilatedL1 final : public L1Port {
   std::unique_ptr<VerilatedFstC> trace_;
 #endif
   uint64_t cycle_ = 0;
-  L1Counters counters_;
+  mutable L1Counters counters_;  // a cache of the counter outputs, filled by counters()
 };
 
 struct ModelEntry {
