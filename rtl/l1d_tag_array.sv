@@ -101,16 +101,31 @@ module l1d_tag_array #(
     end
   end
 
-  // The read port: every way of set rd_set_i.
+  // The read port: every way of set rd_set_i, a multiplexer over the sets (written as a loop:
+  // Yosys makes q[rd_set_i] an AND-OR of decoded selects, twice the cells of this mux tree).
   if (Sets > 1) begin : g_read
-    assign rd_common_tag_o = common_tag_q[rd_set_i];
-    assign rd_valid_o = valid_q[rd_set_i];
-    assign rd_dirty_o = dirty_q[rd_set_i];
-    assign rd_chunk_tag_o = chunk_tag_q[rd_set_i];
-    assign rd_slot_rank_o = slot_rank_q[rd_set_i];
-    assign rd_hpc_o = hpc_q[rd_set_i];
-    assign rd_awid_o = awid_q[rd_set_i];
-    assign rd_priority_o = priority_q[rd_set_i];
+    always_comb begin
+      rd_common_tag_o = '0;
+      rd_valid_o = '0;
+      rd_dirty_o = '0;
+      rd_chunk_tag_o = '0;
+      rd_slot_rank_o = '0;
+      rd_hpc_o = '0;
+      rd_awid_o = '0;
+      rd_priority_o = '0;
+      for (int unsigned s = 0; s < Sets; s++) begin
+        if (rd_set_i == (Sets > 1 ? $clog2(Sets) : 1)'(s)) begin
+          rd_common_tag_o = common_tag_q[s];
+          rd_valid_o = valid_q[s];
+          rd_dirty_o = dirty_q[s];
+          rd_chunk_tag_o = chunk_tag_q[s];
+          rd_slot_rank_o = slot_rank_q[s];
+          rd_hpc_o = hpc_q[s];
+          rd_awid_o = awid_q[s];
+          rd_priority_o = priority_q[s];
+        end
+      end
+    end
   end else begin : g_read_one_set
     logic unused_rd_set;
 

@@ -137,9 +137,18 @@ class TagArray final : public RtlBlock {
           });
     });
 
-    m.comment("The read port: every way of set rd_set_i.");
+    m.comment("The read port: every way of set rd_set_i, a multiplexer over the sets (written as a loop:");
+    m.comment("Yosys makes q[rd_set_i] an AND-OR of decoded selects, twice the cells of this mux tree).");
     m.gen_if(sets.gt(1), "g_read", [&](Scope& g) {
-      for (const Field& f : fields) g.assign(f.rd, f.q[rd_set]);
+      std::vector<Init> drives;
+      for (const Field& f : fields) drives.push_back({f.rd, zeros()});
+      g.always_comb(drives, [&](Block& b) {
+        b.for_("s", 0, sets, [&](Block& body, const Expr& s) {
+          body.if_(rd_set.eq(cast(set_w, s)), [&](Block& t) {
+            for (const Field& f : fields) t.assign(f.rd, f.q[s]);
+          });
+        });
+      });
     }).else_("g_read_one_set", [&](Scope& g) {
       Expr unused_rd_set = g.logic("unused_rd_set");
       g.assign(unused_rd_set, rd_set);
