@@ -23,12 +23,13 @@ build: configure
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE slow
 
-# The checks too slow for make test: Yosys on l1d_top and l1d_mshr (ctest label `slow`) and the
-# netlist co-simulation of every block on every configuration (a longer build).
+# The checks too slow for make test: Yosys on l1d_top and l1d_mshr (ctest label `slow`), the
+# netlist co-simulation of every block on every configuration (a longer build) and the golden
+# L1's 10^6-request soak on gtx1080 and qv100 (make test: gtx480).
 test-slow:
 	@$(MAKE) --no-print-directory build ALL_NETLISTS=ON
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L slow
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'Netlist
+	L1_SOAK_ALL_PRESETS=1 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'Netlist|L1Soak'
 
 # The main job: six workloads x seven policies on gtx480 with the RTL L1 (the verilated l1d_top
 # in every SM), reduced inputs; prints IPC normalised to baseline, L1 miss rates and bypass

@@ -283,6 +283,34 @@ endmodule
 )");
 }
 
+// A register table: one word per entry, each entry's word reset and written by its own generate
+// block, read through a loop; the declaration carries (* mem2reg *) so that Yosys does not warn.
+TEST(EmitGolden, RegisterTableWithPerEntryBlocks) {
+  Module m("word_table");
+  m.clk();
+  m.rst_n();
+  Expr we = m.input("we_i");
+  Expr idx = m.input("idx_i", 2);
+  Expr wdata = m.input("wdata_i", 4);
+  Expr rdata = m.output("rdata_o", 4);
+  Expr q = m.register_table("word_q", 4, 4);
+  m.gen_for("g_entry", "e", 0, 4, [&](Scope& g, const Expr& e) {
+    g.always_ff_reset_block(
+        FfReset::kAsync, [&](Block& r) { r.assign(q[e], zeros()); },
+        [&](Block& b) { b.if_(we.land(idx.eq(cast(2, e))), [&](Block& t) { t.assign(q[e], wdata); }); });
+  });
+  m.always_comb({{rdata, zeros()}}, [&](Block& b) {
+    b.for_("i", 0, 4, [&](Block& body, const Expr& i) {
+      body.if_(idx.eq(cast(2, i)), [&](Block& t) { t.assign(rdata, q[i]); });
+    });
+  });
+  const std::string text = emit(m, kHeader);
+  EXPECT_NE(text.find("  (* mem2reg *) logic [3:0] word_q [4];\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("        word_q[e] <= '0;\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("          word_q[e] <= wdata_i;\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("        rdata_o = word_q[i];\n"), std::string::npos) << text;
+}
+
 TEST(Emit, IsDeterministic) {
   const std::string first = emit(counter(), kHeader);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(emit(counter(), kHeader), first);
