@@ -223,8 +223,8 @@ class Scope {
   // (* mem2reg *) logic [width-1:0] name [entries];  a table of flops with one word per entry,
   // each written (and reset) by its entry's generate block and read at a variable index. Yosys
   // turns it into registers either way; the attribute says so, where it would otherwise warn.
-  // Verilator reads it at the index, where a flat vector of every entry's flops would be
-  // rebuilt whole every cycle.
+  // Verilator then touches only the words read and written, where a flat vector of every
+  // entry's flops would be rebuilt whole every cycle.
   Expr register_table(std::string_view name, const Expr& width, const Expr& entries);
   Expr localparam(std::string_view name, const Type& type, const Expr& value);
   Expr localparam(std::string_view name, const Expr& value);  // int unsigned

@@ -14,8 +14,8 @@
 // function of registers (Moore), as the contract requires.
 //
 // Bypassing, granularity and their options are selected by static configuration inputs (cfg_*_i,
-// registered, held constant after reset), so one model serves every policy preset that shares a replacement
-// policy; the replacement policy is built into l1d_repl_state (its generator emits only the
+// registered, held constant after reset), so one model serves every policy preset that shares a
+// replacement policy; the replacement policy is built into l1d_repl_state (its generator emits only the
 // chosen policy's logic), and numeric policy settings (AGCB table shape and threshold,
 // two-level thresholds, DyCache sample, BIP/DIP constants) are parameters of the instantiated
 // blocks, taken from the configuration.
