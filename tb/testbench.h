@@ -109,28 +109,6 @@ std::string wave_name(const std::string& block, const std::string& what = "") {
 // output every cycle (SV-SUBSET.md: lint and synthesis passing is not enough). Flops without a
 // reset start from different random values in the two models: a block with such state makes
 // io.random() write it before its outputs depend on it, or compares only outputs that do not.
-template <class Config, class Io>
-void cosim_with_netlist(const Io& io, const std::string& block, uint64_t cycles, uint64_t seed) {
-  Dut<typename Config::Rtl> rtl(wave_name<Config>(block, "cosim_rtl"), seed);
-  Dut<typename Config::Netlist> net(wave_name<Config>(block, "cosim_netlist"), seed);
-  rtl.reset();
-  net.reset();
-  Scoreboard<typename Io::In, typename Io::Out> board(block + "/" + Config::kName + " netlist co-simulation",
-                                                      "rtl    ", "netlist");
-  std::mt19937_64 rng(seed);
-  for (uint64_t c = 0; c < cycles; ++c) {
-    const typename Io::In in = io.random(rng);
-    io.drive(*rtl, in);
-    io.drive(*net, in);
-    rtl.settle();
-    net.settle();
-    board.check(c, in, io.sample(*rtl), io.sample(*net));
-    rtl.tick();
-    net.tick();
-  }
-  EXPECT_EQ(board.cycles(), cycles);
-}
-
 // A configuration built without a netlist (RTL_NETLIST_CONFIGS, a block's NETLIST_CONFIGS in
 // tb/rtl_blocks.cmake) skips the test.
 template <class Config, class Io>
@@ -139,7 +117,24 @@ void run_netlist_cosim(const Io& io, const std::string& block, uint64_t cycles, 
     (void)io, (void)block, (void)cycles, (void)seed;
     GTEST_SKIP() << Config::kName << ": no netlist in this build (RTL_NETLIST_CONFIGS, or make test-slow)";
   } else {
-    cosim_with_netlist<Config>(io, block, cycles, seed);
+    Dut<typename Config::Rtl> rtl(wave_name<Config>(block, "cosim_rtl"), seed);
+    Dut<typename Config::Netlist> net(wave_name<Config>(block, "cosim_netlist"), seed);
+    rtl.reset();
+    net.reset();
+    Scoreboard<typename Io::In, typename Io::Out> board(block + "/" + Config::kName + " netlist co-simulation",
+                                                        "rtl    ", "netlist");
+    std::mt19937_64 rng(seed);
+    for (uint64_t c = 0; c < cycles; ++c) {
+      const typename Io::In in = io.random(rng);
+      io.drive(*rtl, in);
+      io.drive(*net, in);
+      rtl.settle();
+      net.settle();
+      board.check(c, in, io.sample(*rtl), io.sample(*net));
+      rtl.tick();
+      net.tick();
+    }
+    EXPECT_EQ(board.cycles(), cycles);
   }
 }
 
