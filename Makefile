@@ -78,11 +78,18 @@ synth-check: deps
 LIB ?= osu018
 SYN_LIB = $(if $(LIBERTY),--liberty $(LIBERTY),--lib $(LIB))
 
-# Area and timing of every block of rtl/ (and l1d_top when there); report in $(BUILD)/synth/report.md
-# and .json. make synth LIB=sky130 | LIB=sg13g2 | LIBERTY=file.lib [BASELINE_RTL=dir: the policy-overhead row]
-# [BLOCKS="m1 m2": only these modules]
+# The policy-overhead row's baseline: rtl/l1d_top with its configuration inputs tied to the
+# baseline policy (no bypass, fixed 128 B granularity, no BTO, no opportunistic caching, no
+# keep-large), so that Yosys removes the policy logic those values cannot reach.
+BASELINE_RTL   ?= rtl
+BASELINE_CONST ?= cfg_bypass_i=0,cfg_gran_i=0,cfg_bto_i=0,cfg_opportunistic_i=0,cfg_keep_large_i=0
+
+# Area and timing of every block of rtl/ and of l1d_top, plus the policy-overhead row; report in
+# $(BUILD)/synth/report.md and .json. make synth LIB=sky130 | LIB=sg13g2 | LIBERTY=file.lib
+# [BLOCKS="m1 m2": only these modules] [BASELINE_RTL= : no overhead row]
 synth: deps
-	@synth/synth.sh $(SYN_LIB) --out $(BUILD)/synth --jobs $(JOBS) $(if $(BASELINE_RTL),--baseline-rtl $(BASELINE_RTL)) $(if $(BLOCKS),--blocks "$(BLOCKS)")
+	@synth/synth.sh $(SYN_LIB) --out $(BUILD)/synth --jobs $(JOBS) $(if $(BLOCKS),--blocks "$(BLOCKS)") \
+	  $(if $(BASELINE_RTL),--baseline-rtl $(BASELINE_RTL) $(if $(BASELINE_CONST),--baseline-const $(BASELINE_CONST)))
 
 # Area and fmax against AGCB entries, ways and chunk-tag width: $(BUILD)/synth-sweep/<library>/sweep.csv, .png
 synth-sweep: configure

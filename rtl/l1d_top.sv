@@ -616,10 +616,26 @@ module l1d_top #(
     for (int unsigned w = 0; w < 4; w++) begin
       for (int unsigned s = 0; s < 4; s++) begin
         if (m_copies[w * 4 + s]) begin
-          cp_valid[t_tag[(w * 4 + s) * 16 +: 2]] = 1'b1;
-          cp_dirty[t_tag[(w * 4 + s) * 16 +: 2]] = |t_dirty[(w * 4 + s) * 32 +: 32];
-          cp_way[t_tag[(w * 4 + s) * 16 +: 2] * 2 +: 2] = 2'(w);
-          cp_slot[t_tag[(w * 4 + s) * 16 +: 2] * 2 +: 2] = 2'(s);
+          for (int unsigned k = 0; k < 4; k++) begin
+            if (32'(t_tag[(w * 4 + s) * 16 +: 2]) == k) begin
+              cp_valid[k] = 1'b1;
+            end
+          end
+          for (int unsigned k = 0; k < 4; k++) begin
+            if (32'(t_tag[(w * 4 + s) * 16 +: 2]) == k) begin
+              cp_dirty[k] = |t_dirty[(w * 4 + s) * 32 +: 32];
+            end
+          end
+          for (int unsigned k = 0; k < 4; k++) begin
+            if (32'(t_tag[(w * 4 + s) * 16 +: 2]) == k) begin
+              cp_way[k * 2 +: 2] = 2'(w);
+            end
+          end
+          for (int unsigned k = 0; k < 4; k++) begin
+            if (32'(t_tag[(w * 4 + s) * 16 +: 2]) == k) begin
+              cp_slot[k * 2 +: 2] = 2'(s);
+            end
+          end
         end
       end
     end
@@ -1015,8 +1031,16 @@ module l1d_top #(
             for (int unsigned s = 0; s < 4; s++) begin
               wb_off[s * 3 +: 3] = 3'($countones(fill_wb & (4'd1 << s) - 4'd1));
               if (fill_posmask[s]) begin
-                w_valid[fill_way * 4 + s] = 1'b0;
-                w_dirty[(fill_way * 4 + s) * 32 +: 32] = '0;
+                for (int unsigned k = 0; k < 4; k++) begin
+                  if (32'(fill_way) == k) begin
+                    w_valid[k * 4 + s] = 1'b0;
+                  end
+                end
+                for (int unsigned k = 0; k < 4; k++) begin
+                  if (32'(fill_way) == k) begin
+                    w_dirty[k * 128 + s * 32 +: 32] = '0;
+                  end
+                end
               end
             end
             w_en = 4'(1'd1) << fill_way;
@@ -1025,20 +1049,56 @@ module l1d_top #(
               agcb_inc_idx = t_hpc[fill_way * 8 +: 8];
             end
             if (fill_whole) begin
-              w_common[fill_way * 6 +: 6] = fill_common;
+              for (int unsigned k = 0; k < 4; k++) begin
+                if (32'(fill_way) == k) begin
+                  w_common[k * 6 +: 6] = fill_common;
+                end
+              end
             end
             for (int unsigned i = 0; i < 4; i++) begin
               if (3'(i) < fill_slots) begin
-                w_valid[fill_way * 4 + 32'(fill_pos_eff) + i] = 1'b1;
-                w_tag[(fill_way * 4 + 32'(fill_pos_eff) + i) * 16 +: 16] = {fill_chunk_tag[15:2], 2'(fill_first + 2'(i))};
-                d_be[fill_way * 128 + (32'(fill_pos_eff) + i) * 32 +: 32] = '1;
-                d_line[(32'(fill_pos_eff) + i) * 256 +: 256] = mr_data[2'(fill_first + 2'(i)) * 256 +: 256];
+                for (int unsigned k = 0; k < 16; k++) begin
+                  if (32'(32'(fill_way) * 4 + 32'(fill_pos_eff) + i) == k) begin
+                    w_valid[k] = 1'b1;
+                  end
+                end
+                for (int unsigned k = 0; k < 16; k++) begin
+                  if (32'(32'(fill_way) * 4 + 32'(fill_pos_eff) + i) == k) begin
+                    w_tag[k * 16 +: 16] = {fill_chunk_tag[15:2], 2'(fill_first + 2'(i))};
+                  end
+                end
+                for (int unsigned k = 0; k < 16; k++) begin
+                  if (32'(32'(fill_way) * 4 + 32'(fill_pos_eff) + i) == k) begin
+                    d_be[k * 32 +: 32] = '1;
+                  end
+                end
+                for (int unsigned k = 0; k < 4; k++) begin
+                  if (32'(32'(fill_pos_eff) + i) == k) begin
+                    d_line[k * 256 +: 256] = mr_data[2'(fill_first + 2'(i)) * 256 +: 256];
+                  end
+                end
               end
             end
-            w_hpc[fill_way * 8 +: 8] = mr_hpc;
-            w_awid[fill_way * 8 +: 8] = mr_awid;
-            w_prio[fill_way] = mr_token;
-            w_rank[wr_way * 8 +: 8] = rank_new;
+            for (int unsigned k = 0; k < 4; k++) begin
+              if (32'(fill_way) == k) begin
+                w_hpc[k * 8 +: 8] = mr_hpc;
+              end
+            end
+            for (int unsigned k = 0; k < 4; k++) begin
+              if (32'(fill_way) == k) begin
+                w_awid[k * 8 +: 8] = mr_awid;
+              end
+            end
+            for (int unsigned k = 0; k < 4; k++) begin
+              if (32'(fill_way) == k) begin
+                w_prio[k] = mr_token;
+              end
+            end
+            for (int unsigned k = 0; k < 4; k++) begin
+              if (32'(wr_way) == k) begin
+                w_rank[k * 8 +: 8] = rank_new;
+              end
+            end
             rp_fill = 1'b1;
             rp_way = fill_way;
             inc_writebacks = 3'(fill_dirty_n);
@@ -1071,8 +1131,16 @@ module l1d_top #(
         for (int unsigned s = 0; s < 4; s++) begin
           wb_off[s * 3 +: 3] = 3'($countones(walk_wb & (4'd1 << s) - 4'd1));
           if (!walk_keep[s]) begin
-            w_valid[walk_way * 4 + s] = 1'b0;
-            w_dirty[(walk_way * 4 + s) * 32 +: 32] = '0;
+            for (int unsigned k = 0; k < 4; k++) begin
+              if (32'(walk_way) == k) begin
+                w_valid[k * 4 + s] = 1'b0;
+              end
+            end
+            for (int unsigned k = 0; k < 4; k++) begin
+              if (32'(walk_way) == k) begin
+                w_dirty[k * 128 + s * 32 +: 32] = '0;
+              end
+            end
           end
         end
         w_en = 4'(1'd1) << walk_way;
@@ -1087,11 +1155,19 @@ module l1d_top #(
           s1_hit_done = 1'b1;
           rp_hit = 1'b1;
           rp_way = m_way;
-          w_rank[wr_way * 8 +: 8] = rank_new;
+          for (int unsigned k = 0; k < 4; k++) begin
+            if (32'(wr_way) == k) begin
+              w_rank[k * 8 +: 8] = rank_new;
+            end
+          end
           w_en = 4'(1'd1) << m_way;
           agcb_dec = 1'b1;
           agcb_dec_idx = t_hpc[m_way * 8 +: 8];
-          w_hpc[m_way * 8 +: 8] = s1_hpc;
+          for (int unsigned k = 0; k < 4; k++) begin
+            if (32'(m_way) == k) begin
+              w_hpc[k * 8 +: 8] = s1_hpc;
+            end
+          end
           resp_valid_d = 1'b1;
           resp_id_d = s1_id_q;
           resp_warp_d = s1_warp_q;
@@ -1100,7 +1176,11 @@ module l1d_top #(
             if (m_slots[s]) begin
               for (int unsigned b = 0; b < 32; b++) begin
                 if (s1_mask_q[t_tag[(m_way * 4 + s) * 16 +: 2] * 32 + b]) begin
-                  resp_data_d[(t_tag[(m_way * 4 + s) * 16 +: 2] * 32 + b) * 8 +: 8] = t_data[m_way * 1024 + (s * 32 + b) * 8 +: 8];
+                  for (int unsigned k = 0; k < 4; k++) begin
+                    if (32'(t_tag[(m_way * 4 + s) * 16 +: 2]) == k) begin
+                      resp_data_d[k * 256 + b * 8 +: 8] = t_data[m_way * 1024 + (s * 32 + b) * 8 +: 8];
+                    end
+                  end
                 end
               end
             end
@@ -1133,8 +1213,16 @@ module l1d_top #(
           for (int unsigned w = 0; w < 4; w++) begin
             for (int unsigned s = 0; s < 4; s++) begin
               if (m_copies[w * 4 + s]) begin
-                w_valid[w * 4 + s] = 1'b0;
-                w_dirty[(w * 4 + s) * 32 +: 32] = '0;
+                for (int unsigned k = 0; k < 4; k++) begin
+                  if (32'(w) == k) begin
+                    w_valid[k * 4 + s] = 1'b0;
+                  end
+                end
+                for (int unsigned k = 0; k < 4; k++) begin
+                  if (32'(w) == k) begin
+                    w_dirty[k * 128 + s * 32 +: 32] = '0;
+                  end
+                end
               end
             end
           end
@@ -1163,14 +1251,26 @@ module l1d_top #(
           s1_hit_done = 1'b1;
           rp_hit = 1'b1;
           rp_way = m_way;
-          w_rank[wr_way * 8 +: 8] = rank_new;
+          for (int unsigned k = 0; k < 4; k++) begin
+            if (32'(wr_way) == k) begin
+              w_rank[k * 8 +: 8] = rank_new;
+            end
+          end
           w_en = 4'(1'd1) << m_way;
           for (int unsigned s = 0; s < 4; s++) begin
             if (m_slots[s]) begin
-              d_be[m_way * 128 + s * 32 +: 32] = s1_mask_q[t_tag[(m_way * 4 + s) * 16 +: 2] * 32 +: 32];
+              for (int unsigned k = 0; k < 4; k++) begin
+                if (32'(m_way) == k) begin
+                  d_be[k * 128 + s * 32 +: 32] = s1_mask_q[t_tag[(m_way * 4 + s) * 16 +: 2] * 32 +: 32];
+                end
+              end
               d_line[s * 256 +: 256] = s1_data_q[t_tag[(m_way * 4 + s) * 16 +: 2] * 256 +: 256];
               if (WriteBack) begin
-                w_dirty[(m_way * 4 + s) * 32 +: 32] = t_dirty[(m_way * 4 + s) * 32 +: 32] | s1_mask_q[t_tag[(m_way * 4 + s) * 16 +: 2] * 32 +: 32];
+                for (int unsigned k = 0; k < 4; k++) begin
+                  if (32'(m_way) == k) begin
+                    w_dirty[k * 128 + s * 32 +: 32] = t_dirty[(m_way * 4 + s) * 32 +: 32] | s1_mask_q[t_tag[(m_way * 4 + s) * 16 +: 2] * 32 +: 32];
+                  end
+                end
               end
             end
           end
@@ -1198,8 +1298,16 @@ module l1d_top #(
           for (int unsigned w = 0; w < 4; w++) begin
             for (int unsigned s = 0; s < 4; s++) begin
               if (m_copies[w * 4 + s]) begin
-                w_valid[w * 4 + s] = 1'b0;
-                w_dirty[(w * 4 + s) * 32 +: 32] = '0;
+                for (int unsigned k = 0; k < 4; k++) begin
+                  if (32'(w) == k) begin
+                    w_valid[k * 4 + s] = 1'b0;
+                  end
+                end
+                for (int unsigned k = 0; k < 4; k++) begin
+                  if (32'(w) == k) begin
+                    w_dirty[k * 128 + s * 32 +: 32] = '0;
+                  end
+                end
               end
             end
           end

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Synthesis and timing of one block (run by synth/synth.sh, several in parallel).
 #
-#   block.sh RTL_DIR TOP LIBDIR OUTDIR
+#   block.sh RTL_DIR TOP LIBDIR OUTDIR [CONST_INPUTS]
+#
+# CONST_INPUTS: "port=value,port=value" (decimal), inputs of TOP tied to constants
+# (SYN_CONST_INPUTS of synth/yosys_map.tcl; the policy-overhead row's baseline).
 #
 # LIBDIR is what synth.sh prepared for the library: marked.lib, lib.env, abc.constr.
 # Yosys (synth/yosys_map.tcl) maps TOP inside its register wrapper, OpenSTA (synth/sta_block.tcl)
@@ -11,11 +14,11 @@
 # only its storage is measured (macros.json). Exit 1 when a tool fails or its output is missing.
 set -uo pipefail
 
-if [ $# -ne 4 ]; then
-  echo "usage: $0 RTL_DIR TOP LIBDIR OUTDIR" >&2
+if [ $# -ne 4 ] && [ $# -ne 5 ]; then
+  echo "usage: $0 RTL_DIR TOP LIBDIR OUTDIR [PORT=VALUE,...]" >&2
   exit 2
 fi
-rtl=$1 top=$2 libdir=$3 out=$4
+rtl=$1 top=$2 libdir=$3 out=$4 const_inputs=${5:-}
 tools=$(cd "$(dirname "$0")" && pwd)
 yosys=${YOSYS:-yosys}
 sta=${STA:-sta}
@@ -50,7 +53,7 @@ fail() {  # fail MESSAGE YOSYS_S STA_S
 t0=$(now)
 SYN_RTL_DIR=$rtl SYN_TOP=$top SYN_LIBERTY=$libdir/marked.lib SYN_CONSTR=$libdir/abc.constr \
   SYN_OUT=$out SYN_TOOLS=$tools SYN_TIEHI=$LIB_TIEHI SYN_TIELO=$LIB_TIELO \
-  SYN_BLACKBOX=${SYN_BLACKBOX:-} SYN_ABC_ARGS=${SYN_ABC_ARGS:-} \
+  SYN_BLACKBOX=${SYN_BLACKBOX:-} SYN_ABC_ARGS=${SYN_ABC_ARGS:-} SYN_CONST_INPUTS=${const_inputs//,/ } \
   bash -c 'TIMEFORMAT="%U %S"; time "$0" -q -l "$1" -c "$2" >/dev/null 2>"$3"' \
   "$yosys" "$out/yosys.log" "$tools/yosys_map.tcl" "$out/yosys.err" 2>"$out/yosys.cpu"
 rc=$?

@@ -3,7 +3,7 @@
 number means).
 
     report.py --run DIR --lib NAME [--density UM2_PER_BIT] [--wall S] [--jobs N]
-              [--baseline-rtl DIR]
+              [--baseline-rtl DIR] [--baseline-const PORT=VALUE,...]
     report.py --combine OUTDIR      OUTDIR/report.{md,json}: every library's report, newest first
 
 DIR is synth.sh's run directory: lib/ (lib.json, fo4.json), blocks/<block>/, overhead_note.txt
@@ -26,6 +26,8 @@ TAG_STAGE = {'l1d_tag_array', 'l1d_tag_mask', 'l1d_chunk_match', 'l1d_top'}
 POLICY_OVERHEAD_GOAL_PCT = 10.0
 # Coarse flop cells of `stat -width` after proc: $dff_8, $adffe_32, $sdff_1 ...
 FLOP_WIDTH = re.compile(r'^\$[a-z]*dff[a-z]*_(\d+)$')
+# Memories of at least SYN_MACRO_MIN_BITS become black boxes of these types (synth/yosys_map.tcl).
+MEMORY_MACRO_PREFIX = 'syn_sram_'
 
 
 def load(path, default=None):
@@ -96,8 +98,9 @@ def storage_bits(macros, hierarchy, top, blackboxes):
 
 
 def is_blackbox_type(t, blackboxes):
+    """A black box of SYN_BLACKBOX, or a memory that synth/yosys_map.tcl made an SRAM macro."""
     base = t.split('\\')[-1]
-    return any(base == b for b in blackboxes)
+    return base.startswith(MEMORY_MACRO_PREFIX) or any(base == b for b in blackboxes)
 
 
 def describe(reg, ports):
@@ -122,6 +125,9 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes):
     macros = load(os.path.join(bdir, 'macros.json'))
     hierarchy = load(os.path.join(bdir, 'hierarchy.json'))
     bits = storage_bits(macros, hierarchy, name, blackboxes)
+    memories = load(os.path.join(bdir, 'mem_macros.json'), [])
+    row['sram_macros'] = [f'{m["memory"]} ({m["words"]} x {m["width"]})' for m in memories]
+    bits += sum(m['bits'] for m in memories)
     row['sram_bits'] = bits
     row['sram_area_um2'] = round(bits * density, 1) if bits and density else None
     if name in blackboxes:
@@ -159,14 +165,15 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes):
     return row
 
 
-def overhead(run, lib, fo4_ns, density, blackboxes, baseline_rtl):
+def overhead(run, lib, fo4_ns, density, blackboxes, baseline_rtl, baseline_const):
     note = ''
     try:
         with open(os.path.join(run, 'overhead_note.txt'), encoding='utf-8') as f:
             note = f.read().strip()
     except OSError:
         note = 'not run'
-    result = {'baseline_rtl': baseline_rtl, 'goal_pct': POLICY_OVERHEAD_GOAL_PCT}
+    result = {'baseline_rtl': baseline_rtl, 'baseline_const': baseline_const,
+              'goal_pct': POLICY_OVERHEAD_GOAL_PCT}
     if note:
         result.update(available=False, reason=note)
         return result
@@ -187,6 +194,7 @@ def overhead(run, lib, fo4_ns, density, blackboxes, baseline_rtl):
                   full_sram_um2=rows['full'].get('sram_area_um2'),
                   baseline_sram_um2=rows['baseline'].get('sram_area_um2'),
                   full_cells=rows['full']['cells'], baseline_cells=rows['baseline']['cells'],
+                  full_flops=rows['full']['flops'], baseline_flops=rows['baseline']['flops'],
                   full_fo4=rows['full']['fo4'], baseline_fo4=rows['baseline']['fo4'])
     full_total, base_total = rows['full'].get('total_area_um2'), rows['baseline'].get('total_area_um2')
     if full_total and base_total:
@@ -238,15 +246,23 @@ def markdown(rep):
         out.append(f'| {r["block"]} | {lib["name"]} | {r["kind"]} | {r["cells"]} | {area} | {r["flops"]} |'
                    f' {r["critical_ns"]:.3f} | {r["fo4"]:.1f} | {goal} | {r["fmax_mhz"]:.0f} |'
                    f' {r["depth"]} | {r["start"]} → {r["end"]} | {secs(r, "yosys")} | {secs(r, "sta")} |')
+    macros = [(r['block'], m) for r in rep['blocks'] for m in r.get('sram_macros', [])]
+    if macros:
+        out += ['', f'SRAM macros (memories of at least {rep.get("macro_min_bits", "—")} bits, area at'
+                    f' {rep["sram_um2_per_bit"]} um²/bit, not timed): '
+                + '; '.join(f'{b}: {m}' for b, m in macros) + '.']
     po = rep['policy_overhead']
     out += ['', '## Policy overhead: l1d_top with every policy vs the baseline LRU controller', '']
     if po['available']:
-        out.append(f'| build | cells | standard-cell area um² | data SRAM um² | path FO4 |')
-        out.append('|---|---:|---:|---:|---:|')
-        out.append(f'| l1d_top, every policy (`rtl`) | {po["full_cells"]} | {po["full_area_um2"]:.0f} |'
-                   f' {fmt(po["full_sram_um2"])} | {po["full_fo4"]} |')
-        out.append(f'| l1d_top, baseline LRU only (`{po["baseline_rtl"]}`) | {po["baseline_cells"]} |'
-                   f' {po["baseline_area_um2"]:.0f} | {fmt(po["baseline_sram_um2"])} | {po["baseline_fo4"]} |')
+        const = po.get('baseline_const') or ''
+        fixed = f', inputs {const.replace(",", ", ")}' if const else ''
+        out.append('| build | cells | flops | standard-cell area um² | SRAM um² | path FO4 |')
+        out.append('|---|---:|---:|---:|---:|---:|')
+        out.append(f'| l1d_top, every policy | {po["full_cells"]} | {po["full_flops"]} |'
+                   f' {po["full_area_um2"]:.0f} | {fmt(po["full_sram_um2"])} | {po["full_fo4"]} |')
+        out.append(f'| l1d_top, baseline LRU only (`{po["baseline_rtl"]}`{fixed}) | {po["baseline_cells"]} |'
+                   f' {po["baseline_flops"]} | {po["baseline_area_um2"]:.0f} | {fmt(po["baseline_sram_um2"])} |'
+                   f' {po["baseline_fo4"]} |')
         with_sram = po.get('overhead_pct_with_sram')
         out += ['', f'Policy overhead: **+{po["overhead_um2"]:.0f} um², {po["overhead_pct"]:.1f} %** of the'
                     f' baseline controller\'s standard-cell area (goal ≤ {po["goal_pct"]:.0f} %:'
@@ -292,6 +308,7 @@ def main():
     ap.add_argument('--wall', type=float, default=0)
     ap.add_argument('--jobs', type=int, default=1)
     ap.add_argument('--baseline-rtl', default='')
+    ap.add_argument('--baseline-const', default='')
     a = ap.parse_args()
     lib = load(os.path.join(a.run, 'lib', 'lib.json'))
     fo4 = load(os.path.join(a.run, 'lib', 'fo4.json'))
@@ -311,9 +328,11 @@ def main():
                     'driver': lib['buffer'], 'load': lib['load'], 'inverter': lib['inverter']['cell'],
                     'fo4_ps': round(fo4['fo4_ns'] * 1000, 2)},
         'sram_um2_per_bit': density,
+        'macro_min_bits': int(os.environ.get('SYN_MACRO_MIN_BITS', '4096')),
         'run': {'wall_s': a.wall, 'jobs': a.jobs},
         'blocks': rows,
-        'policy_overhead': overhead(a.run, lib, fo4['fo4_ns'], density, blackboxes, a.baseline_rtl),
+        'policy_overhead': overhead(a.run, lib, fo4['fo4_ns'], density, blackboxes, a.baseline_rtl,
+                                    a.baseline_const),
         'failures': [{'block': r['block'], 'error': r['error']} for r in rows if r['status'] != 'ok'],
     }
     with open(os.path.join(a.run, 'report.json'), 'w', encoding='utf-8') as f:

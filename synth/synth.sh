@@ -3,11 +3,13 @@
 # 2.0.17 (docs/synthesis.md).
 #
 #   synth.sh [--lib osu018|sky130|sg13g2 | --liberty FILE] [--rtl DIR] [--out DIR] [--jobs N]
-#            [--blocks "m1 m2 ..."] [--baseline-rtl DIR]
+#            [--blocks "m1 m2 ..."] [--baseline-rtl DIR [--baseline-const PORT=VALUE,...]]
 #
-# --baseline-rtl DIR: a complete RTL directory whose l1d_top has the baseline LRU controller only
-# (no policy unit). With it, and when the RTL directory holds l1d_top, the report gets the
-# policy-overhead row: RTL_DIR/l1d_top (every policy) against DIR/l1d_top.
+# --baseline-rtl DIR: a complete RTL directory for the baseline controller's l1d_top; with it, and
+# when the RTL directory holds l1d_top, the report gets the policy-overhead row: RTL_DIR/l1d_top
+# (every policy) against DIR/l1d_top. --baseline-const ties inputs of that l1d_top to constants
+# (decimal), so that Yosys removes what they leave unreachable: make synth passes the RTL
+# directory itself with the configuration inputs at the baseline policy (docs/synthesis.md).
 #
 # Environment: PDK_DIR (sky130 and sg13g2; default ../shared/pdk beside the repository),
 # SRAM_UM2_PER_BIT (data SRAM density, needed with --liberty), SYN_BLACKBOX (modules kept as
@@ -22,7 +24,7 @@ set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools=$root/synth
-lib=osu018 rtl=$root/rtl out=$root/build/synth jobs=$(nproc) blocks="" baseline=""
+lib=osu018 rtl=$root/rtl out=$root/build/synth jobs=$(nproc) blocks="" baseline="" baseline_const=""
 
 usage() {
   sed -n '2,21p' "$0" >&2
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2 ;;
     --blocks) blocks=$2 ;;
     --baseline-rtl) baseline=$2 ;;
+    --baseline-const) baseline_const=$2 ;;
     *) usage ;;
   esac
   shift 2
@@ -53,6 +56,12 @@ done
 if [ -n "$baseline" ]; then
   [ -f "$baseline/l1d_top.sv" ] || die "--baseline-rtl $baseline: no l1d_top.sv there"
   baseline=$(cd "$baseline" && pwd)
+fi
+if [ -n "$baseline_const" ]; then
+  [ -n "$baseline" ] || die "--baseline-const without --baseline-rtl"
+  for c in ${baseline_const//,/ }; do
+    [[ $c =~ ^[A-Za-z_][A-Za-z0-9_]*=[0-9]+$ ]] || die "--baseline-const: '$c' is not PORT=DECIMAL"
+  done
 fi
 rtl=$(cd "$rtl" && pwd)
 mkdir -p "$out" && out=$(cd "$out" && pwd) || die "cannot create $out"
@@ -91,7 +100,7 @@ if ! grep -qx l1d_top <<<"$(printf '%s\n' $blocks)"; then
 elif [ -z "$baseline" ]; then
   note="no baseline-only l1d_top given (synth.sh --baseline-rtl DIR; make synth BASELINE_RTL=DIR)"
 else
-  echo "$baseline l1d_top $libdir $run/baseline/l1d_top" >>"$jobsfile"
+  echo "$baseline l1d_top $libdir $run/baseline/l1d_top $baseline_const" >>"$jobsfile"
 fi
 for b in $blocks; do
   [ -f "$rtl/$b.sv" ] || die "no $rtl/$b.sv"
@@ -107,7 +116,7 @@ end=$(date +%s.%N)
 
 python3 "$tools/report.py" --run "$run" --lib "$LIB_ID" --density "$LIB_SRAM_UM2_PER_BIT" \
   --wall "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')" --jobs "$jobs" \
-  --baseline-rtl "$baseline"
+  --baseline-rtl "$baseline" --baseline-const "$baseline_const"
 rc=$?
 python3 "$tools/report.py" --combine "$out" || rc=1
 echo "synth: report in $run/report.md; $out/report.md has every library run so far"

@@ -4,10 +4,13 @@
 # SYN_LIBERTY (the prepared plain copy, synth/liberty.py), SYN_CONSTR (ABC's driving cell and
 # load), SYN_OUT (output directory), SYN_TIEHI / SYN_TIELO ("cell port", or empty when the
 # library has none), SYN_BLACKBOX (modules kept as black boxes, e.g. the data SRAM),
-# SYN_ABC_ARGS (extra abc options), SYN_TOOLS (synth/), SYN_PYTHON.
+# SYN_ABC_ARGS (extra abc options), SYN_CONST_INPUTS (inputs tied to constants, below),
+# SYN_MACRO_MIN_BITS (memories at least this large become SRAM macros, below; default 4096),
+# SYN_TOOLS (synth/), SYN_PYTHON.
 #
 # Steps: read_verilog -sv -noautowire -defer (only what TOP instantiates is elaborated: the big
-# arrays of other files cost nothing); hierarchy -check; synth -flatten (the block alone); the
+# arrays of other files cost nothing); hierarchy -check; black boxes; proc; constant inputs;
+# synth -flatten (the block alone, large memories made SRAM macros after its coarse steps); the
 # register wrapper TOP_synwrap (synth/wrapper.py) around it, kept as its own module so that the
 # block's cells, area and flops are counted apart from the wrapper's; dfflibmap; abc -liberty
 # -constr; tie cells (hilomap); then a failure if any internal ($) cell is left unmapped, and
@@ -65,14 +68,96 @@ if {[llength $bbsel]} {
     if {$top in $bboxes} { return }
     foreach sel $bbsel { yosys blackbox $sel }
 }
+# Storage arrays as SRAM macros: after the coarse steps of synth, every memory ($mem_v2: an array
+# the RTL writes and reads through indexed ports, not a register table) of at least MIN_BITS bits
+# with one read and one write port becomes an instance of a black-box module named after its
+# shape, syn_sram_<words>x<width>_<r>r<w>w, with the memory cell's ports (RD_*, WR_*); its shape
+# goes to OUT/mem_macros.json, and synth/report.py adds its bits to the SRAM area. In silicon
+# these are the MSHR's data and request buffers (register files or SRAM macros), and mapping
+# them to flops costs minutes of Yosys for area that a macro would replace.
+# MIN_BITS = 0 keeps every memory in flops.
+proc macro_memories {top out min_bits} {
+    set fh [open $out/mem_macros.json w]
+    puts $fh "\["
+    set sep ""
+    if {$min_bits > 0} {
+        yosys tee -q -o $out/memories.txt select -list t:\$mem_v2
+        set fh2 [open $out/memories.txt]
+        set mems [split [string trim [read $fh2]] "\n"]
+        close $fh2
+        # Every parameter of $mem_v2: the black box declares none.
+        set params {MEMID SIZE OFFSET ABITS WIDTH INIT RD_PORTS RD_CLK_ENABLE RD_CLK_POLARITY
+            RD_TRANSPARENCY_MASK RD_COLLISION_X_MASK RD_WIDE_CONTINUATION RD_CE_OVER_SRST
+            RD_ARST_VALUE RD_SRST_VALUE RD_INIT_VALUE WR_PORTS WR_CLK_ENABLE WR_CLK_POLARITY
+            WR_PRIORITY_MASK WR_WIDE_CONTINUATION}
+        set unset {}
+        foreach p $params { lappend unset -unset $p }
+        foreach m $mems {
+            if {$m eq ""} continue
+            yosys tee -q -o $out/memory.txt dump $m
+            set fh2 [open $out/memory.txt]
+            set text [read $fh2]
+            close $fh2
+            foreach p {SIZE WIDTH ABITS RD_PORTS WR_PORTS} {
+                if {![regexp "parameter \\\\$p (\\d+)" $text _ g($p)]} {
+                    error "yosys_map: no parameter $p on memory $m"
+                }
+            }
+            set bits [expr {$g(SIZE) * $g(WIDTH)}]
+            # One read and one write port, as a two-port SRAM or register-file macro has; a memory
+            # with more (the miss queue writes five entries a cycle) stays in flops.
+            if {$bits < $min_bits || $g(RD_PORTS) > 1 || $g(WR_PORTS) > 1} continue
+            set r $g(RD_PORTS)
+            set w $g(WR_PORTS)
+            set a $g(ABITS)
+            set d $g(WIDTH)
+            set type "syn_sram_$g(SIZE)x$g(WIDTH)_${r}r${w}w"
+            set stub $out/$type.v
+            set vf [open $stub w]
+            puts $vf "(* blackbox *)\nmodule $type ("
+            puts $vf "  input \[[expr {$r - 1}]:0\] RD_CLK, input \[[expr {$r - 1}]:0\] RD_EN,"
+            puts $vf "  input \[[expr {$r - 1}]:0\] RD_ARST, input \[[expr {$r - 1}]:0\] RD_SRST,"
+            puts $vf "  input \[[expr {$r * $a - 1}]:0\] RD_ADDR, output \[[expr {$r * $d - 1}]:0\] RD_DATA,"
+            puts $vf "  input \[[expr {$w - 1}]:0\] WR_CLK, input \[[expr {$w * $d - 1}]:0\] WR_EN,"
+            puts $vf "  input \[[expr {$w * $a - 1}]:0\] WR_ADDR, input \[[expr {$w * $d - 1}]:0\] WR_DATA);"
+            puts $vf "endmodule"
+            close $vf
+            if {![info exists seen($type)]} { yosys read_verilog $stub }
+            set seen($type) 1
+            yosys setparam -type $type {*}$unset $m
+            puts $fh "$sep  {\"memory\": \"[string map {\\ {}} $m]\", \"type\": \"$type\", \"words\": $g(SIZE), \"width\": $d, \"bits\": $bits}"
+            set sep ","
+        }
+    }
+    puts $fh "\]"
+    close $fh
+}
+
 yosys proc
+
+# SYN_CONST_INPUTS ("port=value ...", decimal values): inputs of TOP tied to constants, no
+# longer ports, so that synthesis removes what those values leave
+# unreachable (the policy-overhead row's baseline: l1d_top with its configuration inputs fixed
+# to the baseline policy).
+foreach tie [env_or SYN_CONST_INPUTS ""] {
+    if {![regexp {^(\w+)=(\d+)$} $tie _ port value]} {
+        error "yosys_map: SYN_CONST_INPUTS entry '$tie' is not port=decimal"
+    }
+    yosys select -assert-count 1 $top/i:$port
+    yosys delete -port $top/$port
+    yosys cd $top
+    yosys connect -set $port $value
+    yosys cd
+}
 
 # The wrapper needs the block's elaborated port widths: taken from the coarse design (after proc,
 # which synth runs first anyway), whose JSON is small; the gate-level one of a large block takes
 # minutes to write.
 yosys write_json $out/block.json
 exec $python $tools/wrapper.py $out/block.json $top $out/wrapper.v
-yosys synth -flatten -top $top
+yosys synth -flatten -noshare -top $top -run :fine
+macro_memories $top $out [env_or SYN_MACRO_MIN_BITS 4096]
+yosys synth -top $top -run fine:
 yosys read_verilog $out/wrapper.v
 yosys hierarchy -check -top ${top}_synwrap
 yosys proc

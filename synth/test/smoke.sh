@@ -6,9 +6,10 @@
 # 1. Three small blocks of rtl/ on osu018 (synth/synth.sh): exit 0, and every report row has
 #    cells, area and a path > 0, a path between 2 and 100 FO4, flops for the sequential block
 #    only, and the FO4 of the library is between 20 and 500 ps.
-# 2. The black box and the policy-overhead row (synth/test/fixture, and its baseline variant
-#    written here for --baseline-rtl): the data SRAM's area is its bits (2 x 32 x 8) times the
-#    density, and the overhead is > 0.
+# 2. Black boxes, SRAM macros and the policy-overhead row (synth/test/fixture, its baseline the
+#    same RTL with cfg_policy_i tied to 0): the SRAM area is the bits of the two data SRAM
+#    instances (2 x 32 x 8) and of the one large memory (512 x 16) times the density, the small
+#    memory stays in flops, and the overhead is > 0.
 # 3. Broken inputs make the flow fail with the right message: an empty liberty file; a latch
 #    (synth/test/fixture-latch: Yosys leaves an internal cell unmapped); and OpenSTA handed an
 #    empty library (it prints an error and carries on: the flow must notice).
@@ -59,21 +60,21 @@ else
 fi
 
 # --- 2. black box and policy overhead on the fixture ---
-mkdir -p "$work/baseline"
-cp "$root"/synth/test/fixture/*.sv "$work/baseline/"
-sed -i "s/parameter bit Policies = 1'b1/parameter bit Policies = 1'b0/" "$work/baseline/l1d_top.sv"
 if "$root/synth/synth.sh" --rtl "$root/synth/test/fixture" --out "$work/fixture" --jobs 2 \
-  --baseline-rtl "$work/baseline" >"$work/fixture.log" 2>&1 &&
+  --baseline-rtl "$root/synth/test/fixture" --baseline-const cfg_policy_i=0 >"$work/fixture.log" 2>&1 &&
   python3 - "$work/fixture/osu018/report.json" <<'EOF'; then
 import json, sys
 rep = json.load(open(sys.argv[1]))
 rows = {r['block']: r for r in rep['blocks']}
 top, density = rows['l1d_top'], rep['sram_um2_per_bit']
-assert top['status'] == 'ok' and top['sram_bits'] == 2 * 32 * 8, top
-assert abs(top['sram_area_um2'] - 512 * density) < 1, top
+assert top['status'] == 'ok' and top['sram_bits'] == 2 * 32 * 8 + 512 * 16, top
+assert abs(top['sram_area_um2'] - (512 + 8192) * density) < 1, top
+assert top['sram_macros'] == ['l1d_top/buf_q (512 x 16)'], top['sram_macros']
+assert top['flops'] == 2 * 8 + 4 * 8, top  # acc_q, pol_q, the table (the wrapper's flops not counted)
 assert rows['l1d_data_sram']['kind'] == 'black box' and rows['l1d_data_sram']['sram_bits'] == 16 * 8
 po = rep['policy_overhead']
 assert po['available'] and po['overhead_um2'] > 0 and po['overhead_pct'] > 0, po
+assert po['baseline_flops'] <= po['full_flops'] - 8, po  # pol_q is gone
 assert po['full_area_um2'] == top['area_um2'] and po['baseline_sram_um2'] == top['sram_area_um2'], po
 print(f'fixture: SRAM {top["sram_bits"]} bits {top["sram_area_um2"]} um2, overhead {po["overhead_pct"]} %')
 EOF
