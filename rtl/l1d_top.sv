@@ -601,6 +601,10 @@ module l1d_top #(
     .copies_o        (m_copies)
   );
 
+  logic [1023:0] m_line;
+
+  assign m_line = 32'(m_way) == 0 ? t_data[0 +: 1024] : 32'(m_way) == 1 ? t_data[1024 +: 1024] : 32'(m_way) == 2 ? t_data[2048 +: 1024] : t_data[3072 +: 1024];
+
   // Copies by chunk: the one-copy invariant puts each chunk of the line in at most one slot, so
   // S1 writes back at most four slots. cp_key orders them (way, then slot), as the golden L1 does.
   logic [3:0] cp_valid;
@@ -1178,7 +1182,7 @@ module l1d_top #(
                 if (s1_mask_q[t_tag[(m_way * 4 + s) * 16 +: 2] * 32 + b]) begin
                   for (int unsigned k = 0; k < 4; k++) begin
                     if (32'(t_tag[(m_way * 4 + s) * 16 +: 2]) == k) begin
-                      resp_data_d[k * 256 + b * 8 +: 8] = t_data[m_way * 1024 + (s * 32 + b) * 8 +: 8];
+                      resp_data_d[k * 256 + b * 8 +: 8] = m_line[(s * 32 + b) * 8 +: 8];
                     end
                   end
                 end
@@ -1386,7 +1390,7 @@ module l1d_top #(
     assign slot = wb_slot[gk * 2 +: 2];
     assign tag = t_tag[(way * 4 + 32'(slot)) * 16 +: 16];
     assign chunk = tag[1:0];
-    assign data = t_data[way * 1024 + slot * 256 +: 256];
+    assign data = 32'({way, slot}) == 0 ? t_data[0 +: 256] : 32'({way, slot}) == 1 ? t_data[256 +: 256] : 32'({way, slot}) == 2 ? t_data[512 +: 256] : 32'({way, slot}) == 3 ? t_data[768 +: 256] : 32'({way, slot}) == 4 ? t_data[1024 +: 256] : 32'({way, slot}) == 5 ? t_data[1280 +: 256] : 32'({way, slot}) == 6 ? t_data[1536 +: 256] : 32'({way, slot}) == 7 ? t_data[1792 +: 256] : 32'({way, slot}) == 8 ? t_data[2048 +: 256] : 32'({way, slot}) == 9 ? t_data[2304 +: 256] : 32'({way, slot}) == 10 ? t_data[2560 +: 256] : 32'({way, slot}) == 11 ? t_data[2816 +: 256] : 32'({way, slot}) == 12 ? t_data[3072 +: 256] : 32'({way, slot}) == 13 ? t_data[3328 +: 256] : 32'({way, slot}) == 14 ? t_data[3584 +: 256] : t_data[3840 +: 256];
     assign dirty = t_dirty[(way * 4 + 32'(slot)) * 32 +: 32];
 
     logic [19:0] line_tag;

@@ -157,7 +157,7 @@ yosys write_json $out/block.json
 exec $python $tools/wrapper.py $out/block.json $top $out/wrapper.v
 yosys synth -flatten -noshare -top $top -run :fine
 macro_memories $top $out [env_or SYN_MACRO_MIN_BITS 4096]
-yosys synth -top $top -run fine:
+yosys synth -noabc -top $top -run fine:
 yosys read_verilog $out/wrapper.v
 yosys hierarchy -check -top ${top}_synwrap
 yosys proc

@@ -107,7 +107,9 @@ function(_rtl_model prefix)
   set(mdir ${RTL_BUILD_DIR}/verilated/${prefix})
   add_custom_command(
     OUTPUT ${mdir}/${prefix}__unity.cpp
-    BYPRODUCTS ${mdir}/${prefix}.h
+    # The root header too: a testbench that reaches into the model's flops includes it, and
+    # Ninja recompiles that testbench after a re-verilation only if it knows who writes the file.
+    BYPRODUCTS ${mdir}/${prefix}.h ${mdir}/${prefix}___024root.h
     COMMAND ${RTL_TB_DIR}/verilate.sh ${VERILATOR_BIN} ${mdir} ${prefix} ${M_ARGS}
     DEPENDS ${M_DEPENDS} ${RTL_TB_DIR}/verilate.sh ${VERILATOR_BIN}
     COMMENT "Verilating ${prefix}"

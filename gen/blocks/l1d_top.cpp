@@ -47,6 +47,16 @@ unsigned bits_for(uint64_t n) {  // $clog2(n), at least 1
   return n <= 2 ? 1U : static_cast<unsigned>(std::bit_width(n - 1));
 }
 
+// vec[index * width +: width] for an index that varies at run time (0..count-1), as a chain of
+// `index == k ?` selects: Yosys 0.23 maps a variable part select of a wide vector to a barrel
+// shifter over the whole vector (4096 x 13 multiplexers for a way of the 4 KB set row), the
+// chain to count - 1 multiplexers of `width` bits.
+Expr select_part(const Expr& vec, const Expr& index, unsigned count, unsigned width) {
+  Expr out = vec.part(Expr((count - 1) * width), width);
+  for (unsigned k = count - 1; k-- > 0;) out = mux(cast(32, index).eq(Expr(k)), vec.part(Expr(k * width), width), out);
+  return out;
+}
+
 // vec[index * stride + offset +: width] = value for an index that varies at run time (0..count-1),
 // written as a loop of fixed-position writes, each under `index == k`. The logic is the same as
 // the variable part-select's, but Yosys 0.23 turns each variable-position write in a process into
@@ -548,6 +558,11 @@ class Top {
                 {"sectors_i", s1_probe_sectors}, {"way_common_tag_i", t_common}, {"slot_valid_i", t_valid},
                 {"slot_tag_i", t_tag}, {"hit_o", m_hit}, {"partial_o", m_partial}, {"hit_way_o", m_way},
                 {"hit_slots_o", m_slots}, {"copies_o", m_copies}});
+    // The hit way's line, selected once: a byte read at m_way * 1024 + offset would be a barrel
+    // shift of the whole set row per byte in Yosys, and 128 of them exhaust memory in techmap
+    // (docs/synthesis.md).
+    m_line = m.logic("m_line", kLineBits);
+    m.assign(m_line, select_part(t_data, m_way, ways_, kLineBits));
 
     m.comment("Copies by chunk: the one-copy invariant puts each chunk of the line in at most one slot, so");
     m.comment("S1 writes back at most four slots. cp_key orders them (way, then slot), as the golden L1 does.");
@@ -997,7 +1012,7 @@ class Top {
             u.for_("b", 0, Expr(32), [&](Block& ub, const Expr& bi) {
               ub.if_(s1_mask_q[chunk * 32 + bi], [&](Block& v) {
                 write_at(v, resp_data_d, chunk, kSlots, kSlotBits, 8,
-                         t_data.part(m_way * kLineBits + (s * 32 + bi) * 8, 8), bi * 8);
+                         m_line.part((s * 32 + bi) * 8, 8), bi * 8);
               });
             });
           });
@@ -1102,7 +1117,7 @@ class Top {
       g.assign(slot, wb_slot.part(k * 2, 2));
       g.assign(tag, t_tag.part((way * kSlots + cast(32, slot)) * ct_bits_, ct_bits_));
       g.assign(chunk, tag.slice(1, 0));
-      g.assign(data, t_data.part(way * kLineBits + slot * kSlotBits, kSlotBits));
+      g.assign(data, select_part(t_data, concat({way, slot}), ways_ * kSlots, kSlotBits));  // see m_line
       g.assign(dirty, t_dirty.part((way * kSlots + cast(32, slot)) * 32, 32));
       g.assign(line, mux(wb_from_s1, s1_line, compose_line(g, t_common.part(way * cm_bits_, cm_bits_), tag, wb_set)));
       g.assign(wb_entry.part(k * E, E),
@@ -1374,7 +1389,7 @@ class Top {
   Expr agcb_dec, agcb_dec_idx, agcb_inc, agcb_inc_idx, agcb_bypass, tl_access, tl_miss, tl_bypass, sel_record, sel_miss;
   Expr age_ids, age_active, age_rel, age_oldest, age_youngest, age_empty;
   Expr rp_hit, rp_miss, rp_fill, rp_way, rp_eligible, rp_victim;
-  Expr m_hit, m_partial, m_way, m_slots, m_copies, cp_valid, cp_dirty, cp_way, cp_slot, cp_wb, s1_dirty_n, cp_off;
+  Expr m_hit, m_partial, m_way, m_line, m_slots, m_copies, cp_valid, cp_dirty, cp_way, cp_slot, cp_wb, s1_dirty_n, cp_off;
   Expr fill_wanted, fill_any, fill_way, fill_pos, fill_posmask, fill_whole, fill_replaces, fill_wb, fill_dirty_n,
       fill_age_bypass, fill_allocates;
   Expr walk_keep, walk_wb, walk_dirty_n, walk_last;
