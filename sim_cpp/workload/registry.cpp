@@ -18,12 +18,13 @@ constexpr Entry kTable[] = {
     {"bfs", wl::make_bfs}, {"spmv", wl::make_spmv}, {"kmeans", wl::make_kmeans},
     {"atax", wl::make_atax}, {"mvt", wl::make_mvt}, {"vecadd", wl::make_vecadd},
     // PolyBench/GPU.
-    {"bicg", wl::make_bicg}, {"gesummv", wl::make_gesummv}, {"jacobi1d", wl::make_jacobi1d},
+    {"bicg", wl::make_bicg}, {"gesummv", wl::make_gesummv}, {"jacobi1d", wl::make_jacobi1d}, {"adi", wl::make_adi},
     // Graph kernels (LonestarGPU, GraphBIG, Pannotia).
     {"sssp", wl::make_sssp}, {"cc", wl::make_cc}, {"gc", wl::make_gc}, {"tc", wl::make_tc}, {"bc", wl::make_bc},
     // Rodinia.
     {"hotspot", wl::make_hotspot}, {"nw", wl::make_nw}, {"gaussian", wl::make_gaussian}, {"srad", wl::make_srad},
     {"streamcluster", wl::make_streamcluster}, {"btree", wl::make_btree}, {"pfilter", wl::make_pfilter},
+    {"lud", wl::make_lud}, {"backprop", wl::make_backprop},
     // Mars MapReduce.
     {"strmatch", wl::make_strmatch}, {"wordcount", wl::make_wordcount}, {"simscore", wl::make_simscore},
     {"invindex", wl::make_invindex},

@@ -34,5 +34,8 @@ std::unique_ptr<Workload> make_wordcount();
 std::unique_ptr<Workload> make_simscore();
 std::unique_ptr<Workload> make_comd();
 std::unique_ptr<Workload> make_invindex();
+std::unique_ptr<Workload> make_adi();
+std::unique_ptr<Workload> make_lud();
+std::unique_ptr<Workload> make_backprop();
 
 }  // namespace l1d::sim::wl
