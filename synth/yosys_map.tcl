@@ -135,10 +135,9 @@ proc macro_memories {top out min_bits} {
 
 yosys proc
 
-# SYN_CONST_INPUTS ("port=value ...", decimal values): inputs of TOP tied to constants, no
-# longer ports, so that synthesis removes what those values leave
-# unreachable (the policy-overhead row's baseline: l1d_top with its configuration inputs fixed
-# to the baseline policy).
+# SYN_CONST_INPUTS ("port=value ...", decimal values): inputs of TOP tied to constants, no longer
+# ports, so that synthesis removes what those values leave unreachable (the policy-overhead
+# row's baseline: l1d_top with its configuration inputs fixed to the baseline policy).
 foreach tie [env_or SYN_CONST_INPUTS ""] {
     if {![regexp {^(\w+)=(\d+)$} $tie _ port value]} {
         error "yosys_map: SYN_CONST_INPUTS entry '$tie' is not port=decimal"
