@@ -27,7 +27,7 @@ tools=$root/synth
 lib=osu018 rtl=$root/rtl out=$root/build/synth jobs=$(nproc) blocks="" baseline="" baseline_const=""
 
 usage() {
-  sed -n '2,21p' "$0" >&2
+  sed -n '2,22p' "$0" >&2
   exit 2
 }
 while [ $# -gt 0 ]; do
