@@ -36,9 +36,17 @@ def load(path, default=None):
             text = f.read()
     except OSError:
         return default
-    # Yosys 0.23's `stat -json` of a partial selection leaves a comma before the last brace.
+    # Yosys 0.23's `stat -json` of a partial selection leaves a comma before the last brace, and
+    # with a parametrised submodule it prints the design's hierarchy as bare text lines
+    # ("   $paramod\\l1d_tag_mask\\ChunkTagBits=...   1") inside the JSON: those lines go.
+    text = re.sub(r',\s*}\s*$', '}', text)
     try:
-        return json.loads(re.sub(r',\s*}\s*$', '}', text))
+        return json.loads(text)
+    except ValueError:
+        pass
+    kept = [line for line in text.split('\n') if '"' in line or re.fullmatch(r'[\s{}\[\],]*', line)]
+    try:
+        return json.loads('\n'.join(kept))
     except ValueError:
         return default
 
@@ -66,9 +74,17 @@ def chip_areas(path):
 
 def storage_bits(macros, hierarchy, top, blackboxes):
     """Bits held by the black boxes of top's hierarchy: per elaborated black-box module its
-    memory bits (or, for a model without a memory, its flop bits), times its instance count."""
+    memory bits (or, for a model without a memory, its flop bits), times its instance count.
+    Module names are compared without Yosys' leading backslash: `stat` names a module `\\m` but
+    a cell of that module's type `m` (parametrised ones `$paramod\\m\\...` in both)."""
     if not macros:
         return 0
+    def plain(name):
+        return name[1:] if name.startswith('\\') else name
+
+    macros = {'modules': {plain(k): v for k, v in macros.get('modules', {}).items()}}
+    if hierarchy:
+        hierarchy = {'modules': {plain(k): v for k, v in hierarchy.get('modules', {}).items()}}
     per_module = {}
     for name, st in macros.get('modules', {}).items():
         bits = st.get('num_memory_bits', 0)
