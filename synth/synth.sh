@@ -110,8 +110,8 @@ printf '%s\n' "$note" >"$run/overhead_note.txt"
 
 echo "synth: $(wc -l <"$jobsfile") synthesis runs, $jobs at a time, in $run"
 if grep -q ' l1d_top ' "$jobsfile"; then
-  # Measured 2026-11-22 on osu018: ABC alone ran for more than 45 minutes on its 250 000 gates.
-  echo "synth: l1d_top (and its baseline) take most of an hour each (docs/synthesis.md);" \
+  # Measured 2026-11-22 on osu018: Yosys 62 CPU minutes (ABC 55 of them on its 250 000 gates).
+  echo "synth: l1d_top (and its baseline) take about an hour each (docs/synthesis.md);" \
     "BLOCKS=\"...\" without l1d_top gives every other block in about 90 s"
 fi
 # Each line holds block.sh's arguments (paths without blanks). A failing block prints its error
