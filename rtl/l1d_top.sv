@@ -623,20 +623,8 @@ module l1d_top #(
           for (int unsigned k = 0; k < 4; k++) begin
             if (32'(t_tag[(w * 4 + s) * 16 +: 2]) == k) begin
               cp_valid[k] = 1'b1;
-            end
-          end
-          for (int unsigned k = 0; k < 4; k++) begin
-            if (32'(t_tag[(w * 4 + s) * 16 +: 2]) == k) begin
               cp_dirty[k] = |t_dirty[(w * 4 + s) * 32 +: 32];
-            end
-          end
-          for (int unsigned k = 0; k < 4; k++) begin
-            if (32'(t_tag[(w * 4 + s) * 16 +: 2]) == k) begin
               cp_way[k * 2 +: 2] = 2'(w);
-            end
-          end
-          for (int unsigned k = 0; k < 4; k++) begin
-            if (32'(t_tag[(w * 4 + s) * 16 +: 2]) == k) begin
               cp_slot[k * 2 +: 2] = 2'(s);
             end
           end
@@ -1038,10 +1026,6 @@ module l1d_top #(
                 for (int unsigned k = 0; k < 4; k++) begin
                   if (32'(fill_way) == k) begin
                     w_valid[k * 4 + s] = 1'b0;
-                  end
-                end
-                for (int unsigned k = 0; k < 4; k++) begin
-                  if (32'(fill_way) == k) begin
                     w_dirty[k * 128 + s * 32 +: 32] = '0;
                   end
                 end
@@ -1064,15 +1048,7 @@ module l1d_top #(
                 for (int unsigned k = 0; k < 16; k++) begin
                   if (32'(32'(fill_way) * 4 + 32'(fill_pos_eff) + i) == k) begin
                     w_valid[k] = 1'b1;
-                  end
-                end
-                for (int unsigned k = 0; k < 16; k++) begin
-                  if (32'(32'(fill_way) * 4 + 32'(fill_pos_eff) + i) == k) begin
                     w_tag[k * 16 +: 16] = {fill_chunk_tag[15:2], 2'(fill_first + 2'(i))};
-                  end
-                end
-                for (int unsigned k = 0; k < 16; k++) begin
-                  if (32'(32'(fill_way) * 4 + 32'(fill_pos_eff) + i) == k) begin
                     d_be[k * 32 +: 32] = '1;
                   end
                 end
@@ -1086,15 +1062,7 @@ module l1d_top #(
             for (int unsigned k = 0; k < 4; k++) begin
               if (32'(fill_way) == k) begin
                 w_hpc[k * 8 +: 8] = mr_hpc;
-              end
-            end
-            for (int unsigned k = 0; k < 4; k++) begin
-              if (32'(fill_way) == k) begin
                 w_awid[k * 8 +: 8] = mr_awid;
-              end
-            end
-            for (int unsigned k = 0; k < 4; k++) begin
-              if (32'(fill_way) == k) begin
                 w_prio[k] = mr_token;
               end
             end
@@ -1138,10 +1106,6 @@ module l1d_top #(
             for (int unsigned k = 0; k < 4; k++) begin
               if (32'(walk_way) == k) begin
                 w_valid[k * 4 + s] = 1'b0;
-              end
-            end
-            for (int unsigned k = 0; k < 4; k++) begin
-              if (32'(walk_way) == k) begin
                 w_dirty[k * 128 + s * 32 +: 32] = '0;
               end
             end
@@ -1220,10 +1184,6 @@ module l1d_top #(
                 for (int unsigned k = 0; k < 4; k++) begin
                   if (32'(w) == k) begin
                     w_valid[k * 4 + s] = 1'b0;
-                  end
-                end
-                for (int unsigned k = 0; k < 4; k++) begin
-                  if (32'(w) == k) begin
                     w_dirty[k * 128 + s * 32 +: 32] = '0;
                   end
                 end
@@ -1305,10 +1265,6 @@ module l1d_top #(
                 for (int unsigned k = 0; k < 4; k++) begin
                   if (32'(w) == k) begin
                     w_valid[k * 4 + s] = 1'b0;
-                  end
-                end
-                for (int unsigned k = 0; k < 4; k++) begin
-                  if (32'(w) == k) begin
                     w_dirty[k * 128 + s * 32 +: 32] = '0;
                   end
                 end

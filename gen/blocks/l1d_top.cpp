@@ -23,6 +23,7 @@
 #include <bit>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "common/address.h"
 #include "common/config.h"
@@ -57,19 +58,28 @@ Expr select_part(const Expr& vec, const Expr& index, unsigned count, unsigned wi
   return out;
 }
 
-// vec[index * stride + offset +: width] = value for an index that varies at run time (0..count-1),
-// written as a loop of fixed-position writes, each under `index == k`. The logic is the same as
-// the variable part-select's, but Yosys 0.23 turns each variable-position write in a process into
-// a shift of the whole vector ($bitselwrite), and its proc_mux then needs hours for the actors
-// of l1d_top (docs/synthesis.md); the decoded form takes seconds. `offset` (empty: none) is a
-// constant or a loop variable.
-void write_at(Block& b, const Expr& vec, const Expr& index, unsigned count, unsigned stride, unsigned width,
-              const Expr& value, const Expr& offset = Expr()) {
+// One write of write_at: vec[index * stride + offset +: width] = value; `offset` (empty: none)
+// is a constant or a loop variable.
+struct Put {
+  Expr vec;
+  unsigned stride, width;
+  Expr value;
+  Expr offset = Expr();
+};
+
+// Writes at positions that vary at run time with `index` (0..count-1), as one loop of
+// fixed-position writes under `index == k`. The logic is the same as variable part selects', but
+// Yosys 0.23 turns each variable-position write in a process into a shift of the whole vector
+// ($bitselwrite), and its proc_mux then needs hours for the actors of l1d_top
+// (docs/synthesis.md); the decoded form takes seconds.
+void write_at(Block& b, const Expr& index, unsigned count, const std::vector<Put>& puts) {
   b.for_("k", 0, Expr(count), [&](Block& bk, const Expr& k) {
     bk.if_(cast(32, index).eq(k), [&](Block& u) {
-      const Expr at = stride == 1 ? k : k * stride;
-      const Expr base = offset.empty() ? at : at + offset;
-      u.assign(width == 1 ? vec[base] : vec.part(base, width), value);
+      for (const Put& p : puts) {
+        const Expr at = p.stride == 1 ? k : k * p.stride;
+        const Expr base = p.offset.empty() ? at : at + p.offset;
+        u.assign(p.width == 1 ? p.vec[base] : p.vec.part(base, p.width), p.value);
+      }
     });
   });
 }
@@ -575,10 +585,11 @@ class Top {
         bw.for_("s", 0, Expr(kSlots), [&](Block& bs, const Expr& s) {
           bs.if_(m_copies[w * kSlots + s], [&](Block& t) {
             Expr c = t_tag.part((w * kSlots + s) * ct_bits_, 2);
-            write_at(t, cp_valid, c, kSlots, 1, 1, bit(true));
-            write_at(t, cp_dirty, c, kSlots, 1, 1, red_or(t_dirty.part((w * kSlots + s) * 32, 32)));
-            write_at(t, cp_way, c, kSlots, way_bits_, way_bits_, cast(way_bits_, w));
-            write_at(t, cp_slot, c, kSlots, 2, 2, cast(2, s));
+            write_at(t, c, kSlots,
+                     {{cp_valid, 1, 1, bit(true)},
+                      {cp_dirty, 1, 1, red_or(t_dirty.part((w * kSlots + s) * 32, 32))},
+                      {cp_way, way_bits_, way_bits_, cast(way_bits_, w)},
+                      {cp_slot, 2, 2, cast(2, s)}});
           });
         });
       });
@@ -837,12 +848,11 @@ class Top {
     };
     // Writes the promoted ranks of wr_way (set by the caller) into w_rank.
     auto write_ranks = [&](Block& b) {
-      write_at(b, w_rank, wr_way, ways_, kSlots * 2, kSlots * 2, rank_new);
+      write_at(b, wr_way, ways_, {{w_rank, kSlots * 2, kSlots * 2, rank_new}});
     };
     // Invalidate slot (w, s) and clear its dirty mask.
     auto invalidate = [&](Block& b, const Expr& w, const Expr& s) {
-      write_at(b, w_valid, w, ways_, kSlots, 1, bit(false), s);
-      write_at(b, w_dirty, w, ways_, kSlots * 32, 32, zeros(), s * 32);
+      write_at(b, w, ways_, {{w_valid, kSlots, 1, bit(false), s}, {w_dirty, kSlots * 32, 32, zeros(), s * 32}});
     };
 
     m.comment("The acting actor's decisions become the writes of the shared resources.");
@@ -903,22 +913,25 @@ class Top {
             u.assign(agcb_inc, bit(true));
             u.assign(agcb_inc_idx, t_hpc.part(fill_way * hpc_bits_, hpc_bits_));
           });
-          a.if_(fill_whole, [&](Block& u) { write_at(u, w_common, fill_way, ways_, cm_bits_, cm_bits_, fill_common); });
+          a.if_(fill_whole, [&](Block& u) { write_at(u, fill_way, ways_, {{w_common, cm_bits_, cm_bits_, fill_common}}); });
           a.for_("i", 0, Expr(kSlots), [&](Block& ai, const Expr& i) {
             ai.if_(cast(3, i).lt(fill_slots), [&](Block& u) {
               Expr slot = cast(32, fill_pos) + i;
               Expr way_slot = cast(32, fill_way) * kSlots + slot;  // the slot's index in the set row
-              write_at(u, w_valid, way_slot, ways_ * kSlots, 1, 1, bit(true));
-              write_at(u, w_tag, way_slot, ways_ * kSlots, ct_bits_, ct_bits_,
-                       concat({fill_chunk_tag.slice(ct_bits_ - 1, 2), cast(2, fill_first + cast(2, i))}));
-              write_at(u, d_be, way_slot, ways_ * kSlots, 32, 32, ones());
-              write_at(u, d_line, slot, kSlots, kSlotBits, kSlotBits,
-                       mr_data.part(cast(2, fill_first + cast(2, i)) * kSlotBits, kSlotBits));
+              write_at(u, way_slot, ways_ * kSlots,
+                       {{w_valid, 1, 1, bit(true)},
+                        {w_tag, ct_bits_, ct_bits_,
+                         concat({fill_chunk_tag.slice(ct_bits_ - 1, 2), cast(2, fill_first + cast(2, i))})},
+                        {d_be, 32, 32, ones()}});
+              write_at(u, slot, kSlots,
+                       {{d_line, kSlotBits, kSlotBits,
+                         mr_data.part(cast(2, fill_first + cast(2, i)) * kSlotBits, kSlotBits)}});
             });
           });
-          write_at(a, w_hpc, fill_way, ways_, hpc_bits_, hpc_bits_, mr_hpc);
-          write_at(a, w_awid, fill_way, ways_, kAwidBits, kAwidBits, mr_awid);
-          write_at(a, w_prio, fill_way, ways_, 1, 1, mr_token);
+          write_at(a, fill_way, ways_,
+                   {{w_hpc, hpc_bits_, hpc_bits_, mr_hpc},
+                    {w_awid, kAwidBits, kAwidBits, mr_awid},
+                    {w_prio, 1, 1, mr_token}});
           write_ranks(a);
           a.assign(rp_fill, bit(true));
           a.assign(rp_way, fill_way);
@@ -1001,7 +1014,7 @@ class Top {
         hit_updates(h);
         h.assign(agcb_dec, bit(true));
         h.assign(agcb_dec_idx, t_hpc.part(m_way * hpc_bits_, hpc_bits_));
-        write_at(h, w_hpc, m_way, ways_, hpc_bits_, hpc_bits_, s1_hpc);
+        write_at(h, m_way, ways_, {{w_hpc, hpc_bits_, hpc_bits_, s1_hpc}});
         h.assign(resp_valid_d, bit(true));
         h.assign(resp_id_d, s1_id_q);
         h.assign(resp_warp_d, s1_warp_q);
@@ -1011,8 +1024,7 @@ class Top {
             Expr chunk = t_tag.part((m_way * kSlots + s) * ct_bits_, 2);
             u.for_("b", 0, Expr(32), [&](Block& ub, const Expr& bi) {
               ub.if_(s1_mask_q[chunk * 32 + bi], [&](Block& v) {
-                write_at(v, resp_data_d, chunk, kSlots, kSlotBits, 8,
-                         m_line.part((s * 32 + bi) * 8, 8), bi * 8);
+                write_at(v, chunk, kSlots, {{resp_data_d, kSlotBits, 8, m_line.part((s * 32 + bi) * 8, 8), bi * 8}});
               });
             });
           });
@@ -1053,11 +1065,12 @@ class Top {
             h.for_("s", 0, Expr(kSlots), [&](Block& hs, const Expr& s) {
               hs.if_(m_slots[s], [&](Block& u) {
                 Expr chunk = t_tag.part((m_way * kSlots + s) * ct_bits_, 2);
-                write_at(u, d_be, m_way, ways_, kMaskBits, 32, s1_mask_q.part(chunk * 32, 32), s * 32);
+                write_at(u, m_way, ways_, {{d_be, kMaskBits, 32, s1_mask_q.part(chunk * 32, 32), s * 32}});
                 u.assign(d_line.part(s * kSlotBits, kSlotBits), s1_data_q.part(chunk * kSlotBits, kSlotBits));
                 u.if_(write_back_, [&](Block& v) {
-                  write_at(v, w_dirty, m_way, ways_, kSlots * 32, 32,
-                           t_dirty.part((m_way * kSlots + s) * 32, 32) | s1_mask_q.part(chunk * 32, 32), s * 32);
+                  write_at(v, m_way, ways_,
+                           {{w_dirty, kSlots * 32, 32,
+                             t_dirty.part((m_way * kSlots + s) * 32, 32) | s1_mask_q.part(chunk * 32, 32), s * 32}});
                 });
               });
             });
