@@ -23,7 +23,7 @@ build: configure
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE slow
 
-# The checks too slow for make test: Yosys on l1d_top and l1d_mshr (ctest label `slow`), the
+# The checks too slow for make test: Yosys on l1d_top (ctest label `slow`), the
 # netlist co-simulation of every block on every configuration (a longer build) and the golden
 # L1's 10^6-request soak on gtx1080 and qv100 (make test: gtx480).
 test-slow:

@@ -222,24 +222,52 @@ module l1d_mshr #(
     assign counts[e * CountBits +: CountBits] = count_q;
   end
 
-  // The memories: the fill record {bypass, hpc, awid, token} per entry, the requests
-  // {id, warp, byte mask} per entry and arrival index, the fill data per entry; one write port
-  // each, so that the flops need no per-word data multiplexer.
+  // The memories: the fill record {bypass, hpc, awid, token} per entry here, the requests
+  // {id, warp, byte mask} per entry and arrival index (word entry*MaxMerge + index) and the fill
+  // data per entry in l1d_ram_1r1w instances; one write port each, so that the flops need no
+  // per-word data multiplexer.
+  localparam int unsigned ReqWords = Entries * MaxMerge;
+  localparam int unsigned ReqAddrBits = ReqWords > 1 ? $clog2(ReqWords) : 1;
+
   logic [RecordBits-1:0] record_q [Entries];
-  logic [RequestBits-1:0] request_q [Entries][MaxMerge];
-  logic [1023:0] data_q [Entries];
 
   always_ff @(posedge clk_i) begin
     if (alloc_ok) begin
       record_q[free_entry_o] <= {alloc_bypass_i, alloc_hpc_i, alloc_awid_i, alloc_token_i};
     end
-    if (req_we) begin
-      request_q[req_entry][req_slot] <= req_word;
-    end
-    if (resp_i) begin
-      data_q[resp_entry_i] <= resp_data_i;
-    end
   end
+
+  logic [ReqAddrBits-1:0] req_wr_addr;
+  logic [ReqAddrBits-1:0] req_rd_addr;
+  logic [RequestBits-1:0] req_rd_word;
+  logic [1023:0] data_rd_word;
+
+  assign req_wr_addr = ReqAddrBits'(req_entry) * ReqAddrBits'(MaxMerge) + ReqAddrBits'(req_slot);
+  assign req_rd_addr = ReqAddrBits'(rd_entry_i) * ReqAddrBits'(MaxMerge) + ReqAddrBits'(rd_req_i);
+
+  l1d_ram_1r1w #(
+    .Words(ReqWords),
+    .Width(RequestBits)
+  ) u_requests (
+    .clk_i    (clk_i),
+    .wr_en_i  (req_we),
+    .wr_addr_i(req_wr_addr),
+    .wr_data_i(req_word),
+    .rd_addr_i(req_rd_addr),
+    .rd_data_o(req_rd_word)
+  );
+
+  l1d_ram_1r1w #(
+    .Words(Entries),
+    .Width(1024)
+  ) u_data (
+    .clk_i    (clk_i),
+    .wr_en_i  (resp_i),
+    .wr_addr_i(resp_entry_i),
+    .wr_data_i(resp_data_i),
+    .rd_addr_i(rd_entry_i),
+    .rd_data_o(data_rd_word)
+  );
 
   // The read port: free entries, unfilled data and requests beyond the count read zero.
   logic [RecordBits-1:0] rd_record;
@@ -257,9 +285,9 @@ module l1d_mshr #(
   assign rd_awid_o = rd_record[8:1];
   assign rd_token_o = rd_record[0];
   assign rd_l2_bit_o = rd_filled_o & l2_bit[rd_entry_i];
-  assign rd_data_o = rd_filled_o ? data_q[rd_entry_i] : '0;
+  assign rd_data_o = rd_filled_o ? data_rd_word : '0;
   assign rd_req_valid = CountBits'(rd_req_i) < rd_count_o;
-  assign rd_request = rd_req_valid ? request_q[rd_entry_i][rd_req_i] : '0;
+  assign rd_request = rd_req_valid ? req_rd_word : '0;
   assign rd_id_o = rd_request[RequestBits - 1:WarpBits + 128];
   assign rd_warp_o = rd_request[128 +: WarpBits];
   assign rd_mask_o = rd_request[127:0];

@@ -36,21 +36,29 @@ new_netlist=$log.v
 trap 'rm -f "$log" "$new_netlist"' EXIT
 
 # -defer: only what TOP instantiates is elaborated (not every large array of DIR). The modules of
-# SYN_BLACKBOX other than TOP are black boxes in TOP's design: their ports are checked, their
-# insides are synthesized by their own check.
-read="read_verilog -defer -sv -noautowire ${pkgs[*]} ${mods[*]}; hierarchy -check -top $top"
-for m in ${SYN_BLACKBOX-l1d_data_sram}; do
-  [ "$m" = "$top" ] || ! grep -qw "$m" "$dir/$top.sv" || read+="; blackbox $m"
+# SYN_BLACKBOX other than TOP are read with -lib, as black boxes: TOP's design keeps their
+# instances, with their parameters (so a netlist instantiates them as the RTL does and the
+# co-simulation links their behavioural models), their ports are checked, and their insides are
+# synthesized by their own check.
+blackboxes=" ${SYN_BLACKBOX-l1d_data_sram l1d_ram_1r1w} "
+libs=()
+rest=()
+for f in "${mods[@]}"; do
+  m=$(basename "$f" .sv)
+  if [[ "$blackboxes" == *" $m "* && "$m" != "$top" ]]; then libs+=("$f"); else rest+=("$f"); fi
 done
+read="read_verilog -defer -sv -noautowire ${pkgs[*]} ${rest[*]}"
+[ ${#libs[@]} -eq 0 ] || read+="; read_verilog -sv -noautowire -lib ${libs[*]}"
+read+="; hierarchy -check -top $top"
 script="$read; synth -top $top; check -assert; stat"
 if [ -n "$netlist" ]; then
   script+="; rename $top ${top}_netlist; write_verilog -noattr $new_netlist"
 fi
-# A black box of synthesis (SYN_BLACKBOX as in synth/synth.sh, default l1d_data_sram: an SRAM
-# macro in a real L1) is checked as that flow uses it: elaborated, its processes and memories
+# A black box of synthesis (SYN_BLACKBOX, default l1d_data_sram and l1d_ram_1r1w: SRAM or
+# register-file macros in a real L1) is checked as that flow uses it: elaborated, its processes and memories
 # inferred, but not mapped to cells (Yosys takes minutes and GBs to turn an SRAM-sized memory into
 # flops). It has no netlist.
-if [[ " ${SYN_BLACKBOX-l1d_data_sram} " == *" $top "* ]]; then
+if [[ "$blackboxes" == *" $top "* ]]; then
   [ -z "$netlist" ] || { echo "yosys_check: $top is a black box (SYN_BLACKBOX): no netlist" >&2; exit 2; }
   script="$read; proc; opt_clean; memory -nomap; check -assert; stat"
 fi

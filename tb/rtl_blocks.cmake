@@ -195,7 +195,9 @@ function(add_rtl_block module)
         DEPENDS ${sources} ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh
         COMMENT "Yosys: ${module} netlist for ${name}"
         VERBATIM)
-      _rtl_model(${net} DEPENDS ${netlist} ARGS --file ${netlist} -Wno-UNOPTFLAT ${RTL_VERILATOR_ARGS})
+      # -y: the black boxes the netlist instantiates (SYN_BLACKBOX) are their behavioural RTL.
+      _rtl_model(${net} DEPENDS ${netlist} ${sources}
+                 ARGS --file ${netlist} -y ${RTL_DIR_${name}} -Wno-UNOPTFLAT ${RTL_VERILATOR_ARGS})
       list(APPEND models ${rtl} ${net})
       string(APPEND includes "#include \"${rtl}.h\"\n#include \"${net}.h\"\n")
       set(netlist_alias "  using Netlist = ::${net};\n")

@@ -55,6 +55,7 @@ const RtlBlock& gran_selector_block();  // l1d_gran_selector.cpp
 const RtlBlock& agelru_ages_block();    // l1d_agelru_ages.cpp
 const RtlBlock& top_block();            // l1d_top.cpp (composes the others)
 const RtlBlock& mshr_block();           // l1d_mshr.cpp
+const RtlBlock& ram_1r1w_block();       // l1d_ram_1r1w.cpp (the MSHR's buffers)
 const RtlBlock& repl_state_block();     // l1d_repl_state.cpp
 const RtlBlock& pcal_tokens_block();    // l1d_pcal_tokens.cpp
 const RtlBlock& pcal_decode_block();    // l1d_pcal_decode.cpp

@@ -2,7 +2,9 @@
 // golden::Mshr). Per entry the probed fields (valid, filled, line, sectors, request count) are
 // flops in a generate block, so the probe compares every entry at once; the fill record, the
 // merged requests and the fill data are only read through the fill unit's read port, so they are
-// memories without reset, written by the registered ports and read combinationally.
+// memories without reset, written by the registered ports and read combinationally. The two
+// large ones (requests and fill data: SRAM or register-file macros in silicon) are l1d_ram_1r1w
+// instances, which the synthesis checks keep as black boxes.
 #include <algorithm>
 #include <bit>
 #include <string>
@@ -90,7 +92,7 @@ class Mshr final : public RtlBlock {
     Expr entry_w = m.param("EntryBits", mux(entries.gt(1), clog2(entries), 1));
     Expr req_w = m.param("ReqBits", mux(max_merge.gt(1), clog2(max_merge), 1));
 
-    m.clk();
+    Expr clk = m.clk();
     m.rst_n();
     // Probe.
     Expr probe_line = m.input("probe_line_i", line_bits);
@@ -253,19 +255,34 @@ class Mshr final : public RtlBlock {
       s.assign(counts.part(e * count_w, count_w), count_q);
     });
 
-    m.comment("The memories: the fill record {bypass, hpc, awid, token} per entry, the requests");
-    m.comment("{id, warp, byte mask} per entry and arrival index, the fill data per entry; one write port");
-    m.comment("each, so that the flops need no per-word data multiplexer.");
+    m.comment("The memories: the fill record {bypass, hpc, awid, token} per entry here, the requests");
+    m.comment("{id, warp, byte mask} per entry and arrival index (word entry*MaxMerge + index) and the fill");
+    m.comment("data per entry in l1d_ram_1r1w instances; one write port each, so that the flops need no");
+    m.comment("per-word data multiplexer.");
+    Expr req_words = m.localparam("ReqWords", entries * max_merge);
+    Expr req_addr_w = m.localparam("ReqAddrBits", mux(req_words.gt(1), clog2(req_words), 1));
     Expr record_q = m.logic("record_q", rec_w, {entries});
-    Expr request_q = m.logic("request_q", request_w, {entries, max_merge});
-    Expr data_q = m.logic("data_q", kDataBits, {entries});
     m.always_ff_noreset([&](Block& b) {
       b.if_(alloc_ok, [&](Block& t) {
         t.assign(record_q[free_entry_o], concat({alloc_bypass, alloc_hpc, alloc_awid, alloc_token}));
       });
-      b.if_(req_we, [&](Block& t) { t.assign(request_q[req_entry][req_slot], req_word); });
-      b.if_(resp, [&](Block& t) { t.assign(data_q[resp_entry], resp_data); });
     });
+    const auto req_addr = [&](const Expr& entry, const Expr& slot) {
+      return cast(req_addr_w, entry) * cast(req_addr_w, max_merge) + cast(req_addr_w, slot);
+    };
+    Expr req_wr_addr = m.logic("req_wr_addr", req_addr_w);
+    Expr req_rd_addr = m.logic("req_rd_addr", req_addr_w);
+    Expr req_rd_word = m.logic("req_rd_word", request_w);
+    Expr data_rd_word = m.logic("data_rd_word", kDataBits);
+    m.assign(req_wr_addr, req_addr(req_entry, req_slot));
+    m.assign(req_rd_addr, req_addr(rd_entry, rd_req));
+    const Module ram = ram_1r1w_block().module(cfg);
+    m.instance("u_requests", ram, {{"Words", req_words}, {"Width", request_w}},
+               {{"clk_i", clk}, {"wr_en_i", req_we}, {"wr_addr_i", req_wr_addr}, {"wr_data_i", req_word},
+                {"rd_addr_i", req_rd_addr}, {"rd_data_o", req_rd_word}});
+    m.instance("u_data", ram, {{"Words", entries}, {"Width", kDataBits}},
+               {{"clk_i", clk}, {"wr_en_i", resp}, {"wr_addr_i", resp_entry}, {"wr_data_i", resp_data},
+                {"rd_addr_i", rd_entry}, {"rd_data_o", data_rd_word}});
 
     m.comment("The read port: free entries, unfilled data and requests beyond the count read zero.");
     Expr rd_record = m.logic("rd_record", rec_w);
@@ -282,9 +299,9 @@ class Mshr final : public RtlBlock {
     m.assign(rd_awid_o, rd_record.slice(kAwidBits, 1));
     m.assign(rd_token_o, rd_record[0]);
     m.assign(rd_l2_bit_o, rd_filled_o & l2_bit[rd_entry]);
-    m.assign(rd_data_o, mux(rd_filled_o, data_q[rd_entry], zeros()));
+    m.assign(rd_data_o, mux(rd_filled_o, data_rd_word, zeros()));
     m.assign(rd_req_valid, cast(count_w, rd_req).lt(rd_count_o));
-    m.assign(rd_request, mux(rd_req_valid, request_q[rd_entry][rd_req], zeros()));
+    m.assign(rd_request, mux(rd_req_valid, req_rd_word, zeros()));
     m.assign(rd_id_o, rd_request.slice(request_w - 1, warp_w + kMaskBits));
     m.assign(rd_warp_o, rd_request.part(kMaskBits, warp_w));
     m.assign(rd_mask_o, rd_request.slice(kMaskBits - 1, 0));
