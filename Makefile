@@ -10,11 +10,12 @@ all: build
 deps:
 	@bash scripts/setup-deps.sh
 
-# ALL_NETLISTS=ON co-simulates the Yosys netlist of every block on every configuration (make
-# test-slow); by default only on gtx480 and one odd shape (tb/rtl_blocks.cmake).
+# ALL_NETLISTS=ON co-simulates the Yosys netlist of every block on every configuration and runs
+# the large arrays' testbenches on all three presets (make test-slow); by default only on gtx480
+# and one odd shape (tb/rtl_blocks.cmake).
 ALL_NETLISTS ?= OFF
 configure: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) \
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) \
 	  $(CMAKE_EXTRA) >/dev/null
 
 build: configure
@@ -45,6 +46,32 @@ run: configure
 	@cmake --build $(BUILD) -j $(JOBS) --target gpusim
 	@python3 scripts/run_matrix.py --gpusim $(BUILD)/bin/gpusim --l1 $(RUN_L1) --workloads $(RUN_WORKLOADS) \
 	  --policies $(RUN_POLICIES) --scale $(RUN_SCALE) --jobs $(JOBS) --out $(BUILD)/run $(if $(RUN_COMPARE),--compare-golden)
+
+# --- Paper studies (experiments/, docs/results.md) ---
+# make experiments: every study (experiments/studies/*.py) on its paper's preset; points run through
+# GNU parallel, JOBS at a time, and are cached (a point whose statistics exist and whose command
+# and input files are unchanged is not rerun; FORCE=1 reruns all). Writes $(BUILD)/experiments/
+# <study>/{points/*.json, <figure>.csv .json .png, run.json} and rewrites the generated blocks of
+# docs/results.md. make experiments-<study> runs one (dycache, two-level, agcb). SCALE=small|full|test
+# (full is the papers' size), L1=golden|verilated (verilated: the RTL L1, about 20x slower, points
+# without a verilated model of their configuration fall back to golden and say so).
+# make experiments-slurm writes $(BUILD)/experiments/slurm/<study>.sbatch (one job-array task per
+# point) and the point lists, and runs nothing.
+SCALE ?= small
+L1    ?= golden
+EXPERIMENT_STUDIES = dycache two-level agcb
+EXPERIMENTS_RUN = python3 experiments/run.py --gpusim $(BUILD)/bin/gpusim --scale $(SCALE) --l1 $(L1) \
+  --jobs $(JOBS) --out $(BUILD)/experiments --results docs/results.md $(if $(FORCE),--force)
+.PHONY: experiments experiments-slurm $(addprefix experiments-,$(EXPERIMENT_STUDIES))
+experiments: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target gpusim
+	@$(EXPERIMENTS_RUN) all
+$(addprefix experiments-,$(EXPERIMENT_STUDIES)): experiments-%: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target gpusim
+	@$(EXPERIMENTS_RUN) $*
+experiments-slurm: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target gpusim
+	@$(EXPERIMENTS_RUN) --slurm all
 
 # Simulation speed (Google Benchmark): cycles/s and warp-instr/s of gpusim on bfs and vecadd.
 bench: build

@@ -29,7 +29,7 @@ namespace {
 using tb::BitVec;
 
 constexpr uint64_t kRandomCycles = 100'000;
-constexpr uint64_t kCosimCycles = 20'000;
+constexpr uint64_t kCosimCycles = 10'000;  // the -O0 netlist (8 kbit of flops) takes 1 ms a cycle
 constexpr unsigned kLineBytes = l1d::kLineBytes;
 
 // The port binding (tb/testbench.h). The golden array holds per set every way's LineData in the

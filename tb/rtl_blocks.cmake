@@ -56,6 +56,9 @@ set(RTL_TB_CONFIGS
 # NETLIST_CONFIGS and its EXTRA_CONFIGS are always co-simulated.
 set(RTL_NETLIST_CONFIGS gtx480 odd_fermi16 CACHE STRING "configurations whose Yosys netlists are co-simulated")
 option(RTL_NETLIST_ALL_CONFIGS "co-simulate the Yosys netlist of every configuration" OFF)
+# A block limited to some configurations (add_rtl_block CONFIGS: the large arrays) runs on the
+# three presets too with this option (make test-slow); l1d_top stays on its own list.
+option(RTL_TB_ALL_PRESETS "run every block's testbench on gtx480, gtx1080 and qv100" OFF)
 # Options of every model (one cycle is 10 ns in the waves). The RTL also gets -Wall: no warning is
 # allowed. The Yosys netlists get -Wno-UNOPTFLAT: Yosys writes aliased output bits as
 # `assign o[31:18] = o[63:50]`, which Verilator reports as a (false) loop on the vector.
@@ -100,10 +103,14 @@ target_link_libraries(tb_main PUBLIC verilator_runtime GTest::gtest)
 
 add_custom_target(tb_tests)  # builds every testbench executable
 
-# _rtl_model(<prefix> DEPENDS <files...> ARGS <tb/verilate.sh source and Verilator arguments...>)
-# A static library holding the verilated model <prefix> (header <prefix>.h).
+# _rtl_model(<prefix> [OPT <flag>] DEPENDS <files...> ARGS <tb/verilate.sh source and Verilator arguments...>)
+# A static library holding the verilated model <prefix> (header <prefix>.h), compiled with OPT
+# (default -O2).
 function(_rtl_model prefix)
-  cmake_parse_arguments(M "" "" "DEPENDS;ARGS" ${ARGN})
+  cmake_parse_arguments(M "" "OPT" "DEPENDS;ARGS" ${ARGN})
+  if(NOT M_OPT)
+    set(M_OPT -O2)
+  endif()
   set(mdir ${RTL_BUILD_DIR}/verilated/${prefix})
   add_custom_command(
     OUTPUT ${mdir}/${prefix}__unity.cpp
@@ -118,7 +125,9 @@ function(_rtl_model prefix)
   target_include_directories(${prefix} SYSTEM PUBLIC ${mdir})
   # -O2 after the build type's -O3: the models compile in about 55 % of the time (l1d_top: 57 s
   # instead of 104 s) and gpusim --l1 verilated ran no slower within the noise (2026-11-22).
-  target_compile_options(${prefix} PRIVATE -O2 ${VERILATOR_CFLAGS})
+  # The Yosys netlists (OPT -O0) run 10^4 cycles each: unoptimised they compile in about a fifth
+  # of the time (the agcb_table netlist: 3.8 s instead of 17.8 s) and still run in milliseconds.
+  target_compile_options(${prefix} PRIVATE ${M_OPT} ${VERILATOR_CFLAGS})
   target_link_libraries(${prefix} PUBLIC verilator_runtime)
 endfunction()
 
@@ -142,6 +151,9 @@ endfunction()
 
 function(add_rtl_block module)
   cmake_parse_arguments(B "NO_NETLIST;SLOW_SYNTH" "" "USES;CONFIGS;EXTRA_CONFIGS;NETLIST_CONFIGS" ${ARGN})
+  if(B_CONFIGS AND RTL_TB_ALL_PRESETS AND NOT module STREQUAL "l1d_top")
+    list(APPEND B_CONFIGS gtx1080 qv100)
+  endif()
   set_property(GLOBAL APPEND PROPERTY RTL_BLOCKS ${module})
   set(script ${CMAKE_SOURCE_DIR}/scripts/rtl.sh)
   add_test(NAME rtl.lint.${module} COMMAND ${script} lint ${CMAKE_SOURCE_DIR}/rtl ${module})
@@ -196,7 +208,7 @@ function(add_rtl_block module)
         COMMENT "Yosys: ${module} netlist for ${name}"
         VERBATIM)
       # -y: the black boxes the netlist instantiates (SYN_BLACKBOX) are their behavioural RTL.
-      _rtl_model(${net} DEPENDS ${netlist} ${sources}
+      _rtl_model(${net} OPT -O0 DEPENDS ${netlist} ${sources}
                  ARGS --file ${netlist} -y ${RTL_DIR_${name}} -Wno-UNOPTFLAT ${RTL_VERILATOR_ARGS})
       list(APPEND models ${rtl} ${net})
       string(APPEND includes "#include \"${rtl}.h\"\n#include \"${net}.h\"\n")
