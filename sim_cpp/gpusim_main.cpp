@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
   std::string input_file;
   app.add_option("--input", input_file,
                  "the workload's input instead of the generated one: a Matrix Market file (spmv) or a SNAP "
-                 "edge list (bfs, sssp, cc, gc, tc, bc)");
+                 "edge list (bfs, sssp, cc, gc, tc, bc, dc)");
   std::string trace_path;
   std::optional<uint32_t> trace_isa;
   app.add_option("--trace", trace_path, "run an Accel-Sim / NVBit trace: DIR/kernelslist.g or DIR (instead of --workload)");

@@ -93,12 +93,13 @@ class VariantSweep : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(VariantSweep, LrrScheduler) { sweep(GetParam(), "baseline", false, {"lrr", 0}); }
 TEST_P(VariantSweep, TwoLevelScheduler) { sweep(GetParam(), "combined", false, {"two-level", 0}); }
-// btree's and backprop's CTAs are 8 warps (4 per scheduler) that meet at barriers: a warp limit
-// below 4 leaves warps of a CTA that never issue while the others wait at the barrier (a deadlock
-// of static warp limiting, the watchdog stops it), so they run at the smallest limit that can
-// complete.
+// btree's, backprop's, heartwall's and shfl's CTAs are 8 warps (4 per scheduler) that meet at
+// barriers: a warp limit below 4 leaves warps of a CTA that never issue while the others wait at
+// the barrier (a deadlock of static warp limiting, the watchdog stops it), so they run at the
+// smallest limit that can complete.
 TEST_P(VariantSweep, ThrottledToTwoWarps) {
-  const bool barriers = GetParam() == "btree" || GetParam() == "backprop";
+  const bool barriers =
+      GetParam() == "btree" || GetParam() == "backprop" || GetParam() == "heartwall" || GetParam() == "shfl";
   sweep(GetParam(), "agcb", false, {"", barriers ? 4u : 2u});
 }
 TEST_P(VariantSweep, DynamicPcalAtWarpOptSix) { sweep(GetParam(), "dynamic-pcal", false, {"", 6}); }

@@ -163,7 +163,7 @@ TEST(WorkloadInput, GraphWorkloadsRunASnapEdgeList) {
     edges += std::to_string(v) + "\t" + std::to_string((v + 1) % 200) + "\n" + std::to_string(v) + "\t" +
              std::to_string((v * 7 + 3) % 200) + "\n";
   TempFile f("g.txt", edges);
-  for (const char* name : {"bfs", "sssp", "cc", "gc", "tc", "bc"}) {
+  for (const char* name : {"bfs", "sssp", "cc", "gc", "tc", "bc", "dc"}) {
     auto w = make_workload(name);
     EXPECT_EQ(w->info().input_format, "SNAP edge list") << name;
     w->set_input_file(f.str());

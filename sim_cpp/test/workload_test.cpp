@@ -105,11 +105,11 @@ void expect_close(const std::vector<float>& got, const std::vector<double>& want
 TEST(WorkloadRegistry, NamesTheSuite) {
   // The issue 7 suite: Table 3.2's cache-sensitive kernels, DyCache's regular / irregular ones and
   // the two-level paper's extras (docs/workloads.md).
-  const std::vector<std::string> want{"bfs",      "spmv",     "kmeans",  "atax",          "mvt",      "vecadd",
-                                      "bicg",     "gesummv",  "jacobi1d", "hotspot",      "sssp",     "cc",
-                                      "gc",       "tc",       "bc",      "nw",            "gaussian", "srad",
-                                      "streamcluster", "btree", "pfilter", "strmatch",    "wordcount", "simscore",
-                                      "comd",     "invindex", "adi",     "lud",           "backprop"};
+  const std::vector<std::string> want{
+      "bfs",           "spmv",     "kmeans",  "atax",     "mvt",       "vecadd",   "bicg", "gesummv",  "jacobi1d",
+      "hotspot",       "sssp",     "cc",      "gc",       "tc",        "bc",       "nw",   "gaussian", "srad",
+      "streamcluster", "btree",    "pfilter", "strmatch", "wordcount", "simscore", "comd", "invindex", "adi",
+      "lud",           "backprop", "cfd",     "sp",       "heartwall", "dc",       "shfl", "sqn"};
   const auto names = workload_names();
   for (const auto& n : want) EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
   EXPECT_GE(names.size(), 25u);

@@ -19,17 +19,21 @@ constexpr Entry kTable[] = {
     {"atax", wl::make_atax}, {"mvt", wl::make_mvt}, {"vecadd", wl::make_vecadd},
     // PolyBench/GPU.
     {"bicg", wl::make_bicg}, {"gesummv", wl::make_gesummv}, {"jacobi1d", wl::make_jacobi1d}, {"adi", wl::make_adi},
-    // Graph kernels (LonestarGPU, GraphBIG, Pannotia).
+    // Graph kernels (LonestarGPU, GraphBIG, Pannotia) and LonestarGPU's survey propagation.
     {"sssp", wl::make_sssp}, {"cc", wl::make_cc}, {"gc", wl::make_gc}, {"tc", wl::make_tc}, {"bc", wl::make_bc},
+    {"dc", wl::make_dc}, {"sp", wl::make_sp},
     // Rodinia.
     {"hotspot", wl::make_hotspot}, {"nw", wl::make_nw}, {"gaussian", wl::make_gaussian}, {"srad", wl::make_srad},
     {"streamcluster", wl::make_streamcluster}, {"btree", wl::make_btree}, {"pfilter", wl::make_pfilter},
-    {"lud", wl::make_lud}, {"backprop", wl::make_backprop},
+    {"lud", wl::make_lud}, {"backprop", wl::make_backprop}, {"heartwall", wl::make_heartwall},
+    {"cfd", wl::make_cfd},
     // Mars MapReduce.
     {"strmatch", wl::make_strmatch}, {"wordcount", wl::make_wordcount}, {"simscore", wl::make_simscore},
     {"invindex", wl::make_invindex},
     // Proxy applications.
     {"comd", wl::make_comd},
+    // CUDA SDK, Tango.
+    {"shfl", wl::make_shfl}, {"sqn", wl::make_sqn},
 };
 
 }  // namespace

@@ -37,5 +37,11 @@ std::unique_ptr<Workload> make_invindex();
 std::unique_ptr<Workload> make_adi();
 std::unique_ptr<Workload> make_lud();
 std::unique_ptr<Workload> make_backprop();
+std::unique_ptr<Workload> make_cfd();
+std::unique_ptr<Workload> make_sp();
+std::unique_ptr<Workload> make_heartwall();
+std::unique_ptr<Workload> make_dc();
+std::unique_ptr<Workload> make_shfl();
+std::unique_ptr<Workload> make_sqn();
 
 }  // namespace l1d::sim::wl
