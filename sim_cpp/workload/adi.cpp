@@ -34,7 +34,7 @@ class Adi final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t n = by_scale(scale, 32u, 256u, 1024u), steps = by_scale(scale, 1u, 2u, 2u);
+    const uint32_t n = by_scale(scale, 32u, 128u, 1024u), steps = by_scale(scale, 1u, 2u, 2u);
     Rng rng(mix_seed(seed, "adi"));
     const uint64_t nn = uint64_t{n} * n;
     std::vector<float> a = uniform_floats(rng, nn, 0.0f, 0.25f), b = uniform_floats(rng, nn, 2.0f, 3.0f);

@@ -24,7 +24,7 @@ class Atax final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t nx = scale == WorkloadScale::kTest ? 384 : scale == WorkloadScale::kSmall ? 1024 : 4096;
+    const uint32_t nx = scale == WorkloadScale::kTest ? 384 : scale == WorkloadScale::kSmall ? 512 : 4096;
     const uint32_t ny = scale == WorkloadScale::kTest ? 48 : nx;
     Rng rng(mix_seed(seed, "atax"));
     auto a = std::make_shared<std::vector<float>>(uint64_t{nx} * ny);

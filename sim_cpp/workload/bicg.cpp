@@ -26,7 +26,7 @@ class Bicg final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t nx = by_scale(scale, 256u, 1024u, 4096u), ny = by_scale(scale, 64u, 1024u, 4096u);
+    const uint32_t nx = by_scale(scale, 256u, 512u, 4096u), ny = by_scale(scale, 64u, 512u, 4096u);
     Rng rng(mix_seed(seed, "bicg"));
     auto a = share(uniform_floats(rng, uint64_t{nx} * ny));
     auto r = share(uniform_floats(rng, nx));

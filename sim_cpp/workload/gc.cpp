@@ -45,7 +45,7 @@ class Gc final : public GraphWorkload {
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
     Rng rng(mix_seed(seed, "gc"));
-    make_graph(mem, by_scale(scale, 8u, 11u, 16u), by_scale(scale, 4u, 4u, 8u), rng);
+    make_graph(mem, by_scale(scale, 8u, 10u, 16u), by_scale(scale, 4u, 4u, 8u), rng);
     auto g = graph_;
     std::vector<int32_t> prio(g->n);
     std::iota(prio.begin(), prio.end(), 0);

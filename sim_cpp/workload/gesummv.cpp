@@ -26,7 +26,7 @@ class Gesummv final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t n = by_scale(scale, 96u, 768u, 4096u);
+    const uint32_t n = by_scale(scale, 96u, 512u, 4096u);
     Rng rng(mix_seed(seed, "gesummv"));
     auto a = share(uniform_floats(rng, uint64_t{n} * n)), b = share(uniform_floats(rng, uint64_t{n} * n));
     auto x = share(uniform_floats(rng, n));

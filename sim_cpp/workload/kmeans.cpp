@@ -39,7 +39,7 @@ class Kmeans final : public GeneratedWorkload {
       uint32_t points, features, clusters, iterations;
     };
     const Size sz = scale == WorkloadScale::kTest    ? Size{520, 16, 4, 2}
-                    : scale == WorkloadScale::kSmall ? Size{7680, 34, 5, 2}
+                    : scale == WorkloadScale::kSmall ? Size{2560, 34, 5, 2}
                                                      : Size{65536, 34, 5, 5};
     const uint32_t np = sz.points, nf = sz.features, nc = sz.clusters;
     Rng rng(mix_seed(seed, "kmeans"));

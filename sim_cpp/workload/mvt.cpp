@@ -24,7 +24,7 @@ class Mvt final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t n = scale == WorkloadScale::kTest ? 176 : scale == WorkloadScale::kSmall ? 1024 : 4096;
+    const uint32_t n = scale == WorkloadScale::kTest ? 176 : scale == WorkloadScale::kSmall ? 512 : 4096;
     Rng rng(mix_seed(seed, "mvt"));
     auto a = std::make_shared<std::vector<float>>(uint64_t{n} * n);
     auto y1 = std::make_shared<std::vector<float>>(n), y2 = std::make_shared<std::vector<float>>(n);

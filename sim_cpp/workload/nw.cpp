@@ -41,7 +41,7 @@ class Nw final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t n = by_scale(scale, 128u, 1024u, 4096u), cols = n + 1, blocks = n / kBlock;
+    const uint32_t n = by_scale(scale, 128u, 512u, 4096u), cols = n + 1, blocks = n / kBlock;
     Rng rng(mix_seed(seed, "nw"));
     int32_t table[24][24];  // a BLOSUM-like symmetric substitution table: matches score high
     for (int a = 0; a < 24; ++a)

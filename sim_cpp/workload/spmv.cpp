@@ -60,7 +60,7 @@ class Spmv final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t rows_gen = scale == WorkloadScale::kTest ? 700 : scale == WorkloadScale::kSmall ? 32768 : 262144;
+    const uint32_t rows_gen = scale == WorkloadScale::kTest ? 700 : scale == WorkloadScale::kSmall ? 16384 : 262144;
     const uint32_t max_len = scale == WorkloadScale::kTest ? 48 : scale == WorkloadScale::kSmall ? 128 : 512;
     Rng rng(mix_seed(seed, "spmv"));
     auto a = std::make_shared<Csr>(input_path_.empty() ? random_power_law_matrix(rows_gen, max_len, rng)

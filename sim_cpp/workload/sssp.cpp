@@ -25,7 +25,7 @@ class Sssp final : public GraphWorkload {
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
     Rng rng(mix_seed(seed, "sssp"));
-    make_graph(mem, by_scale(scale, 8u, 11u, 17u), by_scale(scale, 4u, 8u, 16u), rng);
+    make_graph(mem, by_scale(scale, 8u, 10u, 17u), by_scale(scale, 4u, 8u, 16u), rng);
     const Graph& g = *graph_;
     // Weight of edge {u, v}: a hash of the pair, so both directions agree.
     const uint64_t salt = rng.next();
