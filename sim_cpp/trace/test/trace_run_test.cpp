@@ -1,7 +1,7 @@
 // Real traces end to end (sim_cpp/trace/trace_workload.h): both shared traces
-// (../shared/traces, L1D_TRACE_DIR) run on gtx480 with the instruction and memory-instruction
-// counts the trace files themselves give (counted here by a separate reader, and the tracer's
-// stats.csv); every format variant of a trace runs cycle for cycle like the original; the
+// (../shared/traces, L1D_TRACE_DIR) run on gtx480, gtx1080 and qv100 with the instruction and
+// memory-instruction counts the trace files themselves give (counted here by a separate reader,
+// and the tracer's stats.csv); every format variant of a trace runs cycle for cycle like the original; the
 // host-to-device copies reach the L2 (MemorySystem::preload_l2, L2Bank::preload); the page table.
 #include <gtest/gtest.h>
 #include <lzma.h>
@@ -118,7 +118,7 @@ TraceRunResult run_trace(const fs::path& dir, const std::string& preset = "gtx48
   return out;
 }
 
-TEST(TraceRun, BothSharedTracesRunOnGtx480WithTheTraceFilesOwnCounts) {
+TEST(TraceRun, BothSharedTracesRunOnEveryPresetWithTheTraceFilesOwnCounts) {
   for (const char* name : kTraceNames) {
     SCOPED_TRACE(name);
     const fs::path dir = kTraces / name;
@@ -139,23 +139,27 @@ TEST(TraceRun, BothSharedTracesRunOnGtx480WithTheTraceFilesOwnCounts) {
     EXPECT_EQ(k.synthetic_exits, 0u) << "every traced warp ends with EXIT";
     EXPECT_TRUE(k.unknown_opcodes.empty());
 
-    const TraceRunResult run = run_trace(dir);
-    ASSERT_EQ(run.r.stop, StopReason::kCompleted) << run.r.watchdog_report;
-    EXPECT_EQ(run.r.warp_instructions, c.instructions);
-    EXPECT_EQ(run.sm_instructions, c.instructions);
-    EXPECT_EQ(run.sm_loads, c.global_loads);
-    EXPECT_EQ(run.sm_stores, c.global_stores);
-    EXPECT_EQ(run.r.load_mismatches, 0u) << run.r.first_mismatch;
-    EXPECT_GE(run.r.loads_checked, c.global_loads);
-    const nlohmann::json& l1 = run.stats["l1"];
-    EXPECT_GE(l1["loads"].get<uint64_t>(), c.global_loads);
-    EXPECT_GE(l1["stores"].get<uint64_t>(), c.global_stores);
-    EXPECT_EQ(l1["hits"].get<uint64_t>() + l1["misses"].get<uint64_t>(), l1["accesses"].get<uint64_t>());
-    std::printf("%s on gtx480: %llu cycles, %llu warp instructions, L1 %llu accesses, %llu hits, %llu misses\n", name,
-                static_cast<unsigned long long>(run.r.cycles), static_cast<unsigned long long>(run.r.warp_instructions),
-                static_cast<unsigned long long>(l1["accesses"].get<uint64_t>()),
-                static_cast<unsigned long long>(l1["hits"].get<uint64_t>()),
-                static_cast<unsigned long long>(l1["misses"].get<uint64_t>()));
+    for (const std::string preset : {"gtx480", "gtx1080", "qv100"}) {
+      SCOPED_TRACE(preset);
+      const TraceRunResult run = run_trace(dir, preset);
+      ASSERT_EQ(run.r.stop, StopReason::kCompleted) << run.r.watchdog_report;
+      EXPECT_EQ(run.r.warp_instructions, c.instructions);
+      EXPECT_EQ(run.sm_instructions, c.instructions);
+      EXPECT_EQ(run.sm_loads, c.global_loads);
+      EXPECT_EQ(run.sm_stores, c.global_stores);
+      EXPECT_EQ(run.r.load_mismatches, 0u) << run.r.first_mismatch;
+      EXPECT_GE(run.r.loads_checked, c.global_loads);
+      const nlohmann::json& l1 = run.stats["l1"];
+      EXPECT_GE(l1["loads"].get<uint64_t>(), c.global_loads);
+      EXPECT_GE(l1["stores"].get<uint64_t>(), c.global_stores);
+      EXPECT_EQ(l1["hits"].get<uint64_t>() + l1["misses"].get<uint64_t>(), l1["accesses"].get<uint64_t>());
+      std::printf("%s on %s: %llu cycles, %llu warp instructions, L1 %llu accesses, %llu hits, %llu misses\n",
+                  name, preset.c_str(), static_cast<unsigned long long>(run.r.cycles),
+                  static_cast<unsigned long long>(run.r.warp_instructions),
+                  static_cast<unsigned long long>(l1["accesses"].get<uint64_t>()),
+                  static_cast<unsigned long long>(l1["hits"].get<uint64_t>()),
+                  static_cast<unsigned long long>(l1["misses"].get<uint64_t>()));
+    }
   }
 }
 
