@@ -9,7 +9,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   verilator yosys opensta qflow-tech-osu018 gtkwave xz-utils zlib1g-dev liblzma-dev
-  gnuplot-nox python3
+  gnuplot-nox python3 parallel
 )
 
 missing=()

@@ -1,0 +1,147 @@
+"""Figures to CSV, JSON and PNG (gnuplot), and the generated parts of docs/results.md."""
+import csv
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+# ---- figures ----
+
+
+def _cell(v, fmt):
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return fmt.format(v)
+    return str(v)
+
+
+def markdown_table(columns, rows, fmt="{:.3f}"):
+    lines = ["| " + " | ".join(columns) + " |", "|---|" + "---:|" * (len(columns) - 1)]
+    lines += ["| " + " | ".join(_cell(v, fmt) for v in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def write_figure(fig, study_dir, meta):
+    """study_dir/<name>.csv, .json and (fig.plot) .png; returns the PNG path or None."""
+    base = os.path.join(study_dir, fig.name)
+    with open(base + ".csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(fig.columns)
+        for row in fig.rows:
+            w.writerow(["" if v is None else (round(v, 6) if isinstance(v, float) else v) for v in row])
+    with open(base + ".json", "w") as f:
+        json.dump({"title": fig.title, "paper": fig.paper, "columns": fig.columns, "rows": fig.rows,
+                   "ylabel": fig.ylabel, **meta}, f, indent=1)
+    if not fig.plot:
+        return None
+    return plot_bars(fig, base)
+
+
+def _gp_str(s):
+    return "'" + str(s).replace("'", "''") + "'"
+
+
+def plot_bars(fig, base):
+    """Clustered bars: one group per row of the CSV, one bar per series column."""
+    if not shutil.which("gnuplot"):
+        print(f"experiments: gnuplot not found, no {base}.png (make deps installs gnuplot-nox)", file=sys.stderr)
+        return None
+    series = fig.series or fig.columns[1:]
+    idx = [fig.columns.index(s) for s in series]
+    rows = [r for r in fig.rows if any(r[i] is not None for i in idx)]  # rows with something to plot
+    data = base + ".plot.csv"
+    with open(data, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow([fig.columns[0]] + series)
+        for r in rows:
+            w.writerow([r[0]] + ["" if r[i] is None else r[i] for i in idx])
+    cols = list(range(2, len(series) + 2))
+    n_rows = len(rows)
+    width = max(900, min(1900, 260 + n_rows * (11 * len(series) + 12)))
+    script = [
+        f"set terminal pngcairo size {width},640 font 'sans,10' noenhanced",
+        f"set output {_gp_str(base + '.png')}",
+        "set datafile separator comma",
+        "set datafile missing ''",
+        f"set title {_gp_str(fig.title)}",
+        f"set ylabel {_gp_str(fig.ylabel)}",
+        "set style data histograms",
+        "set style histogram clustered gap 1",
+        "set style fill solid 0.85 border rgb '#404040'",
+        "set boxwidth 0.9",
+        "set xtics rotate by -40 scale 0 nomirror",
+        "set grid ytics lc rgb '#d0d0d0'",
+        "set key outside right top vertical",
+        f"set xrange [-0.6:{n_rows - 0.4}]",
+        "set logscale y" if fig.logy else "set yrange [0:*]",
+    ]
+    plots = [f"{_gp_str(data)} using {c}:xtic(1) title columnhead({c})" for c in cols]
+    if fig.hline is not None:
+        plots.append(f"{fig.hline} with lines lc rgb 'black' dt 2 lw 1.5 notitle")
+    script.append("plot " + ", \\\n     ".join(plots))
+    gp = base + ".gp"
+    with open(gp, "w") as f:
+        f.write("\n".join(script) + "\n")
+    proc = subprocess.run(["gnuplot", gp], capture_output=True, text=True)
+    if proc.returncode != 0 or not os.path.exists(base + ".png"):
+        print(f"experiments: gnuplot failed on {gp}:\n{proc.stderr}", file=sys.stderr)
+        return None
+    return base + ".png"
+
+
+# ---- docs/results.md ----
+
+def fmt_value(v, unit):
+    if v is None:
+        return "-"
+    if unit == "pp":
+        return f"{100 * v:+.1f} pp"
+    return f"{100 * v:.1f} %" if unit == "%" else f"{v:.3f}"
+
+
+def comparison_table(comps, backend_of):
+    lines = ["| what | paper | ours | same direction | ours / paper (effect size) | backend |",
+             "|---|---:|---:|:---:|---:|---|"]
+    for c in comps:
+        paper = c.paper_text or fmt_value(c.paper, c.unit)
+        if c.paper is not None and c.paper_text:
+            paper = f"{fmt_value(c.paper, c.unit)} ({c.paper_text})"
+        if c.paper is None and c.paper_sign is not None and not c.paper_text:
+            paper = {1: "higher", -1: "lower", 0: "no change"}[c.paper_sign]
+        d = c.direction()
+        r = c.magnitude_ratio()
+        ours = fmt_value(c.ours, c.unit) + (f" ({c.note})" if c.note else "")
+        lines.append(f"| {c.what} | {paper} | {ours} | {'-' if d is None else ('yes' if d else '**no**')} | "
+                     f"{'-' if r is None else f'{(r if abs(r) >= 0.005 else 0.0):+.2f}'} | {backend_of(c.variants)} |")
+    return "\n".join(lines)
+
+
+BEGIN = "<!-- experiments:generated {} begin: make experiments rewrites this block -->"
+END = "<!-- experiments:generated {} end -->"
+
+
+def update_blocks(path, blocks, titles, explained=()):
+    """Replaces each named generated block of path (creating the file, or appending a section
+    for a study whose block is missing). Everything outside the blocks, such as the
+    hand-written explanation under each study, is kept as it is."""
+    text = "# Results\n"
+    if os.path.exists(path):
+        with open(path) as f:
+            text = f.read()
+    for name, body in blocks.items():
+        b, e = BEGIN.format(name), END.format(name)
+        block = f"{b}\n{body.rstrip()}\n{e}"
+        pat = re.compile(re.escape(b) + r".*?" + re.escape(e), re.S)
+        if pat.search(text):
+            text = pat.sub(lambda _: block, text, count=1)
+        else:
+            text = text.rstrip() + f"\n\n## {titles.get(name, name)}\n\n{block}\n"
+            if name in explained:
+                text += "\n### Why our numbers differ\n\n(to be written)\n"
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Tests of the experiments runner (ctest experiments.unit and experiments.smoke).
+
+  test_experiments.py [unittest args]      # the unit tests; the Smoke class skips without $GPUSIM
+  GPUSIM=build/bin/gpusim test_experiments.py Smoke
+
+Unit: the YAML subset against every file of configs/, comparisons (direction, effect size),
+the DyCache study's aggregation on canned statistics (made-up IPCs whose geomeans are known),
+and the rewriting of docs/results.md's generated blocks. Smoke: the runner on the two-point test
+study (experiments/test/studies/smoke.py) at --scale test through GNU parallel: CSV, JSON and PNG
+appear, a second run finds both points cached, and a study with a failing point still runs its
+other point, reports the failing command and its stderr, and exits 1.
+"""
+import glob
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXP = os.path.dirname(HERE)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, EXP)
+
+import core  # noqa: E402
+import report  # noqa: E402
+import yamlsub  # noqa: E402
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def load_study(name):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"t_{name}", os.path.join(EXP, "studies", f"{name}.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class YamlSubset(unittest.TestCase):
+    def test_every_config_round_trips(self):
+        files = glob.glob(os.path.join(core.REPO, "configs", "*.yaml")) + \
+            glob.glob(os.path.join(core.REPO, "configs", "policies", "*.yaml"))
+        self.assertGreater(len(files), 5)
+        for f in files:
+            d = yamlsub.load(f)
+            self.assertEqual(yamlsub.parse(yamlsub.dump(d)), d, f)
+
+    def test_merge_changes_only_the_named_fields(self):
+        base = yamlsub.load(os.path.join(core.REPO, "configs", "gtx480.yaml"))
+        m = yamlsub.merge(base, {"l1": {"size_bytes": 49152, "ways": 6}, "policy": {"dycache": {"keep_large_pieces": True}}})
+        self.assertEqual(m["l1"]["size_bytes"], "49152")
+        self.assertEqual(m["l1"]["ways"], "6")
+        self.assertEqual(m["l1"]["hit_latency"], base["l1"]["hit_latency"])
+        self.assertEqual(m["policy"]["dycache"]["keep_large_pieces"], "true")
+        self.assertEqual(m["policy"]["dycache"]["threshold_pct"], base["policy"]["dycache"]["threshold_pct"])
+        self.assertEqual(m["dram"], base["dram"])
+
+    def test_unsupported_yaml_is_an_error(self):
+        for text in ["a:\n  - 1\n", "a: [1, 2]\n", "a: 'x'\n", "a: 1\na: 2\n", "a:\n    b: 1\n  c: 2\n"]:
+            with self.assertRaises(yamlsub.YamlSubsetError, msg=text):
+                yamlsub.parse(text)
+        with self.assertRaises(yamlsub.YamlSubsetError):
+            yamlsub.merge({"a": {"b": "1"}}, {"a": 3})
+
+
+class Comparisons(unittest.TestCase):
+    def test_direction_and_effect_size(self):
+        c = core.Comparison("x", 1.10, paper=1.40)
+        self.assertTrue(c.direction())
+        self.assertAlmostEqual(c.magnitude_ratio(), 0.25)
+        self.assertFalse(core.Comparison("x", 0.95, paper=1.40).direction())
+        self.assertTrue(core.Comparison("x", 1.003, paper_sign=0).direction())  # within tolerance: no change
+        self.assertFalse(core.Comparison("x", 0.9, paper_sign=1).direction())
+        self.assertIsNone(core.Comparison("x", 0.9).direction())
+        self.assertIsNone(core.Comparison("x", 1.2, paper=1.0).magnitude_ratio())
+        c = core.Comparison("miss", -0.20, paper=-0.35, ref=0.0, unit="%")
+        self.assertTrue(c.direction())
+        self.assertIn("-20.0 %", report.comparison_table([c], lambda v: "golden"))
+
+    def test_geomean_skips_missing(self):
+        self.assertAlmostEqual(core.geomean([2.0, None, 8.0]), 4.0)
+        self.assertIsNone(core.geomean([None]))
+        self.assertEqual(core.median([3, None, 1, 2]), 2)
+
+
+class FakeCtx:
+    def __init__(self, workloads, irregular):
+        self._w, self._irr = workloads, irregular
+        self.scale, self.l1 = "test", "golden"
+
+    def workloads(self):
+        return list(self._w)
+
+    def available(self, names):
+        return [n for n in names if n in self._w]
+
+    def missing(self, names):
+        return [n for n in names if n not in self._w]
+
+    def pattern(self, w):
+        return "irregular" if w in self._irr else "regular"
+
+
+def fake_stats(ipc, accesses=1000, misses=500):
+    return {"result": {"ipc": ipc, "cycles": 1000}, "run": {"l1": "golden"},
+            "l1": {"accesses": accesses, "misses": misses, "hits": accesses - misses, "bypasses": 0,
+                   "agcb_overrides": 0}}
+
+
+class DyCacheAggregation(unittest.TestCase):
+    """Canned statistics for every point of the DyCache study: the baseline has IPC 1 and
+    DyCache-50 IPC 1.40 on the paper's irregular apps, 0.99 on its regular ones (the paper's
+    numbers), so the study must report exactly those geomeans."""
+
+    def test_paper_geomeans_come_back(self):
+        dy = load_study("dycache")
+        extra = ["vecadd"]  # not one of the paper's apps: must not enter its groups
+        ws = list(dy.PAPER_APPS) + extra
+        ctx = FakeCtx(ws, set(dy.PAPER_IRREGULAR))
+        pts = dy.points(ctx)
+        stats = {}
+        for p in pts:
+            v = p.variant.name
+            irregular = p.workload in dy.PAPER_IRREGULAR
+            value = 1.0
+            if v == "dy50":
+                value = 1.40 if irregular else 0.99
+                if p.workload in extra:
+                    value = 5.0
+            stats[p.id] = fake_stats(value, misses=300 if v == "dy50" else 500)
+        res = core.Results(pts, stats, {k: "golden" for k in stats}, dy.PRESET)
+        figs, comps = dy.analyse(ctx, res)
+        by = {c.what: c for c in comps}
+        self.assertAlmostEqual(by["DyCache-50 IPC geomean, paper irregular (9)"].ours, 1.40)
+        self.assertAlmostEqual(by["DyCache-50 IPC geomean, paper regular (10)"].ours, 0.99)
+        self.assertAlmostEqual(by["DyCache-50 IPC geomean, paper all (19)"].ours,
+                               math.exp((9 * math.log(1.40) + 10 * math.log(0.99)) / 19))
+        self.assertAlmostEqual(by["DyCache-50 miss-rate change, median of the paper's apps"].ours, -0.40)
+        self.assertTrue(by["DyCache-50 IPC geomean, paper irregular (9)"].direction())
+        fig8 = next(f for f in figs if f.name == "fig08_ipc")
+        self.assertEqual(len(fig8.rows), len(ws) + 6)  # every workload + 6 geomean rows
+        row = next(r for r in fig8.rows if r[0] == "bfs")
+        self.assertAlmostEqual(row[fig8.columns.index("DyCache-50")], 1.40)
+        # A missing point leaves an empty cell, not an exception.
+        del stats["gtx480.bfs.dy50"]
+        figs, _ = dy.analyse(ctx, core.Results(pts, stats, {}, dy.PRESET))
+        row = next(r for r in next(f for f in figs if f.name == "fig08_ipc").rows if r[0] == "bfs")
+        self.assertIsNone(row[4])
+
+
+class ResultsFile(unittest.TestCase):
+    def test_blocks_are_rewritten_and_the_rest_kept(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "results.md")
+            with open(path, "w") as f:
+                f.write("# R\n\n" + report.BEGIN.format("a") + "\nold\n" + report.END.format("a") +
+                        "\n\n### Why\n\nhand-written text\n")
+            report.update_blocks(path, {"a": "new table", "b": "b table"}, {"b": "Study B"}, explained={"b"})
+            text = read(path)
+            self.assertIn("new table", text)
+            self.assertNotIn("old", text)
+            self.assertIn("hand-written text", text)
+            self.assertIn("## Study B", text)
+            self.assertIn("(to be written)", text)
+            report.update_blocks(path, {"b": "b again"}, {})
+            text = read(path)
+            self.assertEqual(text.count("## Study B"), 1)
+            self.assertIn("b again", text)
+            self.assertIn("new table", text)
+
+
+@unittest.skipUnless(os.environ.get("GPUSIM"), "set GPUSIM to the gpusim binary")
+class Smoke(unittest.TestCase):
+    def setUp(self):
+        self.keep = os.environ.get("EXPERIMENTS_TEST_OUT")  # kept for a look after the test
+        self.out = self.keep or tempfile.mkdtemp(prefix="experiments-test-")
+        shutil.rmtree(self.out, ignore_errors=True)
+        os.makedirs(self.out)
+
+    def tearDown(self):
+        if not self.keep:
+            shutil.rmtree(self.out, ignore_errors=True)
+
+    def run_runner(self, study_dir, study, *extra):
+        cmd = [sys.executable, os.path.join(EXP, "run.py"), "--gpusim", os.environ["GPUSIM"], "--scale", "test",
+               "--jobs", "2", "--out", self.out, "--study-dir", study_dir,
+               "--results", os.path.join(self.out, "results.md"), study, *extra]
+        return subprocess.run(cmd, capture_output=True, text=True)
+
+    def test_two_points_give_csv_json_png_and_are_cached(self):
+        p = self.run_runner(os.path.join(HERE, "studies"), "smoke")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        sdir = os.path.join(self.out, "smoke")
+        for f in ["ipc.csv", "ipc.json", "ipc.png", "run.json", "points/gtx480.vecadd.base.test.golden.json",
+                  "points/gtx480.vecadd.dy25.test.golden.json", "inputs/dy25.policy.yaml"]:
+            self.assertTrue(os.path.exists(os.path.join(sdir, f)), f)
+        with open(os.path.join(sdir, "ipc.png"), "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        with open(os.path.join(sdir, "ipc.json")) as f:
+            self.assertEqual(json.load(f)["rows"][0][0], "vecadd")
+        with open(os.path.join(sdir, "points", "gtx480.vecadd.dy25.test.golden.json")) as f:
+            self.assertEqual(json.load(f)["run"]["policy"], "dy25")
+        self.assertIn("experiments:generated smoke begin", read(os.path.join(self.out, "results.md")))
+        again = self.run_runner(os.path.join(HERE, "studies"), "smoke")
+        self.assertEqual(again.returncode, 0, again.stdout + again.stderr)
+        self.assertIn("2 points (2 cached)", again.stdout)
+
+    def test_a_failing_point_is_reported_and_fails_the_study(self):
+        p = self.run_runner(os.path.join(HERE, "studies_fail"), "broken")
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertIn("error: broken/gtx480.vecadd.bad failed (exit 2)", p.stderr)
+        self.assertIn("command: ", p.stderr)
+        self.assertIn("threshold_pct", p.stderr)  # gpusim's message
+        self.assertTrue(os.path.exists(os.path.join(self.out, "broken", "points", "gtx480.vecadd.base.test.golden.json")))
+        self.assertIn("Failed points (1)", read(os.path.join(self.out, "results.md")))
+
+
+if __name__ == "__main__":
+    unittest.main()
