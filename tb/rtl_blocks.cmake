@@ -21,10 +21,10 @@
 # blocks do not pay for them; dcgen emits them into the block's own directory
 # (rtl_blocks/<config>/<module>/), so every block must emit for them. NO_NETLIST builds no Yosys
 # netlist and no V<module>_<config>_netlist (the header's structs have no `Netlist`, so the
-# testbench has no co-simulation), for a block that synthesis keeps as a black box and Yosys
-# would map to flops too slowly (l1d_data_sram: an SRAM macro in a real L1). NETLIST_CONFIGS
+# testbench has no co-simulation), for a block Yosys needs minutes for (l1d_top). NETLIST_CONFIGS
 # builds the netlist for those configurations only (names; the testbench's co-simulation skips the
-# others), for a block whose netlist at the default size takes minutes to compile (l1d_mshr).
+# others), for a block whose netlist at the presets' sizes takes minutes to build (the SRAM black
+# boxes l1d_data_sram and l1d_ram_1r1w at one small shape each; l1d_tag_array).
 # SLOW_SYNTH labels rtl.synth.<module> `slow` (make test leaves it out; make test-slow runs it)
 # and keeps the module out of rtl.configs' synthesis, for a block Yosys needs many minutes for
 # (l1d_top).
