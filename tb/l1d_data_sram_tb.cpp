@@ -8,9 +8,10 @@
 // - byte enables: single bytes, one slot of one way, alternate bytes; the other bytes keep
 //   their value;
 // - >= 10^5 random cycles (reads of the written set and of others, random enables).
-// Netlist co-simulation on the one-set shape only (tb/block_configs/sram_one_set.yaml, 8 kbit):
-// the array is a black box for synthesis (an SRAM macro), and Yosys maps the presets' 16 kbit and
-// more to flops only slowly, but the model itself must synthesize to what it simulates.
+// Netlist co-simulation on the one-set shape only (tb/block_configs/sram_one_set.yaml, 8 kbit),
+// in make test-slow: the array is a black box for synthesis (an SRAM macro), and Yosys maps the
+// presets' 16 kbit and more to flops only slowly, but the model itself must synthesize to what it
+// simulates.
 #include <fmt/format.h>
 
 #include <algorithm>
