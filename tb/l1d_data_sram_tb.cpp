@@ -97,6 +97,25 @@ struct DataSramIo {
     return o;
   }
 
+  // The netlist co-simulation's hooks (tb::run_netlist_cosim): the two models start with
+  // different contents, so every set is written whole first, and then every read compares in full.
+  std::vector<In> cosim_preload() const {
+    std::vector<In> ins;
+    std::mt19937_64 rng(3);
+    for (unsigned s = 0; s < sets; ++s) {
+      ins.push_back(random_write(rng, true));
+      ins.back().wr_set = s;
+    }
+    return ins;
+  }
+  template <class M>
+  Out sample_all(const M& m) const {
+    Out o{BitVec(bits)};
+    o.data.load(m.rd_data_o);
+    return o;
+  }
+  In random(std::mt19937_64& rng) const { return random_write(rng, false); }
+
   // A random write of random bytes (about a quarter, or every one when `all`) of a random set,
   // with a read of that set or another.
   In random_write(std::mt19937_64& rng, bool all) const {
@@ -202,41 +221,11 @@ template <class Config>
 class DataSramNetlist : public ::testing::Test {};
 TYPED_TEST_SUITE(DataSramNetlist, models::Configs);
 
-// RTL against the Yosys netlist (configurations with a netlist: NETLIST_CONFIGS). Without a
-// reset the two models start with different random contents, so every byte of every set is
-// written first (whole-line writes), and from then on every read compares every byte.
+// RTL against the Yosys netlist (configurations with a netlist: make test-slow's sram_one_set),
+// every byte of every set written first (DataSramIo::cosim_preload).
 TYPED_TEST(DataSramNetlist, NetlistMatchesRtl) {
-  if constexpr (!requires { typename TypeParam::Netlist; }) {
-    GTEST_SKIP() << TypeParam::kName << ": no netlist in this build";
-  } else {
-    const DataSramIo io(tb::load_config<TypeParam>());
-    tb::Dut<typename TypeParam::Rtl> rtl(tb::wave_name<TypeParam>(models::kBlock, "cosim_rtl"), 5);
-    tb::Dut<typename TypeParam::Netlist> net(tb::wave_name<TypeParam>(models::kBlock, "cosim_netlist"), 6);
-    Board board(fmt::format("{}/{} netlist co-simulation", models::kBlock, TypeParam::kName), "rtl    ", "netlist");
-    std::mt19937_64 rng(7);
-    const auto step = [&](const DataSramIo::In& in, bool compare, uint64_t c) {
-      io.drive(*rtl, in);
-      io.drive(*net, in);
-      rtl.settle();
-      net.settle();
-      if (compare) {
-        DataSramIo::Out a{BitVec(io.bits)}, b{BitVec(io.bits)};
-        a.data.load(rtl->rd_data_o);
-        b.data.load(net->rd_data_o);
-        board.check(c, in, a, b);
-      }
-      rtl.tick();
-      net.tick();
-    };
-    for (uint64_t s = 0; s < io.sets; ++s) {
-      DataSramIo::In in = io.random_write(rng, true);
-      in.wr_set = s;
-      step(in, false, 0);
-    }
-    for (uint64_t c = 0; c < kCosimCycles; ++c) step(io.random_write(rng, (c & 255) == 0), true, c);
-    EXPECT_EQ(board.cycles(), kCosimCycles);
-    EXPECT_EQ(board.mismatches(), 0U);
-  }
+  const DataSramIo io(tb::load_config<TypeParam>());
+  tb::run_netlist_cosim<TypeParam>(io, models::kBlock, kCosimCycles, 7);
 }
 
 }  // namespace

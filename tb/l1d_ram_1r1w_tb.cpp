@@ -73,6 +73,24 @@ struct RamIo {
     return o;
   }
 
+  // The netlist co-simulation's hooks (tb::run_netlist_cosim): the two models start with
+  // different contents, so every word is written first, and then every read compares in full.
+  std::vector<In> cosim_preload() const {
+    std::vector<In> ins(words);
+    for (unsigned w = 0; w < words; ++w) {
+      ins[w].wr_en = true;
+      ins[w].wr_addr = w;
+      for (unsigned b = 0; b < kWidth; b += 64) ins[w].wr_data.set(b, 64, 0x9E3779B97F4A7C15ULL * (w * 17 + b + 1));
+    }
+    return ins;
+  }
+  template <class M>
+  Out sample_all(const M& m) const {
+    Out o;
+    o.rd_data.load(m.rd_data_o);
+    return o;
+  }
+
   In random(std::mt19937_64& rng) const {
     In in;
     in.wr_en = (rng() & 3) != 0;
@@ -157,52 +175,11 @@ template <class Config>
 class Ram1r1wNetlist : public ::testing::Test {};
 TYPED_TEST_SUITE(Ram1r1wNetlist, models::Configs);
 
-// RTL against the Yosys netlist (configurations with a netlist: NETLIST_CONFIGS). Not
-// tb::run_netlist_cosim: without a reset the two models start with different random contents,
-// so every word is written first, and from then on every read compares a known word in full.
+// RTL against the Yosys netlist (configurations with a netlist: NETLIST_CONFIGS), every word
+// written first (RamIo::cosim_preload).
 TYPED_TEST(Ram1r1wNetlist, NetlistMatchesRtl) {
-  if constexpr (!requires { typename TypeParam::Netlist; }) {
-    GTEST_SKIP() << TypeParam::kName << ": no netlist in this build";
-  } else {
-    const RamIo io(tb::load_config<TypeParam>());
-    tb::Dut<typename TypeParam::Rtl> rtl(tb::wave_name<TypeParam>(models::kBlock, "cosim_rtl"), 5);
-    tb::Dut<typename TypeParam::Netlist> net(tb::wave_name<TypeParam>(models::kBlock, "cosim_netlist"), 6);
-    Board board(fmt::format("{}/{} netlist co-simulation", models::kBlock, TypeParam::kName), "rtl    ", "netlist");
-    std::mt19937_64 rng(7);
-    const auto cycle = [&](uint64_t c, const RamIo::In& in) {
-      io.drive(*rtl, in);
-      io.drive(*net, in);
-      rtl.settle();
-      net.settle();
-      RamIo::Out a, b;
-      a.rd_data.load(rtl->rd_data_o);
-      b.rd_data.load(net->rd_data_o);
-      board.check(c, in, a, b);
-      rtl.tick();
-      net.tick();
-    };
-    uint64_t c = 0;
-    for (unsigned w = 0; w < io.words; ++w, ++c) {
-      RamIo::In in = io.random(rng);
-      in.wr_en = true;
-      in.wr_addr = w;
-      in.rd_addr = 0;
-      // Word 0 is unknown until the first write has taken effect.
-      if (w == 0) {
-        io.drive(*rtl, in);
-        io.drive(*net, in);
-        rtl.settle();
-        net.settle();
-        rtl.tick();
-        net.tick();
-        continue;
-      }
-      cycle(c, in);
-    }
-    for (; c < kCosimCycles; ++c) cycle(c, io.random(rng));
-    EXPECT_EQ(board.cycles(), kCosimCycles - 1);
-    EXPECT_EQ(board.mismatches(), 0U);
-  }
+  const RamIo io(tb::load_config<TypeParam>());
+  tb::run_netlist_cosim<TypeParam>(io, models::kBlock, kCosimCycles, 7);
 }
 
 }  // namespace

@@ -108,7 +108,10 @@ std::string wave_name(const std::string& block, const std::string& what = "") {
 // `Config` get the same random inputs for `cycles` cycles after reset and must agree on every
 // output every cycle (SV-SUBSET.md: lint and synthesis passing is not enough). Flops without a
 // reset start from different random values in the two models: a block with such state makes
-// io.random() write it before its outputs depend on it, or compares only outputs that do not.
+// io.random() write it before its outputs depend on it, or compares only outputs that do not. A
+// memory without reset (the SRAM black boxes) gives two optional hooks instead: cosim_preload(),
+// inputs driven into both models first, uncompared, that write every word, and sample_all(m),
+// its outputs unmasked (its sample() hides the words its golden side has not seen written).
 // A configuration built without a netlist (RTL_NETLIST_CONFIGS, a block's NETLIST_CONFIGS in
 // tb/rtl_blocks.cmake) skips the test.
 template <class Config, class Io>
@@ -123,14 +126,31 @@ void run_netlist_cosim(const Io& io, const std::string& block, uint64_t cycles, 
     net.reset();
     Scoreboard<typename Io::In, typename Io::Out> board(block + "/" + Config::kName + " netlist co-simulation",
                                                         "rtl    ", "netlist");
-    std::mt19937_64 rng(seed);
-    for (uint64_t c = 0; c < cycles; ++c) {
-      const typename Io::In in = io.random(rng);
+    const auto sample = [&io](const auto& m) {
+      if constexpr (requires { io.sample_all(m); }) {
+        return io.sample_all(m);
+      } else {
+        return io.sample(m);
+      }
+    };
+    const auto step = [&](const typename Io::In& in) {
       io.drive(*rtl, in);
       io.drive(*net, in);
       rtl.settle();
       net.settle();
-      board.check(c, in, io.sample(*rtl), io.sample(*net));
+    };
+    if constexpr (requires { io.cosim_preload(); }) {
+      for (const typename Io::In& in : io.cosim_preload()) {
+        step(in);
+        rtl.tick();
+        net.tick();
+      }
+    }
+    std::mt19937_64 rng(seed);
+    for (uint64_t c = 0; c < cycles; ++c) {
+      const typename Io::In in = io.random(rng);
+      step(in);
+      board.check(c, in, sample(*rtl), sample(*net));
       rtl.tick();
       net.tick();
     }
