@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <nlohmann/json.hpp>
 
 namespace l1d::sim {
 

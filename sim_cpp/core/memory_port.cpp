@@ -5,6 +5,7 @@
 #include <deque>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace l1d::sim {
 

@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+#include <nlohmann/json.hpp>
 
 #include "sim_cpp/mem/address_map.h"
 #include "sim_cpp/mem/dram_channel.h"

@@ -9,6 +9,7 @@
 #include <random>
 #include <string>
 #include <vector>
+#include <nlohmann/json.hpp>
 
 #include "common/config.h"
 #include "sim_cpp/mem/address_map.h"

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <vector>
+#include <nlohmann/json.hpp>
 
 #include "sim_cpp/core/controllers.h"
 

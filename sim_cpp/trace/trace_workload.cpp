@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "sim_cpp/gpu/gpu.h"
 #include "sim_cpp/trace/trace_error.h"

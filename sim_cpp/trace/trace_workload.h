@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "sim_cpp/trace/trace_parser.h"
 #include "sim_cpp/workload/workload.h"

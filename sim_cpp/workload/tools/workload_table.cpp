@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include <nlohmann/json.hpp>
 
 #include "common/config.h"
 #include "sim_cpp/gpu/gpu.h"
