@@ -6,22 +6,32 @@
 #                                     default configuration with --trace, then opens
 #                                     BUILD_DIR/waves/BLOCK.fst with tb/waves/BLOCK.gtkw in GTKWave
 #                                     (or prints the command when there is no display)
-#   waves.sh check BLOCK TB_EXE       (ctest rtl.waves.BLOCK) every signal tb/waves/BLOCK.gtkw
+#   waves.sh check BLOCK TB_EXE [TEST]
+#                                     (ctest rtl.waves.BLOCK) every signal tb/waves/BLOCK.gtkw
 #                                     lists exists in the FST the testbench writes, and every
-#                                     port and every flop (*_q) of the block is listed
+#                                     port and every flop (*_q) of the block is listed; the
+#                                     check runs one test of the default configuration (TEST,
+#                                     default the first): every FST of the RTL model has the
+#                                     whole header
 #   waves.sh file BLOCK FST           the same check of a given FST file (e.g. gpusim --l1-waves)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() {
-  sed -n '2,12p' "$0" >&2
+  sed -n '2,16p' "$0" >&2
   exit 2
 }
 
 # The default configuration is the first of RTL_TB_CONFIGS (tb/rtl_blocks.cmake): gtest index 0.
-run_traced() {  # run_traced TB_EXE WAVES_DIR
-  L1D_WAVES_DIR=$2 "$1" --gtest_filter='*/0.*' --trace
+run_traced() {  # run_traced TB_EXE WAVES_DIR [FILTER]
+  L1D_WAVES_DIR=$2 "$1" --gtest_filter="${3:-*/0.*}" --trace
+}
+# The test of the default configuration (Suite/0.Test) named TEST, else the first one: the check
+# needs the FST's header only, which every test writes whole, so it runs one test, not all.
+pick_test() {  # pick_test TB_EXE [TEST]
+  "$1" --gtest_list_tests --gtest_filter="*/0.${2:-*}" |
+    awk '/^[^ ]/ { suite = $1; next } suite != "" { print suite $1; exit }'
 }
 
 [ $# -ge 2 ] || usage
@@ -43,13 +53,18 @@ case $mode in
     fi
     ;;
   check | file)
-    [ $# -eq 3 ] || usage
+    [ $# -eq 3 ] || { [ "$mode" = check ] && [ $# -eq 4 ]; } || usage
     command -v fst2vcd >/dev/null || { echo "waves: fst2vcd (gtkwave) is not installed: skipped"; exit 77; }
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
     if [ "$mode" = check ]; then
-      run_traced "$3" "$tmp" >"$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
+      test=$(pick_test "$3" "${4:-}")
+      [ -n "$test" ] || { echo "waves: $3 has no test ${4:-} of the default configuration"; exit 1; }
+      run_traced "$3" "$tmp" "$test" >"$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
+      # <block>.fst (the main test's), else the one the test wrote of the RTL model.
       fst=$tmp/$block.fst
+      [ -f "$fst" ] || fst=$(find "$tmp" -name "${block}_*.fst" ! -name '*_netlist.fst' | sort | head -n 1)
+      [ -n "$fst" ] || { echo "waves: test $test of $3 wrote no FST of $block"; exit 1; }
     else
       fst=$3
     fi

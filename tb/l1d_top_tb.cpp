@@ -142,7 +142,8 @@ TYPED_TEST(L1dTop, LockstepWithGoldenEveryPolicyAndStream) {
 // RTL only, is reported (the load it answers returns it, or a later hit does).
 TYPED_TEST(L1dTop, LockstepReportsACorruptedResponse) {
   const Config cfg = l1d::load_preset(TypeParam::kName);
-  const Run run = lockstep(cfg, "mixed", 3, /*corrupt_at=*/2'000);
+  const std::string waves = tb::tracing() ? (tb::waves_dir() / "l1d_top_corrupted.fst").string() : "";
+  const Run run = lockstep(cfg, "mixed", 3, /*corrupt_at=*/2'000, waves);
   ASSERT_TRUE(run.corrupted_at);
   ASSERT_TRUE(run.mismatch_cycle) << "the response corrupted at cycle " << *run.corrupted_at << " went unnoticed";
   EXPECT_GT(*run.mismatch_cycle, *run.corrupted_at);

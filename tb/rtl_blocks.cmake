@@ -1,7 +1,7 @@
 # RTL blocks: lint, synthesis, netlist co-simulation and testbenches (included from CMakeLists.txt).
 #
 #   add_rtl_block(<module> [USES <module>...] [CONFIGS <config>...] [EXTRA_CONFIGS <yaml>...]
-#                 [NO_NETLIST | NETLIST_CONFIGS <config>...])
+#                 [NO_NETLIST | NETLIST_CONFIGS <config>...] [WAVES_TEST <test>])
 #
 # For rtl/<module>.sv (dcgen's output for the default configuration, committed) it registers
 #   rtl.lint.<module>    verilator --lint-only -Wall: exit 0 and no output      (scripts/rtl.sh lint)
@@ -25,6 +25,8 @@
 # builds the netlist for those configurations only (names; the testbench's co-simulation skips the
 # others), for a block whose netlist at the presets' sizes takes minutes to build (the SRAM black
 # boxes l1d_data_sram and l1d_ram_1r1w at one small shape each; l1d_tag_array).
+# WAVES_TEST names the test of the default configuration rtl.waves.<module> runs traced (default:
+# the first; a short one will do, as every FST of the model has the whole header).
 # SLOW_SYNTH labels rtl.synth.<module> `slow` (make test leaves it out; make test-slow runs it)
 # and keeps the module out of rtl.configs' synthesis, for a block Yosys needs many minutes for
 # (l1d_top).
@@ -51,10 +53,10 @@ set(RTL_TB_CONFIGS
     ${CMAKE_SOURCE_DIR}/tb/configs/odd_one_set64.yaml
     ${CMAKE_SOURCE_DIR}/tb/configs/odd_policy.yaml)
 # Netlist co-simulation costs most of the build (Yosys, then a verilated gate-level model that takes
-# up to a minute to compile): make test runs it on the default configuration and one odd shape;
-# make test-slow (-DRTL_NETLIST_ALL_CONFIGS=ON) on every configuration. A block's own
+# up to a minute to compile): make test runs it on the default configuration (make test's 15-minute
+# budget); make test-slow (-DRTL_NETLIST_ALL_CONFIGS=ON) on every configuration. A block's own
 # NETLIST_CONFIGS and its EXTRA_CONFIGS are always co-simulated.
-set(RTL_NETLIST_CONFIGS gtx480 odd_fermi16 CACHE STRING "configurations whose Yosys netlists are co-simulated")
+set(RTL_NETLIST_CONFIGS gtx480 CACHE STRING "configurations whose Yosys netlists are co-simulated")
 option(RTL_NETLIST_ALL_CONFIGS "co-simulate the Yosys netlist of every configuration" OFF)
 # A block limited to some configurations (add_rtl_block CONFIGS: the large arrays) runs on the
 # three presets too with this option (make test-slow); l1d_top stays on its own list.
@@ -98,7 +100,7 @@ target_link_libraries(verilator_runtime PUBLIC Threads::Threads $<${RTL_TRACE}:Z
 add_library(tb_main STATIC ${RTL_TB_DIR}/main.cpp)
 target_include_directories(tb_main PUBLIC ${CMAKE_SOURCE_DIR})
 target_compile_definitions(tb_main PRIVATE TB_WAVES_DIR="${CMAKE_BINARY_DIR}/waves")
-target_compile_options(tb_main PRIVATE ${PROJECT_WARNINGS})
+target_compile_options(tb_main PRIVATE ${PROJECT_WARNINGS} ${TEST_CODE_OPT})
 target_link_libraries(tb_main PUBLIC verilator_runtime GTest::gtest)
 
 add_custom_target(tb_tests)  # builds every testbench executable
@@ -150,7 +152,7 @@ function(_rtl_emit_extra cfg module dir)
 endfunction()
 
 function(add_rtl_block module)
-  cmake_parse_arguments(B "NO_NETLIST;SLOW_SYNTH" "" "USES;CONFIGS;EXTRA_CONFIGS;NETLIST_CONFIGS" ${ARGN})
+  cmake_parse_arguments(B "NO_NETLIST;SLOW_SYNTH" "WAVES_TEST" "USES;CONFIGS;EXTRA_CONFIGS;NETLIST_CONFIGS" ${ARGN})
   if(B_CONFIGS AND RTL_TB_ALL_PRESETS AND NOT module STREQUAL "l1d_top")
     list(APPEND B_CONFIGS gtx1080 qv100)
   endif()
@@ -170,7 +172,7 @@ function(add_rtl_block module)
     set_property(GLOBAL APPEND PROPERTY RTL_SYNTH_SKIP ${module})
   endif()
   add_test(NAME rtl.waves.${module}
-           COMMAND ${CMAKE_SOURCE_DIR}/scripts/waves.sh check ${module} $<TARGET_FILE:tb_${module}>)
+           COMMAND ${CMAKE_SOURCE_DIR}/scripts/waves.sh check ${module} $<TARGET_FILE:tb_${module}> ${B_WAVES_TEST})
   set_tests_properties(rtl.waves.${module} PROPERTIES SKIP_RETURN_CODE 77)
 
   set(units ${module} ${B_USES})  # the files a change of which rebuilds this block's models
@@ -246,7 +248,7 @@ function(add_rtl_block module)
 
   add_executable(tb_${module} ${RTL_TB_DIR}/${module}_tb.cpp)
   target_include_directories(tb_${module} PRIVATE ${RTL_BUILD_DIR}/include)
-  target_compile_options(tb_${module} PRIVATE ${PROJECT_WARNINGS})
+  target_compile_options(tb_${module} PRIVATE ${PROJECT_WARNINGS} ${TEST_CODE_OPT})
   target_link_libraries(tb_${module} PRIVATE tb_main ${models} golden common fmt::fmt GTest::gtest)
   gtest_discover_tests(tb_${module} TEST_PREFIX "tb." DISCOVERY_TIMEOUT 60)
   add_dependencies(tb_tests tb_${module})
@@ -293,7 +295,7 @@ cmake_language(DEFER CALL _rtl_emit_rules)
 _rtl_model(Vfixture_counter DEPENDS ${RTL_TB_DIR}/selftest/fixture_counter.sv
            ARGS --file ${RTL_TB_DIR}/selftest/fixture_counter.sv -Wall ${RTL_VERILATOR_ARGS})
 add_executable(tb_fixture ${RTL_TB_DIR}/fixture_test.cpp)
-target_compile_options(tb_fixture PRIVATE ${PROJECT_WARNINGS})
+target_compile_options(tb_fixture PRIVATE ${PROJECT_WARNINGS} ${TEST_CODE_OPT})
 target_link_libraries(tb_fixture PRIVATE tb_main Vfixture_counter)
 gtest_discover_tests(tb_fixture TEST_PREFIX "tb." DISCOVERY_TIMEOUT 60)
 add_dependencies(tb_tests tb_fixture)
