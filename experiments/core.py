@@ -31,6 +31,7 @@ class Variant:
     policy: str               # base policy preset, configs/policies/<policy>.yaml
     over: dict = field(default_factory=dict, hash=False, compare=False)         # policy fields changed
     preset_over: dict = field(default_factory=dict, hash=False, compare=False)  # GPU preset fields changed
+    args: tuple = ()          # further gpusim options, e.g. ("--controller", "dynamic-agelru")
     note: str = ""            # what it stands for, shown in the variant table
 
 
