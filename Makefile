@@ -52,14 +52,14 @@ run: configure
 # GNU parallel, JOBS at a time, and are cached (a point whose statistics exist and whose command
 # and input files are unchanged is not rerun; FORCE=1 reruns all). Writes $(BUILD)/experiments/
 # <study>/{points/*.json, <figure>.csv .json .png, run.json} and rewrites the generated blocks of
-# docs/results.md. make experiments-<study> runs one (dycache, two-level, agcb, agelru). SCALE=small|full|test
+# docs/results.md. make experiments-<study> runs one (dycache, two-level, agcb, agelru, pcal). SCALE=small|full|test
 # (full is the papers' size), L1=golden|verilated (verilated: the RTL L1, about 20x slower, points
 # without a verilated model of their configuration fall back to golden and say so).
 # make experiments-slurm writes $(BUILD)/experiments/slurm/<study>.sbatch (one job-array task per
 # point) and the point lists, and runs nothing.
 SCALE ?= small
 L1    ?= golden
-EXPERIMENT_STUDIES = dycache two-level agcb agelru
+EXPERIMENT_STUDIES = dycache two-level agcb agelru pcal
 EXPERIMENTS_RUN = python3 experiments/run.py --gpusim $(BUILD)/bin/gpusim --scale $(SCALE) --l1 $(L1) \
   --jobs $(JOBS) --out $(BUILD)/experiments --results docs/results.md $(if $(FORCE),--force)
 .PHONY: experiments experiments-slurm $(addprefix experiments-,$(EXPERIMENT_STUDIES))

@@ -61,33 +61,25 @@ def backend_summary(jobs_of, metas):
     return ", ".join(f"{b} {n}" for b, n in sorted(count.items(), key=lambda kv: -kv[1]))
 
 
-def run_study(mod, ctx, args):
-    name = mod.NAME
-    sdir = os.path.join(args.out, name)
-    points = mod.points(ctx)
-    ids = [p.id for p in points]
-    if len(set(ids)) != len(ids):
-        raise SystemExit(f"experiments: study {name} declares a point twice")
+def run_points(name, points, args, sdir, stage=""):
+    """Runs the points not cached (all with --force); returns their jobs and the number run."""
     jobs = execute.prepare(name, points, args.gpusim, args.scale, args.l1, args.out)
-    if args.slurm:
-        script, plist = execute.write_slurm(name, jobs, args.out, args.slurm_time)
-        print(f"{name}: {len(jobs)} points -> {script} (point list {plist})")
-        return True, None
-
     todo = jobs if args.force else [j for j in jobs if not j.cached()]
     # Longest first (by the last recorded run time), so that a slow point does not start last
     # and leave the other cores idle at the end.
     todo = sorted(todo, key=lambda j: -((j.record() or {}).get("seconds") or 0))
-    print(f"\n== {name}: {len(jobs)} points ({len(jobs) - len(todo)} cached), scale {args.scale}, "
+    print(f"\n== {name}{stage}: {len(jobs)} points ({len(jobs) - len(todo)} cached), scale {args.scale}, "
           f"L1 {args.l1}, {len(todo)} to run with -j {args.jobs}", flush=True)
     stale = [] if args.force else [j for j in jobs if j.stale()]
     if stale:
         print(f"   note: {len(stale)} cached points were made by another gpusim binary than {args.gpusim} "
               f"(kept; --force or FORCE=1 reruns them)", flush=True)
-    start = time.monotonic()
-    execute.run_jobs(todo, args.jobs, os.path.join(sdir, "log"))
-    run_secs = time.monotonic() - start
+    execute.run_jobs(todo, args.jobs, os.path.join(sdir, "log" + ("-2" if stage else "")))
+    return jobs, len(todo)
 
+
+def collect(jobs):
+    """The records, statistics and backends of jobs, and the failed ones."""
     metas = {j.point.id: read_json(j.meta) for j in jobs}
     stats, backends, failed = {}, {}, []
     for j in jobs:
@@ -98,13 +90,49 @@ def run_study(mod, ctx, args):
             continue
         stats[j.point.id] = s
         backends[j.point.id] = s["run"]["l1"]
+    return metas, stats, backends, failed
+
+
+def check_unique(name, points):
+    ids = [p.id for p in points]
+    if len(set(ids)) != len(ids):
+        raise SystemExit(f"experiments: study {name} declares a point twice")
+
+
+def run_study(mod, ctx, args):
+    name = mod.NAME
+    sdir = os.path.join(args.out, name)
+    points = mod.points(ctx)
+    check_unique(name, points)
+    default_preset = lambda pts: getattr(mod, "PRESET", sorted({p.preset for p in pts})[0])
+    if args.slurm:
+        jobs = execute.prepare(name, points, args.gpusim, args.scale, args.l1, args.out)
+        script, plist = execute.write_slurm(name, jobs, args.out, args.slurm_time)
+        later = " (its second stage, which needs these results, is not in it)" if hasattr(mod, "more_points") else ""
+        print(f"{name}: {len(jobs)} points -> {script} (point list {plist}){later}")
+        return True, None
+
+    start = time.monotonic()
+    jobs, ran = run_points(name, points, args, sdir)
+    # A study with a second stage (more_points) chooses those points from the first ones' results
+    # (PCAL: the EBTNum sweep at each workload's best warp limit).
+    if hasattr(mod, "more_points"):
+        _, stats, backends, _ = collect(jobs)
+        more = mod.more_points(ctx, core.Results(points, stats, backends, default_preset(points)))
+        points = points + more
+        check_unique(name, points)
+        more_jobs, more_ran = run_points(name, more, args, sdir, stage=" (second stage)")
+        jobs, ran = jobs + more_jobs, ran + more_ran
+    run_secs = time.monotonic() - start
+
+    metas, stats, backends, failed = collect(jobs)
     for j, m in failed:
         print(f"\nerror: {j.label} failed" + (f" (exit {m['rc']})" if m else " (no record)") +
               f"\n  command: {' '.join(m['ran'] if m else j.cmd)}\n  stderr:\n    " +
               ("\n    ".join((m or {}).get("stderr", "").splitlines()) or "(none)"), file=sys.stderr)
 
     presets = sorted({p.preset for p in points})
-    res = core.Results(points, stats, backends, getattr(mod, "PRESET", presets[0]))
+    res = core.Results(points, stats, backends, default_preset(points))
     figures, comps = mod.analyse(ctx, res)
     meta = {"study": name, "scale": args.scale, "l1": args.l1, "presets": presets}
     pngs = []
@@ -119,9 +147,9 @@ def run_study(mod, ctx, args):
     timing = read_json(os.path.join(sdir, "run.json")) or {}
     timing.update({"study": name, "scale": args.scale, "l1": args.l1, "points": len(jobs), "failed": len(failed),
                    "point_seconds_sum": round(point_secs, 1), "point_cpu_seconds_sum": round(point_cpu, 1),
-                   "last": {"date": time.strftime("%Y-%m-%d %H:%M"), "jobs": args.jobs, "ran": len(todo),
+                   "last": {"date": time.strftime("%Y-%m-%d %H:%M"), "jobs": args.jobs, "ran": ran,
                             "wall_seconds": round(total_secs, 1)}})
-    if len(todo) == len(jobs) and jobs:
+    if ran == len(jobs) and jobs:
         timing["full_run"] = dict(timing["last"], scale=args.scale, l1=args.l1, points=len(jobs))
     with open(os.path.join(sdir, "run.json"), "w") as f:
         json.dump(timing, f, indent=1)
