@@ -213,6 +213,25 @@ class Smoke(unittest.TestCase):
         self.assertEqual(again.returncode, 0, again.stdout + again.stderr)
         self.assertIn("2 points (2 cached)", again.stdout)
 
+    def test_a_second_stage_runs_on_the_first_stage_results(self):
+        p = self.run_runner(os.path.join(HERE, "studies"), "staged")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("== staged (second stage): 1 points (0 cached)", p.stdout)
+        pts = os.path.join(self.out, "staged", "points")
+        with open(os.path.join(pts, "gtx480.vecadd.w2.test.golden.json")) as f:
+            w2 = json.load(f)
+        with open(os.path.join(pts, "gtx480.vecadd.w4.test.golden.json")) as f:
+            w4 = json.load(f)
+        self.assertEqual((w2["run"]["warp_limit"], w4["run"]["warp_limit"]), (2, 4))  # Variant.args reached gpusim
+        best = 2 if w2["result"]["ipc"] > w4["result"]["ipc"] else 4
+        with open(os.path.join(pts, "gtx480.vecadd.pcal.test.golden.json")) as f:
+            pcal = json.load(f)
+        self.assertEqual((pcal["run"]["policy"], pcal["run"]["warp_limit"]), ("pcal", best))
+        with open(os.path.join(self.out, "staged", "best.json")) as f:
+            self.assertEqual(json.load(f)["rows"][0][1], best)
+        again = self.run_runner(os.path.join(HERE, "studies"), "staged")
+        self.assertIn("== staged (second stage): 1 points (1 cached)", again.stdout)
+
     def test_a_failing_point_is_reported_and_fails_the_study(self):
         p = self.run_runner(os.path.join(HERE, "studies_fail"), "broken")
         self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
