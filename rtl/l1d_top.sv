@@ -316,6 +316,13 @@ module l1d_top #(
     .clear_priority_i(kernel_end_i)
   );
 
+  // Whether each slot of the row has a dirty byte (bit 4w+s: slot s of way w).
+  logic [15:0] t_dirty_any;
+
+  for (genvar gi = 0; gi < 16; gi++) begin : g_dirty_any
+    assign t_dirty_any[gi] = |t_dirty[gi * 32 +: 32];
+  end
+
   logic [4095:0] t_data;
   logic [511:0] d_be;
   logic [1023:0] d_line;
@@ -601,10 +608,6 @@ module l1d_top #(
     .copies_o        (m_copies)
   );
 
-  logic [1023:0] m_line;
-
-  assign m_line = 32'(m_way) == 0 ? t_data[0 +: 1024] : 32'(m_way) == 1 ? t_data[1024 +: 1024] : 32'(m_way) == 2 ? t_data[2048 +: 1024] : t_data[3072 +: 1024];
-
   // Copies by chunk: the one-copy invariant puts each chunk of the line in at most one slot, so
   // S1 writes back at most four slots. cp_key orders them (way, then slot), as the golden L1 does.
   logic [3:0] cp_valid;
@@ -623,7 +626,7 @@ module l1d_top #(
           for (int unsigned k = 0; k < 4; k++) begin
             if (32'(t_tag[(w * 4 + s) * 16 +: 2]) == k) begin
               cp_valid[k] = 1'b1;
-              cp_dirty[k] = |t_dirty[(w * 4 + s) * 32 +: 32];
+              cp_dirty[k] = t_dirty_any[w * 4 + s];
               cp_way[k * 2 +: 2] = 2'(w);
               cp_slot[k * 2 +: 2] = 2'(s);
             end
@@ -718,8 +721,9 @@ module l1d_top #(
   logic [3:0] fill_way_valid;
   logic [7:0] fill_way_rank;
 
-  assign fill_way_valid = t_valid[fill_way * 4 +: 4];
-  assign fill_way_rank = t_rank[fill_way * 8 +: 8];
+  // Fields of the chosen way (here and below: selects over the ways, see select_part).
+  assign fill_way_valid = 32'(fill_way) == 0 ? t_valid[0 +: 4] : 32'(fill_way) == 1 ? t_valid[4 +: 4] : 32'(fill_way) == 2 ? t_valid[8 +: 4] : t_valid[12 +: 4];
+  assign fill_way_rank = 32'(fill_way) == 0 ? t_rank[0 +: 8] : 32'(fill_way) == 1 ? t_rank[8 +: 8] : 32'(fill_way) == 2 ? t_rank[16 +: 8] : t_rank[24 +: 8];
 
   logic [1:0] fill_pos;
 
@@ -774,9 +778,7 @@ module l1d_top #(
 
   logic [3:0] fill_wb;
 
-  for (genvar gs = 0; gs < 4; gs++) begin : g_fill_wb
-    assign fill_wb[gs] = fill_posmask[gs] & fill_way_valid[gs] & |t_dirty[(fill_way * 4 + gs) * 32 +: 32];
-  end
+  assign fill_wb = fill_posmask & fill_way_valid & (32'(fill_way) == 0 ? t_dirty_any[0 +: 4] : 32'(fill_way) == 1 ? t_dirty_any[4 +: 4] : 32'(fill_way) == 2 ? t_dirty_any[8 +: 4] : t_dirty_any[12 +: 4]);
 
   logic [2:0] fill_dirty_n;
 
@@ -787,7 +789,7 @@ module l1d_top #(
   logic [7:0] fill_victim_rel;
 
   assign fill_victim_active = way_active[fill_way];
-  assign fill_victim_rel = way_rel[fill_way * 8 +: 8];
+  assign fill_victim_rel = 32'(fill_way) == 0 ? way_rel[0 +: 8] : 32'(fill_way) == 1 ? way_rel[8 +: 8] : 32'(fill_way) == 2 ? way_rel[16 +: 8] : way_rel[24 +: 8];
 
   logic fill_age_bypass;
 
@@ -800,8 +802,8 @@ module l1d_top #(
   logic [3:0] walk_valid;
   logic [63:0] walk_tag;
 
-  assign walk_valid = t_valid[walk_way * 4 +: 4];
-  assign walk_tag = t_tag[walk_way * 64 +: 64];
+  assign walk_valid = 32'(walk_way) == 0 ? t_valid[0 +: 4] : 32'(walk_way) == 1 ? t_valid[4 +: 4] : 32'(walk_way) == 2 ? t_valid[8 +: 4] : t_valid[12 +: 4];
+  assign walk_tag = 32'(walk_way) == 0 ? t_tag[0 +: 64] : 32'(walk_way) == 1 ? t_tag[64 +: 64] : 32'(walk_way) == 2 ? t_tag[128 +: 64] : t_tag[192 +: 64];
 
   logic [3:0] walk_keep;
 
@@ -835,9 +837,7 @@ module l1d_top #(
 
   logic [3:0] walk_wb;
 
-  for (genvar gs = 0; gs < 4; gs++) begin : g_walk_wb
-    assign walk_wb[gs] = !walk_keep[gs] & walk_valid[gs] & |t_dirty[(walk_way * 4 + gs) * 32 +: 32];
-  end
+  assign walk_wb = ~walk_keep & walk_valid & (32'(walk_way) == 0 ? t_dirty_any[0 +: 4] : 32'(walk_way) == 1 ? t_dirty_any[4 +: 4] : 32'(walk_way) == 2 ? t_dirty_any[8 +: 4] : t_dirty_any[12 +: 4]);
 
   logic [2:0] walk_dirty_n;
 
@@ -867,7 +867,6 @@ module l1d_top #(
   logic wb_from_s1;
   logic push_final;
   logic [2:0] final_off;
-  logic [1191:0] final_entry;
   logic s1_complete;
   logic s1_hit_done;
   logic s1_miss_done;
@@ -875,6 +874,9 @@ module l1d_top #(
   logic fill_placing;
   logic fill_answer;
   logic walk_step;
+  logic fill_write;
+  logic load_hit;
+  logic store_hit;
   logic [2:0] inc_cycles;
   logic [2:0] inc_accesses;
   logic [2:0] inc_loads;
@@ -915,7 +917,7 @@ module l1d_top #(
   // Slot-rank promotion of the written way: each selected slot in increasing order becomes the
   // most recent, the ones that were more recent age by one.
   always_comb begin
-    rank_new = t_rank[wr_way * 8 +: 8];
+    rank_new = 32'(wr_way) == 0 ? t_rank[0 +: 8] : 32'(wr_way) == 1 ? t_rank[8 +: 8] : 32'(wr_way) == 2 ? t_rank[16 +: 8] : t_rank[24 +: 8];
     for (int unsigned s = 0; s < 4; s++) begin
       if (rank_sel[s]) begin
         for (int unsigned o = 0; o < 4; o++) begin
@@ -928,19 +930,11 @@ module l1d_top #(
     end
   end
 
-  // The acting actor's decisions become the writes of the shared resources.
+  // The acting actor's decisions: flags, narrow outputs and counter increments. The wide writes
+  // (tag/state row, data row, response data) follow from the flags below, outside this block: as
+  // partial assignments in these branches Yosys made a multiplexer of every such write.
   always_comb begin
     w_en = '0;
-    w_common = t_common;
-    w_valid = t_valid;
-    w_dirty = t_dirty;
-    w_tag = t_tag;
-    w_rank = t_rank;
-    w_hpc = t_hpc;
-    w_awid = t_awid;
-    w_prio = t_prio;
-    d_be = '0;
-    d_line = '0;
     wb_en = '0;
     wb_way = '0;
     wb_slot = '0;
@@ -948,7 +942,6 @@ module l1d_top #(
     wb_from_s1 = 1'b0;
     push_final = 1'b0;
     final_off = 3'd0;
-    final_entry = '0;
     s1_complete = 1'b0;
     s1_hit_done = 1'b0;
     s1_miss_done = 1'b0;
@@ -956,6 +949,9 @@ module l1d_top #(
     fill_placing = 1'b0;
     fill_answer = 1'b0;
     walk_step = 1'b0;
+    fill_write = 1'b0;
+    load_hit = 1'b0;
+    store_hit = 1'b0;
     mshr_alloc = 1'b0;
     mshr_add = 1'b0;
     mshr_release = 1'b0;
@@ -971,7 +967,6 @@ module l1d_top #(
     resp_id_d = '0;
     resp_warp_d = '0;
     resp_outcome_d = 2'd0;
-    resp_data_d = '0;
     inc_cycles = 3'd0;
     inc_accesses = 3'd0;
     inc_loads = 3'd0;
@@ -1016,60 +1011,19 @@ module l1d_top #(
           inc_fills = 3'(1'd1);
           if (fill_allocates) begin
             inc_fills_allocated = 3'(1'd1);
-            // Write back the dirty valid slots being replaced, invalidate them, write the block.
+            // Write back the dirty valid slots being replaced, invalidate them, write the block
+            // (fill_write: row_writes).
+            fill_write = 1'b1;
             wb_en = fill_wb;
             wb_way = {4{fill_way}};
             wb_slot = {2'd3, 2'd2, 2'd1, 2'd0};
             for (int unsigned s = 0; s < 4; s++) begin
               wb_off[s * 3 +: 3] = 3'($countones(fill_wb & (4'd1 << s) - 4'd1));
-              if (fill_posmask[s]) begin
-                for (int unsigned k = 0; k < 4; k++) begin
-                  if (32'(fill_way) == k) begin
-                    w_valid[k * 4 + s] = 1'b0;
-                    w_dirty[k * 128 + s * 32 +: 32] = '0;
-                  end
-                end
-              end
             end
             w_en = 4'(1'd1) << fill_way;
             if (fill_replaces) begin
               agcb_inc = 1'b1;
-              agcb_inc_idx = t_hpc[fill_way * 8 +: 8];
-            end
-            if (fill_whole) begin
-              for (int unsigned k = 0; k < 4; k++) begin
-                if (32'(fill_way) == k) begin
-                  w_common[k * 6 +: 6] = fill_common;
-                end
-              end
-            end
-            for (int unsigned i = 0; i < 4; i++) begin
-              if (3'(i) < fill_slots) begin
-                for (int unsigned k = 0; k < 16; k++) begin
-                  if (32'(32'(fill_way) * 4 + 32'(fill_pos_eff) + i) == k) begin
-                    w_valid[k] = 1'b1;
-                    w_tag[k * 16 +: 16] = {fill_chunk_tag[15:2], 2'(fill_first + 2'(i))};
-                    d_be[k * 32 +: 32] = '1;
-                  end
-                end
-                for (int unsigned k = 0; k < 4; k++) begin
-                  if (32'(32'(fill_pos_eff) + i) == k) begin
-                    d_line[k * 256 +: 256] = mr_data[2'(fill_first + 2'(i)) * 256 +: 256];
-                  end
-                end
-              end
-            end
-            for (int unsigned k = 0; k < 4; k++) begin
-              if (32'(fill_way) == k) begin
-                w_hpc[k * 8 +: 8] = mr_hpc;
-                w_awid[k * 8 +: 8] = mr_awid;
-                w_prio[k] = mr_token;
-              end
-            end
-            for (int unsigned k = 0; k < 4; k++) begin
-              if (32'(wr_way) == k) begin
-                w_rank[k * 8 +: 8] = rank_new;
-              end
+              agcb_inc_idx = 32'(fill_way) == 0 ? t_hpc[0 +: 8] : 32'(fill_way) == 1 ? t_hpc[8 +: 8] : 32'(fill_way) == 2 ? t_hpc[16 +: 8] : t_hpc[24 +: 8];
             end
             rp_fill = 1'b1;
             rp_way = fill_way;
@@ -1077,16 +1031,12 @@ module l1d_top #(
             inc_mem_writes = 3'(fill_dirty_n);
           end
         end
-        // Answer request fill_index_q: miss-return if the block allocated, else bypass-return.
+        // Answer request fill_index_q: miss-return if the block allocated, else bypass-return (its
+        // bytes: response).
         resp_valid_d = 1'b1;
         resp_id_d = mr_id;
         resp_warp_d = mr_warp;
         resp_outcome_d = (fill_placed_q ? fill_alloc_q : fill_allocates) ? 2'd1 : 2'd2;
-        for (int unsigned b = 0; b < 128; b++) begin
-          if (mr_mask[b]) begin
-            resp_data_d[b * 8 +: 8] = mr_data[b * 8 +: 8];
-          end
-        end
         if (4'(fill_index_q) + 4'(1) == mr_count) begin
           mshr_release = 1'b1;
         end
@@ -1102,14 +1052,6 @@ module l1d_top #(
         wb_slot = {2'd3, 2'd2, 2'd1, 2'd0};
         for (int unsigned s = 0; s < 4; s++) begin
           wb_off[s * 3 +: 3] = 3'($countones(walk_wb & (4'd1 << s) - 4'd1));
-          if (!walk_keep[s]) begin
-            for (int unsigned k = 0; k < 4; k++) begin
-              if (32'(walk_way) == k) begin
-                w_valid[k * 4 + s] = 1'b0;
-                w_dirty[k * 128 + s * 32 +: 32] = '0;
-              end
-            end
-          end
         end
         w_en = 4'(1'd1) << walk_way;
         inc_writebacks = 3'(walk_dirty_n);
@@ -1118,41 +1060,19 @@ module l1d_top #(
     end else if (act_s1) begin
       if (!s1_store_q) begin
         if (m_hit) begin
-          // Load hit: the request's bytes from the slots holding its chunks.
+          // Load hit: the request's bytes from the slots holding its chunks (load_hit: response).
+          load_hit = 1'b1;
           s1_complete = 1'b1;
           s1_hit_done = 1'b1;
           rp_hit = 1'b1;
           rp_way = m_way;
-          for (int unsigned k = 0; k < 4; k++) begin
-            if (32'(wr_way) == k) begin
-              w_rank[k * 8 +: 8] = rank_new;
-            end
-          end
           w_en = 4'(1'd1) << m_way;
           agcb_dec = 1'b1;
-          agcb_dec_idx = t_hpc[m_way * 8 +: 8];
-          for (int unsigned k = 0; k < 4; k++) begin
-            if (32'(m_way) == k) begin
-              w_hpc[k * 8 +: 8] = s1_hpc;
-            end
-          end
+          agcb_dec_idx = 32'(m_way) == 0 ? t_hpc[0 +: 8] : 32'(m_way) == 1 ? t_hpc[8 +: 8] : 32'(m_way) == 2 ? t_hpc[16 +: 8] : t_hpc[24 +: 8];
           resp_valid_d = 1'b1;
           resp_id_d = s1_id_q;
           resp_warp_d = s1_warp_q;
           resp_outcome_d = 2'd0;
-          for (int unsigned s = 0; s < 4; s++) begin
-            if (m_slots[s]) begin
-              for (int unsigned b = 0; b < 32; b++) begin
-                if (s1_mask_q[t_tag[(m_way * 4 + s) * 16 +: 2] * 32 + b]) begin
-                  for (int unsigned k = 0; k < 4; k++) begin
-                    if (32'(t_tag[(m_way * 4 + s) * 16 +: 2]) == k) begin
-                      resp_data_d[k * 256 + b * 8 +: 8] = m_line[(s * 32 + b) * 8 +: 8];
-                    end
-                  end
-                end
-              end
-            end
-          end
         end else if (p_merge_full) begin
           inc_fail_merge_full = 3'(1'd1);
         end else if (p_conflict) begin
@@ -1178,18 +1098,6 @@ module l1d_top #(
           wb_way = cp_way;
           wb_slot = cp_slot;
           wb_off = cp_off;
-          for (int unsigned w = 0; w < 4; w++) begin
-            for (int unsigned s = 0; s < 4; s++) begin
-              if (m_copies[w * 4 + s]) begin
-                for (int unsigned k = 0; k < 4; k++) begin
-                  if (32'(w) == k) begin
-                    w_valid[k * 4 + s] = 1'b0;
-                    w_dirty[k * 128 + s * 32 +: 32] = '0;
-                  end
-                end
-              end
-            end
-          end
           w_en = '0;
           for (int unsigned w = 0; w < 4; w++) begin
             w_en[w] = |m_copies[w * 4 +: 4];
@@ -1197,7 +1105,6 @@ module l1d_top #(
           push_final = 1'b1;
           final_off = s1_dirty_n;
           inc_writebacks = 3'(s1_dirty_n);
-          final_entry = {s1_line, 1'b0, s1_fetch, 128'(1'd0), 1024'(1'd0), s1_reason != 2'd0, s1_reason == 2'd1, 8'(p_free_entry)};
           mshr_alloc = 1'b1;
           rp_miss = 1'b1;
           inc_mem_reads = 3'(1'd1);
@@ -1210,37 +1117,16 @@ module l1d_top #(
         end else if (m_hit && !WriteBack && !room_one) begin
           inc_fail_queue_full = 3'(1'd1);
         end else if (m_hit) begin
-          // Store hit: write the masked bytes into the slots holding its chunks (dirty in write-back).
+          // Store hit: write the masked bytes into the slots holding its chunks, dirty in write-back
+          // (store_hit: row_writes); write-through sends the store.
+          store_hit = 1'b1;
           s1_complete = 1'b1;
           s1_hit_done = 1'b1;
           rp_hit = 1'b1;
           rp_way = m_way;
-          for (int unsigned k = 0; k < 4; k++) begin
-            if (32'(wr_way) == k) begin
-              w_rank[k * 8 +: 8] = rank_new;
-            end
-          end
           w_en = 4'(1'd1) << m_way;
-          for (int unsigned s = 0; s < 4; s++) begin
-            if (m_slots[s]) begin
-              for (int unsigned k = 0; k < 4; k++) begin
-                if (32'(m_way) == k) begin
-                  d_be[k * 128 + s * 32 +: 32] = s1_mask_q[t_tag[(m_way * 4 + s) * 16 +: 2] * 32 +: 32];
-                end
-              end
-              d_line[s * 256 +: 256] = s1_data_q[t_tag[(m_way * 4 + s) * 16 +: 2] * 256 +: 256];
-              if (WriteBack) begin
-                for (int unsigned k = 0; k < 4; k++) begin
-                  if (32'(m_way) == k) begin
-                    w_dirty[k * 128 + s * 32 +: 32] = t_dirty[(m_way * 4 + s) * 32 +: 32] | s1_mask_q[t_tag[(m_way * 4 + s) * 16 +: 2] * 32 +: 32];
-                  end
-                end
-              end
-            end
-          end
           if (!WriteBack) begin
             push_final = 1'b1;
-            final_entry = {s1_line, 1'b1, s1_needed, s1_mask_q, s1_data_q, 1'b0, 1'b0, 8'(1'd0)};
             inc_mem_writes = 3'(1'd1);
           end
           resp_valid_d = 1'b1;
@@ -1259,18 +1145,6 @@ module l1d_top #(
           wb_way = cp_way;
           wb_slot = cp_slot;
           wb_off = cp_off;
-          for (int unsigned w = 0; w < 4; w++) begin
-            for (int unsigned s = 0; s < 4; s++) begin
-              if (m_copies[w * 4 + s]) begin
-                for (int unsigned k = 0; k < 4; k++) begin
-                  if (32'(w) == k) begin
-                    w_valid[k * 4 + s] = 1'b0;
-                    w_dirty[k * 128 + s * 32 +: 32] = '0;
-                  end
-                end
-              end
-            end
-          end
           w_en = '0;
           for (int unsigned w = 0; w < 4; w++) begin
             w_en[w] = |m_copies[w * 4 +: 4];
@@ -1278,7 +1152,6 @@ module l1d_top #(
           push_final = 1'b1;
           final_off = s1_dirty_n;
           inc_writebacks = 3'(s1_dirty_n);
-          final_entry = {s1_line, 1'b1, s1_needed, s1_mask_q, s1_data_q, 1'b0, 1'b0, 8'(1'd0)};
           inc_mem_writes = 3'(s1_dirty_n + 3'd1);
           resp_valid_d = 1'b1;
           resp_id_d = s1_id_q;
@@ -1318,7 +1191,138 @@ module l1d_top #(
     inc_cycles = 3'(1'd1);
   end
 
-  logic [1191:0] mq_q [8];
+  // S1's hit way, slot by slot: the chunk each slot holds, and the request's byte mask of it.
+  logic [7:0] hit_chunk;
+  logic [127:0] hit_mask;
+
+  for (genvar gs = 0; gs < 4; gs++) begin : g_hit_slot
+    assign hit_chunk[gs * 2 +: 2] = 32'(m_way) == 0 ? t_tag[0 + gs * 16 +: 2] : 32'(m_way) == 1 ? t_tag[64 + gs * 16 +: 2] : 32'(m_way) == 2 ? t_tag[128 + gs * 16 +: 2] : t_tag[192 + gs * 16 +: 2];
+    assign hit_mask[gs * 32 +: 32] = 32'(hit_chunk[gs * 2 +: 2]) == 0 ? s1_mask_q[0 +: 32] : 32'(hit_chunk[gs * 2 +: 2]) == 1 ? s1_mask_q[32 +: 32] : 32'(hit_chunk[gs * 2 +: 2]) == 2 ? s1_mask_q[64 +: 32] : s1_mask_q[96 +: 32];
+  end
+
+  // Slot masks of the row: invalidated (the fill's replaced slots, the walked line's dropped slots,
+  // S1's copies), written by the fill (fill_slots slots from fill_pos_eff of fill_way) and by a store
+  // hit (its slots of m_way).
+  logic [3:0] fill_run;
+  logic [3:0] walk_drop;
+  logic [15:0] slot_inval;
+  logic [15:0] slot_fill;
+  logic [15:0] slot_store;
+  logic [15:0] slot_dirty;
+
+  assign fill_run[0] = 3'd0 < fill_slots;
+  assign fill_run[1] = 3'd1 < fill_slots;
+  assign fill_run[2] = 3'd2 < fill_slots;
+  assign fill_run[3] = 3'd3 < fill_slots;
+  assign walk_drop = ~walk_keep;
+  assign slot_inval = walk_step ? 16'(walk_drop) << walk_way * 4 : fill_write ? 16'(fill_posmask) << fill_way * 4 : wb_from_s1 ? m_copies : '0;
+  assign slot_fill = fill_write ? 16'(fill_run) << fill_way * 4 + fill_pos_eff : '0;
+  assign slot_store = store_hit ? 16'(m_slots) << m_way * 4 : '0;
+
+  // Write-back marks the stored bytes dirty; write-through leaves the dirty masks.
+  assign slot_dirty = WriteBack ? slot_store : '0;
+  assign w_valid = t_valid & ~slot_inval | slot_fill;
+
+  // The fill's chunk-tags: slot s of the block's line gets chunk fill_first + s - fill_pos_eff.
+  logic [63:0] fill_tag;
+
+  for (genvar gs = 0; gs < 4; gs++) begin : g_fill_tag
+    assign fill_tag[gs * 16 +: 16] = {fill_chunk_tag[15:2], 2'(fill_first + 2'(gs) - fill_pos_eff)};
+  end
+
+  for (genvar gi = 0; gi < 16; gi++) begin : g_row_slot
+    assign w_dirty[gi * 32 +: 32] = t_dirty[gi * 32 +: 32] & ~{32{slot_inval[gi]}} | hit_mask[gi % 4 * 32 +: 32] & {32{slot_dirty[gi]}};
+    assign w_tag[gi * 16 +: 16] = slot_fill[gi] ? fill_tag[gi % 4 * 16 +: 16] : t_tag[gi * 16 +: 16];
+    assign d_be[gi * 32 +: 32] = {32{slot_fill[gi]}} | hit_mask[gi % 4 * 32 +: 32] & {32{slot_store[gi]}};
+  end
+
+  // Per-way fields: the fill's (and a load hit's predictor index), the promoted slot ranks.
+  logic rank_write;
+
+  assign rank_write = fill_write | load_hit | store_hit;
+
+  for (genvar gw = 0; gw < 4; gw++) begin : g_row_way
+    logic fill_here;
+
+    assign fill_here = fill_write & fill_way == 2'(gw);
+    assign w_common[gw * 6 +: 6] = fill_here & fill_whole ? fill_common : t_common[gw * 6 +: 6];
+    assign w_rank[gw * 8 +: 8] = rank_write & wr_way == 2'(gw) ? rank_new : t_rank[gw * 8 +: 8];
+    assign w_hpc[gw * 8 +: 8] = fill_here ? mr_hpc : load_hit & m_way == 2'(gw) ? s1_hpc : t_hpc[gw * 8 +: 8];
+    assign w_awid[gw * 8 +: 8] = fill_here ? mr_awid : t_awid[gw * 8 +: 8];
+    assign w_prio[gw] = fill_here ? mr_token : t_prio[gw];
+  end
+
+  // The data row's new bytes (d_be selects): slot s gets the fill's chunk fill_first + s -
+  // fill_pos_eff, or the store's chunk held in slot s of the hit way. One source line and one
+  // index per slot, then a 4-way select per slot.
+  logic [1023:0] d_src;
+  logic [7:0] d_idx;
+
+  assign d_src = fill_write ? mr_data : s1_data_q;
+
+  for (genvar gs = 0; gs < 4; gs++) begin : g_d_line
+    assign d_idx[gs * 2 +: 2] = fill_write ? 2'(fill_first + 2'(gs) - fill_pos_eff) : hit_chunk[gs * 2 +: 2];
+    assign d_line[gs * 256 +: 256] = 32'(d_idx[gs * 2 +: 2]) == 0 ? d_src[0 +: 256] : 32'(d_idx[gs * 2 +: 2]) == 1 ? d_src[256 +: 256] : 32'(d_idx[gs * 2 +: 2]) == 2 ? d_src[512 +: 256] : d_src[768 +: 256];
+  end
+
+  // Load hit: the slot of the hit way that supplies chunk c (the last of m_slots holding it, as
+  // the golden L1 copies them in slot order), and whether one does.
+  logic [7:0] hit_src;
+  logic [3:0] hit_any;
+
+  always_comb begin
+    hit_src = '0;
+    hit_any = '0;
+    for (int unsigned s = 0; s < 4; s++) begin
+      if (m_slots[s]) begin
+        for (int unsigned k = 0; k < 4; k++) begin
+          if (32'(hit_chunk[s * 2 +: 2]) == k) begin
+            hit_any[k] = 1'b1;
+            hit_src[k * 2 +: 2] = 2'(s);
+          end
+        end
+      end
+    end
+  end
+
+  // Row lanes: four slots of the row (way lane_way[k], slot lane_slot[k]) read out through 16-to-1
+  // selects: the write-backs' slots (miss_queue), or for a load hit, which pushes none, the slot of
+  // the hit way supplying chunk k. Sharing them saves a way select and a slot select of the line.
+  logic [7:0] lane_way;
+  logic [7:0] lane_slot;
+  logic [1023:0] lane_data;
+
+  assign lane_way = load_hit ? {4{m_way}} : wb_way;
+  assign lane_slot = load_hit ? hit_src : wb_slot;
+
+  for (genvar gk = 0; gk < 4; gk++) begin : g_lane
+    assign lane_data[gk * 256 +: 256] = 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 0 ? t_data[0 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 1 ? t_data[256 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 2 ? t_data[512 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 3 ? t_data[768 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 4 ? t_data[1024 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 5 ? t_data[1280 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 6 ? t_data[1536 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 7 ? t_data[1792 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 8 ? t_data[2048 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 9 ? t_data[2304 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 10 ? t_data[2560 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 11 ? t_data[2816 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 12 ? t_data[3072 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 13 ? t_data[3328 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 14 ? t_data[3584 +: 256] : t_data[3840 +: 256];
+  end
+
+  // Byte b of the response: the fill's data under the request's mask, or the hit line's under S1's.
+  logic [127:0] resp_be;
+  logic [1023:0] resp_src;
+  logic [127:0] hit_be;
+
+  for (genvar gc = 0; gc < 4; gc++) begin : g_hit_be
+    assign hit_be[gc * 32 +: 32] = s1_mask_q[gc * 32 +: 32] & {32{load_hit & hit_any[gc]}};
+  end
+
+  assign resp_be = fill_answer ? mr_mask : hit_be;
+  assign resp_src = fill_answer ? mr_data : lane_data;
+
+  for (genvar gb = 0; gb < 128; gb++) begin : g_resp_byte
+    assign resp_data_d[gb * 8 +: 8] = resp_src[gb * 8 +: 8] & {8{resp_be[gb]}};
+  end
+
+  // Entries: the request's fields but its data and mask (mq_req_q), and one of two payloads:
+  // a write-back's slot (mq_wb_q: its 32 B and dirty mask, unshifted, placed at its sector when the
+  // entry is sent) or S1's store data and mask (mq_st_q, the whole line; a read sends zeros). An
+  // entry that is written takes the request and one payload: no multiplexer of the other one, and
+  // S1's line and mask go into mq_st_q unselected.
+  (* mem2reg *) logic [40:0] mq_req_q [8];
+  (* mem2reg *) logic [287:0] mq_wb_q [8];
+  (* mem2reg *) logic [1151:0] mq_st_q [8];
   logic [2:0] mq_head_d;
   logic [2:0] mq_head_q;
   logic [3:0] mq_count_d;
@@ -1328,7 +1332,8 @@ module l1d_top #(
 
   // Write-back k: slot wb_slot[k] of way wb_way[k], the chunk it holds, at its memory address
   // (S1's own line, or composed from the set and the slot's tags).
-  logic [4767:0] wb_entry;
+  logic [163:0] wb_req;
+  logic [1151:0] wb_pay;
   logic [4:0] wb_set;
 
   assign wb_set = rd_set;
@@ -1339,19 +1344,20 @@ module l1d_top #(
     logic [15:0] tag;
     logic [1:0] chunk;
     logic [24:0] line;
-    logic [255:0] data;
-    logic [31:0] dirty;
+    logic [5:0] common;
 
-    assign way = wb_way[gk * 2 +: 2];
-    assign slot = wb_slot[gk * 2 +: 2];
-    assign tag = t_tag[(way * 4 + 32'(slot)) * 16 +: 16];
+    assign way = lane_way[gk * 2 +: 2];
+    assign slot = lane_slot[gk * 2 +: 2];
+
+    // The slot's tag and dirty mask (selects over the row's 16 slots) and its data, lane k.
+    assign tag = 32'({way, slot}) == 0 ? t_tag[0 +: 16] : 32'({way, slot}) == 1 ? t_tag[16 +: 16] : 32'({way, slot}) == 2 ? t_tag[32 +: 16] : 32'({way, slot}) == 3 ? t_tag[48 +: 16] : 32'({way, slot}) == 4 ? t_tag[64 +: 16] : 32'({way, slot}) == 5 ? t_tag[80 +: 16] : 32'({way, slot}) == 6 ? t_tag[96 +: 16] : 32'({way, slot}) == 7 ? t_tag[112 +: 16] : 32'({way, slot}) == 8 ? t_tag[128 +: 16] : 32'({way, slot}) == 9 ? t_tag[144 +: 16] : 32'({way, slot}) == 10 ? t_tag[160 +: 16] : 32'({way, slot}) == 11 ? t_tag[176 +: 16] : 32'({way, slot}) == 12 ? t_tag[192 +: 16] : 32'({way, slot}) == 13 ? t_tag[208 +: 16] : 32'({way, slot}) == 14 ? t_tag[224 +: 16] : t_tag[240 +: 16];
     assign chunk = tag[1:0];
-    assign data = 32'({way, slot}) == 0 ? t_data[0 +: 256] : 32'({way, slot}) == 1 ? t_data[256 +: 256] : 32'({way, slot}) == 2 ? t_data[512 +: 256] : 32'({way, slot}) == 3 ? t_data[768 +: 256] : 32'({way, slot}) == 4 ? t_data[1024 +: 256] : 32'({way, slot}) == 5 ? t_data[1280 +: 256] : 32'({way, slot}) == 6 ? t_data[1536 +: 256] : 32'({way, slot}) == 7 ? t_data[1792 +: 256] : 32'({way, slot}) == 8 ? t_data[2048 +: 256] : 32'({way, slot}) == 9 ? t_data[2304 +: 256] : 32'({way, slot}) == 10 ? t_data[2560 +: 256] : 32'({way, slot}) == 11 ? t_data[2816 +: 256] : 32'({way, slot}) == 12 ? t_data[3072 +: 256] : 32'({way, slot}) == 13 ? t_data[3328 +: 256] : 32'({way, slot}) == 14 ? t_data[3584 +: 256] : t_data[3840 +: 256];
-    assign dirty = t_dirty[(way * 4 + 32'(slot)) * 32 +: 32];
+    assign common = 32'(way) == 0 ? t_common[0 +: 6] : 32'(way) == 1 ? t_common[6 +: 6] : 32'(way) == 2 ? t_common[12 +: 6] : t_common[18 +: 6];
+    assign wb_pay[gk * 288 +: 288] = {32'({way, slot}) == 0 ? t_dirty[0 +: 32] : 32'({way, slot}) == 1 ? t_dirty[32 +: 32] : 32'({way, slot}) == 2 ? t_dirty[64 +: 32] : 32'({way, slot}) == 3 ? t_dirty[96 +: 32] : 32'({way, slot}) == 4 ? t_dirty[128 +: 32] : 32'({way, slot}) == 5 ? t_dirty[160 +: 32] : 32'({way, slot}) == 6 ? t_dirty[192 +: 32] : 32'({way, slot}) == 7 ? t_dirty[224 +: 32] : 32'({way, slot}) == 8 ? t_dirty[256 +: 32] : 32'({way, slot}) == 9 ? t_dirty[288 +: 32] : 32'({way, slot}) == 10 ? t_dirty[320 +: 32] : 32'({way, slot}) == 11 ? t_dirty[352 +: 32] : 32'({way, slot}) == 12 ? t_dirty[384 +: 32] : 32'({way, slot}) == 13 ? t_dirty[416 +: 32] : 32'({way, slot}) == 14 ? t_dirty[448 +: 32] : t_dirty[480 +: 32], lane_data[gk * 256 +: 256]};
 
     logic [19:0] line_tag;
 
-    assign line_tag = {t_common[way * 6 +: 6], tag[15:2]};
+    assign line_tag = {common, tag[15:2]};
 
     logic [4:0] linear;
     logic [4:0] hash;
@@ -1359,8 +1365,13 @@ module l1d_top #(
     assign hash = {line_tag[7], line_tag[5], line_tag[3], line_tag[2], line_tag[1]};
     assign linear = wb_set ^ hash[4:0];
     assign line = wb_from_s1 ? s1_line : {line_tag, linear};
-    assign wb_entry[gk * 1192 +: 1192] = {line, 1'b1, 4'(4'd1 << chunk), 128'(dirty) << chunk * 32, 1024'(data) << chunk * 256, 1'b0, 1'b0, 8'd0};
+    assign wb_req[gk * 41 +: 41] = {line, 1'b1, 4'(4'd1 << chunk), 1'b1, 1'b0, 1'b0, 8'd0};
   end
+
+  // S1's read (its fetch, bypass reason and new MSHR entry) or store (its needed sectors).
+  logic [40:0] final_req;
+
+  assign final_req = {s1_line, s1_store_q, s1_store_q ? s1_needed : s1_fetch, 1'b0, !s1_store_q & s1_reason != 2'd0, !s1_store_q & s1_reason == 2'd1, s1_store_q ? 8'd0 : 8'(p_free_entry)};
 
   logic [2:0] mq_pushes;
 
@@ -1370,14 +1381,38 @@ module l1d_top #(
 
   assign mq_tail = 5'(mq_head_q) + 5'(mq_count_q);
 
-  always_ff @(posedge clk_i) begin
-    for (int unsigned k = 0; k < 4; k++) begin
-      if (wb_en[k]) begin
-        mq_q[3'(6'(mq_tail) + 6'(wb_off[k * 3 +: 3]) >= 6'd8 ? 6'(mq_tail) + 6'(wb_off[k * 3 +: 3]) - 6'd8 : 6'(mq_tail) + 6'(wb_off[k * 3 +: 3]))] <= wb_entry[k * 1192 +: 1192];
+  // Where each push goes: write-back k at tail + wb_off[k], the final push at tail + final_off.
+  logic [11:0] mq_wb_at;
+  logic [2:0] mq_final_at;
+
+  assign mq_wb_at[0 +: 3] = 3'(6'(mq_tail) + 6'(wb_off[0 +: 3]) >= 6'd8 ? 6'(mq_tail) + 6'(wb_off[0 +: 3]) - 6'd8 : 6'(mq_tail) + 6'(wb_off[0 +: 3]));
+  assign mq_wb_at[3 +: 3] = 3'(6'(mq_tail) + 6'(wb_off[3 +: 3]) >= 6'd8 ? 6'(mq_tail) + 6'(wb_off[3 +: 3]) - 6'd8 : 6'(mq_tail) + 6'(wb_off[3 +: 3]));
+  assign mq_wb_at[6 +: 3] = 3'(6'(mq_tail) + 6'(wb_off[6 +: 3]) >= 6'd8 ? 6'(mq_tail) + 6'(wb_off[6 +: 3]) - 6'd8 : 6'(mq_tail) + 6'(wb_off[6 +: 3]));
+  assign mq_wb_at[9 +: 3] = 3'(6'(mq_tail) + 6'(wb_off[9 +: 3]) >= 6'd8 ? 6'(mq_tail) + 6'(wb_off[9 +: 3]) - 6'd8 : 6'(mq_tail) + 6'(wb_off[9 +: 3]));
+  assign mq_final_at = 3'(6'(mq_tail) + 6'(final_off) >= 6'd8 ? 6'(mq_tail) + 6'(final_off) - 6'd8 : 6'(mq_tail) + 6'(final_off));
+
+  for (genvar ge = 0; ge < 8; ge++) begin : g_mq
+    logic [3:0] wb_hit;
+    logic final_hit;
+
+    assign wb_hit[0] = wb_en[0] & mq_wb_at[0 +: 3] == 3'(ge);
+    assign wb_hit[1] = wb_en[1] & mq_wb_at[3 +: 3] == 3'(ge);
+    assign wb_hit[2] = wb_en[2] & mq_wb_at[6 +: 3] == 3'(ge);
+    assign wb_hit[3] = wb_en[3] & mq_wb_at[9 +: 3] == 3'(ge);
+    assign final_hit = push_final & mq_final_at == 3'(ge);
+
+    // A later push to the same entry wins (none does: the offsets differ).
+    always_ff @(posedge clk_i) begin
+      for (int unsigned k = 0; k < 4; k++) begin
+        if (wb_hit[k]) begin
+          mq_req_q[ge] <= wb_req[k * 41 +: 41];
+          mq_wb_q[ge] <= wb_pay[k * 288 +: 288];
+        end
       end
-    end
-    if (push_final) begin
-      mq_q[3'(6'(mq_tail) + 6'(final_off) >= 6'd8 ? 6'(mq_tail) + 6'(final_off) - 6'd8 : 6'(mq_tail) + 6'(final_off))] <= final_entry;
+      if (final_hit) begin
+        mq_req_q[ge] <= final_req;
+        mq_st_q[ge] <= {s1_mask_q, s1_data_q};
+      end
     end
   end
 
@@ -1394,18 +1429,39 @@ module l1d_top #(
     end
   end
 
-  logic [1191:0] mq_head_entry;
+  // The head entry (a chain of selects, as select_part) and the request it sends: a write-back's
+  // payload at its sector, a store's line and mask, zeros for a read.
+  logic [40:0] mq_head_req;
+  logic [287:0] mq_head_wb;
+  logic [1151:0] mq_head_st;
 
-  assign mq_head_entry = mq_q[mq_head_q];
+  assign mq_head_req = mq_head_q == 3'd0 ? mq_req_q[0] : mq_head_q == 3'd1 ? mq_req_q[1] : mq_head_q == 3'd2 ? mq_req_q[2] : mq_head_q == 3'd3 ? mq_req_q[3] : mq_head_q == 3'd4 ? mq_req_q[4] : mq_head_q == 3'd5 ? mq_req_q[5] : mq_head_q == 3'd6 ? mq_req_q[6] : mq_req_q[7];
+  assign mq_head_wb = mq_head_q == 3'd0 ? mq_wb_q[0] : mq_head_q == 3'd1 ? mq_wb_q[1] : mq_head_q == 3'd2 ? mq_wb_q[2] : mq_head_q == 3'd3 ? mq_wb_q[3] : mq_head_q == 3'd4 ? mq_wb_q[4] : mq_head_q == 3'd5 ? mq_wb_q[5] : mq_head_q == 3'd6 ? mq_wb_q[6] : mq_wb_q[7];
+  assign mq_head_st = mq_head_q == 3'd0 ? mq_st_q[0] : mq_head_q == 3'd1 ? mq_st_q[1] : mq_head_q == 3'd2 ? mq_st_q[2] : mq_head_q == 3'd3 ? mq_st_q[3] : mq_head_q == 3'd4 ? mq_st_q[4] : mq_head_q == 3'd5 ? mq_st_q[5] : mq_head_q == 3'd6 ? mq_st_q[6] : mq_st_q[7];
+
+  logic mq_head_is_wb;
+  logic mq_head_is_st;
+  logic [3:0] mq_head_sectors;
+
+  assign mq_head_is_wb = mq_head_req[10];
+  assign mq_head_is_st = mq_head_req[15] & !mq_head_is_wb;
+  assign mq_head_sectors = mq_head_req[11 +: 4];
+
+  for (genvar gc = 0; gc < 4; gc++) begin : g_mem_chunk
+    logic from_wb;
+
+    assign from_wb = mq_head_is_wb & mq_head_sectors[gc];
+    assign mem_req_data_o[gc * 256 +: 256] = from_wb ? mq_head_wb[0 +: 256] : mq_head_st[gc * 256 +: 256] & {256{mq_head_is_st}};
+    assign mem_req_mask_o[gc * 32 +: 32] = from_wb ? mq_head_wb[256 +: 32] : mq_head_st[1024 + gc * 32 +: 32] & {32{mq_head_is_st}};
+  end
+
   assign mem_req_valid_o = mq_count_q != '0;
-  assign mem_req_line_o = mq_head_entry[1167 +: 25];
-  assign mem_req_store_o = mq_head_entry[1166];
-  assign mem_req_sectors_o = mq_head_entry[1162 +: 4];
-  assign mem_req_mask_o = mq_head_entry[1034 +: 128];
-  assign mem_req_data_o = mq_head_entry[10 +: 1024];
-  assign mem_req_bypass_o = mq_head_entry[9];
-  assign mem_req_agcb_o = mq_head_entry[8];
-  assign mem_req_mshr_o = mq_head_entry[0 +: 8];
+  assign mem_req_line_o = mq_head_req[16 +: 25];
+  assign mem_req_store_o = mq_head_req[15];
+  assign mem_req_sectors_o = mq_head_sectors;
+  assign mem_req_bypass_o = mq_head_req[9];
+  assign mem_req_agcb_o = mq_head_req[8];
+  assign mem_req_mshr_o = mq_head_req[0 +: 8];
 
   logic [4:0] fifo_q [32];
   logic [4:0] fifo_head_q;

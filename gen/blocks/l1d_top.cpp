@@ -8,9 +8,12 @@
 // Structure of the cycle (microarchitecture doc section 3). One actor uses the arrays per cycle
 // (fill > flush > S1); each actor's decision is combinational on the state at the start of the
 // cycle (its own section below computes it), and one always_comb (`actors`) turns the acting
-// actor's decision into the writes of the shared resources: the tag/state row of one set, the
-// data row of that set, up to four write-backs and one read/store for the miss queue, the MSHR
-// operations, the response, and the counter increments. Every output is a register or a
+// actor's decision into flags and narrow outputs: the MSHR operations, the write-backs and the
+// final push for the miss queue, the response's valid/id/outcome, and the counter increments.
+// The wide writes (the tag/state row and the data row of one set, the response data, the miss
+// queue's entries) are computed outside it from those flags, every candidate once, and selected
+// with slot masks and one-hot flags (row_writes, response, miss_queue): written as partial
+// assignments inside the actors' branches, each became a multiplexer of its whole width in Yosys. Every output is a register or a
 // function of registers (Moore), as the contract requires.
 //
 // Bypassing, granularity and their options are selected by static configuration inputs (cfg_*_i,
@@ -58,6 +61,16 @@ Expr select_part(const Expr& vec, const Expr& index, unsigned count, unsigned wi
   return out;
 }
 
+// vec[index * stride + offset +: width] for an index that varies at run time (0..count-1), as the
+// same chain of selects as select_part (`offset`, empty for none, is a constant or a genvar).
+Expr select_strided(const Expr& vec, const Expr& index, unsigned count, unsigned stride, unsigned width,
+                    const Expr& offset = Expr()) {
+  auto at = [&](unsigned k) { return vec.part(offset.empty() ? Expr(k * stride) : Expr(k * stride) + offset, width); };
+  Expr out = at(count - 1);
+  for (unsigned k = count - 1; k-- > 0;) out = mux(cast(32, index).eq(Expr(k)), at(k), out);
+  return out;
+}
+
 // One write of write_at: vec[index * stride + offset +: width] = value; `offset` (empty: none)
 // is a constant or a loop variable.
 struct Put {
@@ -96,12 +109,17 @@ const std::vector<std::string>& counter_names() {
   return kNames;
 }
 
-// Miss-queue entry layout (LSB first): the fields of a MemReq.
-struct QueueLayout {
+// Miss-queue request fields (LSB first): a MemReq without its data and mask, and whether the
+// entry is a write-back (its payload is a slot, placed at its sector when sent).
+struct ReqLayout {
   unsigned line_bits;
-  unsigned mshr = 0, agcb = 8, bypass = 9, data = 10, mask = 10 + kLineBits, sectors = 10 + kLineBits + kMaskBits,
-           store = 14 + kLineBits + kMaskBits, line = 15 + kLineBits + kMaskBits;
+  unsigned mshr = 0, agcb = kMshrPortBits, bypass = agcb + 1, wb = bypass + 1, sectors = wb + 1,
+           store = sectors + kSlots, line = store + 1;
   unsigned width() const { return line + line_bits; }
+  Expr pack(const Expr& line_v, const Expr& store_v, const Expr& sectors_v, const Expr& wb_v, const Expr& bypass_v,
+            const Expr& agcb_v, const Expr& mshr_v) const {
+    return concat({line_v, store_v, sectors_v, wb_v, bypass_v, agcb_v, mshr_v});
+  }
 };
 
 class Top {
@@ -125,7 +143,7 @@ class Top {
     queue_idx_bits_ = bits_for(queue_);
     queue_count_bits_ = static_cast<unsigned>(std::bit_width(queue_));
     occ_bits_ = static_cast<unsigned>(std::bit_width(cfg.core.warps_per_sm));
-    layout_.line_bits = line_bits_;
+    req_layout_.line_bits = line_bits_;
   }
 
   Module build() {
@@ -139,6 +157,8 @@ class Top {
     fill_decision();
     flush_decision();
     actors();
+    row_writes();
+    response();
     miss_queue();
     fill_fifo();
     state_updates();
@@ -404,6 +424,12 @@ class Top {
                 {"wr_slot_rank_i", w_rank}, {"wr_hpc_i", w_hpc}, {"wr_awid_i", w_awid},
                 {"wr_priority_i", w_prio}, {"clear_priority_i", ev_kend}});
 
+    m.comment("Whether each slot of the row has a dirty byte (bit 4w+s: slot s of way w).");
+    t_dirty_any = m.logic("t_dirty_any", ways_ * kSlots);
+    m.gen_for("g_dirty_any", "gi", 0, ways_ * kSlots, [&](Scope& g, const Expr& i) {
+      g.assign(t_dirty_any[i], red_or(t_dirty.part(i * 32, 32)));
+    });
+
     t_data = m.logic("t_data", ways_ * kLineBits);
     d_be = m.logic("d_be", ways_ * kMaskBits);
     d_line = m.logic("d_line", kLineBits);  // the written way's new bytes (d_be selects)
@@ -568,12 +594,6 @@ class Top {
                 {"sectors_i", s1_probe_sectors}, {"way_common_tag_i", t_common}, {"slot_valid_i", t_valid},
                 {"slot_tag_i", t_tag}, {"hit_o", m_hit}, {"partial_o", m_partial}, {"hit_way_o", m_way},
                 {"hit_slots_o", m_slots}, {"copies_o", m_copies}});
-    // The hit way's line, selected once: a byte read at m_way * 1024 + offset would be a barrel
-    // shift of the whole set row per byte in Yosys, and 128 of them exhaust memory in techmap
-    // (docs/synthesis.md).
-    m_line = m.logic("m_line", kLineBits);
-    m.assign(m_line, select_part(t_data, m_way, ways_, kLineBits));
-
     m.comment("Copies by chunk: the one-copy invariant puts each chunk of the line in at most one slot, so");
     m.comment("S1 writes back at most four slots. cp_key orders them (way, then slot), as the golden L1 does.");
     cp_valid = m.logic("cp_valid", kSlots);
@@ -587,7 +607,7 @@ class Top {
             Expr c = t_tag.part((w * kSlots + s) * ct_bits_, 2);
             write_at(t, c, kSlots,
                      {{cp_valid, 1, 1, bit(true)},
-                      {cp_dirty, 1, 1, red_or(t_dirty.part((w * kSlots + s) * 32, 32))},
+                      {cp_dirty, 1, 1, t_dirty_any[w * kSlots + s]},
                       {cp_way, way_bits_, way_bits_, cast(way_bits_, w)},
                       {cp_slot, 2, 2, cast(2, s)}});
           });
@@ -662,8 +682,9 @@ class Top {
     m.comment("valid slot is oldest (age 4 when none is valid); ties to the lowest position.");
     Expr way_valid = m.logic("fill_way_valid", kSlots);
     Expr way_rank = m.logic("fill_way_rank", kSlots * 2);
-    m.assign(way_valid, t_valid.part(fill_way * kSlots, kSlots));
-    m.assign(way_rank, t_rank.part(fill_way * (kSlots * 2), kSlots * 2));
+    m.comment("Fields of the chosen way (here and below: selects over the ways, see select_part).");
+    m.assign(way_valid, select_part(t_valid, fill_way, ways_, kSlots));
+    m.assign(way_rank, select_part(t_rank, fill_way, ways_, kSlots * 2));
     Expr pos = m.logic("fill_pos", 2);
     m.comment("age1[p]: slot p's rank if valid, else 4; age2[q]: the smaller of slots 2q and 2q+1 likewise.");
     Expr age1 = m.logic("fill_age1", kSlots * 3);
@@ -704,10 +725,7 @@ class Top {
     fill_replaces = m.logic("fill_replaces");
     m.assign(fill_replaces, red_or(way_valid & fill_posmask));
     fill_wb = m.logic("fill_wb", kSlots);
-    m.gen_for("g_fill_wb", "gs", 0, kSlots, [&](Scope& g, const Expr& s) {
-      g.assign(fill_wb[s], fill_posmask[s] & way_valid[s] &
-                               red_or(t_dirty.part((fill_way * kSlots + s) * 32, 32)));
-    });
+    m.assign(fill_wb, fill_posmask & way_valid & select_part(t_dirty_any, fill_way, ways_, kSlots));
     fill_dirty_n = m.logic("fill_dirty_n", 3);
     m.assign(fill_dirty_n, cast(3, countones(fill_wb)));
 
@@ -715,7 +733,7 @@ class Top {
     Expr victim_active = m.logic("fill_victim_active");
     Expr victim_rel = m.logic("fill_victim_rel", kAwidBits);
     m.assign(victim_active, way_active[fill_way]);
-    m.assign(victim_rel, way_rel.part(fill_way * kAwidBits, kAwidBits));
+    m.assign(victim_rel, select_part(way_rel, fill_way, ways_, kAwidBits));
     fill_age_bypass = m.logic("fill_age_bypass");
     m.assign(fill_age_bypass, fill_replaces & cfg_bypass.eq(lit(3, 4)) & agelru_en_q & victim_active &
                                   age_rel.part(Expr(ways_ * kAwidBits), kAwidBits).gt(victim_rel));
@@ -728,8 +746,8 @@ class Top {
   void flush_decision() {
     Expr valid = m.logic("walk_valid", kSlots);
     Expr tag = m.logic("walk_tag", kSlots * ct_bits_);
-    m.assign(valid, t_valid.part(walk_way * kSlots, kSlots));
-    m.assign(tag, t_tag.part(walk_way * (kSlots * ct_bits_), kSlots * ct_bits_));
+    m.assign(valid, select_part(t_valid, walk_way, ways_, kSlots));
+    m.assign(tag, select_part(t_tag, walk_way, ways_, kSlots * ct_bits_));
     walk_keep = m.logic("walk_keep", kSlots);
     m.comment("With keep_large_pieces (and not at kernel end) every aligned piece of G that is complete and");
     m.comment("in order stays.");
@@ -755,9 +773,7 @@ class Top {
                                               repl(4, piece128))),
                             lit(4, 0)));
     walk_wb = m.logic("walk_wb", kSlots);
-    m.gen_for("g_walk_wb", "gs", 0, kSlots, [&](Scope& g, const Expr& s) {
-      g.assign(walk_wb[s], (!walk_keep[s]) & valid[s] & red_or(t_dirty.part((walk_way * kSlots + s) * 32, 32)));
-    });
+    m.assign(walk_wb, ~walk_keep & valid & select_part(t_dirty_any, walk_way, ways_, kSlots));
     walk_dirty_n = m.logic("walk_dirty_n", 3);
     m.assign(walk_dirty_n, cast(3, countones(walk_wb)));
     walk_last = m.logic("walk_last");
@@ -765,7 +781,9 @@ class Top {
   }
 
   // ---------------------------------------------------------------------------------------
-  // The acting actor's writes.
+  // The acting actor's decisions: which branch acts, its narrow outputs and the counters. The wide
+  // writes it causes (tag/state row, data row, response data) are computed from these flags by
+  // row_writes() and response(): one candidate per source, selected once.
   void actors() {
     mq_count_q = m.logic("mq_count_q", queue_count_bits_);
     auto room = [&](const Expr& n) {  // the miss queue has room for n more (occupancy at cycle start)
@@ -791,7 +809,6 @@ class Top {
     wb_from_s1 = m.logic("wb_from_s1");  // S1's write-backs are of its own line; others compose the address
     push_final = m.logic("push_final");
     final_off = m.logic("final_off", 3);
-    final_entry = m.logic("final_entry", layout_.width());
 
     s1_complete = m.logic("s1_complete");
     s1_hit_done = m.logic("s1_hit_done");  // completion counts
@@ -800,20 +817,23 @@ class Top {
     fill_placing = m.logic("fill_placing");
     fill_answer = m.logic("fill_answer");
     walk_step = m.logic("walk_step");
+    fill_write = m.logic("fill_write");  // the fill allocates: its block goes into fill_way
+    load_hit = m.logic("load_hit");      // S1's load hits: its bytes are answered
+    store_hit = m.logic("store_hit");    // S1's store hits: its bytes are written
 
     // Counter increments.
     inc_ = {};
     for (const std::string& n : counter_names()) inc_.push_back(m.logic("inc_" + n, 3));
 
-    Expr rank_new = m.logic("rank_new", kSlots * 2);  // slot ranks of the written way after promotion
-    rank_sel = m.logic("rank_sel", kSlots);           // slots promoted, in increasing order
-    wr_way = m.logic("wr_way", way_bits_);            // the way whose ranks change
+    rank_new = m.logic("rank_new", kSlots * 2);  // slot ranks of the written way after promotion
+    rank_sel = m.logic("rank_sel", kSlots);      // slots promoted, in increasing order
+    wr_way = m.logic("wr_way", way_bits_);       // the way whose ranks change
     m.comment("The way whose slot ranks change and its promoted slots: the fill's, else S1's hit.");
     m.assign(wr_way, mux(act_fill, fill_way, m_way));
     m.assign(rank_sel, mux(act_fill, fill_slotmask, m_slots));
     m.comment("Slot-rank promotion of the written way: each selected slot in increasing order becomes the");
     m.comment("most recent, the ones that were more recent age by one.");
-    m.always_comb({{rank_new, t_rank.part(wr_way * (kSlots * 2), kSlots * 2)}}, [&](Block& b) {
+    m.always_comb({{rank_new, select_part(t_rank, wr_way, ways_, kSlots * 2)}}, [&](Block& b) {
       b.for_("s", 0, Expr(kSlots), [&](Block& bs, const Expr& s) {
         bs.if_(rank_sel[s], [&](Block& t) {
           t.for_("o", 0, Expr(kSlots), [&](Block& to, const Expr& o) {
@@ -826,40 +846,31 @@ class Top {
     });
 
     std::vector<Init> drives = {
-        {w_en, zeros()}, {w_common, t_common}, {w_valid, t_valid}, {w_dirty, t_dirty}, {w_tag, t_tag},
-        {w_rank, t_rank}, {w_hpc, t_hpc}, {w_awid, t_awid}, {w_prio, t_prio}, {d_be, zeros()}, {d_line, zeros()},
-        {wb_en, zeros()}, {wb_way, zeros()}, {wb_slot, zeros()}, {wb_off, zeros()}, {wb_from_s1, bit(false)},
-        {push_final, bit(false)}, {final_off, lit(3, 0)}, {final_entry, zeros()},
+        {w_en, zeros()}, {wb_en, zeros()}, {wb_way, zeros()}, {wb_slot, zeros()}, {wb_off, zeros()},
+        {wb_from_s1, bit(false)}, {push_final, bit(false)}, {final_off, lit(3, 0)},
         {s1_complete, bit(false)}, {s1_hit_done, bit(false)}, {s1_miss_done, bit(false)},
         {s1_partial_done, bit(false)}, {fill_placing, bit(false)},
         {fill_answer, bit(false)}, {walk_step, bit(false)},
+        {fill_write, bit(false)}, {load_hit, bit(false)}, {store_hit, bit(false)},
         {mshr_alloc, bit(false)}, {mshr_add, bit(false)}, {mshr_release, bit(false)},
         {agcb_dec, bit(false)}, {agcb_dec_idx, zeros()}, {agcb_inc, bit(false)}, {agcb_inc_idx, zeros()},
         {rp_hit, bit(false)}, {rp_miss, bit(false)}, {rp_fill, bit(false)}, {rp_way, zeros()},
-        {resp_valid_d, bit(false)}, {resp_id_d, zeros()}, {resp_warp_d, zeros()}, {resp_outcome_d, lit(2, 0)},
-        {resp_data_d, zeros()}};
+        {resp_valid_d, bit(false)}, {resp_id_d, zeros()}, {resp_warp_d, zeros()}, {resp_outcome_d, lit(2, 0)}};
     for (const Expr& i : inc_) drives.push_back({i, lit(3, 0)});
 
-    const QueueLayout& L = layout_;
     auto inc = [&](Block& b, const std::string& name, const Expr& v) {
       const auto& names = counter_names();
       const size_t i = static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
       b.assign(inc_.at(i), cast(3, v));
     };
-    // Writes the promoted ranks of wr_way (set by the caller) into w_rank.
-    auto write_ranks = [&](Block& b) {
-      write_at(b, wr_way, ways_, {{w_rank, kSlots * 2, kSlots * 2, rank_new}});
-    };
-    // Invalidate slot (w, s) and clear its dirty mask.
-    auto invalidate = [&](Block& b, const Expr& w, const Expr& s) {
-      write_at(b, w, ways_, {{w_valid, kSlots, 1, bit(false), s}, {w_dirty, kSlots * 32, 32, zeros(), s * 32}});
-    };
 
-    m.comment("The acting actor's decisions become the writes of the shared resources.");
+    m.comment("The acting actor's decisions: flags, narrow outputs and counter increments. The wide writes");
+    m.comment("(tag/state row, data row, response data) follow from the flags below, outside this block: as");
+    m.comment("partial assignments in these branches Yosys made a multiplexer of every such write.");
     m.always_comb(drives, [&](Block& b) {
-      b.if_(act_fill, [&](Block& f) { fill_actor(f, inc, write_ranks, invalidate); })
-          .else_if(act_flush, [&](Block& f) { walk_actor(f, inc, invalidate); })
-          .else_if(act_s1, [&](Block& f) { s1_actor(f, inc, write_ranks, invalidate, L); });
+      b.if_(act_fill, [&](Block& f) { fill_actor(f, inc); })
+          .else_if(act_flush, [&](Block& f) { walk_actor(f, inc); })
+          .else_if(act_s1, [&](Block& f) { s1_actor(f, inc); });
       b.comment("Completed requests are counted once (section 4, request accounting).");
       b.if_(s1_hit_done.lor(s1_miss_done), [&](Block& t) {
         inc(t, "accesses", lit(1, 1));
@@ -886,8 +897,8 @@ class Top {
     });
   }
 
-  template <class Inc, class Ranks, class Inval>
-  void fill_actor(Block& f, const Inc& inc, const Ranks& write_ranks, const Inval& invalidate) {
+  template <class Inc>
+  void fill_actor(Block& f, const Inc& inc) {
     f.comment("Fill unit: cycle 0 places the block (or waits for queue room for its write-backs); every cycle");
     f.comment("answers one merged request; the last one frees the entry.");
     f.assign(fill_placing, !fill_placed_q);
@@ -900,60 +911,39 @@ class Top {
         inc(p, "fills", lit(1, 1));
         p.if_(fill_allocates, [&](Block& a) {
           inc(a, "fills_allocated", lit(1, 1));
-          a.comment("Write back the dirty valid slots being replaced, invalidate them, write the block.");
+          a.comment("Write back the dirty valid slots being replaced, invalidate them, write the block");
+          a.comment("(fill_write: row_writes).");
+          a.assign(fill_write, bit(true));
           a.assign(wb_en, fill_wb);
           a.assign(wb_way, repl(kSlots, fill_way));
           a.assign(wb_slot, concat({lit(2, 3), lit(2, 2), lit(2, 1), lit(2, 0)}));
           a.for_("s", 0, Expr(kSlots), [&](Block& as, const Expr& s) {
             as.assign(wb_off.part(s * 3, 3), cast(3, countones(fill_wb & ((lit(4, 1) << s) - lit(4, 1)))));
-            as.if_(fill_posmask[s], [&](Block& u) { invalidate(u, fill_way, s); });
           });
           a.assign(w_en, cast(ways_, lit(1, 1)) << fill_way);
           a.if_(fill_replaces, [&](Block& u) {
             u.assign(agcb_inc, bit(true));
-            u.assign(agcb_inc_idx, t_hpc.part(fill_way * hpc_bits_, hpc_bits_));
+            u.assign(agcb_inc_idx, select_part(t_hpc, fill_way, ways_, hpc_bits_));
           });
-          a.if_(fill_whole, [&](Block& u) { write_at(u, fill_way, ways_, {{w_common, cm_bits_, cm_bits_, fill_common}}); });
-          a.for_("i", 0, Expr(kSlots), [&](Block& ai, const Expr& i) {
-            ai.if_(cast(3, i).lt(fill_slots), [&](Block& u) {
-              Expr slot = cast(32, fill_pos) + i;
-              Expr way_slot = cast(32, fill_way) * kSlots + slot;  // the slot's index in the set row
-              write_at(u, way_slot, ways_ * kSlots,
-                       {{w_valid, 1, 1, bit(true)},
-                        {w_tag, ct_bits_, ct_bits_,
-                         concat({fill_chunk_tag.slice(ct_bits_ - 1, 2), cast(2, fill_first + cast(2, i))})},
-                        {d_be, 32, 32, ones()}});
-              write_at(u, slot, kSlots,
-                       {{d_line, kSlotBits, kSlotBits,
-                         mr_data.part(cast(2, fill_first + cast(2, i)) * kSlotBits, kSlotBits)}});
-            });
-          });
-          write_at(a, fill_way, ways_,
-                   {{w_hpc, hpc_bits_, hpc_bits_, mr_hpc},
-                    {w_awid, kAwidBits, kAwidBits, mr_awid},
-                    {w_prio, 1, 1, mr_token}});
-          write_ranks(a);
           a.assign(rp_fill, bit(true));
           a.assign(rp_way, fill_way);
           inc(a, "writebacks", fill_dirty_n);
           inc(a, "mem_writes", fill_dirty_n);
         });
       });
-      t.comment("Answer request fill_index_q: miss-return if the block allocated, else bypass-return.");
+      t.comment("Answer request fill_index_q: miss-return if the block allocated, else bypass-return (its");
+      t.comment("bytes: response).");
       t.assign(resp_valid_d, bit(true));
       t.assign(resp_id_d, mr_id);
       t.assign(resp_warp_d, mr_warp);
       t.assign(resp_outcome_d, mux(mux(fill_placed_q, fill_alloc_q, fill_allocates), lit(2, 1), lit(2, 2)));
-      t.for_("b", 0, Expr(kMaskBits), [&](Block& tb, const Expr& bi) {
-        tb.if_(mr_mask[bi], [&](Block& u) { u.assign(resp_data_d.part(bi * 8, 8), mr_data.part(bi * 8, 8)); });
-      });
       t.if_((cast(count_bits_, fill_index_q) + cast(count_bits_, 1)).eq(mr_count),
             [&](Block& u) { u.assign(mshr_release, bit(true)); });
     });
   }
 
-  template <class Inc, class Inval>
-  void walk_actor(Block& f, const Inc& inc, const Inval& invalidate) {
+  template <class Inc>
+  void walk_actor(Block& f, const Inc& inc) {
     f.comment("Flush walker: write back and invalidate one line (keeping complete pieces if asked), or wait");
     f.comment("for queue room.");
     inc(f, "flush_cycles", lit(1, 1));
@@ -964,7 +954,6 @@ class Top {
       t.assign(wb_slot, concat({lit(2, 3), lit(2, 2), lit(2, 1), lit(2, 0)}));
       t.for_("s", 0, Expr(kSlots), [&](Block& ts, const Expr& s) {
         ts.assign(wb_off.part(s * 3, 3), cast(3, countones(walk_wb & ((lit(4, 1) << s) - lit(4, 1)))));
-        ts.if_(!walk_keep[s], [&](Block& u) { invalidate(u, walk_way, s); });
       });
       t.assign(w_en, cast(ways_, lit(1, 1)) << walk_way);
       inc(t, "writebacks", walk_dirty_n);
@@ -972,26 +961,16 @@ class Top {
     });
   }
 
-  template <class Inc, class Ranks, class Inval>
-  void s1_actor(Block& f, const Inc& inc, const Ranks& write_ranks, const Inval& invalidate, const QueueLayout& L) {
-    Expr read_entry = concat({s1_line, bit(false), s1_fetch, cast(kMaskBits, lit(1, 0)), cast(kLineBits, lit(1, 0)),
-                              s1_reason.ne(lit(2, 0)), s1_reason.eq(lit(2, 1)),
-                              cast(kMshrPortBits, p_free_entry)});
-    Expr store_entry = concat({s1_line, bit(true), s1_needed, s1_mask_q, s1_data_q, bit(false), bit(false),
-                               cast(kMshrPortBits, lit(1, 0))});
-    (void)L;
-    // The copies of S1's chunks: invalidate them and write back the dirty ones (way, then slot order).
+  template <class Inc>
+  void s1_actor(Block& f, const Inc& inc) {
+    // The copies of S1's chunks: invalidate them (wb_from_s1: row_writes) and write back the dirty
+    // ones (way, then slot order).
     auto drop_copies = [&](Block& b) {
       b.assign(wb_from_s1, bit(true));
       b.assign(wb_en, cp_wb);
       b.assign(wb_way, cp_way);
       b.assign(wb_slot, cp_slot);
       b.assign(wb_off, cp_off);
-      b.for_("w", 0, Expr(ways_), [&](Block& bw, const Expr& w) {
-        bw.for_("s", 0, Expr(kSlots), [&](Block& bs, const Expr& s) {
-          bs.if_(m_copies[w * kSlots + s], [&](Block& u) { invalidate(u, w, s); });
-        });
-      });
       b.assign(w_en, zeros());
       b.for_("w", 0, Expr(ways_), [&](Block& bw, const Expr& w) {
         bw.assign(w_en[w], red_or(m_copies.part(w * kSlots, kSlots)));
@@ -1003,32 +982,21 @@ class Top {
     auto hit_updates = [&](Block& b) {
       b.assign(rp_hit, bit(true));
       b.assign(rp_way, m_way);
-      write_ranks(b);
       b.assign(w_en, cast(ways_, lit(1, 1)) << m_way);
     };
     f.if_(!s1_store_q, [&](Block& ld) {
       ld.if_(m_hit, [&](Block& h) {
-        h.comment("Load hit: the request's bytes from the slots holding its chunks.");
+        h.comment("Load hit: the request's bytes from the slots holding its chunks (load_hit: response).");
+        h.assign(load_hit, bit(true));
         h.assign(s1_complete, bit(true));
         h.assign(s1_hit_done, bit(true));
         hit_updates(h);
         h.assign(agcb_dec, bit(true));
-        h.assign(agcb_dec_idx, t_hpc.part(m_way * hpc_bits_, hpc_bits_));
-        write_at(h, m_way, ways_, {{w_hpc, hpc_bits_, hpc_bits_, s1_hpc}});
+        h.assign(agcb_dec_idx, select_part(t_hpc, m_way, ways_, hpc_bits_));
         h.assign(resp_valid_d, bit(true));
         h.assign(resp_id_d, s1_id_q);
         h.assign(resp_warp_d, s1_warp_q);
         h.assign(resp_outcome_d, lit(2, 0));
-        h.for_("s", 0, Expr(kSlots), [&](Block& hs, const Expr& s) {
-          hs.if_(m_slots[s], [&](Block& u) {
-            Expr chunk = t_tag.part((m_way * kSlots + s) * ct_bits_, 2);
-            u.for_("b", 0, Expr(32), [&](Block& ub, const Expr& bi) {
-              ub.if_(s1_mask_q[chunk * 32 + bi], [&](Block& v) {
-                write_at(v, chunk, kSlots, {{resp_data_d, kSlotBits, 8, m_line.part((s * 32 + bi) * 8, 8), bi * 8}});
-              });
-            });
-          });
-        });
       }).else_if(p_merge_full, [&](Block& t) { inc(t, "fail_merge_full", lit(1, 1)); })
           .else_if(p_conflict, [&](Block& t) { inc(t, "fail_conflict", lit(1, 1)); })
           .else_if(p_merge, [&](Block& t) {
@@ -1047,7 +1015,6 @@ class Top {
             t.assign(s1_miss_done, bit(true));
             t.assign(s1_partial_done, m_partial);
             drop_copies(t);
-            t.assign(final_entry, read_entry);
             t.assign(mshr_alloc, bit(true));
             t.assign(rp_miss, bit(true));
             inc(t, "mem_reads", lit(1, 1));
@@ -1058,25 +1025,14 @@ class Top {
       st.if_(p_conflict, [&](Block& t) { inc(t, "fail_conflict", lit(1, 1)); })
           .else_if(m_hit.land((!write_back_).land(!room_one)), [&](Block& t) { inc(t, "fail_queue_full", lit(1, 1)); })
           .else_if(m_hit, [&](Block& h) {
-            h.comment("Store hit: write the masked bytes into the slots holding its chunks (dirty in write-back).");
+            h.comment("Store hit: write the masked bytes into the slots holding its chunks, dirty in write-back");
+            h.comment("(store_hit: row_writes); write-through sends the store.");
+            h.assign(store_hit, bit(true));
             h.assign(s1_complete, bit(true));
             h.assign(s1_hit_done, bit(true));
             hit_updates(h);
-            h.for_("s", 0, Expr(kSlots), [&](Block& hs, const Expr& s) {
-              hs.if_(m_slots[s], [&](Block& u) {
-                Expr chunk = t_tag.part((m_way * kSlots + s) * ct_bits_, 2);
-                write_at(u, m_way, ways_, {{d_be, kMaskBits, 32, s1_mask_q.part(chunk * 32, 32), s * 32}});
-                u.assign(d_line.part(s * kSlotBits, kSlotBits), s1_data_q.part(chunk * kSlotBits, kSlotBits));
-                u.if_(write_back_, [&](Block& v) {
-                  write_at(v, m_way, ways_,
-                           {{w_dirty, kSlots * 32, 32,
-                             t_dirty.part((m_way * kSlots + s) * 32, 32) | s1_mask_q.part(chunk * 32, 32), s * 32}});
-                });
-              });
-            });
             h.if_(!write_back_, [&](Block& u) {
               u.assign(push_final, bit(true));
-              u.assign(final_entry, store_entry);
               inc(u, "mem_writes", lit(1, 1));
             });
             h.assign(resp_valid_d, bit(true));
@@ -1091,7 +1047,6 @@ class Top {
             t.assign(s1_miss_done, bit(true));
             t.assign(s1_partial_done, m_partial);
             drop_copies(t);
-            t.assign(final_entry, store_entry);
             inc(t, "mem_writes", s1_dirty_n + lit(3, 1));
             t.assign(resp_valid_d, bit(true));
             t.assign(resp_id_d, s1_id_q);
@@ -1102,11 +1057,141 @@ class Top {
   }
 
   // ---------------------------------------------------------------------------------------
+  // The writes of the tag/state row and the data row of set rd_set. Each field is the row as read
+  // with the acting branch's changes: slot-granular masks (bit 4w+s is slot s of way w) say what is
+  // invalidated and written, and every new value is computed once, unconditionally. The arrays write
+  // only the ways of w_en and the bytes of d_be, so the values elsewhere are free.
+  void row_writes() {
+    m.comment("S1's hit way, slot by slot: the chunk each slot holds, and the request's byte mask of it.");
+    hit_chunk = m.logic("hit_chunk", kSlots * 2);
+    hit_mask = m.logic("hit_mask", kSlots * 32);
+    m.gen_for("g_hit_slot", "gs", 0, kSlots, [&](Scope& g, const Expr& s) {
+      g.assign(hit_chunk.part(s * 2, 2), select_strided(t_tag, m_way, ways_, kSlots * ct_bits_, 2, s * ct_bits_));
+      g.assign(hit_mask.part(s * 32, 32), select_part(s1_mask_q, hit_chunk.part(s * 2, 2), kSlots, 32));
+    });
+
+    m.comment("Slot masks of the row: invalidated (the fill's replaced slots, the walked line's dropped slots,");
+    m.comment("S1's copies), written by the fill (fill_slots slots from fill_pos_eff of fill_way) and by a store");
+    m.comment("hit (its slots of m_way).");
+    Expr fill_run = m.logic("fill_run", kSlots);
+    Expr walk_drop = m.logic("walk_drop", kSlots);
+    Expr slot_inval = m.logic("slot_inval", ways_ * kSlots);
+    Expr slot_fill = m.logic("slot_fill", ways_ * kSlots);
+    Expr slot_store = m.logic("slot_store", ways_ * kSlots);
+    Expr slot_dirty = m.logic("slot_dirty", ways_ * kSlots);
+    const unsigned rw = ways_ * kSlots;
+    for (unsigned i = 0; i < kSlots; ++i) m.assign(fill_run[Expr(i)], lit(3, i).lt(fill_slots));
+    m.assign(walk_drop, ~walk_keep);
+    m.assign(slot_inval,
+             mux(walk_step, cast(rw, walk_drop) << (walk_way * kSlots),
+                 mux(fill_write, cast(rw, fill_posmask) << (fill_way * kSlots), mux(wb_from_s1, m_copies, zeros()))));
+    m.assign(slot_fill, mux(fill_write, cast(rw, fill_run) << (fill_way * kSlots + fill_pos), zeros()));
+    m.assign(slot_store, mux(store_hit, cast(rw, m_slots) << (m_way * kSlots), zeros()));
+    m.comment("Write-back marks the stored bytes dirty; write-through leaves the dirty masks.");
+    m.assign(slot_dirty, mux(write_back_, slot_store, zeros()));
+    m.assign(w_valid, (t_valid & ~slot_inval) | slot_fill);
+
+    m.comment("The fill's chunk-tags: slot s of the block's line gets chunk fill_first + s - fill_pos_eff.");
+    Expr fill_tag = m.logic("fill_tag", kSlots * ct_bits_);
+    m.gen_for("g_fill_tag", "gs", 0, kSlots, [&](Scope& g, const Expr& s) {
+      g.assign(fill_tag.part(s * ct_bits_, ct_bits_),
+               concat({fill_chunk_tag.slice(ct_bits_ - 1, 2), cast(2, fill_first + cast(2, s) - fill_pos)}));
+    });
+    m.gen_for("g_row_slot", "gi", 0, rw, [&](Scope& g, const Expr& i) {
+      const Expr s = i % kSlots;
+      g.assign(w_dirty.part(i * 32, 32), (t_dirty.part(i * 32, 32) & ~repl(32, slot_inval[i])) |
+                                             (hit_mask.part(s * 32, 32) & repl(32, slot_dirty[i])));
+      g.assign(w_tag.part(i * ct_bits_, ct_bits_),
+               mux(slot_fill[i], fill_tag.part(s * ct_bits_, ct_bits_), t_tag.part(i * ct_bits_, ct_bits_)));
+      g.assign(d_be.part(i * 32, 32), repl(32, slot_fill[i]) | (hit_mask.part(s * 32, 32) & repl(32, slot_store[i])));
+    });
+
+    m.comment("Per-way fields: the fill's (and a load hit's predictor index), the promoted slot ranks.");
+    Expr rank_write = m.logic("rank_write");
+    m.assign(rank_write, fill_write | load_hit | store_hit);
+    m.gen_for("g_row_way", "gw", 0, ways_, [&](Scope& g, const Expr& w) {
+      Expr fill_here = g.logic("fill_here");
+      g.assign(fill_here, fill_write & fill_way.eq(cast(way_bits_, w)));
+      g.assign(w_common.part(w * cm_bits_, cm_bits_),
+               mux(fill_here & fill_whole, fill_common, t_common.part(w * cm_bits_, cm_bits_)));
+      g.assign(w_rank.part(w * (kSlots * 2), kSlots * 2),
+               mux(rank_write & wr_way.eq(cast(way_bits_, w)), rank_new, t_rank.part(w * (kSlots * 2), kSlots * 2)));
+      g.assign(w_hpc.part(w * hpc_bits_, hpc_bits_),
+               mux(fill_here, mr_hpc,
+                   mux(load_hit & m_way.eq(cast(way_bits_, w)), s1_hpc, t_hpc.part(w * hpc_bits_, hpc_bits_))));
+      g.assign(w_awid.part(w * kAwidBits, kAwidBits), mux(fill_here, mr_awid, t_awid.part(w * kAwidBits, kAwidBits)));
+      g.assign(w_prio[w], mux(fill_here, mr_token, t_prio[w]));
+    });
+
+    m.comment("The data row's new bytes (d_be selects): slot s gets the fill's chunk fill_first + s -");
+    m.comment("fill_pos_eff, or the store's chunk held in slot s of the hit way. One source line and one");
+    m.comment("index per slot, then a 4-way select per slot.");
+    Expr d_src = m.logic("d_src", kLineBits);
+    Expr d_idx = m.logic("d_idx", kSlots * 2);
+    m.assign(d_src, mux(fill_write, mr_data, s1_data_q));
+    m.gen_for("g_d_line", "gs", 0, kSlots, [&](Scope& g, const Expr& s) {
+      g.assign(d_idx.part(s * 2, 2), mux(fill_write, cast(2, fill_first + cast(2, s) - fill_pos), hit_chunk.part(s * 2, 2)));
+      g.assign(d_line.part(s * kSlotBits, kSlotBits), select_part(d_src, d_idx.part(s * 2, 2), kSlots, kSlotBits));
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // The response data: a fill's answer (the merged request's bytes of the block) or a load hit's
+  // (each chunk's bytes from the slot of the hit way holding it).
+  void response() {
+    m.comment("Load hit: the slot of the hit way that supplies chunk c (the last of m_slots holding it, as");
+    m.comment("the golden L1 copies them in slot order), and whether one does.");
+    Expr hit_src = m.logic("hit_src", kSlots * 2);
+    Expr hit_any = m.logic("hit_any", kSlots);
+    m.always_comb({{hit_src, zeros()}, {hit_any, zeros()}}, [&](Block& b) {
+      b.for_("s", 0, Expr(kSlots), [&](Block& bs, const Expr& s) {
+        bs.if_(m_slots[s], [&](Block& t) {
+          write_at(t, hit_chunk.part(s * 2, 2), kSlots, {{hit_any, 1, 1, bit(true)}, {hit_src, 2, 2, cast(2, s)}});
+        });
+      });
+    });
+
+    m.comment("Row lanes: four slots of the row (way lane_way[k], slot lane_slot[k]) read out through 16-to-1");
+    m.comment("selects: the write-backs' slots (miss_queue), or for a load hit, which pushes none, the slot of");
+    m.comment("the hit way supplying chunk k. Sharing them saves a way select and a slot select of the line.");
+    lane_way = m.logic("lane_way", kSlots * way_bits_);
+    lane_slot = m.logic("lane_slot", kSlots * 2);
+    lane_data = m.logic("lane_data", kSlots * kSlotBits);
+    m.assign(lane_way, mux(load_hit, repl(kSlots, m_way), wb_way));
+    m.assign(lane_slot, mux(load_hit, hit_src, wb_slot));
+    m.gen_for("g_lane", "gk", 0, kSlots, [&](Scope& g, const Expr& k) {
+      g.assign(lane_data.part(k * kSlotBits, kSlotBits),
+               select_part(t_data, concat({lane_way.part(k * way_bits_, way_bits_), lane_slot.part(k * 2, 2)}),
+                           ways_ * kSlots, kSlotBits));
+    });
+    m.comment("Byte b of the response: the fill's data under the request's mask, or the hit line's under S1's.");
+    Expr resp_be = m.logic("resp_be", kMaskBits);
+    Expr resp_src = m.logic("resp_src", kLineBits);
+    Expr hit_be = m.logic("hit_be", kMaskBits);
+    m.gen_for("g_hit_be", "gc", 0, kSlots, [&](Scope& g, const Expr& c) {
+      g.assign(hit_be.part(c * 32, 32), s1_mask_q.part(c * 32, 32) & repl(32, load_hit & hit_any[c]));
+    });
+    m.assign(resp_be, mux(fill_answer, mr_mask, hit_be));
+    m.assign(resp_src, mux(fill_answer, mr_data, lane_data));
+    m.gen_for("g_resp_byte", "gb", 0, kMaskBits, [&](Scope& g, const Expr& bi) {
+      g.assign(resp_data_d.part(bi * 8, 8), resp_src.part(bi * 8, 8) & repl(8, resp_be[bi]));
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------
   // The miss queue: up to four write-backs and one read/store pushed per cycle, one popped.
   void miss_queue() {
-    const QueueLayout& L = layout_;
-    const unsigned E = L.width();
-    Expr mq_q = m.logic("mq_q", E, {Expr(queue_)});
+    const ReqLayout& L = req_layout_;
+    const unsigned R = L.width();
+    const unsigned Q = queue_;
+    m.comment("Entries: the request's fields but its data and mask (mq_req_q), and one of two payloads:");
+    m.comment("a write-back's slot (mq_wb_q: its 32 B and dirty mask, unshifted, placed at its sector when the");
+    m.comment("entry is sent) or S1's store data and mask (mq_st_q, the whole line; a read sends zeros). An");
+    m.comment("entry that is written takes the request and one payload: no multiplexer of the other one, and");
+    m.comment("S1's line and mask go into mq_st_q unselected.");
+    Expr req_q = m.register_table("mq_req_q", R, Expr(Q));
+    Expr wbp_q = m.register_table("mq_wb_q", kSlotBits + 32, Expr(Q));
+    Expr stp_q = m.register_table("mq_st_q", kLineBits + kMaskBits, Expr(Q));
     Expr head_d = m.logic("mq_head_d", queue_idx_bits_);
     Expr head_q = m.logic("mq_head_q", queue_idx_bits_);
     Expr count_d = m.logic("mq_count_d", queue_count_bits_);
@@ -1115,7 +1200,8 @@ class Top {
 
     m.comment("Write-back k: slot wb_slot[k] of way wb_way[k], the chunk it holds, at its memory address");
     m.comment("(S1's own line, or composed from the set and the slot's tags).");
-    Expr wb_entry = m.logic("wb_entry", kSlots * E);
+    Expr wb_req = m.logic("wb_req", kSlots * R);
+    Expr wb_pay = m.logic("wb_pay", kSlots * (kSlotBits + 32));
     Expr wb_set = m.logic("wb_set", set_idx_bits_);
     m.assign(wb_set, rd_set);
     m.gen_for("g_wb", "gk", 0, kSlots, [&](Scope& g, const Expr& k) {
@@ -1124,38 +1210,62 @@ class Top {
       Expr tag = g.logic("tag", ct_bits_);
       Expr chunk = g.logic("chunk", 2);
       Expr line = g.logic("line", line_bits_);
-      Expr data = g.logic("data", kSlotBits);
-      Expr dirty = g.logic("dirty", 32);
-      g.assign(way, wb_way.part(k * way_bits_, way_bits_));
-      g.assign(slot, wb_slot.part(k * 2, 2));
-      g.assign(tag, t_tag.part((way * kSlots + cast(32, slot)) * ct_bits_, ct_bits_));
+      Expr common = g.logic("common", cm_bits_);
+      g.assign(way, lane_way.part(k * way_bits_, way_bits_));
+      g.assign(slot, lane_slot.part(k * 2, 2));
+      g.comment("The slot's tag and dirty mask (selects over the row's 16 slots) and its data, lane k.");
+      g.assign(tag, select_part(t_tag, concat({way, slot}), ways_ * kSlots, ct_bits_));
       g.assign(chunk, tag.slice(1, 0));
-      g.assign(data, select_part(t_data, concat({way, slot}), ways_ * kSlots, kSlotBits));  // see m_line
-      g.assign(dirty, t_dirty.part((way * kSlots + cast(32, slot)) * 32, 32));
-      g.assign(line, mux(wb_from_s1, s1_line, compose_line(g, t_common.part(way * cm_bits_, cm_bits_), tag, wb_set)));
-      g.assign(wb_entry.part(k * E, E),
-               concat({line, bit(true), cast(kSlots, lit(4, 1) << chunk), cast(kMaskBits, dirty) << (chunk * 32),
-                       cast(kLineBits, data) << (chunk * kSlotBits), bit(false), bit(false), lit(kMshrPortBits, 0)}));
+      g.assign(common, select_part(t_common, way, ways_, cm_bits_));
+      g.assign(wb_pay.part(k * (kSlotBits + 32), kSlotBits + 32),
+               concat({select_part(t_dirty, concat({way, slot}), ways_ * kSlots, 32),
+                       lane_data.part(k * kSlotBits, kSlotBits)}));
+      g.assign(line, mux(wb_from_s1, s1_line, compose_line(g, common, tag, wb_set)));
+      g.assign(wb_req.part(k * R, R), L.pack(line, bit(true), cast(kSlots, lit(4, 1) << chunk), bit(true), bit(false),
+                                             bit(false), lit(kMshrPortBits, 0)));
     });
+    m.comment("S1's read (its fetch, bypass reason and new MSHR entry) or store (its needed sectors).");
+    Expr final_req = m.logic("final_req", R);
+    m.assign(final_req, L.pack(s1_line, s1_store_q, mux(s1_store_q, s1_needed, s1_fetch), bit(false),
+                               (!s1_store_q) & s1_reason.ne(lit(2, 0)), (!s1_store_q) & s1_reason.eq(lit(2, 1)),
+                               mux(s1_store_q, lit(kMshrPortBits, 0), cast(kMshrPortBits, p_free_entry))));
 
     Expr pushes = m.logic("mq_pushes", 3);
     m.assign(pushes, cast(3, countones(wb_en)) + cast(3, push_final));
     const unsigned pw = queue_count_bits_ + 2;
     auto wrap = [&](const Expr& x) {  // (head + count + off) mod Q for a pw-bit x < 2Q
-      return mux(x.ge(lit(pw, queue_)), x - lit(pw, queue_), x);
+      return mux(x.ge(lit(pw, Q)), x - lit(pw, Q), x);
     };
     Expr tail = m.logic("mq_tail", queue_count_bits_ + 1);
     m.assign(tail, cast(queue_count_bits_ + 1, head_q) + cast(queue_count_bits_ + 1, mq_count_q));
-    m.always_ff_noreset([&](Block& b) {
-      b.for_("k", 0, Expr(kSlots), [&](Block& bk, const Expr& k) {
-        bk.if_(wb_en[k], [&](Block& t) {
-          Expr at = cast(pw, tail) + cast(pw, wb_off.part(k * 3, 3));
-          t.assign(mq_q[cast(queue_idx_bits_, wrap(at))], wb_entry.part(k * E, E));
+    m.comment("Where each push goes: write-back k at tail + wb_off[k], the final push at tail + final_off.");
+    Expr wb_at = m.logic("mq_wb_at", kSlots * queue_idx_bits_);
+    Expr final_at = m.logic("mq_final_at", queue_idx_bits_);
+    for (unsigned k = 0; k < kSlots; ++k) {
+      m.assign(wb_at.part(Expr(k * queue_idx_bits_), queue_idx_bits_),
+               cast(queue_idx_bits_, wrap(cast(pw, tail) + cast(pw, wb_off.part(Expr(k * 3), 3)))));
+    }
+    m.assign(final_at, cast(queue_idx_bits_, wrap(cast(pw, tail) + cast(pw, final_off))));
+    m.gen_for("g_mq", "ge", 0, Expr(Q), [&](Scope& g, const Expr& e) {
+      Expr wb_hit = g.logic("wb_hit", kSlots);
+      Expr final_hit = g.logic("final_hit");
+      for (unsigned k = 0; k < kSlots; ++k) {
+        g.assign(wb_hit[Expr(k)],
+                 wb_en[Expr(k)] & wb_at.part(Expr(k * queue_idx_bits_), queue_idx_bits_).eq(cast(queue_idx_bits_, e)));
+      }
+      g.assign(final_hit, push_final & final_at.eq(cast(queue_idx_bits_, e)));
+      g.comment("A later push to the same entry wins (none does: the offsets differ).");
+      g.always_ff_noreset([&](Block& b) {
+        b.for_("k", 0, Expr(kSlots), [&](Block& bk, const Expr& k) {
+          bk.if_(wb_hit[k], [&](Block& t) {
+            t.assign(req_q[e], wb_req.part(k * R, R));
+            t.assign(wbp_q[e], wb_pay.part(k * (kSlotBits + 32), kSlotBits + 32));
+          });
         });
-      });
-      b.if_(push_final, [&](Block& t) {
-        Expr at = cast(pw, tail) + cast(pw, final_off);
-        t.assign(mq_q[cast(queue_idx_bits_, wrap(at))], final_entry);
+        b.if_(final_hit, [&](Block& t) {
+          t.assign(req_q[e], final_req);
+          t.assign(stp_q[e], concat({s1_mask_q, s1_data_q}));
+        });
       });
     });
     m.assign(head_d, mux(pop, cast(queue_idx_bits_, wrap(cast(pw, head_q) + lit(pw, 1))), head_q));
@@ -1165,17 +1275,42 @@ class Top {
       b.assign(mq_count_q, count_d);
     });
 
-    Expr head_entry = m.logic("mq_head_entry", E);
-    m.assign(head_entry, mq_q[head_q]);
+    m.comment("The head entry (a chain of selects, as select_part) and the request it sends: a write-back's");
+    m.comment("payload at its sector, a store's line and mask, zeros for a read.");
+    Expr head_req = m.logic("mq_head_req", R);
+    Expr head_wb = m.logic("mq_head_wb", kSlotBits + 32);
+    Expr head_st = m.logic("mq_head_st", kLineBits + kMaskBits);
+    auto entry = [&](const Expr& arr) {
+      Expr out = arr[Expr(Q - 1)];
+      for (unsigned e = Q - 1; e-- > 0;) out = mux(head_q.eq(lit(queue_idx_bits_, e)), arr[Expr(e)], out);
+      return out;
+    };
+    m.assign(head_req, entry(req_q));
+    m.assign(head_wb, entry(wbp_q));
+    m.assign(head_st, entry(stp_q));
+    Expr head_is_wb = m.logic("mq_head_is_wb");
+    Expr head_is_st = m.logic("mq_head_is_st");
+    Expr head_sectors = m.logic("mq_head_sectors", kSlots);
+    m.assign(head_is_wb, head_req[Expr(L.wb)]);
+    m.assign(head_is_st, head_req[Expr(L.store)] & !head_is_wb);
+    m.assign(head_sectors, head_req.part(Expr(L.sectors), kSlots));
+    m.gen_for("g_mem_chunk", "gc", 0, kSlots, [&](Scope& g, const Expr& c) {
+      Expr from_wb = g.logic("from_wb");
+      g.assign(from_wb, head_is_wb & head_sectors[c]);
+      g.assign(mem_data_o.part(c * kSlotBits, kSlotBits),
+               mux(from_wb, head_wb.part(Expr(0), kSlotBits),
+                   head_st.part(c * kSlotBits, kSlotBits) & repl(kSlotBits, head_is_st)));
+      g.assign(mem_mask_o.part(c * 32, 32),
+               mux(from_wb, head_wb.part(Expr(kSlotBits), 32),
+                   head_st.part(Expr(kLineBits) + c * 32, 32) & repl(32, head_is_st)));
+    });
     m.assign(mem_valid_o, mq_count_q.ne(zeros()));
-    m.assign(mem_line_o, head_entry.part(Expr(L.line), line_bits_));
-    m.assign(mem_store_o, head_entry[Expr(L.store)]);
-    m.assign(mem_sectors_o, head_entry.part(Expr(L.sectors), kSlots));
-    m.assign(mem_mask_o, head_entry.part(Expr(L.mask), kMaskBits));
-    m.assign(mem_data_o, head_entry.part(Expr(L.data), kLineBits));
-    m.assign(mem_bypass_o, head_entry[Expr(L.bypass)]);
-    m.assign(mem_agcb_o, head_entry[Expr(L.agcb)]);
-    m.assign(mem_mshr_o, head_entry.part(Expr(L.mshr), kMshrPortBits));
+    m.assign(mem_line_o, head_req.part(Expr(L.line), line_bits_));
+    m.assign(mem_store_o, head_req[Expr(L.store)]);
+    m.assign(mem_sectors_o, head_sectors);
+    m.assign(mem_bypass_o, head_req[Expr(L.bypass)]);
+    m.assign(mem_agcb_o, head_req[Expr(L.agcb)]);
+    m.assign(mem_mshr_o, head_req.part(Expr(L.mshr), kMshrPortBits));
   }
 
   // The memory line address (AddrBits-7 bits) of chunk-tag `tag` with common-tag `common` in set
@@ -1364,7 +1499,7 @@ class Top {
   unsigned sets_ = 0, ways_ = 0, addr_bits_ = 0, line_bits_ = 0, set_idx_bits_ = 0, ct_bits_ = 0, cm_bits_ = 0,
            way_bits_ = 0, hpc_bits_ = 0, mshrs_ = 0, mshr_bits_ = 0, merge_ = 0, req_idx_bits_ = 0, count_bits_ = 0,
            queue_ = 0, queue_idx_bits_ = 0, queue_count_bits_ = 0, occ_bits_ = 0;
-  QueueLayout layout_{};
+  ReqLayout req_layout_{};
 
  public:
   Module m;
@@ -1393,6 +1528,7 @@ class Top {
   Expr fill_first, fill_slots, fill_size, fill_addr, fill_set, fill_common, fill_chunk_tag;
   Expr sel_gran, sel_switch, gran, dynamic, fifo_count_q, flush_start, flush_on, act_fill, act_flush, act_s1;
   Expr walk_set, walk_way, rd_set;
+  Expr t_dirty_any;
   Expr t_common, t_valid, t_dirty, t_tag, t_rank, t_hpc, t_awid, t_prio;
   Expr w_en, w_common, w_valid, w_dirty, w_tag, w_rank, w_hpc, w_awid, w_prio;
   Expr t_data, d_be, d_line;
@@ -1402,12 +1538,13 @@ class Top {
   Expr agcb_dec, agcb_dec_idx, agcb_inc, agcb_inc_idx, agcb_bypass, tl_access, tl_miss, tl_bypass, sel_record, sel_miss;
   Expr age_ids, age_active, age_rel, age_oldest, age_youngest, age_empty;
   Expr rp_hit, rp_miss, rp_fill, rp_way, rp_eligible, rp_victim;
-  Expr m_hit, m_partial, m_way, m_line, m_slots, m_copies, cp_valid, cp_dirty, cp_way, cp_slot, cp_wb, s1_dirty_n, cp_off;
+  Expr m_hit, m_partial, m_way, m_slots, m_copies, cp_valid, cp_dirty, cp_way, cp_slot, cp_wb, s1_dirty_n, cp_off;
   Expr fill_wanted, fill_any, fill_way, fill_pos, fill_posmask, fill_whole, fill_replaces, fill_wb, fill_dirty_n,
       fill_age_bypass, fill_allocates;
   Expr walk_keep, walk_wb, walk_dirty_n, walk_last;
   Expr room_s1, room_one, room_fill, room_walk, rank_sel, wr_way, way_active, way_rel, fill_slotmask;
-  Expr mq_count_q, wb_en, wb_way, wb_slot, wb_off, wb_from_s1, push_final, final_off, final_entry;
+  Expr mq_count_q, wb_en, wb_way, wb_slot, wb_off, wb_from_s1, push_final, final_off;
+  Expr fill_write, load_hit, store_hit, rank_new, hit_chunk, hit_mask, lane_way, lane_slot, lane_data;
   Expr s1_complete, s1_hit_done, s1_miss_done, s1_partial_done, fill_placing, fill_answer, walk_step;
 };
 
