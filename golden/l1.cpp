@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -28,18 +29,51 @@ SectorMask range_sectors(uint32_t first, uint32_t size) {
   return static_cast<SectorMask>(((1u << (size / kChunkBytes)) - 1) << first);
 }
 
+// A byte mask as its two 64-bit words (bytes 0-63, 64-127): the helpers below test whole
+// words instead of 128 single bits (a speed matter only).
+struct MaskWords {
+  uint64_t w[2];
+};
+MaskWords words_of(const ByteMask& m) {
+  return {{(m & ByteMask{~uint64_t{0}}).to_ullong(), (m >> 64).to_ullong()}};
+}
+
 SectorMask sectors_of(const ByteMask& m) {
+  const MaskWords mw = words_of(m);
   SectorMask s = 0;
   for (uint32_t c = 0; c < kSlotsPerLine; ++c)
-    if (((m >> (c * kChunkBytes)) & ByteMask{0xFFFFFFFFull}).any()) s = static_cast<SectorMask>(s | (1u << c));
+    if ((mw.w[c / 2] >> (c % 2 * kChunkBytes)) & 0xFFFFFFFFull) s = static_cast<SectorMask>(s | (1u << c));
   return s;
 }
+
+// Zeroes the bytes of d that m does not select (chunk by chunk: requests mostly select whole
+// chunks or none).
+void keep_masked(LineData& d, const ByteMask& m) {
+  const MaskWords mw = words_of(m);
+  for (uint32_t c = 0; c < kSlotsPerLine; ++c) {
+    const auto bits = static_cast<uint32_t>(mw.w[c / 2] >> (c % 2 * kChunkBytes));
+    uint8_t* p = d.data() + c * kChunkBytes;
+    if (bits == 0xFFFFFFFFu) continue;
+    if (bits == 0) {
+      std::memset(p, 0, kChunkBytes);
+      continue;
+    }
+    for (uint32_t b = 0; b < kChunkBytes; ++b)
+      if (!((bits >> b) & 1)) p[b] = 0;
+  }
+}
+
+const MemReq kNoMemReq{};  // the memory request output while the miss queue is empty
 
 uint32_t size_index(uint32_t size) { return size == 32 ? 0 : size == 64 ? 1 : 2; }
 
 void copy_chunk(LineData& to, uint32_t to_chunk, const LineData& from, uint32_t from_chunk, const ByteMask* mask) {
+  if (!mask) {
+    std::memcpy(to.data() + to_chunk * kChunkBytes, from.data() + from_chunk * kChunkBytes, kChunkBytes);
+    return;
+  }
   for (uint32_t b = 0; b < kChunkBytes; ++b)
-    if (!mask || (*mask)[from_chunk * kChunkBytes + b]) to[to_chunk * kChunkBytes + b] = from[from_chunk * kChunkBytes + b];
+    if ((*mask)[from_chunk * kChunkBytes + b]) to[to_chunk * kChunkBytes + b] = from[from_chunk * kChunkBytes + b];
 }
 
 void validate(const CoreReq& r) {
@@ -48,8 +82,7 @@ void validate(const CoreReq& r) {
   if (r.addr % r.size)
     throw std::invalid_argument(fmt::format("L1 request {}: address {:#x} not aligned to {}", r.id, r.addr, r.size));
   const uint32_t first = static_cast<uint32_t>(r.addr % kLineBytes);
-  ByteMask range;
-  for (uint32_t b = first; b < first + r.size; ++b) range.set(b);
+  const ByteMask range = (ByteMask{}.set() >> (kLineBytes - r.size)) << first;  // bytes first .. first + size - 1
   if (r.byte_mask.none() || (r.byte_mask & ~range).any())
     throw std::invalid_argument(fmt::format("L1 request {}: byte mask empty or outside the request", r.id));
 }
@@ -86,12 +119,17 @@ L1::L1(const Config& cfg)
 
 L1Outputs L1::step(const L1Inputs& in) {
   L1Outputs out;
+  step(in, out);
+  return out;
+}
+
+void L1::step(const L1Inputs& in, L1Outputs& out) {
   out.core_resp_valid = resp_valid_;
   out.core_resp = resp_;
   out.mem_req_valid = !miss_queue_.empty();
-  if (out.mem_req_valid) out.mem_req = miss_queue_.front();
+  out.mem_req = out.mem_req_valid ? miss_queue_.front() : kNoMemReq;
 
-  std::optional<CoreResp> produced;
+  bool produced = false;  // a response is in next_resp_
   bool s1_completed = false;
   if (!fill_fifo_.empty()) {
     produced = fill_step();
@@ -102,7 +140,7 @@ L1Outputs L1::step(const L1Inputs& in) {
   } else if (s1_valid_) {
     S1Result r = lookup(s1_);
     s1_completed = r.completed;
-    produced = r.response;
+    produced = r.responds;
   }
   out.core_req_ready = !s1_valid_ || s1_completed;
 
@@ -128,10 +166,9 @@ L1Outputs L1::step(const L1Inputs& in) {
   apply_events(in);
   agelru_enable_ = in.agelru_enable;
   two_level_.tick(in.occupancy);
-  resp_valid_ = produced.has_value();
-  if (produced) resp_ = *produced;
+  resp_valid_ = produced;
+  if (produced) resp_ = next_resp_;
   ++counters_.cycles;
-  return out;
 }
 
 void L1::apply_events(const L1Inputs& in) {
@@ -179,19 +216,19 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
   const MatchResult m = chunk_match(set, d.common_tag, d.chunk_tag, req.size, granularity_);
   if (m.kind == MatchKind::kHit) {
     CacheLine& line = set[m.way];
-    CoreResp resp{req.id, req.warp, Outcome::kHit, {}};
+    CoreResp& resp = next_resp_;
+    resp = CoreResp{req.id, req.warp, Outcome::kHit, {}};
     for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
       if (!((m.slots >> s) & 1)) continue;
       copy_chunk(resp.data, line.slot[s].chunk_tag & 3, line.data, s, nullptr);
       line.promote_slot(s);
     }
-    for (uint32_t b = 0; b < kLineBytes; ++b)
-      if (!req.byte_mask[b]) resp.data[b] = 0;
+    keep_masked(resp.data, req.byte_mask);
     replacement_->on_hit(d.set, m.way);
     agcb_.on_read_hit(line.hpc);
     line.hpc = agcb_.hash(req.pc);
     count_completion(req, true, false);
-    return {true, resp};
+    return {true, true};
   }
 
   const BypassReason bypass = bypass_decision(req);
@@ -214,7 +251,7 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
     mshr_.entry(probe.entry).requests.push_back({req.id, req.warp, req.byte_mask});
     ++counters_.merges;
     count_completion(req, false, m.kind == MatchKind::kPartial);
-    return {true, std::nullopt};
+    return {true, false};
   }
   const std::optional<uint32_t> id = mshr_.free_entry();
   if (!id) return fail(ResFail::kMshrFull), S1Result{};
@@ -223,7 +260,7 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
 
   invalidate_copies(copies, d.set);
   MshrEntry& e = mshr_.entry(*id);
-  e = MshrEntry{};
+  Mshr::reset(e);
   e.valid = true;
   e.line_addr = line_addr;
   e.sectors = fetch;
@@ -244,7 +281,7 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
   counters_.bypasses += bypass != BypassReason::kNone;
   replacement_->on_miss(d.set);
   count_completion(req, false, m.kind == MatchKind::kPartial);
-  return {true, std::nullopt};
+  return {true, false};
 }
 
 L1::S1Result L1::store(const CoreReq& req, const DecodedAddr& d) {
@@ -282,7 +319,8 @@ L1::S1Result L1::store(const CoreReq& req, const DecodedAddr& d) {
       ++counters_.mem_writes;
     }
     count_completion(req, true, false);
-    return {true, CoreResp{req.id, req.warp, Outcome::kStoreAck, {}}};
+    next_resp_ = CoreResp{req.id, req.warp, Outcome::kStoreAck, {}};
+    return {true, true};
   }
 
   const WaySlotMasks copies = find_copies(set, d.common_tag, d.chunk_tag, range);
@@ -291,7 +329,8 @@ L1::S1Result L1::store(const CoreReq& req, const DecodedAddr& d) {
   miss_queue_.push_back(wr);
   ++counters_.mem_writes;
   count_completion(req, false, m.kind == MatchKind::kPartial);
-  return {true, CoreResp{req.id, req.warp, Outcome::kStoreAck, {}}};
+  next_resp_ = CoreResp{req.id, req.warp, Outcome::kStoreAck, {}};
+  return {true, true};
 }
 
 void L1::count_completion(const CoreReq& req, bool hit, bool partial) {
@@ -351,28 +390,27 @@ void L1::write_back_slot(uint32_t set, uint32_t way, uint32_t slot) {
 // ---------------------------------------------------------------------------------------
 // Fill unit (section 6)
 
-std::optional<CoreResp> L1::fill_step() {
+bool L1::fill_step() {
   const uint32_t id = fill_fifo_.front();
   MshrEntry& e = mshr_.entry(id);
   if (!fill_placed_) {
     if (!place_fill(e)) {
       ++counters_.fill_stall_cycles;
-      return std::nullopt;
+      return false;
     }
     fill_placed_ = true;
     fill_index_ = 0;
     ++counters_.fills;
   }
   const MshrRequest& r = e.requests[fill_index_];
-  CoreResp resp{r.id, r.warp, fill_allocated_ ? Outcome::kMissReturn : Outcome::kBypassReturn, {}};
-  for (uint32_t b = 0; b < kLineBytes; ++b)
-    if (r.byte_mask[b]) resp.data[b] = e.data[b];
+  next_resp_ = CoreResp{r.id, r.warp, fill_allocated_ ? Outcome::kMissReturn : Outcome::kBypassReturn, e.data};
+  keep_masked(next_resp_.data, r.byte_mask);  // the request's bytes, zero elsewhere
   if (++fill_index_ == e.requests.size()) {
     mshr_.release(id);
     fill_fifo_.pop_front();
     fill_placed_ = false;
   }
-  return resp;
+  return true;
 }
 
 namespace {
@@ -517,8 +555,8 @@ void L1::flush_step() {
 // Observability
 
 bool L1::idle() const {
-  return !s1_valid_ && mshr_.in_use() == 0 && miss_queue_.empty() && fill_fifo_.empty() && !flushing_ &&
-         !resp_valid_;
+  return !s1_valid_ && miss_queue_.empty() && fill_fifo_.empty() && !flushing_ && !resp_valid_ &&
+         mshr_.in_use() == 0;  // the scan last
 }
 
 std::string L1::describe_state() const {

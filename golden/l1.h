@@ -75,6 +75,9 @@ class L1 {
   // One clock cycle: outputs are those presented during the cycle (functions of the state
   // at its start); the state then advances as at the clock edge that ends it (section 3).
   L1Outputs step(const L1Inputs& in);
+  // The same, writing every field of `out` (a caller that keeps one L1Outputs saves building a
+  // new 300-byte struct per cycle).
+  void step(const L1Inputs& in, L1Outputs& out);
 
   const L1Counters& counters() const { return counters_; }
   uint32_t granularity() const { return granularity_; }
@@ -99,13 +102,13 @@ class L1 {
  private:
   struct S1Result {
     bool completed = false;
-    std::optional<CoreResp> response;
+    bool responds = false;  // the response is in next_resp_
   };
 
   S1Result lookup(const CoreReq& req);
   S1Result load(const CoreReq& req, const DecodedAddr& d);
   S1Result store(const CoreReq& req, const DecodedAddr& d);
-  std::optional<CoreResp> fill_step();
+  bool fill_step();  // true: a response is in next_resp_
   bool place_fill(MshrEntry& e);
   void flush_step();
   void apply_events(const L1Inputs& in);
@@ -142,6 +145,7 @@ class L1 {
   CoreReq s1_;
   bool resp_valid_ = false;
   CoreResp resp_;
+  CoreResp next_resp_;  // the response S1 or the fill unit produces this cycle (resp_ at the edge)
   bool flushing_ = false;
   bool flush_all_ = false;   // kernel-end flush: nothing is kept
   uint32_t flush_next_ = 0;  // set * ways + way

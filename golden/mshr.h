@@ -53,7 +53,14 @@ class Mshr {
   std::optional<uint32_t> free_entry() const;  // lowest free index
   MshrEntry& entry(uint32_t i) { return entries_.at(i); }
   const MshrEntry& entry(uint32_t i) const { return entries_.at(i); }
-  void release(uint32_t i) { entries_.at(i) = MshrEntry{}; }
+  void release(uint32_t i) { reset(entries_.at(i)); }
+  // Puts an entry back to MshrEntry{}, keeping its request list's storage (no allocation per miss).
+  static void reset(MshrEntry& e) {
+    std::vector<MshrRequest> requests = std::move(e.requests);
+    requests.clear();
+    e = MshrEntry{};
+    e.requests = std::move(requests);
+  }
 
   uint32_t size() const { return static_cast<uint32_t>(entries_.size()); }
   uint32_t max_merge() const { return max_merge_; }

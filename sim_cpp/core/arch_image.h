@@ -12,15 +12,10 @@
 #include <unordered_map>
 
 #include "common/types.h"
+#include "sim_cpp/mem/byte_mask.h"
 #include "sim_cpp/mem/functional_memory.h"
 
 namespace l1d::sim {
-
-// The 32 mask bits of chunk c (bytes 32c .. 32c+31).
-inline uint32_t mask_word(const ByteMask& m, uint32_t c) {
-  static const ByteMask kLow(0xFFFFFFFFull);
-  return static_cast<uint32_t>(((m >> (c * kChunkBytes)) & kLow).to_ulong());
-}
 
 // Zeroes the bytes of d outside m.
 inline void keep_masked(LineData& d, const ByteMask& m) {
@@ -70,26 +65,41 @@ class ArchImage {
     return v;
   }
 
-  size_t lines() const { return lines_.size(); }
+  size_t lines() const { return lines_; }
 
  private:
+  // Lines are kept in pages of 32 neighbouring lines (4 KB: few map nodes, neighbouring lines
+  // together in host memory), each line copied from the backing image when first used.
+  static constexpr uint32_t kPageLines = 32;
+  struct Page {
+    std::array<LineData, kPageLines> lines;
+    uint32_t present = 0;  // bit i: lines[i] holds the line
+  };
+
   LineData& slot(Addr line_addr) {
-    Entry& e = cache_[(line_addr / kLineBytes) % cache_.size()];
-    if (e.line == line_addr && e.data) return *e.data;
-    auto it = lines_.find(line_addr);
-    if (it == lines_.end()) it = lines_.emplace(line_addr, backing_.line(line_addr)).first;
-    e.line = line_addr;
-    e.data = &it->second;  // node-based map: stable
-    return it->second;
+    const Addr page = line_addr / (kLineBytes * kPageLines);
+    Entry& e = cache_[page % cache_.size()];
+    if (e.page != page || !e.ptr) {
+      e.page = page;
+      e.ptr = &pages_[page];  // node-based map: stable
+    }
+    const auto i = static_cast<uint32_t>(line_addr / kLineBytes % kPageLines);
+    if (!((e.ptr->present >> i) & 1)) {
+      e.ptr->lines[i] = backing_.line(line_addr);
+      e.ptr->present |= 1u << i;
+      ++lines_;
+    }
+    return e.ptr->lines[i];
   }
 
   struct Entry {
-    Addr line = 0;
-    LineData* data = nullptr;
+    Addr page = 0;
+    Page* ptr = nullptr;
   };
   const FunctionalMemory& backing_;
-  std::unordered_map<Addr, LineData> lines_;
-  std::array<Entry, 4096> cache_{};
+  std::unordered_map<Addr, Page> pages_;
+  size_t lines_ = 0;
+  std::array<Entry, 256> cache_{};  // direct-mapped page cache in front of pages_
 };
 
 }  // namespace l1d::sim

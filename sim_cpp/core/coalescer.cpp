@@ -18,10 +18,12 @@
 namespace l1d::sim {
 namespace {
 
+// Filled in when a lane first touches the line (not zero-initialised: a warp has 32 of them,
+// 5 KB, and most instructions touch one to four lines).
 struct Segment {
-  Addr line = 0;
-  uint64_t mask[2] = {0, 0};  // bytes 0-63 and 64-127 of the line
-  LineData data{};
+  Addr line;
+  uint64_t mask[2];  // bytes 0-63 and 64-127 of the line
+  LineData data;     // stores only
 };
 
 // Size of the smallest aligned 128/64/32 B block holding every set byte, and its offset.
@@ -46,6 +48,12 @@ void shrink(const Segment& s, uint32_t& size, uint32_t& offset) {
 }  // namespace
 
 std::vector<CoalescedRequest> coalesce(const WarpInst& inst) {
+  std::vector<CoalescedRequest> out;
+  coalesce(inst, out);
+  return out;
+}
+
+void coalesce(const WarpInst& inst, std::vector<CoalescedRequest>& out) {
   if (inst.kind != OpKind::kLoad && inst.kind != OpKind::kStore) {
     throw std::invalid_argument("coalesce: not a load or store");
   }
@@ -57,6 +65,7 @@ std::vector<CoalescedRequest> coalesce(const WarpInst& inst) {
 
   Segment segs[kWarpSize];
   uint32_t nsegs = 0;
+  Segment* seg = nullptr;  // the previous lane's segment: neighbouring lanes mostly share a line
   for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
     if (((inst.active_mask >> lane) & 1u) == 0) continue;
     const Addr a = inst.addr[lane];
@@ -69,38 +78,41 @@ std::vector<CoalescedRequest> coalesce(const WarpInst& inst) {
     if (off + bytes > kLineBytes) {
       throw std::invalid_argument("coalesce: lane " + std::to_string(lane) + " access crosses a 128 B line");
     }
-    Segment* s = nullptr;
-    for (uint32_t i = 0; i < nsegs; ++i) {
-      if (segs[i].line == line) {
-        s = &segs[i];
-        break;
+    if (seg == nullptr || seg->line != line) {
+      seg = nullptr;
+      for (uint32_t i = 0; i < nsegs; ++i) {
+        if (segs[i].line == line) {
+          seg = &segs[i];
+          break;
+        }
       }
     }
-    if (s == nullptr) {
-      s = &segs[nsegs++];
-      s->line = line;
+    if (seg == nullptr) {
+      seg = &segs[nsegs++];
+      seg->line = line;
+      seg->mask[0] = seg->mask[1] = 0;
+      if (store) seg->data.fill(0);
     }
-    for (uint32_t b = 0; b < bytes; ++b) {
-      const uint32_t o = off + b;
-      s->mask[o / 64] |= uint64_t{1} << (o % 64);
-      if (store) s->data[o] = static_cast<uint8_t>(inst.value[lane] >> (8 * b));
-    }
+    // An aligned access of at most 8 B lies in one 64-bit mask word.
+    seg->mask[off / 64] |= ((uint64_t{1} << bytes) - 1) << (off % 64);
+    if (store)
+      for (uint32_t b = 0; b < bytes; ++b) seg->data[off + b] = static_cast<uint8_t>(inst.value[lane] >> (8 * b));
   }
 
-  std::sort(segs, segs + nsegs, [](const Segment& x, const Segment& y) { return x.line < y.line; });
-  std::vector<CoalescedRequest> out(nsegs);
+  // Sorted by address through an index (cheaper than moving 150-byte segments).
+  uint8_t order[kWarpSize];
+  for (uint32_t i = 0; i < nsegs; ++i) order[i] = static_cast<uint8_t>(i);
+  std::sort(order, order + nsegs, [&](uint8_t x, uint8_t y) { return segs[x].line < segs[y].line; });
+  out.assign(nsegs, CoalescedRequest{});
   for (uint32_t i = 0; i < nsegs; ++i) {
-    const Segment& s = segs[i];
+    const Segment& s = segs[order[i]];
     CoalescedRequest& r = out[i];
     uint32_t offset = 0;
     shrink(s, r.size, offset);
     r.addr = s.line + offset;
-    for (uint32_t o = 0; o < kLineBytes; ++o) {
-      if ((s.mask[o / 64] >> (o % 64)) & 1u) r.byte_mask.set(o);
-    }
+    r.byte_mask = (ByteMask{s.mask[1]} << 64) | ByteMask{s.mask[0]};
     if (store) r.data = s.data;
   }
-  return out;
 }
 
 }  // namespace l1d::sim

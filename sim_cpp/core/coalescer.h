@@ -21,5 +21,7 @@ struct CoalescedRequest {
 };
 
 std::vector<CoalescedRequest> coalesce(const WarpInst& inst);
+// The same into `out` (replacing its contents), reusing its storage.
+void coalesce(const WarpInst& inst, std::vector<CoalescedRequest>& out);
 
 }  // namespace l1d::sim

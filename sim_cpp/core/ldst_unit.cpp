@@ -20,7 +20,7 @@ LdstUnit::LdstUnit(uint32_t sm, uint32_t hit_latency, ArchImage& arch)
     : sm_(sm), hit_latency_(hit_latency), arch_(arch), delay_(hit_latency + 2) {}
 
 void LdstUnit::accept(uint32_t warp, uint8_t awid, bool token, const WarpInst& inst,
-                      std::vector<CoalescedRequest> reqs) {
+                      std::vector<CoalescedRequest>& reqs) {
   if (busy_) throw std::logic_error("LDST unit: instruction issued while busy");
   if (reqs.empty()) throw std::logic_error("LDST unit: memory instruction without requests");
   busy_ = true;
@@ -29,7 +29,7 @@ void LdstUnit::accept(uint32_t warp, uint8_t awid, bool token, const WarpInst& i
   token_ = token;
   kind_ = inst.kind;
   pc_ = inst.pc;
-  reqs_ = std::move(reqs);
+  reqs_.swap(reqs);
   next_ = 0;
   ++stats_.instructions;
   ++(kind_ == OpKind::kLoad ? stats_.load_instructions : stats_.store_instructions);

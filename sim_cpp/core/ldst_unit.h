@@ -58,7 +58,9 @@ class LdstUnit {
 
   bool busy() const { return busy_; }
   // A memory instruction of `warp` enters the unit (its requests, non-empty, from coalesce()).
-  void accept(uint32_t warp, uint8_t awid, bool token, const WarpInst& inst, std::vector<CoalescedRequest> reqs);
+  // The unit takes the requests by swapping vectors: `reqs` gets the unit's previous buffer, so
+  // that the caller can reuse its storage (no allocation per instruction).
+  void accept(uint32_t warp, uint8_t awid, bool token, const WarpInst& inst, std::vector<CoalescedRequest>& reqs);
   // The request presented on the L1's core port this cycle (valid iff busy()).
   const CoreReq& offer() const { return cur_; }
   // Changes whenever offer() presents a different request.

@@ -195,7 +195,8 @@ bool Sm::cycle(uint64_t now) {
   send_events();
   in_.agelru_enable = agelru_enable_;
 
-  const L1Outputs out = l1_->step(in_);
+  l1_->step_into(in_, out_);
+  const L1Outputs& out = out_;
 
   if (out.mem_req_valid && in_.mem_req_ready) {
     mem_.request(id_, out.mem_req);
@@ -279,7 +280,8 @@ void Sm::execute(uint32_t slot, uint64_t now) {
     case OpKind::kLoad:
     case OpKind::kStore: {
       ++(inst.kind == OpKind::kLoad ? stats_.loads : stats_.stores);
-      std::vector<CoalescedRequest> reqs = coalesce(inst);
+      std::vector<CoalescedRequest>& reqs = coalesced_;
+      coalesce(inst, reqs);
       if (reqs.empty()) {
         ++stats_.empty_memory_instructions;
         break;
@@ -288,7 +290,7 @@ void Sm::execute(uint32_t slot, uint64_t now) {
         w.pending_loads = static_cast<uint32_t>(reqs.size());
       else
         w.store_wait = true;
-      ldst_.accept(slot, w.awid, has_token(slot), inst, std::move(reqs));
+      ldst_.accept(slot, w.awid, has_token(slot), inst, reqs);
       break;
     }
     case OpKind::kBarrier: {

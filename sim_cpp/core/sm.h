@@ -28,19 +28,21 @@ struct SmParams {
   int32_t pcal_ebt = 0;           // PCAL EBTNum (only with bypass: pcal)
 };
 
+// The fields the schedulers test every cycle come first and ibuf (600 bytes) last, so that an
+// issue check touches one or two cache lines of the warp.
 struct Warp {
   enum class State : uint8_t { kFree, kLaunching, kResident, kExiting };
   State state = State::kFree;
-  uint32_t cta = 0;  // SM CTA slot
-  uint8_t awid = 0;
-  std::unique_ptr<WarpProgram> program;
-  bool ibuf_valid = false;  // the 1-entry instruction buffer holds the next instruction
-  WarpInst ibuf;
-  uint64_t ready_at = 0;       // earliest cycle of the next issue (ALU latency)
-  uint32_t pending_loads = 0;  // requests of the current load not yet returned to the warp
+  bool ibuf_valid = false;     // the 1-entry instruction buffer holds the next instruction
   bool store_wait = false;     // the current store's requests are not all accepted by the L1
   bool at_barrier = false;
+  uint32_t pending_loads = 0;  // requests of the current load not yet returned to the warp
+  uint64_t ready_at = 0;       // earliest cycle of the next issue (ALU latency)
+  uint32_t cta = 0;  // SM CTA slot
+  uint8_t awid = 0;
   uint64_t instructions = 0;
+  std::unique_ptr<WarpProgram> program;
+  WarpInst ibuf;
 };
 
 struct SmStats {
@@ -155,7 +157,9 @@ class Sm final : private IssueOracle {
   int32_t ebt_ = 0;
   bool agelru_enable_ = true;
 
+  std::vector<CoalescedRequest> coalesced_;  // coalesce() output buffer, reused (LdstUnit::accept)
   golden::L1Inputs in_;
+  golden::L1Outputs out_;  // the L1's outputs of the current cycle (L1Port::step_into)
   uint64_t offered_serial_ = 0;  // the LDST request currently copied into in_.core_req
   uint64_t now_ = 0;
   IssueObserver observer_;

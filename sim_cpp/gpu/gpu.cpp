@@ -253,10 +253,12 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
       }
     }
     bool progress = false;
-    for (auto& s : sms_)
-      if (!s->quiescent()) progress |= s->cycle(now_);
+    for (auto& s : sms_) {
+      if (s->quiescent()) continue;
+      progress |= s->cycle(now_);
+      done += s->take_completed_ctas();  // only a clocked SM completes CTAs
+    }
     mem_->tick();
-    for (auto& s : sms_) done += s->take_completed_ctas();
     if (!ended && done == g.ctas) {
       for (auto& s : sms_) s->kernel_end();
       ended = true;

@@ -13,6 +13,7 @@ class GoldenL1Port final : public L1Port {
  public:
   explicit GoldenL1Port(const Config& cfg) : l1_(cfg) {}
   L1Outputs step(const L1Inputs& in) override { return l1_.step(in); }
+  void step_into(const L1Inputs& in, L1Outputs& out) override { l1_.step(in, out); }
   const L1Counters& counters() const override { return l1_.counters(); }
   bool idle() const override { return l1_.idle(); }
   std::string describe_state() const override { return l1_.describe_state(); }

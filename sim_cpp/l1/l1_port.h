@@ -19,6 +19,9 @@ class L1Port {
  public:
   virtual ~L1Port() = default;
   virtual L1Outputs step(const L1Inputs& in) = 0;
+  // The same, writing every field of `out`. The SM calls this one (once per cycle): the golden
+  // port fills the SM's L1Outputs in place instead of building and copying a 300-byte struct.
+  virtual void step_into(const L1Inputs& in, L1Outputs& out) { out = step(in); }
   virtual const L1Counters& counters() const = 0;
   virtual bool idle() const = 0;
   virtual std::string describe_state() const = 0;

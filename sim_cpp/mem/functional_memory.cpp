@@ -1,6 +1,8 @@
 // Sparse functional memory image (functional_memory.h).
 #include "sim_cpp/mem/functional_memory.h"
 
+#include "sim_cpp/mem/byte_mask.h"
+
 namespace l1d::sim {
 
 namespace {
@@ -22,14 +24,19 @@ LineData initial_line(Addr line_addr) {
 
 }  // namespace
 
-const LineData* FunctionalMemory::find_line(Addr line_addr) const {
-  if (line_addr != cache_.addr) {
-    auto it = lines_.find(line_addr);
-    cache_.addr = line_addr;
+FunctionalMemory::Page* FunctionalMemory::find_page(Addr page) const {
+  if (page != cache_.page) {
+    auto it = pages_.find(page);
+    cache_.page = page;
     // The cache also serves line_ref() (non-const); the map element itself is never const.
-    cache_.line = it == lines_.end() ? nullptr : const_cast<LineData*>(&it->second);
+    cache_.ptr = it == pages_.end() ? nullptr : const_cast<Page*>(&it->second);
   }
-  return cache_.line;
+  return cache_.ptr;
+}
+
+const LineData* FunctionalMemory::find_line(Addr line_addr) const {
+  const Page* p = find_page(page_of(line_addr));
+  return p ? &p->lines[index_in_page(line_addr)] : nullptr;
 }
 
 LineData FunctionalMemory::line(Addr line_addr) const {
@@ -52,8 +59,17 @@ void FunctionalMemory::apply_write(const MemReq& r) {
     l = r.data;
     return;
   }
-  for (uint32_t b = 0; b < kLineBytes; ++b)
-    if (r.byte_mask[b]) l[b] = r.data[b];
+  for (uint32_t c = 0; c < kSlotsPerLine; ++c) {
+    const uint32_t w = mask_word(r.byte_mask, c);
+    const uint32_t o = c * kChunkBytes;
+    if (w == 0) continue;
+    if (w == 0xFFFFFFFFu) {
+      std::memcpy(l.data() + o, r.data.data() + o, kChunkBytes);
+      continue;
+    }
+    for (uint32_t b = 0; b < kChunkBytes; ++b)
+      if ((w >> b) & 1) l[o + b] = r.data[o + b];
+  }
 }
 
 LineData FunctionalMemory::read_sectors(Addr line_addr, SectorMask sectors) const {
@@ -73,12 +89,16 @@ LineData FunctionalMemory::read_sectors(Addr line_addr, SectorMask sectors) cons
 }
 
 LineData& FunctionalMemory::line_ref(Addr line_addr) {
-  if (line_addr == cache_.addr && cache_.line) return *cache_.line;
-  auto it = lines_.find(line_addr);
-  if (it == lines_.end()) it = lines_.emplace(line_addr, initial_line(line_addr)).first;
-  cache_.addr = line_addr;
-  cache_.line = &it->second;
-  return it->second;
+  const Addr page = page_of(line_addr);
+  Page* p = find_page(page);
+  if (!p) {
+    p = &pages_[page];
+    const Addr first = page * kLineBytes * kPageLines;
+    for (uint32_t i = 0; i < kPageLines; ++i) p->lines[i] = initial_line(first + Addr{i} * kLineBytes);
+    cache_.page = page;
+    cache_.ptr = p;
+  }
+  return p->lines[index_in_page(line_addr)];
 }
 
 }  // namespace l1d::sim

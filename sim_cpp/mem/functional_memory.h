@@ -3,6 +3,7 @@
 // data is visible). Workloads initialise their inputs through it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <unordered_map>
@@ -37,28 +38,40 @@ class FunctionalMemory {
   LineData read_sectors(Addr line_addr, SectorMask sectors) const;
 
  private:
+  // Lines are stored in pages of 32 neighbouring lines (4 KB), created whole when a line of
+  // the page is first written, every line at its initial value (what an unwritten line reads
+  // as, so a page needs no presence bits). Fewer, larger map nodes: a lookup is cheap and
+  // neighbouring lines sit together in host memory.
+  static constexpr uint32_t kPageLines = 32;
+  struct Page {
+    std::array<LineData, kPageLines> lines;
+  };
+  static Addr page_of(Addr line_addr) { return line_addr / (kLineBytes * kPageLines); }
+  static uint32_t index_in_page(Addr line_addr) { return static_cast<uint32_t>(line_addr / kLineBytes % kPageLines); }
+
   LineData& line_ref(Addr line_addr);
-  // The stored line or nullptr, through a one-line cache: read<T>/write<T> go byte by byte, so
-  // consecutive calls nearly always hit the same line. Node-based map: pointers stay valid
-  // (lines are never erased). Not thread-safe (the simulator is single-threaded).
+  // The stored line or nullptr, through a one-page cache: read<T>/write<T> go byte by byte, so
+  // consecutive calls nearly always hit the same page. Node-based map: pointers stay valid
+  // (pages are never erased). Not thread-safe (the simulator is single-threaded).
   const LineData* find_line(Addr line_addr) const;
   // Reset whenever the memory is copied or moved (it points into one map's nodes).
-  struct LineCache {
-    Addr addr = ~Addr{0};
-    LineData* line = nullptr;  // lines_[addr], or nullptr when addr is not stored
-    LineCache() = default;
-    LineCache(const LineCache&) {}
-    LineCache(LineCache&& o) noexcept { o.reset(); }
-    LineCache& operator=(const LineCache&) { return reset(); }
-    LineCache& operator=(LineCache&& o) noexcept { o.reset(); return reset(); }
-    LineCache& reset() {
-      addr = ~Addr{0};
-      line = nullptr;
+  struct PageCache {
+    Addr page = ~Addr{0};
+    Page* ptr = nullptr;  // pages_[page], or nullptr when that page is not stored
+    PageCache() = default;
+    PageCache(const PageCache&) {}
+    PageCache(PageCache&& o) noexcept { o.reset(); }
+    PageCache& operator=(const PageCache&) { return reset(); }
+    PageCache& operator=(PageCache&& o) noexcept { o.reset(); return reset(); }
+    PageCache& reset() {
+      page = ~Addr{0};
+      ptr = nullptr;
       return *this;
     }
   };
-  std::unordered_map<Addr, LineData> lines_;
-  mutable LineCache cache_;
+  Page* find_page(Addr page) const;
+  std::unordered_map<Addr, Page> pages_;
+  mutable PageCache cache_;
 };
 
 }  // namespace l1d::sim

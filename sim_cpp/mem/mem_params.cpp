@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim_cpp/mem/byte_mask.h"
+
 namespace l1d::sim {
 
 namespace {
@@ -76,7 +78,7 @@ uint32_t sector_count(SectorMask s) {
 SectorMask sectors_of_mask(const ByteMask& m) {
   SectorMask s = 0;
   for (uint32_t sec = 0; sec < kSlotsPerLine; ++sec)
-    if (((m >> (sec * kChunkBytes)) & ByteMask{0xFFFFFFFFull}).any()) s = static_cast<SectorMask>(s | (1u << sec));
+    if (mask_word(m, sec)) s = static_cast<SectorMask>(s | (1u << sec));
   return s;
 }
 
