@@ -46,6 +46,13 @@ class Point:
         return f"{self.preset}.{self.workload}.{self.variant.name}"
 
 
+# The dissertation's cache-sensitive benchmarks (Table 3.2; its PCAL and AgeLRU figures use 12 and
+# 14 of them) -> our workloads, with the dissertation's names for the tables.
+CACHE_SENSITIVE = {"comd": "CoMD", "invindex": "II", "bfs": "BFS", "cfd": "CFD", "kmeans": "KMN", "strmatch": "SM",
+                   "simscore": "SS", "streamcluster": "SCLUSTER", "sssp": "SSSP", "atax": "ATAX", "bicg": "BICG",
+                   "gesummv": "GESUMMV", "mvt": "MVT", "sp": "SP", "wordcount": "WC"}
+
+
 def grid(presets, workloads, variants):
     return [Point(p, w, v) for p in presets for w in workloads for v in variants]
 

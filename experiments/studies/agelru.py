@@ -10,7 +10,7 @@ Fig. 5.15-5.17 AgeLRU, Dynamic-AgeLRU, BIP, DIP (replacement), and AgeLRU vs Dyn
                GEMM, 3MM and ATAXI are not in our suite)
 Fig. 5.8 (KMN's hits broken down by warp age) needs a per-age hit counter gpusim does not keep.
 """
-from core import Comparison, Figure, Variant, geomean, ipc, grid, miss_rate
+from core import CACHE_SENSITIVE as SENSITIVE, Comparison, Figure, Variant, geomean, ipc, grid, miss_rate
 
 NAME = "agelru"
 TITLE = "AgeLRU replacement and bypassing, Dynamic-AgeLRU, BIP and DIP (Fig. 5.6-5.17)"
@@ -18,10 +18,6 @@ PAPER = "Dissertation (PCAL, AgeLRU, RPR), 2014, ch. 5"
 SEED = "pcal-agelru-rpr-dissertation-2014.txt"
 PRESET = "gtx480"
 
-# Dissertation Table 3.2 (the paper's figures use 14 of them) -> ours.
-SENSITIVE = {"comd": "CoMD", "invindex": "II", "bfs": "BFS", "cfd": "CFD", "kmeans": "KMN", "strmatch": "SM",
-             "simscore": "SS", "streamcluster": "SCLUSTER", "sssp": "SSSP", "atax": "ATAX", "bicg": "BICG",
-             "gesummv": "GESUMMV", "mvt": "MVT", "sp": "SP", "wordcount": "WC"}
 UNFRIENDLY_DROP = 0.97  # AgeLRU replacement below this fraction of LRU's IPC: "AgeLRU-unfriendly"
 
 DYN = ("--controller", "dynamic-agelru")

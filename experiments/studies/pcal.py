@@ -7,7 +7,7 @@ extra non-token warps; < 0: fewer token holders, same total; 0 would be pure thr
 and without BTO, static PCAL with opportunistic caching, and dynamic PCAL (which starts from
 throttling at warp-opt and chooses EBTNum itself), with and without BTO.
 """
-from core import Comparison, Figure, Point, Variant, geomean, ipc
+from core import CACHE_SENSITIVE as SENSITIVE, Comparison, Figure, Point, Variant, geomean, ipc
 
 NAME = "pcal"
 TITLE = "PCAL: warp throttling, static and dynamic PCAL, BTO, opportunistic caching (Fig. 4.12-4.28)"
@@ -15,10 +15,6 @@ PAPER = "Dissertation (PCAL, AgeLRU, RPR), 2014, ch. 4"
 SEED = "pcal-agelru-rpr-dissertation-2014.txt"
 PRESET = "gtx480"
 
-# Dissertation Table 3.2, the cache-sensitive set (the PCAL figures show 12 of them) -> ours.
-SENSITIVE = {"comd": "CoMD", "invindex": "II", "bfs": "BFS", "cfd": "CFD", "kmeans": "KMN", "strmatch": "SM",
-             "simscore": "SS", "streamcluster": "SCLUSTER", "sssp": "SSSP", "atax": "ATAX", "bicg": "BICG",
-             "gesummv": "GESUMMV", "mvt": "MVT", "sp": "SP", "wordcount": "WC"}
 WARPS = 24                             # gtx480: 48 warps per SM, 2 schedulers
 LIMITS = [1, 2, 3, 4, 6, 8, 12, 16]    # warp-opt candidates per scheduler (warp-max: the baseline)
 EBTS = [-4, -2, -1, 1, 2, 4, 8]        # static PCAL's EBTNum sweep, where legal at warp-opt
