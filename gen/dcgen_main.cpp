@@ -3,6 +3,7 @@
 //   dcgen --preset gtx480 --out rtl                  every block; this is what rtl/ holds
 //   dcgen --config my-gpu.yaml --policy pcal --out /tmp/rtl --block l1d_tag_mask
 //   dcgen --list
+//   dcgen --preset gtx480 --policy pcal --cfg-inputs   l1d_top's cfg_*_i values for the policy
 //
 // Every file starts with the command and the configuration that produced it; the output
 // depends on nothing else (not on --out, --block or the working directory), so the same
@@ -19,6 +20,7 @@
 
 #include "common/config.h"
 #include "gen/blocks/block.h"
+#include "gen/blocks/l1d_top_cfg.h"
 #include "gen/error.h"
 #include "gen/sv_file.h"
 
@@ -92,6 +94,9 @@ int main(int argc, char** argv) {
   app.add_option("--out", out, "directory for the <module>.sv files (created if needed)");
   app.add_option("--block", only, "emit only this block (repeatable; see --list)");
   app.add_flag("--list", list, "list the blocks and exit");
+  bool cfg_inputs = false;
+  app.add_flag("--cfg-inputs", cfg_inputs,
+               "print l1d_top's configuration inputs for the policy (port=value,...) and exit");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -103,13 +108,17 @@ int main(int argc, char** argv) {
   try {
     if (list) return list_blocks();
     if (preset.empty() == config_file.empty()) throw Usage("give one of --preset NAME or --config FILE");
-    if (out.empty()) throw Usage("--out DIR is required");
+    if (out.empty() && !cfg_inputs) throw Usage("--out DIR is required");
     const std::vector<const RtlBlock*> blocks = selected_blocks(only);
 
     if (preset.empty()) preset = preset_of(config_file);
     const bool named = !preset.empty();
     l1d::Config cfg = named ? l1d::load_preset(preset) : l1d::load_config_file(config_file);
     if (!policy.empty()) l1d::apply_policy_preset(cfg, policy);
+    if (cfg_inputs) {
+      fmt::print("{}\n", gen::blocks::format_cfg_inputs(gen::blocks::l1d_top_cfg_inputs(cfg.policy)));
+      return 0;
+    }
 
     gen::FileHeader header;
     header.command = named ? "dcgen --preset " + preset : "dcgen --config " + config_file;

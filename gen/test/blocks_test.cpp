@@ -10,6 +10,7 @@
 
 #include "common/config.h"
 #include "gen/blocks/block.h"
+#include "gen/blocks/l1d_top_cfg.h"
 #include "gen/emit.h"
 
 namespace gen::blocks {
@@ -66,6 +67,28 @@ TEST(BlockRegistry, IllegalGeometryIsAConfigError) {
   cfg.l1.ways = 3;  // 16384 / (3 * 128) sets: not a power of two
   EXPECT_THROW(addr_decode_block().module(cfg), l1d::ConfigError);
   EXPECT_THROW(tag_mask_block().module(cfg), l1d::ConfigError);
+}
+
+// l1d_top's configuration inputs per policy preset, written out by hand from the encodings in
+// l1d_top's description (bypass: 0 none, 1 AGCB, 2 two-level, 3 PCAL, 4 AgeLRU; granularity:
+// 0 fixed 128 B, 1 static 64 B, 2 static 32 B, 3 dynamic).
+TEST(TopCfgInputs, PolicyPresetsGiveTheHandWrittenValues) {
+  const auto inputs = [](const char* policy) {
+    l1d::Config cfg = l1d::load_preset("gtx480");
+    l1d::apply_policy_preset(cfg, policy);
+    return format_cfg_inputs(l1d_top_cfg_inputs(cfg.policy));
+  };
+  const std::string none = "cfg_bto_i=0,cfg_opportunistic_i=0,cfg_keep_large_i=0";
+  EXPECT_EQ(inputs("baseline"), "cfg_bypass_i=0,cfg_gran_i=0," + none);
+  EXPECT_EQ(inputs("dycache"), "cfg_bypass_i=0,cfg_gran_i=3," + none);
+  EXPECT_EQ(inputs("elastic32"), "cfg_bypass_i=0,cfg_gran_i=2," + none);
+  EXPECT_EQ(inputs("elastic64"), "cfg_bypass_i=0,cfg_gran_i=1," + none);
+  EXPECT_EQ(inputs("agcb"), "cfg_bypass_i=1,cfg_gran_i=0," + none);
+  EXPECT_EQ(inputs("two-level"), "cfg_bypass_i=2,cfg_gran_i=0," + none);
+  EXPECT_EQ(inputs("pcal"), "cfg_bypass_i=3,cfg_gran_i=0," + none);
+  EXPECT_EQ(inputs("pcal-bto"), "cfg_bypass_i=3,cfg_gran_i=0,cfg_bto_i=1,cfg_opportunistic_i=0,cfg_keep_large_i=0");
+  EXPECT_EQ(inputs("agelru-bypass"), "cfg_bypass_i=4,cfg_gran_i=0," + none);
+  EXPECT_EQ(inputs("combined"), "cfg_bypass_i=3,cfg_gran_i=3,cfg_bto_i=1,cfg_opportunistic_i=0,cfg_keep_large_i=0");
 }
 
 TEST(AddrDecodeBlock, ParametersComeFromTheConfiguration) {
