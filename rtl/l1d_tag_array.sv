@@ -47,7 +47,7 @@ module l1d_tag_array #(
   input  logic                                     clear_priority_i
 );
 
-  // Every set's state: one memory per field, one word per set (written in g_set).
+  // Every set's state: one memory per field, one word per set.
   (* mem2reg *) logic [Ways * CommonTagBits-1:0] common_tag_q [Sets];
   (* mem2reg *) logic [Ways * 4-1:0] valid_q [Sets];
   (* mem2reg *) logic [Ways * 128-1:0] dirty_q [Sets];
@@ -57,46 +57,75 @@ module l1d_tag_array #(
   (* mem2reg *) logic [Ways * 8-1:0] awid_q [Sets];
   (* mem2reg *) logic [Ways * 1-1:0] priority_q [Sets];
 
-  for (genvar s = 0; s < Sets; s++) begin : g_set
-    logic [Ways-1:0] way_we;
-
-    if (Sets > 1) begin : g_decode
-      assign way_we = wr_set_i == (Sets > 1 ? $clog2(Sets) : 1)'(s) ? wr_way_en_i : '0;
-    end else begin : g_one_set
-      logic unused_wr_set;
-
-      assign unused_wr_set = wr_set_i;
-      assign way_we = wr_way_en_i;
+  // The write port: the ways of set wr_set_i, at a run-time index.
+  if (Sets > 1) begin : g_write
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        for (int unsigned s = 0; s < Sets; s++) begin
+          common_tag_q[s] <= '0;
+          valid_q[s] <= '0;
+          dirty_q[s] <= '0;
+          chunk_tag_q[s] <= '0;
+          slot_rank_q[s] <= {Ways{8'hE4}};
+          hpc_q[s] <= '0;
+          awid_q[s] <= '0;
+          priority_q[s] <= '0;
+        end
+      end else begin
+        for (int unsigned w = 0; w < Ways; w++) begin
+          if (wr_way_en_i[w]) begin
+            common_tag_q[wr_set_i][w * CommonTagBits +: CommonTagBits] <= wr_common_tag_i[w * CommonTagBits +: CommonTagBits];
+            valid_q[wr_set_i][w * 4 +: 4] <= wr_valid_i[w * 4 +: 4];
+            dirty_q[wr_set_i][w * 128 +: 128] <= wr_dirty_i[w * 128 +: 128];
+            chunk_tag_q[wr_set_i][w * 4 * ChunkTagBits +: 4 * ChunkTagBits] <= wr_chunk_tag_i[w * 4 * ChunkTagBits +: 4 * ChunkTagBits];
+            slot_rank_q[wr_set_i][w * 8 +: 8] <= wr_slot_rank_i[w * 8 +: 8];
+            hpc_q[wr_set_i][w * HpcBits +: HpcBits] <= wr_hpc_i[w * HpcBits +: HpcBits];
+            awid_q[wr_set_i][w * 8 +: 8] <= wr_awid_i[w * 8 +: 8];
+            priority_q[wr_set_i][w * 1 +: 1] <= wr_priority_i[w * 1 +: 1];
+          end
+        end
+        if (clear_priority_i) begin
+          for (int unsigned s = 0; s < Sets; s++) begin
+            priority_q[s] <= '0;
+          end
+        end
+      end
     end
+  end else begin : g_write_one_set
+    logic unused_wr_set;
 
-    // Kernel end clears every priority bit, also one written in the same cycle.
-    logic [Ways-1:0] priority_d;
-
-    assign priority_d = clear_priority_i ? '0 : way_we & wr_priority_i | ~way_we & priority_q[s];
+    assign unused_wr_set = wr_set_i;
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        common_tag_q[s] <= '0;
-        valid_q[s] <= '0;
-        dirty_q[s] <= '0;
-        chunk_tag_q[s] <= '0;
-        slot_rank_q[s] <= {Ways{8'hE4}};
-        hpc_q[s] <= '0;
-        awid_q[s] <= '0;
-        priority_q[s] <= '0;
+        for (int unsigned s = 0; s < Sets; s++) begin
+          common_tag_q[s] <= '0;
+          valid_q[s] <= '0;
+          dirty_q[s] <= '0;
+          chunk_tag_q[s] <= '0;
+          slot_rank_q[s] <= {Ways{8'hE4}};
+          hpc_q[s] <= '0;
+          awid_q[s] <= '0;
+          priority_q[s] <= '0;
+        end
       end else begin
         for (int unsigned w = 0; w < Ways; w++) begin
-          if (way_we[w]) begin
-            common_tag_q[s][w * CommonTagBits +: CommonTagBits] <= wr_common_tag_i[w * CommonTagBits +: CommonTagBits];
-            valid_q[s][w * 4 +: 4] <= wr_valid_i[w * 4 +: 4];
-            dirty_q[s][w * 128 +: 128] <= wr_dirty_i[w * 128 +: 128];
-            chunk_tag_q[s][w * 4 * ChunkTagBits +: 4 * ChunkTagBits] <= wr_chunk_tag_i[w * 4 * ChunkTagBits +: 4 * ChunkTagBits];
-            slot_rank_q[s][w * 8 +: 8] <= wr_slot_rank_i[w * 8 +: 8];
-            hpc_q[s][w * HpcBits +: HpcBits] <= wr_hpc_i[w * HpcBits +: HpcBits];
-            awid_q[s][w * 8 +: 8] <= wr_awid_i[w * 8 +: 8];
+          if (wr_way_en_i[w]) begin
+            common_tag_q[1'd0][w * CommonTagBits +: CommonTagBits] <= wr_common_tag_i[w * CommonTagBits +: CommonTagBits];
+            valid_q[1'd0][w * 4 +: 4] <= wr_valid_i[w * 4 +: 4];
+            dirty_q[1'd0][w * 128 +: 128] <= wr_dirty_i[w * 128 +: 128];
+            chunk_tag_q[1'd0][w * 4 * ChunkTagBits +: 4 * ChunkTagBits] <= wr_chunk_tag_i[w * 4 * ChunkTagBits +: 4 * ChunkTagBits];
+            slot_rank_q[1'd0][w * 8 +: 8] <= wr_slot_rank_i[w * 8 +: 8];
+            hpc_q[1'd0][w * HpcBits +: HpcBits] <= wr_hpc_i[w * HpcBits +: HpcBits];
+            awid_q[1'd0][w * 8 +: 8] <= wr_awid_i[w * 8 +: 8];
+            priority_q[1'd0][w * 1 +: 1] <= wr_priority_i[w * 1 +: 1];
           end
         end
-        priority_q[s] <= priority_d;
+        if (clear_priority_i) begin
+          for (int unsigned s = 0; s < Sets; s++) begin
+            priority_q[s] <= '0;
+          end
+        end
       end
     end
   end

@@ -69,6 +69,7 @@ module l1d_top #(
   input  logic [5:0]    occupancy_i,
   input  logic          agelru_enable_i,
   output logic          idle_o,
+  output logic          quiet_o,
   output logic [1:0]    gran_o,
   output logic [63:0]   cnt_cycles_o,
   output logic [63:0]   cnt_accesses_o,
@@ -1994,6 +1995,14 @@ module l1d_top #(
   assign core_resp_data_o = resp_data_q;
   assign gran_o = gran;
   assign idle_o = !s1_valid_q & mshr_in_use == '0 & mq_count_q == '0 & fifo_count_q == '0 & !flush_on & !resp_valid_q;
+
+  // quiet_o, for a simulator that skips the clock edges that would change nothing (gpusim's
+  // verilated L1): no actor acts and no response or granularity switch is pending, so with
+  // core_req_valid_i, mem_resp_valid_i and the events low, mem_req_ready_i low or the miss queue
+  // empty, and agelru_enable_i and the cfg_* inputs as at the last edge, the edge changes no
+  // register but cnt_cycles_q and the two-level unit's, which only two-level mode uses (never
+  // quiet there). Waiting MSHRs and a miss queue stalled by memory are quiet.
+  assign quiet_o = !s1_valid_q & fifo_count_q == '0 & !flush_on & !resp_valid_q & !sel_switch & cfg_bypass_q != 3'd2;
 
 endmodule
 

@@ -36,6 +36,7 @@ esac
 # change keeps its time stamp, so an unchanged model is not recompiled.
 tmp=$mdir.new
 rm -rf "$tmp"
+mkdir -p "$(dirname "$mdir")"  # Verilator creates --Mdir but not its parent (a fresh build tree)
 "$verilator" --cc --prefix "$prefix" --Mdir "$tmp" "$@" "${sources[@]}"
 (
   cd "$tmp"

@@ -4,11 +4,13 @@
 // clear of every priority bit.
 //
 // Structure: one memory per field with one word per set (way w's slice at [w*W +: W], as on the
-// ports), each set's word written by its own generate block (g_set), so that the reset sets every
-// line and clear_priority_i touches every line in one cycle (SV-SUBSET: per-entry always_ff for
-// large tables); the read port is a loop over the sets. (An earlier form concatenated the sets'
-// flops into one flat vector per field: the same netlist, but Verilator rebuilt 30 kbit of
-// vectors every cycle, the largest cost of the verilated L1.)
+// ports), written by one always_ff at the run-time set (the reset and the kernel-end priority
+// clear are loops over the sets, at most 64: SV-SUBSET reset-loop-64); the read port is a loop
+// over the sets. Earlier forms: the sets' flops concatenated into one flat vector per field
+// (Verilator rebuilt 30 kbit of vectors every cycle), then one generate block per set writing
+// its own word (Verilator kept a delayed-write flag per set, way and field, about 1100, set and
+// tested every clock edge: a third of the verilated L1's time, docs/performance.md). Yosys maps
+// all three to the same cells within 0.1 %.
 #include <algorithm>
 #include <bit>
 #include <string>
@@ -102,38 +104,37 @@ class TagArray final : public RtlBlock {
         {"priority", Expr(1), wr_priority, rd_priority, zeros(), {}},
     };
 
-    m.comment("Every set's state: one memory per field, one word per set (written in g_set).");
+    m.comment("Every set's state: one memory per field, one word per set.");
     for (Field& f : fields) f.q = m.register_table(std::string(f.name) + "_q", ways * f.width, sets);
 
-    m.gen_for("g_set", "s", 0, sets, [&](Scope& g, const Expr& s) {
-      Expr way_we = g.logic("way_we", ways);  // the ways of this set written at the next edge
-      g.gen_if(sets.gt(1), "g_decode", [&](Scope& t) {
-        t.assign(way_we, mux(wr_set.eq(cast(set_w, s)), wr_way_en, zeros()));
-      }).else_("g_one_set", [&](Scope& t) {
-        Expr unused_wr_set = t.logic("unused_wr_set");
-        t.assign(unused_wr_set, wr_set);
-        t.assign(way_we, wr_way_en);
-      });
-      g.comment("Kernel end clears every priority bit, also one written in the same cycle.");
-      Expr priority_d = g.logic("priority_d", ways);
-      const Expr priority_q = fields.back().q[s];
-      g.assign(priority_d, mux(clear_priority, zeros(), (way_we & wr_priority) | (~way_we & priority_q)));
+    // One always_ff writes the ways of set `index` (a later write to the same bits wins, so the
+    // kernel-end clear after the writes overrides a priority written in the same cycle).
+    auto write = [&](Scope& g, const Expr& index) {
       g.always_ff_reset_block(
           FfReset::kAsync,
           [&](Block& r) {
-            for (const Field& f : fields) r.assign(f.q[s], f.reset);
+            r.for_("s", 0, sets, [&](Block& body, const Expr& s) {
+              for (const Field& f : fields) body.assign(f.q[s], f.reset);
+            });
           },
           [&](Block& b) {
             b.for_("w", 0, ways, [&](Block& body, const Expr& w) {
-              body.if_(way_we[w], [&](Block& t) {
-                for (size_t i = 0; i + 1 < fields.size(); ++i) {
-                  const Expr& width = fields[i].width;
-                  t.assign(fields[i].q[s].part(w * width, width), fields[i].wr.part(w * width, width));
+              body.if_(wr_way_en[w], [&](Block& t) {
+                for (const Field& f : fields) {
+                  t.assign(f.q[index].part(w * f.width, f.width), f.wr.part(w * f.width, f.width));
                 }
               });
             });
-            b.assign(priority_q, priority_d);
+            b.if_(clear_priority, [&](Block& t) {
+              t.for_("s", 0, sets, [&](Block& body, const Expr& s) { body.assign(fields.back().q[s], zeros()); });
+            });
           });
+    };
+    m.comment("The write port: the ways of set wr_set_i, at a run-time index.");
+    m.gen_if(sets.gt(1), "g_write", [&](Scope& g) { write(g, wr_set); }).else_("g_write_one_set", [&](Scope& g) {
+      Expr unused_wr_set = g.logic("unused_wr_set");
+      g.assign(unused_wr_set, wr_set);
+      write(g, lit(1, 0));
     });
 
     m.comment("The read port: every way of set rd_set_i, a multiplexer over the sets (written as a loop:");

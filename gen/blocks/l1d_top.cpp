@@ -259,6 +259,7 @@ class Top {
     agelru_enable = m.input("agelru_enable_i");
 
     idle_o = m.output("idle_o");
+    quiet_o = m.output("quiet_o");
     gran_o = m.output("gran_o", 2);
     for (const std::string& n : counter_names()) cnt_o.push_back(m.output("cnt_" + n + "_o", kCounterBits));
   }
@@ -1492,6 +1493,14 @@ class Top {
     m.assign(gran_o, gran);
     m.assign(idle_o, (!s1_valid_q) & mshr_in_use.eq(zeros()) & mq_count_q.eq(zeros()) & fifo_count_q.eq(zeros()) &
                          !flush_on & !resp_valid_q);
+    m.comment("quiet_o, for a simulator that skips the clock edges that would change nothing (gpusim's");
+    m.comment("verilated L1): no actor acts and no response or granularity switch is pending, so with");
+    m.comment("core_req_valid_i, mem_resp_valid_i and the events low, mem_req_ready_i low or the miss queue");
+    m.comment("empty, and agelru_enable_i and the cfg_* inputs as at the last edge, the edge changes no");
+    m.comment("register but cnt_cycles_q and the two-level unit's, which only two-level mode uses (never");
+    m.comment("quiet there). Waiting MSHRs and a miss queue stalled by memory are quiet.");
+    m.assign(quiet_o, (!s1_valid_q) & fifo_count_q.eq(zeros()) & !flush_on & !resp_valid_q & !sel_switch &
+                          cfg_bypass.ne(lit(3, 2)));
   }
 
   const l1d::Config& cfg_;
@@ -1513,7 +1522,7 @@ class Top {
       mem_agcb_o, mem_mshr_o;
   Expr rsp_valid, rsp_mshr, rsp_data, rsp_l2;
   Expr ev_launch, ev_exit, ev_exit_awid, ev_exit_has_next, ev_exit_next, ev_kstart, ev_kend, occupancy, agelru_enable;
-  Expr idle_o, gran_o;
+  Expr idle_o, quiet_o, gran_o;
   std::vector<Expr> cnt_o, inc_;
   Expr s1_valid_q, s1_id_q, s1_warp_q, s1_awid_q, s1_token_q, s1_pc_q, s1_store_q, s1_addr_q, s1_size_q, s1_mask_q,
       s1_data_q;
