@@ -52,20 +52,27 @@ run: configure
 # GNU parallel, JOBS at a time, and are cached (a point whose statistics exist and whose command
 # and input files are unchanged is not rerun; FORCE=1 reruns all). Writes $(BUILD)/experiments/
 # <study>/{points/*.json, <figure>.csv .json .png, run.json} and rewrites the generated blocks of
-# docs/results.md. make experiments-<study> runs one (dycache, two-level, agcb, agelru, pcal). SCALE=small|full|test
+# docs/results.md. make experiments-<study> runs one (dycache, two-level, agcb, agelru, pcal,
+# combined: the combined-policy search and the area/IPC Pareto plot, which first runs
+# make synth-policies if its report is missing). SCALE=small|full|test
 # (full is the papers' size), L1=golden|verilated (verilated: the RTL L1, about 20x slower, points
 # without a verilated model of their configuration fall back to golden and say so).
 # make experiments-slurm writes $(BUILD)/experiments/slurm/<study>.sbatch (one job-array task per
 # point) and the point lists, and runs nothing.
 SCALE ?= small
 L1    ?= golden
-EXPERIMENT_STUDIES = dycache two-level agcb agelru pcal
+EXPERIMENT_STUDIES = dycache two-level agcb agelru pcal combined
+SYNTH_POLICIES_REPORT = $(BUILD)/synth-policies/$(if $(LIBERTY),$(basename $(basename $(notdir $(LIBERTY)))),$(LIB))/report.json
 EXPERIMENTS_RUN = python3 experiments/run.py --gpusim $(BUILD)/bin/gpusim --scale $(SCALE) --l1 $(L1) \
-  --jobs $(JOBS) --out $(BUILD)/experiments --results docs/results.md $(if $(FORCE),--force)
+  --jobs $(JOBS) --out $(BUILD)/experiments --results docs/results.md $(if $(FORCE),--force) \
+  --synth-report $(SYNTH_POLICIES_REPORT)
 .PHONY: experiments experiments-slurm $(addprefix experiments-,$(EXPERIMENT_STUDIES))
-experiments: configure
+experiments: configure $(SYNTH_POLICIES_REPORT)
 	@cmake --build $(BUILD) -j $(JOBS) --target gpusim
 	@$(EXPERIMENTS_RUN) all
+experiments-combined: $(SYNTH_POLICIES_REPORT)
+$(SYNTH_POLICIES_REPORT):
+	@$(MAKE) --no-print-directory synth-policies
 $(addprefix experiments-,$(EXPERIMENT_STUDIES)): experiments-%: configure
 	@cmake --build $(BUILD) -j $(JOBS) --target gpusim
 	@$(EXPERIMENTS_RUN) $*
@@ -101,7 +108,7 @@ synth-check: deps
 	@scripts/rtl.sh synth rtl
 
 # --- Open synthesis: Yosys 0.23 + OpenSTA (docs/synthesis.md) ---
-.PHONY: synth synth-sweep
+.PHONY: synth synth-sweep synth-policies
 LIB ?= osu018
 SYN_LIB = $(if $(LIBERTY),--liberty $(LIBERTY),--lib $(LIB))
 
@@ -122,6 +129,13 @@ synth: deps
 synth-sweep: configure
 	@cmake --build $(BUILD) --target dcgen
 	@synth/sweep.sh $(SYN_LIB) --dcgen $(BUILD)/bin/dcgen --out $(BUILD)/synth-sweep --jobs $(JOBS)
+
+# The area of each policy's l1d_top: $(BUILD)/synth-policies/<library>/report.json (variants);
+# the Pareto plot of make experiments reads it. [POLICIES="baseline agcb ..."]
+synth-policies: configure
+	@cmake --build $(BUILD) --target dcgen
+	@synth/policies.sh $(SYN_LIB) --dcgen $(BUILD)/bin/dcgen --out $(BUILD)/synth-policies --jobs $(JOBS) \
+	  $(if $(POLICIES),--policies "$(POLICIES)")
 
 # make waves BLOCK=l1d_tag_mask: run the block's testbench with FST tracing and open GTKWave.
 waves:

@@ -59,20 +59,26 @@ def grid(presets, workloads, variants):
 
 @dataclass
 class Figure:
-    """One table (CSV + JSON) and, when plot is set, one PNG (clustered bars: one group per
-    row, one bar per series column)."""
+    """One table (CSV + JSON) and, when plot is set, one PNG: kind "bars" (clustered bars: one
+    group per row, one bar per series column) or "scatter" (one point per row: x = the first
+    series column, y = the second, labelled with the row key; the rows whose mark column is
+    true are highlighted and joined by a line in x order, e.g. a Pareto front)."""
     name: str                 # file stem, e.g. "fig08_ipc"
     title: str
     columns: list             # the first names the row key
     rows: list                # [key, value, ...]; None = missing
     paper: str = ""           # what the paper's figure shows
     ylabel: str = ""
-    series: list = None       # columns to plot (default: all value columns)
+    series: list = None       # columns to plot (default: all value columns; scatter: the first two)
     hline: float = None       # reference line, e.g. 1.0 for normalised IPC
     plot: bool = True
     in_results: bool = True   # also as a table in docs/results.md
     fmt: str = "{:.3f}"
     logy: bool = False
+    kind: str = "bars"        # "bars" or "scatter"
+    xlabel: str = ""          # scatter: the x axis
+    mark: str = None          # scatter: the column whose true values are highlighted and joined
+    note: str = ""            # a sentence or two under the title in docs/results.md (and in the JSON)
 
 
 @dataclass
@@ -130,6 +136,17 @@ def ratio(a, b):
     return a / b if a is not None and b else None
 
 
+def pareto_optimal(points):
+    """For [(x, y)] with x a cost (smaller is better) and y a benefit (larger is better): a
+    list of bools, True where no other point is at least as good in both and better in one.
+    Equal points do not dominate each other; a point with x or y None is never optimal."""
+    def dominated(i):
+        x, y = points[i]
+        return any(j != i and qx is not None and qy is not None and qx <= x and qy >= y and (qx < x or qy > y)
+                   for j, (qx, qy) in enumerate(points))
+    return [x is not None and y is not None and not dominated(i) for i, (x, y) in enumerate(points)]
+
+
 def geomean(values):
     v = [x for x in values if x is not None and x > 0]
     return math.exp(sum(math.log(x) for x in v) / len(v)) if v else None
@@ -171,10 +188,13 @@ class Results:
 
 class Context:
     """What a study may ask about the run: scale, backend, the workloads gpusim has and
-    their regular / irregular tag (docs/workloads.md)."""
+    their regular / irregular tag (docs/workloads.md), the output directory, and where the
+    synthesis areas of the policy presets are (make synth-policies; may not exist)."""
 
-    def __init__(self, gpusim, scale, l1):
+    def __init__(self, gpusim, scale, l1, out=None, synth_report=None):
         self.gpusim, self.scale, self.l1 = gpusim, scale, l1
+        self.out = out                      # the runner's --out (studies under it)
+        self.synth_report = synth_report    # make synth-policies' report.json (--synth-report)
         self._workloads = None
         self._classes = None
 

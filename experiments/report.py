@@ -33,10 +33,15 @@ def write_figure(fig, study_dir, meta):
         for row in fig.rows:
             w.writerow(["" if v is None else (round(v, 6) if isinstance(v, float) else v) for v in row])
     with open(base + ".json", "w") as f:
+        extra = {"kind": fig.kind, "xlabel": fig.xlabel, "mark": fig.mark} if fig.kind != "bars" else {}
         json.dump({"title": fig.title, "paper": fig.paper, "columns": fig.columns, "rows": fig.rows,
-                   "ylabel": fig.ylabel, **meta}, f, indent=1)
+                   "ylabel": fig.ylabel, **extra, **({"note": fig.note} if fig.note else {}), **meta}, f, indent=1)
     if not fig.plot:
         return None
+    if fig.kind == "scatter":
+        return plot_scatter(fig, base)
+    if fig.kind != "bars":
+        raise ValueError(f"figure {fig.name}: unknown kind {fig.kind!r} (bars, scatter)")
     return plot_bars(fig, base)
 
 
@@ -90,6 +95,76 @@ def plot_bars(fig, base):
         print(f"experiments: gnuplot failed on {gp}:\n{proc.stderr}", file=sys.stderr)
         return None
     return base + ".png"
+
+
+def _run_gnuplot(script, base):
+    gp = base + ".gp"
+    with open(gp, "w") as f:
+        f.write("\n".join(script) + "\n")
+    proc = subprocess.run(["gnuplot", gp], capture_output=True, text=True)
+    if proc.returncode != 0 or not os.path.exists(base + ".png"):
+        print(f"experiments: gnuplot failed on {gp}:\n{proc.stderr}", file=sys.stderr)
+        return None
+    return base + ".png"
+
+
+def plot_scatter(fig, base):
+    """One point per row: x = the first series column, y = the second, each labelled with the
+    row key; rows whose fig.mark column is true are drawn in red and joined in x order (a
+    Pareto front). Rows without x or y are left out; with none left there is no PNG."""
+    if not shutil.which("gnuplot"):
+        print(f"experiments: gnuplot not found, no {base}.png (make deps installs gnuplot-nox)", file=sys.stderr)
+        return None
+    series = (fig.series or fig.columns[1:])[:2]
+    if len(series) < 2:
+        raise ValueError(f"figure {fig.name}: a scatter plot needs two value columns")
+    xi, yi = fig.columns.index(series[0]), fig.columns.index(series[1])
+    mi = fig.columns.index(fig.mark) if fig.mark else None
+    rows = [r for r in fig.rows if isinstance(r[xi], (int, float)) and isinstance(r[yi], (int, float))]
+    if os.path.exists(base + ".png"):
+        os.remove(base + ".png")  # an old plot must not stand for data that is gone
+    if not rows:
+        return None
+    marked = lambda r: mi is not None and bool(r[mi]) and r[mi] not in ("no", "false", "0")
+    data, front = base + ".plot.csv", base + ".front.csv"
+    with open(data, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow([fig.columns[0], series[0], series[1], "marked"])
+        for r in rows:
+            w.writerow([r[0], r[xi], r[yi], 1 if marked(r) else 0])
+    with open(front, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow([fig.columns[0], series[0], series[1]])
+        for r in sorted((r for r in rows if marked(r)), key=lambda r: (r[xi], r[yi])):
+            w.writerow([r[0], r[xi], r[yi]])
+    xs, ys = [r[xi] for r in rows], [r[yi] for r in rows]
+    pad = lambda lo, hi, f: (hi - lo) * f if hi > lo else (abs(hi) * f or 1.0)
+    px, py = pad(min(xs), max(xs), 0.12), pad(min(ys), max(ys), 0.12)
+    ylo, yhi = min(ys) - py, max(ys) + py
+    if fig.hline is not None:
+        ylo, yhi = min(ylo, fig.hline - py / 2), max(yhi, fig.hline + py / 2)
+    script = [
+        "set terminal pngcairo size 1000,700 font 'sans,10' noenhanced",
+        f"set output {_gp_str(base + '.png')}",
+        "set datafile separator comma",
+        f"set title {_gp_str(fig.title)}",
+        f"set xlabel {_gp_str(fig.xlabel or series[0])}",
+        f"set ylabel {_gp_str(fig.ylabel or series[1])}",
+        "set grid lc rgb '#d0d0d0'",
+        "set key outside right top vertical",
+        f"set xrange [{min(xs) - px}:{max(xs) + px * 2.5}]",  # room for the labels on the right
+        f"set yrange [{ylo}:{yhi}]",
+    ]
+    plots = [f"{_gp_str(data)} using 2:3 skip 1 with points pt 7 ps 1.3 lc rgb '#7090b0' "
+             f"title {_gp_str(fig.columns[0])}"]
+    if mi is not None and any(marked(r) for r in rows):
+        plots.append(f"{_gp_str(front)} using 2:3 skip 1 with linespoints pt 7 ps 1.7 lw 1.5 lc rgb '#c03030' "
+                     f"title {_gp_str(fig.mark)}")
+    plots.append(f"{_gp_str(data)} using 2:3:1 skip 1 with labels left offset char 0.8,0.5 tc rgb '#303030' notitle")
+    if fig.hline is not None:
+        plots.append(f"{fig.hline} with lines lc rgb 'black' dt 2 lw 1.5 notitle")
+    script.append("plot " + ", \\\n     ".join(plots))
+    return _run_gnuplot(script, base)
 
 
 # ---- docs/results.md ----

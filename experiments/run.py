@@ -2,14 +2,17 @@
 """Runs the paper studies and sets our numbers beside the papers' (make experiments).
 
   run.py [--gpusim BIN] [--scale small] [--l1 golden] [--jobs N] [--out build/experiments]
-         [--results docs/results.md] [--force] [--slurm] [--study-dir DIR] STUDY... | all | --list
+         [--results docs/results.md] [--force] [--slurm] [--study-dir DIR]
+         [--synth-lib osu018 | --synth-report FILE] STUDY... | all | --list
 
 For each study (experiments/studies/<name>.py): its points run through GNU parallel, --jobs at
 a time, each skipped when its statistics exist and its command and input files are unchanged
 (--force reruns them); then OUT/<study>/points/*.json (gpusim --stats), OUT/<study>/<figure>.csv,
 .json and .png, OUT/<study>/run.json (timing), and the study's generated block of --results.
 A failed point is reported with its command and stderr; the other points still run and the
-tables leave its cells empty; the exit status is then 1. --slurm writes
+tables leave its cells empty; the exit status is then 1. A study that plots against synthesis
+areas (combined) reads --synth-report, by default OUT/../synth-policies/LIB/report.json (what
+make synth-policies writes; LIB from --synth-lib, $LIB or osu018). --slurm writes
 OUT/slurm/<study>.sbatch (a job array, one task per point) and the point list, and runs nothing.
 """
 import argparse
@@ -203,7 +206,8 @@ def study_section(mod, ctx, args, jobs, metas, figures, comps, failed, timing, s
     if comps:
         out += ["", "**Beside the paper.**", "", report.comparison_table(comps, backend_of)]
     for fig in figures:
-        out += ["", f"**{fig.title}** (`{fig.name}.png`, `.csv`)." + (f" Paper: {fig.paper}" if fig.paper else "")]
+        out += ["", f"**{fig.title}** (`{fig.name}.png`, `.csv`)." + (f" Paper: {fig.paper}" if fig.paper else "") +
+                (f" {fig.note}" if fig.note else "")]
         if fig.in_results:
             out += ["", report.markdown_table(fig.columns, fig.rows, fig.fmt)]
     if failed:
@@ -239,6 +243,10 @@ def main():
     ap.add_argument("--force", action="store_true", help="rerun every point")
     ap.add_argument("--slurm", action="store_true", help="write Slurm job-array scripts, run nothing")
     ap.add_argument("--slurm-time", default="02:00:00", help="time limit of one array task")
+    ap.add_argument("--synth-lib", default=os.environ.get("LIB") or "osu018",
+                    help="the library of the synthesis areas studies read (default $LIB or osu018, as make)")
+    ap.add_argument("--synth-report", default="",
+                    help="make synth-policies' report.json (default: OUT/../synth-policies/LIB/report.json)")
     ap.add_argument("--study-dir", action="append", default=[], help="more study plug-ins (tests)")
     ap.add_argument("--list", action="store_true")
     a = ap.parse_args()
@@ -258,7 +266,11 @@ def main():
         ap.error(f"{a.gpusim}: not an executable (build it: make build, or pass --gpusim)")
     a.gpusim = os.path.abspath(a.gpusim)
     a.out = os.path.abspath(a.out)
-    ctx = core.Context(a.gpusim, a.scale, a.l1)
+    # make synth-policies writes $(BUILD)/synth-policies/<lib>/report.json; make experiments
+    # writes $(BUILD)/experiments, so the default is found from --out.
+    synth = os.path.abspath(a.synth_report or os.path.join(os.path.dirname(a.out), "synth-policies", a.synth_lib,
+                                                           "report.json"))
+    ctx = core.Context(a.gpusim, a.scale, a.l1, out=a.out, synth_report=synth)
 
     ok, blocks, start = True, {}, time.monotonic()
     for n in names:

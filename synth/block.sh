@@ -12,6 +12,11 @@
 # sta.json, timing.rpt and status.json ({"status": "ok"|"fail", "error", "yosys_s", "sta_s"}),
 # which synth/report.py reads. A black box of SYN_BLACKBOX (the data SRAM) is not synthesized:
 # only its storage is measured (macros.json). Exit 1 when a tool fails or its output is missing.
+#
+# Hierarchical blocks (l1d_top; synth/synth.sh): SYN_STAGE=yosys runs Yosys only (status
+# "synthesized"): on the glue, the sub-blocks (SYN_SUBBLOCKS) black boxes, and on each sub-block
+# in context (SYN_CONTEXT, see yosys_map.tcl); then SYN_STAGE=sta times the glue's netlist
+# together with the sub-blocks' (SYN_SUB_NETLISTS, paths).
 set -uo pipefail
 
 if [ $# -ne 4 ] && [ $# -ne 5 ]; then
@@ -25,8 +30,12 @@ sta=${STA:-sta}
 # shellcheck source=/dev/null
 . "$libdir/lib.env"
 
-rm -rf "$out"
-mkdir -p "$out"
+stage=${SYN_STAGE:-all}
+case $stage in all | yosys | sta) ;; *) echo "$0: SYN_STAGE must be all, yosys or sta" >&2; exit 2 ;; esac
+if [ "$stage" != sta ]; then
+  rm -rf "$out"
+  mkdir -p "$out"
+fi
 
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
@@ -50,32 +59,53 @@ fail() {  # fail MESSAGE YOSYS_S STA_S
 # Each tool runs under bash's `time` (user and system CPU seconds into <tool>.cpu) besides the
 # wall clock: on a shared machine the wall time says little.
 
-t0=$(now)
-SYN_RTL_DIR=$rtl SYN_TOP=$top SYN_LIBERTY=$libdir/marked.lib SYN_CONSTR=$libdir/abc.constr \
-  SYN_OUT=$out SYN_TOOLS=$tools SYN_TIEHI=$LIB_TIEHI SYN_TIELO=$LIB_TIELO \
-  SYN_BLACKBOX=${SYN_BLACKBOX:-} SYN_ABC_ARGS=${SYN_ABC_ARGS:-} SYN_CONST_INPUTS=${const_inputs//,/ } \
-  bash -c 'TIMEFORMAT="%U %S"; time "$0" -q -l "$1" -c "$2" >/dev/null 2>"$3"' \
-  "$yosys" "$out/yosys.log" "$tools/yosys_map.tcl" "$out/yosys.err" 2>"$out/yosys.cpu"
-rc=$?
-t1=$(now)
-ys=$(elapsed "$t0" "$t1")
-if [ $rc -ne 0 ]; then
-  msg=$(grep -h -m3 'ERROR' "$out/yosys.log" || grep -h -m3 -i 'error' "$out/yosys.err")
-  msg=$(tr '\n' ' ' <<<"$msg")
-  fail "Yosys: ${msg:-exit $rc} (log: $out/yosys.log)" "$ys" 0
-fi
-case " ${SYN_BLACKBOX:-} " in
-  *" $top "*)
-    [ -s "$out/macros.json" ] || fail "no storage measured for black box $top" "$ys" 0
-    status ok "" "$ys" 0
+run_yosys() {
+  local t0 rc msg
+  t0=$(now)
+  SYN_RTL_DIR=$rtl SYN_TOP=$top SYN_LIBERTY=$libdir/marked.lib SYN_CONSTR=$libdir/abc.constr \
+    SYN_OUT=$out SYN_TOOLS=$tools SYN_TIEHI=$LIB_TIEHI SYN_TIELO=$LIB_TIELO \
+    SYN_BLACKBOX=${SYN_BLACKBOX:-} SYN_ABC_ARGS=${SYN_ABC_ARGS:-} SYN_CONST_INPUTS=${const_inputs//,/ } \
+    SYN_SUBBLOCKS=${SYN_SUBBLOCKS:-} SYN_CONTEXT=${SYN_CONTEXT:-} \
+    bash -c 'TIMEFORMAT="%U %S"; time "$0" -q -l "$1" -c "$2" >/dev/null 2>"$3"' \
+    "$yosys" "$out/yosys.log" "$tools/yosys_map.tcl" "$out/yosys.err" 2>"$out/yosys.cpu"
+  rc=$?
+  ys=$(elapsed "$t0" "$(now)")
+  if [ $rc -ne 0 ]; then
+    msg=$(grep -h -m3 'ERROR' "$out/yosys.log" || grep -h -m3 -i 'error' "$out/yosys.err")
+    msg=$(tr '\n' ' ' <<<"$msg")
+    fail "Yosys: ${msg:-exit $rc} (log: $out/yosys.log)" "$ys" 0
+  fi
+}
+
+if [ "$stage" = sta ]; then
+  ys=$(cat "$out/yosys.wall" 2>/dev/null) || fail "SYN_STAGE=sta before the Yosys stage" 0 0
+else
+  run_yosys
+  case " ${SYN_BLACKBOX:-} " in
+    *" $top "*)
+      [ -s "$out/macros.json" ] || fail "no storage measured for black box $top" "$ys" 0
+      status ok "" "$ys" 0
+      exit 0
+      ;;
+  esac
+  for f in netlist.v stat.json stat.txt; do
+    [ -s "$out/$f" ] || fail "Yosys wrote no $f" "$ys" 0
+  done
+  echo "$ys" >"$out/yosys.wall"
+  if [ "$stage" = yosys ]; then  # timed later (a glue) or as part of a hierarchical block
+    status synthesized "" "$ys" 0
     exit 0
-    ;;
-esac
-for f in netlist.v stat.json stat.txt; do
-  [ -s "$out/$f" ] || fail "Yosys wrote no $f" "$ys" 0
+  fi
+fi
+
+netlists=$out/netlist.v
+for f in ${SYN_SUB_NETLISTS:-}; do
+  [ -s "$f" ] || fail "no sub-block netlist $f" "$ys" 0
+  netlists="$netlists $f"
 done
 
-STA_LIBERTY=$libdir/marked.lib STA_NETLIST=$out/netlist.v STA_TOP=${top}_synwrap \
+t1=$(now)
+STA_LIBERTY=$libdir/marked.lib STA_NETLIST=$netlists STA_TOP=${top}_synwrap \
   STA_DRIVER=$LIB_BUF STA_LOAD=$LIB_LOAD STA_PERIOD=${SYN_PERIOD_NS:-100} \
   STA_REPORT=$out/timing.rpt STA_OUT=$out/sta.json SYN_TOOLS=$tools \
   bash -c 'TIMEFORMAT="%U %S"; time "$0" -no_init -no_splash -exit "$1" >"$2" 2>&1' \

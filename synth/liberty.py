@@ -17,6 +17,7 @@ Exit 1 with one line on stderr when the library has no usable cell, no inverter 
 """
 import gzip
 import json
+import os
 import re
 import sys
 
@@ -215,6 +216,10 @@ def main(argv):
     with open(out_json, 'w', encoding='utf-8') as f:
         json.dump(info, f, indent=1)
         f.write('\n')
+    # Area and output pins per cell, for the liveness analysis of synth/context.py.
+    with open(os.path.join(os.path.dirname(out_json), 'cells.json'), 'w', encoding='utf-8') as f:
+        json.dump({n: {'area': c['area'], 'outputs': pins_by_direction(c)[1]} for n, c in cells.items()},
+                  f)
     # The same facts for the shell scripts (`. lib.env`).
     shell = {
         'LIB_NAME': info['library'], 'LIB_INV': inv, 'LIB_INV_IN': inv_in, 'LIB_INV_OUT': inv_out,

@@ -40,6 +40,11 @@ def load(path, default=None):
     # with a parametrised submodule it prints the design's hierarchy as bare text lines
     # ("   $paramod\\l1d_tag_mask\\ChunkTagBits=...   1") inside the JSON: those lines go.
     text = re.sub(r',\s*}\s*$', '}', text)
+    # `tee` also catches Yosys warnings printed before the JSON (a black-box pattern that matches
+    # no module of this block).
+    start = re.search(r'^[\[{]', text, re.M)
+    if start:
+        text = text[start.start():]
     try:
         return json.loads(text)
     except ValueError:
@@ -72,9 +77,10 @@ def chip_areas(path):
     return areas
 
 
-def storage_bits(macros, hierarchy, top, blackboxes):
+def storage_bits(macros, hierarchy, top, blackboxes, skip=()):
     """Bits held by the black boxes of top's hierarchy: per elaborated black-box module its
-    memory bits (or, for a model without a memory, its flop bits), times its instance count.
+    memory bits (or, for a model without a memory, its flop bits), times its instance count;
+    not below the modules in skip (the sub-blocks of a hierarchical block count their own).
     Module names are compared without Yosys' leading backslash: `stat` names a module `\\m` but
     a cell of that module's type `m` (parametrised ones `$paramod\\m\\...` in both)."""
     if not macros:
@@ -107,7 +113,7 @@ def storage_bits(macros, hierarchy, top, blackboxes):
         for t, n in mods.get(key, {}).get('num_cells_by_type', {}).items():
             if t in per_module:
                 total += mult * n * per_module[t]
-            elif t in mods:
+            elif t in mods and t not in skip:
                 walk(t, mult * n)
     walk(top_key, 1)
     return total
@@ -130,17 +136,24 @@ def describe(reg, ports):
     return reg[len('u_dut/'):] if reg.startswith('u_dut/') else reg
 
 
-def block_row(name, bdir, lib, fo4_ns, density, blackboxes):
+def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
+    """One block's row. timed=False: a sub-block of a hierarchical block, synthesized in context
+    (synth/in_context.sh) and timed only as part of it; it may come out empty."""
     status = load(os.path.join(bdir, 'status.json'), {'status': 'fail', 'error': 'no status (not run?)',
                                                      'yosys_s': 0, 'sta_s': 0})
+    if not timed and status['status'] == 'synthesized':
+        status['status'] = 'ok'
     row = {'block': name, 'status': status['status'], 'error': status.get('error', ''),
            'yosys_s': status.get('yosys_s'), 'sta_s': status.get('sta_s'),
            'yosys_cpu_s': status.get('yosys_cpu_s'), 'sta_cpu_s': status.get('sta_cpu_s')}
     if status['status'] != 'ok':
         return row
+    # A hierarchical block (synth/synth.sh): its glue here, its sub-blocks in context in sub/.
+    subdir = os.path.join(bdir, 'sub')
+    subs = sorted(os.listdir(subdir)) if os.path.isdir(subdir) else []
     macros = load(os.path.join(bdir, 'macros.json'))
     hierarchy = load(os.path.join(bdir, 'hierarchy.json'))
-    bits = storage_bits(macros, hierarchy, name, blackboxes)
+    bits = storage_bits(macros, hierarchy, name, blackboxes, skip=set(subs))
     memories = load(os.path.join(bdir, 'mem_macros.json'), [])
     row['sram_macros'] = [f'{m["memory"]} ({m["words"]} x {m["width"]})' for m in memories]
     bits += sum(m['bits'] for m in memories)
@@ -159,9 +172,46 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes):
     by_type = stat['modules'][key]['num_cells_by_type'] if key else {}
     seq = set(lib['sequential'])
     row['kind'] = 'seq' if 'clk_i' in ports else 'comb'
-    row['cells'] = sum(n for t, n in by_type.items() if not is_blackbox_type(t, blackboxes))
+    row['cells'] = sum(n for t, n in by_type.items() if not is_blackbox_type(t, set(blackboxes) | set(subs)))
     row['flops'] = sum(n for t, n in by_type.items() if t in seq)
     row['area_um2'] = chip_areas(os.path.join(bdir, 'stat.txt')).get(name)
+    if row['area_um2'] is None and not by_type and not timed:
+        row['area_um2'] = 0.0  # emptied by its context: `stat` prints no area for an empty module
+    if subs:
+        # Glue cells that drive nothing live once the sub-blocks are in context (synth/context.py):
+        # a flat synthesis would have removed them.
+        dead = load(os.path.join(bdir, 'context', 'glue_dead.json'), {'cells': 0, 'flops': 0, 'area_um2': 0})
+        row['glue_dead'] = dead
+        row['cells'] -= dead['cells']
+        row['flops'] -= dead['flops']
+        if row['area_um2'] is not None:
+            row['area_um2'] = round(row['area_um2'] - dead['area_um2'], 1)
+        row['glue'] = {k: row[k] for k in ('cells', 'flops', 'area_um2')}
+        row['subblocks'] = []
+        for sub in subs:
+            count = by_type.get(sub, 0)
+            r = block_row(sub, os.path.join(subdir, sub), lib, fo4_ns, density, blackboxes, timed=False)
+            if r['status'] != 'ok':
+                row['status'], row['error'] = 'fail', f'sub-block {sub}: {r["error"]}'
+                return row
+            # In context, or this run's standalone synthesis of the sub-block (synth/hier.sh).
+            path = os.path.join(subdir, sub)
+            in_context = (not os.path.islink(path) or
+                          os.path.basename(os.path.dirname(os.path.realpath(path))) == 'context-cache')
+            row['subblocks'].append({'block': sub, 'instances': count, 'in_context': in_context,
+                                     'cells': r['cells'], 'flops': r['flops'], 'area_um2': r['area_um2'],
+                                     'sram_bits': r['sram_bits']})
+            for k in ('cells', 'flops', 'sram_bits'):
+                row[k] += count * r[k]
+            row['sram_macros'] += [f'{sub}.{m}' for m in r['sram_macros']]
+            if row['area_um2'] is not None and r['area_um2'] is not None:
+                row['area_um2'] = round(row['area_um2'] + count * r['area_um2'], 1)
+            if in_context:
+                for k in ('yosys_s', 'yosys_cpu_s'):
+                    if row.get(k) is not None and r.get(k) is not None:
+                        row[k] = round(row[k] + r[k], 2)
+        bits = row['sram_bits']
+        row['sram_area_um2'] = round(bits * density, 1) if bits and density else None
     crit = sta.get('critical_ns')
     row['critical_ns'] = crit
     row['fo4'] = round(crit / fo4_ns, 1) if crit else None
@@ -174,7 +224,10 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes):
     row['meets_goal'] = row['fo4'] is not None and row['fo4'] <= goal
     if row['sram_area_um2'] is not None and row['area_um2'] is not None:
         row['total_area_um2'] = round(row['area_um2'] + row['sram_area_um2'], 1)
-    problems = [k for k in ('cells', 'area_um2', 'critical_ns') if not row.get(k) or row[k] <= 0]
+    needed = ('cells', 'area_um2', 'critical_ns') if timed else ()
+    problems = [k for k in needed if not row.get(k) or row[k] <= 0]
+    if not timed and row['area_um2'] is None:
+        problems.append('area_um2')
     if problems:
         row['status'] = 'fail'
         row['error'] = 'impossible result: ' + ', '.join(f'{k} = {row.get(k)}' for k in problems)
@@ -287,6 +340,18 @@ def markdown(rep):
                        else '.')]
     else:
         out.append(f'Not available: {po["reason"]}.')
+    if rep.get('variants'):
+        base = po['baseline_area_um2'] if po['available'] else None
+        out += ['', '## Variants: l1d_top with configuration inputs tied (synth.sh --variant)', '',
+                '| variant | RTL | inputs | cells | flops | standard-cell area um² | vs baseline | SRAM um² | path FO4 |',
+                '|---|---|---|---:|---:|---:|---:|---:|---:|']
+        for v in rep['variants']:
+            if v['status'] != 'ok':
+                out.append(f'| {v["variant"]} | `{v["rtl"]}` | {v["const"]} | FAILED: {v["error"]} | | | | | |')
+                continue
+            rel = f'{100.0 * (v["area_um2"] - base) / base:+.1f} %' if base else '—'
+            out.append(f'| {v["variant"]} | `{v["rtl"]}` | {v["const"].replace(",", ", ")} | {v["cells"]} |'
+                       f' {v["flops"]} | {v["area_um2"]:.0f} | {rel} | {fmt(v.get("sram_area_um2"))} | {v["fo4"]} |')
     if rep['failures']:
         out += ['', '## Failures', '']
         out += [f'- {f["block"]}: {f["error"]}' for f in rep['failures']]
@@ -332,7 +397,7 @@ def main():
         print('report: no library facts in the run directory', file=sys.stderr)
         return 1
     density = float(a.density) if a.density else None
-    blackboxes = set(os.environ.get('SYN_BLACKBOX', 'l1d_data_sram').split())
+    blackboxes = set(os.environ.get('SYN_BLACKBOX', 'l1d_data_sram l1d_ram_1r1w').split())
     rows = [block_row(b, os.path.join(a.run, 'blocks', b), lib, fo4['fo4_ns'], density, blackboxes)
             for b in sorted(os.listdir(os.path.join(a.run, 'blocks')))]
     rows.sort(key=lambda r: (r['block'] == 'l1d_top', r['block']))
@@ -351,6 +416,18 @@ def main():
                                     a.baseline_const),
         'failures': [{'block': r['block'], 'error': r['error']} for r in rows if r['status'] != 'ok'],
     }
+    vdir = os.path.join(a.run, 'variants')
+    if os.path.isdir(vdir):
+        rep['variants'] = []
+        for name in sorted(os.listdir(vdir)):
+            with open(os.path.join(vdir, name, 'variant.txt'), encoding='utf-8') as f:
+                rtl, const = (f.read().split('\n') + [''])[:2]
+            v = block_row('l1d_top', os.path.join(vdir, name, 'l1d_top'), lib, fo4['fo4_ns'], density,
+                          blackboxes)
+            v.update(variant=name, rtl=rtl, const=const)
+            rep['variants'].append(v)
+            if v['status'] != 'ok':
+                rep['failures'].append({'block': f'variant {name}', 'error': v['error']})
     with open(os.path.join(a.run, 'report.json'), 'w', encoding='utf-8') as f:
         json.dump(rep, f, indent=1)
         f.write('\n')

@@ -1,6 +1,7 @@
 # OpenSTA: the register-to-register critical path of one block's netlist (synth/block.sh).
 #
-# Environment: SYN_TOOLS, STA_LIBERTY, STA_NETLIST, STA_TOP (the wrapper TOP_synwrap),
+# Environment: SYN_TOOLS, STA_LIBERTY, STA_NETLIST (one or more files: a hierarchical block's glue
+# and its sub-blocks), STA_TOP (the wrapper TOP_synwrap),
 # STA_DRIVER (driving cell of every input), STA_LOAD (load of every output, library units),
 # STA_PERIOD (ns; only sets the slack, the path delay does not depend on it), STA_REPORT (the
 # path report), STA_OUT (result, JSON).
@@ -31,7 +32,7 @@ proc register_net {pin} {
 sta_main {
     set period [env_req STA_PERIOD]
     load_library [env_req STA_LIBERTY]
-    read_verilog [env_req STA_NETLIST]
+    foreach netlist [env_req STA_NETLIST] { read_verilog $netlist }
     if {![link_design [env_req STA_TOP]]} { sta_fail "cannot link [env_req STA_TOP]" }
     if {[get_ports -quiet clk_i] eq ""} { sta_fail "no clk_i port" }
     create_clock -name clk -period $period [get_ports clk_i]

@@ -116,7 +116,7 @@ def cmd_report(run):
     fo4 = report.load(os.path.join(run, 'lib', 'fo4.json'))
     with open(os.path.join(run, 'configs', 'base.yaml'), encoding='utf-8') as f:
         base = base_values(f.read())
-    blackboxes = set(os.environ.get('SYN_BLACKBOX', 'l1d_data_sram').split())
+    blackboxes = set(os.environ.get('SYN_BLACKBOX', 'l1d_data_sram l1d_ram_1r1w').split())
     rows, failed = [], []
     for param, values in SWEEP.items():
         swept = set()

@@ -52,7 +52,7 @@ rm -rf "$run"
 mkdir -p "$run/points"
 mv "$tmplib" "$run/lib"
 trap - EXIT
-export SYN_BLACKBOX=${SYN_BLACKBOX-l1d_data_sram}
+export SYN_BLACKBOX=${SYN_BLACKBOX-l1d_data_sram l1d_ram_1r1w}
 skip=" ${SWEEP_SKIP-l1d_top l1d_mshr l1d_tag_array} $SYN_BLACKBOX "
 
 python3 "$tools/sweep.py" configs "$root/configs/gtx480.yaml" "$run/configs" >"$run/points.txt" ||

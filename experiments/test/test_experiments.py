@@ -6,7 +6,9 @@
 
 Unit: the YAML subset against every file of configs/, comparisons (direction, effect size),
 the DyCache study's aggregation on canned statistics (made-up IPCs whose geomeans are known),
-and the rewriting of docs/results.md's generated blocks. Smoke: the runner on the two-point test
+Pareto marking and the scatter plot, the combined study's configurations, ranking, verdict and
+Pareto front on canned statistics and a hand-written synthesis report, and the rewriting of
+docs/results.md's generated blocks. Smoke: the runner on the two-point test
 study (experiments/test/studies/smoke.py) at --scale test through GNU parallel: CSV, JSON and PNG
 appear, a second run finds both points cached, and a study with a failing point still runs its
 other point, reports the failing command and its stderr, and exits 1.
@@ -154,6 +156,147 @@ class DyCacheAggregation(unittest.TestCase):
         figs, _ = dy.analyse(ctx, core.Results(pts, stats, {}, dy.PRESET))
         row = next(r for r in next(f for f in figs if f.name == "fig08_ipc").rows if r[0] == "bfs")
         self.assertIsNone(row[4])
+
+
+class ScatterAndPareto(unittest.TestCase):
+    def test_pareto_marking_on_a_hand_written_example(self):
+        #            cost  benefit
+        pts = [(100.0, 1.00),   # smallest: optimal
+               (120.0, 1.00),   # bigger, no faster than the first: dominated
+               (150.0, 1.20),   # optimal
+               (150.0, 1.10),   # same area as the one above, slower: dominated
+               (200.0, 1.20),   # bigger, as fast: dominated
+               (250.0, 1.30),   # optimal
+               (250.0, 1.30),   # equal to the one above: equal points do not dominate each other
+               (300.0, None)]   # no IPC: never optimal
+        self.assertEqual(core.pareto_optimal(pts), [True, False, True, False, False, True, True, False])
+        self.assertEqual(core.pareto_optimal([]), [])
+
+    @unittest.skipUnless(shutil.which("gnuplot"), "needs gnuplot")
+    def test_a_scatter_figure_writes_a_png(self):
+        fig = core.Figure("front", "area against IPC", ["preset", "area", "ipc", "front", "note"],
+                          [["a", 100.0, 1.0, "yes", "x"], ["b", 150.0, 1.2, "yes", "x"], ["c", 180.0, 1.1, "no", "x"],
+                           ["d", None, 1.5, "no", "no area: left out"]],
+                          kind="scatter", mark="front", xlabel="area (um^2)", ylabel="IPC", hline=1.0, note="n")
+        with tempfile.TemporaryDirectory() as d:
+            png = report.write_figure(fig, d, {"study": "t"})
+            self.assertEqual(png, os.path.join(d, "front.png"))
+            with open(png, "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+            self.assertEqual(read(os.path.join(d, "front.plot.csv")).splitlines()[1:],
+                             ["a,100.0,1.0,1", "b,150.0,1.2,1", "c,180.0,1.1,0"])
+            self.assertEqual(read(os.path.join(d, "front.front.csv")).splitlines()[1:], ["a,100.0,1.0", "b,150.0,1.2"])
+            with open(os.path.join(d, "front.json")) as f:
+                j = json.load(f)
+            self.assertEqual((j["kind"], j["mark"], j["note"]), ("scatter", "front", "n"))
+            # Nothing to plot: no PNG, and no stale one left behind.
+            fig.rows = [["d", None, 1.5, "no", ""]]
+            self.assertIsNone(report.write_figure(fig, d, {}))
+            self.assertFalse(os.path.exists(png))
+            with self.assertRaises(ValueError):
+                report.write_figure(core.Figure("z", "t", ["k", "v"], [["a", 1.0]], kind="pie"), d, {})
+
+
+class CombinedStudy(unittest.TestCase):
+    """The combined study on canned statistics: every IPC is 1 except a few chosen ones, so the
+    ranking, the verdict and the Pareto front are known."""
+
+    def setUp(self):
+        self.st = load_study("combined")
+        self.ws = ["kmeans", "bfs", "vecadd"]     # vecadd is not cache-sensitive: not in the study
+        self.ctx = FakeCtx(self.ws, set())
+
+    def test_configurations(self):
+        st = self.st
+        self.assertEqual(len(st.CONFIGS), 19)  # 2 x 4 x 2 + AgeLRU bypass x 2 + the combined preset
+        by = st.BY_NAME
+        for preset in ["baseline", "dycache", "agcb", "two-level", "pcal", "agelru", "agelru-bypass", "combined"]:
+            self.assertEqual((by[preset].policy, by[preset].over), (preset, {}), preset)
+        self.assertEqual(by["age_tl_d"].over, {"replacement": "agelru", "granularity": "dynamic"})
+        self.assertEqual((by["age_pcal_d"].policy, by["age_pcal_d"].over), ("combined", {"bto": False}))
+        self.assertEqual(by["agelru-bypass"].kind, "single")       # AgeLRU bypass is one mechanism
+        self.assertEqual(by["age_ageb_d"].kind, "combination")
+        self.assertEqual([c.name for c in st.CONFIGS if c.pcal], ["pcal", "lru_pcal_d", "age_pcal_f", "age_pcal_d",
+                                                                 "combined"])
+        for c in st.CONFIGS:  # every selector change is a real change of the preset it starts from
+            ps = st.PRESET_SELECTORS[c.policy]
+            self.assertTrue(all(str(v).lower() != ps[k] for k, v in c.over.items()), c.name)
+
+    def run_study(self, ipcs, synth_report=None):
+        """ipcs: {(workload, variant): IPC}, the rest 1.0; returns the figures."""
+        st, ctx = self.st, self.ctx
+        ctx.synth_report = synth_report
+        pts = st.points(ctx)
+        self.assertEqual(len(pts), 2 * (14 + len(st.LIMITS)))
+        stats = {p.id: fake_stats(ipcs.get((p.workload, p.variant.name), 1.0)) for p in pts}
+        more = st.more_points(ctx, core.Results(pts, stats, {}, st.PRESET))
+        self.assertEqual(len(more), 2 * 5)
+        for p in more:
+            self.assertEqual(p.variant.args, ("--warp-limit", str(st.warp_opt(core.Results(pts, stats, {}, st.PRESET),
+                                                                             p.workload)),
+                                              "--controller", "dynamic-pcal"))
+            stats[p.id] = fake_stats(ipcs.get((p.workload, p.variant.name), 1.0))
+        figs, comps = st.analyse(ctx, core.Results(pts + more, stats, {}, st.PRESET))
+        self.assertEqual(comps, [])
+        return {f.name: f for f in figs}
+
+    def test_a_combination_that_wins_is_named(self):
+        figs = self.run_study({("kmeans", "w8"): 1.1, ("bfs", "w12"): 1.05,
+                               ("kmeans", "agelru"): 1.21, ("bfs", "agelru"): 1.0,      # single: geomean 1.1
+                               ("kmeans", "dycache"): 1.0, ("bfs", "dycache"): 1.0404,  # single: geomean 1.02
+                               ("kmeans", "age_pcal_d"): 1.44, ("bfs", "age_pcal_d"): 1.0})  # combination: 1.2
+        rank = figs["ranking"]
+        self.assertEqual(rank.rows[0][:2], ["AgeLRU + dynamic PCAL + DyCache-50", "combination (best combination)"])
+        self.assertAlmostEqual(rank.rows[0][3], 1.2)
+        self.assertEqual(rank.rows[1][:2], ["AgeLRU", "single (best single)"])
+        self.assertIn("A combination beats every single mechanism: the best, AgeLRU + dynamic PCAL + DyCache-50, "
+                      "reaches 1.200x the baseline, +9.1 % over the best single mechanism, AgeLRU (1.100x).", rank.note)
+        thr = next(r for r in rank.rows if r[0] == "throttling at warp-opt")
+        self.assertAlmostEqual(thr[3], math.sqrt(1.1 * 1.05))
+        per = figs["per_workload"]
+        km = next(r for r in per.rows if r[0] == "KMN")
+        self.assertEqual(km[1:3], [1.0, 8])                       # baseline IPC, warp-opt
+        self.assertAlmostEqual(km[3], 1.21)
+        self.assertAlmostEqual(km[4], 1.44)
+        self.assertEqual(km[5:7], [1.21, "AgeLRU"])
+        bfs = next(r for r in per.rows if r[0] == "BFS")
+        self.assertEqual(bfs[6], "DyCache-50")                    # the best single on BFS is not the geomean's
+        self.assertIn("No area plot: no synthesis report given", figs["pareto"].note)
+        self.assertEqual(figs["pareto"].rows, [])
+
+    def test_no_combination_beating_a_single_mechanism_is_said(self):
+        figs = self.run_study({("kmeans", "agcb"): 1.5, ("kmeans", "age_agcb_f"): 1.2})
+        self.assertIn("No combination beats the best single mechanism, AGCB (1.225x the baseline); the best "
+                      "combination, AgeLRU + AGCB, reaches 1.095x (-10.6 % against it).", figs["ranking"].note)
+
+    def test_the_pareto_front_from_a_synthesis_report(self):
+        rep = {"variants": [{"variant": "baseline", "status": "ok", "area_um2": 100.0, "sram_area_um2": 50.0,
+                             "flops": 10},
+                            {"variant": "dycache", "status": "ok", "area_um2": 130.0, "flops": 12},
+                            {"variant": "agcb", "status": "ok", "area_um2": 120.0, "flops": 11},
+                            {"variant": "pcal", "status": "ok", "area_um2": 140.0, "flops": 13},
+                            {"variant": "elastic32", "status": "ok", "area_um2": 90.0},
+                            {"variant": "combined", "status": "failed"}],
+               "policy_overhead": {"available": True, "full_area_um2": 300.0, "baseline_area_um2": 100.0}}
+        ipcs = {("kmeans", "agcb"): 1.21, ("bfs", "agcb"): 1.0,        # 1.1 at area 120
+                ("kmeans", "dycache"): 1.0404, ("bfs", "dycache"): 1.0,  # 1.02 at area 130: dominated by agcb
+                ("kmeans", "pcal"): 1.44}                                # 1.2 at area 140
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "osu018"))
+            path = os.path.join(d, "osu018", "report.json")
+            with open(path, "w") as f:
+                json.dump(rep, f)
+            fig = self.run_study(ipcs, synth_report=path)["pareto"]
+        self.assertEqual([(r[0], r[1], r[3]) for r in fig.rows],
+                         [("baseline", 100.0, "yes"), ("agcb", 120.0, "yes"), ("dycache", 130.0, "no"),
+                          ("pcal", 140.0, "yes")])
+        self.assertAlmostEqual(fig.rows[3][2], 1.2)
+        self.assertAlmostEqual(fig.rows[1][5], 1.2)  # area over the baseline's
+        self.assertIn("(library osu018)", fig.note)
+        self.assertIn(": baseline, agcb, pcal.", fig.note)
+        self.assertIn("Not synthesized: combined.", fig.note)
+        self.assertIn("not a configuration of this study: elastic32.", fig.note)
+        self.assertIn("300 um^2, 3.00x", fig.note)
 
 
 class ResultsFile(unittest.TestCase):

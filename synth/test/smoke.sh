@@ -6,10 +6,13 @@
 # 1. Three small blocks of rtl/ on osu018 (synth/synth.sh): exit 0, and every report row has
 #    cells, area and a path > 0, a path between 2 and 100 FO4, flops for the sequential block
 #    only, and the FO4 of the library is between 20 and 500 ps.
-# 2. Black boxes, SRAM macros and the policy-overhead row (synth/test/fixture, its baseline the
-#    same RTL with cfg_policy_i tied to 0): the SRAM area is the bits of the two data SRAM
-#    instances (2 x 32 x 8) and of the one large memory (512 x 16) times the density, the small
-#    memory stays in flops, and the overhead is > 0.
+# 2. Black boxes, SRAM macros, hierarchical synthesis and the policy-overhead row
+#    (synth/test/fixture, its baseline the same RTL with cfg_policy_i tied to 0): the SRAM area is
+#    the bits of the two data SRAM instances (2 x 32 x 8) and of the one large memory (512 x 16)
+#    times the density, the small memory stays in flops; l1d_top is its glue plus the sub-block
+#    l1d_policy_unit in context (its unread dbg_o, and in the baseline its constant en_i, remove
+#    its flops), and the overhead is > 0; of two variants, cfg_policy_i tied to 1 and nothing
+#    tied, the second shares the full build's synthesis of the sub-block.
 # 3. Broken inputs make the flow fail with the right message: an empty liberty file; a latch
 #    (synth/test/fixture-latch: Yosys leaves an internal cell unmapped); and OpenSTA handed an
 #    empty library (it prints an error and carries on: the flow must notice).
@@ -61,9 +64,11 @@ fi
 
 # --- 2. black box and policy overhead on the fixture ---
 if "$root/synth/synth.sh" --rtl "$root/synth/test/fixture" --out "$work/fixture" --jobs 2 \
-  --baseline-rtl "$root/synth/test/fixture" --baseline-const cfg_policy_i=0 >"$work/fixture.log" 2>&1 &&
+  --baseline-rtl "$root/synth/test/fixture" --baseline-const cfg_policy_i=0 \
+  --variant "on=$root/synth/test/fixture:cfg_policy_i=1" --variant "free=$root/synth/test/fixture" \
+  >"$work/fixture.log" 2>&1 &&
   python3 - "$work/fixture/osu018/report.json" <<'EOF'; then
-import json, sys
+import json, os, sys
 rep = json.load(open(sys.argv[1]))
 rows = {r['block']: r for r in rep['blocks']}
 top, density = rows['l1d_top'], rep['sram_um2_per_bit']
@@ -76,7 +81,27 @@ po = rep['policy_overhead']
 assert po['available'] and po['overhead_um2'] > 0 and po['overhead_pct'] > 0, po
 assert po['baseline_flops'] <= po['full_flops'] - 8, po  # pol_q is gone
 assert po['full_area_um2'] == top['area_um2'] and po['baseline_sram_um2'] == top['sram_area_um2'], po
-print(f'fixture: SRAM {top["sram_bits"]} bits {top["sram_area_um2"]} um2, overhead {po["overhead_pct"]} %')
+# Hierarchical: the glue and the sub-block add up; the sub-block is in context in both builds.
+sub, = top['subblocks']
+assert sub['block'] == 'l1d_policy_unit' and sub['instances'] == 1 and sub['in_context'], sub
+assert sub['flops'] == 8 and top['glue']['flops'] == 8 + 4 * 8, top  # sum_q; acc_q, the table
+assert abs(top['area_um2'] - top['glue']['area_um2'] - sub['area_um2']) < 1, top
+alone = rows['l1d_policy_unit']
+assert alone['flops'] == 16 and alone['area_um2'] > sub['area_um2'], alone  # dbg_q only alone
+base_ctx = json.load(open(sys.argv[1].replace('report.json', 'baseline/l1d_top/context/l1d_policy_unit.json')))
+assert base_ctx['const_inputs'] == {'en_i': "1'b0"} and base_ctx['unused_outputs'] == ['dbg_o'], base_ctx
+full_ctx = json.load(open(sys.argv[1].replace('report.json', 'blocks/l1d_top/context/l1d_policy_unit.json')))
+assert full_ctx['const_inputs'] == {} and full_ctx['unused_outputs'] == ['dbg_o'], full_ctx
+# Variants: cfg_policy_i tied to 1 keeps the policy unit (en_i constant 1 in its context); with
+# nothing tied, the build is the full one and shares its synthesis of the sub-block in context.
+free, on = rep['variants']
+assert on['variant'] == 'on' and on['status'] == 'ok' and on['const'] == 'cfg_policy_i=1', on
+assert on['flops'] == top['flops'] and on['area_um2'] > po['baseline_area_um2'], (on, po)
+assert free['variant'] == 'free' and free['area_um2'] == top['area_um2'], (free, top)
+cache = os.path.join(os.path.dirname(sys.argv[1]), 'context-cache')
+assert len([e for e in os.listdir(cache) if not e.endswith('.lock')]) == 3, os.listdir(cache)
+print(f'fixture: SRAM {top["sram_bits"]} bits {top["sram_area_um2"]} um2, overhead {po["overhead_pct"]} %,'
+      f' l1d_policy_unit {sub["area_um2"]} um2 in context, {alone["area_um2"]} alone')
 EOF
   pass "black-box SRAM area and policy-overhead row"
 else

@@ -1,0 +1,317 @@
+"""Beyond the papers: the mechanisms combined, searched over a small space, and area against IPC.
+
+On the gtx480 preset and the dissertation's cache-sensitive set, every configuration of
+  replacement  LRU | AgeLRU
+  bypass       none | AGCB | two-level | dynamic PCAL at the workload's warp-opt | AgeLRU bypass
+               (AgeLRU bypass only with AgeLRU replacement)
+  granularity  fixed 128 B | DyCache-50 (dynamic)
+(18 configurations) and the `combined` policy preset (AgeLRU + PCAL + DyCache + BTO) with
+dynamic PCAL at warp-opt. Two stages, as in the PCAL study: first every configuration without
+PCAL and warp throttling over a range of limits (warp-max is the baseline), which gives each
+workload its warp-opt; then the PCAL configurations at that warp-opt (dynamic PCAL starts from
+throttling at warp-opt and chooses EBTNum itself).
+
+Each configuration is the nearest policy preset (configs/policies/) with the selectors that
+differ changed, or the preset itself when it is one. The analysis ranks the configurations by
+geomean IPC over the baseline, names the best single mechanism and the best combination, and
+plots area against IPC: the area of l1d_top built for each synthesized policy preset (make
+synth-policies, build/synth-policies/<lib>/report.json, --synth-report) against the geomean
+IPC of the configuration that runs that preset, with the Pareto-optimal presets marked.
+There is no paper to compare with: the study makes no Comparison.
+"""
+import json
+import os
+
+from core import CACHE_SENSITIVE as SENSITIVE, REPO, Figure, Point, Variant, geomean, ipc, pareto_optimal
+import yamlsub
+
+NAME = "combined"
+TITLE = "Beyond the papers: combined policies, and area against IPC"
+PAPER = "Beyond the papers (no paper numbers)"
+SEED = ""
+PRESET = "gtx480"
+
+WARPS = 24                            # gtx480: 48 warps per SM, 2 schedulers
+LIMITS = [1, 2, 4, 8, 12, 16]         # warp-opt candidates per scheduler (warp-max: the baseline)
+
+REPLACEMENT = ["lru", "agelru"]
+BYPASS = ["none", "agcb", "two_level", "pcal", "agelru"]
+GRANULARITY = ["fixed128", "dynamic"]
+SELECTORS = ("replacement", "bypass", "granularity", "bto")
+
+# The policy presets a configuration may start from, in order of preference on a tie.
+PRESETS = ["baseline", "dycache", "agcb", "two-level", "pcal", "agelru", "agelru-bypass", "combined"]
+SHORT = {"replacement": {"lru": "lru", "agelru": "age"},  # variant names: age_tl_d = AgeLRU + two-level + DyCache
+         "bypass": {"none": "none", "agcb": "agcb", "two_level": "tl", "pcal": "pcal", "agelru": "ageb"},
+         "granularity": {"fixed128": "f", "dynamic": "d"}}
+MECHANISM = {"agcb": "AGCB", "two_level": "two-level", "pcal": "dynamic PCAL", "agelru": "AgeLRU bypass"}
+
+
+def _selectors(preset):
+    d = yamlsub.load(os.path.join(REPO, "configs", "policies", f"{preset}.yaml"))
+    return {k: d[k] for k in SELECTORS}
+
+
+PRESET_SELECTORS = {p: _selectors(p) for p in PRESETS}
+
+
+def mechanisms(sel):
+    """The mechanisms a configuration adds to the baseline. AgeLRU bypassing needs AgeLRU
+    replacement and is one mechanism (the dissertation's), so it does not count that twice."""
+    out = []
+    if sel["replacement"] == "agelru" and sel["bypass"] != "agelru":
+        out.append("AgeLRU")
+    if sel["bypass"] != "none":
+        out.append(MECHANISM[sel["bypass"]])
+    if sel["granularity"] == "dynamic":
+        out.append("DyCache-50")
+    if sel["bto"] == "true":
+        out.append("BTO")
+    return out
+
+
+def nearest_preset(sel):
+    """(preset, the selectors to change): fewest changes; on a tie the preset with the same
+    bypass (its parameters), then the order of PRESETS."""
+    def cost(i_p):
+        i, p = i_p
+        ps = PRESET_SELECTORS[p]
+        return (sum(ps[k] != sel[k] for k in SELECTORS), ps["bypass"] != sel["bypass"], i)
+    _, p = min(enumerate(PRESETS), key=cost)
+    return p, {k: sel[k] for k in SELECTORS if PRESET_SELECTORS[p][k] != sel[k]}
+
+
+def _yaml_value(v):
+    return {"true": True, "false": False}.get(v, v)
+
+
+class Config:
+    """One configuration of the search: its selectors, name, label and mechanisms."""
+
+    def __init__(self, sel):
+        self.sel = sel
+        self.pcal = sel["bypass"] == "pcal"
+        self.mechs = mechanisms(sel)
+        self.policy, changed = nearest_preset(sel)
+        self.over = {k: _yaml_value(v) for k, v in changed.items()}
+        # A configuration that is a preset runs it as it is and is named after it.
+        self.name = self.policy if not changed else "_".join(SHORT[k][sel[k]] for k in
+                                                             ("replacement", "bypass", "granularity"))
+        self.label = " + ".join(self.mechs) or "baseline"   # the combined preset: "... + BTO"
+
+    @property
+    def kind(self):
+        return ["baseline", "single", "combination"][min(len(self.mechs), 2)]
+
+    def variant(self, opt=None):
+        args = ("--warp-limit", str(opt), "--controller", "dynamic-pcal") if self.pcal else ()
+        note = "dynamic PCAL at the workload's warp-opt" if self.pcal else ""
+        return Variant(self.name, self.label, self.policy, over=self.over, args=args, note=note)
+
+
+def _configs():
+    out = []
+    for r in REPLACEMENT:
+        for b in BYPASS:
+            if b == "agelru" and r != "agelru":
+                continue
+            for g in GRANULARITY:
+                out.append(Config({"replacement": r, "bypass": b, "granularity": g, "bto": "false"}))
+    out.append(Config(dict(PRESET_SELECTORS["combined"])))
+    return out
+
+
+CONFIGS = _configs()
+BY_NAME = {c.name: c for c in CONFIGS}
+BASE = BY_NAME["baseline"]            # LRU, no bypass, 128 B lines, all warps (warp-max)
+THROTTLE = {w: Variant(f"w{w}", f"throttle {w}", "baseline", args=("--warp-limit", str(w))) for w in LIMITS}
+
+
+def sensitive(ctx):
+    return ctx.available(list(SENSITIVE))
+
+
+def points(ctx):
+    vs = [c.variant() for c in CONFIGS if not c.pcal] + list(THROTTLE.values())
+    return [Point(PRESET, w, v) for w in sensitive(ctx) for v in vs]
+
+
+def warp_opt(res, w):
+    """The warp limit with the best IPC (warp-max, the baseline, included), or None."""
+    runs = [(ipc(s), limit) for limit, s in [(WARPS, res.get(w, BASE.name))] +
+            [(lim, res.get(w, v.name)) for lim, v in THROTTLE.items()] if s]
+    return max(runs)[1] if runs else None
+
+
+def more_points(ctx, res):
+    out = []
+    for w in sensitive(ctx):
+        opt = warp_opt(res, w)
+        if opt is not None:
+            out += [Point(PRESET, w, c.variant(opt)) for c in CONFIGS if c.pcal]
+    return out
+
+
+def preamble(ctx):
+    lack = [SENSITIVE[w] for w in ctx.missing(list(SENSITIVE))]
+    n_pcal = sum(c.pcal for c in CONFIGS)
+    return (f"{len(CONFIGS)} configurations on the cache-sensitive set ({len(sensitive(ctx))} of 15 workloads"
+            + (f"; not here: {', '.join(lack)}" if lack else "") + "): replacement LRU or AgeLRU x bypass none, "
+            "AGCB, two-level, dynamic PCAL or AgeLRU bypass (with AgeLRU only) x granularity fixed 128 B or "
+            f"DyCache-50, and the `combined` preset (AgeLRU + PCAL + DyCache + BTO). The {n_pcal} PCAL "
+            f"configurations run dynamic PCAL at the workload's warp-opt, the best of throttling to {LIMITS} "
+            f"warps per scheduler and warp-max ({WARPS}, the baseline). A *single mechanism* adds one mechanism to "
+            "the baseline (AgeLRU bypassing, which needs AgeLRU replacement, is one), a *combination* two or "
+            "more. Speedups are IPC ratios over the baseline, averaged as geomeans. No paper reports these "
+            "combinations, so there is no comparison table; the area plot needs `make synth-policies`.")
+
+
+def _shown(path):  # relative to the repository when inside it
+    rel = os.path.relpath(path, REPO)
+    return path if rel.startswith("..") else rel
+
+
+def read_synth(path):
+    """(report, why not): make synth-policies' report.json, or None and the reason."""
+    if not path:
+        return None, "no synthesis report given (--synth-report)"
+    if not os.path.exists(path):
+        return None, f"no synthesis report at `{_shown(path)}` (run `make synth-policies`, or pass --synth-report)"
+    try:
+        with open(path) as f:
+            rep = json.load(f)
+    except (OSError, ValueError) as e:
+        return None, f"the synthesis report `{_shown(path)}` cannot be read ({e})"
+    if not isinstance(rep, dict) or not rep.get("variants"):
+        return None, f"the synthesis report `{_shown(path)}` has no policy variants (make synth-policies writes them)"
+    return rep, ""
+
+
+def _pct(x):
+    return f"{100 * (x - 1):+.1f} %"
+
+
+def analyse(ctx, res):
+    ws = sensitive(ctx)
+    label = lambda w: SENSITIVE[w]
+    ipc_of = lambda w, v: (lambda s: ipc(s) if s else None)(res.get(w, v))
+    norm = lambda name: (lambda w: (lambda a, b: a / b if a and b else None)(ipc_of(w, name), ipc_of(w, BASE.name)))
+    opts = {w: warp_opt(res, w) for w in ws}
+    throttle = lambda w: (None if opts[w] is None else
+                          norm(BASE.name if opts[w] == WARPS else f"w{opts[w]}")(w))
+
+    gm = {c.name: geomean([norm(c.name)(w) for w in ws]) for c in CONFIGS}
+    n_ok = {c.name: sum(norm(c.name)(w) is not None for w in ws) for c in CONFIGS}
+    best_of = lambda kind: max((c for c in CONFIGS if c.kind == kind and gm[c.name] is not None),
+                               key=lambda c: gm[c.name], default=None)
+    single, combo = best_of("single"), best_of("combination")
+
+    ranked = sorted(CONFIGS, key=lambda c: -(gm[c.name] or 0))
+    rows = []
+    for c in ranked:
+        vals = [v for v in (norm(c.name)(w) for w in ws) if v is not None]
+        tag = " (best single)" if c is single else (" (best combination)" if c is combo else "")
+        rows.append([c.label, c.kind + tag, len(c.mechs), gm[c.name], min(vals, default=None),
+                     max(vals, default=None), f"{n_ok[c.name]}/{len(ws)}"])
+    tvals = [v for v in (throttle(w) for w in ws) if v is not None]
+    rows.append(["throttling at warp-opt", "reference (not a configuration)", None, geomean(tvals),
+                 min(tvals, default=None), max(tvals, default=None), f"{len(tvals)}/{len(ws)}"])
+
+    if single is None or combo is None:
+        verdict = "Too few points ran to compare single mechanisms with combinations."
+    elif gm[combo.name] > gm[single.name]:
+        verdict = (f"A combination beats every single mechanism: the best, {combo.label}, reaches "
+                   f"{gm[combo.name]:.3f}x the baseline, {_pct(gm[combo.name] / gm[single.name])} over the best "
+                   f"single mechanism, {single.label} ({gm[single.name]:.3f}x).")
+    else:
+        verdict = (f"No combination beats the best single mechanism, {single.label} ({gm[single.name]:.3f}x the "
+                   f"baseline); the best combination, {combo.label}, reaches {gm[combo.name]:.3f}x "
+                   f"({_pct(gm[combo.name] / gm[single.name])} against it).")
+    figs = [Figure("ranking", f"Every configuration, geomean IPC over the baseline ({len(ws)} cache-sensitive "
+                   "workloads), best first", ["configuration", "kind", "mechanisms", "geomean IPC / baseline",
+                                              "worst workload", "best workload", "workloads"],
+                   rows, ylabel="IPC / IPC of the baseline (geomean)", series=["geomean IPC / baseline"],
+                   hline=1.0, note=verdict)]
+
+    per = lambda c: (lambda w: norm(c.name)(w) if c else None)
+
+    def here(kind):  # the best of one kind on one workload: (IPC / baseline, which; ties named as such)
+        def best(w):
+            runs = [(norm(c.name)(w), c.label) for c in CONFIGS if c.kind == kind and norm(c.name)(w) is not None]
+            if not runs:
+                return None, None
+            top = max(v for v, _ in runs)
+            tied = [lab for v, lab in runs if v == top]
+            return top, tied[0] + (f" (tied with {len(tied) - 1} more)" if len(tied) > 1 else "")
+        return best
+    wrows = []
+    for w in ws:
+        hs, hc = here("single")(w), here("combination")(w)
+        wrows.append([label(w), ipc_of(w, BASE.name), opts[w], per(single)(w), per(combo)(w), hs[0], hs[1],
+                      hc[0], hc[1]])
+    wrows.append([f"geomean ({len(ws)})", geomean([r[1] for r in wrows]), None,
+                  geomean([r[3] for r in wrows]), geomean([r[4] for r in wrows]),
+                  geomean([r[5] for r in wrows]), None, geomean([r[7] for r in wrows]), None])
+    s_lab = f"best single: {single.label}" if single else "best single"
+    c_lab = f"best combination: {combo.label}" if combo else "best combination"
+    figs.append(Figure("per_workload", "Per workload: the best single mechanism and combination by geomean and on "
+                       "that workload, IPC over the baseline",
+                       ["workload", "baseline IPC", "warp-opt", s_lab, c_lab, "best single here", "which single",
+                        "best combination here", "which combination"], wrows,
+                       ylabel="IPC / IPC of the baseline", series=[s_lab, c_lab, "best single here",
+                                                                   "best combination here"], hline=1.0))
+
+    figs.append(pareto_figure(ctx, gm, ws))
+    return figs, []
+
+
+def pareto_figure(ctx, gm, ws):
+    """Area of l1d_top built for each synthesized policy preset against the geomean IPC of the
+    configuration that runs that preset (pcal, combined: dynamic PCAL at warp-opt)."""
+    cols = ["policy preset", "area (um^2)", "geomean IPC / baseline", "Pareto-optimal", "configuration",
+            "area / baseline", "SRAM area (um^2)", "flops"]
+    title = f"Area of l1d_top per policy preset against geomean IPC over the baseline ({len(ws)} workloads)"
+    fig = Figure("pareto", title, cols, [], xlabel="standard-cell area of l1d_top (um^2)",
+                 ylabel="IPC / IPC of the baseline (geomean)", series=cols[1:3], mark="Pareto-optimal",
+                 kind="scatter", hline=1.0)
+    path = getattr(ctx, "synth_report", None)
+    rep, why = read_synth(path)
+    if rep is None:
+        fig.note = f"No area plot: {why}."
+        fig.in_results = False  # an empty table says nothing the note does not
+        return fig
+    runs = {c.policy: c for c in CONFIGS if not c.over}   # presets the study runs as they are
+    ok = [v for v in rep["variants"] if v.get("status") == "ok" and v.get("area_um2") is not None]
+    base_area = next((v["area_um2"] for v in ok if v["variant"] == "baseline"), None)
+    rows, unmatched = [], []
+    for v in ok:
+        c = runs.get(v["variant"])
+        if c is None:
+            unmatched.append(v["variant"])
+            continue
+        sram = v.get("sram_area_um2")
+        rows.append([v["variant"], round(v["area_um2"]), gm[c.name], None, c.label,  # whole um^2 in the table
+                     v["area_um2"] / base_area if base_area else None, None if sram is None else round(sram),
+                     v.get("flops")])
+    marks = pareto_optimal([(r[1], r[2]) for r in rows])
+    for r, m in zip(rows, marks):
+        r[3] = "yes" if m else "no"
+    fig.rows = sorted(rows, key=lambda r: r[1])
+    lib = os.path.basename(os.path.dirname(path))
+    failed = [v["variant"] for v in rep["variants"] if v.get("status") != "ok"]
+    note = [f"Areas from `{_shown(path)}` (library {lib}); the controllers (throttling, dynamic PCAL) are in "
+            "the SM, not in these areas."]
+    front = [r[0] for r in fig.rows if r[3] == "yes"]
+    if front:
+        note.append("Pareto-optimal (no other preset is at least as small and as fast, and better in one): "
+                    + ", ".join(front) + ".")
+    if failed:
+        note.append("Not synthesized: " + ", ".join(failed) + ".")
+    if unmatched:
+        note.append("Synthesized but not a configuration of this study: " + ", ".join(unmatched) + ".")
+    po = rep.get("policy_overhead") or {}
+    if po.get("available") and po.get("full_area_um2") and po.get("baseline_area_um2"):
+        note.append(f"l1d_top with every policy selectable at run time: {po['full_area_um2']:.0f} um^2, "
+                    f"{po['full_area_um2'] / po['baseline_area_um2']:.2f}x its baseline-tied build.")
+    fig.note = " ".join(note)
+    return fig
