@@ -6,10 +6,12 @@ On the gtx480 preset and the dissertation's cache-sensitive set, every configura
                (AgeLRU bypass only with AgeLRU replacement)
   granularity  fixed 128 B | DyCache-50 (dynamic)
 (18 configurations) and the `combined` policy preset (AgeLRU + PCAL + DyCache + BTO) with
-dynamic PCAL at warp-opt. Two stages, as in the PCAL study: first every configuration without
-PCAL and warp throttling over a range of limits (warp-max is the baseline), which gives each
-workload its warp-opt; then the PCAL configurations at that warp-opt (dynamic PCAL starts from
-throttling at warp-opt and chooses EBTNum itself).
+dynamic PCAL at warp-opt; and every configuration without PCAL also with its warps throttled to
+the workload's warp-opt (warp throttling, the SM mechanism PCAL starts from, is a mechanism of
+its own here): 33 configurations. Two stages, as in the PCAL study: first every configuration
+without PCAL or throttling and warp throttling over a range of limits (warp-max is the
+baseline), which gives each workload its warp-opt; then the configurations at that warp-opt
+(dynamic PCAL starts from throttling at warp-opt and chooses EBTNum itself).
 
 Each configuration is the nearest policy preset (configs/policies/) with the selectors that
 differ changed, or the preset itself when it is one. The analysis ranks the configurations by
@@ -86,17 +88,23 @@ def _yaml_value(v):
 
 
 class Config:
-    """One configuration of the search: its selectors, name, label and mechanisms."""
+    """One configuration of the search: its selectors, name, label and mechanisms. throttle: the
+    warps limited to the workload's warp-opt (the SM's warp throttling, PCAL's first step, here
+    without PCAL's tokens); PCAL configurations always run at warp-opt."""
 
-    def __init__(self, sel):
+    def __init__(self, sel, throttle=False):
         self.sel = sel
         self.pcal = sel["bypass"] == "pcal"
-        self.mechs = mechanisms(sel)
+        self.throttle = throttle and not self.pcal
+        self.at_warp_opt = self.pcal or self.throttle   # stage 2: needs the workload's warp-opt
+        self.mechs = (["throttling at warp-opt"] if self.throttle else []) + mechanisms(sel)
         self.policy, changed = nearest_preset(sel)
         self.over = {k: _yaml_value(v) for k, v in changed.items()}
         # A configuration that is a preset runs it as it is and is named after it.
         self.name = self.policy if not changed else "_".join(SHORT[k][sel[k]] for k in
                                                              ("replacement", "bypass", "granularity"))
+        if self.throttle:
+            self.name = "thr" if self.name == "baseline" else self.name + "_thr"
         self.label = " + ".join(self.mechs) or "baseline"   # the combined preset: "... + BTO"
 
     @property
@@ -104,8 +112,11 @@ class Config:
         return ["baseline", "single", "combination"][min(len(self.mechs), 2)]
 
     def variant(self, opt=None):
-        args = ("--warp-limit", str(opt), "--controller", "dynamic-pcal") if self.pcal else ()
-        note = "dynamic PCAL at the workload's warp-opt" if self.pcal else ""
+        args = ("--warp-limit", str(opt)) if self.at_warp_opt else ()
+        if self.pcal:
+            args += ("--controller", "dynamic-pcal")
+        note = ("dynamic PCAL at the workload's warp-opt" if self.pcal else
+                "warps throttled to the workload's warp-opt" if self.throttle else "")
         return Variant(self.name, self.label, self.policy, over=self.over, args=args, note=note)
 
 
@@ -118,6 +129,8 @@ def _configs():
             for g in GRANULARITY:
                 out.append(Config({"replacement": r, "bypass": b, "granularity": g, "bto": "false"}))
     out.append(Config(dict(PRESET_SELECTORS["combined"])))
+    # Each configuration without PCAL also with the warps throttled to warp-opt.
+    out += [Config(c.sel, throttle=True) for c in list(out) if not c.pcal]
     return out
 
 
@@ -132,7 +145,7 @@ def sensitive(ctx):
 
 
 def points(ctx):
-    vs = [c.variant() for c in CONFIGS if not c.pcal] + list(THROTTLE.values())
+    vs = [c.variant() for c in CONFIGS if not c.at_warp_opt] + list(THROTTLE.values())
     return [Point(PRESET, w, v) for w in sensitive(ctx) for v in vs]
 
 
@@ -148,22 +161,26 @@ def more_points(ctx, res):
     for w in sensitive(ctx):
         opt = warp_opt(res, w)
         if opt is not None:
-            out += [Point(PRESET, w, c.variant(opt)) for c in CONFIGS if c.pcal]
+            out += [Point(PRESET, w, c.variant(opt)) for c in CONFIGS if c.at_warp_opt]
     return out
 
 
 def preamble(ctx):
     lack = [SENSITIVE[w] for w in ctx.missing(list(SENSITIVE))]
     n_pcal = sum(c.pcal for c in CONFIGS)
+    n_thr = sum(c.throttle for c in CONFIGS)
     return (f"{len(CONFIGS)} configurations on the cache-sensitive set ({len(sensitive(ctx))} of 15 workloads"
             + (f"; not here: {', '.join(lack)}" if lack else "") + "): replacement LRU or AgeLRU x bypass none, "
             "AGCB, two-level, dynamic PCAL or AgeLRU bypass (with AgeLRU only) x granularity fixed 128 B or "
-            f"DyCache-50, and the `combined` preset (AgeLRU + PCAL + DyCache + BTO). The {n_pcal} PCAL "
-            f"configurations run dynamic PCAL at the workload's warp-opt, the best of throttling to {LIMITS} "
-            f"warps per scheduler and warp-max ({WARPS}, the baseline). A *single mechanism* adds one mechanism to "
-            "the baseline (AgeLRU bypassing, which needs AgeLRU replacement, is one), a *combination* two or "
-            "more. Speedups are IPC ratios over the baseline, averaged as geomeans. No paper reports these "
-            "combinations, so there is no comparison table; the area plot needs `make synth-policies`.")
+            f"DyCache-50, and the `combined` preset (AgeLRU + PCAL + DyCache + BTO); and the {n_thr} without PCAL "
+            f"again with warp throttling at warp-opt. The {n_pcal} PCAL configurations run dynamic PCAL at the "
+            f"workload's warp-opt, the best of throttling to {LIMITS} warps per scheduler and warp-max ({WARPS}, "
+            "the baseline), found by the first stage as the dissertation does offline. A *single mechanism* adds "
+            "one mechanism to the baseline (warp throttling is one; AgeLRU bypassing, which needs AgeLRU "
+            "replacement, is one), a *combination* two or more. Speedups are IPC ratios over the baseline, "
+            "averaged as geomeans. No paper reports these combinations, so there is no comparison table; the "
+            "area plot needs `make synth-policies` (throttling and dynamic PCAL's controller are in the SM, "
+            "not in `l1d_top`'s area).")
 
 
 def _shown(path):  # relative to the repository when inside it
@@ -197,8 +214,6 @@ def analyse(ctx, res):
     ipc_of = lambda w, v: (lambda s: ipc(s) if s else None)(res.get(w, v))
     norm = lambda name: (lambda w: (lambda a, b: a / b if a and b else None)(ipc_of(w, name), ipc_of(w, BASE.name)))
     opts = {w: warp_opt(res, w) for w in ws}
-    throttle = lambda w: (None if opts[w] is None else
-                          norm(BASE.name if opts[w] == WARPS else f"w{opts[w]}")(w))
 
     gm = {c.name: geomean([norm(c.name)(w) for w in ws]) for c in CONFIGS}
     n_ok = {c.name: sum(norm(c.name)(w) is not None for w in ws) for c in CONFIGS}
@@ -213,9 +228,6 @@ def analyse(ctx, res):
         tag = " (best single)" if c is single else (" (best combination)" if c is combo else "")
         rows.append([c.label, c.kind + tag, len(c.mechs), gm[c.name], min(vals, default=None),
                      max(vals, default=None), f"{n_ok[c.name]}/{len(ws)}"])
-    tvals = [v for v in (throttle(w) for w in ws) if v is not None]
-    rows.append(["throttling at warp-opt", "reference (not a configuration)", None, geomean(tvals),
-                 min(tvals, default=None), max(tvals, default=None), f"{len(tvals)}/{len(ws)}"])
 
     if single is None or combo is None:
         verdict = "Too few points ran to compare single mechanisms with combinations."
@@ -280,7 +292,7 @@ def pareto_figure(ctx, gm, ws):
         fig.note = f"No area plot: {why}."
         fig.in_results = False  # an empty table says nothing the note does not
         return fig
-    runs = {c.policy: c for c in CONFIGS if not c.over}   # presets the study runs as they are
+    runs = {c.policy: c for c in CONFIGS if not c.over and not c.throttle}  # presets run as they are
     ok = [v for v in rep["variants"] if v.get("status") == "ok" and v.get("area_um2") is not None]
     base_area = next((v["area_um2"] for v in ok if v["variant"] == "baseline"), None)
     rows, unmatched = [], []

@@ -208,7 +208,8 @@ class CombinedStudy(unittest.TestCase):
 
     def test_configurations(self):
         st = self.st
-        self.assertEqual(len(st.CONFIGS), 19)  # 2 x 4 x 2 + AgeLRU bypass x 2 + the combined preset
+        # 2 x 4 x 2 + AgeLRU bypass x 2 + the combined preset, and the 14 without PCAL throttled
+        self.assertEqual(len(st.CONFIGS), 33)
         by = st.BY_NAME
         for preset in ["baseline", "dycache", "agcb", "two-level", "pcal", "agelru", "agelru-bypass", "combined"]:
             self.assertEqual((by[preset].policy, by[preset].over), (preset, {}), preset)
@@ -218,6 +219,11 @@ class CombinedStudy(unittest.TestCase):
         self.assertEqual(by["age_ageb_d"].kind, "combination")
         self.assertEqual([c.name for c in st.CONFIGS if c.pcal], ["pcal", "lru_pcal_d", "age_pcal_f", "age_pcal_d",
                                                                  "combined"])
+        self.assertEqual((by["thr"].policy, by["thr"].over, by["thr"].label, by["thr"].kind),
+                         ("baseline", {}, "throttling at warp-opt", "single"))
+        self.assertEqual((by["age_agcb_f_thr"].label, by["age_agcb_f_thr"].kind),
+                         ("throttling at warp-opt + AgeLRU + AGCB", "combination"))
+        self.assertEqual(len([c for c in st.CONFIGS if c.throttle]), 14)
         for c in st.CONFIGS:  # every selector change is a real change of the preset it starts from
             ps = st.PRESET_SELECTORS[c.policy]
             self.assertTrue(all(str(v).lower() != ps[k] for k, v in c.over.items()), c.name)
@@ -230,11 +236,11 @@ class CombinedStudy(unittest.TestCase):
         self.assertEqual(len(pts), 2 * (14 + len(st.LIMITS)))
         stats = {p.id: fake_stats(ipcs.get((p.workload, p.variant.name), 1.0)) for p in pts}
         more = st.more_points(ctx, core.Results(pts, stats, {}, st.PRESET))
-        self.assertEqual(len(more), 2 * 5)
+        self.assertEqual(len(more), 2 * 19)
         for p in more:
-            self.assertEqual(p.variant.args, ("--warp-limit", str(st.warp_opt(core.Results(pts, stats, {}, st.PRESET),
-                                                                             p.workload)),
-                                              "--controller", "dynamic-pcal"))
+            opt = str(st.warp_opt(core.Results(pts, stats, {}, st.PRESET), p.workload))
+            pcal = st.BY_NAME[p.variant.name].pcal
+            self.assertEqual(p.variant.args, ("--warp-limit", opt) + (("--controller", "dynamic-pcal") if pcal else ()))
             stats[p.id] = fake_stats(ipcs.get((p.workload, p.variant.name), 1.0))
         figs, comps = st.analyse(ctx, core.Results(pts + more, stats, {}, st.PRESET))
         self.assertEqual(comps, [])
@@ -242,6 +248,7 @@ class CombinedStudy(unittest.TestCase):
 
     def test_a_combination_that_wins_is_named(self):
         figs = self.run_study({("kmeans", "w8"): 1.1, ("bfs", "w12"): 1.05,
+                               ("kmeans", "thr"): 1.1, ("bfs", "thr"): 1.0,             # single: 1.0488
                                ("kmeans", "agelru"): 1.21, ("bfs", "agelru"): 1.0,      # single: geomean 1.1
                                ("kmeans", "dycache"): 1.0, ("bfs", "dycache"): 1.0404,  # single: geomean 1.02
                                ("kmeans", "age_pcal_d"): 1.44, ("bfs", "age_pcal_d"): 1.0})  # combination: 1.2
@@ -252,7 +259,8 @@ class CombinedStudy(unittest.TestCase):
         self.assertIn("A combination beats every single mechanism: the best, AgeLRU + dynamic PCAL + DyCache-50, "
                       "reaches 1.200x the baseline, +9.1 % over the best single mechanism, AgeLRU (1.100x).", rank.note)
         thr = next(r for r in rank.rows if r[0] == "throttling at warp-opt")
-        self.assertAlmostEqual(thr[3], math.sqrt(1.1 * 1.05))
+        self.assertEqual(thr[1], "single")
+        self.assertAlmostEqual(thr[3], math.sqrt(1.1 * 1.0))
         per = figs["per_workload"]
         km = next(r for r in per.rows if r[0] == "KMN")
         self.assertEqual(km[1:3], [1.0, 8])                       # baseline IPC, warp-opt
