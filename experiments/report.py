@@ -87,17 +87,11 @@ def plot_bars(fig, base):
     if fig.hline is not None:
         plots.append(f"{fig.hline} with lines lc rgb 'black' dt 2 lw 1.5 notitle")
     script.append("plot " + ", \\\n     ".join(plots))
-    gp = base + ".gp"
-    with open(gp, "w") as f:
-        f.write("\n".join(script) + "\n")
-    proc = subprocess.run(["gnuplot", gp], capture_output=True, text=True)
-    if proc.returncode != 0 or not os.path.exists(base + ".png"):
-        print(f"experiments: gnuplot failed on {gp}:\n{proc.stderr}", file=sys.stderr)
-        return None
-    return base + ".png"
+    return _run_gnuplot(script, base)
 
 
 def _run_gnuplot(script, base):
+    """Writes base.gp and runs it; base.png, or None (and why on stderr) if gnuplot failed."""
     gp = base + ".gp"
     with open(gp, "w") as f:
         f.write("\n".join(script) + "\n")
