@@ -288,7 +288,9 @@ class CombinedStudy(unittest.TestCase):
                "policy_overhead": {"available": True, "full_area_um2": 300.0, "baseline_area_um2": 100.0}}
         ipcs = {("kmeans", "agcb"): 1.21, ("bfs", "agcb"): 1.0,        # 1.1 at area 120
                 ("kmeans", "dycache"): 1.0404, ("bfs", "dycache"): 1.0,  # 1.02 at area 130: dominated by agcb
-                ("kmeans", "pcal"): 1.44}                                # 1.2 at area 140
+                ("kmeans", "pcal"): 1.44,                                # 1.2 at area 140
+                ("kmeans", "thr"): 1.1,                                  # throttling: 1.0488 at the baseline's area
+                ("kmeans", "agcb_thr"): 1.44}                            # 1.2 at area 120: pcal is dominated
         with tempfile.TemporaryDirectory() as d:
             os.makedirs(os.path.join(d, "osu018"))
             path = os.path.join(d, "osu018", "report.json")
@@ -296,12 +298,14 @@ class CombinedStudy(unittest.TestCase):
                 json.dump(rep, f)
             fig = self.run_study(ipcs, synth_report=path)["pareto"]
         self.assertEqual([(r[0], r[1], r[3]) for r in fig.rows],
-                         [("baseline", 100.0, "yes"), ("agcb", 120.0, "yes"), ("dycache", 130.0, "no"),
-                          ("pcal", 140.0, "yes")])
-        self.assertAlmostEqual(fig.rows[3][2], 1.2)
-        self.assertAlmostEqual(fig.rows[1][5], 1.2)  # area over the baseline's
+                         [("baseline", 100.0, "no"), ("baseline + throttling", 100.0, "yes"), ("agcb", 120.0, "no"),
+                          ("agcb + throttling", 120.0, "yes"), ("dycache", 130.0, "no"),
+                          ("dycache + throttling", 130.0, "no"), ("pcal", 140.0, "no")])
+        self.assertAlmostEqual(fig.rows[6][2], 1.2)
+        self.assertAlmostEqual(fig.rows[1][2], math.sqrt(1.1))
+        self.assertAlmostEqual(fig.rows[2][5], 1.2)  # area over the baseline's
         self.assertIn("(library osu018)", fig.note)
-        self.assertIn(": baseline, agcb, pcal.", fig.note)
+        self.assertIn(": baseline + throttling, agcb + throttling.", fig.note)
         self.assertIn("Not synthesized: combined.", fig.note)
         self.assertIn("not a configuration of this study: elastic32.", fig.note)
         self.assertIn("300 um^2, 3.00x", fig.note)
