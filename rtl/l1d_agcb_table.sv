@@ -10,7 +10,8 @@
 // instruction-size bits), bypass_o = counter[hpc_o] >= Threshold.
 // Updates (registered): dec_i decrements counter[dec_idx_i] saturating at 0 (a read hit),
 // inc_i increments counter[inc_idx_i] saturating at the maximum (a victim's PC); both on one
-// index in one cycle: decrement, then increment. One always_ff per entry, decoded writes.
+// index in one cycle: decrement, then increment. Decoded writes, one always_ff per group of
+// at most 16 entries, which skips its entries when no port writes into the group.
 module l1d_agcb_table #(
   parameter int unsigned Entries = 256,
   parameter int unsigned CounterBits = 4,
@@ -38,7 +39,7 @@ module l1d_agcb_table #(
   assign unused_pc = ^pc_i;
   assign hpc_o = pc_i[PcShift +: IdxBits];
 
-  // Every counter, entry e at [e*CounterBits +: CounterBits] (the flops are in g_entry).
+  // Every counter, entry e at [e*CounterBits +: CounterBits] (the flops are in g_group).
   logic [Entries * CounterBits-1:0] counters;
   logic [CounterBits-1:0] read_value;
 
@@ -54,7 +55,8 @@ module l1d_agcb_table #(
     assign bypass_o = 1'b1;
   end
 
-  // The update values, computed once: the decremented counter[dec_idx_i], and the incremented
+  // The update values, computed once: the decremented counter[dec_idx_i] (its own value when
+  // dec_i is low, so that writing it back changes nothing), and the incremented
   // counter[inc_idx_i], which is the decremented value when both ports name one entry.
   logic [CounterBits-1:0] dec_old;
   logic [CounterBits-1:0] dec_new;
@@ -63,32 +65,34 @@ module l1d_agcb_table #(
   logic [CounterBits-1:0] inc_new;
 
   assign dec_old = counters[dec_idx_i * CounterBits +: CounterBits];
-  assign dec_new = dec_old != '0 ? dec_old - CounterBits'(1) : dec_old;
+  assign dec_new = dec_i && dec_old != '0 ? dec_old - CounterBits'(1) : dec_old;
   assign same_idx = dec_i && dec_idx_i == inc_idx_i;
   assign inc_old = same_idx ? dec_new : counters[inc_idx_i * CounterBits +: CounterBits];
   assign inc_new = inc_old != '1 ? inc_old + CounterBits'(1) : inc_old;
 
-  for (genvar e = 0; e < Entries; e++) begin : g_entry
-    logic dec_hit;
-    logic inc_hit;
-    logic [CounterBits-1:0] counter_q;
+  localparam int unsigned GroupEntries = Entries > 16 ? 16 : Entries;
+  localparam int unsigned GroupBits = $clog2(GroupEntries);
 
-    assign dec_hit = dec_i && dec_idx_i == IdxBits'(e);
-    assign inc_hit = inc_i && inc_idx_i == IdxBits'(e);
+  for (genvar g = 0; g < Entries / GroupEntries; g++) begin : g_group
+    logic [GroupEntries * CounterBits-1:0] group_q;
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        counter_q <= CounterBits'(ResetValue);
+        group_q <= {GroupEntries{CounterBits'(ResetValue)}};
       end else begin
-        if (inc_hit) begin
-          counter_q <= inc_new;
-        end else if (dec_hit) begin
-          counter_q <= dec_new;
+        if (inc_i && inc_idx_i >> GroupBits == IdxBits'(g) || dec_i && dec_idx_i >> GroupBits == IdxBits'(g)) begin
+          for (int unsigned i = 0; i < GroupEntries; i++) begin
+            if (inc_i && inc_idx_i == IdxBits'(g * GroupEntries + i)) begin
+              group_q[i * CounterBits +: CounterBits] <= inc_new;
+            end else if (dec_idx_i == IdxBits'(g * GroupEntries + i)) begin
+              group_q[i * CounterBits +: CounterBits] <= dec_new;
+            end
+          end
         end
       end
     end
 
-    assign counters[e * CounterBits +: CounterBits] = counter_q;
+    assign counters[g * GroupEntries * CounterBits +: GroupEntries * CounterBits] = group_q;
   end
 
 endmodule

@@ -42,31 +42,19 @@ module l1d_data_sram #(
 
   // One memory per way (set s at mem_q[s]), written a whole line at a time: the line read at
   // wr_set_i with the enabled bytes replaced. (One write statement per memory: Yosys turns 128
-  // byte-wide writes of a word into 128 write ports and takes minutes over them.)
+  // byte-wide writes of a word into 128 write ports and takes minutes over them.) The merge and
+  // its byte mask are written inside the write's condition, not as continuous assignments, so
+  // that a simulator computes them only in the cycles that write this way (a Verilator model
+  // evaluates every continuous assignment on every clock edge).
   for (genvar w = 0; w < Ways; w++) begin : g_way
     logic [1023:0] mem_q [Sets];
     logic [127:0] be;
-    logic [1023:0] bit_en;
-    logic [1023:0] old_line;
-    logic [1023:0] new_line;
 
     assign be = wr_be_i[w * 128 +: 128];
 
-    always_comb begin
-      bit_en = '0;
-      for (int unsigned s = 0; s < 4; s++) begin
-        for (int unsigned i = 0; i < 32; i++) begin
-          bit_en[(s * 32 + i) * 8 +: 8] = {8{be[s * 32 + i]}};
-        end
-      end
-    end
-
-    assign old_line = mem_q[wr_idx];
-    assign new_line = old_line & ~bit_en | wr_data_i[w * 1024 +: 1024] & bit_en;
-
     always_ff @(posedge clk_i) begin
       if (|be) begin
-        mem_q[wr_idx] <= new_line;
+        mem_q[wr_idx] <= mem_q[wr_idx] ^ (mem_q[wr_idx] ^ wr_data_i[w * 1024 +: 1024]) & {{8{be[127]}}, {8{be[126]}}, {8{be[125]}}, {8{be[124]}}, {8{be[123]}}, {8{be[122]}}, {8{be[121]}}, {8{be[120]}}, {8{be[119]}}, {8{be[118]}}, {8{be[117]}}, {8{be[116]}}, {8{be[115]}}, {8{be[114]}}, {8{be[113]}}, {8{be[112]}}, {8{be[111]}}, {8{be[110]}}, {8{be[109]}}, {8{be[108]}}, {8{be[107]}}, {8{be[106]}}, {8{be[105]}}, {8{be[104]}}, {8{be[103]}}, {8{be[102]}}, {8{be[101]}}, {8{be[100]}}, {8{be[99]}}, {8{be[98]}}, {8{be[97]}}, {8{be[96]}}, {8{be[95]}}, {8{be[94]}}, {8{be[93]}}, {8{be[92]}}, {8{be[91]}}, {8{be[90]}}, {8{be[89]}}, {8{be[88]}}, {8{be[87]}}, {8{be[86]}}, {8{be[85]}}, {8{be[84]}}, {8{be[83]}}, {8{be[82]}}, {8{be[81]}}, {8{be[80]}}, {8{be[79]}}, {8{be[78]}}, {8{be[77]}}, {8{be[76]}}, {8{be[75]}}, {8{be[74]}}, {8{be[73]}}, {8{be[72]}}, {8{be[71]}}, {8{be[70]}}, {8{be[69]}}, {8{be[68]}}, {8{be[67]}}, {8{be[66]}}, {8{be[65]}}, {8{be[64]}}, {8{be[63]}}, {8{be[62]}}, {8{be[61]}}, {8{be[60]}}, {8{be[59]}}, {8{be[58]}}, {8{be[57]}}, {8{be[56]}}, {8{be[55]}}, {8{be[54]}}, {8{be[53]}}, {8{be[52]}}, {8{be[51]}}, {8{be[50]}}, {8{be[49]}}, {8{be[48]}}, {8{be[47]}}, {8{be[46]}}, {8{be[45]}}, {8{be[44]}}, {8{be[43]}}, {8{be[42]}}, {8{be[41]}}, {8{be[40]}}, {8{be[39]}}, {8{be[38]}}, {8{be[37]}}, {8{be[36]}}, {8{be[35]}}, {8{be[34]}}, {8{be[33]}}, {8{be[32]}}, {8{be[31]}}, {8{be[30]}}, {8{be[29]}}, {8{be[28]}}, {8{be[27]}}, {8{be[26]}}, {8{be[25]}}, {8{be[24]}}, {8{be[23]}}, {8{be[22]}}, {8{be[21]}}, {8{be[20]}}, {8{be[19]}}, {8{be[18]}}, {8{be[17]}}, {8{be[16]}}, {8{be[15]}}, {8{be[14]}}, {8{be[13]}}, {8{be[12]}}, {8{be[11]}}, {8{be[10]}}, {8{be[9]}}, {8{be[8]}}, {8{be[7]}}, {8{be[6]}}, {8{be[5]}}, {8{be[4]}}, {8{be[3]}}, {8{be[2]}}, {8{be[1]}}, {8{be[0]}}};
       end
     end
 

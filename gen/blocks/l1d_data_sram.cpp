@@ -8,6 +8,7 @@
 // memories (one per way; Yosys sees Sets x Ways*1024 memory bits) without reset, as an SRAM
 // has none.
 #include <string>
+#include <vector>
 
 #include "common/address.h"
 #include "common/config.h"
@@ -16,8 +17,6 @@
 namespace gen::blocks {
 namespace {
 
-constexpr unsigned kSlots = l1d::kSlotsPerLine;     // 32 B slots per line
-constexpr unsigned kSlotBytes = l1d::kChunkBytes;   // bytes per slot
 constexpr unsigned kLineBits = 8 * l1d::kLineBytes;  // one way's data
 constexpr unsigned kLineBytes = l1d::kLineBytes;
 
@@ -66,27 +65,21 @@ class DataSram final : public RtlBlock {
 
     m.comment("One memory per way (set s at mem_q[s]), written a whole line at a time: the line read at");
     m.comment("wr_set_i with the enabled bytes replaced. (One write statement per memory: Yosys turns 128");
-    m.comment("byte-wide writes of a word into 128 write ports and takes minutes over them.)");
+    m.comment("byte-wide writes of a word into 128 write ports and takes minutes over them.) The merge and");
+    m.comment("its byte mask are written inside the write's condition, not as continuous assignments, so");
+    m.comment("that a simulator computes them only in the cycles that write this way (a Verilator model");
+    m.comment("evaluates every continuous assignment on every clock edge).");
     m.gen_for("g_way", "w", 0, ways, [&](Scope& g, const Expr& w) {
       Expr mem_q = g.logic("mem_q", kLineBits, {sets});
       Expr be = g.logic("be", kLineBytes);
-      Expr bit_en = g.logic("bit_en", kLineBits);
-      Expr old_line = g.logic("old_line", kLineBits);
-      Expr new_line = g.logic("new_line", kLineBits);
       g.assign(be, wr_be.part(w * kLineBytes, kLineBytes));
-      g.always_comb({{bit_en, zeros()}}, [&](Block& b) {
-        b.for_("s", 0, kSlots, [&](Block& bs, const Expr& s) {
-          bs.for_("i", 0, kSlotBytes, [&](Block& bi, const Expr& i) {
-            const Expr byte = s * kSlotBytes + i;  // of the line
-            bi.assign(bit_en.part(byte * 8, 8), repl(8, be[byte]));
-          });
-        });
-      });
-      g.assign(old_line, mem_q[wr_idx]);
-      g.assign(new_line, (old_line & ~bit_en) | (wr_data.part(w * kLineBits, kLineBits) & bit_en));
-      g.always_ff_noreset([&](Block& b) {
-        b.if_(red_or(be), [&](Block& t) { t.assign(mem_q[wr_idx], new_line); });
-      });
+      // The bit mask {{8{be[127]}}, ..., {8{be[0]}}} (byte i of the line at [8*i +: 8]).
+      std::vector<Expr> mask_bytes;
+      for (unsigned i = kLineBytes; i-- > 0;) mask_bytes.push_back(repl(8, be[i]));
+      const Expr old_line = mem_q[wr_idx];
+      // old ^ ((old ^ new) & mask): the enabled bytes from wr_data_i, the others kept.
+      const Expr merged = old_line ^ ((old_line ^ wr_data.part(w * kLineBits, kLineBits)) & concat(mask_bytes));
+      g.always_ff_noreset([&](Block& b) { b.if_(red_or(be), [&](Block& t) { t.assign(mem_q[wr_idx], merged); }); });
       g.assign(rd_data.part(w * kLineBits, kLineBits), mem_q[rd_idx]);
     });
     return m;
