@@ -14,6 +14,7 @@
 # reader, so the passes go on until no context changes (at most 4). The last pass's contexts stay
 # in OUTDIR/context/ (with glue_dead.json), the sub-blocks in OUTDIR/sub/<SUB>; then OpenSTA
 # times the glue with the sub-blocks (synth/block.sh with SYN_STAGE=sta). Exit 1 on any failure.
+# SYN_HIER_JOBS (default 2): sub-blocks synthesized at the same time within a pass.
 #
 # SYN_CONTEXT_CACHE (a directory, optional): sub-blocks in context are kept there under a hash of
 # their RTL (comment lines aside), context and library, and shared by every hierarchical block of
@@ -79,16 +80,26 @@ while :; do
   # shellcheck disable=SC2086
   python3 "$tools/context.py" extract "$out" "$top" "$libdir" "$ctx" $args >"$ctx.txt" 2>&1 ||
     fail "context.py: $(tail -1 "$ctx.txt")"
-  changed=""
+  # The sub-blocks whose context changed, synthesized HIER_JOBS at a time (SUBs come longest
+  # first from synth.sh, so the tag array starts at once).
+  changed="" names=()
   for s in $subs; do
     python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["instances"] else 1)' "$ctx/$s.json" || continue
     k=$(key "$ctx/$s.json") || fail "cannot read $ctx/$s.json"
     [ "$k" = "${done_ctx[$s]}" ] && continue
-    synth_in_context "$ctx/$s.json" "$s" "$k" ||
-      fail "sub-block $s in context (pass $pass): $(cat "$out/sub/$s/status.json" 2>/dev/null)"
+    while [ "$(jobs -rp | wc -l)" -ge "${SYN_HIER_JOBS:-2}" ]; do wait -n; done
+    # (exit status in a file: `wait -n` above may already have reaped the job)
+    { synth_in_context "$ctx/$s.json" "$s" "$k"; echo $? >"$out/sub/.$s.rc"; } &
+    names+=("$s")
     done_ctx[$s]=$k
     latest[$s]=$out/sub/$s
     changed="$changed $s"
+  done
+  wait
+  for n in "${names[@]}"; do
+    [ "$(cat "$out/sub/.$n.rc" 2>/dev/null)" = 0 ] ||
+      fail "sub-block $n in context (pass $pass): $(cat "$out/sub/$n/status.json" 2>/dev/null)"
+    rm -f "$out/sub/.$n.rc"
   done
   echo "pass $pass:${changed:- no change}" >>"$out/passes.txt"
   [ -n "$changed" ] && [ $pass -lt 4 ] || break

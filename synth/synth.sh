@@ -89,7 +89,8 @@ trap 'rm -rf "$tmplib"' EXIT
 . "$tmplib/lib.env"
 run=$out/$LIB_ID
 libdir=$run/lib
-# The last run's Yosys CPU seconds per block, if any, order the jobs (longest first).
+# The last run's Yosys CPU seconds per block order the jobs (longest first), else
+# synth/job_hints.txt.
 last=$(python3 -c 'import json,sys
 try:
     rep = json.load(open(sys.argv[1]))
@@ -97,6 +98,7 @@ except (OSError, ValueError):
     sys.exit(0)
 for r in rep.get("blocks", []):
     print(r["block"], r.get("yosys_cpu_s") or 0)' "$run/report.json")
+[ -n "$last" ] || last=$(grep -v '^#' "$tools/job_hints.txt")
 rm -rf "$run"
 mkdir -p "$run/blocks"
 mv "$tmplib" "$libdir"
@@ -104,7 +106,7 @@ trap - EXIT
 
 # --- the blocks: every module file of the RTL directory, largest first (better packing) ---
 if [ -z "$blocks" ]; then
-  # Longest first: by the last run's time, else by file size (bytes as milliseconds).
+  # Longest first: by the last run's time or the hints, else by file size (bytes as milliseconds).
   blocks=$(for f in "$rtl"/*.sv; do
     [ -e "$f" ] || continue
     b=$(basename "$f" .sv)
@@ -142,6 +144,9 @@ all="" glues="" leaves="" note=""
 hier() {
   local dir=$1 top=$2 bout=$3 const=${4:-} subs b deps=""
   subs=$(sub_blocks "$dir" "$top")
+  # longest first, as the blocks are ordered
+  subs=$(for b in $blocks; do case " $subs " in *" $b "*) printf '%s ' "$b" ;; esac; done
+    for b in $subs; do grep -qx "$b" <<<"$(printf '%s\n' $blocks)" || printf '%s ' "$b"; done)
   for b in $subs; do
     grep -qx "$b" <<<"$(printf '%s\n' $blocks)" && deps="$deps $run/blocks/$b/status.json"
   done
