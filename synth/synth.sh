@@ -139,8 +139,8 @@ sub_blocks() {  # sub_blocks DIR TOP: the blocks of DIR that TOP instantiates
 mk=$run/jobs.mk
 all="" glues="" leaves="" note=""
 # hier DIR TOP OUT [CONST]: the rules of one hierarchical block: its glue (OUT/glue.done), then
-# synth/hier.sh (sub-blocks in context, timing: OUT/timed.done), after this run's standalone
-# synthesis of its sub-blocks when the RTL is the same.
+# synth/hier.sh (sub-blocks in context, timing: OUT/timed.done) after this run's standalone
+# synthesis of its sub-blocks (which hier.sh reuses where the RTL is the same).
 hier() {
   local dir=$1 top=$2 bout=$3 const=${4:-} subs b deps=""
   subs=$(sub_blocks "$dir" "$top")
@@ -195,7 +195,7 @@ first=$(awk '{ print $1 }' <<<"$leaves")
 printf 'all: %s%s%s%s\n.PHONY: all\n' "$first" "$glues" "$leaves" "$all" >"$run/jobs.head"
 cat "$run/jobs.head" "$mk" >"$mk.tmp" && mv "$mk.tmp" "$mk" && rm "$run/jobs.head"
 
-echo "synth: $(wc -w <<<"$blocks") blocks$([ -n "$note" ] || echo " and the baseline l1d_top"), $jobs jobs at a time, in $run"
+echo "synth: $(wc -w <<<"$blocks") blocks$([ -n "$note" ] || echo ", the baseline l1d_top")$([ ${#variants[@]} -eq 0 ] || echo ", ${#variants[@]} variants"), $jobs jobs at a time, in $run"
 # A failing block prints its error and is marked in the report; the others go on (make -k).
 make -s -k -j "$jobs" -f "$mk" all 2> >(grep -v "^make: \*\*\*" >&2)
 end=$(date +%s.%N)
