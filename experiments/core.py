@@ -188,12 +188,11 @@ class Results:
 
 class Context:
     """What a study may ask about the run: scale, backend, the workloads gpusim has and
-    their regular / irregular tag (docs/workloads.md), the output directory, and where the
-    synthesis areas of the policy presets are (make synth-policies; may not exist)."""
+    their regular / irregular tag (docs/workloads.md), and where the synthesis areas of the
+    policy presets are (make synth-policies; may not exist)."""
 
-    def __init__(self, gpusim, scale, l1, out=None, synth_report=None):
+    def __init__(self, gpusim, scale, l1, synth_report=None):
         self.gpusim, self.scale, self.l1 = gpusim, scale, l1
-        self.out = out                      # the runner's --out (studies under it)
         self.synth_report = synth_report    # make synth-policies' report.json (--synth-report)
         self._workloads = None
         self._classes = None

@@ -270,7 +270,7 @@ def main():
     # writes $(BUILD)/experiments, so the default is found from --out.
     synth = os.path.abspath(a.synth_report or os.path.join(os.path.dirname(a.out), "synth-policies", a.synth_lib,
                                                            "report.json"))
-    ctx = core.Context(a.gpusim, a.scale, a.l1, out=a.out, synth_report=synth)
+    ctx = core.Context(a.gpusim, a.scale, a.l1, synth_report=synth)
 
     ok, blocks, start = True, {}, time.monotonic()
     for n in names:

@@ -12,7 +12,9 @@ baseline (l1d_top with its configuration inputs tied to the baseline policy) dep
 that, so the sub-blocks are synthesized in context, and synth/hier.sh repeats until nothing
 changes:
 
-`extract` reads the glue's gate-level netlist (GLUE_DIR/netlist.v, Yosys write_verilog -noattr
+`extract` (OUT_DIR/summary.txt: per sub-block a line "SUB INSTANCES KEY", KEY the context's
+constant inputs and unused outputs as one JSON word, "{}" when there are none) reads the glue's
+gate-level netlist (GLUE_DIR/netlist.v, Yosys write_verilog -noattr
 -noexpr -simple-lhs) and writes OUT_DIR/<SUB>.json for every sub-block SUB: its input ports
 whose every bit is a constant (a literal or a tie cell's output), with their value, and its
 output ports no bit of which is live. Liveness runs backwards from TOP's outputs through the
@@ -299,6 +301,7 @@ def extract(glue_dir, top, libdir, out_dir, subs):
     with open(os.path.join(out_dir, 'glue_dead.json'), 'w', encoding='utf-8') as f:
         json.dump(dead, f)
     written = [f'glue: {dead["cells"]} dead cells ({dead["flops"]} flops, {dead["area_um2"]} um2)']
+    summary = []
     for sub in subs:
         ports = {name: (p['direction'], len(p['bits'])) for name, p in design[sub]['ports'].items()}
         insts = [(k, name, conns) for k, (ctype, name, conns) in enumerate(mod.instances) if ctype == sub]
@@ -322,6 +325,12 @@ def extract(glue_dir, top, libdir, out_dir, subs):
             json.dump(context, f, indent=1)
         written.append(f'{sub}: {len(insts)} instance(s), {len(context["const_inputs"])} constant '
                        f'input(s), {len(context["unused_outputs"])} unused output(s)')
+        # What decides the sub-block's synthesis, one word ("{}": nothing, the standalone block).
+        key = {'const': context['const_inputs'], 'unused': context['unused_outputs']}
+        changes = context['const_inputs'] or context['unused_outputs']
+        summary.append(f'{sub} {len(insts)} {json.dumps(key, sort_keys=True, separators=(",", ":")) if changes else "{}"}')
+    with open(os.path.join(out_dir, 'summary.txt'), 'w', encoding='utf-8') as f:
+        f.write('\n'.join(summary) + '\n')
     print('\n'.join(written))
 
 

@@ -7,7 +7,9 @@
 # OUTDIR holds the glue (synth/block.sh with SYN_STAGE=yosys, the SUBs black boxes). Each pass
 # derives every sub-block's context from the glue and from the sub-blocks' latest netlists
 # (synth/context.py extract: constant inputs, outputs that reach nothing live) and synthesizes
-# again, in context, each sub-block whose context changed (synth/in_context.sh); a sub-block
+# again, in context, each sub-block whose context changed (synth/block.sh with SYN_CONTEXT and
+# SYN_STAGE=yosys: not timed alone, the whole is timed below, and in context a sub-block may have
+# no register left); a sub-block
 # whose context is empty is STANDALONE_DIR/<SUB> (this run's synthesis of it on its own, from
 # STANDALONE_RTL) when that exists and its RTL is the same (comment lines aside: dcgen's header
 # names the policy). Removing logic from one sub-block can leave outputs of another without a live
@@ -44,19 +46,16 @@ for s in $subs; do
     latest[$s]=$alone/$s
   fi
 done
-key() {  # the part of a context file that decides the synthesis: "{}" when it changes nothing
-  python3 -c 'import json,sys
-c = json.load(open(sys.argv[1]))
-k = {"const": c["const_inputs"], "unused": c["unused_outputs"]}
-print(json.dumps(k, sort_keys=True) if c["const_inputs"] or c["unused_outputs"] else "{}")' "$1"
+in_context() {  # in_context CONTEXT SUB DIR: Yosys only (block.sh with SYN_CONTEXT)
+  rm -rf "$3"
+  SYN_CONTEXT=$1 SYN_STAGE=yosys "$tools/block.sh" "$rtl" "$2" "$libdir" "$3"
 }
-
 # synth_in_context CONTEXT SUB KEY: OUT/sub/SUB, synthesized or from the cache.
 synth_in_context() {
   local context=$1 s=$2 k=$3 hash entry
   rm -rf "$out/sub/$s"
   if [ -z "${SYN_CONTEXT_CACHE:-}" ]; then
-    "$tools/in_context.sh" "$context" "$rtl" "$s" "$libdir" "$out/sub/$s"
+    in_context "$context" "$s" "$out/sub/$s"
     return
   fi
   mkdir -p "$SYN_CONTEXT_CACHE"
@@ -64,8 +63,7 @@ synth_in_context() {
   entry=$SYN_CONTEXT_CACHE/$s-$hash
   (
     flock 9
-    grep -qs '"status": "synthesized"' "$entry/status.json" ||
-      "$tools/in_context.sh" "$context" "$rtl" "$s" "$libdir" "$entry"
+    grep -qs '"status": "synthesized"' "$entry/status.json" || in_context "$context" "$s" "$entry"
   ) 9>"$entry.lock" || return 1
   ln -s "$entry" "$out/sub/$s"
 }
@@ -80,21 +78,21 @@ while :; do
   # shellcheck disable=SC2086
   python3 "$tools/context.py" extract "$out" "$top" "$libdir" "$ctx" $args >"$ctx.txt" 2>&1 ||
     fail "context.py: $(tail -1 "$ctx.txt")"
-  # The sub-blocks whose context changed, synthesized HIER_JOBS at a time (SUBs come longest
+  # The sub-blocks whose context changed, synthesized SYN_HIER_JOBS at a time (SUBs come longest
   # first from synth.sh, so the tag array starts at once).
   changed="" names=()
-  for s in $subs; do
-    python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["instances"] else 1)' "$ctx/$s.json" || continue
-    k=$(key "$ctx/$s.json") || fail "cannot read $ctx/$s.json"
-    [ "$k" = "${done_ctx[$s]}" ] && continue
+  declare -A count=()
+  while read -r s n k; do
+    count[$s]=$n
+    [ "$n" -gt 0 ] && [ "$k" != "${done_ctx[$s]}" ] || continue
     while [ "$(jobs -rp | wc -l)" -ge "${SYN_HIER_JOBS:-2}" ]; do wait -n; done
     # (exit status in a file: `wait -n` above may already have reaped the job)
-    { synth_in_context "$ctx/$s.json" "$s" "$k"; echo $? >"$out/sub/.$s.rc"; } &
+    { synth_in_context "$ctx/$s.json" "$s" "$k"; echo $? >"$out/sub/.$s.rc"; } </dev/null &
     names+=("$s")
     done_ctx[$s]=$k
     latest[$s]=$out/sub/$s
     changed="$changed $s"
-  done
+  done <"$ctx/summary.txt"
   wait
   for n in "${names[@]}"; do
     [ "$(cat "$out/sub/.$n.rc" 2>/dev/null)" = 0 ] ||
@@ -115,7 +113,7 @@ nets=""
 for s in $subs; do
   if [ -e "$out/sub/$s" ]; then
     nets="$nets $out/sub/$s/netlist.v"
-  elif python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["instances"] else 1)' "$out/context/$s.json"; then
+  elif [ "${count[$s]:-0}" -gt 0 ]; then
     [ -n "${latest[$s]}" ] || fail "sub-block $s was never synthesized"
     ln -s "${latest[$s]}" "$out/sub/$s"
     nets="$nets $out/sub/$s/netlist.v"

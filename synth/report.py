@@ -138,7 +138,7 @@ def describe(reg, ports):
 
 def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
     """One block's row. timed=False: a sub-block of a hierarchical block, synthesized in context
-    (synth/in_context.sh) and timed only as part of it; it may come out empty."""
+    (synth/hier.sh) and timed only as part of it; it may come out empty."""
     status = load(os.path.join(bdir, 'status.json'), {'status': 'fail', 'error': 'no status (not run?)',
                                                      'yosys_s': 0, 'sta_s': 0})
     if not timed and status['status'] == 'synthesized':

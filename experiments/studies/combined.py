@@ -286,7 +286,7 @@ def pareto_figure(ctx, gm, ws):
     fig = Figure("pareto", title, cols, [], xlabel="standard-cell area of l1d_top (um^2)",
                  ylabel="IPC / IPC of the baseline (geomean)", series=cols[1:3], mark="Pareto-optimal",
                  kind="scatter", hline=1.0)
-    path = getattr(ctx, "synth_report", None)
+    path = ctx.synth_report
     rep, why = read_synth(path)
     if rep is None:
         fig.note = f"No area plot: {why}."

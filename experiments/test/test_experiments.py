@@ -97,6 +97,7 @@ class FakeCtx:
     def __init__(self, workloads, irregular):
         self._w, self._irr = workloads, irregular
         self.scale, self.l1 = "test", "golden"
+        self.synth_report = None
 
     def workloads(self):
         return list(self._w)
