@@ -103,7 +103,7 @@ module l1d_mshr #(
   localparam int unsigned RecordBits = HpcBits + 11;
   localparam int unsigned RequestBits = IdBits + WarpBits + 128;
 
-  // The probed fields of every entry, entry e at [e*W +: W] (the flops are in g_entry).
+  // The probed fields of every entry, entry e at [e*W +: W] (the flops are in g_group).
   logic [Entries-1:0] valid;
   logic [Entries-1:0] filled;
   logic [Entries-1:0] l2_bit;
@@ -162,64 +162,70 @@ module l1d_mshr #(
   assign req_slot = alloc_ok ? '0 : add_slot;
   assign req_word = alloc_ok ? {alloc_id_i, alloc_warp_i, alloc_mask_i} : {add_id_i, add_warp_i, add_mask_i};
 
-  for (genvar e = 0; e < Entries; e++) begin : g_entry
-    logic alloc_hit;
-    logic add_hit;
-    logic resp_hit;
-    logic release_hit;
-    logic same_line;
-    logic valid_q;
-    logic filled_q;
-    logic l2_bit_q;
-    logic [LineBits-1:0] line_q;
-    logic [3:0] sectors_q;
-    logic [CountBits-1:0] count_q;
+  localparam int unsigned GroupEntries = Entries % 8 == 0 ? 8 : Entries % 4 == 0 ? 4 : Entries % 2 == 0 ? 2 : 1;
+  localparam int unsigned GroupBits = $clog2(GroupEntries);
 
-    assign alloc_hit = alloc_i & first_free[e];
-    assign add_hit = add_ok && add_entry_i == EntryBits'(e);
-    assign resp_hit = resp_i && resp_entry_i == EntryBits'(e);
-    assign release_hit = release_i && release_entry_i == EntryBits'(e);
+  // Entry e is entry e % GroupEntries of group e / GroupEntries.
+  for (genvar g = 0; g < Entries / GroupEntries; g++) begin : g_group
+    logic in_group;
+    logic [GroupEntries-1:0] valid_q;
+    logic [GroupEntries-1:0] filled_q;
+    logic [GroupEntries-1:0] l2_bit_q;
+    logic [GroupEntries * LineBits-1:0] line_q;
+    logic [GroupEntries * 4-1:0] sectors_q;
+    logic [GroupEntries * CountBits-1:0] count_q;
+
+    assign in_group = alloc_ok & free_entry_o >> GroupBits == EntryBits'(g) | add_ok & add_entry_i >> GroupBits == EntryBits'(g) | resp_i & resp_entry_i >> GroupBits == EntryBits'(g) | release_i & release_entry_i >> GroupBits == EntryBits'(g);
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        valid_q <= 1'b0;
-        filled_q <= 1'b0;
-        l2_bit_q <= 1'b0;
+        valid_q <= '0;
+        filled_q <= '0;
+        l2_bit_q <= '0;
         line_q <= '0;
         sectors_q <= '0;
         count_q <= '0;
       end else begin
-        if (alloc_hit) begin
-          valid_q <= 1'b1;
-          filled_q <= 1'b0;
-          line_q <= alloc_line_i;
-          sectors_q <= alloc_sectors_i;
-          count_q <= CountBits'(1);
-        end else begin
-          if (release_hit) begin
-            valid_q <= 1'b0;
-            filled_q <= 1'b0;
-          end else if (resp_hit) begin
-            filled_q <= 1'b1;
-            l2_bit_q <= resp_l2_bit_i;
-          end
-          if (add_hit) begin
-            count_q <= count_q + CountBits'(1);
+        if (in_group) begin
+          for (int unsigned i = 0; i < GroupEntries; i++) begin
+            if (alloc_i & first_free[g * GroupEntries + i]) begin
+              valid_q[i] <= 1'b1;
+              filled_q[i] <= 1'b0;
+              line_q[i * LineBits +: LineBits] <= alloc_line_i;
+              sectors_q[i * 4 +: 4] <= alloc_sectors_i;
+              count_q[i * CountBits +: CountBits] <= CountBits'(1);
+            end else begin
+              if (release_i && release_entry_i == EntryBits'(g * GroupEntries + i)) begin
+                valid_q[i] <= 1'b0;
+                filled_q[i] <= 1'b0;
+              end else if (resp_i && resp_entry_i == EntryBits'(g * GroupEntries + i)) begin
+                filled_q[i] <= 1'b1;
+                l2_bit_q[i] <= resp_l2_bit_i;
+              end
+              if (add_ok && add_entry_i == EntryBits'(g * GroupEntries + i)) begin
+                count_q[i * CountBits +: CountBits] <= count_q[i * CountBits +: CountBits] + CountBits'(1);
+              end
+            end
           end
         end
       end
     end
 
-    assign same_line = valid_q && line_q == probe_line_i;
-    assign covers[e] = !probe_store_i && same_line && (probe_needed_i & ~sectors_q) == '0;
-    assign overlaps[e] = same_line && (sectors_q & probe_fetch_i) != '0;
-    assign valid[e] = valid_q;
-    assign filled[e] = filled_q;
-    assign l2_bit[e] = l2_bit_q;
-    assign room[e] = count_q != CountBits'(MaxMerge);
-    assign lines[e * LineBits +: LineBits] = line_q;
-    assign sectors[e * 4 +: 4] = sectors_q;
-    assign counts[e * CountBits +: CountBits] = count_q;
+    assign valid[g * GroupEntries +: GroupEntries] = valid_q;
+    assign filled[g * GroupEntries +: GroupEntries] = filled_q;
+    assign l2_bit[g * GroupEntries +: GroupEntries] = l2_bit_q;
+    assign lines[g * GroupEntries * LineBits +: GroupEntries * LineBits] = line_q;
+    assign sectors[g * GroupEntries * 4 +: GroupEntries * 4] = sectors_q;
+    assign counts[g * GroupEntries * CountBits +: GroupEntries * CountBits] = count_q;
+  end
+
+  for (genvar e = 0; e < Entries; e++) begin : g_entry
+    logic same_line;
+
+    assign same_line = valid[e] && lines[e * LineBits +: LineBits] == probe_line_i;
+    assign covers[e] = !probe_store_i && same_line && (probe_needed_i & ~sectors[e * 4 +: 4]) == '0;
+    assign overlaps[e] = same_line && (sectors[e * 4 +: 4] & probe_fetch_i) != '0;
+    assign room[e] = counts[e * CountBits +: CountBits] != CountBits'(MaxMerge);
   end
 
   // The memories: the fill record {bypass, hpc, awid, token} per entry here, the requests

@@ -1316,14 +1316,35 @@ module l1d_top #(
     assign resp_data_d[gb * 8 +: 8] = resp_src[gb * 8 +: 8] & {8{resp_be[gb]}};
   end
 
-  // Entries: the request's fields but its data and mask (mq_req_q), and one of two payloads:
-  // a write-back's slot (mq_wb_q: its 32 B and dirty mask, unshifted, placed at its sector when the
-  // entry is sent) or S1's store data and mask (mq_st_q, the whole line; a read sends zeros). An
-  // entry that is written takes the request and one payload: no multiplexer of the other one, and
-  // S1's line and mask go into mq_st_q unselected.
-  (* mem2reg *) logic [40:0] mq_req_q [8];
-  (* mem2reg *) logic [287:0] mq_wb_q [8];
-  (* mem2reg *) logic [1151:0] mq_st_q [8];
+  // Entry e: the request's fields but its data and mask (mq<e>_req_q), and one of two payloads:
+  // a write-back's slot (mq<e>_wb_q: its 32 B and dirty mask, unshifted, placed at its sector when
+  // the entry is sent) or S1's store data and mask (mq<e>_st_q, the whole line; a read sends zeros).
+  // An entry that is written takes the request and one payload: no multiplexer of the other one,
+  // and S1's line and mask go into mq<e>_st_q unselected.
+  logic [40:0] mq0_req_q;
+  logic [287:0] mq0_wb_q;
+  logic [1151:0] mq0_st_q;
+  logic [40:0] mq1_req_q;
+  logic [287:0] mq1_wb_q;
+  logic [1151:0] mq1_st_q;
+  logic [40:0] mq2_req_q;
+  logic [287:0] mq2_wb_q;
+  logic [1151:0] mq2_st_q;
+  logic [40:0] mq3_req_q;
+  logic [287:0] mq3_wb_q;
+  logic [1151:0] mq3_st_q;
+  logic [40:0] mq4_req_q;
+  logic [287:0] mq4_wb_q;
+  logic [1151:0] mq4_st_q;
+  logic [40:0] mq5_req_q;
+  logic [287:0] mq5_wb_q;
+  logic [1151:0] mq5_st_q;
+  logic [40:0] mq6_req_q;
+  logic [287:0] mq6_wb_q;
+  logic [1151:0] mq6_st_q;
+  logic [40:0] mq7_req_q;
+  logic [287:0] mq7_wb_q;
+  logic [1151:0] mq7_st_q;
   logic [2:0] mq_head_d;
   logic [2:0] mq_head_q;
   logic [3:0] mq_count_d;
@@ -1392,28 +1413,127 @@ module l1d_top #(
   assign mq_wb_at[9 +: 3] = 3'(6'(mq_tail) + 6'(wb_off[9 +: 3]) >= 6'd8 ? 6'(mq_tail) + 6'(wb_off[9 +: 3]) - 6'd8 : 6'(mq_tail) + 6'(wb_off[9 +: 3]));
   assign mq_final_at = 3'(6'(mq_tail) + 6'(final_off) >= 6'd8 ? 6'(mq_tail) + 6'(final_off) - 6'd8 : 6'(mq_tail) + 6'(final_off));
 
+  // Which pushes write entry e: write-back k (mq_wb_hit[e*4 + k]) or the final push (mq_final_hit[e]).
+  logic [31:0] mq_wb_hit;
+  logic [7:0] mq_final_hit;
+
   for (genvar ge = 0; ge < 8; ge++) begin : g_mq
-    logic [3:0] wb_hit;
-    logic final_hit;
+    assign mq_wb_hit[ge * 4 + 0] = wb_en[0] & mq_wb_at[0 +: 3] == 3'(ge);
+    assign mq_wb_hit[ge * 4 + 1] = wb_en[1] & mq_wb_at[3 +: 3] == 3'(ge);
+    assign mq_wb_hit[ge * 4 + 2] = wb_en[2] & mq_wb_at[6 +: 3] == 3'(ge);
+    assign mq_wb_hit[ge * 4 + 3] = wb_en[3] & mq_wb_at[9 +: 3] == 3'(ge);
+    assign mq_final_hit[ge] = push_final & mq_final_at == 3'(ge);
+  end
 
-    assign wb_hit[0] = wb_en[0] & mq_wb_at[0 +: 3] == 3'(ge);
-    assign wb_hit[1] = wb_en[1] & mq_wb_at[3 +: 3] == 3'(ge);
-    assign wb_hit[2] = wb_en[2] & mq_wb_at[6 +: 3] == 3'(ge);
-    assign wb_hit[3] = wb_en[3] & mq_wb_at[9 +: 3] == 3'(ge);
-    assign final_hit = push_final & mq_final_at == 3'(ge);
+  // Entry 0: a later push to the same entry wins (none does: the offsets differ).
+  always_ff @(posedge clk_i) begin
+    for (int unsigned k = 0; k < 4; k++) begin
+      if (mq_wb_hit[0 + k]) begin
+        mq0_req_q <= wb_req[k * 41 +: 41];
+        mq0_wb_q <= wb_pay[k * 288 +: 288];
+      end
+    end
+    if (mq_final_hit[0]) begin
+      mq0_req_q <= final_req;
+      mq0_st_q <= {s1_mask_q, s1_data_q};
+    end
+  end
 
-    // A later push to the same entry wins (none does: the offsets differ).
-    always_ff @(posedge clk_i) begin
-      for (int unsigned k = 0; k < 4; k++) begin
-        if (wb_hit[k]) begin
-          mq_req_q[ge] <= wb_req[k * 41 +: 41];
-          mq_wb_q[ge] <= wb_pay[k * 288 +: 288];
-        end
+  // Entry 1: a later push to the same entry wins (none does: the offsets differ).
+  always_ff @(posedge clk_i) begin
+    for (int unsigned k = 0; k < 4; k++) begin
+      if (mq_wb_hit[4 + k]) begin
+        mq1_req_q <= wb_req[k * 41 +: 41];
+        mq1_wb_q <= wb_pay[k * 288 +: 288];
       end
-      if (final_hit) begin
-        mq_req_q[ge] <= final_req;
-        mq_st_q[ge] <= {s1_mask_q, s1_data_q};
+    end
+    if (mq_final_hit[1]) begin
+      mq1_req_q <= final_req;
+      mq1_st_q <= {s1_mask_q, s1_data_q};
+    end
+  end
+
+  // Entry 2: a later push to the same entry wins (none does: the offsets differ).
+  always_ff @(posedge clk_i) begin
+    for (int unsigned k = 0; k < 4; k++) begin
+      if (mq_wb_hit[8 + k]) begin
+        mq2_req_q <= wb_req[k * 41 +: 41];
+        mq2_wb_q <= wb_pay[k * 288 +: 288];
       end
+    end
+    if (mq_final_hit[2]) begin
+      mq2_req_q <= final_req;
+      mq2_st_q <= {s1_mask_q, s1_data_q};
+    end
+  end
+
+  // Entry 3: a later push to the same entry wins (none does: the offsets differ).
+  always_ff @(posedge clk_i) begin
+    for (int unsigned k = 0; k < 4; k++) begin
+      if (mq_wb_hit[12 + k]) begin
+        mq3_req_q <= wb_req[k * 41 +: 41];
+        mq3_wb_q <= wb_pay[k * 288 +: 288];
+      end
+    end
+    if (mq_final_hit[3]) begin
+      mq3_req_q <= final_req;
+      mq3_st_q <= {s1_mask_q, s1_data_q};
+    end
+  end
+
+  // Entry 4: a later push to the same entry wins (none does: the offsets differ).
+  always_ff @(posedge clk_i) begin
+    for (int unsigned k = 0; k < 4; k++) begin
+      if (mq_wb_hit[16 + k]) begin
+        mq4_req_q <= wb_req[k * 41 +: 41];
+        mq4_wb_q <= wb_pay[k * 288 +: 288];
+      end
+    end
+    if (mq_final_hit[4]) begin
+      mq4_req_q <= final_req;
+      mq4_st_q <= {s1_mask_q, s1_data_q};
+    end
+  end
+
+  // Entry 5: a later push to the same entry wins (none does: the offsets differ).
+  always_ff @(posedge clk_i) begin
+    for (int unsigned k = 0; k < 4; k++) begin
+      if (mq_wb_hit[20 + k]) begin
+        mq5_req_q <= wb_req[k * 41 +: 41];
+        mq5_wb_q <= wb_pay[k * 288 +: 288];
+      end
+    end
+    if (mq_final_hit[5]) begin
+      mq5_req_q <= final_req;
+      mq5_st_q <= {s1_mask_q, s1_data_q};
+    end
+  end
+
+  // Entry 6: a later push to the same entry wins (none does: the offsets differ).
+  always_ff @(posedge clk_i) begin
+    for (int unsigned k = 0; k < 4; k++) begin
+      if (mq_wb_hit[24 + k]) begin
+        mq6_req_q <= wb_req[k * 41 +: 41];
+        mq6_wb_q <= wb_pay[k * 288 +: 288];
+      end
+    end
+    if (mq_final_hit[6]) begin
+      mq6_req_q <= final_req;
+      mq6_st_q <= {s1_mask_q, s1_data_q};
+    end
+  end
+
+  // Entry 7: a later push to the same entry wins (none does: the offsets differ).
+  always_ff @(posedge clk_i) begin
+    for (int unsigned k = 0; k < 4; k++) begin
+      if (mq_wb_hit[28 + k]) begin
+        mq7_req_q <= wb_req[k * 41 +: 41];
+        mq7_wb_q <= wb_pay[k * 288 +: 288];
+      end
+    end
+    if (mq_final_hit[7]) begin
+      mq7_req_q <= final_req;
+      mq7_st_q <= {s1_mask_q, s1_data_q};
     end
   end
 
@@ -1436,9 +1556,9 @@ module l1d_top #(
   logic [287:0] mq_head_wb;
   logic [1151:0] mq_head_st;
 
-  assign mq_head_req = mq_head_q == 3'd0 ? mq_req_q[0] : mq_head_q == 3'd1 ? mq_req_q[1] : mq_head_q == 3'd2 ? mq_req_q[2] : mq_head_q == 3'd3 ? mq_req_q[3] : mq_head_q == 3'd4 ? mq_req_q[4] : mq_head_q == 3'd5 ? mq_req_q[5] : mq_head_q == 3'd6 ? mq_req_q[6] : mq_req_q[7];
-  assign mq_head_wb = mq_head_q == 3'd0 ? mq_wb_q[0] : mq_head_q == 3'd1 ? mq_wb_q[1] : mq_head_q == 3'd2 ? mq_wb_q[2] : mq_head_q == 3'd3 ? mq_wb_q[3] : mq_head_q == 3'd4 ? mq_wb_q[4] : mq_head_q == 3'd5 ? mq_wb_q[5] : mq_head_q == 3'd6 ? mq_wb_q[6] : mq_wb_q[7];
-  assign mq_head_st = mq_head_q == 3'd0 ? mq_st_q[0] : mq_head_q == 3'd1 ? mq_st_q[1] : mq_head_q == 3'd2 ? mq_st_q[2] : mq_head_q == 3'd3 ? mq_st_q[3] : mq_head_q == 3'd4 ? mq_st_q[4] : mq_head_q == 3'd5 ? mq_st_q[5] : mq_head_q == 3'd6 ? mq_st_q[6] : mq_st_q[7];
+  assign mq_head_req = mq_head_q == 3'd0 ? mq0_req_q : mq_head_q == 3'd1 ? mq1_req_q : mq_head_q == 3'd2 ? mq2_req_q : mq_head_q == 3'd3 ? mq3_req_q : mq_head_q == 3'd4 ? mq4_req_q : mq_head_q == 3'd5 ? mq5_req_q : mq_head_q == 3'd6 ? mq6_req_q : mq7_req_q;
+  assign mq_head_wb = mq_head_q == 3'd0 ? mq0_wb_q : mq_head_q == 3'd1 ? mq1_wb_q : mq_head_q == 3'd2 ? mq2_wb_q : mq_head_q == 3'd3 ? mq3_wb_q : mq_head_q == 3'd4 ? mq4_wb_q : mq_head_q == 3'd5 ? mq5_wb_q : mq_head_q == 3'd6 ? mq6_wb_q : mq7_wb_q;
+  assign mq_head_st = mq_head_q == 3'd0 ? mq0_st_q : mq_head_q == 3'd1 ? mq1_st_q : mq_head_q == 3'd2 ? mq2_st_q : mq_head_q == 3'd3 ? mq3_st_q : mq_head_q == 3'd4 ? mq4_st_q : mq_head_q == 3'd5 ? mq5_st_q : mq_head_q == 3'd6 ? mq6_st_q : mq7_st_q;
 
   logic mq_head_is_wb;
   logic mq_head_is_st;

@@ -154,7 +154,7 @@ class Mshr final : public RtlBlock {
     Expr rec_w = m.localparam("RecordBits", hpc_w + (kBypassBits + kAwidBits + 1));
     Expr request_w = m.localparam("RequestBits", id_w + warp_w + kMaskBits);
 
-    m.comment("The probed fields of every entry, entry e at [e*W +: W] (the flops are in g_entry).");
+    m.comment("The probed fields of every entry, entry e at [e*W +: W] (the flops are in g_group).");
     Expr valid = m.logic("valid", entries);
     Expr filled = m.logic("filled", entries);
     Expr l2_bit = m.logic("l2_bit", entries);
@@ -203,56 +203,77 @@ class Mshr final : public RtlBlock {
     m.assign(req_slot, mux(alloc_ok, zeros(), add_slot));
     m.assign(req_word, mux(alloc_ok, concat({alloc_id, alloc_warp, alloc_mask}), concat({add_id, add_warp, add_mask})));
 
-    m.gen_for("g_entry", "e", 0, entries, [&](Scope& s, const Expr& e) {
-      Expr alloc_hit = s.logic("alloc_hit");
-      Expr add_hit = s.logic("add_hit");
-      Expr resp_hit = s.logic("resp_hit");
-      Expr release_hit = s.logic("release_hit");
-      Expr same_line = s.logic("same_line");
-      Expr valid_q = s.logic("valid_q");
-      Expr filled_q = s.logic("filled_q");
-      Expr l2_bit_q = s.logic("l2_bit_q");
-      Expr line_q = s.logic("line_q", line_bits);
-      Expr sectors_q = s.logic("sectors_q", kSectors);
-      Expr count_q = s.logic("count_q", count_w);
-      s.assign(alloc_hit, alloc & first_free[e]);
-      s.assign(add_hit, add_ok.land(add_entry.eq(cast(entry_w, e))));
-      s.assign(resp_hit, resp.land(resp_entry.eq(cast(entry_w, e))));
-      s.assign(release_hit, release.land(release_entry.eq(cast(entry_w, e))));
-      s.always_ff({{valid_q, bit(false)},
-                   {filled_q, bit(false)},
-                   {l2_bit_q, bit(false)},
+    // The entry flops, written as one loop per group of entries under the condition that some
+    // port writes into the group, so that a simulator tests the entries of at most four groups
+    // (one per port) per clock edge, in most cycles none or one: with one always_ff per entry,
+    // Verilator decoded all four ports for every entry on every edge (about 13 % of a verilated
+    // kmeans run). The writes are the same decoded writes as per entry. A group holds 8 entries,
+    // or the largest power of two below that divides Entries (a loop in an always_ff needs a
+    // trip count known to the generator, so no short last group); Yosys 0.23 cell counts in
+    // docs/performance.md, "Fourth pass".
+    Expr group = m.localparam(
+        "GroupEntries", mux((entries % 8).eq(0), 8, mux((entries % 4).eq(0), 4, mux((entries % 2).eq(0), 2, 1))));
+    Expr group_bits = m.localparam("GroupBits", clog2(group));
+    m.comment("Entry e is entry e % GroupEntries of group e / GroupEntries.");
+    m.gen_for("g_group", "g", 0, entries / group, [&](Scope& s, const Expr& g) {
+      const Expr first = g * group;
+      const Expr n = group;
+      Expr in_group = s.logic("in_group");
+      Expr valid_q = s.logic("valid_q", n);
+      Expr filled_q = s.logic("filled_q", n);
+      Expr l2_bit_q = s.logic("l2_bit_q", n);
+      Expr line_q = s.logic("line_q", n * line_bits);
+      Expr sectors_q = s.logic("sectors_q", n * kSectors);
+      Expr count_q = s.logic("count_q", n * count_w);
+      const auto here = [&](const Expr& idx) { return (idx >> group_bits).eq(cast(entry_w, g)); };
+      s.assign(in_group, (alloc_ok & here(free_entry_o)) | (add_ok & here(add_entry)) | (resp & here(resp_entry)) |
+                             (release & here(release_entry)));
+      s.always_ff({{valid_q, zeros()},
+                   {filled_q, zeros()},
+                   {l2_bit_q, zeros()},
                    {line_q, zeros()},
                    {sectors_q, zeros()},
                    {count_q, zeros()}},
                   [&](Block& b) {
-                    b.if_(alloc_hit, [&](Block& t) {
-                      t.assign(valid_q, bit(true));
-                      t.assign(filled_q, bit(false));
-                      t.assign(line_q, alloc_line);
-                      t.assign(sectors_q, alloc_sectors);
-                      t.assign(count_q, cast(count_w, 1));
-                    }).else_([&](Block& t) {
-                      t.if_(release_hit, [&](Block& r) {
-                        r.assign(valid_q, bit(false));
-                        r.assign(filled_q, bit(false));
-                      }).else_if(resp_hit, [&](Block& r) {
-                        r.assign(filled_q, bit(true));
-                        r.assign(l2_bit_q, resp_l2_bit);
+                    b.if_(in_group, [&](Block& t) {
+                      t.for_("i", 0, n, [&](Block& body, const Expr& i) {
+                        const Expr e = cast(entry_w, first + i);
+                        const Expr count = count_q.part(i * count_w, count_w);
+                        body.if_(alloc & first_free[first + i], [&](Block& a) {
+                          a.assign(valid_q[i], bit(true));
+                          a.assign(filled_q[i], bit(false));
+                          a.assign(line_q.part(i * line_bits, line_bits), alloc_line);
+                          a.assign(sectors_q.part(i * kSectors, kSectors), alloc_sectors);
+                          a.assign(count, cast(count_w, 1));
+                        }).else_([&](Block& a) {
+                          a.if_(release.land(release_entry.eq(e)), [&](Block& r) {
+                            r.assign(valid_q[i], bit(false));
+                            r.assign(filled_q[i], bit(false));
+                          }).else_if(resp.land(resp_entry.eq(e)), [&](Block& r) {
+                            r.assign(filled_q[i], bit(true));
+                            r.assign(l2_bit_q[i], resp_l2_bit);
+                          });
+                          a.if_(add_ok.land(add_entry.eq(e)), [&](Block& r) { r.assign(count, count + cast(count_w, 1)); });
+                        });
                       });
-                      t.if_(add_hit, [&](Block& r) { r.assign(count_q, count_q + cast(count_w, 1)); });
                     });
                   });
-      s.assign(same_line, valid_q.land(line_q.eq(probe_line)));
-      s.assign(covers[e], (!probe_store).land(same_line).land((probe_needed & ~sectors_q).eq(zeros())));
-      s.assign(overlaps[e], same_line.land((sectors_q & probe_fetch).ne(zeros())));
-      s.assign(valid[e], valid_q);
-      s.assign(filled[e], filled_q);
-      s.assign(l2_bit[e], l2_bit_q);
-      s.assign(room[e], count_q.ne(cast(count_w, max_merge)));
-      s.assign(lines.part(e * line_bits, line_bits), line_q);
-      s.assign(sectors.part(e * kSectors, kSectors), sectors_q);
-      s.assign(counts.part(e * count_w, count_w), count_q);
+      s.assign(valid.part(first, n), valid_q);
+      s.assign(filled.part(first, n), filled_q);
+      s.assign(l2_bit.part(first, n), l2_bit_q);
+      s.assign(lines.part(first * line_bits, n * line_bits), line_q);
+      s.assign(sectors.part(first * kSectors, n * kSectors), sectors_q);
+      s.assign(counts.part(first * count_w, n * count_w), count_q);
+    });
+
+    m.gen_for("g_entry", "e", 0, entries, [&](Scope& s, const Expr& e) {
+      Expr same_line = s.logic("same_line");
+      Expr line = lines.part(e * line_bits, line_bits);
+      Expr sec = sectors.part(e * kSectors, kSectors);
+      s.assign(same_line, valid[e].land(line.eq(probe_line)));
+      s.assign(covers[e], (!probe_store).land(same_line).land((probe_needed & ~sec).eq(zeros())));
+      s.assign(overlaps[e], same_line.land((sec & probe_fetch).ne(zeros())));
+      s.assign(room[e], counts.part(e * count_w, count_w).ne(cast(count_w, max_merge)));
     });
 
     m.comment("The memories: the fill record {bypass, hpc, awid, token} per entry here, the requests");

@@ -1185,14 +1185,22 @@ class Top {
     const ReqLayout& L = req_layout_;
     const unsigned R = L.width();
     const unsigned Q = queue_;
-    m.comment("Entries: the request's fields but its data and mask (mq_req_q), and one of two payloads:");
-    m.comment("a write-back's slot (mq_wb_q: its 32 B and dirty mask, unshifted, placed at its sector when the");
-    m.comment("entry is sent) or S1's store data and mask (mq_st_q, the whole line; a read sends zeros). An");
-    m.comment("entry that is written takes the request and one payload: no multiplexer of the other one, and");
-    m.comment("S1's line and mask go into mq_st_q unselected.");
-    Expr req_q = m.register_table("mq_req_q", R, Expr(Q));
-    Expr wbp_q = m.register_table("mq_wb_q", kSlotBits + 32, Expr(Q));
-    Expr stp_q = m.register_table("mq_st_q", kLineBits + kMaskBits, Expr(Q));
+    m.comment("Entry e: the request's fields but its data and mask (mq<e>_req_q), and one of two payloads:");
+    m.comment("a write-back's slot (mq<e>_wb_q: its 32 B and dirty mask, unshifted, placed at its sector when");
+    m.comment("the entry is sent) or S1's store data and mask (mq<e>_st_q, the whole line; a read sends zeros).");
+    m.comment("An entry that is written takes the request and one payload: no multiplexer of the other one,");
+    m.comment("and S1's line and mask go into mq<e>_st_q unselected.");
+    // One register per entry and field, not a (* mem2reg *) table: Verilator gives every write
+    // statement into a table a delayed-write value of the word's width, which it zeroes on every
+    // clock edge (32 x 288 + 8 x 1152 bits for the payloads, 7-9 % of a verilated kmeans run).
+    // Plain registers written from one always_ff each need no such temporary; Yosys makes the
+    // same flops and the same head select of them.
+    std::vector<Expr> req_q, wbp_q, stp_q;
+    for (unsigned e = 0; e < Q; ++e) {
+      req_q.push_back(m.logic("mq" + std::to_string(e) + "_req_q", R));
+      wbp_q.push_back(m.logic("mq" + std::to_string(e) + "_wb_q", kSlotBits + 32));
+      stp_q.push_back(m.logic("mq" + std::to_string(e) + "_st_q", kLineBits + kMaskBits));
+    }
     Expr head_d = m.logic("mq_head_d", queue_idx_bits_);
     Expr head_q = m.logic("mq_head_q", queue_idx_bits_);
     Expr count_d = m.logic("mq_count_d", queue_count_bits_);
@@ -1247,28 +1255,31 @@ class Top {
                cast(queue_idx_bits_, wrap(cast(pw, tail) + cast(pw, wb_off.part(Expr(k * 3), 3)))));
     }
     m.assign(final_at, cast(queue_idx_bits_, wrap(cast(pw, tail) + cast(pw, final_off))));
+    m.comment("Which pushes write entry e: write-back k (mq_wb_hit[e*4 + k]) or the final push (mq_final_hit[e]).");
+    Expr wb_hit = m.logic("mq_wb_hit", Q * kSlots);
+    Expr final_hit = m.logic("mq_final_hit", Q);
     m.gen_for("g_mq", "ge", 0, Expr(Q), [&](Scope& g, const Expr& e) {
-      Expr wb_hit = g.logic("wb_hit", kSlots);
-      Expr final_hit = g.logic("final_hit");
       for (unsigned k = 0; k < kSlots; ++k) {
-        g.assign(wb_hit[Expr(k)],
+        g.assign(wb_hit[e * kSlots + Expr(k)],
                  wb_en[Expr(k)] & wb_at.part(Expr(k * queue_idx_bits_), queue_idx_bits_).eq(cast(queue_idx_bits_, e)));
       }
-      g.assign(final_hit, push_final & final_at.eq(cast(queue_idx_bits_, e)));
-      g.comment("A later push to the same entry wins (none does: the offsets differ).");
-      g.always_ff_noreset([&](Block& b) {
+      g.assign(final_hit[e], push_final & final_at.eq(cast(queue_idx_bits_, e)));
+    });
+    for (unsigned e = 0; e < Q; ++e) {
+      m.comment("Entry " + std::to_string(e) + ": a later push to the same entry wins (none does: the offsets differ).");
+      m.always_ff_noreset([&](Block& b) {
         b.for_("k", 0, Expr(kSlots), [&](Block& bk, const Expr& k) {
-          bk.if_(wb_hit[k], [&](Block& t) {
+          bk.if_(wb_hit[Expr(e * kSlots) + k], [&](Block& t) {
             t.assign(req_q[e], wb_req.part(k * R, R));
             t.assign(wbp_q[e], wb_pay.part(k * (kSlotBits + 32), kSlotBits + 32));
           });
         });
-        b.if_(final_hit, [&](Block& t) {
+        b.if_(final_hit[Expr(e)], [&](Block& t) {
           t.assign(req_q[e], final_req);
           t.assign(stp_q[e], concat({s1_mask_q, s1_data_q}));
         });
       });
-    });
+    }
     m.assign(head_d, mux(pop, cast(queue_idx_bits_, wrap(cast(pw, head_q) + lit(pw, 1))), head_q));
     m.assign(count_d, mq_count_q - cast(queue_count_bits_, pop) + cast(queue_count_bits_, pushes));
     m.always_ff({{head_q, zeros()}, {mq_count_q, zeros()}}, [&](Block& b) {
@@ -1281,9 +1292,9 @@ class Top {
     Expr head_req = m.logic("mq_head_req", R);
     Expr head_wb = m.logic("mq_head_wb", kSlotBits + 32);
     Expr head_st = m.logic("mq_head_st", kLineBits + kMaskBits);
-    auto entry = [&](const Expr& arr) {
-      Expr out = arr[Expr(Q - 1)];
-      for (unsigned e = Q - 1; e-- > 0;) out = mux(head_q.eq(lit(queue_idx_bits_, e)), arr[Expr(e)], out);
+    auto entry = [&](const std::vector<Expr>& regs) {
+      Expr out = regs[Q - 1];
+      for (unsigned e = Q - 1; e-- > 0;) out = mux(head_q.eq(lit(queue_idx_bits_, e)), regs[e], out);
       return out;
     };
     m.assign(head_req, entry(req_q));
