@@ -24,12 +24,15 @@
 //   dram.row_bytes power of two 128..65536
 //   policy.dycache.sample_requests 1..1000000, threshold_pct 1..99
 //   policy.agcb.entries power of two 2..65536, counter_bits 1..8, reset_value and threshold
-//     0..2^counter_bits-1
+//     0..2^counter_bits-1; l2_verify true/false (the simulator's L2 bypass-bit check)
 //   policy.two_level.window_cycles and bypass_period_cycles 1..1000000; th_low, th_high, th_warp
 //     in 0..1 with th_low <= th_high
 //   policy.bip.mru_one_in power of two 1..1024, lfsr_seed 1..65535 (a 16-bit LFSR must not be 0)
 //   policy.dip.psel_bits 1..16, leader_sets_per_policy 1..15 (two leader groups per 32 sets must
 //     leave follower sets)
+//   policy.rpr.score reuse_distance, counter or age; sample_every power of two 1..64 (the sampled
+//     sets are set % sample_every == 0) and, when replacement is rpr, at most the L1's number of
+//     sets (else no set would be sampled); default_rd and default_rc 0..15 (4-bit line fields)
 //   name, policy.name     1..64 characters of letters, digits, '-', '_', '.'; defaults to the
 //                         file's stem, so a policy file without a name is named after its file
 #include "common/config.h"
@@ -148,7 +151,8 @@ constexpr std::array kReplacements = {Choice<ReplacementKind>{"lru", Replacement
                                       Choice<ReplacementKind>{"fifo", ReplacementKind::kFifo},
                                       Choice<ReplacementKind>{"bip", ReplacementKind::kBip},
                                       Choice<ReplacementKind>{"dip", ReplacementKind::kDip},
-                                      Choice<ReplacementKind>{"agelru", ReplacementKind::kAgeLru}};
+                                      Choice<ReplacementKind>{"agelru", ReplacementKind::kAgeLru},
+                                      Choice<ReplacementKind>{"rpr", ReplacementKind::kRpr}};
 constexpr std::array kBypasses = {
     Choice<BypassKind>{"none", BypassKind::kNone}, Choice<BypassKind>{"agcb", BypassKind::kAgcb},
     Choice<BypassKind>{"two_level", BypassKind::kTwoLevel}, Choice<BypassKind>{"pcal", BypassKind::kPcal},
@@ -157,6 +161,10 @@ constexpr std::array kGranularities = {Choice<GranularityKind>{"fixed128", Granu
                                        Choice<GranularityKind>{"static64", GranularityKind::kStatic64},
                                        Choice<GranularityKind>{"static32", GranularityKind::kStatic32},
                                        Choice<GranularityKind>{"dynamic", GranularityKind::kDynamic}};
+
+constexpr std::array kRprScores = {Choice<RprScore>{"reuse_distance", RprScore::kReuseDistance},
+                                   Choice<RprScore>{"counter", RprScore::kCounter},
+                                   Choice<RprScore>{"age", RprScore::kAge}};
 
 template <class E, size_t N>
 std::string spelling(const std::array<Choice<E>, N>& table, E value) {
@@ -376,6 +384,7 @@ void read_policy(Reader& r, PolicyConfig& p) {
     s.u32("counter_bits", p.agcb.counter_bits, 1, 8);
     s.u32("reset_value", p.agcb.reset_value, 0, 255);  // against counter_bits in check_policy
     s.u32("threshold", p.agcb.threshold, 0, 255);
+    s.boolean("l2_verify", p.agcb.l2_verify);
   });
   r.section("two_level", [&](Reader& s) {
     s.u32("window_cycles", p.two_level.window_cycles, 1, 1000000);
@@ -392,6 +401,12 @@ void read_policy(Reader& r, PolicyConfig& p) {
   r.section("dip", [&](Reader& s) {
     s.u32("psel_bits", p.dip.psel_bits, 1, 16);
     s.u32("leader_sets_per_policy", p.dip.leader_sets_per_policy, 1, 15);
+  });
+  r.section("rpr", [&](Reader& s) {
+    s.choice("score", p.rpr.score, kRprScores);
+    s.pow2("sample_every", p.rpr.sample_every, 1, 64);  // against the L1's sets in check_rpr
+    s.u32("default_rd", p.rpr.default_rd, 0, 15);
+    s.u32("default_rc", p.rpr.default_rc, 0, 15);
   });
 }
 
@@ -463,6 +478,18 @@ void check_policy(const PolicyConfig& p, const std::string& file, const std::str
                      p.two_level.th_high));
 }
 
+// RPR's sampler needs at least one sampled set (set 0 always is one, but a sample_every larger
+// than the set count promises a fraction it cannot give). Checked only when RPR is the policy:
+// the default of 4 must not reject the one-set test geometries of the other policies.
+void check_rpr(const PolicyConfig& p, const L1Config& l1, const std::string& file, const std::string& prefix) {
+  if (p.replacement != ReplacementKind::kRpr) return;
+  const uint32_t sets = l1.sets();
+  if (p.rpr.sample_every > sets)
+    fail(file, prefix + "rpr.sample_every",
+         fmt::format("value {} out of range (allowed 1..{}: at most the L1's {} sets)", p.rpr.sample_every, sets,
+                     sets));
+}
+
 // ---- files ----
 
 YAML::Node parse_file(const fs::path& file) {
@@ -532,6 +559,7 @@ Config load_config_file(const fs::path& file) {
   check_l1(c.l1, name);
   check_l2(c.l2, name);
   check_policy(c.policy, name, "policy.");
+  check_rpr(c.policy, c.l1, name, "policy.");
   return c;
 }
 
@@ -545,6 +573,7 @@ void apply_policy_file(Config& cfg, const fs::path& file) {
   read_policy(top, p);
   top.finish();
   check_policy(p, name, "");
+  check_rpr(p, cfg.l1, name, "");
   cfg.policy = p;
   cfg.source += " + " + name;
 }
@@ -571,5 +600,6 @@ std::vector<std::string> list_policy_presets() { return yaml_stems(config_dir() 
 std::string to_string(ReplacementKind k) { return spelling(kReplacements, k); }
 std::string to_string(BypassKind k) { return spelling(kBypasses, k); }
 std::string to_string(GranularityKind k) { return spelling(kGranularities, k); }
+std::string to_string(RprScore s) { return spelling(kRprScores, s); }
 
 }  // namespace l1d

@@ -18,9 +18,11 @@ struct ConfigError : std::runtime_error {
 enum class SchedulerKind : uint8_t { kGto, kLrr, kTwoLevel };
 enum class SetIndexHash : uint8_t { kLinear, kFermiXor };
 enum class WritePolicy : uint8_t { kWriteBack, kWriteThrough };
-enum class ReplacementKind : uint8_t { kLru, kFifo, kBip, kDip, kAgeLru };
+enum class ReplacementKind : uint8_t { kLru, kFifo, kBip, kDip, kAgeLru, kRpr };
 enum class BypassKind : uint8_t { kNone, kAgcb, kTwoLevel, kPcal, kAgeLru };
 enum class GranularityKind : uint8_t { kFixed128, kStatic64, kStatic32, kDynamic };
+// RPR's cache-line score (dissertation 6.2.4): which quantity orders the non-dead lines.
+enum class RprScore : uint8_t { kReuseDistance, kCounter, kAge };
 
 struct CoreConfig {
   uint32_t num_sms = 15;
@@ -79,6 +81,9 @@ struct AgcbConfig {
   uint32_t counter_bits = 4;
   uint32_t reset_value = 15;
   uint32_t threshold = 8;
+  // The L2 bypass-bit check (SPEC 5). Off: every predicted bypass bypasses (the course
+  // project's predictor, which never let a block in); an experiment switch, read by the L2.
+  bool l2_verify = true;
 };
 
 struct TwoLevelConfig {
@@ -103,6 +108,16 @@ struct DipConfig {
   uint32_t leader_sets_per_policy = 1;  // per 32 sets
 };
 
+// RPR, reuse-prediction-based replacement (SPEC 9, dissertation ch. 6); golden model only.
+struct RprConfig {
+  RprScore score = RprScore::kReuseDistance;  // the dissertation's best configuration
+  uint32_t sample_every = 4;  // the sampler watches the sets with set % sample_every == 0 (1/4, SPEC 9)
+  // A line whose signature has no prediction yet gets these (the paper's zero would make every
+  // new block dead on arrival): a middling distance and one expected reuse.
+  uint32_t default_rd = 8;
+  uint32_t default_rc = 1;
+};
+
 struct PolicyConfig {
   std::string name = "baseline";
   ReplacementKind replacement = ReplacementKind::kLru;
@@ -115,6 +130,7 @@ struct PolicyConfig {
   PcalConfig pcal;
   BipConfig bip;
   DipConfig dip;
+  RprConfig rpr;
 };
 
 struct Config {
@@ -146,5 +162,6 @@ std::vector<std::string> list_policy_presets();
 std::string to_string(ReplacementKind k);
 std::string to_string(BypassKind k);
 std::string to_string(GranularityKind k);
+std::string to_string(RprScore s);
 
 }  // namespace l1d

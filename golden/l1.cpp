@@ -224,7 +224,8 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
       line.promote_slot(s);
     }
     keep_masked(resp.data, req.byte_mask);
-    replacement_->on_hit(d.set, m.way);
+    replacement_->on_access(d.set);
+    replacement_->on_hit(d.set, m.way, access_info(req));
     agcb_.on_read_hit(line.hpc);
     line.hpc = agcb_.hash(req.pc);
     count_completion(req, true, false);
@@ -249,6 +250,7 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
   if (probe.kind == MshrProbe::kConflict) return fail(ResFail::kConflict), S1Result{};
   if (probe.kind == MshrProbe::kMerge) {
     mshr_.entry(probe.entry).requests.push_back({req.id, req.warp, req.byte_mask});
+    replacement_->on_access(d.set);
     ++counters_.merges;
     count_completion(req, false, m.kind == MatchKind::kPartial);
     return {true, false};
@@ -279,7 +281,8 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
   miss_queue_.push_back(rd);
   ++counters_.mem_reads;
   counters_.bypasses += bypass != BypassReason::kNone;
-  replacement_->on_miss(d.set);
+  replacement_->on_access(d.set);
+  replacement_->on_miss(d.set, access_info(req));
   count_completion(req, false, m.kind == MatchKind::kPartial);
   return {true, false};
 }
@@ -313,7 +316,8 @@ L1::S1Result L1::store(const CoreReq& req, const DecodedAddr& d) {
       copy_chunk(line.data, s, moved, s, &slot_mask);
       line.promote_slot(s);
     }
-    replacement_->on_hit(d.set, m.way);
+    replacement_->on_access(d.set);
+    replacement_->on_hit(d.set, m.way, access_info(req));
     if (write_through) {
       miss_queue_.push_back(wr);
       ++counters_.mem_writes;
@@ -326,11 +330,16 @@ L1::S1Result L1::store(const CoreReq& req, const DecodedAddr& d) {
   const WaySlotMasks copies = find_copies(set, d.common_tag, d.chunk_tag, range);
   if (!has_room(count_dirty(copies, d.set) + 1)) return fail(ResFail::kMissQueueFull), S1Result{};
   invalidate_copies(copies, d.set);
+  replacement_->on_access(d.set);
   miss_queue_.push_back(wr);
   ++counters_.mem_writes;
   count_completion(req, false, m.kind == MatchKind::kPartial);
   next_resp_ = CoreResp{req.id, req.warp, Outcome::kStoreAck, {}};
   return {true, true};
+}
+
+AccessInfo L1::access_info(const CoreReq& req) const {
+  return AccessInfo{agcb_.hash(req.pc), ages_.relative_age(req.awid)};
 }
 
 void L1::count_completion(const CoreReq& req, bool hit, bool partial) {
@@ -509,7 +518,7 @@ bool L1::place_fill(MshrEntry& e) {
   line.hpc = e.hpc;
   line.awid = e.awid;
   line.priority = e.token;
-  replacement_->on_fill(d.set, *way);
+  replacement_->on_fill(d.set, *way, AccessInfo{e.hpc, ages_.relative_age(e.awid)});
   for (uint32_t i = 0; i < slots; ++i) line.promote_slot(pos + i);
   fill_allocated_ = true;
   ++counters_.fills_allocated;

@@ -121,6 +121,8 @@ class L1 {
   void write_back_slot(uint32_t set, uint32_t way, uint32_t slot);
   void fail(ResFail cause) { ++counters_.res_fail[static_cast<int>(cause)]; }
   void count_completion(const CoreReq& req, bool hit, bool partial);
+  // The replacement hooks' view of a demand request: its hashed PC and its warp's age now.
+  AccessInfo access_info(const CoreReq& req) const;
   void switch_granularity(uint32_t g);
   Addr line_addr_of(uint32_t set, uint64_t common_tag, uint32_t chunk_tag) const;
 

@@ -94,6 +94,8 @@ const std::vector<RegistryEntry>& registry() {
        }},
       {ReplacementKind::kAgeLru, "agelru",
        [](uint32_t s, uint32_t w, const PolicyConfig&) { return std::make_unique<AgeLruPolicy>(s, w); }},
+      {ReplacementKind::kRpr, "rpr",
+       [](uint32_t s, uint32_t w, const PolicyConfig& c) { return std::make_unique<RprPolicy>(s, w, c.rpr); }},
   };
   return table;
 }

@@ -8,9 +8,10 @@
 namespace l1d::golden {
 
 std::string AgeLruPolicy::name() const { return "agelru"; }
-void AgeLruPolicy::on_hit(uint32_t set, uint32_t way) { promote(set, way); }
-void AgeLruPolicy::on_miss(uint32_t /*set*/) {}
-void AgeLruPolicy::on_fill(uint32_t set, uint32_t way) { promote(set, way); }
+void AgeLruPolicy::on_access(uint32_t /*set*/) {}
+void AgeLruPolicy::on_hit(uint32_t set, uint32_t way, const AccessInfo& /*info*/) { promote(set, way); }
+void AgeLruPolicy::on_miss(uint32_t /*set*/, const AccessInfo& /*info*/) {}
+void AgeLruPolicy::on_fill(uint32_t set, uint32_t way, const AccessInfo& /*info*/) { promote(set, way); }
 
 uint32_t AgeLruPolicy::victim(uint32_t set, const VictimContext& ctx) const {
   // Dynamic-AgeLRU voting may run this SM as plain LRU for a window.

@@ -36,10 +36,11 @@ BipPolicy::BipPolicy(uint32_t sets, uint32_t ways, const BipConfig& cfg)
     : ReplacementPolicy(sets, ways), insertion_(cfg) {}
 
 std::string BipPolicy::name() const { return "bip"; }
-void BipPolicy::on_hit(uint32_t set, uint32_t way) { promote(set, way); }
-void BipPolicy::on_miss(uint32_t /*set*/) {}
+void BipPolicy::on_access(uint32_t /*set*/) {}
+void BipPolicy::on_hit(uint32_t set, uint32_t way, const AccessInfo& /*info*/) { promote(set, way); }
+void BipPolicy::on_miss(uint32_t /*set*/, const AccessInfo& /*info*/) {}
 
-void BipPolicy::on_fill(uint32_t set, uint32_t way) {
+void BipPolicy::on_fill(uint32_t set, uint32_t way, const AccessInfo& /*info*/) {
   if (insertion_.next_goes_to_mru()) {
     promote(set, way);
   } else {

@@ -46,9 +46,10 @@ DipPolicy::Role DipPolicy::role(uint32_t set) const {
   return Role::kFollower;
 }
 
-void DipPolicy::on_hit(uint32_t set, uint32_t way) { promote(set, way); }
+void DipPolicy::on_access(uint32_t /*set*/) {}
+void DipPolicy::on_hit(uint32_t set, uint32_t way, const AccessInfo& /*info*/) { promote(set, way); }
 
-void DipPolicy::on_miss(uint32_t set) {
+void DipPolicy::on_miss(uint32_t set, const AccessInfo& /*info*/) {
   // A miss in a leader is a vote against that leader's policy.
   switch (role(set)) {
     case Role::kLruLeader:
@@ -62,7 +63,7 @@ void DipPolicy::on_miss(uint32_t set) {
   }
 }
 
-void DipPolicy::on_fill(uint32_t set, uint32_t way) {
+void DipPolicy::on_fill(uint32_t set, uint32_t way, const AccessInfo& /*info*/) {
   const Role r = role(set);
   const bool use_bip = r == Role::kBipLeader || (r == Role::kFollower && psel_ >= psel_mid_);
   if (!use_bip) {

@@ -18,6 +18,7 @@
 #include "common/config.h"
 #include "sim_cpp/core/controllers.h"
 #include "sim_cpp/core/scheduler.h"
+#include "sim_cpp/gpu/agcb_timeline.h"
 #include "sim_cpp/gpu/gpu.h"
 #include "sim_cpp/gpu/policies.h"
 #include "sim_cpp/trace/trace_error.h"
@@ -49,6 +50,8 @@ int main(int argc, char** argv) {
   bool list_workloads = false, list_policies = false, list_schedulers = false, list_controllers = false;
   bool quiet = false, no_progress = false;
   uint64_t drop_response = 0;
+  std::string agcb_timeline_file;
+  uint64_t agcb_every = 5000;
 
   auto* o_preset = app.add_option("--preset", preset, "GPU preset: configs/NAME.yaml (gtx480, gtx1080, qv100)");
   auto* o_config = app.add_option("--config", config_file, "GPU configuration file (preset schema)");
@@ -82,6 +85,10 @@ int main(int argc, char** argv) {
                  "--l1 lockstep: every SM's RTL writes its last 2000-4000 cycles to DIR/l1d_smN.fst (and .prev.fst), "
                  "for the waves before a mismatch");
   app.add_option("--stats", stats_file, "write every statistic as JSON to this file");
+  app.add_option("--agcb-timeline", agcb_timeline_file,
+                 "AGCB policies: write the predictor's counters over time as CSV (--l1 golden or lockstep)");
+  app.add_option("--agcb-every", agcb_every, "--agcb-timeline's sampling period, cycles")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
   app.add_option("--max-cycles", opt.max_cycles, "stop after this many cycles (0: no limit)")
       ->capture_default_str();
   app.add_option("--watchdog", opt.watchdog, "cycles without progress that stop the run with exit code 3 (0: off)")
@@ -216,7 +223,17 @@ int main(int argc, char** argv) {
     }
     Gpu gpu(cfg, opt, l1, mem);
     if (tw) trace::attach_copies(gpu, *tw);
+    std::optional<AgcbTimeline> timeline;
+    if (!agcb_timeline_file.empty()) {
+      timeline.emplace(gpu);
+      timeline->attach(gpu, agcb_every);
+    }
     const RunResult r = gpu.run(*w, sc);
+    if (timeline) {
+      std::ofstream f(agcb_timeline_file);
+      if (!f) return fail("cannot write " + agcb_timeline_file, 2);
+      timeline->write_csv(f);
+    }
     if (!stats_file.empty()) {
       std::ofstream f(stats_file);
       if (!f) return fail("cannot write " + stats_file, 2);

@@ -246,9 +246,10 @@ struct ReplIo {
     for (uint32_t w = 0; w < ways; ++w) awid[w] = in.awid_of(w);
     Out o{model->victim(in.set, VictimContext{WayMask(in.eligible), awid.data(), &ages, in.age_filter}), {}};
     for (uint32_t w = 0; w < ways; ++w) o.ranks.push_back(model->rank(in.set, w));
-    if (in.hit) model->on_hit(in.hit_set, in.hit_way);
-    if (in.miss) model->on_miss(in.miss_set);
-    if (in.fill) model->on_fill(in.fill_set, in.fill_way);
+    // The RTL's policies read no AccessInfo and have no access hook (RPR, which does, has no RTL).
+    if (in.hit) model->on_hit(in.hit_set, in.hit_way, {});
+    if (in.miss) model->on_miss(in.miss_set, {});
+    if (in.fill) model->on_fill(in.fill_set, in.fill_way, {});
     return o;
   }
   In random(std::mt19937_64& rng) const { return stim.next(rng, nullptr); }

@@ -104,6 +104,7 @@ TEST(Presets, Gtx480MatchesSpecSection1) {
   EXPECT_EQ(c.policy.granularity, GranularityKind::kFixed128);
   EXPECT_EQ(c.policy.bip.lfsr_seed, 0xACE1u);  // written in hex in the file
   EXPECT_EQ(c.policy.agcb.reset_value, 15u);
+  EXPECT_TRUE(c.policy.agcb.l2_verify);
   EXPECT_NE(c.source.find("gtx480.yaml"), std::string::npos);
 }
 
@@ -197,6 +198,8 @@ const PolicyCase kPolicyCases[] = {
     {"fifo", R::kFifo, B::kNone, G::kFixed128, false},
     {"pcal", R::kLru, B::kPcal, G::kFixed128, false},
     {"pcal-bto", R::kLru, B::kPcal, G::kFixed128, true},
+    {"rpr", R::kRpr, B::kNone, G::kFixed128, false},
+    {"rpr-counter", R::kRpr, B::kNone, G::kFixed128, false},
     {"two-level", R::kLru, B::kTwoLevel, G::kFixed128, false},
 };
 
@@ -258,11 +261,18 @@ TEST(ConfigFile, MissingKeysKeepStructDefaults) {
   EXPECT_EQ(c.seed, d.seed);
 }
 
+TEST(ConfigFile, AgcbL2VerifyReadsBack) {
+  TempDir dir;
+  const Config c = load_config_file(dir.write("noverify.yaml", "policy:\n  agcb: {l2_verify: false}\n"));
+  EXPECT_FALSE(c.policy.agcb.l2_verify);
+  EXPECT_EQ(c.policy.agcb.threshold, Config{}.policy.agcb.threshold);
+}
+
 TEST(ConfigFile, ToStringSpellingsReadBack) {
   // Every enum spelling to_string produces is accepted by the loader (plain or quoted) and means
   // the same value.
   TempDir dir;
-  for (R r : {R::kLru, R::kFifo, R::kBip, R::kDip, R::kAgeLru})
+  for (R r : {R::kLru, R::kFifo, R::kBip, R::kDip, R::kAgeLru, R::kRpr})
     for (B b : {B::kNone, B::kAgcb, B::kTwoLevel, B::kPcal, B::kAgeLru})
       for (G g : {G::kFixed128, G::kStatic64, G::kStatic32, G::kDynamic}) {
         const fs::path f =
@@ -277,6 +287,67 @@ TEST(ConfigFile, ToStringSpellingsReadBack) {
   EXPECT_EQ(to_string(R::kAgeLru), "agelru");
   EXPECT_EQ(to_string(B::kTwoLevel), "two_level");
   EXPECT_EQ(to_string(G::kFixed128), "fixed128");
+  for (RprScore s : {RprScore::kReuseDistance, RprScore::kCounter, RprScore::kAge}) {
+    Config c;
+    apply_policy_file(c, dir.write("s.yaml", "rpr: {score: " + to_string(s) + "}\n"));
+    EXPECT_EQ(c.policy.rpr.score, s);
+  }
+  EXPECT_EQ(to_string(RprScore::kReuseDistance), "reuse_distance");
+}
+
+// ---- RPR (SPEC 9) ----
+
+TEST(RprConfig, PresetsAndDefaults) {
+  const RprConfig d;
+  EXPECT_EQ(d.score, RprScore::kReuseDistance);
+  EXPECT_EQ(d.sample_every, 4u);
+  EXPECT_EQ(d.default_rd, 8u);
+  EXPECT_EQ(d.default_rc, 1u);
+  Config c = load_preset("gtx480");
+  apply_policy_preset(c, "rpr");
+  EXPECT_EQ(c.policy.replacement, ReplacementKind::kRpr);
+  EXPECT_EQ(c.policy.rpr.score, RprScore::kReuseDistance);
+  EXPECT_EQ(c.policy.rpr.sample_every, 4u);
+  EXPECT_EQ(c.policy.rpr.default_rd, 8u);
+  EXPECT_EQ(c.policy.rpr.default_rc, 1u);
+  apply_policy_preset(c, "rpr-counter");
+  EXPECT_EQ(c.policy.rpr.score, RprScore::kCounter);
+  TempDir dir;
+  c = load_config_file(dir.write(
+      "r.yaml", "policy:\n  replacement: rpr\n  rpr: {score: age, sample_every: 1, default_rd: 0, default_rc: 15}\n"));
+  EXPECT_EQ(c.policy.rpr.score, RprScore::kAge);
+  EXPECT_EQ(c.policy.rpr.sample_every, 1u);
+  EXPECT_EQ(c.policy.rpr.default_rd, 0u);
+  EXPECT_EQ(c.policy.rpr.default_rc, 15u);
+}
+
+TEST(RprConfig, FieldErrorsAreOneLine) {
+  EXPECT_EQ(load_error("policy:\n  rpr: {score: lru}\n"),
+            "policy.rpr.score: value \"lru\" not allowed (allowed: reuse_distance, counter, age)");
+  EXPECT_EQ(load_error("policy:\n  rpr: {sample_every: 3}\n"),
+            "policy.rpr.sample_every: value 3 not allowed (allowed: powers of two 1..64)");
+  EXPECT_EQ(load_error("policy:\n  rpr: {sample_every: 128}\n"),
+            "policy.rpr.sample_every: value 128 out of range (allowed 1..64)");
+  EXPECT_EQ(load_error("policy:\n  rpr: {default_rd: 16}\n"),
+            "policy.rpr.default_rd: value 16 out of range (allowed 0..15)");
+  EXPECT_EQ(load_error("policy:\n  rpr: {default_rc: -1}\n"),
+            "policy.rpr.default_rc: value -1 out of range (allowed 0..15)");
+}
+
+TEST(RprConfig, SampleEveryIsAtMostTheSetsWhenRprIsTheReplacement) {
+  // The default L1 has 32 sets.
+  EXPECT_EQ(load_error("policy:\n  replacement: rpr\n  rpr: {sample_every: 64}\n"),
+            "policy.rpr.sample_every: value 64 out of range (allowed 1..32: at most the L1's 32 sets)");
+  TempDir dir;
+  EXPECT_NO_THROW(load_config_file(dir.write("ok.yaml", "policy:\n  rpr: {sample_every: 64}\n")));  // LRU
+  // A policy file is checked against the L1 it is merged into (qv100: 4 sets), with its own keys.
+  Config c = load_preset("qv100");
+  const fs::path f = dir.write("rpr8.yaml", "replacement: rpr\nrpr: {sample_every: 8}\n");
+  EXPECT_EQ(error_of([&] { apply_policy_file(c, f); }),
+            f.string() + ": rpr.sample_every: value 8 out of range (allowed 1..4: at most the L1's 4 sets)");
+  EXPECT_EQ(c.policy.replacement, ReplacementKind::kLru);
+  apply_policy_preset(c, "rpr");  // 4 of 4: set 0 is sampled
+  EXPECT_EQ(c.policy.rpr.sample_every, 4u);
 }
 
 TEST(ConfigDir, EnvironmentVariableOverridesSourceTree) {
@@ -366,15 +437,18 @@ INSTANTIATE_TEST_SUITE_P(
         UnknownKeyCase{
             "policy", "policy: {replacment: lru}\n",
             "policy.replacment: unknown key (allowed: name, replacement, bypass, granularity, bto, "
-            "dycache, agcb, two_level, pcal, bip, dip)"},
+            "dycache, agcb, two_level, pcal, bip, dip, rpr)"},
         UnknownKeyCase{
             "policy_agcb", "policy:\n  agcb: {entires: 256}\n",
-            "policy.agcb.entires: unknown key (allowed: entries, counter_bits, reset_value, threshold)"}),
+            "policy.agcb.entires: unknown key (allowed: entries, counter_bits, reset_value, threshold, "
+            "l2_verify)"},
+        UnknownKeyCase{"policy_rpr", "policy:\n  rpr: {sampel_every: 4}\n",
+                       "policy.rpr.sampel_every: unknown key (allowed: score, sample_every, default_rd, default_rc)"}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 TEST(ConfigErrors, BadEnumValue) {
   EXPECT_EQ(load_error("policy: {replacement: mru}\n"),
-            "policy.replacement: value \"mru\" not allowed (allowed: lru, fifo, bip, dip, agelru)");
+            "policy.replacement: value \"mru\" not allowed (allowed: lru, fifo, bip, dip, agelru, rpr)");
   EXPECT_EQ(load_error("l1: {set_index: xor}\n"),
             "l1.set_index: value \"xor\" not allowed (allowed: linear, fermi_xor)");
   EXPECT_EQ(load_error("policy: {bypass: \"pcal \"}\n"),  // quoting is fine, the spelling must be exact

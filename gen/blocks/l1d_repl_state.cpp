@@ -36,6 +36,12 @@ bool uses_bip_insertion(ReplacementKind k) { return k == ReplacementKind::kBip |
 // The shapes the golden policies accept (golden/replacement*.cpp throw std::invalid_argument for
 // the others); only the parameters of the configured policy are checked, as make_replacement does.
 void validate(const l1d::Config& cfg) {
+  // RPR (SPEC 9: RTL optional) exists only in the golden model and the simulator.
+  if (cfg.policy.replacement == ReplacementKind::kRpr) {
+    throw l1d::ConfigError(
+        "l1d_repl_state: replacement rpr is golden-only (SPEC 9: the RTL has no RPR); generate RTL for "
+        "another replacement policy, and run RPR with gpusim --l1 golden");
+  }
   if (cfg.l1.ways == 0 || cfg.l1.ways > kMaxWays) {
     throw l1d::ConfigError("l1d_repl_state: l1.ways must be in 1..64, got " + std::to_string(cfg.l1.ways));
   }
@@ -72,6 +78,7 @@ const char* policy_line(ReplacementKind k) {
       return "Policy DIP (golden::DipPolicy): hits move the way to MRU; fills insert like LRU or BIP (set dueling).";
     case ReplacementKind::kAgeLru:
       return "Policy AgeLRU (golden::AgeLruPolicy): hits and fills move the way to MRU; warp-age victim filter.";
+    case ReplacementKind::kRpr: break;  // refused by validate(): golden-only
   }
   return "";
 }

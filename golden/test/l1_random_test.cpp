@@ -17,7 +17,8 @@ namespace {
 const char* const kPresets[] = {"gtx480", "gtx1080", "qv100"};
 const char* const kPolicies[] = {"baseline", "dycache",  "elastic32", "elastic64",     "agcb",
                                  "two-level", "pcal",    "pcal-bto",  "agelru",        "agelru-bypass",
-                                 "bip",      "dip",      "fifo",      "combined"};
+                                 "bip",      "dip",      "fifo",      "combined",      "rpr",
+                                 "rpr-counter"};
 
 // Requests per soak run; L1_SOAK_REQUESTS overrides (e.g. larger for a nightly run).
 uint64_t soak_requests() {
@@ -25,7 +26,7 @@ uint64_t soak_requests() {
   return 1'000'000;
 }
 
-// make test soaks every policy on gtx480 (14 runs, about 40 s); the other presets' 28 runs
+// make test soaks every policy on gtx480 (16 runs, about 45 s); the other presets' 32 runs
 // (about 150 s more) run when L1_SOAK_ALL_PRESETS is set, as make test-slow does.
 bool soak_preset(const char* preset) {
   const char* all = std::getenv("L1_SOAK_ALL_PRESETS");

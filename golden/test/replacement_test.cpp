@@ -47,31 +47,34 @@ class RankProbe final : public ReplacementPolicy {
   using ReplacementPolicy::lru_of;
   using ReplacementPolicy::promote;
   std::string name() const override { return "probe"; }
-  void on_hit(uint32_t, uint32_t) override {}
-  void on_miss(uint32_t) override {}
-  void on_fill(uint32_t, uint32_t) override {}
+  void on_access(uint32_t) override {}
+  void on_hit(uint32_t, uint32_t, const AccessInfo&) override {}
+  void on_miss(uint32_t, const AccessInfo&) override {}
+  void on_fill(uint32_t, uint32_t, const AccessInfo&) override {}
   uint32_t victim(uint32_t set, const VictimContext& ctx) const override { return lru_of(set, ctx.eligible); }
 };
 
-// One set of a cache driven through the hooks in the L1's order: a hit calls on_hit; a miss
-// calls on_miss, takes an invalid way or asks victim(), then calls on_fill.
+// One set of a cache driven through the hooks in the L1's order: every access calls on_access;
+// then a hit calls on_hit; a miss calls on_miss, takes an invalid way or asks victim(), then
+// calls on_fill.
 class MiniSet {
  public:
   MiniSet(ReplacementPolicy& p, uint32_t set) : p_(p), set_(set), tags_(p.ways(), -1) {}
 
   bool access(int tag) {
+    p_.on_access(set_);
     for (uint32_t w = 0; w < tags_.size(); ++w) {
       if (tags_[w] == tag) {
-        p_.on_hit(set_, w);
+        p_.on_hit(set_, w, {});
         return true;
       }
     }
-    p_.on_miss(set_);
+    p_.on_miss(set_, {});
     const auto invalid = std::find(tags_.begin(), tags_.end(), -1);
     last_victim_ = invalid != tags_.end() ? static_cast<uint32_t>(invalid - tags_.begin())
                                           : p_.victim(set_, VictimContext{first_n(p_.ways())});
     tags_[last_victim_] = tag;
-    p_.on_fill(set_, last_victim_);
+    p_.on_fill(set_, last_victim_, {});
     return false;
   }
   uint32_t last_victim() const { return last_victim_; }
@@ -185,12 +188,13 @@ struct PolicyCase {
   const char* name;
   bool hit_promotes;          // FIFO ignores hits
   bool fill_always_promotes;  // BIP and DIP may insert at LRU
+  bool victim_is_lru = true;  // RPR ranks lines by predicted reuse first
 };
 
 const PolicyCase kCases[] = {
     {ReplacementKind::kLru, "lru", true, true},      {ReplacementKind::kFifo, "fifo", false, true},
     {ReplacementKind::kBip, "bip", true, false},     {ReplacementKind::kDip, "dip", true, false},
-    {ReplacementKind::kAgeLru, "agelru", true, true},
+    {ReplacementKind::kAgeLru, "agelru", true, true}, {ReplacementKind::kRpr, "rpr", true, true, false},
 };
 
 class EveryPolicy : public ::testing::TestWithParam<PolicyCase> {
@@ -204,15 +208,17 @@ class EveryPolicy : public ::testing::TestWithParam<PolicyCase> {
   // All lines filled by one running warp: AgeLRU then reduces to LRU, the others ignore it.
   VictimContext ctx(WayMask eligible) const { return VictimContext{eligible, awid_.data(), &ages_}; }
 
-  // Random hits, misses and fills over a few sets (victim calls interleaved when asked).
+  // Random accesses, hits, misses and fills over a few sets (victim calls interleaved when asked).
   void random_hooks(ReplacementPolicy& p, uint32_t seed, int steps, bool call_victim) const {
     std::mt19937 rng(seed);
     for (int i = 0; i < steps; ++i) {
       const uint32_t set = rng() % kSets, way = rng() % kWays;
-      switch (rng() % 3) {
-        case 0: p.on_hit(set, way); break;
-        case 1: p.on_miss(set); break;
-        default: p.on_fill(set, way); break;
+      const AccessInfo info{static_cast<uint32_t>(rng() % 256), static_cast<uint8_t>(rng() % 64)};
+      switch (rng() % 4) {
+        case 0: p.on_hit(set, way, info); break;
+        case 1: p.on_miss(set, info); break;
+        case 2: p.on_access(set); break;
+        default: p.on_fill(set, way, info); break;
       }
       if (call_victim) (void)p.victim(set, ctx(first_n(kWays)));
     }
@@ -230,14 +236,14 @@ TEST_P(EveryPolicy, NameIsTheRegistryName) { EXPECT_EQ(make()->name(), GetParam(
 
 TEST_P(EveryPolicy, MissLeavesRanksAlone) {
   auto p = make();
-  for (uint32_t s = 0; s < kSets; ++s) p->on_miss(s);
+  for (uint32_t s = 0; s < kSets; ++s) p->on_miss(s, {});
   for (uint32_t s = 0; s < kSets; ++s) EXPECT_EQ(ranks_of(*p, s), ranks_of(RankProbe(kSets, kWays), s));
 }
 
 TEST_P(EveryPolicy, HitMovesTheWayToMruExactlyWhenThePolicyUsesRecency) {
   auto p = make();
   const Ranks before = ranks_of(*p, 5);
-  p->on_hit(5, kWays - 1);
+  p->on_hit(5, kWays - 1, {});
   const Ranks after = ranks_of(*p, 5);
   if (GetParam().hit_promotes) {
     EXPECT_EQ(after, (Ranks{1, 2, 3, 4, 5, 6, 7, 0}));
@@ -250,7 +256,7 @@ TEST_P(EveryPolicy, HitMovesTheWayToMruExactlyWhenThePolicyUsesRecency) {
 TEST_P(EveryPolicy, FillMovesTheWayToAnEnd) {
   auto p = make();
   const Ranks before = ranks_of(*p, 33);  // a DIP follower
-  p->on_fill(33, 3);
+  p->on_fill(33, 3, {});
   const Ranks after = ranks_of(*p, 33);
   EXPECT_NE(after, before);
   if (GetParam().fill_always_promotes) {
@@ -278,6 +284,7 @@ TEST_P(EveryPolicy, SingleEligibleWayIsTheVictim) {
 }
 
 TEST_P(EveryPolicy, VictimIsTheLeastRecentEligibleWay) {
+  if (!GetParam().victim_is_lru) GTEST_SKIP() << "victims follow predicted reuse (RprPolicy tests)";
   auto p = make();
   random_hooks(*p, 13, 3000, false);
   std::mt19937 rng(17);
@@ -361,9 +368,9 @@ TEST(Bip, ExactlyTheLfsrChosenFillsGoToMru) {
   int mru = 0;
   for (int i = 0; i < 4000; ++i) {
     const uint32_t set = static_cast<uint32_t>(i % 4), way = static_cast<uint32_t>(i % 8);
-    p.on_hit(set, (way + 3) % 8);  // hits and misses must not consume LFSR steps
-    p.on_miss(set);
-    p.on_fill(set, way);
+    p.on_hit(set, (way + 3) % 8, {});  // hits and misses must not consume LFSR steps
+    p.on_miss(set, {});
+    p.on_fill(set, way, {});
     const bool expect_mru = (reference.next() & (cfg.mru_one_in - 1)) == 0;
     ASSERT_EQ(p.rank(set, way), expect_mru ? 0u : 7u) << "fill " << i;
     mru += expect_mru;
@@ -376,7 +383,7 @@ TEST(Bip, AboutOneFillIn32GoesToMru) {
   int mru = 0;
   const int fills = 32768;
   for (int i = 0; i < fills; ++i) {
-    p.on_fill(0, 1);
+    p.on_fill(0, 1, {});
     mru += p.rank(0, 1) == 0;
   }
   EXPECT_NEAR(mru, fills / 32, fills / 32 / 10);
@@ -385,7 +392,7 @@ TEST(Bip, AboutOneFillIn32GoesToMru) {
 TEST(Bip, MruOneInOneIsLruInsertion) {
   BipPolicy p(1, 4, BipConfig{1, 0xACE1});
   for (uint32_t w = 0; w < 4; ++w) {
-    p.on_fill(0, w);
+    p.on_fill(0, w, {});
     EXPECT_EQ(p.rank(0, w), 0u);
   }
 }
@@ -439,22 +446,22 @@ TEST(Dip, PselStartsAtItsMidpoint) {
 
 TEST(Dip, PselMovesOnlyOnLeaderMisses) {
   DipPolicy p(64, 4, dip_cfg(10, 1), BipConfig{});
-  p.on_miss(0);  // LRU leader: LRU missed, vote for BIP
+  p.on_miss(0, {});  // LRU leader: LRU missed, vote for BIP
   EXPECT_EQ(p.psel(), 513u);
-  p.on_miss(63);  // BIP leader
-  p.on_miss(31);
+  p.on_miss(63, {});  // BIP leader
+  p.on_miss(31, {});
   EXPECT_EQ(p.psel(), 511u);
-  p.on_miss(5);  // follower
-  p.on_hit(0, 1);
-  p.on_fill(31, 2);
+  p.on_miss(5, {});  // follower
+  p.on_hit(0, 1, {});
+  p.on_fill(31, 2, {});
   EXPECT_EQ(p.psel(), 511u);
 }
 
 TEST(Dip, PselSaturatesAtBothEnds) {
   DipPolicy p(64, 4, dip_cfg(2, 1), BipConfig{});
-  for (int i = 0; i < 10; ++i) p.on_miss(0);
+  for (int i = 0; i < 10; ++i) p.on_miss(0, {});
   EXPECT_EQ(p.psel(), 3u);
-  for (int i = 0; i < 10; ++i) p.on_miss(31);
+  for (int i = 0; i < 10; ++i) p.on_miss(31, {});
   EXPECT_EQ(p.psel(), 0u);
 }
 
@@ -464,16 +471,16 @@ TEST(Dip, FollowersSwitchInsertionWhenPselCrossesTheMidpoint) {
   Lfsr16 reference(static_cast<uint16_t>(bip.lfsr_seed));
   const uint32_t follower = 10;
 
-  p.on_miss(31);  // PSEL = midpoint - 1: followers insert like LRU
+  p.on_miss(31, {});  // PSEL = midpoint - 1: followers insert like LRU
   for (uint32_t i = 0; i < 50; ++i) {
-    p.on_fill(follower, i % 8);
+    p.on_fill(follower, i % 8, {});
     ASSERT_EQ(p.rank(follower, i % 8), 0u);
   }
-  p.on_miss(0);  // back to the midpoint: followers insert like BIP, from an unused LFSR
+  p.on_miss(0, {});  // back to the midpoint: followers insert like BIP, from an unused LFSR
   ASSERT_EQ(p.psel(), p.psel_midpoint());
   int lru_inserts = 0;
   for (uint32_t i = 0; i < 200; ++i) {
-    p.on_fill(follower, i % 8);
+    p.on_fill(follower, i % 8, {});
     const bool mru = (reference.next() & 31) == 0;
     ASSERT_EQ(p.rank(follower, i % 8), mru ? 0u : 7u) << i;
     lru_inserts += !mru;
@@ -485,12 +492,12 @@ TEST(Dip, LeadersIgnorePselAndOnlyBipInsertionsStepTheLfsr) {
   const BipConfig bip;
   DipPolicy p(64, 8, dip_cfg(4, 1), bip);
   Lfsr16 reference(static_cast<uint16_t>(bip.lfsr_seed));
-  for (int i = 0; i < 20; ++i) p.on_miss(31);  // PSEL 0: LRU is winning
+  for (int i = 0; i < 20; ++i) p.on_miss(31, {});  // PSEL 0: LRU is winning
   ASSERT_EQ(p.psel(), 0u);
   for (uint32_t i = 0; i < 300; ++i) {
-    p.on_fill(0, i % 8);  // LRU leader: always MRU, no LFSR step
+    p.on_fill(0, i % 8, {});  // LRU leader: always MRU, no LFSR step
     ASSERT_EQ(p.rank(0, i % 8), 0u);
-    p.on_fill(31, i % 8);  // BIP leader: BIP although PSEL says LRU
+    p.on_fill(31, i % 8, {});  // BIP leader: BIP although PSEL says LRU
     ASSERT_EQ(p.rank(31, i % 8), (reference.next() & 31) == 0 ? 0u : 7u) << i;
   }
 }
@@ -528,7 +535,7 @@ class AgeLru : public ::testing::Test {
 
   void SetUp() override {
     ages.set(10, 20, false);
-    for (uint32_t w : {3u, 2u, 1u, 0u}) p.on_fill(0, w);  // recency: way 0 MRU ... way 3 LRU
+    for (uint32_t w : {3u, 2u, 1u, 0u}) p.on_fill(0, w, {});  // recency: way 0 MRU ... way 3 LRU
   }
   uint32_t victim(WayMask eligible = first_n(4)) const {
     return p.victim(0, VictimContext{eligible, awid.data(), &ages});
@@ -543,7 +550,7 @@ TEST_F(AgeLru, InactiveWarpsLineGoesFirst) {
 TEST_F(AgeLru, InactiveLinesAreTieBrokenByLru) {
   awid = {5, 21, 11, 12};  // warps 5 and 21 are outside [10, 20]
   EXPECT_EQ(victim(), 1u);
-  p.on_hit(0, 1);
+  p.on_hit(0, 1, {});
   EXPECT_EQ(victim(), 0u);
 }
 
@@ -555,7 +562,7 @@ TEST_F(AgeLru, OtherwiseTheYoungestWarpsLineGoes) {
 TEST_F(AgeLru, YoungestWarpsLinesAreTieBrokenByLru) {
   awid = {18, 18, 10, 18};
   EXPECT_EQ(victim(), 3u);
-  p.on_hit(0, 3);
+  p.on_hit(0, 3, {});
   EXPECT_EQ(victim(), 1u);
 }
 
@@ -587,9 +594,9 @@ TEST_F(AgeLru, NoRunningWarpMakesEveryLineInactive) {
 }
 
 TEST_F(AgeLru, HitsAndFillsUpdateRecency) {
-  p.on_hit(0, 3);
+  p.on_hit(0, 3, {});
   EXPECT_EQ(ranks_of(p, 0), (Ranks{1, 2, 3, 0}));
-  p.on_fill(0, 2);
+  p.on_fill(0, 2, {});
   EXPECT_EQ(ranks_of(p, 0), (Ranks{2, 3, 0, 1}));
 }
 
@@ -600,10 +607,10 @@ TEST(AgeLruPolicy, AgeFilterOffIsPlainLru) {
   for (int i = 0; i < 4; ++i) ages.launch();
   std::array<uint8_t, kMaxWays> awid{};
   awid[0] = 3;  // youngest warp's line, but way 0 is MRU below
-  p.on_fill(0, 1);
-  p.on_fill(0, 2);
-  p.on_fill(0, 3);
-  p.on_fill(0, 0);  // LRU order now: 1, 2, 3, 0 (1 least recent)
+  p.on_fill(0, 1, {});
+  p.on_fill(0, 2, {});
+  p.on_fill(0, 3, {});
+  p.on_fill(0, 0, {});  // LRU order now: 1, 2, 3, 0 (1 least recent)
   VictimContext with{first_n(4), awid.data(), &ages};
   EXPECT_EQ(p.victim(0, with), 0u);  // the age filter picks the youngest warp's line
   VictimContext without = with;
@@ -618,8 +625,8 @@ TEST_F(AgeLru, VictimWithoutAgeContextThrows) {
 
 // ---------------------------------------------------------------- registry
 
-TEST(Registry, NamesAreTheFivePoliciesInKindOrder) {
-  EXPECT_EQ(replacement_names(), (std::vector<std::string>{"lru", "fifo", "bip", "dip", "agelru"}));
+TEST(Registry, NamesAreTheSixPoliciesInKindOrder) {
+  EXPECT_EQ(replacement_names(), (std::vector<std::string>{"lru", "fifo", "bip", "dip", "agelru", "rpr"}));
 }
 
 TEST(Registry, EveryKindBuildsAPolicyWithItsName) {
@@ -643,7 +650,7 @@ TEST(Registry, PolicyConfigReachesThePolicy) {
   const auto dip = make_replacement(ReplacementKind::kDip, 64, 4, cfg);
   EXPECT_EQ(dynamic_cast<const DipPolicy&>(*dip).psel(), 8u);
   auto bip = make_replacement(ReplacementKind::kBip, 1, 4, cfg);
-  bip->on_fill(0, 3);
+  bip->on_fill(0, 3, {});
   EXPECT_EQ(bip->rank(0, 3), 0u);  // 1 in 1 goes to MRU
 }
 

@@ -1,6 +1,7 @@
 // The SM's load/store unit (ldst_unit.h).
 #include "sim_cpp/core/ldst_unit.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
@@ -19,7 +20,7 @@ std::string LoadMismatch::to_string() const {
 LdstUnit::LdstUnit(uint32_t sm, uint32_t hit_latency, ArchImage& arch)
     : sm_(sm), hit_latency_(hit_latency), arch_(arch), delay_(hit_latency + 2) {}
 
-void LdstUnit::accept(uint32_t warp, uint8_t awid, bool token, const WarpInst& inst,
+void LdstUnit::accept(uint32_t warp, uint8_t awid, bool token, uint32_t age_rank, const WarpInst& inst,
                       std::vector<CoalescedRequest>& reqs) {
   if (busy_) throw std::logic_error("LDST unit: instruction issued while busy");
   if (reqs.empty()) throw std::logic_error("LDST unit: memory instruction without requests");
@@ -27,6 +28,7 @@ void LdstUnit::accept(uint32_t warp, uint8_t awid, bool token, const WarpInst& i
   warp_ = warp;
   awid_ = awid;
   token_ = token;
+  age_bucket_ = std::min(age_rank, LdstStats::kAgeRanks - 1);
   kind_ = inst.kind;
   pc_ = inst.pc;
   reqs_.swap(reqs);
@@ -65,6 +67,7 @@ void LdstUnit::build_current() {
   cur_rec_ = allocate();
   Rec& r = recs_[cur_rec_];
   r.warp = warp_;
+  r.age_bucket = age_bucket_;
   r.load = kind_ == OpKind::kLoad;
   r.pc = pc_;
   r.addr = q.addr;
@@ -95,6 +98,7 @@ LdstUnit::Fired LdstUnit::fired(uint64_t now) {
     r.expected = arch_.line(line);
     keep_masked(r.expected, q.byte_mask);
     ++stats_.load_requests;
+    ++stats_.load_requests_by_age[r.age_bucket];
   } else {
     arch_.write(line, q.byte_mask, q.data);
     ++stats_.store_requests;
@@ -131,6 +135,7 @@ void LdstUnit::l1_response(const CoreResp& resp, uint64_t now) {
   if (resp.outcome == Outcome::kStoreAck)
     throw std::logic_error(fmt::format("SM {}: load request {:#x} answered with a store ack", sm_, resp.id));
   r.outcome = resp.outcome;
+  stats_.load_hits_by_age[r.age_bucket] += resp.outcome == Outcome::kHit;
   ++stats_.loads_checked;
   if (std::memcmp(resp.data.data(), r.expected.data(), kLineBytes) != 0) {
     ++stats_.load_mismatches;

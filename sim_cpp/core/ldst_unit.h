@@ -48,6 +48,12 @@ struct LdstStats {
   // outcome hit / miss-return / bypass-return.
   uint64_t latency_sum[3] = {}, latency_max[3] = {};
   uint64_t loads_checked = 0, load_mismatches = 0;
+  // Load requests and their L1 hits by the issuing warp's age rank on its scheduler when the
+  // instruction issued (0 = oldest resident warp; the last bucket takes the rest): the
+  // dissertation's Fig. 5.8 breakdown, which shows whom a replacement policy favours.
+  static constexpr uint32_t kAgeRanks = 64;
+  uint64_t load_requests_by_age[kAgeRanks] = {};
+  uint64_t load_hits_by_age[kAgeRanks] = {};
 };
 
 class LdstUnit {
@@ -57,10 +63,12 @@ class LdstUnit {
   LdstUnit(uint32_t sm, uint32_t hit_latency, ArchImage& arch);
 
   bool busy() const { return busy_; }
-  // A memory instruction of `warp` enters the unit (its requests, non-empty, from coalesce()).
+  // A memory instruction of `warp` enters the unit (its requests, non-empty, from coalesce());
+  // `age_rank` is the warp's position among its scheduler's resident warps, 0 = oldest.
   // The unit takes the requests by swapping vectors: `reqs` gets the unit's previous buffer, so
   // that the caller can reuse its storage (no allocation per instruction).
-  void accept(uint32_t warp, uint8_t awid, bool token, const WarpInst& inst, std::vector<CoalescedRequest>& reqs);
+  void accept(uint32_t warp, uint8_t awid, bool token, uint32_t age_rank, const WarpInst& inst,
+              std::vector<CoalescedRequest>& reqs);
   // The request presented on the L1's core port this cycle (valid iff busy()).
   const CoreReq& offer() const { return cur_; }
   // Changes whenever offer() presents a different request.
@@ -109,6 +117,7 @@ class LdstUnit {
   struct Rec {
     uint32_t id = 0;
     uint32_t warp = 0;
+    uint32_t age_bucket = 0;
     bool live = false;
     bool load = false;
     Outcome outcome = Outcome::kHit;
@@ -136,6 +145,7 @@ class LdstUnit {
   uint32_t warp_ = kNone;
   uint8_t awid_ = 0;
   bool token_ = true;
+  uint32_t age_bucket_ = 0;
   OpKind kind_ = OpKind::kLoad;
   uint64_t pc_ = 0;
   std::vector<CoalescedRequest> reqs_;

@@ -54,6 +54,8 @@ class WarpScheduler {
   uint32_t issue_limit() const { return limit_; }
   bool resident(uint32_t slot) const { return rank_[slot] != kNone; }
   bool allowed(uint32_t slot) const { return rank_[slot] < limit_; }
+  // A resident warp's position in age order, 0 = oldest.
+  uint32_t age_rank(uint32_t slot) const { return rank_[slot]; }
   // Resident warps, oldest first.
   const std::vector<uint32_t>& age_order() const { return order_; }
   // The warp slots this scheduler owns (index, index + n, ...).

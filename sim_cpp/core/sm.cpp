@@ -290,7 +290,7 @@ void Sm::execute(uint32_t slot, uint64_t now) {
         w.pending_loads = static_cast<uint32_t>(reqs.size());
       else
         w.store_wait = true;
-      ldst_.accept(slot, w.awid, has_token(slot), inst, reqs);
+      ldst_.accept(slot, w.awid, has_token(slot), schedulers_[sched_of(slot)]->age_rank(slot), inst, reqs);
       break;
     }
     case OpKind::kBarrier: {

@@ -96,9 +96,20 @@ void add(LdstStats& t, const LdstStats& s) {
   }
   t.loads_checked += s.loads_checked;
   t.load_mismatches += s.load_mismatches;
+  for (uint32_t i = 0; i < LdstStats::kAgeRanks; ++i) {
+    t.load_requests_by_age[i] += s.load_requests_by_age[i];
+    t.load_hits_by_age[i] += s.load_hits_by_age[i];
+  }
 }
 
 uint64_t load_responses(const LdstStats& s, int k) { return s.responses[k]; }
+
+// A by-age-rank array without its trailing zeros (index 0 = the oldest warp).
+nlohmann::json ranks(const uint64_t (&v)[LdstStats::kAgeRanks]) {
+  uint32_t n = LdstStats::kAgeRanks;
+  while (n > 0 && v[n - 1] == 0) --n;
+  return std::vector<uint64_t>(v, v + n);
+}
 
 nlohmann::json ldst_json(const LdstStats& s) {
   static const char* kOutcome[4] = {"hit", "miss_return", "bypass_return", "store_ack"};
@@ -120,7 +131,9 @@ nlohmann::json ldst_json(const LdstStats& s) {
           {"stall_cycles", s.stall_cycles},
           {"store_acks", s.responses[static_cast<int>(Outcome::kStoreAck)]},
           {"responses_by_size", by_outcome},
-          {"load_latency", lat}};
+          {"load_latency", lat},
+          {"load_requests_by_age_rank", ranks(s.load_requests_by_age)},
+          {"load_hits_by_age_rank", ranks(s.load_hits_by_age)}};
 }
 
 }  // namespace
@@ -265,6 +278,7 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
     }
     ++now_;
     if (progress) last_progress_ = now_;
+    if (sampler_every_ && now_ % sampler_every_ == 0) sampler_(now_);
 
     if (!controllers_.empty() && now_ - window_start_ >= opt_.controller.window) {
       window_end();

@@ -82,6 +82,12 @@ class Gpu final : private ControllerHost {
   // Called with the kernel's index right before each kernel starts (the memory system is idle
   // then), e.g. to replay a trace's host-to-device copies into the L2 (sim_cpp/trace/).
   void set_kernel_hook(std::function<void(uint32_t kernel)> f) { kernel_hook_ = std::move(f); }
+  // Calls f(cycle) at the end of every cycle that is a multiple of `every` (observers such as
+  // the AGCB timeline; they must not change the simulation).
+  void set_cycle_sampler(uint64_t every, std::function<void(uint64_t cycle)> f) {
+    sampler_every_ = every;
+    sampler_ = std::move(f);
+  }
   // Leaves [addr, addr + bytes) in the L2 as a host-to-device copy's writes would
   // (MemoryPort::preload_l2); between kernels only.
   void preload_l2(Addr addr, uint64_t bytes) { mem_->preload_l2(addr, bytes); }
@@ -130,6 +136,8 @@ class Gpu final : private ControllerHost {
   uint64_t now_ = 0;
   uint32_t rr_ = 0;  // block scheduler: next SM to offer a CTA
   std::function<void(uint32_t)> kernel_hook_;
+  uint64_t sampler_every_ = 0;
+  std::function<void(uint64_t)> sampler_;
 
   // Watchdog.
   uint64_t last_progress_ = 0;

@@ -17,6 +17,7 @@ class GoldenL1Port final : public L1Port {
   const L1Counters& counters() const override { return l1_.counters(); }
   bool idle() const override { return l1_.idle(); }
   std::string describe_state() const override { return l1_.describe_state(); }
+  const golden::L1* golden_model() const override { return &l1_; }
 
  private:
   golden::L1 l1_;

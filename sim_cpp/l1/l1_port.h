@@ -25,6 +25,9 @@ class L1Port {
   virtual const L1Counters& counters() const = 0;
   virtual bool idle() const = 0;
   virtual std::string describe_state() const = 0;
+  // The golden L1 behind this port (golden, and lockstep's golden side), for observing state
+  // the ports do not carry, e.g. the AGCB table over time; nullptr for the RTL alone.
+  virtual const golden::L1* golden_model() const { return nullptr; }
 };
 
 // The golden implementation.

@@ -120,7 +120,7 @@ bool L2Bank::accept(const ReqPacket& pk, uint64_t now) {
   out.resp.mshr = r.mshr;
   out.resp.data = image_.read_sectors(line_addr, want);
   out.resp.l2_bypass_bit = false;
-  if (r.agcb_bypass) {
+  if (r.agcb_bypass && p_.l2_agcb_verify) {
     bool bit = bypass_bits_.count(line_addr) != 0;
     out.resp.l2_bypass_bit = golden::l2_bypass_override(bit);
     if (bit) bypass_bits_.insert(line_addr); else bypass_bits_.erase(line_addr);

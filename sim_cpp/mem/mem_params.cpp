@@ -53,6 +53,7 @@ MemParams derive_mem_params(const Config& cfg) {
   p.l2_mshrs = kL2Mshrs;
   p.l2_read_slots = cfg.l2.hit_latency + kL2ExtraReadSlots;
   p.l2_dram_out = kL2DramOut;
+  p.l2_agcb_verify = cfg.policy.agcb.l2_verify;
 
   p.dram_banks = cfg.dram.banks;
   p.dram_lines_per_row = cfg.dram.row_bytes / kLineBytes;

@@ -43,6 +43,7 @@ struct MemParams {
   uint32_t l2_mshrs = 0;         // lines with a DRAM fetch in flight
   uint32_t l2_read_slots = 0;    // reads the bank holds at once (pipeline + MSHR waiters + output)
   uint32_t l2_dram_out = 0;      // DRAM-bound requests the bank buffers before it stops accepting
+  bool l2_agcb_verify = true;    // policy.agcb.l2_verify: the bank keeps AGCB bypass bits
 
   // DRAM channel (one per partition).
   uint32_t dram_banks = 0;

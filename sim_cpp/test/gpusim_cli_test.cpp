@@ -137,5 +137,34 @@ TEST_F(GpusimCli, InputFileRunsWithItsResultCheckAndBadFilesNameTheLine) {
   fs::remove_all(dir);
 }
 
+
+// RPR replacement (SPEC 9: golden model and simulator; the RTL has none): --l1 golden runs the
+// rpr presets, --l1 verilated and --l1 lockstep refuse them with exit code 2 and one line naming
+// RPR as golden-only (skipped when gpusim was built without Verilator).
+TEST_F(GpusimCli, GoldenL1RunsBothRprPresetsWithTheResultCheck) {
+  for (const char* policy : {"rpr", "rpr-counter"}) {
+    const CliResult r = run(std::string("--preset gtx480 --workload kmeans --scale test --policy ") + policy, true);
+    EXPECT_EQ(r.code, 0) << policy << ": " << r.out;
+    EXPECT_NE(r.out.find("result check: passed"), std::string::npos) << policy << ": " << r.out;
+  }
+}
+
+TEST_F(GpusimCli, VerilatedAndLockstepRefuseRprAsGoldenOnly) {
+  for (const char* l1 : {"verilated", "lockstep"}) {
+    for (const char* policy : {"rpr", "rpr-counter"}) {
+      const std::string args =
+          std::string("--preset gtx480 --workload vecadd --scale test --l1 ") + l1 + " --policy " + policy;
+      const CliResult r = run(args, true);
+      if (r.out.find("built without the verilated L1") != std::string::npos)
+        GTEST_SKIP() << "gpusim has no verilated L1 in this build";
+      EXPECT_EQ(r.code, 2) << args << ": " << r.out;
+      EXPECT_EQ(r.out, std::string("error: --l1 verilated/lockstep: policy ") + policy +
+                           " uses replacement rpr, which is golden-only (SPEC 9: the RTL has no RPR); run it with "
+                           "--l1 golden\n")
+          << args;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace l1d::sim

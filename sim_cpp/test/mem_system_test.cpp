@@ -357,6 +357,16 @@ TEST(MemorySystem, AgcbBypassBitProtocolThroughTheSystem) {
   EXPECT_FALSE(r.read(0, line + kLineBytes, 0xF, true).first.l2_bypass_bit);
 }
 
+TEST(MemorySystem, AgcbWithoutL2VerificationNeverOverrides) {
+  Config c = gtx480();
+  c.policy.agcb.l2_verify = false;
+  Rig r(c);
+  const Addr line = 0x7000;
+  // The same sequence that overrides on its second read above: here no read ever does.
+  for (int i = 0; i < 4; ++i) EXPECT_FALSE(r.read(static_cast<uint32_t>(i % 2), line, 0xF, true).first.l2_bypass_bit);
+  EXPECT_EQ(r.ms.stats().l2_bypass_overrides, 0u);
+}
+
 TEST(MemorySystem, AgcbBypassBitSurvivesL2EvictionAndIsTestedAtArrivalOrder) {
   Rig r(tiny_l2());
   const std::vector<Addr> set = r.lines_in_set(1, 3, r.p.l2_ways * 3);

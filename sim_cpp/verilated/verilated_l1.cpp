@@ -359,6 +359,7 @@ class LockstepL1 final : public L1Port {
   const L1Counters& counters() const override { return golden_.counters(); }
   bool idle() const override { return golden_.idle(); }
   std::string describe_state() const override { return golden_.describe_state() + rtl_->describe_state(); }
+  const golden::L1* golden_model() const override { return &golden_; }
 
  private:
   golden::L1 golden_;
@@ -397,6 +398,11 @@ std::vector<std::string> available_rtl_models() {
 bool has_verilated_l1(const Config& cfg) { return find_model(cfg) != nullptr; }
 
 std::unique_ptr<L1Port> make_verilated_l1(const Config& cfg, const VerilatedOptions& opt) {
+  // Not "no model was built": no model can be, RPR exists only in the golden model (SPEC 9).
+  if (cfg.policy.replacement == ReplacementKind::kRpr)
+    throw ConfigError(fmt::format("--l1 verilated/lockstep: policy {} uses replacement rpr, which is golden-only "
+                                  "(SPEC 9: the RTL has no RPR); run it with --l1 golden",
+                                  cfg.policy.name));
   if (const ModelEntry* e = find_model(cfg)) return e->make(cfg, opt);
   std::string names;
   for (const std::string& n : available_rtl_models()) names += (names.empty() ? "" : ", ") + n;

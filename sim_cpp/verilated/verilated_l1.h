@@ -6,7 +6,8 @@
 // The RTL's geometry and numeric policy settings are fixed when it is generated; bypassing,
 // granularity mode and their options are static configuration inputs, and the replacement
 // policy selects one of the built models. available_rtl_models() lists what this build has;
-// make_verilated_l1 throws ConfigError (one line) for a configuration no model matches.
+// make_verilated_l1 throws ConfigError (one line) for a configuration no model matches, naming RPR
+// replacement as golden-only (SPEC 9) when that is the reason.
 #pragma once
 
 #include <cstdint>
