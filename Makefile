@@ -52,16 +52,16 @@ run: configure
 # GNU parallel, JOBS at a time, and are cached (a point whose statistics exist and whose command
 # and input files are unchanged is not rerun; FORCE=1 reruns all). Writes $(BUILD)/experiments/
 # <study>/{points/*.json, <figure>.csv .json .png, run.json} and rewrites the generated blocks of
-# docs/results.md. make experiments-<study> runs one (dycache, two-level, agcb, agelru, pcal,
+# docs/results.md. make experiments-<study> runs one (dycache, two-level, agcb, agelru, pcal, rpr,
 # combined: the combined-policy search and the area/IPC Pareto plot, which first runs
 # make synth-policies if its report is missing). SCALE=small|full|test
-# (full is the papers' size), L1=golden|verilated (verilated: the RTL L1, about 20x slower, points
+# (full is the papers' size), L1=golden|verilated (verilated: the RTL L1, about 3-4x slower, points
 # without a verilated model of their configuration fall back to golden and say so).
 # make experiments-slurm writes $(BUILD)/experiments/slurm/<study>.sbatch (one job-array task per
 # point) and the point lists, and runs nothing.
 SCALE ?= small
 L1    ?= golden
-EXPERIMENT_STUDIES = dycache two-level agcb agelru pcal combined
+EXPERIMENT_STUDIES = dycache two-level agcb agelru pcal rpr combined
 SYNTH_POLICIES_REPORT = $(BUILD)/synth-policies/$(if $(LIBERTY),$(basename $(basename $(notdir $(LIBERTY)))),$(LIB))/report.json
 EXPERIMENTS_RUN = python3 experiments/run.py --gpusim $(BUILD)/bin/gpusim --scale $(SCALE) --l1 $(L1) \
   --jobs $(JOBS) --out $(BUILD)/experiments --results docs/results.md $(if $(FORCE),--force) \

@@ -31,7 +31,10 @@ class Variant:
     policy: str               # base policy preset, configs/policies/<policy>.yaml
     over: dict = field(default_factory=dict, hash=False, compare=False)         # policy fields changed
     preset_over: dict = field(default_factory=dict, hash=False, compare=False)  # GPU preset fields changed
-    args: tuple = ()          # further gpusim options, e.g. ("--controller", "dynamic-agelru")
+    args: tuple = ()          # further gpusim options, e.g. ("--controller", "dynamic-agelru");
+                              # "{stem}" becomes the point's file stem (e.g. for an extra output file)
+    l1: str = ""              # the L1 backend, when the variant needs one ("golden": RPR and the
+                              # AGCB timeline have no RTL side); "" = the run's --l1
     note: str = ""            # what it stands for, shown in the variant table
 
 
@@ -60,9 +63,10 @@ def grid(presets, workloads, variants):
 @dataclass
 class Figure:
     """One table (CSV + JSON) and, when plot is set, one PNG: kind "bars" (clustered bars: one
-    group per row, one bar per series column) or "scatter" (one point per row: x = the first
-    series column, y = the second, labelled with the row key; the rows whose mark column is
-    true are highlighted and joined by a line in x order, e.g. a Pareto front)."""
+    group per row, one bar per series column), "lines" (x = the row key, a number such as a
+    cycle; one line per series column) or "scatter" (one point per row: x = the first series
+    column, y = the second, labelled with the row key; the rows whose mark column is true are
+    highlighted and joined by a line in x order, e.g. a Pareto front)."""
     name: str                 # file stem, e.g. "fig08_ipc"
     title: str
     columns: list             # the first names the row key
@@ -136,6 +140,31 @@ def ratio(a, b):
     return a / b if a is not None and b else None
 
 
+def throttle_variants(limits):
+    """Warp throttling on the baseline policy: {limit: Variant}, the limit being the warps per
+    scheduler that may issue."""
+    return {n: Variant(f"w{n}", f"throttle {n}", "baseline", args=("--warp-limit", str(n))) for n in limits}
+
+
+def best_warp_limit(res, workload, warp_max, max_variant, throttles):
+    """warp-opt: the limit with the best IPC among the throttles and warp-max (the max_variant
+    run, warp_max warps), as the dissertation finds it offline; None without results."""
+    runs = [(ipc(s), n) for n, s in [(warp_max, res.get(workload, max_variant))] +
+            [(n, res.get(workload, v.name)) for n, v in throttles.items()] if s]
+    return max(runs)[1] if runs else None
+
+
+def points_at_warp_opt(preset, workloads, res, warp_opt, variants):
+    """A throttling study's second stage: for each workload whose warp-opt warp_opt(res, w)
+    is known, a Point per variant of variants(opt)."""
+    out = []
+    for w in workloads:
+        opt = warp_opt(res, w)
+        if opt is not None:
+            out += [Point(preset, w, v) for v in variants(opt)]
+    return out
+
+
 def pareto_optimal(points):
     """For [(x, y)] with x a cost (smaller is better) and y a benefit (larger is better): a
     list of bools, True where no other point is at least as good in both and better in one.
@@ -169,14 +198,18 @@ class Results:
     """The statistics of a study's points: get(workload, variant[, preset]) is the gpusim
     --stats JSON or None when the point failed or has not run."""
 
-    def __init__(self, points, stats, backends, default_preset):
+    def __init__(self, points, stats, backends, default_preset, paths=None):
         self.points = points
         self._stats = stats          # point id -> dict
         self.backends = backends     # point id -> "golden" | "verilated" | ...
         self.default_preset = default_preset
+        self._paths = paths or {}    # point id -> its statistics file (beside it: the point's extra outputs)
 
     def get(self, workload, variant, preset=None):
         return self._stats.get(f"{preset or self.default_preset}.{workload}.{variant}")
+
+    def stats_path(self, workload, variant, preset=None):
+        return self._paths.get(f"{preset or self.default_preset}.{workload}.{variant}")
 
     def metric(self, f, workload, variant, preset=None):
         s = self.get(workload, variant, preset)

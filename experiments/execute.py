@@ -112,11 +112,13 @@ def prepare(study, points, gpusim, scale, l1, out):
         else:
             preset_args = ["--preset", p.preset]
             read.append(_read(base_preset))
-        stem = os.path.join(pdir, f"{p.id}.{scale}.{l1}")
-        cmd = [gpusim, *preset_args, "--workload", p.workload, *policy_args, *v.args, "--scale", scale,
-               "--l1", l1, "--stats", stem + ".json", "--quiet", "--no-progress"]
+        backend = v.l1 or l1
+        stem = os.path.join(pdir, f"{p.id}.{scale}.{backend}")
+        extra = [a.replace("{stem}", stem) for a in v.args]
+        cmd = [gpusim, *preset_args, "--workload", p.workload, *policy_args, *extra, "--scale", scale,
+               "--l1", backend, "--stats", stem + ".json", "--quiet", "--no-progress"]
         key = hashlib.sha256(json.dumps([["gpusim"] + cmd[1:], read]).encode()).hexdigest()[:20]
-        jobs.append(Job(study, p, cmd, stem + ".json", stem + ".meta.json", key, l1 != "golden", gid))
+        jobs.append(Job(study, p, cmd, stem + ".json", stem + ".meta.json", key, backend != "golden", gid))
     return jobs
 
 

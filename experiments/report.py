@@ -40,8 +40,10 @@ def write_figure(fig, study_dir, meta):
         return None
     if fig.kind == "scatter":
         return plot_scatter(fig, base)
+    if fig.kind == "lines":
+        return plot_lines(fig, base)
     if fig.kind != "bars":
-        raise ValueError(f"figure {fig.name}: unknown kind {fig.kind!r} (bars, scatter)")
+        raise ValueError(f"figure {fig.name}: unknown kind {fig.kind!r} (bars, scatter, lines)")
     return plot_bars(fig, base)
 
 
@@ -49,20 +51,28 @@ def _gp_str(s):
     return "'" + str(s).replace("'", "''") + "'"
 
 
-def plot_bars(fig, base):
-    """Clustered bars: one group per row of the CSV, one bar per series column."""
-    if not shutil.which("gnuplot"):
-        print(f"experiments: gnuplot not found, no {base}.png (make deps installs gnuplot-nox)", file=sys.stderr)
-        return None
+def _write_plot_data(fig, base, rows):
+    """Writes base.plot.csv: the key column and the plotted series of `rows` (a missing cell
+    empty); returns (its path, the series names)."""
     series = fig.series or fig.columns[1:]
-    idx = [fig.columns.index(s) for s in series]
-    rows = [r for r in fig.rows if any(r[i] is not None for i in idx)]  # rows with something to plot
+    idx = [fig.columns.index(x) for x in series]
     data = base + ".plot.csv"
     with open(data, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow([fig.columns[0]] + series)
         for r in rows:
             w.writerow([r[0]] + ["" if r[i] is None else r[i] for i in idx])
+    return data, series
+
+
+def plot_bars(fig, base):
+    """Clustered bars: one group per row of the CSV, one bar per series column."""
+    if not shutil.which("gnuplot"):
+        print(f"experiments: gnuplot not found, no {base}.png (make deps installs gnuplot-nox)", file=sys.stderr)
+        return None
+    idx = [fig.columns.index(x) for x in (fig.series or fig.columns[1:])]
+    rows = [r for r in fig.rows if any(r[i] is not None for i in idx)]  # rows with something to plot
+    data, series = _write_plot_data(fig, base, rows)
     cols = list(range(2, len(series) + 2))
     n_rows = len(rows)
     width = max(900, min(1900, 260 + n_rows * (11 * len(series) + 12)))
@@ -100,6 +110,37 @@ def _run_gnuplot(script, base):
         print(f"experiments: gnuplot failed on {gp}:\n{proc.stderr}", file=sys.stderr)
         return None
     return base + ".png"
+
+
+def plot_lines(fig, base):
+    """x = the row key (a number, e.g. a cycle), one line per series column; a series' missing
+    cells break its line."""
+    if not shutil.which("gnuplot"):
+        print(f"experiments: gnuplot not found, no {base}.png (make deps installs gnuplot-nox)", file=sys.stderr)
+        return None
+    rows = [r for r in fig.rows if isinstance(r[0], (int, float))]
+    if os.path.exists(base + ".png"):
+        os.remove(base + ".png")
+    if not rows:
+        return None
+    data, series = _write_plot_data(fig, base, rows)
+    script = [
+        "set terminal pngcairo size 1100,640 font 'sans,10' noenhanced",
+        f"set output {_gp_str(base + '.png')}",
+        "set datafile separator comma",
+        "set datafile missing ''",
+        f"set title {_gp_str(fig.title)}",
+        f"set xlabel {_gp_str(fig.xlabel or fig.columns[0])}",
+        f"set ylabel {_gp_str(fig.ylabel)}",
+        "set grid lc rgb '#d0d0d0'",
+        "set key outside right top vertical",
+        "set yrange [0:*]",
+    ]
+    plots = [f"{_gp_str(data)} using 1:{c} with lines lw 2 title columnhead({c})" for c in range(2, len(series) + 2)]
+    if fig.hline is not None:
+        plots.append(f"{fig.hline} with lines lc rgb 'black' dt 2 lw 1.5 notitle")
+    script.append("plot " + ", \\\n     ".join(plots))
+    return _run_gnuplot(script, base)
 
 
 def plot_scatter(fig, base):

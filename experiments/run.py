@@ -135,7 +135,8 @@ def run_study(mod, ctx, args):
               ("\n    ".join((m or {}).get("stderr", "").splitlines()) or "(none)"), file=sys.stderr)
 
     presets = sorted({p.preset for p in points})
-    res = core.Results(points, stats, backends, default_preset(points))
+    res = core.Results(points, stats, backends, default_preset(points),
+                       paths={j.point.id: j.stats for j in jobs if j.point.id in stats})
     figures, comps = mod.analyse(ctx, res)
     meta = {"study": name, "scale": args.scale, "l1": args.l1, "presets": presets}
     pngs = []

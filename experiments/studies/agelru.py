@@ -8,7 +8,8 @@ Fig. 5.15-5.17 AgeLRU, Dynamic-AgeLRU, BIP, DIP (replacement), and AgeLRU vs Dyn
                bypass and bypass+BTO, on the cache-sensitive set and on the AgeLRU-unfriendly
                workloads (ours: where AgeLRU replacement loses more than 3 % to LRU; the paper's
                GEMM, 3MM and ATAXI are not in our suite)
-Fig. 5.8 (KMN's hits broken down by warp age) needs a per-age hit counter gpusim does not keep.
+Fig. 5.8       KMN's L1 hits by the issuing warp's age rank on its scheduler, LRU / AgeLRU / BIP,
+               normalised to LRU's total hits (gpusim's ldst.load_hits_by_age_rank)
 """
 from core import CACHE_SENSITIVE as SENSITIVE, Comparison, Figure, Variant, geomean, ipc, grid, miss_rate
 
@@ -49,6 +50,26 @@ def preamble(ctx):
             "here (the dissertation's BIP bypassing is not modelled), so Fig. 5.9, 5.11, 5.16 and 5.17 show "
             "AgeLRU and Dynamic-AgeLRU only. The AgeLRU-unfriendly set is ours: the workloads where AgeLRU "
             f"replacement reaches less than {UNFRIENDLY_DROP:.0%} of LRU's IPC.")
+
+
+def kmn_hits_by_age(res):
+    """Fig. 5.8: KMN's load hits by age rank (0 = the oldest resident warp of its scheduler; the
+    paper's axis runs the other way), each policy's count over LRU's total. None when a point
+    is missing or predates the statistic."""
+    stats = [res.get("kmeans", v.name) for v in (LRU, AGE, BIP)]
+    if not all(s and "load_hits_by_age_rank" in s.get("ldst", {}) for s in stats):
+        return None
+    hits = [s["ldst"]["load_hits_by_age_rank"] for s in stats]
+    base = sum(hits[0])
+    if not base:
+        return None
+    n = max(len(h) for h in hits)
+    rows = [[r] + [(h[r] if r < len(h) else 0) / base for h in hits] for r in range(n)]
+    return Figure("fig5_08_kmn_hits_by_age", "Fig. 5.8: KMN L1 hits by warp age rank (0 = oldest), over LRU's "
+                  "total hits", ["age rank"] + [v.label for v in (LRU, AGE, BIP)], rows,
+                  ylabel="hits / LRU's total hits",
+                  paper="AgeLRU 2.9x LRU's hits, BIP 1.24x; with AgeLRU the 4 oldest warps get 49 % of the hits, "
+                        "BIP spreads its extra hits over all warps.")
 
 
 def analyse(ctx, res):
@@ -100,6 +121,9 @@ def analyse(ctx, res):
               "IPC / IPC with LRU", ws_all, [AGE, AGEB, AGEBT], norm, True,
               "most workloads do not respond; three (GEMM, 3MM, ATAXI) lose with AgeLRU.", 1.0),
     ]
+    kmn = kmn_hits_by_age(res)
+    if kmn:
+        figs.append(kmn)
     groups = [("sensitive", "cache-sensitive set", ws), ("unfriendly", "AgeLRU-unfriendly workloads", unfriendly)]
     for gname, gtext, gws in groups:
         if not gws:
@@ -112,6 +136,15 @@ def analyse(ctx, res):
                           [AGEB, DYNB, AGEBT, DYNBT], norm, True,
                           "Dynamic-AgeLRU loses at most 6 % (bypassing) and 3 % (with BTO).", 1.0))
 
+    kmn_comps = []
+    if kmn:
+        total = lambda v: sum(r[1 + [LRU, AGE, BIP].index(v)] or 0 for r in kmn.rows)
+        oldest4 = sum(r[2] or 0 for r in kmn.rows[:4]) / total(AGE) if total(AGE) else None
+        kmn_comps = [Comparison("KMN L1 hits, AgeLRU over LRU", total(AGE), paper=2.9, variants=("lru", "age")),
+                  Comparison("KMN L1 hits, BIP over LRU", total(BIP), paper=1.24, variants=("lru", "bip")),
+                  Comparison("KMN: share of AgeLRU's hits going to the 4 oldest warps of a scheduler", oldest4,
+                             paper=0.49, ref=0.0, unit="%", variants=("age",),
+                             note="even shares would be 4/24 = 17 % with 24 resident warps")]
     g = lambda v: geomean([norm(v)(w) for w in ws])
     n = len(ws)
     comps = [Comparison(f"AgeLRU replacement IPC over LRU, geomean ({n})", g("age"), paper=1.04, variants=("lru", "age")),
@@ -142,4 +175,4 @@ def analyse(ctx, res):
                                 note="none among ours", variants=("lru", "age")))
     comps.append(Comparison(f"Dynamic-AgeLRU replacement: worst IPC over LRU, cache-sensitive set ({n})",
                             worst("dyn", ws), paper_sign=0, paper_text="no large loss", variants=("lru", "dyn")))
-    return figs, comps
+    return figs, comps + kmn_comps

@@ -24,7 +24,8 @@ There is no paper to compare with: the study makes no Comparison.
 import json
 import os
 
-from core import CACHE_SENSITIVE as SENSITIVE, REPO, Figure, Point, Variant, geomean, ipc, pareto_optimal
+from core import (CACHE_SENSITIVE as SENSITIVE, REPO, Figure, Point, Variant, best_warp_limit, geomean, ipc,
+                  points_at_warp_opt, pareto_optimal, throttle_variants)
 import yamlsub
 
 NAME = "combined"
@@ -137,7 +138,7 @@ def _configs():
 CONFIGS = _configs()
 BY_NAME = {c.name: c for c in CONFIGS}
 BASE = BY_NAME["baseline"]            # LRU, no bypass, 128 B lines, all warps (warp-max)
-THROTTLE = {w: Variant(f"w{w}", f"throttle {w}", "baseline", args=("--warp-limit", str(w))) for w in LIMITS}
+THROTTLE = throttle_variants(LIMITS)
 
 
 def sensitive(ctx):
@@ -150,19 +151,12 @@ def points(ctx):
 
 
 def warp_opt(res, w):
-    """The warp limit with the best IPC (warp-max, the baseline, included), or None."""
-    runs = [(ipc(s), limit) for limit, s in [(WARPS, res.get(w, BASE.name))] +
-            [(lim, res.get(w, v.name)) for lim, v in THROTTLE.items()] if s]
-    return max(runs)[1] if runs else None
+    return best_warp_limit(res, w, WARPS, BASE.name, THROTTLE)
 
 
 def more_points(ctx, res):
-    out = []
-    for w in sensitive(ctx):
-        opt = warp_opt(res, w)
-        if opt is not None:
-            out += [Point(PRESET, w, c.variant(opt)) for c in CONFIGS if c.at_warp_opt]
-    return out
+    return points_at_warp_opt(PRESET, sensitive(ctx), res, warp_opt,
+                              lambda opt: [c.variant(opt) for c in CONFIGS if c.at_warp_opt])
 
 
 def preamble(ctx):

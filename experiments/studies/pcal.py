@@ -7,7 +7,8 @@ extra non-token warps; < 0: fewer token holders, same total; 0 would be pure thr
 and without BTO, static PCAL with opportunistic caching, and dynamic PCAL (which starts from
 throttling at warp-opt and chooses EBTNum itself), with and without BTO.
 """
-from core import CACHE_SENSITIVE as SENSITIVE, Comparison, Figure, Point, Variant, geomean, ipc
+from core import (CACHE_SENSITIVE as SENSITIVE, Comparison, Figure, Point, Variant, best_warp_limit, geomean, ipc,
+                  points_at_warp_opt, throttle_variants)
 
 NAME = "pcal"
 TITLE = "PCAL: warp throttling, static and dynamic PCAL, BTO, opportunistic caching (Fig. 4.12-4.28)"
@@ -20,7 +21,7 @@ LIMITS = [1, 2, 3, 4, 6, 8, 12, 16]    # warp-opt candidates per scheduler (warp
 EBTS = [-4, -2, -1, 1, 2, 4, 8]        # static PCAL's EBTNum sweep, where legal at warp-opt
 
 MAX = Variant("max", "warp-max", "baseline", note="all 24 warps per scheduler issue")
-THROTTLE = {w: Variant(f"w{w}", f"throttle {w}", "baseline", args=("--warp-limit", str(w))) for w in LIMITS}
+THROTTLE = throttle_variants(LIMITS)
 
 
 def sensitive(ctx):
@@ -32,10 +33,7 @@ def points(ctx):
 
 
 def warp_opt(res, w):
-    """The warp limit with the best IPC (warp-max included), or None without results."""
-    runs = [(ipc(s), limit) for limit, s in [(WARPS, res.get(w, "max"))] +
-            [(l, res.get(w, v.name)) for l, v in THROTTLE.items()] if s]
-    return max(runs)[1] if runs else None
+    return best_warp_limit(res, w, WARPS, MAX.name, THROTTLE)
 
 
 def legal_ebts(opt):
@@ -65,12 +63,7 @@ def stage2(opt):
 
 
 def more_points(ctx, res):
-    out = []
-    for w in sensitive(ctx):
-        opt = warp_opt(res, w)
-        if opt is not None:
-            out += [Point(PRESET, w, v) for v in stage2(opt)]
-    return out
+    return points_at_warp_opt(PRESET, sensitive(ctx), res, warp_opt, stage2)
 
 
 def preamble(ctx):

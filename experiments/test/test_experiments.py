@@ -312,6 +312,127 @@ class CombinedStudy(unittest.TestCase):
         self.assertIn("300 um^2, 3.00x", fig.note)
 
 
+class AgcbTimeline(unittest.TestCase):
+    """The AGCB study's counters over time from hand-written timeline CSVs."""
+
+    def test_table_and_lines_from_timeline_files(self):
+        st = load_study("agcb")
+        ctx = FakeCtx(["kmeans", "bicg"], set())
+        pts = st.points(ctx)
+        self.assertEqual(len([p for p in pts if p.variant.name == "r15t"]), 2)
+        stats, paths = {}, {}
+        with tempfile.TemporaryDirectory() as d:
+            for p in pts:
+                s = fake_stats(1.0)
+                s["result"]["cycles"] = 20000
+                s["sms"] = [{}, {}]  # two SMs
+                s["memory"] = {"l2_bypass_overrides": 0}
+                stats[p.id] = s
+                paths[p.id] = os.path.join(d, p.id + ".json")
+            # bicg: two entries move; their means 15, 12 -> 9, 4 -> 7, 2 over three samples.
+            with open(os.path.join(d, "qv100.bicg.r15t.agcb.csv"), "w") as f:
+                f.write("cycle,entry,mean,min,max,sms_bypassing\n"
+                        "5000,3,15.000,15,15,2\n5000,4,12.000,10,14,2\n"
+                        "10000,3,9.000,8,10,2\n10000,4,4.000,4,4,0\n"
+                        "15000,3,7.000,6,8,1\n15000,4,2.000,2,2,0\n")
+            # kmeans: nothing moved (header only).
+            with open(os.path.join(d, "qv100.kmeans.r15t.agcb.csv"), "w") as f:
+                f.write("cycle,entry,mean,min,max,sms_bypassing\n")
+            stats["qv100.kmeans.r15t"]["result"]["ipc"] = 0.9  # differs from the r15 point
+            figs, _ = st.analyse(ctx, core.Results(pts, stats, {}, st.PRESET, paths=paths))
+        by = {f.name: f for f in figs}
+        rows = {r[0]: r for r in by["counters_table"].rows}
+        self.assertEqual(rows["bicg"][1:], [2, 4.5, 4.5, 1 / 4, True])  # (7+2)/2; 1 of 2 SMs x 2 entries
+        self.assertEqual(rows["kmeans"][1:], [0, None, None, None, False])
+        lines = by["counters_over_time"]
+        self.assertEqual(lines.columns, ["fraction of the run", "bicg"])
+        at = {r[0]: r[1] for r in lines.rows}
+        self.assertIsNone(at[0.0])           # before the first sample
+        self.assertEqual(at[0.25], 13.5)     # cycle 5000
+        self.assertEqual(at[0.5], 6.5)       # cycle 10000
+        self.assertEqual(at[1.0], 4.5)       # the last sample
+
+    def test_variants_pick_their_backend_and_name_their_files(self):
+        import execute
+        v = core.Variant("t", "t", "agcb", l1="golden", args=("--agcb-timeline", "{stem}.agcb.csv"))
+        with tempfile.TemporaryDirectory() as d:
+            gpusim = os.path.join(d, "gpusim")
+            with open(gpusim, "w") as f:
+                f.write("x")
+            jobs = execute.prepare("s", [core.Point("gtx480", "bfs", v)], gpusim, "small", "verilated", d)
+        cmd = jobs[0].cmd
+        stem = os.path.join(d, "s", "points", "gtx480.bfs.t.small.golden")
+        self.assertEqual(cmd[cmd.index("--l1") + 1], "golden")
+        self.assertEqual(cmd[cmd.index("--agcb-timeline") + 1], stem + ".agcb.csv")
+        self.assertEqual(jobs[0].stats, stem + ".json")
+        self.assertFalse(jobs[0].fallback)
+
+
+class AgeRankHits(unittest.TestCase):
+    def test_fig_5_8_from_hits_by_age_rank(self):
+        st = load_study("agelru")
+        ctx = FakeCtx(["kmeans"], set())
+        pts = st.points(ctx)
+        stats = {p.id: fake_stats(1.0) for p in pts}
+        for s in stats.values():
+            s["l1"]["reservation_failures"] = {}
+            s["memory"] = {"avg_round_trip": 300}
+        hits = {"lru": [10, 10, 10, 10, 10], "age": [40, 30, 20, 10, 0], "bip": [12, 12, 12, 12, 12]}
+        for v, h in hits.items():
+            stats[f"gtx480.kmeans.{v}"]["ldst"] = {"load_hits_by_age_rank": h}
+        figs, comps = st.analyse(ctx, core.Results(pts, stats, {}, st.PRESET))
+        fig = next(f for f in figs if f.name == "fig5_08_kmn_hits_by_age")
+        self.assertEqual(fig.rows[0], [0, 0.2, 0.8, 0.24])
+        self.assertEqual(len(fig.rows), 5)
+        by = {c.what: c.ours for c in comps}
+        self.assertAlmostEqual(by["KMN L1 hits, AgeLRU over LRU"], 2.0)
+        self.assertAlmostEqual(by["KMN L1 hits, BIP over LRU"], 1.2)
+        self.assertAlmostEqual(by["KMN: share of AgeLRU's hits going to the 4 oldest warps of a scheduler"], 1.0)
+        # Statistics from before the counter existed: no figure, no exception.
+        del stats["gtx480.kmeans.bip"]["ldst"]
+        figs, _ = st.analyse(ctx, core.Results(pts, stats, {}, st.PRESET))
+        self.assertFalse(any(f.name == "fig5_08_kmn_hits_by_age" for f in figs))
+
+    @unittest.skipUnless(shutil.which("gnuplot"), "needs gnuplot")
+    def test_a_lines_figure_writes_a_png(self):
+        fig = core.Figure("tl", "over time", ["x", "a", "b"], [[0.0, 15.0, None], [0.5, 10.0, 14.0], [1.0, 5.0, 13.0]],
+                          kind="lines", hline=8.0)
+        with tempfile.TemporaryDirectory() as d:
+            png = report.write_figure(fig, d, {})
+            with open(png, "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+            self.assertEqual(read(os.path.join(d, "tl.plot.csv")).splitlines(), ["x,a,b", "0.0,15.0,", "0.5,10.0,14.0",
+                                                                                 "1.0,5.0,13.0"])
+
+
+class RprStudy(unittest.TestCase):
+    def test_two_stages_and_the_comparisons(self):
+        st = load_study("rpr")
+        ws = ["kmeans", "bfs", "vecadd"]  # vecadd is not one of the key benchmarks
+        ctx = FakeCtx(ws, set())
+        pts = st.points(ctx)
+        self.assertEqual(len(pts), 2 * (1 + len(st.LIMITS) + 4))
+        self.assertTrue(all(p.variant.l1 == "golden" for p in pts))
+        # warp-opt: kmeans 4, bfs warp-max.
+        ipcs = {("kmeans", "w4"): 2.0, ("kmeans", "age"): 2.2, ("kmeans", "rprd"): 2.42, ("kmeans", "rpra"): 2.2,
+                ("bfs", "age"): 1.0, ("bfs", "rprd"): 0.9, ("bfs", "rpra"): 1.0}
+        stats = {p.id: fake_stats(ipcs.get((p.workload, p.variant.name), 1.0)) for p in pts}
+        more = st.more_points(ctx, core.Results(pts, stats, {}, st.PRESET))
+        args = {(p.workload, p.variant.name): p.variant.args for p in more}
+        self.assertEqual(args[("kmeans", "rprd")], ("--warp-limit", "4"))
+        self.assertEqual(args[("bfs", "rprd")], ("--warp-limit", "24"))
+        for p in more:
+            stats[p.id] = fake_stats(ipcs.get((p.workload, p.variant.name), 1.0))
+        figs, comps = st.analyse(ctx, core.Results(pts + more, stats, {}, st.PRESET))
+        by = {c.what: c.ours for c in comps}
+        self.assertAlmostEqual(by["RPR reuse distance over AgeLRU, IPC geomean, key set (2)"], math.sqrt(1.1 * 0.9))
+        self.assertAlmostEqual(by["RPR reuse distance over AgeLRU, IPC geomean, regular (1)"], 1.1)
+        self.assertAlmostEqual(by["BFS: RPR reuse distance over throttling"], 0.9)
+        self.assertAlmostEqual(by["RPR with the age score gives AgeLRU's statistics (workloads where identical)"], 1.0)
+        speed = {r[0]: r for r in next(f for f in figs if f.name == "fig6_4_speedup").rows}
+        self.assertEqual(speed["KMN"][1:3], [2.0, 2.2])  # throttling, AgeLRU at warp-opt over warp-max
+
+
 class ResultsFile(unittest.TestCase):
     def test_blocks_are_rewritten_and_the_rest_kept(self):
         with tempfile.TemporaryDirectory() as d:
