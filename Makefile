@@ -38,7 +38,7 @@ test-slow:
 # other backends; RUN_COMPARE=1 also runs golden and checks both give identical statistics.
 RUN_WORKLOADS ?= vecadd,atax,mvt,bfs,spmv,kmeans
 RUN_POLICIES  ?= baseline,dycache,agcb,two-level,pcal,agelru,combined
-# small scale: 6.5 minutes on 2 cores (2026-11-22; the verilated L1 is about 20 times slower
+# small scale: 30 s on 2 cores after the build (2026-11-22; the verilated L1 is about 3-4 times slower
 # than the golden one, docs/performance.md). RUN_SCALE=test takes seconds.
 RUN_SCALE     ?= small
 RUN_L1        ?= verilated

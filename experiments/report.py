@@ -59,7 +59,8 @@ def _write_plot_data(fig, base, rows):
     data = base + ".plot.csv"
     with open(data, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow([fig.columns[0]] + series)
+        # gnuplot's columnhead() splits a quoted header at its commas: none in the plotted names.
+        w.writerow([str(c).replace(",", ";") for c in [fig.columns[0]] + series])
         for r in rows:
             w.writerow([r[0]] + ["" if r[i] is None else r[i] for i in idx])
     return data, series

@@ -207,8 +207,9 @@ def study_section(mod, ctx, args, jobs, metas, figures, comps, failed, timing, s
     if comps:
         out += ["", "**Beside the paper.**", "", report.comparison_table(comps, backend_of)]
     for fig in figures:
-        out += ["", f"**{fig.title}** (`{fig.name}.png`, `.csv`)." + (f" Paper: {fig.paper}" if fig.paper else "") +
-                (f" {fig.note}" if fig.note else "")]
+        files = f"`{fig.name}.png`, `.csv`" if fig.plot else f"`{fig.name}.csv`, a table"
+        paper = f" Paper: {fig.paper}" + ("" if fig.paper.endswith(".") else ".") if fig.paper else ""
+        out += ["", f"**{fig.title}** ({files}).{paper}" + (f" {fig.note}" if fig.note else "")]
         if fig.in_results:
             out += ["", report.markdown_table(fig.columns, fig.rows, fig.fmt)]
     if failed:

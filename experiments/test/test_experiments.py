@@ -387,7 +387,11 @@ class AgeRankHits(unittest.TestCase):
         by = {c.what: c.ours for c in comps}
         self.assertAlmostEqual(by["KMN L1 hits, AgeLRU over LRU"], 2.0)
         self.assertAlmostEqual(by["KMN L1 hits, BIP over LRU"], 1.2)
-        self.assertAlmostEqual(by["KMN: share of AgeLRU's hits going to the 4 oldest warps of a scheduler"], 1.0)
+        # Five resident warps: the oldest sixth is the oldest one, 40 of AgeLRU's 100 hits.
+        share = next(c for c in comps if c.what.startswith("KMN: share of AgeLRU's hits"))
+        self.assertIn("oldest 1 of the 5 resident warps", share.what)
+        self.assertAlmostEqual(share.ours, 0.4)
+        self.assertAlmostEqual(share.ref, 0.2)
         # Statistics from before the counter existed: no figure, no exception.
         del stats["gtx480.kmeans.bip"]["ldst"]
         figs, _ = st.analyse(ctx, core.Results(pts, stats, {}, st.PRESET))
@@ -403,6 +407,16 @@ class AgeRankHits(unittest.TestCase):
                 self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
             self.assertEqual(read(os.path.join(d, "tl.plot.csv")).splitlines(), ["x,a,b", "0.0,15.0,", "0.5,10.0,14.0",
                                                                                  "1.0,5.0,13.0"])
+
+    @unittest.skipUnless(shutil.which("gnuplot"), "needs gnuplot")
+    def test_plotted_names_lose_their_commas(self):
+        # gnuplot's columnhead() would cut "reset 15, no check" at the comma: two series, one name.
+        fig = core.Figure("c", "bars", ["w", "reset 15", "reset 15, no check"], [["bfs", 1.0, 0.5]])
+        with tempfile.TemporaryDirectory() as d:
+            report.write_figure(fig, d, {})
+            self.assertEqual(read(os.path.join(d, "c.plot.csv")).splitlines(), ["w,reset 15,reset 15; no check",
+                                                                                "bfs,1.0,0.5"])
+            self.assertIn('"reset 15, no check"', read(os.path.join(d, "c.csv")))
 
 
 class RprStudy(unittest.TestCase):
