@@ -121,6 +121,10 @@ int main(int argc, char** argv) {
   app.add_flag("--list-controllers", list_controllers, "print the runtime controllers, one per line");
   app.add_option("--drop-response", drop_response,
                  "fault injection: swallow the N-th memory response (the watchdog must stop the run)");
+  std::optional<uint64_t> l1_fault_cycle;
+  app.add_option("--l1-fault-cycle", l1_fault_cycle,
+                 "fault injection: SM 0's RTL hit counter gains one at the clock edge ending cycle N of its L1 "
+                 "(--l1 lockstep must stop there with exit code 4)");
   app.add_flag("--quiet", quiet, "no summary on stdout");
   app.add_flag("--no-progress", no_progress, "no progress line on stderr");
 
@@ -205,6 +209,7 @@ int main(int argc, char** argv) {
       }
       l1 = [=](const Config& c, uint32_t sm) {
         VerilatedOptions vo;
+        if (sm == 0 && l1_fault_cycle) vo.fault_cycle = *l1_fault_cycle;
         if (!lockstep_waves.empty()) {
           vo.trace_file = fmt::format("{}/l1d_sm{}.fst", lockstep_waves, sm);
           vo.rotate_cycles = 2000;
@@ -220,6 +225,8 @@ int main(int argc, char** argv) {
 #endif
     } else if (!l1_waves.empty()) {
       return fail("--l1-waves needs --l1 verilated or lockstep", 2);
+    } else if (l1_fault_cycle) {
+      return fail("--l1-fault-cycle needs --l1 verilated or lockstep (the fault is in the RTL)", 2);
     }
     Gpu gpu(cfg, opt, l1, mem);
     if (tw) trace::attach_copies(gpu, *tw);

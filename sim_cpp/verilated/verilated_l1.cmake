@@ -37,7 +37,8 @@ foreach(repl ${L1D_TOP_REPLACEMENTS})
     _rtl_model(${prefix} DEPENDS ${dir}/l1d_top.sv ARGS --rtl ${dir} l1d_top -Wall ${RTL_VERILATOR_ARGS})
   endif()
   list(APPEND _models ${prefix})
-  string(APPEND _includes "#include \"${prefix}.h\"\n")
+  # The root header too: fault injection (VerilatedOptions::fault_cycle) reaches a flop.
+  string(APPEND _includes "#include \"${prefix}.h\"\n#include \"${prefix}___024root.h\"\n")
   string(APPEND _entries " \\\n  X(${prefix}, \"gtx480\", \"${policy}\")")
 endforeach()
 

@@ -36,6 +36,10 @@ struct VerilatedOptions {
   // Tests only: called right before the clock edge that ends each cycle, with the cycle and the
   // model (V<prefix>*), e.g. to corrupt a flop and check that lockstep notices.
   std::function<void(uint64_t cycle, void* model)> test_hook;
+  // Fault injection (gpusim --l1-fault-cycle): right before the clock edge that ends this cycle the
+  // RTL's hit counter flop gains one, as a flipped bit would; lockstep must stop at this cycle.
+  // UINT64_MAX = no fault.
+  uint64_t fault_cycle = UINT64_MAX;
 };
 
 // "x.fst" -> "x.prev.fst": where VerilatedOptions::rotate_cycles moves the older cycles.
