@@ -79,6 +79,11 @@ $(addprefix experiments-,$(EXPERIMENT_STUDIES)): experiments-%: configure
 experiments-slurm: configure
 	@cmake --build $(BUILD) -j $(JOBS) --target gpusim
 	@$(EXPERIMENTS_RUN) --slurm all
+# After make experiments and make experiments L1=verilated: every point's statistics on the two
+# backends are identical but the field naming the backend (experiments/compare_backends.py).
+.PHONY: experiments-compare
+experiments-compare:
+	@python3 experiments/compare_backends.py --out $(BUILD)/experiments --scale $(SCALE)
 
 # Simulation speed (Google Benchmark): cycles/s and warp-instr/s of gpusim on bfs and vecadd.
 bench: build

@@ -8,7 +8,7 @@ Unit: the YAML subset against every file of configs/, comparisons (direction, ef
 the DyCache study's aggregation on canned statistics (made-up IPCs whose geomeans are known),
 Pareto marking and the scatter plot, the combined study's configurations, ranking, verdict and
 Pareto front on canned statistics and a hand-written synthesis report, and the rewriting of
-docs/results.md's generated blocks. Smoke: the runner on the two-point test
+docs/results.md's generated blocks, and the golden/verilated comparison of points. Smoke: the runner on the two-point test
 study (experiments/test/studies/smoke.py) at --scale test through GNU parallel: CSV, JSON and PNG
 appear, a second run finds both points cached, and a study with a failing point still runs its
 other point, reports the failing command and its stderr, and exits 1.
@@ -28,6 +28,7 @@ EXP = os.path.dirname(HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, EXP)
 
+import compare_backends  # noqa: E402
 import core  # noqa: E402
 import report  # noqa: E402
 import yamlsub  # noqa: E402
@@ -466,6 +467,48 @@ class ResultsFile(unittest.TestCase):
             self.assertEqual(text.count("## Study B"), 1)
             self.assertIn("b again", text)
             self.assertIn("new table", text)
+
+
+class CompareBackends(unittest.TestCase):
+    def write(self, d, name, stats):
+        os.makedirs(os.path.join(d, "s", "points"), exist_ok=True)
+        with open(os.path.join(d, "s", "points", name), "w") as f:
+            json.dump(stats, f)
+
+    def run_compare(self, d):
+        import contextlib
+        import io
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            rc = compare_backends.main(["--out", d])
+        return rc, out.getvalue()
+
+    def test_identical_but_the_backend_passes_and_counts_fallbacks(self):
+        st = lambda l1, hits: {"run": {"l1": l1, "seed": 1}, "l1": {"hits": hits, "by": [1, 2]}}
+        with tempfile.TemporaryDirectory() as d:
+            self.write(d, "gtx480.bfs.a.small.golden.json", st("golden", 5))
+            self.write(d, "gtx480.bfs.a.small.verilated.json", st("verilated", 5))
+            self.write(d, "gtx480.bfs.b.small.golden.json", st("golden", 7))
+            self.write(d, "gtx480.bfs.b.small.verilated.json", st("golden", 7))  # no model: fell back
+            self.write(d, "gtx480.bfs.b.small.verilated.meta.json", {"backend": "golden"})  # not statistics
+            rc, out = self.run_compare(d)
+            self.assertEqual(rc, 0, out)
+            self.assertIn("s: 2 pairs, 1 ran on verilated (1 fell back to golden), 0 problems", out)
+
+    def test_a_differing_counter_or_a_missing_golden_point_fails(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.write(d, "p.w.a.small.golden.json", {"run": {"l1": "golden"}, "l1": {"hits": 5, "by": [1, 2]}})
+            self.write(d, "p.w.a.small.verilated.json", {"run": {"l1": "verilated"}, "l1": {"hits": 5, "by": [1, 3]}})
+            self.write(d, "p.w.c.small.verilated.json", {"run": {"l1": "verilated"}})
+            rc, out = self.run_compare(d)
+            self.assertEqual(rc, 1, out)
+            self.assertIn("p.w.a: differs at /l1/by[1]: 2 vs 3", out)
+            self.assertIn("p.w.c: no golden point", out)
+
+    def test_nothing_to_compare_is_an_error(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.write(d, "p.w.a.small.golden.json", {"run": {"l1": "golden"}})
+            self.assertEqual(self.run_compare(d)[0], 2)
 
 
 @unittest.skipUnless(os.environ.get("GPUSIM"), "set GPUSIM to the gpusim binary")
