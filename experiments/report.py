@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 
 # ---- figures ----
 
@@ -41,10 +42,10 @@ def write_figure(fig, study_dir, meta):
     if fig.kind == "scatter":
         return plot_scatter(fig, base)
     if fig.kind == "lines":
-        return plot_lines(fig, base)
+        return plot_lines(fig, base, study_dir)
     if fig.kind != "bars":
         raise ValueError(f"figure {fig.name}: unknown kind {fig.kind!r} (bars, scatter, lines)")
-    return plot_bars(fig, base)
+    return plot_bars(fig, base, study_dir)
 
 
 def _gp_str(s):
@@ -66,7 +67,114 @@ def _write_plot_data(fig, base, rows):
     return data, series
 
 
-def plot_bars(fig, base):
+# Series colours: gnuplot colours by column order, so the same variant got different colours in
+# different figures of a study. Each study directory keeps a registry: a name's first figure gives
+# it the next palette colour, later figures re-use it. Same figures in the same order, same colours.
+PALETTE = ["#1f6fb4", "#e8800c", "#2ca02c", "#d62728", "#8c5fc0",
+           "#8c564b", "#e071bd", "#707070", "#b5b512", "#17b4c9"]
+# Dash types beyond the palette (line plots with more series than colours); gnuplot's numbered
+# ones first, then dash patterns of growing length, so any number of levels stays distinct.
+DASHES = ["1", "2", "4", "3", "5"]
+_registries = {}  # abspath(study_dir) -> {"names": {name: palette index}, "next": palette index}
+
+
+def _dash(level):
+    return DASHES[level] if level < len(DASHES) else f"({4 + 2 * level},4)"
+
+
+def _series_styles(study_dir, names):
+    """(palette index, level) per series name, unique within the figure: the name's registered
+    colour at level 0 when free in this figure, else the next free colour, else the next level
+    (a dash type, or a fill pattern for bars)."""
+    reg = _registries.setdefault(os.path.abspath(study_dir), {"names": {}, "next": 0})
+    n = len(PALETTE)
+    # Colours of names seen before are reserved first, so a new name does not take one of them.
+    reserved = {reg["names"][x] for x in names if x in reg["names"]}
+    for x in names:
+        if x not in reg["names"]:
+            free = [c % n for c in range(reg["next"], reg["next"] + n) if c % n not in reserved]
+            reg["names"][x] = free[0] if free else reg["next"] % n
+            reg["next"] = reg["names"][x] + 1
+            reserved.add(reg["names"][x])
+    taken, styles = set(), []
+    for x in names:
+        want = reg["names"][x]
+        level = 0
+        while True:
+            free = [(want + k) % n for k in range(n) if ((want + k) % n, level) not in taken]
+            if free:
+                break
+            level += 1
+        taken.add((free[0], level))
+        styles.append((free[0], level))
+    return styles
+
+
+def _line_style(style):
+    c, level = style
+    return f"lc rgb '{PALETTE[c]}' dt {_dash(level)}"
+
+
+def _bar_style(style):
+    # A second use of a colour in one figure (more than len(PALETTE) series) gets hatching.
+    c, level = style
+    return f"lc rgb '{PALETTE[c]}'" + (f" fs pattern {3 + level} border rgb '#404040'" if level else "")
+
+
+# Canvas size: pngcairo's 'sans,10' is about 7.2 px a character (measured on our titles).
+CHAR_PX = 7.2
+LEFT_PX = 80        # the y tics and label
+TITLE_MAX_PX = 900  # a longer title is wrapped, not given a wider canvas
+
+
+def _key_px(series):
+    """The key at the right: the longest entry, the line or box sample and the gaps."""
+    return int(CHAR_PX * max([len(str(x)) for x in series] or [0])) + 80
+
+
+def _fit_title(title, plot_px):
+    """The title's lines and the plot width they need: gnuplot centres the title over the plot
+    area, so a title wider than the plot ran off the canvas's left edge. Up to TITLE_MAX_PX the
+    plot widens; beyond that the title wraps into balanced lines."""
+    room = max(plot_px, TITLE_MAX_PX)
+    lines = [title]
+    if len(title) * CHAR_PX > room:
+        n = -(-int(len(title) * CHAR_PX) // int(room))  # ceil
+        width = -(-len(title) // n)
+        while len(textwrap.wrap(title, width)) > n:
+            width += 1
+        lines = textwrap.wrap(title, width)
+    return lines, max(plot_px, int(CHAR_PX * max(len(x) for x in lines)) + 20)
+
+
+def _gp_lines(lines):
+    """A gnuplot double-quoted string (its \n breaks a line), from lines of plain text."""
+    return '"' + "\\n".join(x.replace("\\", "\\\\").replace('"', '\\"') for x in lines) + '"'
+
+
+def _yrange(fig, rows, idx):
+    """0 to the largest plotted value (or the reference line) plus 8 %: gnuplot's autoscale
+    ends at the largest value when it is on a tic (e.g. 1.0), and the bar then touches the frame."""
+    vals = [r[i] for r in rows for i in idx if isinstance(r[i], (int, float))]
+    top = max(vals + ([fig.hline] if fig.hline is not None else []), default=0)
+    return f"set yrange [0:{top * 1.08:.6g}]" if top > 0 else "set yrange [0:*]"
+
+
+def _is_summary(key):
+    return str(key).lower().startswith(("geomean", "mean"))
+
+
+def _summary_separator(rows):
+    """A dashed vertical line between the workloads and the first summary row (geomean, mean)
+    after them, so the summaries do not read as one more workload; [] when there is none."""
+    first = next((i for i, r in enumerate(rows) if _is_summary(r[0])), None)
+    if not first:  # none, or only summary rows
+        return []
+    return [f"set arrow from first {first - 0.5}, graph 0 to first {first - 0.5}, graph 1 "
+            "nohead dt 2 lw 1.2 lc rgb '#808080' back"]
+
+
+def plot_bars(fig, base, study_dir):
     """Clustered bars: one group per row of the CSV, one bar per series column."""
     if not shutil.which("gnuplot"):
         print(f"experiments: gnuplot not found, no {base}.png (make deps installs gnuplot-nox)", file=sys.stderr)
@@ -76,13 +184,17 @@ def plot_bars(fig, base):
     data, series = _write_plot_data(fig, base, rows)
     cols = list(range(2, len(series) + 2))
     n_rows = len(rows)
-    width = max(900, min(1900, 260 + n_rows * (11 * len(series) + 12)))
+    key_px = _key_px(series)
+    # The plot area the bars need (capped: very wide PNGs are unreadable in docs), then the title.
+    plot_px = max(600, min(1900 - LEFT_PX - key_px - 20, n_rows * (11 * len(series) + 12)))
+    title, plot_px = _fit_title(fig.title, plot_px)
+    width = max(900, LEFT_PX + plot_px + key_px + 20)
     script = [
         f"set terminal pngcairo size {width},640 font 'sans,10' noenhanced",
         f"set output {_gp_str(base + '.png')}",
         "set datafile separator comma",
         "set datafile missing ''",
-        f"set title {_gp_str(fig.title)}",
+        f"set title {_gp_lines(title)}",
         f"set ylabel {_gp_str(fig.ylabel)}",
         "set style data histograms",
         "set style histogram clustered gap 1",
@@ -92,9 +204,11 @@ def plot_bars(fig, base):
         "set grid ytics lc rgb '#d0d0d0'",
         "set key outside right top vertical",
         f"set xrange [-0.6:{n_rows - 0.4}]",
-        "set logscale y" if fig.logy else "set yrange [0:*]",
-    ]
-    plots = [f"{_gp_str(data)} using {c}:xtic(1) title columnhead({c})" for c in cols]
+        "set logscale y" if fig.logy else _yrange(fig, rows, idx),
+    ] + _summary_separator(rows)
+    styles = _series_styles(study_dir, fig.series or fig.columns[1:])
+    plots = [f"{_gp_str(data)} using {c}:xtic(1) title columnhead({c}) {_bar_style(st)}"
+             for c, st in zip(cols, styles)]
     if fig.hline is not None:
         plots.append(f"{fig.hline} with lines lc rgb 'black' dt 2 lw 1.5 notitle")
     script.append("plot " + ", \\\n     ".join(plots))
@@ -113,7 +227,7 @@ def _run_gnuplot(script, base):
     return base + ".png"
 
 
-def plot_lines(fig, base):
+def plot_lines(fig, base, study_dir):
     """x = the row key (a number, e.g. a cycle), one line per series column; a series' missing
     cells break its line."""
     if not shutil.which("gnuplot"):
@@ -125,19 +239,24 @@ def plot_lines(fig, base):
     if not rows:
         return None
     data, series = _write_plot_data(fig, base, rows)
+    key_px = _key_px(series)
+    title, plot_px = _fit_title(fig.title, 1100 - LEFT_PX - key_px - 20)
+    idx = [fig.columns.index(x) for x in (fig.series or fig.columns[1:])]
     script = [
-        "set terminal pngcairo size 1100,640 font 'sans,10' noenhanced",
+        f"set terminal pngcairo size {max(1100, LEFT_PX + plot_px + key_px + 20)},640 font 'sans,10' noenhanced",
         f"set output {_gp_str(base + '.png')}",
         "set datafile separator comma",
         "set datafile missing ''",
-        f"set title {_gp_str(fig.title)}",
+        f"set title {_gp_lines(title)}",
         f"set xlabel {_gp_str(fig.xlabel or fig.columns[0])}",
         f"set ylabel {_gp_str(fig.ylabel)}",
         "set grid lc rgb '#d0d0d0'",
         "set key outside right top vertical",
-        "set yrange [0:*]",
+        _yrange(fig, rows, idx),
     ]
-    plots = [f"{_gp_str(data)} using 1:{c} with lines lw 2 title columnhead({c})" for c in range(2, len(series) + 2)]
+    styles = _series_styles(study_dir, fig.series or fig.columns[1:])
+    plots = [f"{_gp_str(data)} using 1:{c} with lines lw 2 {_line_style(st)} title columnhead({c})"
+             for c, st in zip(range(2, len(series) + 2), styles)]
     if fig.hline is not None:
         plots.append(f"{fig.hline} with lines lc rgb 'black' dt 2 lw 1.5 notitle")
     script.append("plot " + ", \\\n     ".join(plots))

@@ -511,6 +511,129 @@ class CompareBackends(unittest.TestCase):
             self.assertEqual(self.run_compare(d)[0], 2)
 
 
+class FigureStyles(unittest.TestCase):
+    """Series colours fixed by name within a study, distinct within a figure; headroom, title
+    room and the summary separator of the bar charts (read from the .gp scripts)."""
+
+    @staticmethod
+    def styles(d, name):
+        """{series name: (colour, dash type or fill pattern)} of d/name.gp."""
+        import re
+        header = read(os.path.join(d, name + ".plot.csv")).splitlines()[0].split(",")
+        out = {}
+        for line in read(os.path.join(d, name + ".gp")).splitlines():
+            col = re.search(r"columnhead\((\d+)\)", line)
+            if col:
+                rgb = re.search(r"lc rgb '(#[0-9a-f]{6})'", line).group(1)
+                dash = re.search(r" (?:dt|fs pattern) (\S+)", line)
+                out[header[int(col.group(1)) - 1]] = (rgb, dash.group(1) if dash else "1")
+        return out
+
+    @unittest.skipUnless(shutil.which("gnuplot"), "needs gnuplot")
+    def test_a_name_keeps_its_colour_in_every_figure_of_a_study(self):
+        a = core.Figure("a", "replacement", ["w", "AgeLRU", "BIP", "DIP"], [["bfs", 1.0, 0.9, 1.1]])
+        b = core.Figure("b", "more", ["w", "LRU", "BIP", "Dynamic-AgeLRU", "AgeLRU"], [["bfs", 1.0, 0.9, 1.1, 1.2]])
+        c = core.Figure("c", "over time", ["x", "DIP", "AgeLRU"], [[0.0, 1.0, 2.0], [1.0, 2.0, 3.0]], kind="lines")
+        with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as other:
+            for fig in (a, b, c):
+                report.write_figure(fig, d, {})
+            sa, sb, sc = (self.styles(d, n) for n in "abc")
+            self.assertEqual(sa["AgeLRU"][0], sb["AgeLRU"][0])
+            self.assertEqual(sa["AgeLRU"][0], sc["AgeLRU"][0])
+            self.assertEqual(sa["BIP"][0], sb["BIP"][0])
+            self.assertEqual(sa["DIP"][0], sc["DIP"][0])
+            for s in (sa, sb, sc):
+                self.assertEqual(len({v[0] for v in s.values()}), len(s), s)
+            # Another study starts its own registry; the same figures in the same order, the same colours.
+            for fig in (a, b, c):
+                report.write_figure(fig, other, {})
+            self.assertEqual([self.styles(other, n) for n in "abc"], [sa, sb, sc])
+
+    @unittest.skipUnless(shutil.which("gnuplot"), "needs gnuplot")
+    def test_more_series_than_colours_vary_the_dashes(self):
+        n = len(report.PALETTE)
+        names = [f"w{i}" for i in range(2 * n + 3)]
+        lines = core.Figure("t", "counters", ["x"] + names, [[0.0] + [1.0] * len(names), [1.0] + [2.0] * len(names)],
+                            kind="lines")
+        # w0 and w{n} share a colour in the study's registry; in one figure the later one moves.
+        bars = core.Figure("b", "two", ["w", "w0", f"w{n}"], [["bfs", 1.0, 2.0]])
+        with tempfile.TemporaryDirectory() as d:
+            report.write_figure(lines, d, {})
+            report.write_figure(bars, d, {})
+            st = self.styles(d, "t")
+            self.assertEqual(len(st), len(names))
+            self.assertEqual(len(set(st.values())), len(names), st)
+            self.assertEqual(st["w0"][0], st[f"w{n}"][0])
+            sb = self.styles(d, "b")
+            self.assertNotEqual(sb["w0"][0], sb[f"w{n}"][0])
+            self.assertEqual(sb["w0"][0], st["w0"][0])
+
+    @unittest.skipUnless(shutil.which("gnuplot"), "needs gnuplot")
+    def test_headroom_title_room_and_the_summary_separator(self):
+        title = "Fig. 5.10: L1 reservation failures per access, AgeLRU replacement vs bypassing " \
+                "(the paper plots the LDST stall ratio they cause), and a few more words to wrap"
+        fig = core.Figure("h", title, ["w", "AgeLRU", "AgeLRU bypass"],
+                          [["bfs", 1.0, 0.5], ["kmeans", 0.2, 0.4], ["geomean (2)", 0.45, 0.45]])
+        with tempfile.TemporaryDirectory() as d:
+            report.write_figure(fig, d, {})
+            gp = read(os.path.join(d, "h.gp"))
+            self.assertIn("set yrange [0:1.08]", gp)
+            width = int(gp.split("size ")[1].split(",")[0])
+            shown = gp.split("set title ")[1].splitlines()[0].strip('"').split("\\n")
+            self.assertGreater(len(shown), 1)  # too long for one line: wrapped
+            self.assertEqual(" ".join(shown), title)
+            self.assertGreaterEqual(width, 6.5 * max(map(len, shown)) + 6.5 * len("AgeLRU bypass"))
+            self.assertIn("set arrow from first 1.5, graph 0 to first 1.5, graph 1 nohead", gp)
+
+
+class StudyFigureLabels(unittest.TestCase):
+    """What the study figures say they average and plot, on canned statistics."""
+
+    def test_pcal_ebt_geomean_is_over_the_legal_points_and_says_so(self):
+        st = load_study("pcal")
+        ctx = FakeCtx(["comd", "kmeans", "bfs"], set())
+        pts = st.points(ctx)
+        # warp-opt: comd warp-max (24: only EBTNum < 0 legal), kmeans 1 (only > 0), bfs 2 (-1 and > 0).
+        opt = {("comd", "max"): 2.0, ("kmeans", "w1"): 2.0, ("bfs", "w2"): 2.0}
+        stats = {p.id: fake_stats(opt.get((p.workload, p.variant.name), 1.0)) for p in pts}
+        more = st.more_points(ctx, core.Results(pts, stats, {}, st.PRESET))
+        sweep = {("comd", "s_m4"): 1.0, ("comd", "s_m1"): 4.0, ("bfs", "s_m1"): 1.0}  # over throttling: 0.5, 2, 0.5
+        for p in more:
+            stats[p.id] = fake_stats(sweep.get((p.workload, p.variant.name), 2.0))
+        figs, _ = st.analyse(ctx, core.Results(pts + more, stats, {}, st.PRESET))
+        by = {f.name: f for f in figs}
+        for name in ("fig4_13_ebt_sweep", "fig4_24_ebt_sweep_bto"):
+            fig = by[name]
+            self.assertIn("(EBTNum 0 = throttling; empty: not legal at that warp-opt)", fig.title)
+            self.assertEqual(fig.rows[-1][0], "geomean of the legal points (1-2 of 3)")
+            self.assertIn("EBTNum -4 over 1, -2 over 1, -1 over 2, +1 over 2, +2 over 2, +4 over 2, +8 over 2 "
+                          "of the 3 workloads", fig.note)
+        g = dict(zip(by["fig4_13_ebt_sweep"].columns, by["fig4_13_ebt_sweep"].rows[-1]))
+        self.assertAlmostEqual(g["-4"], 0.5)  # comd alone
+        self.assertAlmostEqual(g["-1"], 1.0)  # comd 2 and bfs 0.5
+        self.assertEqual(by["fig4_12_static_vs_throttling"].rows[-1][0], "geomean (3)")
+
+    def test_agcb_summary_rows_and_a_variant_with_no_hits(self):
+        st = load_study("agcb")
+        ctx = FakeCtx(["kmeans", "bfs"], {"bfs"})
+        pts = st.points(ctx)
+        stats = {}
+        for p in pts:
+            stats[p.id] = fake_stats(1.0, misses=1000 if p.variant.name == "r15nv" else 500)  # r15nv: no hits
+            stats[p.id]["memory"] = {"l2_bypass_overrides": 0}
+        figs, _ = st.analyse(ctx, core.Results(pts, stats, {}, st.PRESET))
+        by = {f.name: f for f in figs}
+        hr = by["hit_rate_qv100"]
+        self.assertNotIn(st.R15NV.label, hr.series)
+        self.assertIn(st.R0NV.label, hr.series)
+        self.assertIn(f"{st.R15NV.label}: 0 on every workload, not plotted", hr.title)
+        self.assertIn(st.R15NV.label, hr.columns)  # still in the table
+        rows = {r[0]: r for r in by["ipc_qv100"].rows}
+        self.assertEqual(rows["geomean all (2)"][5:], [None] * 4)  # shares are means, not geomeans
+        self.assertEqual(rows["mean all (2)"][1:5], [None] * 4)
+        self.assertFalse(any("geomean/mean" in str(r[0]) for r in by["ipc_qv100"].rows))
+
+
 @unittest.skipUnless(os.environ.get("GPUSIM"), "set GPUSIM to the gpusim binary")
 class Smoke(unittest.TestCase):
     def setUp(self):
