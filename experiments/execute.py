@@ -79,7 +79,7 @@ def binary_id(path):
 def prepare(study, points, gpusim, scale, l1, out):
     """Writes the derived policy and preset files under out/<study>/inputs and returns a Job
     per point (nothing runs). A point's key hashes its gpusim command (without the directory
-    gpusim is in) and the contents of the policy and preset files it reads; the hash of the
+    gpusim is in, and with the study directory's path as a placeholder) and the contents of the policy and preset files it reads; the hash of the
     gpusim binary is recorded beside it, and a point made by another binary is reported as
     stale, not rerun (a rebuild with no model change would otherwise rerun every study)."""
     gid = binary_id(gpusim)
@@ -117,7 +117,10 @@ def prepare(study, points, gpusim, scale, l1, out):
         extra = [a.replace("{stem}", stem) for a in v.args]
         cmd = [gpusim, *preset_args, "--workload", p.workload, *policy_args, *extra, "--scale", scale,
                "--l1", backend, "--stats", stem + ".json", "--quiet", "--no-progress"]
-        key = hashlib.sha256(json.dumps([["gpusim"] + cmd[1:], read]).encode()).hexdigest()[:20]
+        # The study directory's own path is left out, so a result tree moved or made elsewhere
+        # (a cluster's checkout, make experiments-slurm) keeps its points cached.
+        portable = [a.replace(os.path.join(out, study), "{study_dir}") for a in cmd[1:]]
+        key = hashlib.sha256(json.dumps([["gpusim"] + portable, read]).encode()).hexdigest()[:20]
         jobs.append(Job(study, p, cmd, stem + ".json", stem + ".meta.json", key, backend != "golden", gid))
     return jobs
 

@@ -368,6 +368,21 @@ class AgcbTimeline(unittest.TestCase):
         self.assertEqual(jobs[0].stats, stem + ".json")
         self.assertFalse(jobs[0].fallback)
 
+    def test_a_moved_result_tree_keeps_its_keys(self):
+        import execute
+        v = core.Variant("t", "t", "agcb", over={"agcb": {"reset_value": 0}}, args=("--agcb-timeline", "{stem}.csv"))
+        keys = []
+        with tempfile.TemporaryDirectory() as d:
+            gpusim = os.path.join(d, "gpusim")
+            with open(gpusim, "w") as f:
+                f.write("x")
+            for out in (os.path.join(d, "a"), os.path.join(d, "elsewhere", "b")):
+                keys.append(execute.prepare("s", [core.Point("gtx480", "bfs", v)], gpusim, "small", "golden", out)[0].key)
+            v2 = core.Variant("t", "t", "agcb", over={"agcb": {"reset_value": 1}}, args=("--agcb-timeline", "{stem}.csv"))
+            keys.append(execute.prepare("s", [core.Point("gtx480", "bfs", v2)], gpusim, "small", "golden", out)[0].key)
+        self.assertEqual(keys[0], keys[1])
+        self.assertNotEqual(keys[1], keys[2])  # a changed policy file still changes the key
+
 
 class AgeRankHits(unittest.TestCase):
     def test_fig_5_8_from_hits_by_age_rank(self):
