@@ -55,12 +55,13 @@ run: configure
 # docs/results.md. make experiments-<study> runs one (dycache, two-level, agcb, agelru, pcal, rpr,
 # combined: the combined-policy search and the area/IPC Pareto plot, which first runs
 # make synth-policies if its report is missing). SCALE=small|full|test
-# (full is the papers' size), L1=golden|verilated (verilated: the RTL L1, about 3-4x slower, points
-# without a verilated model of their configuration fall back to golden and say so).
+# (full is the papers' size), L1=verilated|golden (verilated, the default: the RTL L1 where a model
+# of the point's configuration was built, golden for the others, and each point says which; golden
+# gives the same statistics in about 40 % of the time: docs/results.md, make experiments-compare).
 # make experiments-slurm writes $(BUILD)/experiments/slurm/<study>.sbatch (one job-array task per
 # point) and the point lists, and runs nothing.
 SCALE ?= small
-L1    ?= golden
+L1    ?= verilated
 EXPERIMENT_STUDIES = dycache two-level agcb agelru pcal rpr combined
 SYNTH_POLICIES_REPORT = $(BUILD)/synth-policies/$(if $(LIBERTY),$(basename $(basename $(notdir $(LIBERTY)))),$(LIB))/report.json
 EXPERIMENTS_RUN = python3 experiments/run.py --gpusim $(BUILD)/bin/gpusim --scale $(SCALE) --l1 $(L1) \
@@ -79,7 +80,7 @@ $(addprefix experiments-,$(EXPERIMENT_STUDIES)): experiments-%: configure
 experiments-slurm: configure
 	@cmake --build $(BUILD) -j $(JOBS) --target gpusim
 	@$(EXPERIMENTS_RUN) --slurm all
-# After make experiments and make experiments L1=verilated: every point's statistics on the two
+# After make experiments L1=golden and L1=verilated: every point's statistics on the two
 # backends are identical but the field naming the backend (experiments/compare_backends.py).
 .PHONY: experiments-compare
 experiments-compare:
