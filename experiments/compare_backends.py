@@ -3,8 +3,8 @@
 
   compare_backends.py [--out build/experiments] [--scale small] [--a golden] [--b verilated] [STUDY...]
 
-After `make experiments` (L1=verilated, its default) and `make experiments L1=golden`, every study directory
-holds both points/<preset>.<workload>.<variant>.<scale>.golden.json and ...verilated.json. This
+After `make experiments` (L1=verilated, its default) and `make experiments L1=golden`, every
+study directory holds both points/<preset>.<workload>.<variant>.<scale>.golden.json and ...verilated.json. This
 compares each pair as JSON with the one field that names the backend (run.l1) left out, and
 prints per study how many pairs there are, how many of the B points really ran on B (a point
 without a verilated model of its configuration falls back to golden and says so in its record)

@@ -79,9 +79,10 @@ def binary_id(path):
 def prepare(study, points, gpusim, scale, l1, out):
     """Writes the derived policy and preset files under out/<study>/inputs and returns a Job
     per point (nothing runs). A point's key hashes its gpusim command (without the directory
-    gpusim is in, and with the study directory's path as a placeholder) and the contents of the policy and preset files it reads; the hash of the
-    gpusim binary is recorded beside it, and a point made by another binary is reported as
-    stale, not rerun (a rebuild with no model change would otherwise rerun every study)."""
+    gpusim is in, and with the study directory's path as a placeholder) and the contents of the
+    policy and preset files it reads; the hash of the gpusim binary is recorded beside it, and a
+    point made by another binary is reported as stale, not rerun (a rebuild with no model change
+    would otherwise rerun every study)."""
     gid = binary_id(gpusim)
     inputs = os.path.join(out, study, "inputs")
     pdir = os.path.join(out, study, "points")

@@ -12,7 +12,6 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,7 +19,6 @@
 #include "common/config.h"
 #include "golden/l1_testbench.h"
 #include "l1d_top_models.h"
-#include "Vl1d_top_gtx480___024root.h"  // the RTL fault test reaches a flop
 #include "sim_cpp/verilated/verilated_l1.h"
 #include "tb/fixture.h"
 
@@ -72,12 +70,12 @@ struct Run {
 // Lockstep of golden and RTL on `stream`. corrupt_at: the RTL alone sees the first memory
 // response at or after this cycle with one data byte flipped.
 Run lockstep(const Config& cfg, const std::string& stream, uint64_t seed, std::optional<uint64_t> corrupt_at = {},
-             const std::string& waves = "", std::function<void(uint64_t, void*)> rtl_fault = {}) {
+             const std::string& waves = "", uint64_t rtl_fault_cycle = UINT64_MAX) {
   l1d::golden::L1Testbench tb(cfg, l1d::golden::MemoryModel{}, seed);
   l1d::sim::VerilatedOptions opt;
   opt.x_seed = seed;
   opt.trace_file = waves;
-  opt.test_hook = std::move(rtl_fault);
+  opt.fault_cycle = rtl_fault_cycle;
   auto rtl = l1d::sim::make_verilated_l1(cfg, opt);
   Events events(std::min<uint32_t>(cfg.core.warps_per_sm, 255));
   Run run;
@@ -151,17 +149,12 @@ TYPED_TEST(L1dTop, LockstepReportsACorruptedResponse) {
 }
 
 // An RTL fault at a known cycle is reported at that cycle: the hit counter flop of the RTL gains
-// one at the clock edge that ends cycle 5000 (as a flipped bit would), and the counters lockstep
-// compares at the end of that cycle differ.
+// one at the clock edge that ends cycle 5000 (as a flipped bit would; VerilatedOptions::fault_cycle),
+// and the counters lockstep compares at the end of that cycle differ.
 TYPED_TEST(L1dTop, LockstepReportsAnRtlFaultAtItsCycle) {
-  using Model = typename TypeParam::Rtl;
   constexpr uint64_t kFaultCycle = 5'000;
   const Config cfg = l1d::load_preset(TypeParam::kName);
-  const Run run = lockstep(cfg, "mixed", 4, {}, "", [](uint64_t cycle, void* model) {
-    if (cycle != kFaultCycle) return;
-    Model& m = *static_cast<Model*>(model);
-    m.rootp->l1d_top__DOT__cnt_hits_q += 1;  // before the edge: the edge adds this cycle's hits to it
-  });
+  const Run run = lockstep(cfg, "mixed", 4, {}, "", kFaultCycle);
   ASSERT_TRUE(run.mismatch_cycle) << "the fault went unnoticed";
   EXPECT_EQ(*run.mismatch_cycle, kFaultCycle);
   EXPECT_NE(run.mismatch.find("counter hits: golden"), std::string::npos) << run.mismatch;

@@ -122,7 +122,7 @@ class VerilatedL1 final : public L1Port {
       throw ConfigError("FST waves of the verilated L1: this build has no FST tracing (zlib was not found)");
 #endif
     }
-    can_skip_ = opt.trace_file.empty() && !opt.test_hook && opt.fault_cycle == UINT64_MAX;
+    can_skip_ = opt.trace_file.empty() && opt.fault_cycle == UINT64_MAX;
     m.clk_i = 0;
     m.rst_ni = 0;
     m.eval();
@@ -190,7 +190,6 @@ class VerilatedL1 final : public L1Port {
     m.agelru_enable_i = in.agelru_enable;
     m.eval();
     dump(cycle_ * 10);  // one cycle is 10 ns: inputs at the start, the rising edge at +5 ns
-    if (opt_.test_hook) opt_.test_hook(cycle_, model_.get());
     if (cycle_ == opt_.fault_cycle) m.rootp->l1d_top__DOT__cnt_hits_q += 1;  // the edge adds this cycle's hits to it
     m.clk_i = 1;
     m.eval();
@@ -310,8 +309,8 @@ class VerilatedL1 final : public L1Port {
   std::unique_ptr<VerilatedFstC> trace_;
 #endif
   uint64_t cycle_ = 0;
-  // Quiet cycles are skipped unless waves are written or a test or a fault reaches into the flops
-  // (all must see every edge).
+  // Quiet cycles are skipped unless waves are written or a fault reaches into the flops (both must
+  // see every edge).
   bool can_skip_ = false;
   uint64_t skipped_ = 0;  // cycles not clocked (step_into), counted in counters().cycles
   mutable L1Counters counters_;  // a cache of the counter outputs, filled by counters()

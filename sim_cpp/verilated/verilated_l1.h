@@ -11,7 +11,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -33,12 +32,9 @@ struct VerilatedOptions {
   // renamed prev_trace_file(trace_file) and a new one begun, so the two files hold the last
   // rotate_cycles to 2 * rotate_cycles cycles (lockstep: the waves before a mismatch). 0 = one file.
   uint64_t rotate_cycles = 0;
-  // Tests only: called right before the clock edge that ends each cycle, with the cycle and the
-  // model (V<prefix>*), e.g. to corrupt a flop and check that lockstep notices.
-  std::function<void(uint64_t cycle, void* model)> test_hook;
-  // Fault injection (gpusim --l1-fault-cycle): right before the clock edge that ends this cycle the
-  // RTL's hit counter flop gains one, as a flipped bit would; lockstep must stop at this cycle.
-  // UINT64_MAX = no fault.
+  // Fault injection (gpusim --l1-fault-cycle, tb_l1d_top): right before the clock edge that ends
+  // this cycle the RTL's hit counter flop gains one, as a flipped bit would; lockstep must stop at
+  // this cycle. UINT64_MAX = no fault.
   uint64_t fault_cycle = UINT64_MAX;
 };
 
