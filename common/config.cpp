@@ -12,16 +12,26 @@
 //   core.threads_per_warp power of two 1..32 (per-lane masks are 32 bits)
 //   core.schedulers_per_sm 1..32 and at most warps_per_sm
 //   core.instruction_bytes power of two 1..64 (the AGCB hash drops log2 of it); clock 1..10000 MHz
+//   core.kernel_launch_cycles 0..10000000 (cycles before a kernel's first CTA; 0: none)
 //   l1.size_bytes 1024..1048576, ways 1..64; sets = size/(ways*128) a power of two
 //   l1.address_bits 16..64; l1.chunk_tag_bits 3..32 and chunk_tag_bits-2 <= line-tag bits
 //   l1.set_index fermi_xor only with 32 or 64 sets (the Fermi hash is defined for those)
 //   l1.mshr_entries 1..256 (the MSHR id is 8 bits); mshr_max_merge 1..64
 //   l1.miss_queue_entries 6..256 (one miss may need 1 read + 4 write-backs + 1 reserved slot)
+//   l1.write_policy write_back | write_through | write_evict; l1.allocation on_fill | on_miss;
+//   l1.bypass_fetch request | line; l1.mshr_merge stall | block; l1.kernel_end flush | invalidate
+//     (invalidate only without dirty state: not with write_back); l1.hit_latency_at response |
+//     none (docs/l1d-microarchitecture.md section 13)
 //   l1.hit_latency, l2.hit_latency, noc.latency, dram.latency 1..10000 cycles
-//   l2.size_bytes 1024..2^30, ways 1..64, partitions 1..128; sets per partition a power of two
-//   noc.flit_bytes power of two 8..256
+//   l2.size_bytes 1024..2^30, ways 1..64, partitions 1..128, slices_per_partition power of two
+//     1..8; sets per slice (size / (partitions * slices * ways * 128)) a power of two
+//   l2.mshrs 1..4096, read_buffer 0..4096, dram_out 1..1024 (per slice); fill_latency 1..10000
+//   l2.fetch sector or line
+//   noc.flit_bytes power of two 8..256; flits_per_cycle 1..16; header_bytes 0..256;
+//   noc.src_buffer, dst_buffer 1..1024 packets
 //   dram.channels 1..128, bandwidth_gbps 0.1..100000, banks power of two 1..64,
-//   dram.row_bytes power of two 128..65536
+//   dram.row_bytes power of two 128..65536, queue 1..1024, t_rcd_ns, t_rp_ns, t_ras_ns, t_rrd_ns
+//   0..1000 (converted to core cycles, at least 1)
 //   policy.dycache.sample_requests 1..1000000, threshold_pct 1..99
 //   policy.agcb.entries power of two 2..65536, counter_bits 1..8, reset_value and threshold
 //     0..2^counter_bits-1; l2_verify true/false (the simulator's L2 bypass-bit check)
@@ -146,7 +156,18 @@ constexpr std::array kSchedulers = {Choice<SchedulerKind>{"gto", SchedulerKind::
 constexpr std::array kSetIndex = {Choice<SetIndexHash>{"linear", SetIndexHash::kLinear},
                                   Choice<SetIndexHash>{"fermi_xor", SetIndexHash::kFermiXor}};
 constexpr std::array kWritePolicies = {Choice<WritePolicy>{"write_back", WritePolicy::kWriteBack},
-                                       Choice<WritePolicy>{"write_through", WritePolicy::kWriteThrough}};
+                                       Choice<WritePolicy>{"write_through", WritePolicy::kWriteThrough},
+                                       Choice<WritePolicy>{"write_evict", WritePolicy::kWriteEvict}};
+constexpr std::array kAllocations = {Choice<AllocationPolicy>{"on_fill", AllocationPolicy::kOnFill},
+                                     Choice<AllocationPolicy>{"on_miss", AllocationPolicy::kOnMiss}};
+constexpr std::array kBypassFetches = {Choice<BypassFetch>{"request", BypassFetch::kRequest},
+                                       Choice<BypassFetch>{"line", BypassFetch::kLine}};
+constexpr std::array kMshrMerges = {Choice<MshrMerge>{"stall", MshrMerge::kStall},
+                                    Choice<MshrMerge>{"block", MshrMerge::kBlock}};
+constexpr std::array kKernelEnds = {Choice<KernelEndAction>{"flush", KernelEndAction::kFlush},
+                                    Choice<KernelEndAction>{"invalidate", KernelEndAction::kInvalidate}};
+constexpr std::array kHitLatencyAts = {Choice<HitLatencyAt>{"response", HitLatencyAt::kResponse},
+                                       Choice<HitLatencyAt>{"none", HitLatencyAt::kNone}};
 constexpr std::array kReplacements = {Choice<ReplacementKind>{"lru", ReplacementKind::kLru},
                                       Choice<ReplacementKind>{"fifo", ReplacementKind::kFifo},
                                       Choice<ReplacementKind>{"bip", ReplacementKind::kBip},
@@ -162,6 +183,9 @@ constexpr std::array kGranularities = {Choice<GranularityKind>{"fixed128", Granu
                                        Choice<GranularityKind>{"static32", GranularityKind::kStatic32},
                                        Choice<GranularityKind>{"dynamic", GranularityKind::kDynamic}};
 
+constexpr std::array kL2Fetches = {Choice<L2Fetch>{"sector", L2Fetch::kSector},
+                                   Choice<L2Fetch>{"line", L2Fetch::kLine}};
+
 constexpr std::array kRprScores = {Choice<RprScore>{"reuse_distance", RprScore::kReuseDistance},
                                    Choice<RprScore>{"counter", RprScore::kCounter},
                                    Choice<RprScore>{"age", RprScore::kAge}};
@@ -174,10 +198,19 @@ std::string spelling(const std::array<Choice<E>, N>& table, E value) {
 }
 
 // Reads the fields of one YAML mapping. A key that is absent leaves its field unchanged.
+// Where a Reader reports: `found`, if given, collects the path of every key the file sets;
+// `dump`, if given, turns the reader into a describer: every field the schema asks for is
+// recorded with its current value (and a section absent from the map is still walked), which is
+// how describe_config() lists the resolved configuration without a second list of the fields.
+struct Sinks {
+  std::vector<std::string>* found = nullptr;
+  std::vector<ConfigField>* dump = nullptr;
+};
+
 class Reader {
  public:
-  Reader(const YAML::Node& map, const std::string& file, std::string path)
-      : file_(file), path_(std::move(path)) {
+  Reader(const YAML::Node& map, const std::string& file, std::string path, Sinks sinks = {})
+      : file_(file), path_(std::move(path)), sinks_(sinks) {
     for (const auto& kv : map) {
       if (!kv.first.IsScalar())
         fail(file_, path_.empty() ? "top level" : path_,
@@ -189,10 +222,12 @@ class Reader {
   }
 
   void u32(std::string_view key, uint32_t& field, uint32_t min, uint32_t max) {
+    record(key, std::to_string(field));
     if (auto v = value(key)) field = static_cast<uint32_t>(integer(key, *v, min, max));
   }
 
   void pow2(std::string_view key, uint32_t& field, uint32_t min, uint32_t max) {
+    record(key, std::to_string(field));
     auto v = value(key);
     if (!v) return;
     const uint64_t x = integer(key, *v, min, max);
@@ -203,10 +238,12 @@ class Reader {
   }
 
   void u64(std::string_view key, uint64_t& field, uint64_t min, uint64_t max) {
+    record(key, std::to_string(field));
     if (auto v = value(key)) field = integer(key, *v, min, max);
   }
 
   void real(std::string_view key, double& field, double min, double max) {
+    record(key, fmt::format("{}", field));
     auto v = value(key);
     if (!v) return;
     const auto x = plain_scalar(*v) ? parse_real(v->Scalar()) : std::nullopt;
@@ -217,6 +254,7 @@ class Reader {
   }
 
   void boolean(std::string_view key, bool& field) {
+    record(key, field ? "true" : "false");
     auto v = value(key);
     if (!v) return;
     // The YAML 1.2 core schema spellings only: "yes"/"on" are too easy to misread.
@@ -237,6 +275,7 @@ class Reader {
 
   // A name used in file names and statistics: letters, digits, '-', '_', '.'.
   void identifier(std::string_view key, std::string& field) {
+    record(key, field);
     auto v = value(key);
     if (!v) return;
     if (!v->IsScalar()) fail(file_, where(key), "expected a name, got " + describe(*v));
@@ -252,6 +291,7 @@ class Reader {
 
   template <class E, size_t N>
   void choice(std::string_view key, E& field, const std::array<Choice<E>, N>& table) {
+    record(key, spelling(table, field));
     auto v = value(key);
     if (!v) return;
     std::vector<std::string> names;
@@ -272,9 +312,14 @@ class Reader {
   template <class F>
   void section(std::string_view key, F&& body) {
     auto v = value(key);
+    if (sinks_.dump && (!v || v->IsNull())) {
+      Reader inner(YAML::Node(YAML::NodeType::Map), file_, where(key), sinks_);
+      body(inner);
+      return;
+    }
     if (!v || v->IsNull()) return;
     if (!v->IsMap()) fail(file_, where(key), "expected a mapping, got " + describe(*v));
-    Reader inner(*v, file_, where(key));
+    Reader inner(*v, file_, where(key), sinks_);
     body(inner);
     inner.finish();
   }
@@ -295,8 +340,15 @@ class Reader {
 
   std::optional<YAML::Node> value(std::string_view key) {
     known_.emplace_back(key);
-    if (const YAML::Node* n = find(key)) return *n;
+    if (const YAML::Node* n = find(key)) {
+      if (sinks_.found && !n->IsMap()) sinks_.found->push_back(where(key));
+      return *n;
+    }
     return std::nullopt;
+  }
+
+  void record(std::string_view key, std::string value) {
+    if (sinks_.dump) sinks_.dump->push_back({where(key), std::move(value), ""});
   }
 
   std::string where(std::string_view key) const {
@@ -316,6 +368,7 @@ class Reader {
 
   const std::string& file_;
   std::string path_;
+  Sinks sinks_;
   std::vector<std::pair<std::string, YAML::Node>> entries_;  // in file order
   std::vector<std::string> known_;                           // in schema order
 };
@@ -332,6 +385,7 @@ void read_core(Reader& r, CoreConfig& c) {
   r.choice("scheduler", c.scheduler, kSchedulers);
   r.pow2("instruction_bytes", c.instruction_bytes, 1, 64);
   r.u32("clock_mhz", c.clock_mhz, 1, 10000);
+  r.u32("kernel_launch_cycles", c.kernel_launch_cycles, 0, 10000000);
 }
 
 void read_l1(Reader& r, L1Config& c) {
@@ -346,6 +400,11 @@ void read_l1(Reader& r, L1Config& c) {
   r.u32("miss_queue_entries", c.miss_queue_entries, 6, 256);
   r.choice("write_policy", c.write_policy, kWritePolicies);
   r.boolean("sector", c.sector);
+  r.choice("allocation", c.allocation, kAllocations);
+  r.choice("bypass_fetch", c.bypass_fetch, kBypassFetches);
+  r.choice("mshr_merge", c.mshr_merge, kMshrMerges);
+  r.choice("kernel_end", c.kernel_end, kKernelEnds);
+  r.choice("hit_latency_at", c.hit_latency_at, kHitLatencyAts);
 }
 
 void read_l2(Reader& r, L2Config& c) {
@@ -353,11 +412,21 @@ void read_l2(Reader& r, L2Config& c) {
   r.u32("ways", c.ways, 1, 64);
   r.u32("partitions", c.partitions, 1, 128);
   r.u32("hit_latency", c.hit_latency, 1, kMaxLatency);
+  r.pow2("slices_per_partition", c.slices_per_partition, 1, 8);
+  r.u32("mshrs", c.mshrs, 1, 4096);
+  r.u32("fill_latency", c.fill_latency, 1, kMaxLatency);
+  r.u32("read_buffer", c.read_buffer, 0, 4096);
+  r.u32("dram_out", c.dram_out, 1, 1024);
+  r.choice("fetch", c.fetch, kL2Fetches);
 }
 
 void read_noc(Reader& r, NocConfig& c) {
   r.u32("latency", c.latency, 1, kMaxLatency);
   r.pow2("flit_bytes", c.flit_bytes, 8, 256);
+  r.u32("flits_per_cycle", c.flits_per_cycle, 1, 16);
+  r.u32("header_bytes", c.header_bytes, 0, 256);
+  r.u32("src_buffer", c.src_buffer, 1, 1024);
+  r.u32("dst_buffer", c.dst_buffer, 1, 1024);
 }
 
 void read_dram(Reader& r, DramConfig& c) {
@@ -366,6 +435,11 @@ void read_dram(Reader& r, DramConfig& c) {
   r.u32("latency", c.latency, 1, kMaxLatency);
   r.pow2("banks", c.banks, 1, 64);
   r.pow2("row_bytes", c.row_bytes, 128, 65536);
+  r.u32("queue", c.queue, 1, 1024);
+  r.real("t_rcd_ns", c.t_rcd_ns, 0, 1000);
+  r.real("t_rp_ns", c.t_rp_ns, 0, 1000);
+  r.real("t_ras_ns", c.t_ras_ns, 0, 1000);
+  r.real("t_rrd_ns", c.t_rrd_ns, 0, 1000);
 }
 
 void read_policy(Reader& r, PolicyConfig& p) {
@@ -450,15 +524,29 @@ void check_l1(const L1Config& c, const std::string& file) {
              sets));
 }
 
+// l1.kernel_end invalidate drops every line at once: only legal when no line can be dirty.
+void check_l1_fidelity(const L1Config& c, const std::string& file) {
+  if (c.kernel_end == KernelEndAction::kInvalidate && c.write_policy == WritePolicy::kWriteBack)
+    fail(file, "l1.kernel_end",
+         "value \"invalidate\" not allowed with write_policy write_back (dirty data would be lost; allowed: flush, "
+         "or write_policy write_through / write_evict)");
+  // A miss that reserves may write back 4 dirty copies and 4 dirty victim slots before its read.
+  if (c.allocation == AllocationPolicy::kOnMiss && c.write_policy == WritePolicy::kWriteBack && c.miss_queue_entries < 9)
+    fail(file, "l1.miss_queue_entries",
+         fmt::format("value {} out of range with allocation on_miss and write_back (allowed 9..256: a reserving "
+                     "miss may queue 8 write-backs and its read)",
+                     c.miss_queue_entries));
+}
+
 void check_l2(const L2Config& c, const std::string& file) {
-  const uint64_t slice = uint64_t{c.partitions} * c.ways * 128;
+  const uint64_t slice = uint64_t{c.partitions} * c.slices_per_partition * c.ways * 128;
   if (c.size_bytes % slice != 0 || !std::has_single_bit(c.size_bytes / slice))
     fail(file, "l2.size_bytes",
          fmt::format(
-             "value {} with partitions {} and ways {} gives {}/({}*{}*128) = {:.4g} sets per partition "
-             "(allowed: a whole power of two)",
-             c.size_bytes, c.partitions, c.ways, c.size_bytes, c.partitions, c.ways,
-             double(c.size_bytes) / double(slice)));
+             "value {} with partitions {}, slices_per_partition {} and ways {} gives {}/({}*{}*{}*128) = {:.4g} "
+             "sets per slice (allowed: a whole power of two)",
+             c.size_bytes, c.partitions, c.slices_per_partition, c.ways, c.size_bytes, c.partitions,
+             c.slices_per_partition, c.ways, double(c.size_bytes) / double(slice)));
 }
 
 // `prefix` is "policy." inside a preset and "" in a policy file, so the path names the file's key.
@@ -537,15 +625,8 @@ fs::path find_named(const fs::path& dir, const std::string& name, const char* wh
   return file;
 }
 
-}  // namespace
-
-Config load_config_file(const fs::path& file) {
-  const std::string name = file.string();
-  const YAML::Node doc = parse_file(file);
-  Config c;
-  c.name = file.stem().string();
-  c.source = name;
-  Reader top(doc, name, "");
+// The top level of the preset schema.
+void read_config(Reader& top, Config& c) {
   top.identifier("name", c.name);
   top.u64("seed", c.seed, 0, std::numeric_limits<uint64_t>::max());
   top.section("core", [&](Reader& r) { read_core(r, c.core); });
@@ -554,13 +635,40 @@ Config load_config_file(const fs::path& file) {
   top.section("noc", [&](Reader& r) { read_noc(r, c.noc); });
   top.section("dram", [&](Reader& r) { read_dram(r, c.dram); });
   top.section("policy", [&](Reader& r) { read_policy(r, c.policy); });
+}
+
+}  // namespace
+
+Config load_config_file(const fs::path& file) {
+  const std::string name = file.string();
+  const YAML::Node doc = parse_file(file);
+  Config c;
+  c.name = file.stem().string();
+  c.source = name;
+  std::vector<std::string> found;
+  Reader top(doc, name, "", {&found, nullptr});
+  read_config(top, c);
   top.finish();
   check_core(c.core, name);
   check_l1(c.l1, name);
+  check_l1_fidelity(c.l1, name);
   check_l2(c.l2, name);
   check_policy(c.policy, name, "policy.");
   check_rpr(c.policy, c.l1, name, "policy.");
+  for (std::string& path : found) c.set_by.emplace_back(std::move(path), name);
   return c;
+}
+
+std::vector<ConfigField> describe_config(const Config& cfg) {
+  Config copy = cfg;
+  std::vector<ConfigField> fields;
+  const std::string none;
+  Reader top(YAML::Node(YAML::NodeType::Map), none, "", {nullptr, &fields});
+  read_config(top, copy);
+  for (ConfigField& f : fields)
+    for (const auto& [path, file] : cfg.set_by)  // the last file to set a field wins
+      if (path == f.path) f.source = file;
+  return fields;
 }
 
 void apply_policy_file(Config& cfg, const fs::path& file) {
@@ -569,13 +677,15 @@ void apply_policy_file(Config& cfg, const fs::path& file) {
   // Work on a copy so that a bad file leaves cfg untouched.
   PolicyConfig p = cfg.policy;
   p.name = file.stem().string();
-  Reader top(doc, name, "");
+  std::vector<std::string> found;
+  Reader top(doc, name, "", {&found, nullptr});
   read_policy(top, p);
   top.finish();
   check_policy(p, name, "");
   check_rpr(p, cfg.l1, name, "");
   cfg.policy = p;
   cfg.source += " + " + name;
+  for (const std::string& path : found) cfg.set_by.emplace_back("policy." + path, name);
 }
 
 fs::path config_dir() {
@@ -601,5 +711,22 @@ std::string to_string(ReplacementKind k) { return spelling(kReplacements, k); }
 std::string to_string(BypassKind k) { return spelling(kBypasses, k); }
 std::string to_string(GranularityKind k) { return spelling(kGranularities, k); }
 std::string to_string(RprScore s) { return spelling(kRprScores, s); }
+std::string to_string(L2Fetch f) { return spelling(kL2Fetches, f); }
+std::string rtl_unsupported_l1_option(const L1Config& c) {
+  if (c.allocation != AllocationPolicy::kOnFill) return "l1.allocation: " + to_string(c.allocation);
+  if (c.bypass_fetch != BypassFetch::kRequest) return "l1.bypass_fetch: " + to_string(c.bypass_fetch);
+  if (c.mshr_merge != MshrMerge::kStall) return "l1.mshr_merge: " + to_string(c.mshr_merge);
+  if (c.write_policy == WritePolicy::kWriteEvict) return "l1.write_policy: " + to_string(c.write_policy);
+  if (c.kernel_end != KernelEndAction::kFlush) return "l1.kernel_end: " + to_string(c.kernel_end);
+  return "";
+}
+
+std::string to_string(WritePolicy w) { return spelling(kWritePolicies, w); }
+std::string to_string(AllocationPolicy a) { return spelling(kAllocations, a); }
+std::string to_string(BypassFetch b) { return spelling(kBypassFetches, b); }
+std::string to_string(MshrMerge m) { return spelling(kMshrMerges, m); }
+std::string to_string(KernelEndAction k) { return spelling(kKernelEnds, k); }
+std::string to_string(HitLatencyAt h) { return spelling(kHitLatencyAts, h); }
+
 
 }  // namespace l1d

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace l1d {
@@ -17,7 +18,20 @@ struct ConfigError : std::runtime_error {
 
 enum class SchedulerKind : uint8_t { kGto, kLrr, kTwoLevel };
 enum class SetIndexHash : uint8_t { kLinear, kFermiXor };
-enum class WritePolicy : uint8_t { kWriteBack, kWriteThrough };
+// write_evict (GPGPU-Sim's global stores): a store hit invalidates the slots it hits and every
+// store goes to memory; the L1 keeps no dirty state.
+enum class WritePolicy : uint8_t { kWriteBack, kWriteThrough, kWriteEvict };
+// The reference-faithful L1 options (docs/l1d-microarchitecture.md section 13, SPEC 12).
+enum class AllocationPolicy : uint8_t { kOnFill, kOnMiss };  // when a missing block gets its line
+enum class BypassFetch : uint8_t { kRequest, kLine };          // what a bypassing load miss fetches
+enum class MshrMerge : uint8_t { kStall, kBlock };             // a load overlapping an in-flight entry
+enum class KernelEndAction : uint8_t { kFlush, kInvalidate };  // what the L1 does at kernel end
+// Where l1.hit_latency is charged: on every L1 response (today's model) or nowhere (GPGPU-Sim
+// 3.x: a hit completes in the LDST unit's cache stage). GPGPU-Sim 4.x's before-tag latency queue
+// is not modelled yet.
+enum class HitLatencyAt : uint8_t { kResponse, kNone };
+// l2.fetch: what an L2 read miss fetches from DRAM (GPGPU-Sim 3.x's line L2 / a sector L2).
+enum class L2Fetch : uint8_t { kSector, kLine };
 enum class ReplacementKind : uint8_t { kLru, kFifo, kBip, kDip, kAgeLru, kRpr };
 enum class BypassKind : uint8_t { kNone, kAgcb, kTwoLevel, kPcal, kAgeLru };
 enum class GranularityKind : uint8_t { kFixed128, kStatic64, kStatic32, kDynamic };
@@ -32,6 +46,7 @@ struct CoreConfig {
   SchedulerKind scheduler = SchedulerKind::kGto;
   uint32_t instruction_bytes = 8;  // SASS instruction size: the AGCB hash drops log2 of it
   uint32_t clock_mhz = 700;
+  uint32_t kernel_launch_cycles = 0;  // cycles the GPU waits before a kernel's first CTA
 };
 
 struct L1Config {
@@ -46,20 +61,38 @@ struct L1Config {
   uint32_t miss_queue_entries = 8;
   WritePolicy write_policy = WritePolicy::kWriteBack;
   bool sector = false;  // informational: the preset's real L1 is a sector cache (see docs)
+  // Reference-faithful options; the defaults are this project's realistic L1 (contract section 13).
+  AllocationPolicy allocation = AllocationPolicy::kOnFill;
+  BypassFetch bypass_fetch = BypassFetch::kRequest;
+  MshrMerge mshr_merge = MshrMerge::kStall;
+  KernelEndAction kernel_end = KernelEndAction::kFlush;
+  HitLatencyAt hit_latency_at = HitLatencyAt::kResponse;
 
   uint32_t sets() const { return size_bytes / (ways * 128); }
 };
 
+// The memory system behind the L1 (sim_cpp/mem/; fields, values and sources in docs/simulator.md,
+// "Memory-system fields"). The defaults are the gtx480 preset's model.
 struct L2Config {
   uint32_t size_bytes = 786432;
   uint32_t ways = 16;
   uint32_t partitions = 6;
   uint32_t hit_latency = 100;
+  uint32_t slices_per_partition = 1;  // L2 banks per partition, each with its own NoC ports
+  uint32_t mshrs = 128;               // per slice: lines with a DRAM fetch in flight
+  uint32_t fill_latency = 13;         // DRAM data back -> response ready
+  uint32_t read_buffer = 192;         // per slice: reads held beyond the hit pipeline (waiting / output)
+  uint32_t dram_out = 16;             // per slice: DRAM-bound requests buffered before it refuses
+  L2Fetch fetch = L2Fetch::kSector;
 };
 
 struct NocConfig {
   uint32_t latency = 8;
   uint32_t flit_bytes = 32;
+  uint32_t flits_per_cycle = 1;  // per port per core cycle (the interconnect at the core clock)
+  uint32_t header_bytes = 8;     // control bytes in every packet
+  uint32_t src_buffer = 8;       // packets per injection buffer
+  uint32_t dst_buffer = 8;       // packets per ejection buffer (credits: latency + this)
 };
 
 struct DramConfig {
@@ -68,6 +101,11 @@ struct DramConfig {
   uint32_t latency = 100;
   uint32_t banks = 16;
   uint32_t row_bytes = 2048;
+  uint32_t queue = 64;      // FR-FCFS scheduler queue per channel
+  double t_rcd_ns = 13.0;   // activate -> column command
+  double t_rp_ns = 13.0;    // precharge -> activate
+  double t_ras_ns = 30.0;   // activate -> earliest precharge
+  double t_rrd_ns = 6.5;    // activate -> next activate in the channel
 };
 
 struct DyCacheConfig {
@@ -136,6 +174,8 @@ struct PolicyConfig {
 struct Config {
   std::string name;
   std::string source;  // the file(s) it came from, for messages
+  // (field path, file) for every field a file set, in load order (describe_config's sources).
+  std::vector<std::pair<std::string, std::string>> set_by;
   uint64_t seed = 1;
   CoreConfig core;
   L1Config l1;
@@ -144,6 +184,14 @@ struct Config {
   DramConfig dram;
   PolicyConfig policy;
 };
+
+// One field of a resolved configuration: its path ("l1.allocation"), its value as YAML spells it,
+// and the file that set it ("" = the built-in default).
+struct ConfigField {
+  std::string path, value, source;
+};
+// Every field of the preset schema, in schema order (gpusim --explain-preset, the JSON statistics).
+std::vector<ConfigField> describe_config(const Config& cfg);
 
 // Loads and validates one YAML file of the preset schema.
 Config load_config_file(const std::filesystem::path& file);
@@ -163,5 +211,16 @@ std::string to_string(ReplacementKind k);
 std::string to_string(BypassKind k);
 std::string to_string(GranularityKind k);
 std::string to_string(RprScore s);
+std::string to_string(L2Fetch f);
+// The first L1 option the RTL l1d_top does not implement, as "l1.<field>: <value>", or "" when it
+// implements them all (gpusim --l1 verilated|lockstep refuses the others).
+std::string rtl_unsupported_l1_option(const L1Config& c);
+std::string to_string(WritePolicy w);
+std::string to_string(AllocationPolicy a);
+std::string to_string(BypassFetch b);
+std::string to_string(MshrMerge m);
+std::string to_string(KernelEndAction k);
+std::string to_string(HitLatencyAt h);
+
 
 }  // namespace l1d

@@ -71,6 +71,9 @@ struct MemResp {
   uint8_t mshr = 0;
   LineData data{};              // the requested sectors at their offsets
   bool l2_bypass_bit = false;   // AGCB: the L2 line's bypass bit was already set (override: cache it)
+  // The sectors this response answers (the read's sector mask). Needed only when an MSHR entry
+  // has two reads in flight (l1.mshr_merge block); 0 means "all the entry awaits".
+  SectorMask sectors = 0;
 };
 
 }  // namespace l1d

@@ -15,6 +15,9 @@ struct Slot {
   // coherent: only the bytes this L1 wrote may go back).
   uint32_t dirty = 0;
   uint32_t chunk_tag = 0;
+  // l1.allocation on_miss: the slot is held for the chunk `chunk_tag` whose fill is in flight
+  // (never valid at the same time; section 13.1).
+  bool reserved = false;
 };
 
 struct CacheLine {
@@ -29,6 +32,17 @@ struct CacheLine {
   bool valid() const {
     for (const Slot& s : slot)
       if (s.valid) return true;
+    return false;
+  }
+  bool any_reserved() const {
+    for (const Slot& s : slot)
+      if (s.reserved) return true;
+    return false;
+  }
+  // Valid or reserved: the line holds or awaits data.
+  bool occupied() const {
+    for (const Slot& s : slot)
+      if (s.valid || s.reserved) return true;
     return false;
   }
   uint8_t valid_mask() const {

@@ -64,6 +64,7 @@ void keep_masked(LineData& d, const ByteMask& m) {
 }
 
 const MemReq kNoMemReq{};  // the memory request output while the miss queue is empty
+constexpr SectorMask kAllSectors = 0xF;
 
 uint32_t size_index(uint32_t size) { return size == 32 ? 0 : size == 64 ? 1 : 2; }
 
@@ -95,6 +96,7 @@ std::string_view to_string(ResFail f) {
     case ResFail::kMergeFull: return "merge_full";
     case ResFail::kConflict: return "mshr_conflict";
     case ResFail::kMissQueueFull: return "miss_queue_full";
+    case ResFail::kLineAlloc: return "line_alloc";
     case ResFail::kCount: break;
   }
   return "?";
@@ -146,16 +148,7 @@ void L1::step(const L1Inputs& in, L1Outputs& out) {
 
   // Clock edge, in the documented order.
   if (out.mem_req_valid && in.mem_req_ready) miss_queue_.pop_front();
-  if (in.mem_resp_valid) {
-    if (in.mem_resp.mshr >= mshr_.size() || !mshr_.entry(in.mem_resp.mshr).valid ||
-        mshr_.entry(in.mem_resp.mshr).filled)
-      throw std::logic_error(fmt::format("L1: memory response for MSHR {} that awaits none", in.mem_resp.mshr));
-    MshrEntry& e = mshr_.entry(in.mem_resp.mshr);
-    e.filled = true;
-    e.l2_bypass_bit = in.mem_resp.l2_bypass_bit;
-    e.data = in.mem_resp.data;
-    fill_fifo_.push_back(in.mem_resp.mshr);
-  }
+  if (in.mem_resp_valid) accept_mem_resp(in.mem_resp);
   if (in.core_req_valid && out.core_req_ready) {
     validate(in.core_req);
     s1_ = in.core_req;
@@ -171,6 +164,27 @@ void L1::step(const L1Inputs& in, L1Outputs& out) {
   ++counters_.cycles;
 }
 
+void L1::accept_mem_resp(const MemResp& r) {
+  if (r.mshr >= mshr_.size() || !mshr_.entry(r.mshr).valid || mshr_.entry(r.mshr).filled)
+    throw std::logic_error(fmt::format("L1: memory response for MSHR {} that awaits none", r.mshr));
+  MshrEntry& e = mshr_.entry(r.mshr);
+  e.l2_bypass_bit |= r.l2_bypass_bit;  // only the entry's first read can carry the AGCB bit
+  if (e.reads == 1 && e.arrived == 0) {
+    e.data = r.data;
+  } else {
+    // One of two reads (l1.mshr_merge block): only its sectors are data.
+    if (r.sectors == 0 || (r.sectors & ~e.sectors & kAllSectors))
+      throw std::logic_error(fmt::format("L1: memory response for MSHR {} names sectors {:#x}, the entry awaits {:#x}",
+                                         r.mshr, r.sectors, e.sectors & ~e.arrived));
+    for (uint32_t c = 0; c < kSlotsPerLine; ++c)
+      if ((r.sectors >> c) & 1) copy_chunk(e.data, c, r.data, c, nullptr);
+  }
+  e.arrived = static_cast<SectorMask>(e.arrived | (r.sectors ? r.sectors : e.sectors));
+  if (--e.reads > 0) return;
+  e.filled = true;
+  fill_fifo_.push_back(r.mshr);
+}
+
 void L1::apply_events(const L1Inputs& in) {
   if (in.warp_launch) ages_.launch();
   if (in.warp_exit)
@@ -178,10 +192,19 @@ void L1::apply_events(const L1Inputs& in) {
   if (in.kernel_start) two_level_.kernel_start();
   if (in.kernel_end) {
     // L1s are not coherent: a kernel's dirty data must reach L2 and no line may be read
-    // stale by the next kernel, so kernel end writes back and invalidates everything.
+    // stale by the next kernel, so kernel end writes back and invalidates everything. Without
+    // dirty state (l1.kernel_end invalidate) the valid bits are cleared at once.
+    const bool invalidate = cfg_.l1.kernel_end == KernelEndAction::kInvalidate;
     for (auto& set : sets_)
-      for (auto& line : set) line.priority = false;
-    start_flush(true);
+      for (auto& line : set) {
+        line.priority = false;
+        if (invalidate)
+          for (Slot& slot : line.slot) slot.valid = false;
+      }
+    if (invalidate)
+      flushing_ = false;  // a granularity flush has nothing left to do
+    else
+      start_flush(true);
   }
 }
 
@@ -232,33 +255,70 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
     return {true, true};
   }
 
-  const BypassReason bypass = bypass_decision(req);
+  BypassReason bypass = bypass_decision(req);
+  const SectorMask needed = sectors_of(req.byte_mask);
+  const Addr line_addr = req.addr & ~Addr{kLineBytes - 1};
+  const uint32_t alloc_size = std::max(req.size, granularity_);
+  const SectorMask alloc_fetch = range_sectors(d.chunk & ~(alloc_size / kChunkBytes - 1), alloc_size);
+
+  // l1.allocation on_miss (section 13.1): the line is chosen now, on the state the miss leaves
+  // (the copies of the block invalidated), and the allocation filters decide now.
+  const bool on_miss = cfg_.l1.allocation == AllocationPolicy::kOnMiss;
+  const bool wants_line = bypass == BypassReason::kNone ||
+                          (bypass == BypassReason::kPcal && cfg_.policy.pcal.opportunistic);
+  std::optional<Placement> place;
+  WaySlotMasks alloc_copies{};
+  if (on_miss && wants_line) {
+    alloc_copies = find_copies(set, d.common_tag, d.chunk_tag, alloc_fetch);
+    const uint32_t slots = static_cast<uint32_t>(std::popcount(alloc_fetch));
+    place = choose_placement(d.set, d.common_tag, slots, bypass == BypassReason::kPcal, &alloc_copies);
+    if (place && cfg_.policy.bypass == BypassKind::kAgeLru &&
+        agelru_bypasses(set[place->way], *place, slots, req.awid, &alloc_copies[place->way])) {
+      place.reset();
+      bypass = BypassReason::kAgeLru;
+    }
+  }
+
+  // What the read fetches: an allocating load the max(R, G)-aligned block; a bypassing one its
+  // request's sectors, the whole line (l1.bypass_fetch line), or with BTO only the touched sectors.
   const bool may_allocate = bypass == BypassReason::kNone || bypass == BypassReason::kAgcb ||
                             (bypass == BypassReason::kPcal && cfg_.policy.pcal.opportunistic);
-  const SectorMask needed = sectors_of(req.byte_mask);
   SectorMask fetch;
-  if (may_allocate) {
-    const uint32_t f = std::max(req.size, granularity_);
-    fetch = range_sectors(d.chunk & ~(f / kChunkBytes - 1), f);
-  } else {
-    fetch = cfg_.policy.bto ? needed : range_sectors(d.chunk, req.size);
-  }
-  const Addr line_addr = req.addr & ~Addr{kLineBytes - 1};
+  if (may_allocate)
+    fetch = alloc_fetch;
+  else if (cfg_.policy.bto)
+    fetch = needed;
+  else if (cfg_.l1.bypass_fetch == BypassFetch::kLine)
+    fetch = kAllSectors;
+  else
+    fetch = range_sectors(d.chunk, req.size);
 
-  const MshrProbeResult probe = mshr_.probe_load(line_addr, needed, fetch);
-  if (probe.kind == MshrProbe::kMergeFull) return fail(ResFail::kMergeFull), S1Result{};
-  if (probe.kind == MshrProbe::kConflict) return fail(ResFail::kConflict), S1Result{};
-  if (probe.kind == MshrProbe::kMerge) {
-    mshr_.entry(probe.entry).requests.push_back({req.id, req.warp, req.byte_mask});
-    replacement_->on_access(d.set);
-    ++counters_.merges;
-    count_completion(req, false, m.kind == MatchKind::kPartial);
-    return {true, false};
+  if (cfg_.l1.mshr_merge == MshrMerge::kBlock) {
+    if (const std::optional<uint32_t> hit = mshr_.find_line(line_addr))
+      return merge_into_block(req, d, *hit, needed, m.kind == MatchKind::kPartial);
+  } else {
+    const MshrProbeResult probe = mshr_.probe_load(line_addr, needed, fetch);
+    if (probe.kind == MshrProbe::kMergeFull) return fail(ResFail::kMergeFull), S1Result{};
+    if (probe.kind == MshrProbe::kConflict) return fail(ResFail::kConflict), S1Result{};
+    if (probe.kind == MshrProbe::kMerge) {
+      MshrEntry& e = mshr_.entry(probe.entry);
+      e.requests.push_back({req.id, req.warp, req.byte_mask});
+      replacement_->on_access(d.set);
+      ++counters_.merges;
+      counters_.pending_hits += e.reserved;
+      count_completion(req, false, m.kind == MatchKind::kPartial);
+      return {true, false};
+    }
   }
+  // Every way of the set is reserved (GPGPU-Sim's LINE_ALLOC_FAIL); a load whose chunks are
+  // reserved merged above (a pending hit).
+  if (on_miss && wants_line && !place && bypass == BypassReason::kNone) return fail(ResFail::kLineAlloc), S1Result{};
   const std::optional<uint32_t> id = mshr_.free_entry();
   if (!id) return fail(ResFail::kMshrFull), S1Result{};
-  const WaySlotMasks copies = find_copies(set, d.common_tag, d.chunk_tag, fetch);
-  if (!has_room(count_dirty(copies, d.set) + 1)) return fail(ResFail::kMissQueueFull), S1Result{};
+  const WaySlotMasks copies = place ? alloc_copies : find_copies(set, d.common_tag, d.chunk_tag, fetch);
+  const uint32_t place_slots = static_cast<uint32_t>(std::popcount(fetch));
+  const uint32_t dirty = count_dirty(copies, d.set) + (place ? placement_dirty(d.set, *place, place_slots, &copies) : 0);
+  if (!has_room(dirty + 1)) return fail(ResFail::kMissQueueFull), S1Result{};
 
   invalidate_copies(copies, d.set);
   MshrEntry& e = mshr_.entry(*id);
@@ -266,11 +326,22 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
   e.valid = true;
   e.line_addr = line_addr;
   e.sectors = fetch;
+  e.place = fetch;
   e.bypass = bypass;
   e.hpc = agcb_.hash(req.pc);
   e.awid = req.awid;
   e.token = req.token;
   e.requests.push_back({req.id, req.warp, req.byte_mask});
+  replacement_->on_access(d.set);
+  replacement_->on_miss(d.set, access_info(req));
+  if (place) {
+    const uint32_t first_chunk = static_cast<uint32_t>(std::countr_zero(fetch));
+    take_placement(d.set, *place, place_slots, first_chunk, d.chunk_tag, d.common_tag, e);
+    for (uint32_t i = 0; i < place_slots; ++i) set[place->way].slot[place->pos + i].reserved = true;
+    e.reserved = true;
+    e.reserved_way = place->way;
+    e.reserved_pos = place->pos;
+  }
   MemReq rd;
   rd.line_addr = line_addr;
   rd.op = MemOp::kLoad;
@@ -281,9 +352,41 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
   miss_queue_.push_back(rd);
   ++counters_.mem_reads;
   counters_.bypasses += bypass != BypassReason::kNone;
-  replacement_->on_access(d.set);
-  replacement_->on_miss(d.set, access_info(req));
   count_completion(req, false, m.kind == MatchKind::kPartial);
+  return {true, false};
+}
+
+// l1.mshr_merge block (GPGPU-Sim 3.x keys MSHR entries by 128 B block): a load to a line with an
+// entry in flight merges into it; sectors the entry does not fetch are added by a second read
+// (their copies invalidated first, as for any read), so the load never waits for the fill.
+L1::S1Result L1::merge_into_block(const CoreReq& req, const DecodedAddr& d, uint32_t id, SectorMask needed,
+                                  bool partial) {
+  MshrEntry& e = mshr_.entry(id);
+  if (e.requests.size() >= mshr_.max_merge()) return fail(ResFail::kMergeFull), S1Result{};
+  const auto missing = static_cast<SectorMask>(needed & ~e.sectors);
+  if (missing) {
+    // Its data is in and the fill unit answers it soon: wait rather than reopen it.
+    if (e.filled) return fail(ResFail::kConflict), S1Result{};
+    const WaySlotMasks copies = find_copies(sets_[d.set], d.common_tag, d.chunk_tag, missing);
+    if (!has_room(count_dirty(copies, d.set) + 1)) return fail(ResFail::kMissQueueFull), S1Result{};
+    invalidate_copies(copies, d.set);
+    MemReq rd;
+    rd.line_addr = e.line_addr;
+    rd.op = MemOp::kLoad;
+    rd.sectors = missing;
+    rd.bypass = true;  // the added sectors are never placed: they only answer the merged loads
+    rd.mshr = static_cast<uint8_t>(id);
+    miss_queue_.push_back(rd);
+    ++counters_.mem_reads;
+    ++counters_.widening_reads;
+    e.sectors = static_cast<SectorMask>(e.sectors | missing);
+    ++e.reads;
+  }
+  e.requests.push_back({req.id, req.warp, req.byte_mask});
+  replacement_->on_access(d.set);
+  ++counters_.merges;
+  counters_.pending_hits += e.reserved;
+  count_completion(req, false, partial);
   return {true, false};
 }
 
@@ -302,6 +405,22 @@ L1::S1Result L1::store(const CoreReq& req, const DecodedAddr& d) {
   wr.byte_mask = req.byte_mask;
   wr.data = req.data;
 
+  if (m.kind == MatchKind::kHit && cfg_.l1.write_policy == WritePolicy::kWriteEvict) {
+    // Write-evict (GPGPU-Sim's global stores): the store goes to memory and the pieces it hits
+    // (the whole line at G = 128) are invalidated; no data is written into the L1.
+    if (!has_room(1)) return fail(ResFail::kMissQueueFull), S1Result{};
+    CacheLine& line = set[m.way];
+    const uint32_t piece = granularity_ / kChunkBytes;
+    for (uint32_t s = 0; s < kSlotsPerLine; ++s)
+      if ((m.slots >> s) & 1)
+        for (uint32_t i = s & ~(piece - 1); i < (s & ~(piece - 1)) + piece; ++i) line.slot[i].valid = false;
+    replacement_->on_access(d.set);
+    miss_queue_.push_back(wr);
+    ++counters_.mem_writes;
+    count_completion(req, true, false);
+    next_resp_ = CoreResp{req.id, req.warp, Outcome::kStoreAck, {}};
+    return {true, true};
+  }
   if (m.kind == MatchKind::kHit) {
     if (write_through && !has_room(1)) return fail(ResFail::kMissQueueFull), S1Result{};
     CacheLine& line = set[m.way];
@@ -422,26 +541,109 @@ bool L1::fill_step() {
   return true;
 }
 
-namespace {
 
-// The aligned position of `slots` slots whose most recent valid slot is oldest (age 4 when the
-// whole position is invalid); ties to the lowest position.
-uint32_t oldest_position(const CacheLine& line, uint32_t slots) {
-  uint32_t best = 0, best_age = 0;
-  for (uint32_t p = 0; p < kSlotsPerLine; p += slots) {
-    uint32_t age = kSlotsPerLine;
-    for (uint32_t s = p; s < p + slots; ++s)
-      if (line.slot[s].valid) age = std::min<uint32_t>(age, line.slot_rank[s]);
-    if (p == 0 || age > best_age) best = p, best_age = age;
+// The slots of a placement that hold data (valid and not about to be invalidated).
+namespace {
+bool live_slot(const CacheLine& line, uint32_t s, uint8_t ignore) { return line.slot[s].valid && !((ignore >> s) & 1); }
+bool live_line(const CacheLine& line, uint8_t ignore) {
+  for (uint32_t s = 0; s < kSlotsPerLine; ++s)
+    if (live_slot(line, s, ignore)) return true;
+  return false;
+}
+}  // namespace
+
+std::optional<L1::Placement> L1::choose_placement(uint32_t set_idx, uint64_t common_tag, uint32_t slots,
+                                                  bool opportunistic, const WaySlotMasks* ignore) const {
+  const std::vector<CacheLine>& set = sets_[set_idx];
+  const auto ign = [&](uint32_t w) -> uint8_t { return ignore ? (*ignore)[w] : 0; };
+  const auto eligible_line = [&](uint32_t w) { return !opportunistic || !live_line(set[w], ign(w)) || !set[w].priority; };
+  // A partial position in a line of the same common-tag (lowest such way; in it the aligned
+  // position whose most recent live slot is oldest, ties to the lowest; reserved slots excluded).
+  if (slots < kSlotsPerLine) {
+    for (uint32_t w = 0; w < ways_; ++w) {
+      const CacheLine& l = set[w];
+      if (!(live_line(l, ign(w)) || l.any_reserved()) || l.common_tag != common_tag || !eligible_line(w)) continue;
+      std::optional<uint32_t> best;
+      uint32_t best_age = 0;
+      for (uint32_t p = 0; p < kSlotsPerLine; p += slots) {
+        uint32_t age = kSlotsPerLine;
+        bool held = false;
+        for (uint32_t s = p; s < p + slots; ++s) {
+          held |= l.slot[s].reserved;
+          if (live_slot(l, s, ign(w))) age = std::min<uint32_t>(age, l.slot_rank[s]);
+        }
+        if (held) continue;
+        if (!best || age > best_age) best = p, best_age = age;
+      }
+      if (best) return Placement{w, *best, false};
+    }
   }
-  return best;
+  // A whole line: the lowest free eligible way, else the replacement policy's victim among the
+  // eligible ways that hold no reservation.
+  WayMask eligible;
+  for (uint32_t w = 0; w < ways_; ++w)
+    if (eligible_line(w) && !set[w].any_reserved()) eligible.set(w);
+  if (eligible.none()) return std::nullopt;
+  for (uint32_t w = 0; w < ways_; ++w)
+    if (eligible[w] && !live_line(set[w], ign(w))) return Placement{w, 0, true};
+  std::array<uint8_t, kMaxWays> awids{};
+  for (uint32_t w = 0; w < ways_; ++w) awids[w] = set[w].awid;
+  const uint32_t way = replacement_->victim(set_idx, VictimContext{eligible, awids.data(), &ages_, agelru_enable_});
+  return Placement{way, 0, true};
 }
 
-}  // namespace
+uint32_t L1::placement_dirty(uint32_t set, const Placement& p, uint32_t slots, const WaySlotMasks* ignore) const {
+  const CacheLine& line = sets_[set][p.way];
+  const uint8_t ign = ignore ? (*ignore)[p.way] : 0;
+  uint32_t n = 0;
+  for (uint32_t s = p.pos; s < (p.whole_line ? kSlotsPerLine : p.pos + slots); ++s)
+    n += live_slot(line, s, ign) && line.slot[s].dirty;
+  return n;
+}
+
+// AgeLRU bypass (SPEC 8): the victim's owner is active and the requester is younger.
+bool L1::agelru_bypasses(const CacheLine& victim, const Placement& p, uint32_t slots, uint8_t awid,
+                         const uint8_t* ignore) const {
+  bool replaces_valid = false;
+  for (uint32_t s = p.pos; s < (p.whole_line ? kSlotsPerLine : p.pos + slots); ++s)
+    replaces_valid |= live_slot(victim, s, ignore ? *ignore : 0);
+  return replaces_valid && agelru_enable_ && ages_.active(victim.awid) &&
+         ages_.relative_age(awid) > ages_.relative_age(victim.awid);
+}
+
+void L1::take_placement(uint32_t set, const Placement& p, uint32_t slots, uint32_t first_chunk, uint32_t chunk_tag,
+                        uint64_t common_tag, const MshrEntry& e) {
+  CacheLine& line = sets_[set][p.way];
+  bool replaces_valid = false;
+  for (uint32_t s = p.pos; s < (p.whole_line ? kSlotsPerLine : p.pos + slots); ++s) {
+    replaces_valid |= line.slot[s].valid;
+    if (line.slot[s].valid && line.slot[s].dirty) write_back_slot(set, p.way, s);
+    line.slot[s].valid = false;
+  }
+  if (replaces_valid) agcb_.on_victim(line.hpc);
+  if (p.whole_line) line.common_tag = common_tag;
+  for (uint32_t i = 0; i < slots; ++i) {
+    Slot& s = line.slot[p.pos + i];
+    s.dirty = 0;
+    s.chunk_tag = (chunk_tag & ~3u) | (first_chunk + i);
+  }
+  line.hpc = e.hpc;
+  line.awid = e.awid;
+  line.priority = e.token;
+  replacement_->on_fill(set, p.way, AccessInfo{e.hpc, ages_.relative_age(e.awid)});
+  for (uint32_t i = 0; i < slots; ++i) line.promote_slot(p.pos + i);
+}
 
 // Returns false when the fill must wait for miss-queue room for its write-backs.
 bool L1::place_fill(MshrEntry& e) {
   fill_allocated_ = false;
+  if (e.reserved) {
+    complete_reserved_fill(e);
+    return true;
+  }
+  // With allocation on miss, a fill allocates only when the L2 overrides an AGCB bypass (the one
+  // decision the miss cannot take: section 13.1).
+  if (cfg_.l1.allocation == AllocationPolicy::kOnMiss && e.bypass != BypassReason::kAgcb) return true;
   const bool pcal_opportunistic = e.bypass == BypassReason::kPcal;  // only recorded as may-allocate
   switch (e.bypass) {
     case BypassReason::kNone: break;
@@ -449,80 +651,52 @@ bool L1::place_fill(MshrEntry& e) {
       if (!e.l2_bypass_bit) return true;
       ++counters_.agcb_overrides;
       break;
-    case BypassReason::kTwoLevel: return true;
+    case BypassReason::kTwoLevel:
+    case BypassReason::kAgeLru: return true;
     case BypassReason::kPcal:
       if (!cfg_.policy.pcal.opportunistic) return true;
       break;
   }
 
-  const uint32_t first_chunk = static_cast<uint32_t>(std::countr_zero(e.sectors));
-  const uint32_t slots = static_cast<uint32_t>(std::popcount(e.sectors));
+  const uint32_t first_chunk = static_cast<uint32_t>(std::countr_zero(e.place));
+  const uint32_t slots = static_cast<uint32_t>(std::popcount(e.place));
   // A block smaller than G (fetched before a small-to-large switch) is not placed: the match
   // compares only piece heads, which is sound only while every piece is at least G.
   if (slots * kChunkBytes < granularity_) return true;
   const DecodedAddr d = split_.decode(e.line_addr | (Addr{first_chunk} << 5));
-  std::vector<CacheLine>& set = sets_[d.set];
-  auto eligible_line = [&](const CacheLine& l) { return !pcal_opportunistic || !l.valid() || !l.priority; };
-
-  // Placement: a partial position in a line of the same common-tag, else a whole line.
-  std::optional<uint32_t> way;
-  uint32_t pos = 0;
-  if (slots < kSlotsPerLine) {
-    for (uint32_t w = 0; w < ways_ && !way; ++w)
-      if (set[w].valid() && set[w].common_tag == d.common_tag && eligible_line(set[w])) way = w;
-    if (way) pos = oldest_position(set[*way], slots);
-  }
-  bool whole_line = false;
-  if (!way) {
-    whole_line = true;
-    WayMask eligible;
-    for (uint32_t w = 0; w < ways_; ++w)
-      if (eligible_line(set[w])) eligible.set(w);
-    if (eligible.none()) return true;  // opportunistic caching found no line: bypass
-    for (uint32_t w = 0; w < ways_ && !way; ++w)
-      if (eligible[w] && !set[w].valid()) way = w;
-    if (!way) {
-      std::array<uint8_t, kMaxWays> awids{};
-      for (uint32_t w = 0; w < ways_; ++w) awids[w] = set[w].awid;
-      way = replacement_->victim(d.set, VictimContext{eligible, awids.data(), &ages_, agelru_enable_});
-    }
-  }
-  CacheLine& line = set[*way];
-  const uint32_t first_slot = whole_line ? 0 : pos;
-  const uint32_t last_slot = whole_line ? kSlotsPerLine : pos + slots;
-
-  bool replaces_valid = false;
-  uint32_t dirty = 0;
-  for (uint32_t s = first_slot; s < last_slot; ++s) {
-    replaces_valid |= line.slot[s].valid;
-    dirty += line.slot[s].valid && line.slot[s].dirty;
-  }
-  if (replaces_valid && cfg_.policy.bypass == BypassKind::kAgeLru && agelru_enable_ && ages_.active(line.awid) &&
-      ages_.relative_age(e.awid) > ages_.relative_age(line.awid))
+  const std::optional<Placement> p = choose_placement(d.set, d.common_tag, slots, pcal_opportunistic, nullptr);
+  if (!p) return true;  // opportunistic caching (or every way reserved) found no line: bypass
+  if (cfg_.policy.bypass == BypassKind::kAgeLru && agelru_bypasses(sets_[d.set][p->way], *p, slots, e.awid, nullptr))
     return true;  // AgeLRU bypass: the requester is younger than the victim's owner
-  if (!has_room(dirty)) return false;
+  if (!has_room(placement_dirty(d.set, *p, slots, nullptr))) return false;
 
-  for (uint32_t s = first_slot; s < last_slot; ++s) {
-    if (line.slot[s].valid && line.slot[s].dirty) write_back_slot(d.set, *way, s);
-    line.slot[s].valid = false;
-  }
-  if (replaces_valid) agcb_.on_victim(line.hpc);
-  if (whole_line) line.common_tag = d.common_tag;
+  take_placement(d.set, *p, slots, first_chunk, d.chunk_tag, d.common_tag, e);
+  CacheLine& line = sets_[d.set][p->way];
   for (uint32_t i = 0; i < slots; ++i) {
-    Slot& s = line.slot[pos + i];
-    s.valid = true;
-    s.dirty = 0;
-    s.chunk_tag = (d.chunk_tag & ~3u) | (first_chunk + i);
-    copy_chunk(line.data, pos + i, e.data, first_chunk + i, nullptr);
+    line.slot[p->pos + i].valid = true;
+    copy_chunk(line.data, p->pos + i, e.data, first_chunk + i, nullptr);
   }
-  line.hpc = e.hpc;
-  line.awid = e.awid;
-  line.priority = e.token;
-  replacement_->on_fill(d.set, *way, AccessInfo{e.hpc, ages_.relative_age(e.awid)});
-  for (uint32_t i = 0; i < slots; ++i) line.promote_slot(pos + i);
   fill_allocated_ = true;
   ++counters_.fills_allocated;
   return true;
+}
+
+// The fill of a block whose slots were reserved at the miss (section 13.1): the data goes in; a
+// block smaller than the granularity now in force gives its slots back unplaced (section 6).
+void L1::complete_reserved_fill(MshrEntry& e) {
+  const uint32_t first_chunk = static_cast<uint32_t>(std::countr_zero(e.place));
+  const uint32_t slots = static_cast<uint32_t>(std::popcount(e.place));
+  const DecodedAddr d = split_.decode(e.line_addr | (Addr{first_chunk} << 5));
+  CacheLine& line = sets_[d.set][e.reserved_way];
+  const bool place = slots * kChunkBytes >= granularity_;
+  for (uint32_t i = 0; i < slots; ++i) {
+    Slot& s = line.slot[e.reserved_pos + i];
+    s.reserved = false;
+    s.valid = place;
+    if (place) copy_chunk(line.data, e.reserved_pos + i, e.data, first_chunk + i, nullptr);
+  }
+  fill_allocated_ = place;
+  counters_.fills_allocated += place;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -595,7 +769,12 @@ void L1::check_invariants() const {
         const Slot& slot = line.slot[i];
         if (slot.dirty && !slot.valid)
           throw std::logic_error(fmt::format("set {} way {} slot {}: dirty but invalid", s, w, i));
-        if (slot.valid) chunks.emplace_back(line.common_tag, slot.chunk_tag);
+        if (slot.valid && slot.reserved)
+          throw std::logic_error(fmt::format("set {} way {} slot {}: valid and reserved", s, w, i));
+        if (slot.valid && cfg_.l1.write_policy == WritePolicy::kWriteEvict && slot.dirty)
+          throw std::logic_error(fmt::format("set {} way {} slot {}: dirty under write_evict", s, w, i));
+        // A reserved slot counts as a copy: its chunk arrives with the fill.
+        if (slot.valid || slot.reserved) chunks.emplace_back(line.common_tag, slot.chunk_tag);
       }
       if (seen != 0xF) throw std::logic_error(fmt::format("set {} way {}: slot ranks not a permutation", s, w));
     }

@@ -52,7 +52,8 @@ struct L1Outputs {
   MemReq mem_req;
 };
 
-enum class ResFail : uint8_t { kMshrFull, kMergeFull, kConflict, kMissQueueFull, kCount };
+// kLineAlloc: l1.allocation on_miss found no way to reserve (GPGPU-Sim's LINE_ALLOC_FAIL).
+enum class ResFail : uint8_t { kMshrFull, kMergeFull, kConflict, kMissQueueFull, kLineAlloc, kCount };
 std::string_view to_string(ResFail f);
 
 struct L1Counters {
@@ -66,6 +67,9 @@ struct L1Counters {
   uint64_t writebacks = 0, mem_reads = 0, mem_writes = 0;
   uint64_t granularity_switches = 0, flush_cycles = 0;
   uint64_t s1_stall_cycles = 0, fill_stall_cycles = 0;
+  // Reference-faithful options (section 13): loads that merged into an entry whose line is
+  // reserved (GPGPU-Sim's HIT_RESERVED), and extra reads that widened an entry (mshr_merge block).
+  uint64_t pending_hits = 0, widening_reads = 0;
 };
 
 class L1 {
@@ -110,6 +114,27 @@ class L1 {
   S1Result store(const CoreReq& req, const DecodedAddr& d);
   bool fill_step();  // true: a response is in next_resp_
   bool place_fill(MshrEntry& e);
+  void complete_reserved_fill(MshrEntry& e);
+  void accept_mem_resp(const MemResp& r);
+
+  // Where a block of `slots` slots starting at chunk `first_chunk` goes (section 6 step 2): the
+  // way, its first slot, and whether the whole line is taken. `ignore` masks slots to treat as
+  // invalid (copies about to be invalidated); lines with a reserved slot are never victims.
+  struct Placement {
+    uint32_t way = 0, pos = 0;
+    bool whole_line = false;
+  };
+  std::optional<Placement> choose_placement(uint32_t set, uint64_t common_tag, uint32_t slots, bool opportunistic,
+                                            const WaySlotMasks* ignore) const;
+  // Dirty slots a placement would write back, not counting those in `ignore`.
+  uint32_t placement_dirty(uint32_t set, const Placement& p, uint32_t slots, const WaySlotMasks* ignore) const;
+  bool agelru_bypasses(const CacheLine& victim, const Placement& p, uint32_t slots, uint8_t awid,
+                       const uint8_t* ignore) const;
+  S1Result merge_into_block(const CoreReq& req, const DecodedAddr& d, uint32_t id, SectorMask needed, bool partial);
+  // Writes back and invalidates the placement's slots, sets the line fields and replacement
+  // state of a fill of `e` (at the fill, or at the miss when reserving).
+  void take_placement(uint32_t set, const Placement& p, uint32_t slots, uint32_t first_chunk, uint32_t chunk_tag,
+                      uint64_t common_tag, const MshrEntry& e);
   void flush_step();
   void apply_events(const L1Inputs& in);
   void start_flush(bool all);

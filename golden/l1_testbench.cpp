@@ -24,6 +24,7 @@ std::optional<MemResp> serve_line(LineData& line, bool& l2_bit, const MemReq& r)
   }
   MemResp resp;
   resp.mshr = r.mshr;
+  resp.sectors = r.sectors;
   for (uint32_t b = 0; b < kLineBytes; ++b)
     if ((r.sectors >> (b / kChunkBytes)) & 1) resp.data[b] = line[b];
   if (r.agcb_bypass) resp.l2_bypass_bit = l2_bypass_override(l2_bit);

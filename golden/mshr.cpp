@@ -24,6 +24,12 @@ bool Mshr::store_conflicts(Addr line_addr, SectorMask sectors) const {
   return false;
 }
 
+std::optional<uint32_t> Mshr::find_line(Addr line_addr) const {
+  for (uint32_t i = 0; i < entries_.size(); ++i)
+    if (entries_[i].valid && entries_[i].line_addr == line_addr) return i;
+  return std::nullopt;
+}
+
 std::optional<uint32_t> Mshr::free_entry() const {
   for (uint32_t i = 0; i < entries_.size(); ++i)
     if (!entries_[i].valid) return i;

@@ -10,7 +10,8 @@
 
 namespace l1d::golden {
 
-enum class BypassReason : uint8_t { kNone, kAgcb, kTwoLevel, kPcal };
+// kAgeLru: AgeLRU bypassing decided at the miss (l1.allocation on_miss; on_fill decides at the fill).
+enum class BypassReason : uint8_t { kNone, kAgcb, kTwoLevel, kPcal, kAgeLru };
 
 struct MshrRequest {
   uint32_t id = 0;
@@ -21,7 +22,13 @@ struct MshrRequest {
 struct MshrEntry {
   bool valid = false;
   Addr line_addr = 0;      // 128 B aligned memory line
-  SectorMask sectors = 0;  // what the read fetches
+  SectorMask sectors = 0;  // what the reads fetch (l1.mshr_merge block may widen it)
+  SectorMask place = 0;    // the block the fill places (the first read's sectors)
+  SectorMask arrived = 0;  // sectors whose data has come back
+  uint8_t reads = 1;       // memory reads in flight for this entry
+  // l1.allocation on_miss: the way and first slot reserved at the miss (section 13.1).
+  bool reserved = false;
+  uint32_t reserved_way = 0, reserved_pos = 0;
   BypassReason bypass = BypassReason::kNone;
   uint32_t hpc = 0;  // requester's hashed PC, AWID and token (first request)
   uint8_t awid = 0;
@@ -49,6 +56,8 @@ class Mshr {
   MshrProbeResult probe_load(Addr line_addr, SectorMask needed, SectorMask fetch) const;
   // A store: conflict if an entry of the line overlaps its sectors.
   bool store_conflicts(Addr line_addr, SectorMask sectors) const;
+  // The entry of a line (l1.mshr_merge block keeps at most one per line).
+  std::optional<uint32_t> find_line(Addr line_addr) const;
 
   std::optional<uint32_t> free_entry() const;  // lowest free index
   MshrEntry& entry(uint32_t i) { return entries_.at(i); }

@@ -115,6 +115,10 @@ int main(int argc, char** argv) {
   app.add_option("--pcal-stall-limit", opt.controller.stall_limit,
                  "dynamic PCAL: LDST stall ratio up to which TLP may grow")
       ->capture_default_str();
+  std::string explain_preset;
+  app.add_option("--explain-preset", explain_preset,
+                 "print every field of preset NAME (with --policy/--policy-file applied), its value and the file "
+                 "that set it, then exit");
   app.add_flag("--list-workloads", list_workloads, "print the workloads, one per line");
   app.add_flag("--list-policies", list_policies, "print the policies, one per line");
   app.add_flag("--list-schedulers", list_schedulers, "print the warp schedulers, one per line");
@@ -146,6 +150,16 @@ int main(int argc, char** argv) {
         for (const auto& n : scheduler_names()) std::cout << n << "\n";
       if (list_controllers)
         for (const auto& n : controller_names()) std::cout << n << "\n";
+      return 0;
+    }
+    if (!explain_preset.empty()) {
+      Config cfg = load_preset(explain_preset);
+      if (!policy.empty()) apply_policy(cfg, policy);
+      if (!policy_file.empty()) apply_policy_file(cfg, policy_file);
+      std::cout << fmt::format("# {}: every field, its value, and the file that set it (default: built in)\n",
+                               cfg.source);
+      for (const ConfigField& f : describe_config(cfg))
+        std::cout << fmt::format("{:<36} {:<16} {}\n", f.path, f.value, f.source.empty() ? "default" : f.source);
       return 0;
     }
     if (preset.empty() && config_file.empty()) return fail("one of --preset or --config is required", 2);

@@ -147,7 +147,7 @@ TEST(Presets, Qv100MatchesAgcbReport) {
 
 TEST(Presets, ListedSortedAndLoadable) {
   const std::vector<std::string> names = list_presets();
-  EXPECT_EQ(names, (std::vector<std::string>{"gtx1080", "gtx480", "qv100"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"gtx1080", "gtx1080-jips", "gtx480", "gtx480-gpgpusim", "qv100", "qv100-accelsim"}));
   for (const auto& n : names) EXPECT_EQ(load_preset(n).name, n);
 }
 
@@ -430,10 +430,18 @@ INSTANTIATE_TEST_SUITE_P(
         UnknownKeyCase{
             "l1", "l1:\n  ways: 4\n  wayz: 8\n",
             "l1.wayz: unknown key (allowed: size_bytes, ways, address_bits, chunk_tag_bits, set_index, "
-            "hit_latency, mshr_entries, mshr_max_merge, miss_queue_entries, write_policy, sector)"},
+            "hit_latency, mshr_entries, mshr_max_merge, miss_queue_entries, write_policy, sector, allocation, "
+            "bypass_fetch, mshr_merge, kernel_end, hit_latency_at)"},
         UnknownKeyCase{
             "dram", "dram: {chanels: 4}\n",
-            "dram.chanels: unknown key (allowed: channels, bandwidth_gbps, latency, banks, row_bytes)"},
+            "dram.chanels: unknown key (allowed: channels, bandwidth_gbps, latency, banks, row_bytes, queue, "
+            "t_rcd_ns, t_rp_ns, t_ras_ns, t_rrd_ns)"},
+        UnknownKeyCase{"noc", "noc: {flits: 2}\n",
+                       "noc.flits: unknown key (allowed: latency, flit_bytes, flits_per_cycle, header_bytes, "
+                       "src_buffer, dst_buffer)"},
+        UnknownKeyCase{"l2", "l2: {slices: 2}\n",
+                       "l2.slices: unknown key (allowed: size_bytes, ways, partitions, hit_latency, "
+                       "slices_per_partition, mshrs, fill_latency, read_buffer, dram_out, fetch)"},
         UnknownKeyCase{
             "policy", "policy: {replacment: lru}\n",
             "policy.replacment: unknown key (allowed: name, replacement, bypass, granularity, bto, "
@@ -476,8 +484,100 @@ TEST(ConfigErrors, BadL1Geometry) {
             "l1.address_bits: value 20 out of range for 8192 sets (allowed 21..64)");
   EXPECT_EQ(
       load_error("l2: {size_bytes: 786432, ways: 16, partitions: 5}\n"),
-      "l2.size_bytes: value 786432 with partitions 5 and ways 16 gives 786432/(5*16*128) = 76.8 sets per "
-      "partition (allowed: a whole power of two)");
+      "l2.size_bytes: value 786432 with partitions 5, slices_per_partition 1 and ways 16 gives "
+      "786432/(5*1*16*128) = 76.8 sets per slice (allowed: a whole power of two)");
+  EXPECT_EQ(load_error("l2: {size_bytes: 786432, ways: 12, partitions: 6, slices_per_partition: 2}\n"),
+            "l2.size_bytes: value 786432 with partitions 6, slices_per_partition 2 and ways 12 gives "
+            "786432/(6*2*12*128) = 42.67 sets per slice (allowed: a whole power of two)");
+}
+
+// ---- the memory-system fields (noc, l2, dram) and core.kernel_launch_cycles ----
+
+TEST(MemoryFields, PresetsCarryTheInterconnectCorrectionAndTodaysModelValues) {
+  for (const char* name : {"gtx480", "gtx1080", "qv100"}) {
+    SCOPED_TRACE(name);
+    const Config c = load_preset(name);
+    // GPGPU-Sim / Accel-Sim: interconnect at the core clock, 8 B control header, 2 L2
+    // sub-partitions per memory channel.
+    EXPECT_EQ(c.noc.flits_per_cycle, 1u);
+    EXPECT_EQ(c.noc.header_bytes, 8u);
+    EXPECT_EQ(c.noc.flit_bytes, 32u);
+    EXPECT_EQ(c.l2.slices_per_partition, 2u);
+    // Everything else as the model had it before the fields existed.
+    EXPECT_EQ(c.noc.src_buffer, 8u);
+    EXPECT_EQ(c.noc.dst_buffer, 8u);
+    EXPECT_EQ(c.l2.mshrs, 128u);
+    EXPECT_EQ(c.l2.fill_latency, 13u);
+    EXPECT_EQ(c.l2.read_buffer, 192u);
+    EXPECT_EQ(c.l2.dram_out, 16u);
+    EXPECT_EQ(c.l2.fetch, L2Fetch::kSector);
+    EXPECT_EQ(c.dram.queue, 64u);
+    EXPECT_DOUBLE_EQ(c.dram.t_rcd_ns, 13.0);
+    EXPECT_DOUBLE_EQ(c.dram.t_rp_ns, 13.0);
+    EXPECT_DOUBLE_EQ(c.dram.t_ras_ns, 30.0);
+    EXPECT_DOUBLE_EQ(c.dram.t_rrd_ns, 6.5);
+    EXPECT_EQ(c.core.kernel_launch_cycles, 0u);
+  }
+}
+
+TEST(MemoryFields, StructDefaultsAreTheModelWithTheCorrectedInterconnect) {
+  const Config d;
+  EXPECT_EQ(d.noc.flits_per_cycle, 1u);
+  EXPECT_EQ(d.noc.header_bytes, 8u);
+  EXPECT_EQ(d.l2.slices_per_partition, 1u);
+  EXPECT_EQ(d.l2.fetch, L2Fetch::kSector);
+  EXPECT_EQ(d.core.kernel_launch_cycles, 0u);
+}
+
+TEST(MemoryFields, EveryFieldReadsBack) {
+  TempDir dir;
+  const Config c = load_config_file(dir.write(
+      "m.yaml",
+      "core: {kernel_launch_cycles: 5000}\n"
+      "l2: {slices_per_partition: 2, mshrs: 32, fill_latency: 4, read_buffer: 0, dram_out: 64, fetch: line}\n"
+      "noc: {flits_per_cycle: 2, header_bytes: 0, src_buffer: 3, dst_buffer: 5}\n"
+      "dram: {queue: 16, t_rcd_ns: 12.99, t_rp_ns: 14.1, t_ras_ns: 0, t_rrd_ns: 3.5}\n"));
+  EXPECT_EQ(c.core.kernel_launch_cycles, 5000u);
+  EXPECT_EQ(c.l2.slices_per_partition, 2u);
+  EXPECT_EQ(c.l2.mshrs, 32u);
+  EXPECT_EQ(c.l2.fill_latency, 4u);
+  EXPECT_EQ(c.l2.read_buffer, 0u);
+  EXPECT_EQ(c.l2.dram_out, 64u);
+  EXPECT_EQ(c.l2.fetch, L2Fetch::kLine);
+  EXPECT_EQ(c.noc.flits_per_cycle, 2u);
+  EXPECT_EQ(c.noc.header_bytes, 0u);
+  EXPECT_EQ(c.noc.src_buffer, 3u);
+  EXPECT_EQ(c.noc.dst_buffer, 5u);
+  EXPECT_EQ(c.dram.queue, 16u);
+  EXPECT_DOUBLE_EQ(c.dram.t_rcd_ns, 12.99);
+  EXPECT_DOUBLE_EQ(c.dram.t_rp_ns, 14.1);
+  EXPECT_DOUBLE_EQ(c.dram.t_ras_ns, 0.0);
+  EXPECT_DOUBLE_EQ(c.dram.t_rrd_ns, 3.5);
+  EXPECT_EQ(to_string(L2Fetch::kLine), "line");
+  EXPECT_EQ(to_string(L2Fetch::kSector), "sector");
+}
+
+TEST(MemoryFields, BadValuesAreOneLineNamingFieldValueAndAllowed) {
+  EXPECT_EQ(load_error("l2: {fetch: block}\n"), "l2.fetch: value \"block\" not allowed (allowed: sector, line)");
+  EXPECT_EQ(load_error("l2: {slices_per_partition: 3}\n"),
+            "l2.slices_per_partition: value 3 not allowed (allowed: powers of two 1..8)");
+  EXPECT_EQ(load_error("l2: {slices_per_partition: 16}\n"),
+            "l2.slices_per_partition: value 16 out of range (allowed 1..8)");
+  EXPECT_EQ(load_error("l2: {mshrs: 0}\n"), "l2.mshrs: value 0 out of range (allowed 1..4096)");
+  EXPECT_EQ(load_error("l2: {fill_latency: 0}\n"), "l2.fill_latency: value 0 out of range (allowed 1..10000)");
+  EXPECT_EQ(load_error("l2: {read_buffer: 5000}\n"), "l2.read_buffer: value 5000 out of range (allowed 0..4096)");
+  EXPECT_EQ(load_error("l2: {dram_out: 0}\n"), "l2.dram_out: value 0 out of range (allowed 1..1024)");
+  EXPECT_EQ(load_error("noc: {flits_per_cycle: 0}\n"), "noc.flits_per_cycle: value 0 out of range (allowed 1..16)");
+  EXPECT_EQ(load_error("noc: {header_bytes: 300}\n"), "noc.header_bytes: value 300 out of range (allowed 0..256)");
+  EXPECT_EQ(load_error("noc: {src_buffer: 0}\n"), "noc.src_buffer: value 0 out of range (allowed 1..1024)");
+  EXPECT_EQ(load_error("noc: {dst_buffer: 2000}\n"), "noc.dst_buffer: value 2000 out of range (allowed 1..1024)");
+  EXPECT_EQ(load_error("dram: {queue: 0}\n"), "dram.queue: value 0 out of range (allowed 1..1024)");
+  EXPECT_EQ(load_error("dram: {t_rcd_ns: -1}\n"), "dram.t_rcd_ns: value -1 out of range (allowed 0..1000)");
+  EXPECT_EQ(load_error("dram: {t_rp_ns: slow}\n"), "dram.t_rp_ns: expected a number, got \"slow\"");
+  EXPECT_EQ(load_error("dram: {t_ras_ns: 1001}\n"), "dram.t_ras_ns: value 1001 out of range (allowed 0..1000)");
+  EXPECT_EQ(load_error("dram: {t_rrd_ns: [1]}\n"), "dram.t_rrd_ns: expected a number, got a list");
+  EXPECT_EQ(load_error("core: {kernel_launch_cycles: 10000001}\n"),
+            "core.kernel_launch_cycles: value 10000001 out of range (allowed 0..10000000)");
 }
 
 TEST(ConfigErrors, BadPolicyCrossFieldValues) {
@@ -507,7 +607,7 @@ TEST(ConfigErrors, EmptyMissingAndDuplicate) {
 TEST(ConfigErrors, UnknownPresetListsTheAvailableOnes) {
   const std::string m = error_of([] { load_preset("nosuch"); });
   EXPECT_EQ(m, (config_dir() / "nosuch.yaml").string() +
-                   ": preset: \"nosuch\" not found (available: gtx1080, gtx480, qv100)");
+                   ": preset: \"nosuch\" not found (available: gtx1080, gtx1080-jips, gtx480, gtx480-gpgpusim, qv100, qv100-accelsim)");
   // A path is not a preset name: it cannot reach files outside the presets directory.
   EXPECT_NE(error_of([] { load_preset("../configs/gtx480"); }).find("not found"), std::string::npos);
 }

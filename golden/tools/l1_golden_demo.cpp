@@ -30,8 +30,9 @@ void print_counters(const golden::L1Counters& c, const golden::TestbenchResult& 
   fmt::print("  write-backs           {:>12}\n", c.writebacks);
   fmt::print("  granularity switches  {:>12}  (final G = {} B, flush cycles {})\n", c.granularity_switches, g,
              c.flush_cycles);
-  fmt::print("  reservation failures  mshr_full {}, merge_full {}, mshr_conflict {}, miss_queue_full {}\n",
-             c.res_fail[0], c.res_fail[1], c.res_fail[2], c.res_fail[3]);
+  fmt::print("  reservation failures  mshr_full {}, merge_full {}, mshr_conflict {}, miss_queue_full {}, line_alloc {}\n",
+             c.res_fail[0], c.res_fail[1], c.res_fail[2], c.res_fail[3], c.res_fail[4]);
+  fmt::print("  pending hits          {:>12}  widening reads {}\n", c.pending_hits, c.widening_reads);
   fmt::print("  loads checked         {:>12}  data mismatches {}{}\n", r.loads_checked, r.data_mismatches,
              r.drained ? "" : "  (NOT DRAINED)");
 }

@@ -44,6 +44,7 @@ class FixedLatencyMemory final : public MemoryPort {
     MemResp resp;
     resp.mshr = r.mshr;
     resp.data = image_.read_sectors(r.line_addr, r.sectors);
+    resp.sectors = r.sectors;
     queues_.at(sm).push_back({now_ + latency_, now_, resp});
   }
   std::optional<MemResp> response(uint32_t sm) override {

@@ -31,12 +31,14 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
       pcal_(cfg.policy.bypass == BypassKind::kPcal),
       l1_(std::move(l1)),
       mem_(mem),
-      ldst_(id, cfg.l1.hit_latency, arch),
+      // l1.hit_latency_at none: responses reach the warp the cycle after the L1 presents them.
+      ldst_(id, cfg.l1.hit_latency_at == HitLatencyAt::kResponse ? cfg.l1.hit_latency : 0, arch),
       warps_(cfg.core.warps_per_sm),
       ctas_(cfg.core.warps_per_sm),
       free_slots_(cfg.core.warps_per_sm),
       warp_limit_(p.warp_limit),
-      ebt_(p.pcal_ebt) {
+      ebt_(p.pcal_ebt),
+      sched_resident_(cfg.core.schedulers_per_sm, 0) {
   if (num_sched_ == 0 || num_sched_ > cfg.core.warps_per_sm)
     throw ConfigError("core.schedulers_per_sm must be in 1..warps_per_sm");
   if (cfg.core.warps_per_sm > 256) throw ConfigError("core.warps_per_sm above 256 does not fit the 8-bit warp field");
@@ -140,6 +142,7 @@ void Sm::send_events() {
     w.ibuf_valid = true;
     ++occupancy_;
     ++resident_warps_;
+    occ_.resident_max_per_scheduler = std::max(occ_.resident_max_per_scheduler, ++sched_resident_[sched_of(slot)]);
     in_.warp_launch = true;
     issue_wake_ = true;
   }
@@ -193,6 +196,11 @@ bool Sm::cycle(uint64_t now) {
   if (resp) in_.mem_resp = *resp;
   in_.occupancy = occupancy_;
   send_events();
+  if (resident_warps_ > 0) {  // occupancy statistics, after this cycle's launch / exit
+    ++occ_.resident_cycles;
+    occ_.resident_sum += resident_warps_;
+    occ_.active_sum += occupancy_;
+  }
   in_.agelru_enable = agelru_enable_;
 
   l1_->step_into(in_, out_);
@@ -307,6 +315,7 @@ void Sm::execute(uint32_t slot, uint64_t now) {
       w.ibuf_valid = false;
       --occupancy_;
       --resident_warps_;
+      --sched_resident_[sched_of(slot)];
       schedulers_[sched_of(slot)]->exit(slot);
       tokens_[sched_of(slot)].exit(local_of(slot));
       Cta& c = ctas_[w.cta];

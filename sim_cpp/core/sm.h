@@ -54,6 +54,18 @@ struct SmStats {
   uint64_t ctas = 0, warps = 0;
 };
 
+// Occupancy (issue 21: the policies under study act on contention among resident warps, so a
+// run must show how full its SMs were). Sampled once per clocked cycle, after the cycle's
+// launch / exit events. A warp is resident from its launch event until it issues its exit.
+struct SmOccupancy {
+  uint64_t resident_cycles = 0;   // cycles with at least one resident warp (the SM's busy cycles)
+  uint64_t resident_sum = 0;      // resident warps, summed over those cycles (all schedulers)
+  uint32_t resident_max_per_scheduler = 0;  // most warps resident on one scheduler at once
+  // The two-level bypassing paper's active-warp occupancy: warps with a valid instruction-buffer
+  // entry (the `occupancy` input of the L1's two-level unit), summed over the same cycles.
+  uint64_t active_sum = 0;
+};
+
 // Called for every issued instruction (tests, tracing): SM, cycle, warp slot, instruction.
 using IssueObserver = std::function<void(uint32_t sm, uint64_t cycle, uint32_t slot, const WarpInst& inst)>;
 
@@ -101,6 +113,7 @@ class Sm final : private IssueOracle {
   const L1Port& l1() const { return *l1_; }
   const LdstUnit& ldst() const { return ldst_; }
   const SmStats& stats() const { return stats_; }
+  const SmOccupancy& occupancy_stats() const { return occ_; }
   std::string describe_state() const;
 
   void set_issue_observer(IssueObserver f) { observer_ = std::move(f); }
@@ -171,6 +184,8 @@ class Sm final : private IssueOracle {
   bool issue_wake_ = true;
   uint64_t issue_sleep_until_ = 0;
   SmStats stats_;
+  SmOccupancy occ_;
+  std::vector<uint32_t> sched_resident_;  // resident warps per scheduler (occ_'s maximum)
 };
 
 }  // namespace l1d::sim

@@ -43,6 +43,8 @@ void add(L1Counters& t, const L1Counters& c) {
   t.flush_cycles += c.flush_cycles;
   t.s1_stall_cycles += c.s1_stall_cycles;
   t.fill_stall_cycles += c.fill_stall_cycles;
+  t.pending_hits += c.pending_hits;
+  t.widening_reads += c.widening_reads;
 }
 
 nlohmann::json by_size(const uint64_t (&v)[3]) { return {{"32", v[0]}, {"64", v[1]}, {"128", v[2]}}; }
@@ -73,7 +75,9 @@ nlohmann::json l1_json(const L1Counters& c) {
           {"granularity_switches", c.granularity_switches},
           {"flush_cycles", c.flush_cycles},
           {"s1_stall_cycles", c.s1_stall_cycles},
-          {"fill_stall_cycles", c.fill_stall_cycles}};
+          {"fill_stall_cycles", c.fill_stall_cycles},
+          {"pending_hits", c.pending_hits},
+          {"widening_reads", c.widening_reads}};
 }
 
 void add(LdstStats& t, const LdstStats& s) {
@@ -251,21 +255,27 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
     throw ConfigError(fmt::format("kernel {}: {} warps per CTA do not fit an SM of {} warps", k.name(),
                                   g.warps_per_cta, cfg_.core.warps_per_sm));
   kernels_.push_back({k.name(), g.ctas, g.warps_per_cta, now_, 0});
-  for (auto& s : sms_) s->kernel_start();
   uint32_t next = 0, done = 0;
   bool ended = false;
   last_progress_ = now_;
   mem_signature_ = memory_signature();
-  for (bool first = true;; first = false) {
-    dispatch(k, g.warps_per_cta, g.ctas, next);
-    if (first) {
+  // core.kernel_launch_cycles: the SMs get kernel start and the first CTAs at launch_at (the
+  // launch overhead counts in the kernel's cycles, and is not a stall for the watchdog).
+  const uint64_t launch_at = now_ + cfg_.core.kernel_launch_cycles;
+  for (bool first = true;;) {
+    const bool launched = now_ >= launch_at;
+    if (launched && first)
+      for (auto& s : sms_) s->kernel_start();
+    if (launched) dispatch(k, g.warps_per_cta, g.ctas, next);
+    if (launched && first) {
+      first = false;
       for (auto& c : controllers_) c->kernel_start(*this, index);
       if (!controllers_.empty()) {
         sample_.index = 0;
         window_begin();
       }
     }
-    bool progress = false;
+    bool progress = !launched;
     for (auto& s : sms_) {
       if (s->quiescent()) continue;
       progress |= s->cycle(now_);
@@ -280,7 +290,8 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
     if (progress) last_progress_ = now_;
     if (sampler_every_ && now_ % sampler_every_ == 0) sampler_(now_);
 
-    if (!controllers_.empty() && now_ - window_start_ >= opt_.controller.window) {
+    // No controller window before the kernel has started (core.kernel_launch_cycles).
+    if (!first && !controllers_.empty() && now_ - window_start_ >= opt_.controller.window) {
       window_end();
       for (auto& c : controllers_) c->window(*this, sample_);
       ++sample_.index;
@@ -375,8 +386,26 @@ void Gpu::progress_line(uint32_t kernel, uint32_t) {
   std::fflush(stderr);
 }
 
+// The resolved configuration, field path -> value (numbers and booleans typed), so that every
+// number in the statistics names the model it came from.
+nlohmann::json config_json(const Config& cfg) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const ConfigField& f : describe_config(cfg)) {
+    nlohmann::json v = f.value;
+    if (f.value == "true" || f.value == "false") {
+      v = f.value == "true";
+    } else if (!f.value.empty() && f.value.find_first_not_of("0123456789.-e+") == std::string::npos) {
+      v = nlohmann::json::parse(f.value, nullptr, /*allow_exceptions=*/false);
+      if (v.is_discarded()) v = f.value;
+    }
+    out[f.path] = v;
+  }
+  return out;
+}
+
 nlohmann::json Gpu::stats_json() const {
   nlohmann::json j;
+  j["config"] = config_json(cfg_);
   nlohmann::json ctrl_names = opt_.controllers;
   j["run"] = {{"preset", cfg_.name},
               {"policy", cfg_.policy.name},
@@ -463,7 +492,50 @@ nlohmann::json Gpu::stats_json() const {
   nlohmann::json ctrl = nlohmann::json::object();
   for (const auto& c : controllers_) ctrl[c->name()] = c->report();
   j["controllers"] = ctrl;
+  j["occupancy"] = occupancy_json();
   return j;
+}
+
+// Per SM and GPU-wide. "Busy" cycles are an SM's cycles with at least one resident warp; the
+// GPU-wide means weight each SM by its busy cycles (SMs that never ran a CTA do not count:
+// sms_used says how many did). active_warp_occupancy is the two-level bypassing paper's
+// occupancy: warps with a valid instruction-buffer entry over the SM's warp slots, averaged
+// over busy cycles.
+nlohmann::json Gpu::occupancy_json() const {
+  const double sched = cfg_.core.schedulers_per_sm, slots = cfg_.core.warps_per_sm;
+  uint64_t cycles = 0, resident = 0, active = 0, ctas = 0;
+  uint32_t max = 0, used = 0;
+  nlohmann::json per_sm = nlohmann::json::array();
+  for (const auto& s : sms_) {
+    const SmOccupancy& o = s->occupancy_stats();
+    cycles += o.resident_cycles, resident += o.resident_sum, active += o.active_sum;
+    max = std::max(max, o.resident_max_per_scheduler);
+    ctas += s->stats().ctas;
+    used += s->stats().ctas > 0;
+    per_sm.push_back({{"id", s->id()},
+                      {"ctas", s->stats().ctas},
+                      {"busy_cycles", o.resident_cycles},
+                      {"resident_warps_per_scheduler_mean", ratio(o.resident_sum, o.resident_cycles) / sched},
+                      {"resident_warps_per_scheduler_max", o.resident_max_per_scheduler},
+                      {"active_warp_occupancy", ratio(o.active_sum, o.resident_cycles) / slots}});
+  }
+  return {{"ctas", ctas},
+          {"sms_used", used},
+          {"resident_warps_per_scheduler_mean", ratio(resident, cycles) / sched},
+          {"resident_warps_per_scheduler_max", max},
+          {"active_warp_occupancy", ratio(active, cycles) / slots},
+          {"per_sm", per_sm}};
+}
+
+std::string Gpu::occupancy_line() const {
+  const nlohmann::json o = occupancy_json();
+  return fmt::format("occupancy: {} CTAs on {} of {} SMs; resident warps per scheduler mean {:.1f}, max {} (of {}); "
+                     "active-warp occupancy {:.1f}%",
+                     o["ctas"].get<uint64_t>(), o["sms_used"].get<uint32_t>(), sms_.size(),
+                     o["resident_warps_per_scheduler_mean"].get<double>(),
+                     o["resident_warps_per_scheduler_max"].get<uint32_t>(),
+                     cfg_.core.warps_per_sm / cfg_.core.schedulers_per_sm,
+                     100 * o["active_warp_occupancy"].get<double>());
 }
 
 std::string Gpu::summary() const {
@@ -494,8 +566,9 @@ std::string Gpu::summary() const {
   const auto& bp = l.responses_by_size[static_cast<int>(Outcome::kBypassReturn)];
   line(fmt::format("  bypassed    {:>12} {:>12} {:>12}   (load requests answered by a non-allocating fill)", bp[0],
                    bp[1], bp[2]));
-  line(fmt::format("  reservation failures: mshr_full {}, merge_full {}, mshr_conflict {}, miss_queue_full {}",
-                   c.res_fail[0], c.res_fail[1], c.res_fail[2], c.res_fail[3]));
+  line(fmt::format("  reservation failures: mshr_full {}, merge_full {}, mshr_conflict {}, miss_queue_full {}, "
+                   "line_alloc {}; pending hits {}",
+                   c.res_fail[0], c.res_fail[1], c.res_fail[2], c.res_fail[3], c.res_fail[4], c.pending_hits));
   line(fmt::format("  fills {} (allocated {}), write-backs {}, granularity switches {}, AGCB overrides {}", c.fills,
                    c.fills_allocated, c.writebacks, c.granularity_switches, c.agcb_overrides));
   line(fmt::format("L2: {} requests ({} reads, {} writes), hit rate {:.1f}%, bypass-bit overrides {}", m.requests,
@@ -508,6 +581,7 @@ std::string Gpu::summary() const {
                    ratio(m.noc_latency_sum, m.noc_packets), ratio(m.round_trip_sum, m.round_trips),
                    ratio(l.latency_sum[0], l.responses[0]), ratio(l.latency_sum[1], l.responses[1]),
                    ratio(l.latency_sum[2], l.responses[2])));
+  line(occupancy_line());
   line(fmt::format("LDST: {} instructions, {} requests ({:.2f}/instr), stalled on L1 {} cycles", l.instructions,
                    l.requests, ratio(l.requests, l.instructions), l.stall_cycles));
   line(fmt::format("load check: {} load requests checked, {} mismatches{}", l.loads_checked, l.load_mismatches,

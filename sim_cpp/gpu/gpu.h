@@ -122,6 +122,9 @@ class Gpu final : private ControllerHost {
   std::string watchdog_report() const;
   void progress_line(uint32_t kernel, uint32_t kernels);
   uint64_t instructions() const;
+  // Occupancy statistics (issue 21): the "occupancy" JSON section and its summary line.
+  nlohmann::json occupancy_json() const;
+  std::string occupancy_line() const;
 
   Config cfg_;
   SimOptions opt_;

@@ -23,8 +23,8 @@ void DramChannel::enqueue(const DramRequest& r, uint64_t /*now*/) {
   if (!can_accept()) throw std::logic_error("DramChannel::enqueue into a full queue");
   Entry e;
   e.req = r;
-  e.bank = map_.dram_bank(r.local_line);
-  e.row = map_.dram_row(r.local_line);
+  e.bank = map_.dram_bank(r.channel_line);
+  e.row = map_.dram_row(r.channel_line);
   Bank& b = banks_[e.bank];
   if (b.open && b.row == e.row) ++b.queued_hits;
   queue_.push_back(e);
@@ -106,7 +106,7 @@ std::string DramChannel::describe(uint64_t now) const {
      << " wr), reads returning " << done_.size() << ", banks open " << open << " activating " << activating;
   if (!queue_.empty()) {
     const Entry& e = queue_.front();
-    os << ", oldest: " << (e.req.write ? "wr" : "rd") << " line " << e.req.local_line << " bank " << e.bank
+    os << ", oldest: " << (e.req.write ? "wr" : "rd") << " line " << e.req.channel_line << " bank " << e.bank
        << " row " << e.row;
   }
   return os.str();

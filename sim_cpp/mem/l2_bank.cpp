@@ -65,7 +65,7 @@ L2Bank::Line& L2Bank::allocate(uint32_t set, Addr line_addr, uint64_t now) {
     // (same tag-stage delay, so the queue stays in time order).
     TimedDram& t = dram_out_.emplace_slot();
     t.ready = now + p_.l2_tag_latency;
-    t.req = DramRequest{map_.local_line(victim->line_addr), victim->dirty, true, 0};
+    t.req = DramRequest{map_.channel_line(victim->line_addr), victim->dirty, true, 0};
   }
   victim->line_addr = line_addr;
   victim->valid = 0;
@@ -106,7 +106,10 @@ bool L2Bank::accept(const ReqPacket& pk, uint64_t now) {
   if (missing != 0) {
     m = find_mshr(line_addr);
     if (m < 0 && free_mshrs_.empty()) return false;
-    fetch = static_cast<SectorMask>(missing & ~(m >= 0 ? mshrs_[static_cast<uint32_t>(m)].pending : 0));
+    // l2.fetch: sector fetches the sectors the read misses; line fetches every sector of the
+    // line that is not valid (GPGPU-Sim 3.x's line L2), so the fill leaves the whole line valid.
+    const SectorMask absent = p_.l2_fetch_line ? static_cast<SectorMask>(0xF & ~(l ? l->valid : 0)) : missing;
+    fetch = static_cast<SectorMask>(absent & ~(m >= 0 ? mshrs_[static_cast<uint32_t>(m)].pending : 0));
     if (fetch != 0 && dram_out_.size() >= p_.l2_dram_out) return false;
   }
 
@@ -119,6 +122,7 @@ bool L2Bank::accept(const ReqPacket& pk, uint64_t now) {
   out.sectors = want;
   out.resp.mshr = r.mshr;
   out.resp.data = image_.read_sectors(line_addr, want);
+  out.resp.sectors = want;
   out.resp.l2_bypass_bit = false;
   if (r.agcb_bypass && p_.l2_agcb_verify) {
     bool bit = bypass_bits_.count(line_addr) != 0;
@@ -151,7 +155,7 @@ bool L2Bank::accept(const ReqPacket& pk, uint64_t now) {
     e.pending = static_cast<SectorMask>(e.pending | fetch);
     TimedDram& t = dram_out_.emplace_slot();
     t.ready = now + p_.l2_tag_latency;
-    t.req = DramRequest{map_.local_line(line_addr), fetch, false, static_cast<uint32_t>(m)};
+    t.req = DramRequest{map_.channel_line(line_addr), fetch, false, static_cast<uint32_t>(m)};
   }
   slot_need_[slot] = missing;
   slot_next_[slot] = kNil;

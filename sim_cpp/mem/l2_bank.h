@@ -1,4 +1,5 @@
-// One L2 bank (the L2 slice of a memory partition).
+// One L2 bank: an L2 slice of a memory partition (l2.slices_per_partition per partition, sharing
+// the partition's DRAM channel; each has its own NoC ports).
 //
 // Functional rule (memory_system.h): accept() is the moment a request takes effect, in the
 // order the bank accepts requests (its NoC arrival order). A write updates the
@@ -14,7 +15,8 @@
 //   only tracks timing). Allocating may evict a dirty victim: a write-back to DRAM.
 //   Writes are not answered.
 // - Read: a hit when every requested sector is valid: response after hit_latency. Otherwise a
-//   miss: after tag_latency the missing sectors that no fetch already covers go to DRAM; the
+//   miss: after tag_latency the missing sectors (l2.fetch: sector) or every invalid sector of
+//   the line (l2.fetch: line) that no fetch already covers go to DRAM; the
 //   read waits in the line's MSHR entry (reads of a line merge while its fetch is in flight)
 //   and its response leaves fill_latency after the last sector it waits for arrives.
 // - Fill: allocate on fill (no line is reserved while DRAM works, so no allocation can block):

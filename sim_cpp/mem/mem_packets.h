@@ -24,7 +24,7 @@ struct RespPacket {
 
 // L2 bank <-> DRAM channel.
 struct DramRequest {
-  uint64_t local_line = 0;  // line index inside the partition (AddressMap::local_line)
+  uint64_t channel_line = 0;  // line index inside the partition = DRAM channel (AddressMap::channel_line)
   SectorMask sectors = 0;   // 32 B sectors transferred
   bool write = false;
   uint32_t tag = 0;         // reads: the L2 MSHR entry the data is for

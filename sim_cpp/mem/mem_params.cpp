@@ -31,38 +31,42 @@ MemParams derive_mem_params(const Config& cfg) {
                                 "): one DRAM channel per memory partition");
   if (!std::has_single_bit(cfg.dram.banks) || cfg.dram.row_bytes < kLineBytes)
     throw std::invalid_argument("memory system: dram.banks must be a power of two and dram.row_bytes >= 128");
-  const uint64_t slice = uint64_t{cfg.l2.partitions} * cfg.l2.ways * kLineBytes;
+  const uint32_t slices = cfg.l2.slices_per_partition == 0 ? 1 : cfg.l2.slices_per_partition;
+  const uint64_t slice = uint64_t{cfg.l2.partitions} * slices * cfg.l2.ways * kLineBytes;
   if (cfg.l2.ways == 0 || cfg.l2.size_bytes < slice)
-    throw std::invalid_argument("memory system: l2 must have at least one set per partition");
+    throw std::invalid_argument("memory system: l2 must have at least one set per slice");
 
   p.sms = cfg.core.num_sms;
   p.partitions = cfg.l2.partitions;
+  p.slices = slices;
 
   p.noc_latency = cfg.noc.latency;
   p.flit_bytes = cfg.noc.flit_bytes;
-  p.noc_flits_per_cycle = kNocFlitsPerCycle;
-  p.noc_src_buffer = kNocSourceBuffer;
+  p.header_bytes = cfg.noc.header_bytes;
+  p.noc_flits_per_cycle = cfg.noc.flits_per_cycle;
+  p.noc_src_buffer = cfg.noc.src_buffer;
   // Credits cover the latency (a port can keep one packet per cycle in flight) plus the buffer.
-  p.noc_dst_buffer = cfg.noc.latency + kNocEjectionBuffer;
+  p.noc_dst_buffer = cfg.noc.latency + cfg.noc.dst_buffer;
 
   p.l2_sets = static_cast<uint32_t>(cfg.l2.size_bytes / slice);
   p.l2_ways = cfg.l2.ways;
   p.l2_hit_latency = cfg.l2.hit_latency;
   p.l2_tag_latency = cfg.l2.hit_latency / 2 == 0 ? 1 : cfg.l2.hit_latency / 2;
-  p.l2_fill_latency = kL2FillLatency;
-  p.l2_mshrs = kL2Mshrs;
-  p.l2_read_slots = cfg.l2.hit_latency + kL2ExtraReadSlots;
-  p.l2_dram_out = kL2DramOut;
+  p.l2_fill_latency = cfg.l2.fill_latency;
+  p.l2_mshrs = cfg.l2.mshrs;
+  p.l2_read_slots = cfg.l2.hit_latency + cfg.l2.read_buffer;
+  p.l2_dram_out = cfg.l2.dram_out;
+  p.l2_fetch_line = cfg.l2.fetch == L2Fetch::kLine;
   p.l2_agcb_verify = cfg.policy.agcb.l2_verify;
 
   p.dram_banks = cfg.dram.banks;
   p.dram_lines_per_row = cfg.dram.row_bytes / kLineBytes;
   p.dram_latency = cfg.dram.latency;
-  p.t_rcd = ns_to_cycles(kDramTrcdNs, cfg.core.clock_mhz);
-  p.t_rp = ns_to_cycles(kDramTrpNs, cfg.core.clock_mhz);
-  p.t_ras = ns_to_cycles(kDramTrasNs, cfg.core.clock_mhz);
-  p.t_rrd = ns_to_cycles(kDramTrrdNs, cfg.core.clock_mhz);
-  p.dram_queue = kDramQueue;
+  p.t_rcd = ns_to_cycles(cfg.dram.t_rcd_ns, cfg.core.clock_mhz);
+  p.t_rp = ns_to_cycles(cfg.dram.t_rp_ns, cfg.core.clock_mhz);
+  p.t_ras = ns_to_cycles(cfg.dram.t_ras_ns, cfg.core.clock_mhz);
+  p.t_rrd = ns_to_cycles(cfg.dram.t_rrd_ns, cfg.core.clock_mhz);
+  p.dram_queue = cfg.dram.queue;
   // bytes per core cycle per channel = bandwidth_gbps * 1e9 / channels / (clock_mhz * 1e6)
   //                                  = bandwidth_gbps * 1000 / (channels * clock_mhz);
   // kept as a fraction with the GB/s scaled by 1e6 (exact for up to 6 decimals).
@@ -84,19 +88,26 @@ SectorMask sectors_of_mask(const ByteMask& m) {
 }
 
 namespace {
-uint32_t data_flits(uint32_t sectors, uint32_t flit_bytes) {
-  return (sectors * kChunkBytes + flit_bytes - 1) / flit_bytes;
+// Whole flits for `bytes` (at least one: a packet is never empty).
+uint32_t packet_flits(uint32_t bytes, uint32_t flit_bytes) {
+  const uint32_t f = (bytes + flit_bytes - 1) / flit_bytes;
+  return f == 0 ? 1 : f;
 }
 }  // namespace
 
-uint32_t request_flits(const MemReq& r, uint32_t flit_bytes) {
-  if (r.op == MemOp::kLoad) return 1;
-  return 1 + data_flits(sector_count(sectors_of_mask(r.byte_mask)), flit_bytes);
+uint32_t request_flits(const MemReq& r, uint32_t flit_bytes, uint32_t header_bytes) {
+  if (r.op == MemOp::kLoad) return packet_flits(header_bytes, flit_bytes);
+  return packet_flits(header_bytes + sector_count(sectors_of_mask(r.byte_mask)) * kChunkBytes, flit_bytes);
 }
 
-uint32_t response_flits(SectorMask sectors, uint32_t flit_bytes) {
-  const uint32_t f = data_flits(sector_count(sectors), flit_bytes);
-  return f == 0 ? 1 : f;
+uint32_t response_flits(SectorMask sectors, uint32_t flit_bytes, uint32_t header_bytes) {
+  return packet_flits(header_bytes + sector_count(sectors) * kChunkBytes, flit_bytes);
+}
+
+double MemParams::partition_port_bytes_per_cycle() const {
+  const SectorMask line = 0xF;
+  return static_cast<double>(slices) * noc_flits_per_cycle * kLineBytes /
+         static_cast<double>(response_flits(line, flit_bytes, header_bytes));
 }
 
 }  // namespace l1d::sim

@@ -1,13 +1,15 @@
 // The memory system below the L1s (memory_system.h): request NoC -> L2 bank -> DRAM channel
-// -> L2 bank -> response NoC. One memory partition = one L2 bank + one DRAM channel.
+// -> L2 bank -> response NoC. One memory partition = l2.slices_per_partition L2 banks (slices,
+// each with its own request and response NoC port) + one DRAM channel they share.
 //
 // Blocks (one job each): Network (noc.h), L2Bank (l2_bank.h), DramChannel (dram_channel.h),
 // AddressMap (address_map.h); parameters and calibration in mem_params.h.
 //
-// Per core cycle (tick), for every partition with work: DRAM data that has arrived fills the
-// L2 bank; one DRAM-bound request leaves the bank for the channel queue; the channel issues its
-// commands; one ready response enters the response network; the bank accepts one request that
-// has arrived from the request network. Then both networks arbitrate and transfer.
+// Per core cycle (tick), for every partition with work: DRAM data that has arrived fills its
+// L2 slice; one DRAM-bound request leaves a slice for the channel queue (round robin over the
+// slices with one ready); the channel issues its commands; then per slice: one ready response
+// enters the response network and the slice accepts one request that has arrived from the
+// request network. Then both networks arbitrate and transfer.
 // SMs call request()/response() before tick() in a cycle; a response is usable in the cycle
 // its packet arrives.
 #include "sim_cpp/mem/memory_system.h"
@@ -32,20 +34,19 @@ namespace l1d::sim {
 struct MemorySystem::Impl {
   Impl(const Config& cfg, FunctionalMemory& img)
       : p(derive_mem_params(cfg)),
-        map(p.partitions, p.dram_banks, p.dram_lines_per_row),
+        map(p.partitions, p.dram_banks, p.dram_lines_per_row, p.slices),
         image(img),
-        req_net(p.sms, p.partitions, p.noc_latency, p.noc_flits_per_cycle, p.noc_src_buffer, p.noc_dst_buffer),
-        resp_net(p.partitions, p.sms, p.noc_latency, p.noc_flits_per_cycle, p.noc_src_buffer, p.noc_dst_buffer),
+        req_net(p.sms, p.l2_banks(), p.noc_latency, p.noc_flits_per_cycle, p.noc_src_buffer, p.noc_dst_buffer),
+        resp_net(p.l2_banks(), p.sms, p.noc_latency, p.noc_flits_per_cycle, p.noc_src_buffer, p.noc_dst_buffer),
         last_response(p.sms, ~uint64_t{0}),
-        head_refused(p.partitions, false),
+        head_refused(p.l2_banks(), false),
+        dram_rr(p.partitions, 0),
         is_active(p.partitions, false) {
     active.reserve(p.partitions);
-    banks.reserve(p.partitions);
+    banks.reserve(p.l2_banks());
     channels.reserve(p.partitions);
-    for (uint32_t i = 0; i < p.partitions; ++i) {
-      banks.push_back(std::make_unique<L2Bank>(p, map, image, &stats));
-      channels.push_back(std::make_unique<DramChannel>(p, map, &stats));
-    }
+    for (uint32_t b = 0; b < p.l2_banks(); ++b) banks.push_back(std::make_unique<L2Bank>(p, map, image, &stats));
+    for (uint32_t i = 0; i < p.partitions; ++i) channels.push_back(std::make_unique<DramChannel>(p, map, &stats));
   }
 
   void check_sm(uint32_t sm) const {
@@ -53,38 +54,59 @@ struct MemorySystem::Impl {
   }
 
   void tick_partition(uint32_t i) {
-    L2Bank& bank = *banks[i];
     DramChannel& dram = *channels[i];
+    const uint32_t first = i * p.slices;
     if (const DramRequest* d = dram.completed(now)) {
-      bank.fill(*d, now);
+      const uint32_t b = first + map.slice_of(d->channel_line);
+      banks[b]->fill(*d, now);
       dram.pop_completed();
-      head_refused[i] = false;
+      head_refused[b] = false;
     }
-    if (const DramRequest* o = bank.dram_out(now); o && dram.can_accept()) {
-      dram.enqueue(*o, now);
-      bank.pop_dram_out();
-      head_refused[i] = false;
+    if (dram.can_accept()) {
+      for (uint32_t k = 0; k < p.slices; ++k) {
+        const uint32_t s = (dram_rr[i] + k) % p.slices, b = first + s;
+        if (const DramRequest* o = banks[b]->dram_out(now)) {
+          dram.enqueue(*o, now);
+          banks[b]->pop_dram_out();
+          head_refused[b] = false;
+          dram_rr[i] = (s + 1) % p.slices;
+          break;
+        }
+      }
     }
     dram.tick(now);
-    if (const RespPacket* r = bank.response(now); r && resp_net.can_inject(i)) {
-      const uint32_t flits = response_flits(r->sectors, p.flit_bytes);
-      resp_net.inject(i, r->sm, flits, now, *r);
+    for (uint32_t b = first; b < first + p.slices; ++b) tick_slice(b);
+  }
+
+  void tick_slice(uint32_t b) {
+    L2Bank& bank = *banks[b];
+    if (const RespPacket* r = bank.response(now); r && resp_net.can_inject(b)) {
+      const uint32_t flits = response_flits(r->sectors, p.flit_bytes, p.header_bytes);
+      resp_net.inject(b, r->sm, flits, now, *r);
       stats.noc_response_flits += flits;
       bank.pop_response();
-      head_refused[i] = false;
+      head_refused[b] = false;
     }
     // The bank refuses a request only for want of a read slot, an MSHR or DRAM-queue room,
-    // which only the three calls above release: a refused head is retried after one of them.
-    if (head_refused[i]) return;
-    if (const auto* pk = req_net.peek(i, now)) {
+    // which only a fill, a DRAM-bound request leaving or a response leaving release: a refused
+    // head is retried after one of them.
+    if (head_refused[b]) return;
+    if (const auto* pk = req_net.peek(b, now)) {
       if (bank.accept(pk->payload, now)) {
         stats.noc_latency_sum += pk->arrive - pk->inject;
         ++stats.noc_packets;
-        req_net.pop(i);
+        req_net.pop(b);
       } else {
-        head_refused[i] = true;
+        head_refused[b] = true;
       }
     }
+  }
+
+  bool partition_idle(uint32_t i) const {
+    if (!channels[i]->idle()) return false;
+    for (uint32_t b = i * p.slices; b < (i + 1) * p.slices; ++b)
+      if (!banks[b]->idle() || req_net.dest_occupancy(b) != 0) return false;
+    return true;
   }
 
   MemParams p;
@@ -96,7 +118,8 @@ struct MemorySystem::Impl {
   std::vector<std::unique_ptr<L2Bank>> banks;
   std::vector<std::unique_ptr<DramChannel>> channels;
   std::vector<uint64_t> last_response;  // cycle of the SM's last response (one per cycle)
-  std::vector<bool> head_refused;       // the bank refused its input's head; nothing freed since
+  std::vector<bool> head_refused;       // per slice: it refused its input's head; nothing freed since
+  std::vector<uint32_t> dram_rr;        // per partition: the slice whose DRAM-bound request goes first
   std::vector<bool> is_active;          // partition has work (in `active`)
   std::vector<uint32_t> active;
   uint64_t now = 0;
@@ -121,8 +144,8 @@ void MemorySystem::request(uint32_t sm, const MemReq& r) {
   pk.req.line_addr = r.line_addr & ~Addr{kLineBytes - 1};
   pk.sm = sm;
   pk.accepted = m.now;
-  const uint32_t flits = request_flits(r, m.p.flit_bytes);
-  m.req_net.inject(sm, m.map.partition(pk.req.line_addr), flits, m.now, pk);
+  const uint32_t flits = request_flits(r, m.p.flit_bytes, m.p.header_bytes);
+  m.req_net.inject(sm, m.map.bank(pk.req.line_addr), flits, m.now, pk);
   ++m.stats.requests;
   if (r.op == MemOp::kStore) ++m.stats.writes; else ++m.stats.reads;
   m.stats.noc_request_flits += flits;
@@ -149,7 +172,7 @@ void MemorySystem::tick() {
   for (size_t k = 0; k < m.active.size();) {
     const uint32_t i = m.active[k];
     m.tick_partition(i);
-    if (m.banks[i]->idle() && m.channels[i]->idle() && m.req_net.dest_occupancy(i) == 0) {
+    if (m.partition_idle(i)) {
       m.is_active[i] = false;
       m.active[k] = m.active.back();
       m.active.pop_back();
@@ -159,9 +182,10 @@ void MemorySystem::tick() {
   }
   m.req_net.tick(m.now);
   for (uint32_t d : m.req_net.granted()) {
-    if (!m.is_active[d]) {
-      m.is_active[d] = true;
-      m.active.push_back(d);
+    const uint32_t i = d / m.p.slices;
+    if (!m.is_active[i]) {
+      m.is_active[i] = true;
+      m.active.push_back(i);
     }
   }
   m.resp_net.tick(m.now);
@@ -172,7 +196,7 @@ bool MemorySystem::idle() const {
   const Impl& m = *impl_;
   if (!m.req_net.idle() || !m.resp_net.idle()) return false;
   for (uint32_t i = 0; i < m.p.partitions; ++i)
-    if (!m.banks[i]->idle() || !m.channels[i]->idle()) return false;
+    if (!m.partition_idle(i)) return false;
   return true;
 }
 
@@ -185,7 +209,7 @@ void MemorySystem::preload_l2(Addr addr, uint64_t bytes) {
     // Sectors of this line that [addr, last] touches.
     const Addr lo = std::max(addr, line), hi = std::min(last, line + (kLineBytes - 1));
     const auto s0 = static_cast<uint32_t>((lo - line) / kChunkBytes), s1 = static_cast<uint32_t>((hi - line) / kChunkBytes);
-    m.banks[m.map.partition(line)]->preload(line, static_cast<SectorMask>(((2u << s1) - 1) & ~((1u << s0) - 1)));
+    m.banks[m.map.bank(line)]->preload(line, static_cast<SectorMask>(((2u << s1) - 1) & ~((1u << s0) - 1)));
     if (last - line < kLineBytes) break;
   }
 }
@@ -207,16 +231,21 @@ std::string MemorySystem::describe_state() const {
   };
   list("request NoC injection buffers (per SM)", m.p.sms,
        [&](uint32_t i) { return m.req_net.source_occupancy(i); }, m.req_net.source_capacity());
-  list("request NoC in flight + ejection (per partition)", m.p.partitions,
+  list("request NoC in flight + ejection (per L2 slice)", m.p.l2_banks(),
        [&](uint32_t i) { return m.req_net.dest_occupancy(i); }, m.req_net.dest_capacity());
-  list("response NoC injection buffers (per partition)", m.p.partitions,
+  list("response NoC injection buffers (per L2 slice)", m.p.l2_banks(),
        [&](uint32_t i) { return m.resp_net.source_occupancy(i); }, m.resp_net.source_capacity());
   list("response NoC in flight + ejection (per SM)", m.p.sms,
        [&](uint32_t i) { return m.resp_net.dest_occupancy(i); }, m.resp_net.dest_capacity());
   for (uint32_t i = 0; i < m.p.partitions; ++i) {
-    if (m.banks[i]->idle() && m.channels[i]->idle()) continue;
-    os << "  partition " << i << ": L2 " << m.banks[i]->describe() << "; DRAM " << m.channels[i]->describe(m.now)
-       << "\n";
+    if (m.partition_idle(i)) continue;
+    os << "  partition " << i << ":";
+    for (uint32_t s = 0; s < m.p.slices; ++s) {
+      const uint32_t b = i * m.p.slices + s;
+      if (m.p.slices > 1) os << " L2 slice " << s << ": " << m.banks[b]->describe() << ";";
+      else os << " L2 " << m.banks[b]->describe() << ";";
+    }
+    os << " DRAM " << m.channels[i]->describe(m.now) << "\n";
   }
   return os.str();
 }

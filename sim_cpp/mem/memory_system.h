@@ -1,6 +1,7 @@
 // The memory system below the L1s: NoC (request and response networks), banked L2 with the
-// AGCB bypass bits, DRAM channels with FR-FCFS. One request port and one response port per
-// SM, in core cycles.
+// AGCB bypass bits (l2.slices_per_partition slices per memory partition, each with its own NoC
+// ports), DRAM channels with FR-FCFS (one per partition). One request port and one response
+// port per SM, in core cycles.
 //
 // Functional semantics (what the L1 contract relies on, docs/l1d-microarchitecture.md s.1):
 // a request takes effect when it reaches its L2 bank, and requests of one SM to one address

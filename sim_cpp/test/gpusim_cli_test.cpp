@@ -166,5 +166,42 @@ TEST_F(GpusimCli, VerilatedAndLockstepRefuseRprAsGoldenOnly) {
   }
 }
 
+
+// [Fidelity]: the reference-faithful L1 options are golden-only until RTL v2: --l1 verilated and
+// lockstep refuse such a preset with exit code 2 and one line naming the field; --explain-preset
+// lists every field with its value and the file that set it.
+TEST_F(GpusimCli, VerilatedAndLockstepRefuseAFaithfulPresetNamingTheField) {
+  for (const char* l1 : {"verilated", "lockstep"}) {
+    const std::string args = std::string("--preset gtx480-gpgpusim --workload vecadd --scale test --l1 ") + l1;
+    const CliResult r = run(args, true);
+    if (r.out.find("built without the verilated L1") != std::string::npos)
+      GTEST_SKIP() << "gpusim has no verilated L1 in this build";
+    EXPECT_EQ(r.code, 2) << args << ": " << r.out;
+    EXPECT_EQ(r.out,
+              "error: --l1 verilated/lockstep: preset gtx480-gpgpusim sets l1.allocation: on_miss, which the RTL "
+              "l1d_top does not implement (it runs on_fill, request, stall, write_back/write_through, flush); run it "
+              "with --l1 golden\n")
+        << args;
+  }
+  const CliResult g = run("--preset gtx480-gpgpusim --workload vecadd --scale test --l1 golden", true);
+  EXPECT_EQ(g.code, 0) << g.out;
+}
+
+TEST_F(GpusimCli, ExplainPresetListsEveryFieldWithItsSource) {
+  const CliResult r = run("--explain-preset gtx480-gpgpusim --policy agelru-bypass");
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto row = [&](const std::string& field) {
+    const size_t at = r.out.find("\n" + field + " ");
+    if (at == std::string::npos) return std::string();
+    return r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+  };
+  EXPECT_NE(row("l1.allocation").find("on_miss"), std::string::npos) << r.out;
+  EXPECT_NE(row("l1.allocation").find("gtx480-gpgpusim.yaml"), std::string::npos) << r.out;
+  EXPECT_NE(row("policy.bypass").find("agelru"), std::string::npos) << r.out;
+  EXPECT_NE(row("policy.bypass").find("agelru-bypass.yaml"), std::string::npos) << r.out;
+  EXPECT_NE(row("policy.rpr.default_rd").find("default"), std::string::npos) << r.out;
+  EXPECT_EQ(run("--explain-preset nosuch").code, 2);
+}
+
 }  // namespace
 }  // namespace l1d::sim

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -37,8 +38,8 @@ struct Variant {
 };
 
 void sweep(const std::string& workload, const std::string& policy, bool pressure, const Variant& v = {},
-           WorkloadScale scale = WorkloadScale::kTest) {
-  Config cfg = load_preset("gtx480");
+           WorkloadScale scale = WorkloadScale::kTest, const std::string& preset = "gtx480") {
+  Config cfg = load_preset(preset);
   if (pressure) {
     // Two SMs (many CTAs each), 4 MSHRs and the smallest legal miss queue: reservation
     // failures, merges and write-back waits everywhere.
@@ -98,6 +99,37 @@ TEST_P(VariantSweep, ThrottledToTwoWarps) {
 }
 TEST_P(VariantSweep, DynamicPcalAtWarpOptSix) { sweep(GetParam(), "dynamic-pcal", false, {"", 6}); }
 TEST_P(VariantSweep, StaticPcalBtoAtWarpOptSix) { sweep(GetParam(), "pcal-bto", true, {"", 6}); }
+
+// [Fidelity] (issue 20): every workload x every policy on the reference-faithful presets, which run
+// the golden L1's section-13 options (allocation on miss, block merging, write-evict, ...). One
+// test per preset and workload runs every policy (1 330 runs; one process each would cost more
+// start-up than simulation). At test scale in make test (the small-scale matrix of both presets
+// adds about 6 CPU-minutes); L1D_FAITHFUL_SWEEP_SCALE=small runs it at small scale.
+using FaithfulParam = std::tuple<std::string, std::string>;
+class FaithfulSweep : public ::testing::TestWithParam<FaithfulParam> {};
+
+WorkloadScale faithful_scale() {
+  const char* s = std::getenv("L1D_FAITHFUL_SWEEP_SCALE");
+  return s != nullptr && std::string(s) == "small" ? WorkloadScale::kSmall : WorkloadScale::kTest;
+}
+
+TEST_P(FaithfulSweep, EveryPolicyCompletesWithCorrectData) {
+  const auto& [preset, workload] = GetParam();
+  for (const std::string& policy : kPolicies) {
+    SCOPED_TRACE(preset + " " + workload + " " + policy);
+    sweep(workload, policy, false, {}, faithful_scale(), preset);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Faithful, FaithfulSweep,
+                         ::testing::Combine(::testing::Values("gtx480-gpgpusim", "gtx1080-jips"),
+                                            ::testing::ValuesIn(kWorkloads)),
+                         [](const ::testing::TestParamInfo<FaithfulParam>& p) {
+                           std::string n = std::get<0>(p.param) + "_" + std::get<1>(p.param);
+                           for (char& c : n)
+                             if (c == '-') c = '_';
+                           return n;
+                         });
 
 INSTANTIATE_TEST_SUITE_P(Gtx480, VariantSweep, ::testing::ValuesIn(kWorkloads),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });

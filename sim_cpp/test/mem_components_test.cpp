@@ -449,14 +449,14 @@ struct BankRig {
   std::vector<RespPacket> responses;
 
   explicit BankRig(MemParams params)
-      : p(params), map(p.partitions, p.dram_banks, p.dram_lines_per_row), bank(p, map, image, &stats) {}
+      : p(params), map(p.partitions, p.dram_banks, p.dram_lines_per_row, p.slices), bank(p, map, image, &stats) {}
 
-  // Lines of partition 0 mapping to L2 set `set`.
+  // Lines of L2 bank 0 (slice 0 of partition 0) mapping to L2 set `set`.
   std::vector<Addr> lines_in_set(uint32_t set, size_t n) const {
     std::vector<Addr> out;
     for (uint64_t l = 0; out.size() < n; ++l) {
       const Addr a = l * kLineBytes;
-      if (map.partition(a) == 0 && map.local_line(a) % p.l2_sets == set) out.push_back(a);
+      if (map.bank(a) == 0 && map.local_line(a) % p.l2_sets == set) out.push_back(a);
     }
     return out;
   }
@@ -559,7 +559,7 @@ TEST(L2Bank, EvictingADirtyLineWritesBackItsDirtySectorsInLruOrder) {
   r.steps(p.l2_tag_latency + 1);
   ASSERT_EQ(r.to_dram.size(), 1u);
   EXPECT_TRUE(r.to_dram[0].write);
-  EXPECT_EQ(r.to_dram[0].local_line, r.map.local_line(lines[1]));
+  EXPECT_EQ(r.to_dram[0].channel_line, r.map.channel_line(lines[1]));
   EXPECT_EQ(r.to_dram[0].sectors, 0b0001);
   EXPECT_FALSE(r.bank.holds(lines[1]));
   EXPECT_TRUE(r.bank.holds(lines[0]));
@@ -584,6 +584,114 @@ TEST(L2Bank, RefusesReadsWhenItsMshrsAreExhaustedAndChangesNothing) {
   for (const DramRequest& d : std::vector<DramRequest>(r.to_dram)) r.bank.fill(d, r.now);
   EXPECT_TRUE(r.bank.accept(third, r.now));
   EXPECT_TRUE(r.bank.bypass_bit(third.req.line_addr));
+}
+
+// l2.fetch: line (GPGPU-Sim 3.x's line L2): a read miss fetches every invalid sector of the line,
+// the fill validates them all, and the read still waits only for its own sectors.
+TEST(L2Bank, LineFetchBringsTheWholeLineAndLaterSectorsHit) {
+  MemParams p = gtx480_params();
+  p.l2_fetch_line = true;
+  BankRig r(p);
+  const Addr a = r.lines_in_set(3, 1)[0];
+  ASSERT_TRUE(r.bank.accept(BankRig::read(a, 0b0010, 0), r.now));
+  r.steps(p.l2_tag_latency + 1);
+  ASSERT_EQ(r.to_dram.size(), 1u);
+  EXPECT_EQ(r.to_dram[0].sectors, 0xF) << "the whole 128 B line";
+  r.bank.fill(r.to_dram[0], r.now);
+  r.steps(p.l2_fill_latency + 1);
+  ASSERT_EQ(r.responses.size(), 1u);
+  EXPECT_EQ(r.responses[0].sectors, 0b0010) << "the response carries the requested sector only";
+  SectorMask valid = 0;
+  ASSERT_TRUE(r.bank.holds(a, &valid));
+  EXPECT_EQ(valid, 0xF);
+  ASSERT_TRUE(r.bank.accept(BankRig::read(a, 0b1000, 1), r.now));
+  EXPECT_EQ(r.stats.l2_hits, 1u) << "another sector of the fetched line hits";
+  // A line partly valid from a write fetches only the sectors it lacks (dirty data stays).
+  const Addr b = r.lines_in_set(4, 1)[0];
+  ASSERT_TRUE(r.bank.accept(BankRig::write(b, 0b0011, 7), r.now));
+  ASSERT_TRUE(r.bank.accept(BankRig::read(b, 0b0100, 2), r.now));
+  r.to_dram.clear();
+  r.steps(p.l2_tag_latency + 1);
+  ASSERT_EQ(r.to_dram.size(), 1u);
+  EXPECT_EQ(r.to_dram[0].sectors, 0b1100);
+}
+
+TEST(L2Bank, SectorFetchBringsOnlyTheMissingSectors) {
+  BankRig r(gtx480_params());
+  ASSERT_FALSE(r.p.l2_fetch_line);
+  const Addr a = r.lines_in_set(3, 1)[0];
+  ASSERT_TRUE(r.bank.accept(BankRig::read(a, 0b0010, 0), r.now));
+  r.steps(r.p.l2_tag_latency + 1);
+  ASSERT_EQ(r.to_dram.size(), 1u);
+  EXPECT_EQ(r.to_dram[0].sectors, 0b0010);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Packet sizes (noc.header_bytes, noc.flit_bytes)
+
+MemReq load_of(SectorMask s) {
+  MemReq r;
+  r.op = MemOp::kLoad;
+  r.sectors = s;
+  return r;
+}
+MemReq store_of(SectorMask s) {
+  MemReq r;
+  r.op = MemOp::kStore;
+  for (uint32_t b = 0; b < kLineBytes; ++b) r.byte_mask[b] = (s >> (b / kChunkBytes)) & 1;
+  return r;
+}
+
+TEST(PacketSizes, TheHeaderIsPartOfEveryPacket) {
+  // GPGPU-Sim: 8 B of control per packet, 32 B flits.
+  EXPECT_EQ(request_flits(load_of(0xF), 32, 8), 1u) << "a read request is its header";
+  EXPECT_EQ(request_flits(store_of(0b0001), 32, 8), 2u) << "8 + 32 B";
+  EXPECT_EQ(request_flits(store_of(0xF), 32, 8), 5u) << "8 + 128 B";
+  EXPECT_EQ(response_flits(0xF, 32, 8), 5u) << "a 128 B response is 5 flits of 32 B";
+  EXPECT_EQ(response_flits(0b0001, 32, 8), 2u);
+  EXPECT_EQ(response_flits(0b0101, 32, 8), 3u);
+  // Without a header: the data only, at least one flit.
+  EXPECT_EQ(request_flits(load_of(0xF), 32, 0), 1u);
+  EXPECT_EQ(request_flits(store_of(0xF), 32, 0), 4u);
+  EXPECT_EQ(response_flits(0xF, 32, 0), 4u);
+  EXPECT_EQ(response_flits(0, 32, 0), 1u);
+  // 40 B flits (GPGPU-Sim 4.x -icnt_flit_size 40): 8 + 128 = 136 B = 4 flits; a big header.
+  EXPECT_EQ(response_flits(0xF, 40, 8), 4u);
+  EXPECT_EQ(request_flits(load_of(0x1), 32, 40), 2u);
+  EXPECT_EQ(request_flits(store_of(0), 32, 8), 1u) << "a write with no byte is its header";
+}
+
+TEST(PacketSizes, PartitionPortBandwidthCountsSlicesAndHeader) {
+  MemParams p = gtx480_params();
+  EXPECT_EQ(p.slices, 2u);
+  EXPECT_EQ(p.noc_flits_per_cycle, 1u);
+  EXPECT_DOUBLE_EQ(p.partition_port_bytes_per_cycle(), 2 * 128.0 / 5);  // 51.2 B/cycle
+  EXPECT_GT(p.partition_port_bytes_per_cycle(), p.dram_bytes_per_cycle()) << "ports carry the channel's 42.7 B/cycle";
+  p.slices = 1;
+  EXPECT_LT(p.partition_port_bytes_per_cycle(), p.dram_bytes_per_cycle()) << "one port could not";
+}
+
+// ---------------------------------------------------------------------------------------------
+// AddressMap with L2 slices
+
+TEST(AddressMap, SlicesAlternateWithinAPartitionAndLocalLinesAreUnique) {
+  const AddressMap map(6, 16, 16, 2);
+  std::set<std::pair<uint32_t, uint64_t>> seen;  // (bank, local line)
+  std::vector<uint32_t> per_bank(12, 0);
+  for (uint64_t l = 0; l < 6 * 2 * 1000; ++l) {
+    const Addr a = l * kLineBytes;
+    const uint32_t b = map.bank(a);
+    ASSERT_LT(b, 12u);
+    EXPECT_EQ(b / 2, map.partition(a));
+    EXPECT_EQ(b % 2, map.channel_line(a) % 2);
+    EXPECT_EQ(map.local_line(a), map.channel_line(a) / 2);
+    EXPECT_TRUE(seen.insert({b, map.local_line(a)}).second);
+    ++per_bank[b];
+  }
+  for (uint32_t n : per_bank) EXPECT_EQ(n, 1000u) << "every slice gets its share";
+  const AddressMap one(6, 16, 16);
+  for (uint64_t l = 0; l < 100; ++l)
+    EXPECT_EQ(one.local_line(l * kLineBytes), one.channel_line(l * kLineBytes)) << "one slice: as before";
 }
 
 }  // namespace

@@ -395,7 +395,9 @@ std::vector<std::string> available_rtl_models() {
   return out;
 }
 
-bool has_verilated_l1(const Config& cfg) { return find_model(cfg) != nullptr; }
+bool has_verilated_l1(const Config& cfg) {
+  return rtl_unsupported_l1_option(cfg.l1).empty() && find_model(cfg) != nullptr;
+}
 
 std::unique_ptr<L1Port> make_verilated_l1(const Config& cfg, const VerilatedOptions& opt) {
   // Not "no model was built": no model can be, RPR exists only in the golden model (SPEC 9).
@@ -403,6 +405,12 @@ std::unique_ptr<L1Port> make_verilated_l1(const Config& cfg, const VerilatedOpti
     throw ConfigError(fmt::format("--l1 verilated/lockstep: policy {} uses replacement rpr, which is golden-only "
                                   "(SPEC 9: the RTL has no RPR); run it with --l1 golden",
                                   cfg.policy.name));
+  // The reference-faithful L1 options are golden-only until RTL v2 (docs/l1d-microarchitecture.md 13).
+  if (const std::string field = rtl_unsupported_l1_option(cfg.l1); !field.empty())
+    throw ConfigError(fmt::format("--l1 verilated/lockstep: preset {} sets {}, which the RTL l1d_top does not "
+                                  "implement (it runs on_fill, request, stall, write_back/write_through, flush); "
+                                  "run it with --l1 golden",
+                                  cfg.name, field));
   if (const ModelEntry* e = find_model(cfg)) return e->make(cfg, opt);
   std::string names;
   for (const std::string& n : available_rtl_models()) names += (names.empty() ? "" : ", ") + n;
