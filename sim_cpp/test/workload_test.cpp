@@ -155,7 +155,8 @@ TEST_P(EveryWorkload, StreamsAreFiniteAndEndInExit) {
       ASSERT_EQ(p->next().kind, OpKind::kExit);
     });
   }
-  // kTest is tiny: it must run through a simulator in well under a second.
+  // kTest is tiny: it must run through a simulator in well under a second (also for the workloads
+  // that keep gtx480 full at test scale, issue 21: their per-thread loops are cut instead).
   EXPECT_LT(total, 50'000u);
 }
 

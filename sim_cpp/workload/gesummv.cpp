@@ -1,9 +1,18 @@
-// gesummv (PolyBench/GPU GESUMMV): y = alpha A x + beta B x, A and B are N x N floats.
-//   gesummv_kernel, thread i < N:  for j < N: tmp[i] += A[i*N + j] * x[j]; y[i] += B[i*N + j] * x[j]
+// gesummv (PolyBench/GPU GESUMMV): y = alpha A x + beta B x over the first M columns of A and B,
+// N x P float matrices stored row-major with P >= M floats per row (P = M = N in PolyBench).
+//   gesummv_kernel, thread i < N:  for j < M: tmp[i] += A[i*P + j] * x[j]; y[i] += B[i*P + j] * x[j]
 //                                  y[i] = alpha * tmp[i] + beta * y[i]
-// Two row walks at once: the lanes are N*4 bytes apart in both matrices (32 requests per load),
-// each line reused over the next 31 iterations if it survives -- cache-sensitive. As in the CUDA
+// Grid: PolyBench/GPU's gesummv.cu launches N / DIM_THREAD_BLOCK_X = 4096 / 256 = 16 CTAs of 8
+// warps at its published N = 4096 (128 warps: at most 8 of gtx480's 48 warp slots on an SM, about
+// 4.3 warps per scheduler over 15 SMs x 2 schedulers): its published input cannot fill gtx480.
+// Every scale keeps those 4096 rows, so all 15 SMs run a CTA, and is shortened by a shorter row
+// walk M (issue 21: by time, never by fewer CTAs). Rows stay at least one 128 B line long
+// (P = max(M, 32)), so every A and B load still touches 32 lines: test walks M = 2 columns of
+// 32-float rows, small 48 columns of 48-float rows, full the whole 4096 x 4096.
+// Two row walks at once: the lanes are P*4 bytes apart in both matrices (32 requests per load),
+// each line reused over the next iterations if it survives -- cache-sensitive. As in the CUDA
 // code, tmp[i] and y[i] (zero at start) are loaded and stored every iteration.
+#include <algorithm>
 #include <cmath>
 
 #include "sim_cpp/workload/kernel_builder.h"
@@ -21,16 +30,22 @@ class Gesummv final : public GeneratedWorkload {
   std::string description() const override { return "PolyBench GESUMMV y = alpha A x + beta B x (two row walks)"; }
   WorkloadInfo info() const override {
     return {false, true, "PolyBench/GPU",
-            n_ ? "2 x " + std::to_string(n_) + " x " + std::to_string(n_) + " floats" : "", ""};
+            n_ ? "2 x " + std::to_string(n_) + " x " + std::to_string(m_) + " floats" +
+                     (pitch_ > m_ ? " (rows of " + std::to_string(pitch_) + ")" : "")
+               : "",
+            ""};
   }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t n = by_scale(scale, 96u, 512u, 4096u);
+    // Rows (the grid), columns walked, floats per row. Test: 128 warps x 2 columns is 3.7 K warp
+    // instructions and 16 K L1 requests, about the 2.9 K and 18 K of the 96 x 96 (1 CTA) it replaced;
+    // small: 48 columns (63 K warp instructions, above the small floor of 50 K).
+    const uint32_t n = 4096, mc = by_scale(scale, 2u, 48u, 4096u), pitch = std::max(mc, 32u);
     Rng rng(mix_seed(seed, "gesummv"));
-    auto a = share(uniform_floats(rng, uint64_t{n} * n)), b = share(uniform_floats(rng, uint64_t{n} * n));
-    auto x = share(uniform_floats(rng, n));
-    n_ = n, a_ = a, b_ = b, x_ = x;
+    auto a = share(uniform_floats(rng, uint64_t{n} * pitch)), b = share(uniform_floats(rng, uint64_t{n} * pitch));
+    auto x = share(uniform_floats(rng, mc));
+    n_ = n, m_ = mc, pitch_ = pitch, a_ = a, b_ = b, x_ = x;
     const Addr a_base = layout_.array(mem, "A", *a), b_base = layout_.array(mem, "B", *b);
     const Addr x_base = layout_.array(mem, "x", *x);
     const Addr t_base = layout_.array(mem, "tmp", std::vector<float>(n, 0.0f));
@@ -44,13 +59,13 @@ class Gesummv final : public GeneratedWorkload {
     const StaticOp exit = k.exit();
     add_kernel("gesummv_kernel", n, [=](WarpStream& s, const WarpCoords& w) {
       const uint32_t m = w.mask_below(n);
-      const auto row = [&](uint32_t l) { return w.global_id(l) * n; };
+      const auto row = [&](uint32_t l) { return w.global_id(l) * pitch; };
       const auto at = [&](Addr base, uint64_t i) { return base + 4 * i; };
       s.alu(tid, w.mask_below(UINT64_MAX));
       s.alu(guard, w.mask_below(UINT64_MAX));
       s.alu(addr, m);
       std::array<float, kWarpSize> tmp{}, y{};
-      for (uint32_t j = 0; j < n; ++j) {
+      for (uint32_t j = 0; j < mc; ++j) {
         s.load(ld_a, m, [&](uint32_t l) { return at(a_base, row(l) + j); });
         s.load(ld_x, m, [&](uint32_t) { return at(x_base, j); });
         s.load(ld_t, m, [&](uint32_t l) { return at(t_base, w.global_id(l)); });
@@ -80,9 +95,9 @@ class Gesummv final : public GeneratedWorkload {
     std::vector<double> tmp(n_, 0.0), y(n_, 0.0);
     for (uint64_t i = 0; i < n_; ++i) {
       double bx = 0;
-      for (uint64_t j = 0; j < n_; ++j) {
-        tmp[i] += static_cast<double>((*a_)[i * n_ + j]) * (*x_)[j];
-        bx += static_cast<double>((*b_)[i * n_ + j]) * (*x_)[j];
+      for (uint64_t j = 0; j < m_; ++j) {
+        tmp[i] += static_cast<double>((*a_)[i * pitch_ + j]) * (*x_)[j];
+        bx += static_cast<double>((*b_)[i * pitch_ + j]) * (*x_)[j];
       }
       y[i] = kAlpha * tmp[i] + kBeta * bx;
     }
@@ -91,7 +106,7 @@ class Gesummv final : public GeneratedWorkload {
   }
 
  private:
-  uint32_t n_ = 0;
+  uint32_t n_ = 0, m_ = 0, pitch_ = 0;
   Shared<float> a_, b_, x_;
 };
 

@@ -9,6 +9,17 @@
 // subtract, not L1 loads. The host recomputes the centroids between iterations; each
 // iteration's centroids are written at init to their own region ("clusters<k>", as if copied
 // to the constant bank before that launch). One kernel per iteration.
+// Grid: Rodinia launches npoints / 256 CTAs of 256 threads (kmeans_cuda.cu, num_threads =
+// BLOCK_SIZE 256); its kdd_cup input (494020 points x 34 features, 5 clusters) gives 1930 CTAs.
+// Test and small keep the GPU full (issue 21): 23040 points = 90 CTAs of 8 warps, the 6 CTAs per
+// SM gtx480's 48 warp slots hold on each of its 15 SMs, and are shortened by the per-thread loop
+// (clusters x features) and the iterations, never by fewer CTAs. Small: 24 features (96 B per
+// point: 24 lines per load, each reused by the point's other features and clusters), 2 clusters,
+// one iteration: 149 K warp instructions and about the CPU time of the 2560-point, 20-CTA input it
+// replaced (34 features cost 2.4x that); a warp limit of 2 per scheduler still gives the 3x of
+// 34 features (gtx480, 2026-11-27: 3.1x and 2.9x). Test: 2 features, 2 clusters and 2 iterations
+// (the tests check the host update between launches): 720 warps x 31 instructions x 2 = 45 K warp
+// instructions; 90 CTAs cannot go below 720 x 23 = 17 K per launch with 2 clusters.
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -38,8 +49,8 @@ class Kmeans final : public GeneratedWorkload {
     struct Size {
       uint32_t points, features, clusters, iterations;
     };
-    const Size sz = scale == WorkloadScale::kTest    ? Size{520, 16, 4, 2}
-                    : scale == WorkloadScale::kSmall ? Size{2560, 34, 5, 2}
+    const Size sz = scale == WorkloadScale::kTest    ? Size{23040, 2, 2, 2}
+                    : scale == WorkloadScale::kSmall ? Size{23040, 24, 2, 1}
                                                      : Size{65536, 34, 5, 5};
     const uint32_t np = sz.points, nf = sz.features, nc = sz.clusters;
     Rng rng(mix_seed(seed, "kmeans"));

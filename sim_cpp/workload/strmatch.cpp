@@ -43,7 +43,11 @@ class Strmatch final : public GeneratedWorkload {
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
     Rng rng(mix_seed(seed, "strmatch"));
-    auto text = std::make_shared<const Text>(make_text(by_scale(scale, 256u, 8192u, 65536u), 2000, rng));
+    // Small: 23040 lines = 90 CTAs of 8 warps, the 6 per SM that fill gtx480's 15 SMs (issue 21;
+    // 8192 lines of 4 .. 16 words launched 32), of 4 .. 10 words so that the run stays about as long
+    // (137 K cycles, 8192 lines: 126 K). Test stays 1 CTA (256 lines), full is 256 CTAs.
+    auto text = std::make_shared<const Text>(make_text(by_scale(scale, 256u, 23040u, 65536u), 2000, rng, 4,
+                                                       by_scale(scale, 16u, 10u, 16u)));
     text_ = text, key_ = text->vocab[7];
     const std::string key = key_;
     const auto lines = static_cast<uint32_t>(text->start.size());

@@ -17,7 +17,8 @@ struct Text {
   std::vector<std::string> vocab;   // the vocabulary, most frequent first
 };
 
-// `lines` lines of 4 .. 16 words; `vocab` distinct words of 2 .. 10 letters (Zipf, exponent 1).
-Text make_text(uint32_t lines, uint32_t vocab, Rng& rng);
+// `lines` lines of min_words .. max_words words (uniform); `vocab` distinct words of 2 .. 10
+// letters (Zipf, exponent 1).
+Text make_text(uint32_t lines, uint32_t vocab, Rng& rng, uint32_t min_words = 4, uint32_t max_words = 16);
 
 }  // namespace l1d::sim::wl

@@ -2,7 +2,9 @@
 // ones named with --workload) through gpusim's GPU on one preset and policy (default: gtx480,
 // baseline, --scale small), checks its result with Workload::verify() on the memory image the
 // run leaves, and prints one Markdown row per workload: suite, regular / irregular,
-// cache-sensitive, input, footprint, L1 miss rate, check. --update FILE replaces the table
+// cache-sensitive, input, footprint, L1 miss rate, the occupancy of the run (CTAs, SMs that ran
+// a CTA, mean resident warps per scheduler over busy cycles), kernel launches, cycles, L2 read
+// hit rate, check. --update FILE replaces the table
 // between the `<!-- workload-table:begin -->` and `<!-- workload-table:end -->` lines of FILE.
 // Exit code 1 when a run does not complete, has a load-data mismatch or fails its check.
 #include <fmt/format.h>
@@ -56,7 +58,14 @@ Row run_one(const std::string& name, const std::string& preset, const std::strin
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const WorkloadInfo info = w->info();
   const auto* gen = dynamic_cast<const wl::GeneratedWorkload*>(w.get());
-  const nlohmann::json l1 = gpu.stats_json().at("l1");
+  const nlohmann::json stats = gpu.stats_json();
+  const nlohmann::json& l1 = stats.at("l1");
+  const nlohmann::json& occ = stats.at("occupancy");
+  const auto ctas = occ.at("ctas").get<uint64_t>();
+  const auto sms_used = occ.at("sms_used").get<uint32_t>();
+  const auto resident = occ.at("resident_warps_per_scheduler_mean").get<double>();
+  const auto l2_hit = stats.at("memory").at("l2_read_hit_rate").get<double>();
+  const size_t launches = stats.at("result").at("kernels").size();
   const auto accesses = l1.at("accesses").get<uint64_t>(), misses = l1.at("misses").get<uint64_t>();
   std::string check;
   bool ok = true;
@@ -69,15 +78,17 @@ Row run_one(const std::string& name, const std::string& preset, const std::strin
     ok = check.empty();
     if (ok) check = "passed";
   }
-  std::cerr << fmt::format("{:<14} {:>10} cycles {:>9} warp insts  {:6.1f} s  {}\n", name, r.cycles,
-                           r.warp_instructions, secs, check);
+  std::cerr << fmt::format("{:<14} {:>10} cycles {:>9} warp insts {:>6} CTAs {:>3} SMs {:5.1f} warps/sched  {:6.1f} s  {}\n",
+                           name, r.cycles, r.warp_instructions, ctas, sms_used, resident, secs, check);
   Row row;
   row.ok = ok;
-  row.line = fmt::format("| {} | {} | {} | {} | {}{} | {} | {:.1f} % | {} |", name, info.suite,
+  row.line = fmt::format("| {} | {} | {} | {} | {}{} | {} | {:.1f} % | {} | {} | {:.1f} | {} | {} | {:.1f} % | {} |",
+                         name, info.suite,
                          info.irregular ? "irregular" : "regular", info.cache_sensitive ? "yes" : "no", info.input,
                          info.input_format.empty() ? "" : " (or a " + info.input_format + " file)",
                          gen ? bytes_str(gen->footprint_bytes()) : "-",
-                         accesses ? 100.0 * static_cast<double>(misses) / static_cast<double>(accesses) : 0.0, check);
+                         accesses ? 100.0 * static_cast<double>(misses) / static_cast<double>(accesses) : 0.0, ctas,
+                         sms_used, resident, launches, r.cycles, 100.0 * l2_hit, check);
   return row;
 }
 
@@ -102,7 +113,8 @@ int main(int argc, char** argv) {
   std::ostringstream table;
   table << "| workload | suite | access pattern | cache-sensitive | input (" << scale
         << ") | footprint | L1 miss rate (" << preset << ", " << policy
-        << ") | check |\n|---|---|---|---|---|---|---|---|\n";
+        << ") | CTAs | SMs used | resident warps / scheduler | kernel launches | cycles | L2 read hit rate | check |\n"
+        << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   bool all_ok = true;
   try {
     for (const auto& n : names) {
