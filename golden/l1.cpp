@@ -229,7 +229,7 @@ BypassReason L1::bypass_decision(const CoreReq& req) const {
     case BypassKind::kAgcb:
       return agcb_.predict_bypass(agcb_.hash(req.pc)) ? BypassReason::kAgcb : BypassReason::kNone;
     case BypassKind::kNone:
-    case BypassKind::kAgeLru: break;  // AgeLRU-bypass decides at the fill
+    case BypassKind::kAgeLru: break;  // AgeLRU-bypass needs the victim: at the fill, or at the miss (on_miss)
   }
   return BypassReason::kNone;
 }

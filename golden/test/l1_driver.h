@@ -7,6 +7,8 @@
 #include <optional>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "common/config.h"
 #include "golden/l1.h"
 #include "golden/l1_testbench.h"
@@ -17,6 +19,24 @@ inline Config preset(const std::string& name, const std::string& policy = "basel
   Config c = load_preset(name);
   apply_policy_preset(c, policy);
   return c;
+}
+
+// The randomized soak shared by l1_random_test and l1_fidelity_test: `n` requests of the "mixed"
+// stream behind a random-latency, back-pressuring memory, with the policy timers shortened so that
+// granularity switches and two-level periods happen often. Checks that every load saw its data,
+// that the run drained and served every request; returns the L1's counters.
+inline L1Counters soak(Config cfg, uint64_t n, uint64_t seed) {
+  cfg.policy.dycache.sample_requests = 500;  // switch granularity often
+  cfg.policy.two_level.window_cycles = 2000;
+  cfg.policy.two_level.bypass_period_cycles = 2000;
+  L1Testbench tb(cfg, MemoryModel{10, 300, 70}, seed);
+  const TestbenchResult r = tb.run(make_stream("mixed", cfg), n, /*check_every=*/4096);
+  EXPECT_EQ(r.data_mismatches, 0u) << r.first_mismatch;
+  EXPECT_TRUE(r.drained) << tb.l1().describe_state();
+  EXPECT_EQ(r.requests, n);
+  EXPECT_GT(r.loads_checked, n / 2);
+  EXPECT_EQ(tb.l1().counters().accesses, n);
+  return tb.l1().counters();
 }
 
 inline ByteMask range_mask(Addr addr, uint32_t size) {

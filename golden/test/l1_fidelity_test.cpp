@@ -322,18 +322,7 @@ class L1FidelitySoak : public ::testing::TestWithParam<Param> {};
 
 TEST_P(L1FidelitySoak, RandomRequestsNoStaleDataNoDeadlock) {
   const auto [variant, policy] = GetParam();
-  Config cfg = variant_config(variant, policy);
-  cfg.policy.dycache.sample_requests = 500;
-  cfg.policy.two_level.window_cycles = 2000;
-  cfg.policy.two_level.bypass_period_cycles = 2000;
-  L1Testbench tb(cfg, MemoryModel{10, 300, 70}, 0xFEED);
-  const uint64_t n = fidelity_soak_requests();
-  TestbenchResult r = tb.run(make_stream("mixed", cfg), n, /*check_every=*/4096);
-  EXPECT_EQ(r.data_mismatches, 0u) << r.first_mismatch;
-  EXPECT_TRUE(r.drained) << tb.l1().describe_state();
-  EXPECT_EQ(r.requests, n);
-  const L1Counters& c = tb.l1().counters();
-  EXPECT_EQ(c.accesses, n);
+  const L1Counters c = testing::soak(variant_config(variant, policy), fidelity_soak_requests(), 0xFEED);
   EXPECT_GT(c.hits, 0u);
   if (variant == Variant::kGpgpusim3) {
     EXPECT_EQ(c.writebacks, 0u);  // write-evict keeps nothing dirty

@@ -40,19 +40,7 @@ class L1Soak : public ::testing::TestWithParam<Param> {};
 TEST_P(L1Soak, MillionRandomRequestsNoStaleDataNoDeadlock) {
   const auto [preset_name, policy] = GetParam();
   if (!soak_preset(preset_name)) GTEST_SKIP() << preset_name << ": set L1_SOAK_ALL_PRESETS=1 (make test-slow)";
-  Config cfg = testing::preset(preset_name, policy);
-  cfg.policy.dycache.sample_requests = 500;  // switch granularity often
-  cfg.policy.two_level.window_cycles = 2000;
-  cfg.policy.two_level.bypass_period_cycles = 2000;
-  L1Testbench tb(cfg, MemoryModel{10, 300, 70}, 0xC0FFEE);
-  const uint64_t n = soak_requests();
-  TestbenchResult r = tb.run(make_stream("mixed", cfg), n, /*check_every=*/4096);
-  EXPECT_EQ(r.data_mismatches, 0u) << r.first_mismatch;
-  EXPECT_TRUE(r.drained) << tb.l1().describe_state();
-  EXPECT_EQ(r.requests, n);
-  EXPECT_GT(r.loads_checked, n / 2);
-  const L1Counters& c = tb.l1().counters();
-  EXPECT_EQ(c.accesses, n);
+  const L1Counters c = testing::soak(testing::preset(preset_name, policy), soak_requests(), 0xC0FFEE);
   EXPECT_GT(c.hits, 0u);
   EXPECT_GT(c.misses, 0u);
 }
