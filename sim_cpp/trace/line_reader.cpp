@@ -1,15 +1,20 @@
-// Line reader over plain and xz-compressed bytes (line_reader.h).
+// Line reader over plain, xz- and zstd-compressed bytes and .tracez containers (line_reader.h).
 #include "sim_cpp/trace/line_reader.h"
 
 #include <lzma.h>
+#include <zstd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
 #include "sim_cpp/trace/trace_error.h"
+#include "sim_cpp/trace/tracez_source.h"
 
 namespace l1d::sim::trace {
+
+void ByteSource::read_at(uint64_t, char*, size_t) { throw std::logic_error("ByteSource::read_at on a stream"); }
+
 namespace {
 
 constexpr size_t kChunk = 1 << 16;
@@ -28,6 +33,17 @@ class FileSource final : public ByteSource {
     if (got == 0 && std::ferror(f_)) throw TraceError(path_, 0, "read error");
     return got;
   }
+  bool seekable() const override { return true; }
+  uint64_t size() override {
+    if (fseeko(f_, 0, SEEK_END) != 0) throw TraceError(path_, 0, "cannot seek: not a regular file");
+    const off_t end = ftello(f_);
+    if (end < 0) throw TraceError(path_, 0, "cannot seek: not a regular file");
+    return static_cast<uint64_t>(end);
+  }
+  void read_at(uint64_t offset, char* buf, size_t n) override {
+    if (fseeko(f_, static_cast<off_t>(offset), SEEK_SET) != 0 || std::fread(buf, 1, n, f_) != n)
+      throw TraceError(path_, 0, "read error at byte " + std::to_string(offset));
+  }
 
  private:
   std::string path_;
@@ -43,6 +59,9 @@ class StringSource final : public ByteSource {
     pos_ += got;
     return got;
   }
+  bool seekable() const override { return true; }
+  uint64_t size() override { return s_.size(); }
+  void read_at(uint64_t offset, char* buf, size_t n) override { std::memcpy(buf, s_.data() + offset, n); }
 
  private:
   std::string s_;
@@ -101,24 +120,84 @@ class XzSource final : public ByteSource {
   bool done_ = false;
 };
 
+// Decodes a zstd stream (concatenated frames allowed, as `zstd -dc` does) from another source
+// with libzstd's streaming decoder: memory stays bounded by the frame's window (libzstd refuses
+// frames whose window is over 128 MiB: "Frame requires too much memory for decoding").
+class ZstdSource final : public ByteSource {
+ public:
+  ZstdSource(std::string name, std::unique_ptr<ByteSource> src, const uint64_t* line)
+      : name_(std::move(name)), src_(std::move(src)), line_(line), inbuf_(ZSTD_DStreamInSize(), '\0'),
+        dctx_(ZSTD_createDCtx()) {
+    if (dctx_ == nullptr) throw TraceError(name_, 0, "out of memory creating the zstd decoder");
+  }
+  ~ZstdSource() override { ZSTD_freeDCtx(dctx_); }
+  size_t read(char* buf, size_t n) override {
+    ZSTD_outBuffer out{buf, n, 0};
+    while (out.pos == 0) {
+      if (in_.pos == in_.size && !in_eof_) refill();
+      const bool input_left = in_.pos < in_.size;
+      if (!input_left && in_eof_ && frame_done_) return 0;  // the last frame is complete
+      const size_t in_before = in_.pos;
+      const size_t r = ZSTD_decompressStream(dctx_, &out, &in_);
+      if (ZSTD_isError(r)) fail(std::string("corrupt zstd data (") + ZSTD_getErrorName(r) + ")");
+      frame_done_ = r == 0;
+      // No input left to give and nothing produced: the frame was cut short.
+      if (out.pos == 0 && in_.pos == in_before && in_eof_ && !frame_done_)
+        fail(seen_input_ ? "truncated zstd data" : "empty file, not zstd data");
+      if (out.pos == 0 && in_.pos == in_before && input_left) fail("zstd decoder made no progress");
+    }
+    return out.pos;
+  }
+
+ private:
+  void refill() {
+    const size_t got = src_->read(inbuf_.data(), inbuf_.size());
+    if (got == 0) in_eof_ = true;
+    seen_input_ = seen_input_ || got != 0;
+    in_ = ZSTD_inBuffer{inbuf_.data(), got, 0};
+  }
+  [[noreturn]] void fail(const std::string& problem) const { throw TraceError(name_, *line_ + 1, problem); }
+
+  std::string name_;
+  std::unique_ptr<ByteSource> src_;
+  const uint64_t* line_;  // the reader's line counter, for error positions
+  std::string inbuf_;
+  ZSTD_DCtx* dctx_;
+  ZSTD_inBuffer in_{nullptr, 0, 0};
+  bool in_eof_ = false, seen_input_ = false;
+  bool frame_done_ = false;  // the decoder is between frames (nothing owed)
+};
+
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace
 
-LineReader::LineReader(std::string name, std::unique_ptr<ByteSource> src, bool xz) : name_(std::move(name)) {
-  src_ = xz ? std::make_unique<XzSource>(name_, std::move(src), &line_) : std::move(src);
+Codec codec_for(const std::string& path) {
+  if (ends_with(path, ".xz")) return Codec::kXz;
+  if (ends_with(path, ".zst")) return Codec::kZstd;
+  if (ends_with(path, ".tracez")) return Codec::kTracez;
+  return Codec::kPlain;
+}
+
+LineReader::LineReader(std::string name, std::unique_ptr<ByteSource> src, Codec codec) : name_(std::move(name)) {
+  switch (codec) {
+    case Codec::kPlain: src_ = std::move(src); break;
+    case Codec::kXz: src_ = std::make_unique<XzSource>(name_, std::move(src), &line_); break;
+    case Codec::kZstd: src_ = std::make_unique<ZstdSource>(name_, std::move(src), &line_); break;
+    case Codec::kTracez: src_ = std::make_unique<TracezSource>(name_, std::move(src), &line_); break;
+  }
 }
 
 LineReader::~LineReader() = default;
 
 std::unique_ptr<LineReader> LineReader::open_file(const std::string& path) {
-  return std::make_unique<LineReader>(path, std::make_unique<FileSource>(path), ends_with(path, ".xz"));
+  return std::make_unique<LineReader>(path, std::make_unique<FileSource>(path), codec_for(path));
 }
 
-std::unique_ptr<LineReader> LineReader::from_string(std::string name, std::string text, bool xz) {
-  return std::make_unique<LineReader>(std::move(name), std::make_unique<StringSource>(std::move(text)), xz);
+std::unique_ptr<LineReader> LineReader::from_string(std::string name, std::string text, Codec codec) {
+  return std::make_unique<LineReader>(std::move(name), std::make_unique<StringSource>(std::move(text)), codec);
 }
 
 void LineReader::fail(const std::string& problem) const { throw TraceError(name_, line_, problem); }

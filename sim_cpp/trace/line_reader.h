@@ -1,7 +1,12 @@
-// Line-by-line reading of trace files: plain text, or xz-compressed (`.xz`, decoded as a stream
-// with liblzma, so a large trace is never held in memory as text). Lines lose their "\n" and a
-// trailing "\r"; line numbers count from 1. Every failure (cannot open, read error, corrupt or
-// truncated xz data, a line over kMaxLineBytes) is a TraceError naming the file and line.
+// Line-by-line reading of trace files, decoded as a stream (a large trace is never held in memory
+// as text, nor unpacked to disk):
+//  - plain text;
+//  - xz (`.xz`, liblzma; concatenated streams as `xz -dc` reads them);
+//  - zstd (`.zst`, libzstd's ZSTD_decompressStream; concatenated frames as `zstd -dc` reads them);
+//  - Accel-Sim 2.0's `.tracez` container (tracez_source.h): read as the `.traceg` text it stands for.
+// Lines lose their "\n" and a trailing "\r"; line numbers count from 1 (in a decoded stream, the
+// decoded text's lines). Every failure (cannot open, read error, corrupt or truncated compressed
+// data, a line over kMaxLineBytes) is a TraceError naming the file and line.
 #pragma once
 
 #include <cstdint>
@@ -10,30 +15,41 @@
 
 namespace l1d::sim::trace {
 
-// Longer lines are an error: the longest legal line (32 listed 64-bit addresses and a few
-// operands) is under 1 KB, and a bound keeps a corrupt file without newlines from filling memory.
+// Longer lines are an error: the longest legal line (32 listed 64-bit addresses, or a version-6
+// line with 32 values of each of 6 registers) is under 8 KB, and a bound keeps a corrupt file
+// without newlines from filling memory.
 inline constexpr size_t kMaxLineBytes = 64 * 1024;
 
-// A source of bytes (a file, a string, an xz decoder over another source).
+// A source of bytes (a file, a string, a decoder over another source).
 class ByteSource {
  public:
   virtual ~ByteSource() = default;
   // Up to n bytes into buf; 0 at the end. Throws TraceError on failure.
   virtual size_t read(char* buf, size_t n) = 0;
+  // Random access, for containers with an index (files and strings have it, decoders do not).
+  virtual bool seekable() const { return false; }
+  virtual uint64_t size() { return 0; }
+  // Exactly n bytes at `offset` (the caller checks offset + n <= size()).
+  virtual void read_at(uint64_t offset, char* buf, size_t n);
 };
+
+// How the bytes of a trace file are encoded.
+enum class Codec : uint8_t { kPlain, kXz, kZstd, kTracez };
+// By the name's suffix: ".xz", ".zst", ".tracez", anything else plain.
+Codec codec_for(const std::string& path);
 
 class LineReader {
  public:
-  // `name` is used in error messages. `xz`: decode `src` as an xz stream.
-  LineReader(std::string name, std::unique_ptr<ByteSource> src, bool xz);
+  // `name` is used in error messages; `src` holds the bytes encoded as `codec`.
+  LineReader(std::string name, std::unique_ptr<ByteSource> src, Codec codec = Codec::kPlain);
   ~LineReader();
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;
 
-  // Opens `path`; xz when it ends in ".xz".
+  // Opens `path`, decoded as codec_for(path).
   static std::unique_ptr<LineReader> open_file(const std::string& path);
-  // Reads `text` (tests, fuzzing); `xz`: `text` holds xz-compressed bytes.
-  static std::unique_ptr<LineReader> from_string(std::string name, std::string text, bool xz = false);
+  // Reads `text` (tests, fuzzing), encoded as `codec`.
+  static std::unique_ptr<LineReader> from_string(std::string name, std::string text, Codec codec = Codec::kPlain);
 
   // The next line, false at the end of the input.
   bool next(std::string& line);

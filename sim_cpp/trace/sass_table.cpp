@@ -1,6 +1,19 @@
 // The SASS opcode and latency tables (sass_table.h).
 //
-// Mnemonics: NVIDIA's CUDA Binary Utilities instruction-set reference (Kepler to Hopper).
+// Mnemonics: NVIDIA's CUDA Binary Utilities instruction-set reference (Kepler to Hopper), checked
+// against the opcode tables of Accel-Sim's trace-driven front end (gpu-simulator/ISA_Def/, up to
+// hopper_opcode.h). Classes of the memory-touching mnemonics (the simulator's memory system is
+// global and local memory through the L1):
+//  - LDG / STG, LDL / STL, LD / ST (generic: by address window): through the L1;
+//  - LDGSTS (Ampere+ async copy global -> shared): a global load (its global read goes through
+//    the L1, as Accel-Sim treats it; the shared-memory write is not modelled);
+//  - LDS, STS, LDSM, STSM, ATOMS, and Hopper's STAS / REDAS (distributed shared memory): shared;
+//  - LDC, ULDC: constant; ATOM, ATOMG, RED, REDG, LDGMC (multimem reduction load): global atomics
+//    at the L2; TEX..., SULD, SUST, SUATOM, SURED, SUQ, SUQUERY: texture / surface;
+//  - UTMALDG, UTMASTG, UTMAPF, UTMAREDG, UBLKCP, UBLKPF, UBLKRED (TMA bulk copies): refused,
+//    their lines carry a different address format; UTMACCTL / UTMACMDFLUSH (descriptor cache
+//    control, command flush) move no data: control;
+//  - barriers and fences with a memory operand (SYNCS, ARRIVES, DEPBAR, MEMBAR, ...): control.
 // Latencies, cycles until a dependent instruction may issue (the simulator has no register
 // scoreboard: the warp waits this long after every instruction of the class):
 //  - int / fp32: the dependent-issue latency NVIDIA documents: about 11 cycles on compute
@@ -35,15 +48,16 @@ constexpr Entry kOpcodes[] = {
     {"LD", {C::kGenericLoad, L::kInt}}, {"ST", {C::kGenericStore, L::kInt}},
     // memory the simulator does not model
     {"LDS", {C::kShared, L::kShared}}, {"STS", {C::kShared, L::kShared}}, {"LDSM", {C::kShared, L::kShared}},
-    {"STSM", {C::kShared, L::kShared}}, {"ATOMS", {C::kShared, L::kShared}},
+    {"STSM", {C::kShared, L::kShared}}, {"ATOMS", {C::kShared, L::kShared}}, {"STAS", {C::kShared, L::kShared}},
+    {"REDAS", {C::kShared, L::kShared}},
     {"LDC", {C::kConstant, L::kConstant}}, {"ULDC", {C::kConstant, L::kConstant}},
     {"ATOM", {C::kAtomic, L::kAtomic}}, {"ATOMG", {C::kAtomic, L::kAtomic}}, {"RED", {C::kAtomic, L::kAtomic}},
-    {"REDG", {C::kAtomic, L::kAtomic}},
+    {"REDG", {C::kAtomic, L::kAtomic}}, {"LDGMC", {C::kAtomic, L::kAtomic}},
     {"TEX", {C::kTexture, L::kTexture}}, {"TLD", {C::kTexture, L::kTexture}}, {"TLD4", {C::kTexture, L::kTexture}},
     {"TMML", {C::kTexture, L::kTexture}}, {"TXD", {C::kTexture, L::kTexture}}, {"TXQ", {C::kTexture, L::kTexture}},
     {"TEXS", {C::kTexture, L::kTexture}}, {"TLDS", {C::kTexture, L::kTexture}}, {"TLD4S", {C::kTexture, L::kTexture}},
     {"SULD", {C::kTexture, L::kTexture}}, {"SUST", {C::kTexture, L::kTexture}}, {"SUATOM", {C::kTexture, L::kTexture}},
-    {"SURED", {C::kTexture, L::kTexture}}, {"SUQ", {C::kTexture, L::kTexture}},
+    {"SURED", {C::kTexture, L::kTexture}}, {"SUQ", {C::kTexture, L::kTexture}}, {"SUQUERY", {C::kTexture, L::kTexture}},
     // TMA / bulk copies (Hopper): their trace lines use another address format
     {"UTMALDG", {C::kUnsupported, L::kInt}}, {"UTMASTG", {C::kUnsupported, L::kInt}},
     {"UTMAPF", {C::kUnsupported, L::kInt}}, {"UTMAREDG", {C::kUnsupported, L::kInt}},
@@ -80,7 +94,13 @@ constexpr Entry kOpcodes[] = {
     {"UPOPC", {C::kAlu, L::kInt}}, {"UPRMT", {C::kAlu, L::kInt}}, {"UBREV", {C::kAlu, L::kInt}},
     {"UBMSK", {C::kAlu, L::kInt}}, {"UISETP", {C::kAlu, L::kInt}}, {"UPLOP3", {C::kAlu, L::kInt}},
     {"UPSETP", {C::kAlu, L::kInt}}, {"USGXT", {C::kAlu, L::kInt}}, {"UP2UR", {C::kAlu, L::kInt}},
-    {"UR2UP", {C::kAlu, L::kInt}},
+    {"UR2UP", {C::kAlu, L::kInt}}, {"UCLEA", {C::kAlu, L::kInt}}, {"UF2FP", {C::kAlu, L::kInt}},
+    {"VOTE_VTG", {C::kAlu, L::kInt}}, {"QSPC", {C::kAlu, L::kInt}}, {"CSMTEST", {C::kAlu, L::kInt}},
+    {"GETLMEMBASE", {C::kAlu, L::kInt}}, {"SETLMEMBASE", {C::kAlu, L::kInt}}, {"LEPC", {C::kAlu, L::kInt}},
+    {"SETCTAID", {C::kAlu, L::kInt}}, {"PMTRIG", {C::kAlu, L::kInt}},
+    // Hopper vector-integer forms (IADD3 / IMNMX with a second operation fused)
+    {"VIADD", {C::kAlu, L::kInt}}, {"VIADDMNMX", {C::kAlu, L::kInt}}, {"VIMNMX", {C::kAlu, L::kInt}},
+    {"VIMNMX3", {C::kAlu, L::kInt}},
     // fp32 / fp16
     {"FADD", {C::kAlu, L::kFp32}}, {"FADD32I", {C::kAlu, L::kFp32}}, {"FMUL", {C::kAlu, L::kFp32}},
     {"FMUL32I", {C::kAlu, L::kFp32}}, {"FFMA", {C::kAlu, L::kFp32}}, {"FFMA32I", {C::kAlu, L::kFp32}},
@@ -89,7 +109,7 @@ constexpr Entry kOpcodes[] = {
     {"FSWZADD", {C::kAlu, L::kFp32}}, {"FCHK", {C::kAlu, L::kFp32}}, {"HADD2", {C::kAlu, L::kFp32}},
     {"HADD2_32I", {C::kAlu, L::kFp32}}, {"HFMA2", {C::kAlu, L::kFp32}}, {"HFMA2_32I", {C::kAlu, L::kFp32}},
     {"HMUL2", {C::kAlu, L::kFp32}}, {"HMUL2_32I", {C::kAlu, L::kFp32}}, {"HSET2", {C::kAlu, L::kFp32}},
-    {"HSETP2", {C::kAlu, L::kFp32}}, {"HMNMX2", {C::kAlu, L::kFp32}},
+    {"HSETP2", {C::kAlu, L::kFp32}}, {"HMNMX2", {C::kAlu, L::kFp32}}, {"VHMNMX", {C::kAlu, L::kFp32}},
     // conversions and special functions (quarter-rate units)
     {"F2F", {C::kAlu, L::kSfu}}, {"F2I", {C::kAlu, L::kSfu}}, {"I2F", {C::kAlu, L::kSfu}},
     {"I2I", {C::kAlu, L::kSfu}}, {"FRND", {C::kAlu, L::kSfu}}, {"F2FP", {C::kAlu, L::kSfu}},
@@ -119,6 +139,10 @@ constexpr Entry kOpcodes[] = {
     {"FENCE", {C::kAlu, L::kControl}}, {"ARRIVES", {C::kAlu, L::kControl}}, {"SYNCS", {C::kAlu, L::kControl}},
     {"ACQBULK", {C::kAlu, L::kControl}}, {"ENDCOLLECTIVE", {C::kAlu, L::kControl}},
     {"CGAERRBAR", {C::kAlu, L::kControl}}, {"WARPGROUP", {C::kAlu, L::kControl}},
+    {"WARPGROUPSET", {C::kAlu, L::kControl}}, {"UCGABAR_ARV", {C::kAlu, L::kControl}},
+    {"UCGABAR_WAIT", {C::kAlu, L::kControl}}, {"USETMAXREG", {C::kAlu, L::kControl}}, {"RTT", {C::kAlu, L::kControl}},
+    {"TEXDEPBAR", {C::kAlu, L::kControl}}, {"UTMACCTL", {C::kAlu, L::kControl}},
+    {"UTMACMDFLUSH", {C::kAlu, L::kControl}},
 };
 
 // Columns: int, fp32, fp64, sfu, shared, constant, texture, atomic, tensor, control.

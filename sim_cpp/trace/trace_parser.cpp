@@ -20,6 +20,7 @@ namespace fs = std::filesystem;
 using std::string_view;
 
 constexpr uint32_t kMaxRegOperands = 8;    // the tracer writes at most 1 destination and 5 sources
+constexpr uint32_t kMaxTracerVersion = 6;  // Accel-Sim 2.0's tracer
 constexpr uint32_t kMaxMemWidth = 1024;     // bytes per lane; only 1..16 reach the L1
 constexpr uint32_t kMaxGridX = 0x7FFFFFFFu; // CUDA grid and block limits
 constexpr uint32_t kMaxGridYZ = 65535;
@@ -64,25 +65,31 @@ bool parse_i64(string_view t, int64_t& v) {
   return r.ec == std::errc() && r.ptr == t.data() + t.size();
 }
 
+// R5, UR4 and (version 6, which lists predicate operands too) P0, UP1.
 bool is_register(string_view t) {
   if (!t.empty() && t[0] == 'U') t.remove_prefix(1);
-  if (t.size() < 2 || t[0] != 'R') return false;
+  if (t.size() < 2 || (t[0] != 'R' && t[0] != 'P')) return false;
   return std::all_of(t.begin() + 1, t.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// An upper-case mnemonic and '.'-separated modifiers, which may hold lower case letters (the
+// shapes of warpgroup MMAs: HGMMA.64x128x16.F32).
 bool is_opcode(string_view t) {
   if (t.empty() || t[0] < 'A' || t[0] > 'Z') return false;
   return std::all_of(t.begin(), t.end(), [](char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
   });
 }
+
+// A decimal field's first character (the immediates of version 6 come before the value marker).
+bool is_numeric(string_view t) { return !t.empty() && ((t[0] >= '0' && t[0] <= '9') || t[0] == '-'); }
 
 // Reads the tokens of one line left to right; every problem names the field.
 class Cursor {
  public:
   Cursor(const std::vector<string_view>& t, const LineReader& in) : t_(t), in_(in) {}
   bool done() const { return i_ == t_.size(); }
-  size_t left() const { return t_.size() - i_; }
+  string_view peek() const { return done() ? string_view{} : t_[i_]; }
   string_view take(const char* what) {
     if (i_ == t_.size()) in_.fail(std::string("truncated line: ") + what + " missing");
     return t_[i_++];
@@ -105,6 +112,14 @@ class Cursor {
     int64_t v = 0;
     if (!parse_i64(t, v)) in_.fail(fmt::format("bad {}: {} is not a signed 64-bit decimal", what, show(t)));
     return v;
+  }
+  // An immediate: tracers print it signed (%d) or unsigned (%lu), so both 64-bit ranges.
+  void imm(const char* what) {
+    const string_view t = take(what);
+    int64_t s = 0;
+    uint64_t u = 0;
+    if (!parse_i64(t, s) && !parse_u64(t, 10, u))
+      in_.fail(fmt::format("bad {}: {} is not a 64-bit decimal", what, show(t)));
   }
 
  private:
@@ -229,15 +244,32 @@ class KernelParser {
     } else if (key == "nvbit version") {
       h.nvbit_version = v;
     } else if (key == "accelsim tracer version") {
-      h.tracer_version = static_cast<uint32_t>(number(0xFFFFFFFFu));
-      if (h.tracer_version < 1 || h.tracer_version > 5)
-        in_.fail(fmt::format("unsupported accelsim tracer version {} (3, 4 and 5 are read, and the older prefixed format)",
-                             h.tracer_version));
+      h.tracer_version = tracer_version(v);
+      h.tracer_version_text = v;
     } else if (key == "enable lineinfo") {
       h.lineinfo = number(1) == 1;
     } else {
       h.ignored_keys.push_back(key);
     }
+  }
+
+  // "5", or "1.2" as NVBit-1.x-era tracers wrote it: Accel-Sim reads the integer part (its
+  // sscanf("%d")), and the integer decides the format (below 3: the prefixed lines).
+  uint32_t tracer_version(string_view v) const {
+    bool ok = !v.empty();
+    for (size_t b = 0; ok && b <= v.size();) {  // every '.'-separated part is digits
+      const size_t e = std::min(v.find('.', b), v.size());
+      const string_view part = v.substr(b, e - b);
+      ok = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+      b = e + 1;
+    }
+    uint64_t n = 0;
+    if (!ok || !parse_u64(v.substr(0, v.find('.')), 10, n))
+      in_.fail(fmt::format("bad value of 'accelsim tracer version': {} (a version number such as 5 or 1.2)", show(v)));
+    if (n > kMaxTracerVersion)
+      in_.fail(fmt::format("unsupported accelsim tracer version {} (0 to {} are read; 0 to 2 are the prefixed format)", show(v),
+                           kMaxTracerVersion));
+    return static_cast<uint32_t>(n);
   }
 
   uint64_t key_line(const char* key) const {
@@ -305,6 +337,7 @@ class KernelParser {
       if (in_tb_) in_.fail("#BEGIN_TB inside a thread block (no #END_TB before it)");
       in_tb_ = true;
       tb_named_ = false;
+      cluster_lines_ = 0;
       warp_ = -1;
       return;
     }
@@ -319,6 +352,7 @@ class KernelParser {
     if (first[0] == '#') return;  // comments, e.g. "#traces format = ..."
     if (first[0] == '-') in_.fail("header line after the start of the instructions");
     if (first == "thread" && tok_.size() >= 2 && tok_[1] == "block") return thread_block_line(l);
+    if (first == "cluster") return cluster_line(l);
     if (first == "warp" && tok_.size() >= 2 && tok_[1][0] == '=') return warp_line(l);
     if (first == "insts" && tok_.size() >= 2 && tok_[1][0] == '=') return insts_line(l);
     instruction_line();
@@ -341,6 +375,28 @@ class KernelParser {
     cta_ = cta_index(d.x, d.y, d.z);
     if (!tbs_.emplace(cta_, 0).second) in_.fail("thread block " + tb_str(cta_) + " appears twice");
     tb_named_ = true;
+  }
+
+  // Version-6 thread blocks name their Hopper thread block cluster after the 'thread block'
+  // line: "cluster id = x,y,z", "cluster cta = x,y,z" (the block in its cluster), "cluster
+  // rank = r". Checked and not used: the simulator models no clusters (no distributed shared
+  // memory, no cluster scheduling).
+  void cluster_line(string_view l) {
+    static constexpr const char* kKeys[] = {"cluster id", "cluster cta", "cluster rank"};
+    if (!in_tb_ || !tb_named_) in_.fail("'cluster' line outside a named thread block");
+    if (warp_ >= 0) in_.fail("'cluster' line after the thread block's first warp");
+    const size_t eq = l.find('=');
+    const string_view key = trim(l.substr(0, eq)), value = eq == string_view::npos ? string_view{} : trim(l.substr(eq + 1));
+    const auto* it = std::find(std::begin(kKeys), std::end(kKeys), key);
+    const auto which = static_cast<uint32_t>(it - std::begin(kKeys));
+    if (eq == string_view::npos || it == std::end(kKeys))
+      in_.fail("bad cluster line " + show(l) + " (cluster id = x,y,z, cluster cta = x,y,z or cluster rank = r)");
+    if (cluster_lines_ >> which & 1u) in_.fail(fmt::format("second '{}' line in one thread block", key));
+    cluster_lines_ |= 1u << which;
+    Dim3 d;
+    uint64_t rank = 0;
+    const bool ok = key == "cluster rank" ? parse_u64(value, 10, rank) && rank <= 0xFFFFFFFFu : parse_dim3(value, d);
+    if (!ok) in_.fail(fmt::format("bad {} line: {} ({})", key, show(l), key == "cluster rank" ? "a decimal number" : "x,y,z"));
   }
 
   void warp_line(string_view l) {
@@ -372,6 +428,11 @@ class KernelParser {
       const uint64_t y = c.dec("thread block y", 0xFFFFFFFFu);
       const uint64_t z = c.dec("thread block z", 0xFFFFFFFFu);
       const uint64_t w = c.dec("warp", 0xFFFFFFFFu);
+      // Raw version-6 lines go on with the cluster: id x,y,z, cta x,y,z, rank (not used).
+      if (k_.header.tracer_version >= 6)
+        for (const char* what : {"cluster id x", "cluster id y", "cluster id z", "cluster cta x", "cluster cta y",
+                                 "cluster cta z", "cluster rank"})
+          c.dec(what, 0xFFFFFFFFu);
       cta = cta_index(x, y, z);
       if (w >= k_.warps_per_cta) in_.fail(fmt::format("warp {} outside a block of {} warps", w, k_.warps_per_cta));
       warp = static_cast<uint32_t>(w);
@@ -441,6 +502,8 @@ class KernelParser {
       const string_view r = c.take("source register");
       if (!is_register(r)) in_.fail("bad source register " + show(r));
     }
+    // Version 6 writes a commit-group flag after the sources of warpgroup MMAs (HGMMA, ...).
+    if (k_.header.tracer_version >= 6 && opcode.find("GMMA") != string_view::npos) c.dec("GMMA commit-group flag", 1);
     const uint32_t mem_width = static_cast<uint32_t>(c.dec("memory width", kMaxMemWidth));
 
     // Addresses, by lane.
@@ -471,8 +534,7 @@ class KernelParser {
         in_.fail(fmt::format("unknown address mode {} (0, 1 or 2)", mode));
       }
     }
-    if (!c.done()) c.sdec("immediate");  // tracer version 5; older traces have none
-    if (!c.done()) in_.fail("unexpected text after the instruction: " + show(tok_[tok_.size() - c.left()]));
+    instruction_tail(c, ndst + nsrc);
 
     classify(t, opcode, mem_width, lanes, cta, warp);
     ++k_.trace_instructions;
@@ -480,6 +542,37 @@ class KernelParser {
     ++k_.by_class[static_cast<uint32_t>(t.cls)];
     k_.insts.push_back(t);
     keys_.push_back(cta * k_.warps_per_cta + warp);
+  }
+
+  // After the addresses: the immediate (newer version-4/5 tracers write one, older ones none);
+  // version 6 may add a second one, then `NoVal`, or `Val` and the values of the instruction's
+  // `regs` registers (destinations, then sources). Values are checked and not used: the
+  // simulator needs no data (docs/simulator.md, "Addresses and data").
+  void instruction_tail(Cursor& c, uint64_t regs) {
+    const bool v6 = k_.header.tracer_version >= 6;
+    const uint32_t immediates = v6 ? 2 : 1;
+    for (uint32_t i = 0; i < immediates && !c.done() && (!v6 || is_numeric(c.peek())); ++i) c.imm("immediate");
+    if (v6 && !c.done()) register_values(c, regs);
+    if (!c.done()) in_.fail("unexpected text after the instruction: " + show(c.peek()));
+  }
+
+  static bool is_value_marker(string_view t) { return t == "Val" || t == "NoVal"; }
+
+  // `Val`, then per register the number of distinct values (1: the whole warp's, 32: one per
+  // lane) and that many hex values (32 bits: registers are 32 bits wide).
+  void register_values(Cursor& c, uint64_t regs) {
+    const string_view marker = c.take("register value marker");
+    if (!is_value_marker(marker)) in_.fail(fmt::format("bad register value marker {} (Val or NoVal)", show(marker)));
+    if (marker == "NoVal") return;
+    for (uint64_t r = 0; r < regs; ++r) {
+      const uint64_t n = c.dec("register value count", UINT64_MAX);
+      if (n != 1 && n != kWarpSize)
+        in_.fail(fmt::format("bad register value count {} for register {} of {} (1 for the warp or 32, one per lane)", n, r + 1,
+                             regs));
+      for (uint64_t i = 0; i < n; ++i)
+        if (const uint64_t v = c.hex("register value"); v > 0xFFFFFFFFu)
+          in_.fail(fmt::format("register value {:#x} over 32 bits", v));
+    }
   }
 
   void classify(TraceInst& t, string_view opcode, uint32_t mem_width, const std::array<Addr, kWarpSize>& lanes,
@@ -607,6 +700,7 @@ class KernelParser {
   std::vector<uint32_t> keys_;                  // per instruction: cta * warps_per_cta + warp
   std::unordered_map<uint32_t, uint32_t> tbs_;  // thread blocks seen -> warps seen (bit mask)
   bool in_tb_ = false, tb_named_ = false;
+  uint32_t cluster_lines_ = 0;  // cluster id / cta / rank lines seen in this thread block (bits)
   uint32_t cta_ = 0;
   int32_t warp_ = -1;  // current warp of a 'warp =' line, -1 when none
   bool has_insts_ = false;
@@ -615,6 +709,26 @@ class KernelParser {
 
 bool ends_with(const std::string& s, string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Kernel trace names of a command list: the grouped `.traceg` (plain, xz or zstd), Accel-Sim
+// 2.0's `.tracez` container, and the tracer's raw `.trace` (plain, xz or zstd; every line prefixed).
+constexpr string_view kRawSuffixes[] = {".trace", ".trace.xz", ".trace.zst"};
+constexpr string_view kKernelSuffixes[] = {".traceg", ".traceg.xz", ".traceg.zst", ".tracez",
+                                           ".trace",  ".trace.xz",  ".trace.zst"};
+
+bool is_kernel_file(const std::string& name) {
+  return std::any_of(std::begin(kKernelSuffixes), std::end(kKernelSuffixes), [&](string_view s) { return ends_with(name, s); });
+}
+
+bool is_raw_trace(const std::string& name) {
+  return std::any_of(std::begin(kRawSuffixes), std::end(kRawSuffixes), [&](string_view s) { return ends_with(name, s); });
+}
+
+std::string kernel_file_kinds() {
+  std::string s;
+  for (string_view k : kKernelSuffixes) s += (s.empty() ? "" : ", ") + std::string(k);
+  return s;
 }
 
 }  // namespace
@@ -671,9 +785,8 @@ std::vector<CommandLine> parse_kernelslist(LineReader& in, const std::string& di
       continue;
     } else {
       const std::string name(l);
-      if (!ends_with(name, ".traceg") && !ends_with(name, ".traceg.xz") && !ends_with(name, ".trace") &&
-          !ends_with(name, ".trace.xz"))
-        in.fail("neither a MemcpyHtoD command nor a kernel trace file (.traceg, .traceg.xz): " + show(l));
+      if (!is_kernel_file(name))
+        in.fail("neither a MemcpyHtoD command nor a kernel trace file (" + kernel_file_kinds() + "): " + show(l));
       c.cmd.kind = TraceCommand::Kind::kKernel;
       c.cmd.kernel = kernels++;
       const fs::path p(name);
@@ -699,7 +812,7 @@ TraceSet parse_trace_dir(const std::string& path, const ParseOptions& opt) {
         throw TraceError(s.list_file, c.cmd.line, e.what());
       }
       ParseOptions o = opt;
-      o.prefixed = opt.prefixed || ends_with(c.kernel_path, ".trace") || ends_with(c.kernel_path, ".trace.xz");
+      o.prefixed = opt.prefixed || is_raw_trace(c.kernel_path);
       s.kernels.push_back(parse_kernel(*in, o));
     }
     s.commands.push_back(c.cmd);

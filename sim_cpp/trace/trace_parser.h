@@ -1,17 +1,23 @@
 // Reader of Accel-Sim / NVBit trace directories (docs/simulator.md, "Real traces"): the command
-// list `kernelslist.g` and the kernel traces `kernel-N.traceg[.xz]` it names.
+// list `kernelslist.g` and the kernel traces it names (`kernel-N.traceg`, `.traceg.xz`,
+// `.traceg.zst`, Accel-Sim 2.0's `.tracez`, raw `.trace[.xz|.zst]`; line_reader.h decodes them).
 //
 // Kernel trace: header lines `-key = value` up to the first line starting with '#', then
-// `#BEGIN_TB` / `thread block = x,y,z` / (`warp = w` / `insts = n` / n instruction lines)... /
-// `#END_TB`. An instruction line is
-//   [tb_x tb_y tb_z warp] [line_num] PC mask dest_num [Rd..] opcode src_num [Rs..] mem_width
-//   [mode addresses] [imm]
-// with the tb/warp prefix in traces without a version line (tracer versions 1-2) and in raw
-// `.trace` files, line_num when `-enable lineinfo = 1`, the immediate in tracer version 5.
+// `#BEGIN_TB` / `thread block = x,y,z` / [version 6: `cluster id = x,y,z` / `cluster cta =
+// x,y,z` / `cluster rank = r`] / (`warp = w` / `insts = n` / n instruction lines)... / `#END_TB`.
+// An instruction line is
+//   [prefix] [line_num] PC mask dest_num [Rd..] opcode src_num [Rs..] [gmma] mem_width
+//   [mode addresses] [imm [imm2]] [NoVal | Val values]
+// The tracer version's integer part ("1.2" is 1) decides the format: below 3 (or no version
+// line) every line has the prefix `tb_x tb_y tb_z warp` (raw `.trace` files too; raw version-6
+// lines add the cluster: id x,y,z, cta x,y,z, rank); line_num when `-enable lineinfo = 1`; one
+// immediate in newer version-4/5 traces; version 6 adds a GMMA commit-group flag, a second
+// immediate and the register values (per register 1 or 32 hex values).
 // Address modes (for mem_width > 0): 0 = one hex address per active lane; 1 = hex base and a
 // decimal stride over contiguous active lanes; 2 = hex base and one signed decimal delta per
-// further active lane, each relative to the previous lane. In prefixed traces the structure
-// lines are optional: the prefix places every instruction (raw traces interleave warps).
+// further active lane (popcount(mask) - 1 of them), each relative to the previous lane. In
+// prefixed traces the structure lines are optional: the prefix places every instruction (raw
+// traces interleave warps).
 //
 // Everything is checked; any problem throws TraceError "file:line: problem".
 #pragma once
@@ -66,7 +72,8 @@ struct KernelHeader {
   uint32_t binary_version = 0;
   Addr shmem_base = 0, local_base = 0;
   std::string nvbit_version;
-  uint32_t tracer_version = 0;  // 0: no version line (the old, prefixed format)
+  uint32_t tracer_version = 0;     // integer part of the version line; 0: none. Below 3: the prefixed format
+  std::string tracer_version_text;  // the line's value as written ("1.2"), empty without one
   bool lineinfo = false;
   std::vector<std::string> ignored_keys;  // header keys this reader does not use
 };

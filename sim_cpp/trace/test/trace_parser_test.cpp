@@ -1,9 +1,8 @@
-// The trace reader (sim_cpp/trace/trace_parser.h, line_reader.h, sass_table.h): every format it
-// takes (versions 3, 4, 5, the old prefixed format, raw interleaved traces), the three address
-// modes, opcode classes and latencies, the command list, xz input, and every error path with
-// the file and line it names.
+// The trace reader (sim_cpp/trace/trace_parser.h, line_reader.h, tracez_source.h, sass_table.h):
+// every format it takes (versions 3 to 6, non-integer versions, the old prefixed format, raw
+// interleaved traces), the three address modes, opcode classes and latencies, the command list,
+// xz, zstd and .tracez input, and every error path with the file and line it names.
 #include <gtest/gtest.h>
-#include <lzma.h>
 
 #include <unistd.h>
 
@@ -15,6 +14,7 @@
 
 #include "sim_cpp/trace/line_reader.h"
 #include "sim_cpp/trace/sass_table.h"
+#include "sim_cpp/trace/test/trace_pack.h"
 #include "sim_cpp/trace/trace_error.h"
 #include "sim_cpp/trace/trace_parser.h"
 
@@ -363,21 +363,13 @@ TEST(TraceParser, CommandListCopiesKernelsAndIgnoredCopiesBack) {
   EXPECT_EQ(ignored, 1u);
 }
 
-std::string xz(const std::string& text) {
-  std::string out(lzma_stream_buffer_bound(text.size()), '\0');
-  size_t pos = 0;
-  EXPECT_EQ(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const uint8_t*>(text.data()),
-                                    text.size(), reinterpret_cast<uint8_t*>(out.data()), &pos, out.size()),
-            LZMA_OK);
-  out.resize(pos);
-  return out;
-}
+using pack::xz;
 
 TEST(LineReader, PlainAndXzGiveTheSameLinesWithCrlfAndNoFinalNewline) {
   std::string text = "first\r\n\nthird";
   for (int i = 0; i < 20000; ++i) text += "\nline " + std::to_string(i);  // several read chunks
   for (bool compressed : {false, true}) {
-    auto in = LineReader::from_string("t", compressed ? xz(text) : text, compressed);
+    auto in = LineReader::from_string("t", compressed ? xz(text) : text, compressed ? Codec::kXz : Codec::kPlain);
     std::string l;
     ASSERT_TRUE(in->next(l));
     EXPECT_EQ(l, "first");
@@ -397,7 +389,7 @@ TEST(LineReader, PlainAndXzGiveTheSameLinesWithCrlfAndNoFinalNewline) {
 TEST(LineReader, CorruptTruncatedAndNonXzDataAreErrors) {
   const std::string z = xz(one_warp({kLdg, kExit}));
   auto read_all = [](const std::string& data) {
-    auto in = LineReader::from_string("k.traceg.xz", data, true);
+    auto in = LineReader::from_string("k.traceg.xz", data, Codec::kXz);
     std::string l;
     while (in->next(l)) {
     }
@@ -508,8 +500,11 @@ TEST(TraceParserErrors, Header) {
       {"shmem", h("-shmem = 0", "-shmem = -4"), "-shmem", "bad value of 'shmem'"},
       {"binary version", h("= 61", "= sm_61"), "-binary version", "bad value of 'binary version'"},
       {"base address", h("0x00007f0000000000", "0xg"), "-shmem base_addr", "a hex address"},
-      {"tracer version 6", h("version = 4", "version = 6"), "-accelsim tracer", "unsupported accelsim tracer version 6"},
-      {"tracer version 0", h("version = 4", "version = 0"), "-accelsim tracer", "unsupported accelsim tracer version 0"},
+      {"tracer version 7", h("version = 4", "version = 7"), "-accelsim tracer", "unsupported accelsim tracer version '7' (0 to 6"},
+      {"tracer version 1.", h("version = 4", "version = 1."), "-accelsim tracer",
+       "bad value of 'accelsim tracer version': '1.' (a version number such as 5 or 1.2)"},
+      {"tracer version x", h("version = 4", "version = 1.x"), "-accelsim tracer", "bad value of 'accelsim tracer version': '1.x'"},
+      {"tracer version -1", h("version = 4", "version = -1"), "-accelsim tracer", "bad value of 'accelsim tracer version': '-1'"},
       {"lineinfo 2", h("lineinfo = 0", "lineinfo = 2"), "-enable lineinfo", "bad value of 'enable lineinfo'"},
       {"no name", h("-kernel name = _Z1kPf\n", ""), "#traces", "no '-kernel name' line"},
       {"no grid", h("-grid dim = (1,1,1)\n", ""), "#traces", "no '-grid dim' line"},
@@ -653,6 +648,334 @@ TEST(TraceParserErrors, CommandList) {
     const std::string got = err(list);
     EXPECT_EQ(got.substr(0, want.size()), want) << got;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 22: real traces the reader used to refuse.
+
+// A version-6 header (Accel-Sim 2.0's tracer) on an Ampere trace.
+std::string v6_header() { return replace(replace(kHeader, "version = 4", "version = 6"), "= 61", "= 80"); }
+
+TEST(TraceParser, NonIntegerTracerVersionIsItsIntegerPartAndDecidesThePrefix) {
+  // An NVBit-1.x-era Turing trace says "1.2": Accel-Sim reads 1, the prefixed format. "0" (as
+  // no line at all) and "2" are prefixed too; "3.0" is not.
+  for (const std::string v : {"1.2", "0", "2", "2.0.1"}) {
+    SCOPED_TRACE(v);
+    const std::string text = replace(kHeader, "version = 4", "version = " + v) +
+                             tb("0,0,0", {{"0 0 0 0 " + kLdg, "0 0 0 0 " + kExit}});
+    const ParsedKernel k = parse(text);
+    EXPECT_EQ(k.header.tracer_version, static_cast<uint32_t>(v[0] - '0'));
+    EXPECT_EQ(k.header.tracer_version_text, v);
+    EXPECT_EQ(k.trace_instructions, 2u);
+    EXPECT_EQ(k.insts[0].kind, OpKind::kLoad);
+  }
+  const ParsedKernel k = parse(replace(kHeader, "version = 4", "version = 3.0") + tb("0,0,0", {{kLdg, kExit}}));
+  EXPECT_EQ(k.header.tracer_version, 3u);
+  EXPECT_EQ(k.insts[0].kind, OpKind::kLoad);
+}
+
+TEST(TraceParser, Version3KeepsTheOldFormatCommentButHasNoPrefix) {
+  // As the Rodinia BFS trace: the version decides, never the comment.
+  std::string text = replace(kHeader, "version = 4", "version = 3");
+  text = replace(text, "#traces format = [line_num] PC", "#traces format = threadblock_x threadblock_y threadblock_z warpid_tb PC");
+  text += tb("0,0,0", {{kLdg, "0018 ffffffff 0 STG.E 2 R2 R4 4 1 0x7f2b2d500100 4", kExit}});
+  const ParsedKernel k = parse(text);
+  EXPECT_EQ(k.trace_instructions, 3u);
+  EXPECT_EQ(k.insts[1].kind, OpKind::kStore);
+  EXPECT_EQ(k.addrs[k.insts[1].addr], 0x7f2b2d500100u);
+}
+
+TEST(TraceParser, Version6RegisterValuesImmediatesAndClusterLines) {
+  std::string vals32 = "32";
+  for (int l = 0; l < 32; ++l) vals32 += " " + std::to_string(l);
+  std::string text = v6_header() + tb("1,0,0", {{
+      "0000 ffffffff 1 R1 LDC 0 0 0 NoVal",
+      "0010 ffffffff 1 R2 IMAD 2 R1 R3 0 18446744073709551615 Val 1 5 " + vals32 + " 1 ffffffff",  // unsigned immediate
+      "0020 ffffffff 1 P0 ISETP.GE 2 R2 UR4 0 -1 7 Val 1 1 1 0x10 1 abc",                         // two immediates, a predicate
+      "0028 ffffffff 1 R4 LDG.E 1 R2 4 1 0x7f2b2d500000 4 0 NoVal",
+      "0030 ffffffff 1 R8 HGMMA.64x8x16.F32 2 UR4 UR6 1 0 0 NoVal",                                 // the commit-group flag
+      "0038 ffffffff 0 EXIT 0 0 0",                                                                 // no marker: as Accel-Sim, NoVal
+  }});
+  text = replace(replace(text, "(1,1,1)", "(2,1,1)"), "thread block = 1,0,0\n",
+                 "thread block = 1,0,0\ncluster id = 0,0,0\ncluster cta = 1,0,0\ncluster rank = 1\n");
+  text += tb("0,0,0", {{"0000 ffffffff 0 EXIT 0 0 0 NoVal"}});
+  const ParsedKernel k = parse(text);
+  EXPECT_EQ(k.header.tracer_version, 6u);
+  EXPECT_STREQ(k.isa->family, "Ampere");
+  EXPECT_EQ(k.trace_instructions, 7u);
+  EXPECT_EQ(k.memory_instructions, 1u);
+  // Block (0,0,0) first: its EXIT, then block (1,0,0).
+  EXPECT_EQ(k.insts[2].latency, k.isa->of(LatencyClass::kInt));
+  EXPECT_EQ(k.insts[4].kind, OpKind::kLoad);
+  EXPECT_EQ(k.addrs[k.insts[4].addr + 1], 0x7f2b2d500004u);
+  EXPECT_EQ(k.insts[5].latency, k.isa->of(LatencyClass::kTensor));
+  EXPECT_EQ(k.insts[6].kind, OpKind::kExit);
+  EXPECT_TRUE(k.unknown_opcodes.empty());
+}
+
+TEST(TraceParser, RawVersion6LinesCarryTheClusterAfterBlockAndWarp) {
+  ParseOptions raw;
+  raw.prefixed = true;
+  const std::string text = v6_header() + "0 0 0 0 0 0 0 0 0 0 0 " + kLdg + " 0 NoVal\n0 0 0 0 0 0 0 0 0 0 0 " + kExit + " 0 NoVal\n";
+  const ParsedKernel k = parse(text, raw);
+  EXPECT_EQ(k.trace_instructions, 2u);
+  EXPECT_EQ(k.insts[0].kind, OpKind::kLoad);
+  EXPECT_EQ(k.insts[1].kind, OpKind::kExit);
+}
+
+TEST(TraceParser, Mode2SingleLaneHasNoDeltaAndZeroMasksMakeNoAccess) {
+  // Verified against Accel-Sim's parser: mode 2 carries popcount(mask) - 1 deltas, so a single
+  // active lane is its base alone and the immediate after it is not a delta; a memory
+  // instruction with no active lane (the tracer writes base-stride "0x0 0") makes no access.
+  const std::string v5 = replace(kHeader, "version = 4", "version = 5");
+  const ParsedKernel k = parse(v5 + tb("0,0,0", {{
+      "0008 00000100 1 R4 LDG.E 1 R2 4 2 0x7f2b2d500020 16",    // lane 8 only, immediate 16
+      "0010 00000101 1 R4 LDG.E 1 R2 4 2 0x7f2b2d500020 -32 0", // lanes 0 and 8: one delta
+      "0018 00000000 1 R4 LDG.E 1 R2 4 1 0x0 0 0",              // no lane, base-stride form
+      "0020 00000000 0 STG.E 2 R2 R4 4 0 0",                    // no lane, listed form: no address
+      "0028 00000000 1 R4 LDG.E 1 R2 4 2 0x0",                  // no lane, base-delta form: the base
+      kExit,
+  }}));
+  EXPECT_EQ(k.memory_instructions, 5u);
+  EXPECT_EQ(k.insts[0].kind, OpKind::kLoad);
+  EXPECT_EQ(k.addrs[k.insts[0].addr], 0x7f2b2d500020u);
+  EXPECT_EQ(k.addrs[k.insts[1].addr], 0x7f2b2d500020u);
+  EXPECT_EQ(k.addrs[k.insts[1].addr + 1], 0x7f2b2d500000u);
+  for (size_t i = 2; i < 5; ++i) {
+    EXPECT_EQ(k.insts[i].kind, OpKind::kAlu) << i;
+    EXPECT_EQ(k.insts[i].mask, 0u) << i;
+  }
+  EXPECT_EQ(k.insts[3].cls, TraceClass::kGlobalStore);
+  EXPECT_EQ(k.addrs.size(), 3u) << "only the two active loads' lanes";
+}
+
+TEST(SassTable, AmpereAndHopperOpcodesHaveTheirClasses) {
+  struct Want {
+    const char* op;
+    SassClass cls;
+    LatencyClass lat;
+  };
+  for (const Want& w : std::vector<Want>{
+           {"VIADD", SassClass::kAlu, LatencyClass::kInt},        {"VIMNMX", SassClass::kAlu, LatencyClass::kInt},
+           {"S2UR", SassClass::kAlu, LatencyClass::kInt},         {"UIADD3", SassClass::kAlu, LatencyClass::kInt},
+           {"UIMAD", SassClass::kAlu, LatencyClass::kInt},        {"USHF", SassClass::kAlu, LatencyClass::kInt},
+           {"UMOV", SassClass::kAlu, LatencyClass::kInt},         {"PLOP3", SassClass::kAlu, LatencyClass::kInt},
+           {"ULDC", SassClass::kConstant, LatencyClass::kConstant}, {"LDC", SassClass::kConstant, LatencyClass::kConstant},
+           {"LDGSTS", SassClass::kGlobalLoad, LatencyClass::kInt}, {"LDSM", SassClass::kShared, LatencyClass::kShared},
+           {"STAS", SassClass::kShared, LatencyClass::kShared},   {"LDGMC", SassClass::kAtomic, LatencyClass::kAtomic},
+           {"HMMA", SassClass::kAlu, LatencyClass::kTensor},      {"IMMA", SassClass::kAlu, LatencyClass::kTensor},
+           {"HGMMA", SassClass::kAlu, LatencyClass::kTensor},     {"BSSY", SassClass::kAlu, LatencyClass::kControl},
+           {"BSYNC", SassClass::kAlu, LatencyClass::kControl},    {"SYNCS", SassClass::kAlu, LatencyClass::kControl},
+           {"UTMACCTL", SassClass::kAlu, LatencyClass::kControl}, {"UTMALDG", SassClass::kUnsupported, LatencyClass::kInt},
+       }) {
+    const OpcodeInfo* i = lookup_opcode(w.op);
+    ASSERT_NE(i, nullptr) << w.op;
+    EXPECT_EQ(i->cls, w.cls) << w.op;
+    EXPECT_EQ(i->lat, w.lat) << w.op;
+  }
+  // In a trace: LDGSTS reads global memory through the L1; an unknown mnemonic is counted, not refused.
+  const ParsedKernel k = parse(replace(one_warp({"0008 ffffffff 0 LDGSTS.E.BYPASS.128 2 R3 R4 16 1 0x7f2b2d500000 16",
+                                                 "0010 ffffffff 1 R2 FUTUREOP.X 0 0", "0018 ffffffff 1 R2 FUTUREOP 0 0", kExit}),
+                                       "= 61", "= 80"));
+  EXPECT_EQ(k.insts[0].kind, OpKind::kLoad);
+  EXPECT_EQ(k.insts[0].width, 16u);
+  EXPECT_EQ(k.unknown_opcodes.at("FUTUREOP"), 2u);
+  EXPECT_EQ(k.insts[1].kind, OpKind::kAlu);
+}
+
+std::vector<std::string> all_lines(LineReader& in) {
+  std::vector<std::string> v;
+  for (std::string l; in.next(l);) v.push_back(l);
+  return v;
+}
+
+TEST(LineReader, ZstdGivesTheSameLinesAsPlainInOneOrManyFrames) {
+  std::string text = "first\r\n\nthird";
+  for (int i = 0; i < 30000; ++i) text += "\nline " + std::to_string(i);  // several read chunks
+  auto plain = LineReader::from_string("t", text);
+  const std::vector<std::string> want = all_lines(*plain);
+  for (size_t frames : {1u, 7u}) {
+    auto z = LineReader::from_string("t.zst", pack::zstd(text, frames), Codec::kZstd);
+    EXPECT_EQ(all_lines(*z), want) << frames << " frames";
+    EXPECT_EQ(z->line_number(), 30003u);
+  }
+  EXPECT_EQ(codec_for("k.traceg.zst"), Codec::kZstd);
+  EXPECT_EQ(codec_for("k.tracez"), Codec::kTracez);
+  EXPECT_EQ(codec_for("k.traceg.xz"), Codec::kXz);
+  EXPECT_EQ(codec_for("k.traceg"), Codec::kPlain);
+}
+
+TEST(LineReader, CorruptTruncatedAndNonZstdDataAreErrors) {
+  const std::string z = pack::zstd(one_warp({kLdg, kExit}));
+  std::string corrupt = z;
+  corrupt[z.size() / 2] = static_cast<char>(corrupt[z.size() / 2] ^ 0x5a);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {z.substr(0, z.size() - 5), "truncated zstd data"},
+      {z.substr(0, 3), "truncated zstd data"},
+      {"", "empty file, not zstd data"},
+      {"plain text, not compressed\n", "corrupt zstd data (Unknown frame descriptor)"},
+      {z + "garbage", "corrupt zstd data"},
+      {corrupt, "corrupt zstd data"},
+  };
+  for (const auto& [data, want] : cases) {
+    try {
+      auto in = LineReader::from_string("k.traceg.zst", data, Codec::kZstd);
+      all_lines(*in);
+      ADD_FAILURE() << "accepted; wanted " << want;
+    } catch (const TraceError& e) {
+      EXPECT_EQ(e.file(), "k.traceg.zst");
+      EXPECT_GE(e.line(), 1u) << e.what();
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  }
+}
+
+// A two-block, two-warp version-6 trace with cluster lines, as text.
+std::string v6_two_blocks() {
+  std::string text = replace(replace(v6_header(), "(1,1,1)", "(2,1,1)"), "(32,1,1)", "(64,1,1)");
+  std::vector<std::string> w0, w1 = {"0008 ffffffff 1 R1 MOV 0 0 0 NoVal", kExit + " 0 NoVal"};
+  for (int i = 0; i < 5; ++i) w0.push_back("00" + std::to_string(10 + i) + " ffffffff 1 R4 LDG.E 1 R2 4 1 0x7f2b2d5001" +
+                                           std::to_string(10 + i) + "0 4 0 NoVal");
+  w0.push_back(kExit + " 0 NoVal");
+  for (const char* b : {"0,0,0", "1,0,0"})
+    text += replace(tb(b, {w0, w1}), std::string("thread block = ") + b + "\n",
+                    std::string("thread block = ") + b + "\ncluster id = 0,0,0\ncluster cta = " + b + "\ncluster rank = " + b[0] + "\n");
+  return text;
+}
+
+TEST(LineReader, TracezReadsAsTheGroupedTextItStandsFor) {
+  const std::string text = v6_two_blocks();
+  const ParsedKernel want = parse(text);
+  for (const auto& [per_subchunk, dict] : std::vector<std::pair<uint32_t, bool>>{{2048, true}, {2, true}, {3, false}}) {
+    SCOPED_TRACE(per_subchunk);
+    auto in = LineReader::from_string("k.tracez", pack::tracez(text, per_subchunk, dict), Codec::kTracez);
+    // The decoded text: the header as stored, then the structure lines the index gives.
+    const std::vector<std::string> lines = all_lines(*in);
+    EXPECT_EQ(lines[0], "-kernel name = _Z1kPf");
+    const auto begin = std::find(lines.begin(), lines.end(), "#BEGIN_TB");
+    ASSERT_NE(begin, lines.end());
+    EXPECT_EQ(std::vector<std::string>(begin, begin + 7),
+              (std::vector<std::string>{"#BEGIN_TB", "thread block = 0,0,0", "cluster id = 0,0,0", "cluster cta = 0,0,0",
+                                        "cluster rank = 0", "warp = 0", "insts = 6"}));
+    EXPECT_EQ(lines.back(), "#END_TB");
+    auto again = LineReader::from_string("k.tracez", pack::tracez(text, per_subchunk, dict), Codec::kTracez);
+    const ParsedKernel k = parse_kernel(*again);
+    EXPECT_EQ(k.trace_instructions, want.trace_instructions);
+    EXPECT_EQ(k.warp_begin, want.warp_begin);
+    EXPECT_EQ(k.addrs, want.addrs);
+  }
+}
+
+TEST(LineReader, CorruptTracezContainersAreErrorsWithTheirPlace) {
+  const std::string good = pack::tracez(v6_two_blocks(), 2);
+  auto err = [](const std::string& data) -> std::string {
+    try {
+      auto in = LineReader::from_string("k.tracez", data, Codec::kTracez);
+      parse_kernel(*in);
+    } catch (const TraceError& e) {
+      return e.what();
+    }
+    return "(accepted)";
+  };
+  const uint64_t index_at = [&] {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) v = v << 8 | static_cast<uint8_t>(good[good.size() - 8 + static_cast<size_t>(i)]);
+    return v;
+  }();
+  auto with_index_at = [&](uint64_t v) {
+    std::string s = good.substr(0, good.size() - 8);
+    pack::put64(s, v);
+    return s;
+  };
+  // The first warp's first sub-chunk: after the header, the 8-byte compression header, the
+  // dictionary, and the warp's two count words and the frame's size word.
+  const size_t nul = good.find('\0');
+  const uint32_t dict = static_cast<uint8_t>(good[nul + 1]) | static_cast<uint8_t>(good[nul + 2]) << 8;
+  const size_t frame = nul + 1 + 8 + dict + 8 + 4;
+  std::string cut_frame = good;
+  cut_frame[frame + 3] = static_cast<char>(cut_frame[frame + 3] ^ 0x77);
+  std::string bad_count = good;
+  bad_count[nul + 1 + 8 + dict] = 9;  // the first warp's instruction count word
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"short", "k.tracez:0: .tracez layout: 5 bytes, fewer than the smallest container's 21"},
+      {std::string(100, 'x'), "k.tracez:0: .tracez layout: no NUL byte ending the kernel header in the first 100 bytes"},
+      {with_index_at(good.size()), "k.tracez:0: .tracez layout: index offset"},
+      {with_index_at(good.size() - 12), "k.tracez:0: .tracez layout: the index is cut short at byte"},
+      {with_index_at(index_at + 4), "k.tracez:0: .tracez layout:"},
+      {good.substr(0, index_at) + good.substr(good.size() - 8), "k.tracez:0: .tracez layout: index offset"},
+      {cut_frame, "warp 0 of thread block (0,0,0), sub-chunk 0: corrupt zstd data"},
+      {bad_count, "warp 0 of thread block (0,0,0), sub-chunk 0: its data at byte"},
+  };
+  for (const auto& [data, want] : cases) {
+    const std::string got = err(data);
+    EXPECT_NE(got.find(want), std::string::npos) << got << "\n  wanted: " << want;
+  }
+  // A data error names the decoded text's next line.
+  const std::string got = err(cut_frame);
+  EXPECT_EQ(got.rfind("k.tracez:", 0), 0u) << got;
+  EXPECT_NE(got.substr(0, 12), "k.tracez:0: ") << got;
+}
+
+TEST(TraceParser, DirectoryWithZstdAndTracezKernelsAndTheNamesTheListTakes) {
+  const auto dir = std::filesystem::temp_directory_path() / ("trace_parser_test_z_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string k1 = one_warp({kLdg, kExit}), k2 = v6_two_blocks();
+  std::ofstream(dir / "kernelslist.g") << "MemcpyHtoD,0x7f2b2d500000,128\nkernel-1.traceg.zst\nkernel-2.tracez\n";
+  std::ofstream(dir / "kernel-1.traceg.zst", std::ios::binary) << pack::zstd(k1);
+  std::ofstream(dir / "kernel-2.tracez", std::ios::binary) << pack::tracez(k2);
+  const TraceSet s = parse_trace_dir(dir.string());
+  ASSERT_EQ(s.kernels.size(), 2u);
+  EXPECT_EQ(s.kernels[0].memory_instructions, 1u);
+  EXPECT_EQ(s.kernels[1].trace_instructions, parse(k2).trace_instructions);
+  std::filesystem::remove_all(dir);
+  // Every name Accel-Sim 2.0 writes (and the zstd forms of the text traces).
+  const std::string list = "kernel-1.traceg\nkernel-2.traceg.xz\nkernel-3.tracez\nkernel-4.traceg.zst\n"
+                           "kernel-5-ctx_0x55dfecb31820.trace\nkernel-6.trace.xz\nkernel-7.trace.zst\n";
+  auto in = LineReader::from_string("kernelslist.g", list);
+  EXPECT_EQ(parse_kernelslist(*in, ".").size(), 7u);
+}
+
+TEST(TraceParserErrors, Version6Lines) {
+  auto inst = [](const std::string& l) { return v6_header() + tb("0,0,0", {{l, kExit + " 0 NoVal"}}); };
+  std::string vals31 = "32";
+  for (int l = 0; l < 31; ++l) vals31 += " 1";
+  expect_errors({
+      {"value count 5", inst("0008 ffffffff 1 R1 IADD3 1 R2 0 0 Val 5 1 2 3 4 5 1 7"), "0008",
+       "bad register value count 5 for register 1 of 2 (1 for the warp or 32, one per lane)"},
+      {"31 of 32 values", inst("0008 ffffffff 1 R1 MOV 0 0 0 Val " + vals31), "0008", "truncated line: register value missing"},
+      {"values for a missing register", inst("0008 ffffffff 1 R1 MOV 0 0 0 Val 1 5 1 6"), "0008",
+       "unexpected text after the instruction: '1'"},
+      {"values missing", inst("0008 ffffffff 1 R1 IADD3 1 R2 0 0 Val 1 5"), "0008",
+       "truncated line: register value count missing"},
+      {"bad value", inst("0008 ffffffff 1 R1 MOV 0 0 0 Val 1 0xzz"), "0008", "bad register value: '0xzz'"},
+      {"value over 32 bits", inst("0008 ffffffff 1 R1 MOV 0 0 0 Val 1 100000000"), "0008",
+       "register value 0x100000000 over 32 bits"},
+      {"bad marker", inst("0008 ffffffff 1 R1 MOV 0 0 0 Vals"), "0008", "bad register value marker 'Vals' (Val or NoVal)"},
+      {"three immediates", inst("0008 ffffffff 1 R1 MOV 0 0 1 2 3 NoVal"), "0008", "bad register value marker '3'"},
+      {"text after NoVal", inst("0008 ffffffff 1 R1 MOV 0 0 0 NoVal 4"), "0008", "unexpected text after the instruction: '4'"},
+      {"GMMA flag missing", inst("0008 ffffffff 1 R8 HGMMA.64x8x16.F32 2 UR4 UR6 0"), "0008",
+       "truncated line: memory width missing"},
+      {"GMMA flag 2", inst("0008 ffffffff 1 R8 HGMMA.64x8x16.F32 2 UR4 UR6 2 0 0 NoVal"), "0008",
+       "bad GMMA commit-group flag: 2 is over 1"},
+      {"NoVal before version 6", one_warp({kLdg + " 0 NoVal", kExit}), "0010", "unexpected text after the instruction: 'NoVal'"},
+      {"Val before version 6", one_warp({kLdg + " Val 1 5", kExit}), "0010", "bad immediate: 'Val'"},
+  });
+  const std::string h = v6_header();
+  auto block = [&](const std::string& lines) { return h + "#BEGIN_TB\nthread block = 0,0,0\n" + lines + "warp = 0\ninsts = 1\n" + kExit + "\n#END_TB\n"; };
+  expect_errors({
+      {"cluster id form", block("cluster id = 0,0\n"), "cluster id", "bad cluster id line: 'cluster id = 0,0' (x,y,z)"},
+      {"cluster rank form", block("cluster rank = -1\n"), "cluster rank", "bad cluster rank line: 'cluster rank = -1' (a decimal number)"},
+      {"cluster key", block("cluster size = 2\n"), "cluster size", "bad cluster line 'cluster size = 2' (cluster id = x,y,z"},
+      {"cluster twice", block("cluster cta = 0,0,0\ncluster cta = 0,0,0\n"), "cluster cta = 0,0,0\ncluster cta",
+       "second 'cluster cta' line in one thread block"},
+      {"cluster outside", h + "cluster rank = 0\n", "cluster rank", "'cluster' line outside a named thread block"},
+      {"cluster after warp", replace(block(""), "insts = 1\n", "insts = 1\ncluster rank = 0\n"), "cluster rank",
+       "'cluster' line after the thread block's first warp"},
+  });
+  ParseOptions raw;
+  raw.prefixed = true;
+  expect_errors({{"raw v6 prefix without the cluster", h + "0 0 0 0 " + kExit + " 0 NoVal\n", "0 0 0 0",
+                  "bad cluster id y: 'ffffffff' is not a decimal number", raw}});
 }
 
 }  // namespace

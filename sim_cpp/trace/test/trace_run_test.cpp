@@ -1,10 +1,11 @@
-// Real traces end to end (sim_cpp/trace/trace_workload.h): both shared traces
+// Real traces end to end (sim_cpp/trace/trace_workload.h): both romnn shared traces
 // (../shared/traces, L1D_TRACE_DIR) run on gtx480, gtx1080 and qv100 with the instruction and
 // memory-instruction counts the trace files themselves give (counted here by a separate reader,
-// and the tracer's stats.csv); every format variant of a trace runs cycle for cycle like the original; the
-// host-to-device copies reach the L2 (MemorySystem::preload_l2, L2Bank::preload); the page table.
+// and the tracer's stats.csv); every shared trace reads with the counts its files declare; every
+// format variant of a trace (versions 5 and 6, prefixed, "1.2", address modes, xz, zstd, .tracez)
+// runs cycle for cycle like the original; the host-to-device copies reach the L2
+// (MemorySystem::preload_l2, L2Bank::preload); the page table.
 #include <gtest/gtest.h>
-#include <lzma.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -21,6 +22,7 @@
 #include "sim_cpp/mem/l2_bank.h"
 #include "sim_cpp/mem/mem_params.h"
 #include "sim_cpp/mem/memory_system.h"
+#include "sim_cpp/trace/test/trace_pack.h"
 #include "sim_cpp/trace/test/trace_variants.h"
 #include "sim_cpp/trace/trace_error.h"
 #include "sim_cpp/trace/trace_workload.h"
@@ -164,14 +166,29 @@ TEST(TraceRun, BothSharedTracesRunOnEveryPresetWithTheTraceFilesOwnCounts) {
   }
 }
 
-std::string xz(const std::string& text) {
-  std::string out(lzma_stream_buffer_bound(text.size()), '\0');
-  size_t pos = 0;
-  EXPECT_EQ(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const uint8_t*>(text.data()),
-                                    text.size(), reinterpret_cast<uint8_t*>(out.data()), &pos, out.size()),
-            LZMA_OK);
-  out.resize(pos);
-  return out;
+// Every shared trace folder (including the Volta BFS, the Ampere vector add and the Hopper
+// backprop, versions 3 and 5) reads: as many kernels as its command list names, and in each the
+// instruction lines its 'insts =' lines declare.
+TEST(TraceRun, EverySharedTraceReadsWithTheCountsItsFilesDeclare) {
+  uint32_t folders = 0;
+  for (const auto& e : fs::directory_iterator(kTraces)) {
+    if (!fs::exists(e.path() / "kernelslist.g")) continue;
+    SCOPED_TRACE(e.path().string());
+    ++folders;
+    std::ifstream list(e.path() / "kernelslist.g");
+    std::vector<std::string> files;
+    for (std::string l; std::getline(list, l);)
+      if (l.rfind("kernel", 0) == 0) files.push_back(l);
+    const auto w = load_trace_workload(e.path().string());
+    ASSERT_EQ(w->trace().kernels.size(), files.size());
+    for (size_t k = 0; k < files.size(); ++k) {
+      const FileCounts c = count_file(e.path() / files[k]);
+      EXPECT_EQ(w->trace().kernels[k].trace_instructions, c.declared) << files[k];
+      EXPECT_EQ(w->trace().kernels[k].trace_instructions, c.instructions) << files[k];
+      EXPECT_TRUE(w->trace().kernels[k].unknown_opcodes.empty()) << files[k];
+    }
+  }
+  EXPECT_GE(folders, 5u);
 }
 
 TEST(TraceRun, EveryFormatOfATraceRunsCycleForCycleLikeTheOriginal) {
@@ -183,16 +200,24 @@ TEST(TraceRun, EveryFormatOfATraceRunsCycleForCycleLikeTheOriginal) {
     const std::string kernel = slurp(dir / "kernel-1.traceg"), list = slurp(dir / "kernelslist.g");
     const TraceRunResult ref = run_trace(dir);
     const std::pair<const char*, std::string> forms[] = {
-        {"v5", variants::rewrite(kernel, Format::kV5)},      {"old", variants::rewrite(kernel, Format::kOld)},
-        {"mode0", variants::rewrite(kernel, Format::kMode0)}, {"mode2", variants::rewrite(kernel, Format::kMode2)},
-        {"xz", xz(kernel)},
+        {"v5", variants::rewrite(kernel, Format::kV5)},
+        {"old", variants::rewrite(kernel, Format::kOld)},
+        {"1.2", variants::rewrite(kernel, Format::kOld12)},
+        {"v6", variants::rewrite(kernel, Format::kV6)},
+        {"mode0", variants::rewrite(kernel, Format::kMode0)},
+        {"mode2", variants::rewrite(kernel, Format::kMode2)},
+        {".xz", pack::xz(kernel)},
+        {".zst", pack::zstd(kernel, 3)},
+        {"z", pack::tracez(variants::rewrite(kernel, Format::kV6), 100)},
     };
     for (const auto& [form, text] : forms) {
       SCOPED_TRACE(form);
       ASSERT_NE(text, kernel);
       fs::remove_all(tmp);
       fs::create_directories(tmp);
-      const std::string file = std::string("kernel-1.traceg") + (std::string(form) == "xz" ? ".xz" : "");
+      // The compressed forms' names: kernel-1.traceg.xz, kernel-1.traceg.zst, kernel-1.tracez.
+      const std::string f = form;
+      const std::string file = f == "z" ? "kernel-1.tracez" : f[0] == '.' ? "kernel-1.traceg" + f : "kernel-1.traceg";
       std::ofstream(tmp / file, std::ios::binary) << text;
       std::string l = list;
       l.replace(l.find("kernel-1.traceg"), 15, file);

@@ -1,25 +1,27 @@
 // trace_fuzz: randomized mutation test of the trace reader (docs/simulator.md, "Real traces").
 //
-// Seeds: the kernel traces and command lists of the shared traces (--traces DIR, one folder per
-// trace), each also rewritten into the other formats the reader takes (version 5 with line
-// numbers and immediates, the old prefixed format, address modes 0 and 2:
+// Seeds: the first kernel trace and the copies of each shared trace (--traces DIR, one folder per
+// trace: tracer versions 3 to 5, Pascal to Hopper), each also rewritten into the other formats
+// the reader takes (version 5 with line numbers and immediates, the old prefixed format and the
+// same with the NVBit-1.x version "1.2", version 6 with cluster lines, second immediates and
+// register values, address modes 0 and 2 with their single-lane and zero-mask lines:
 // sim_cpp/trace/test/trace_variants.h). Every input is a seed with 0 to 8 random mutations (line
 // deletion, duplication, swap, truncation, token replacement by boundary values and keywords,
-// number tweaks, inserted bytes and lines, a cut file); some are xz-compressed and maybe
-// corrupted. Each input goes through the whole reader: command list, kernel trace, the workload
-// (page table, copies) and every warp's instruction stream.
+// number tweaks, inserted bytes and lines, a cut file); some are also read compressed (xz, zstd,
+// or as a .tracez container: sim_cpp/trace/test/trace_pack.h), half of those corrupted. Each
+// input goes through the whole reader: command list, kernel trace, the workload (page table,
+// copies) and every warp's instruction stream.
 //
 // An input passes when the reader either accepts it, and then its streams keep the simulator's
 // contract (memory instructions have an active lane, widths 1/2/4/8, aligned addresses inside
 // the physical address space, every warp ends with an exit), or rejects it with a TraceError
 // naming the input and a line inside it. Anything else fails the run: another exception type,
 // a broken stream, an unmutated seed that is rejected, a format variant that reads differently
-// from its original, an xz copy that reads differently from the plain text. Crashes and
+// from its original, a compressed copy that reads differently from the plain text. Crashes and
 // sanitizer reports (build with -fsanitize=address,undefined) end the process.
 // Exit status: 0 all passed, 1 a failure (the input is written to --fail-out), 2 bad usage.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <lzma.h>
 
 #include <algorithm>
 #include <chrono>
@@ -34,6 +36,7 @@
 #include <vector>
 
 #include "sim_cpp/trace/line_reader.h"
+#include "sim_cpp/trace/test/trace_pack.h"
 #include "sim_cpp/trace/test/trace_variants.h"
 #include "sim_cpp/trace/trace_error.h"
 #include "sim_cpp/trace/trace_parser.h"
@@ -58,7 +61,8 @@ const std::vector<std::string> kTokens = {
     "LDL", "STL.64", "LDG.E.128", "LDG.E.S8", "STG.E.U16", "LDGSTS", "BAR.SYNC", "BAR.ARV", "EXIT", "RET",
     "UTMALDG", "ATOM.ADD", "LDS", "NOPE", "lowercase", "#BEGIN_TB", "#END_TB", "=", "(1,1,1)", "(0,1,1)",
     "(2,1,1)", "(1025,1,1)", "(64,1,1)", "1,1", ",,", "thread", "block", "warp", "insts", "-", "#", "\t", "\x01",
-    "\xff", "0x7f2b2d500000", "0x7f2b58000000", "0x7f2b5a000000",
+    "\xff", "0x7f2b2d500000", "0x7f2b58000000", "0x7f2b5a000000", "Val", "NoVal", "P0", "UP1", "1.2", "6", "7",
+    "3.0", "1.", "HGMMA.64x8x16.F32", "VIADD", "S2UR", "ULDC", "cluster", "id", "cta", "rank",
 };
 
 // Whole lines a mutation inserts.
@@ -74,6 +78,13 @@ const std::vector<std::string> kLines = {
     "MemcpyHtoD,0x00007f2b2d500000,400", "MemcpyHtoD,0x0,0", "MemcpyHtoD,0xffffffffffffff00,4096",
     "MemcpyHtoD,0x00007f2b2d500000,4294967296", "MemcpyDtoH,0x00007f2b2d500000,400", "kernel-1.traceg",
     "kernel-2.traceg.xz", "kernel-1.txt", "",
+    // version 6 and the other newer forms
+    "-accelsim tracer version = 1.2", "-accelsim tracer version = 3", "cluster id = 0,0,0", "cluster cta = 1,0,0",
+    "cluster rank = 0", "cluster rank = x", "0030 ffffffff 1 R2 IADD3 1 R2 0 0 Val 1 5 1 7",
+    "0030 ffffffff 1 R2 IADD3 1 R2 0 0 3 NoVal", "0030 ffffffff 1 R8 HGMMA.64x8x16.F32 2 UR4 UR6 1 0 0 NoVal",
+    "0018 00000100 1 R4 LDG.E 1 R2 4 2 0x7f2b2d500020", "0018 00000000 1 R4 LDG.E 1 R2 4 1 0x0 0",
+    "0018 00000000 0 STG.E 2 R2 R4 4 0", "0 0 0 0 0 0 0 0 0 0 0 0008 ffffffff 0 EXIT 0 0 0 NoVal", "kernel-1.tracez",
+    "kernel-1.traceg.zst",
 };
 
 struct Seed {
@@ -81,7 +92,8 @@ struct Seed {
   std::string kernel;
   std::string list;
   bool variant_of_base = false;
-  size_t base = 0;  // index of the version-4 original in the seed list
+  size_t base = 0;        // index of the original in the seed list
+  bool prefixed = false;  // structure lines optional: no .tracez container of it
 };
 
 std::vector<std::string> split_lines(const std::string& t) {
@@ -206,16 +218,6 @@ class Mutator {
   std::mt19937_64 rng_;
 };
 
-std::string xz_compress(const std::string& text) {
-  std::string out(lzma_stream_buffer_bound(text.size()), '\0');
-  size_t pos = 0;
-  const lzma_ret r = lzma_easy_buffer_encode(0, LZMA_CHECK_CRC32, nullptr, reinterpret_cast<const uint8_t*>(text.data()),
-                                             text.size(), reinterpret_cast<uint8_t*>(out.data()), &pos, out.size());
-  if (r != LZMA_OK) throw std::runtime_error("lzma_easy_buffer_encode failed");
-  out.resize(pos);
-  return out;
-}
-
 // What reading one input gave: "" accepted (with `counts`), or the error message.
 struct ReadResult {
   bool accepted = false;
@@ -267,7 +269,7 @@ void check_streams(const TraceWorkload& w) {
   }
 }
 
-ReadResult read_input(const std::string& list, const std::string& kernel, bool kernel_xz, const std::string& kname) {
+ReadResult read_input(const std::string& list, const std::string& kernel, Codec codec, const std::string& kname) {
   ReadResult o;
   const std::string lname = "kernelslist.g";
   const std::string& text_for_lines = kernel;
@@ -277,7 +279,7 @@ ReadResult read_input(const std::string& list, const std::string& kernel, bool k
     auto lr = LineReader::from_string(lname, list);
     for (CommandLine& c : parse_kernelslist(*lr, ".", &s.ignored_commands)) {
       if (c.cmd.kind == TraceCommand::Kind::kKernel) {
-        auto kr = LineReader::from_string(kname, kernel, kernel_xz);
+        auto kr = LineReader::from_string(kname, kernel, codec);
         s.kernels.push_back(parse_kernel(*kr));
       }
       s.commands.push_back(c.cmd);
@@ -291,8 +293,8 @@ ReadResult read_input(const std::string& list, const std::string& kernel, bool k
     o.error = e.what();
     const bool in_list = e.file() == lname;
     if (!in_list && e.file() != kname) throw Failure("error names another file: " + o.error);
-    // An xz input's line numbers count decoded lines; the plain text bounds them too.
-    if (!kernel_xz || in_list) {
+    // A compressed input's line numbers count decoded lines; only plain text bounds them.
+    if (codec == Codec::kPlain || in_list) {
       const uint64_t lines = line_count(in_list ? list : text_for_lines);
       if (e.line() > lines) throw Failure(fmt::format("error line {} after the input's {} lines: {}", e.line(), lines, o.error));
     }
@@ -301,22 +303,49 @@ ReadResult read_input(const std::string& list, const std::string& kernel, bool k
   return o;
 }
 
+uint64_t packed_inputs = 0;
+
+// The same input compressed as xz, zstd or (when the plain text was accepted and has the
+// grouped structure) a .tracez container, corrupted half of the time (a changed byte, or cut
+// short). Intact, it must read as the plain text does; corrupt, it may only fail cleanly.
+void check_packed(Mutator& m, const std::string& list, const std::string& kernel, const ReadResult& plain, bool prefixed) {
+  ++packed_inputs;
+  const bool container = plain.accepted && !prefixed && m.chance(34);
+  const Codec codec = container ? Codec::kTracez : m.chance(50) ? Codec::kXz : Codec::kZstd;
+  std::string z = codec == Codec::kTracez ? pack::tracez(kernel, static_cast<uint32_t>(1 + m.below(64)), m.chance(50))
+                  : codec == Codec::kXz   ? pack::xz(kernel, 0)
+                                          : pack::zstd(kernel, 1 + m.below(3));
+  const bool corrupt = m.chance(50);
+  if (corrupt) {
+    if (m.chance(50))
+      z[m.below(z.size())] = static_cast<char>(m.below(256));
+    else
+      z.resize(m.below(z.size()));
+  }
+  const ReadResult o = read_input(list, z, codec, "kernel-1.traceg");
+  const char* what = codec == Codec::kTracez ? ".tracez" : codec == Codec::kXz ? "xz" : "zstd";
+  if (!corrupt && (o.accepted != plain.accepted || o.counts != plain.counts))
+    throw Failure(fmt::format("{} copy reads differently: plain '{}{}', {} '{}{}'", what, plain.counts, plain.error, what,
+                              o.counts, o.error));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Randomized mutation test of the Accel-Sim trace reader"};
   uint64_t inputs = 100000, seed = 1;
   std::string traces = "../shared/traces", fail_out = "trace_fuzz_failure.txt";
-  uint32_t xz_percent = 2;
+  uint32_t packed_percent = 3;
   app.add_option("--inputs", inputs, "number of inputs")->capture_default_str();
   app.add_option("--seed", seed, "random seed")->capture_default_str();
-  app.add_option("--traces", traces, "directory with one folder per trace (kernelslist.g, kernel-N.traceg)")
+  app.add_option("--traces", traces, "directory with one folder per trace (kernelslist.g and the kernels it names)")
       ->capture_default_str();
-  app.add_option("--xz-percent", xz_percent, "share of inputs read xz-compressed")->capture_default_str();
+  app.add_option("--packed-percent", packed_percent, "share of inputs also read compressed (xz, zstd or .tracez)")
+      ->capture_default_str();
   app.add_option("--fail-out", fail_out, "where a failing input is written")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
-  // Seeds: each trace folder's first kernel trace and its command list, in five formats.
+  // Seeds: each trace folder's first kernel trace and its copies, in seven formats.
   std::vector<Seed> seeds;
   std::error_code ec;
   std::vector<fs::path> dirs;
@@ -335,18 +364,45 @@ int main(int argc, char** argv) {
   };
   using variants::Format;
   const std::pair<Format, const char*> formats[] = {
-      {Format::kV4, "v4"}, {Format::kV5, "v5"}, {Format::kOld, "old"}, {Format::kMode0, "mode0"}, {Format::kMode2, "mode2"}};
+      {Format::kV4, "original"}, {Format::kV5, "v5"},       {Format::kOld, "old"},    {Format::kOld12, "1.2"},
+      {Format::kV6, "v6"},       {Format::kMode0, "mode0"}, {Format::kMode2, "mode2"}};
   for (const fs::path& d : dirs) {
+    // The command list's copies and its first kernel, named kernel-1.traceg (later kernels
+    // would only repeat the reading of one text).
+    std::string list, first;
+    std::istringstream full(slurp(d / "kernelslist.g"));
+    for (std::string l; std::getline(full, l);) {
+      if (l.rfind("kernel", 0) == 0) {
+        if (!first.empty()) continue;
+        first = l;
+        l = "kernel-1.traceg";
+      }
+      list += l + "\n";
+    }
     const size_t base = seeds.size();
-    const std::string kernel = slurp(d / "kernel-1.traceg"), list = slurp(d / "kernelslist.g");
+    const std::string kernel = slurp(d / first);
     for (const auto& [f, tag] : formats)
-      seeds.push_back({fmt::format("{}/kernel-1.traceg ({})", d.filename().string(), tag), variants::rewrite(kernel, f),
-                       list, f != Format::kV4, base});
+      seeds.push_back({fmt::format("{}/{} ({})", d.filename().string(), first, tag), variants::rewrite(kernel, f), list,
+                       f != Format::kV4, base, f == Format::kOld || f == Format::kOld12});
+  }
+
+  // Every seed as it is: accepted, and a format variant reads as its original does.
+  for (const Seed& sd : seeds) {
+    try {
+      const ReadResult o = read_input(sd.list, sd.kernel, Codec::kPlain, "kernel-1.traceg");
+      if (!o.accepted) throw Failure(sd.name + " (unmutated) rejected: " + o.error);
+      const Seed& b = seeds[sd.base];
+      const ReadResult ob = sd.variant_of_base ? read_input(b.list, b.kernel, Codec::kPlain, "kernel-1.traceg") : o;
+      if (ob.counts != o.counts) throw Failure(fmt::format("{} reads as {}, its original as {}", sd.name, o.counts, ob.counts));
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "trace_fuzz: seed {}: {}\n", sd.name, e.what());
+      return 1;
+    }
   }
 
   Mutator m(seed);
   std::map<std::string, uint64_t> errors;  // by the message's first words
-  uint64_t accepted = 0, xz_inputs = 0;
+  uint64_t accepted = 0;
   const auto t0 = std::chrono::steady_clock::now();
   for (uint64_t i = 0; i < inputs; ++i) {
     // A seed, and 0 mutations for 5 % of the inputs (they must read as the seed does), else 1 to 8.
@@ -362,11 +418,11 @@ int main(int argc, char** argv) {
     const std::string list = mutate_list ? m.mutate(s.list, n) : s.list;
     const std::string kname = "kernel-1.traceg";
     try {
-      const ReadResult o = read_input(list, kernel, false, kname);
+      const ReadResult o = read_input(list, kernel, Codec::kPlain, kname);
       if (n == 0) {
         if (!o.accepted) throw Failure(s.name + " (unmutated) rejected: " + o.error);
         if (s.variant_of_base) {
-          const ReadResult b = read_input(seeds[s.base].list, seeds[s.base].kernel, false, kname);
+          const ReadResult b = read_input(seeds[s.base].list, seeds[s.base].kernel, Codec::kPlain, kname);
           if (b.counts != o.counts) throw Failure(fmt::format("{} reads as {}, its original as {}", s.name, o.counts, b.counts));
         }
       }
@@ -379,20 +435,7 @@ int main(int argc, char** argv) {
         for (int w = 0; w < 3 && cut != std::string::npos; ++w) cut = what.find(' ', cut + 1);
         ++errors[what.substr(0, cut)];
       }
-      if (m.chance(xz_percent)) {  // the same input xz-compressed, maybe corrupted
-        ++xz_inputs;
-        std::string z = xz_compress(kernel);
-        const bool corrupt = m.chance(50);
-        if (corrupt) {
-          if (m.chance(50))
-            z[m.below(z.size())] = static_cast<char>(m.below(256));
-          else
-            z.resize(m.below(z.size()));
-        }
-        const ReadResult ox = read_input(list, z, true, kname);
-        if (!corrupt && (ox.accepted != o.accepted || ox.counts != o.counts))
-          throw Failure(fmt::format("xz copy reads differently: plain '{}{}', xz '{}{}'", o.counts, o.error, ox.counts, ox.error));
-      }
+      if (m.chance(packed_percent)) check_packed(m, list, kernel, o, s.prefixed);
     } catch (const std::exception& e) {
       const bool ours = dynamic_cast<const Failure*>(&e) != nullptr;
       fmt::print(stderr, "trace_fuzz: input {} (seed {}, from {}, {} mutations): {}{}\n", i, seed, s.name, n,
@@ -404,9 +447,9 @@ int main(int argc, char** argv) {
     }
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  fmt::print("trace_fuzz: {} inputs ({} seeds from {} traces, {} also as xz), {} accepted, {} rejected with a "
+  fmt::print("trace_fuzz: {} inputs ({} seeds from {} traces, {} also compressed), {} accepted, {} rejected with a "
              "file:line error, 0 failures, {:.1f} s\n",
-             inputs, seeds.size(), dirs.size(), xz_inputs, accepted, inputs - accepted, secs);
+             inputs, seeds.size(), dirs.size(), packed_inputs, accepted, inputs - accepted, secs);
   fmt::print("most frequent errors:\n");
   std::vector<std::pair<uint64_t, std::string>> top;
   for (const auto& [what, count] : errors) top.emplace_back(count, what);
