@@ -625,7 +625,7 @@ TEST(MemorySystem, UnloadedRoundTripsOfTheOtherPresets) {
 // bandwidth of every preset, printed for docs/simulator.md. The reference numbers they are set
 // against are there.
 TEST(MemorySystem, PresetLatencyAndBandwidthTable) {
-  for (const char* name : {"gtx480", "gtx1080", "qv100"}) {
+  for (const char* name : {"gtx480", "gtx1080", "qv100", "gtx480-gpgpusim", "gtx1080-jips", "qv100-accelsim"}) {
     Rig r(load_preset(name));
     const Addr a = r.line_at(1, 2, 3);
     const uint64_t miss = r.read(0, a).second;
