@@ -222,12 +222,12 @@ class Reader {
   }
 
   void u32(std::string_view key, uint32_t& field, uint32_t min, uint32_t max) {
-    record(key, std::to_string(field));
+    if (sinks_.dump) record(key, std::to_string(field));
     if (auto v = value(key)) field = static_cast<uint32_t>(integer(key, *v, min, max));
   }
 
   void pow2(std::string_view key, uint32_t& field, uint32_t min, uint32_t max) {
-    record(key, std::to_string(field));
+    if (sinks_.dump) record(key, std::to_string(field));
     auto v = value(key);
     if (!v) return;
     const uint64_t x = integer(key, *v, min, max);
@@ -238,12 +238,12 @@ class Reader {
   }
 
   void u64(std::string_view key, uint64_t& field, uint64_t min, uint64_t max) {
-    record(key, std::to_string(field));
+    if (sinks_.dump) record(key, std::to_string(field));
     if (auto v = value(key)) field = integer(key, *v, min, max);
   }
 
   void real(std::string_view key, double& field, double min, double max) {
-    record(key, fmt::format("{}", field));
+    if (sinks_.dump) record(key, fmt::format("{}", field));
     auto v = value(key);
     if (!v) return;
     const auto x = plain_scalar(*v) ? parse_real(v->Scalar()) : std::nullopt;
@@ -254,7 +254,7 @@ class Reader {
   }
 
   void boolean(std::string_view key, bool& field) {
-    record(key, field ? "true" : "false");
+    if (sinks_.dump) record(key, field ? "true" : "false");
     auto v = value(key);
     if (!v) return;
     // The YAML 1.2 core schema spellings only: "yes"/"on" are too easy to misread.
@@ -275,7 +275,7 @@ class Reader {
 
   // A name used in file names and statistics: letters, digits, '-', '_', '.'.
   void identifier(std::string_view key, std::string& field) {
-    record(key, field);
+    if (sinks_.dump) record(key, field);
     auto v = value(key);
     if (!v) return;
     if (!v->IsScalar()) fail(file_, where(key), "expected a name, got " + describe(*v));
@@ -291,7 +291,7 @@ class Reader {
 
   template <class E, size_t N>
   void choice(std::string_view key, E& field, const std::array<Choice<E>, N>& table) {
-    record(key, spelling(table, field));
+    if (sinks_.dump) record(key, spelling(table, field));
     auto v = value(key);
     if (!v) return;
     std::vector<std::string> names;
@@ -347,9 +347,8 @@ class Reader {
     return std::nullopt;
   }
 
-  void record(std::string_view key, std::string value) {
-    if (sinks_.dump) sinks_.dump->push_back({where(key), std::move(value), ""});
-  }
+  // Callers test sinks_.dump first, so that a plain load formats no values.
+  void record(std::string_view key, std::string value) { sinks_.dump->push_back({where(key), std::move(value), ""}); }
 
   std::string where(std::string_view key) const {
     std::string k = std::string(key);

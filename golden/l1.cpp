@@ -409,11 +409,12 @@ L1::S1Result L1::store(const CoreReq& req, const DecodedAddr& d) {
     // Write-evict (GPGPU-Sim's global stores): the store goes to memory and the pieces it hits
     // (the whole line at G = 128) are invalidated; no data is written into the L1.
     if (!has_room(1)) return fail(ResFail::kMissQueueFull), S1Result{};
-    CacheLine& line = set[m.way];
     const uint32_t piece = granularity_ / kChunkBytes;
+    uint32_t evicted = 0;  // the hit slots widened to their aligned pieces
     for (uint32_t s = 0; s < kSlotsPerLine; ++s)
-      if ((m.slots >> s) & 1)
-        for (uint32_t i = s & ~(piece - 1); i < (s & ~(piece - 1)) + piece; ++i) line.slot[i].valid = false;
+      if ((m.slots >> s) & 1) evicted |= ((1u << piece) - 1) << (s & ~(piece - 1));
+    for (uint32_t s = 0; s < kSlotsPerLine; ++s)
+      if ((evicted >> s) & 1) set[m.way].slot[s].valid = false;
     replacement_->on_access(d.set);
     miss_queue_.push_back(wr);
     ++counters_.mem_writes;
@@ -540,7 +541,6 @@ bool L1::fill_step() {
   }
   return true;
 }
-
 
 // The slots of a placement that hold data (valid and not about to be invalidated).
 namespace {
