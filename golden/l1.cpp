@@ -107,6 +107,7 @@ L1::L1(const Config& cfg)
       split_(cfg.l1),
       ways_(cfg.l1.ways),
       sets_(split_.sets(), std::vector<CacheLine>(cfg.l1.ways)),
+      tags_(split_.sets(), cfg.l1.ways),
       replacement_(make_replacement(cfg.policy.replacement, split_.sets(), cfg.l1.ways, cfg.policy)),
       agcb_(cfg.policy.agcb, cfg.core.instruction_bytes),
       two_level_(cfg.policy.two_level, cfg.core.warps_per_sm),
@@ -195,11 +196,13 @@ void L1::apply_events(const L1Inputs& in) {
     // stale by the next kernel, so kernel end writes back and invalidates everything. Without
     // dirty state (l1.kernel_end invalidate) the valid bits are cleared at once.
     const bool invalidate = cfg_.l1.kernel_end == KernelEndAction::kInvalidate;
-    for (auto& set : sets_)
-      for (auto& line : set) {
+    for (uint32_t set = 0; set < sets_.size(); ++set)
+      for (uint32_t way = 0; way < ways_; ++way) {
+        CacheLine& line = sets_[set][way];
         line.priority = false;
-        if (invalidate)
-          for (Slot& slot : line.slot) slot.valid = false;
+        if (!invalidate) continue;
+        for (Slot& slot : line.slot) slot.valid = false;
+        sync_tags(set, way);
       }
     if (invalidate)
       flushing_ = false;  // a granularity flush has nothing left to do
@@ -236,7 +239,8 @@ BypassReason L1::bypass_decision(const CoreReq& req) const {
 
 L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
   std::vector<CacheLine>& set = sets_[d.set];
-  const MatchResult m = chunk_match(set, d.common_tag, d.chunk_tag, req.size, granularity_);
+  const TagIndex::Set tags = tags_.set(d.set);
+  const MatchResult m = chunk_match(tags, d.common_tag, d.chunk_tag, req.size, granularity_);
   if (m.kind == MatchKind::kHit) {
     CacheLine& line = set[m.way];
     CoreResp& resp = next_resp_;
@@ -269,7 +273,7 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
   std::optional<Placement> place;
   WaySlotMasks alloc_copies{};
   if (on_miss && wants_line) {
-    alloc_copies = find_copies(set, d.common_tag, d.chunk_tag, alloc_fetch);
+    alloc_copies = find_copies(tags, d.common_tag, d.chunk_tag, alloc_fetch);
     const uint32_t slots = static_cast<uint32_t>(std::popcount(alloc_fetch));
     place = choose_placement(d.set, d.common_tag, slots, bypass == BypassReason::kPcal, &alloc_copies);
     if (place && cfg_.policy.bypass == BypassKind::kAgeLru &&
@@ -315,16 +319,13 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
   if (on_miss && wants_line && !place && bypass == BypassReason::kNone) return fail(ResFail::kLineAlloc), S1Result{};
   const std::optional<uint32_t> id = mshr_.free_entry();
   if (!id) return fail(ResFail::kMshrFull), S1Result{};
-  const WaySlotMasks copies = place ? alloc_copies : find_copies(set, d.common_tag, d.chunk_tag, fetch);
+  const WaySlotMasks copies = place ? alloc_copies : find_copies(tags, d.common_tag, d.chunk_tag, fetch);
   const uint32_t place_slots = static_cast<uint32_t>(std::popcount(fetch));
   const uint32_t dirty = count_dirty(copies, d.set) + (place ? placement_dirty(d.set, *place, place_slots, &copies) : 0);
   if (!has_room(dirty + 1)) return fail(ResFail::kMissQueueFull), S1Result{};
 
   invalidate_copies(copies, d.set);
-  MshrEntry& e = mshr_.entry(*id);
-  Mshr::reset(e);
-  e.valid = true;
-  e.line_addr = line_addr;
+  MshrEntry& e = mshr_.allocate(*id, line_addr);
   e.sectors = fetch;
   e.place = fetch;
   e.bypass = bypass;
@@ -367,7 +368,7 @@ L1::S1Result L1::merge_into_block(const CoreReq& req, const DecodedAddr& d, uint
   if (missing) {
     // Its data is in and the fill unit answers it soon: wait rather than reopen it.
     if (e.filled) return fail(ResFail::kConflict), S1Result{};
-    const WaySlotMasks copies = find_copies(sets_[d.set], d.common_tag, d.chunk_tag, missing);
+    const WaySlotMasks copies = find_copies(tags_.set(d.set), d.common_tag, d.chunk_tag, missing);
     if (!has_room(count_dirty(copies, d.set) + 1)) return fail(ResFail::kMissQueueFull), S1Result{};
     invalidate_copies(copies, d.set);
     MemReq rd;
@@ -397,7 +398,8 @@ L1::S1Result L1::store(const CoreReq& req, const DecodedAddr& d) {
 
   const bool write_through = cfg_.l1.write_policy == WritePolicy::kWriteThrough;
   std::vector<CacheLine>& set = sets_[d.set];
-  const MatchResult m = chunk_match(set, d.common_tag, d.chunk_tag, req.size, granularity_);
+  const TagIndex::Set tags = tags_.set(d.set);
+  const MatchResult m = chunk_match(tags, d.common_tag, d.chunk_tag, req.size, granularity_);
   MemReq wr;
   wr.line_addr = line_addr;
   wr.op = MemOp::kStore;
@@ -415,6 +417,7 @@ L1::S1Result L1::store(const CoreReq& req, const DecodedAddr& d) {
       if ((m.slots >> s) & 1) evicted |= ((1u << piece) - 1) << (s & ~(piece - 1));
     for (uint32_t s = 0; s < kSlotsPerLine; ++s)
       if ((evicted >> s) & 1) set[m.way].slot[s].valid = false;
+    sync_tags(d.set, m.way);
     replacement_->on_access(d.set);
     miss_queue_.push_back(wr);
     ++counters_.mem_writes;
@@ -447,7 +450,7 @@ L1::S1Result L1::store(const CoreReq& req, const DecodedAddr& d) {
     return {true, true};
   }
 
-  const WaySlotMasks copies = find_copies(set, d.common_tag, d.chunk_tag, range);
+  const WaySlotMasks copies = find_copies(tags, d.common_tag, d.chunk_tag, range);
   if (!has_room(count_dirty(copies, d.set) + 1)) return fail(ResFail::kMissQueueFull), S1Result{};
   invalidate_copies(copies, d.set);
   replacement_->on_access(d.set);
@@ -491,12 +494,15 @@ uint32_t L1::count_dirty(const WaySlotMasks& copies, uint32_t set) const {
 }
 
 void L1::invalidate_copies(const WaySlotMasks& copies, uint32_t set) {
-  for (uint32_t w = 0; w < ways_; ++w)
+  for (uint32_t w = 0; w < ways_; ++w) {
+    if (!copies[w]) continue;
     for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
       if (!((copies[w] >> s) & 1)) continue;
       if (sets_[set][w].slot[s].dirty) write_back_slot(set, w, s);
       sets_[set][w].slot[s].valid = false;
     }
+    sync_tags(set, w);
+  }
 }
 
 void L1::write_back_slot(uint32_t set, uint32_t way, uint32_t slot) {
@@ -632,6 +638,7 @@ void L1::take_placement(uint32_t set, const Placement& p, uint32_t slots, uint32
   line.priority = e.token;
   replacement_->on_fill(set, p.way, AccessInfo{e.hpc, ages_.relative_age(e.awid)});
   for (uint32_t i = 0; i < slots; ++i) line.promote_slot(p.pos + i);
+  sync_tags(set, p.way);
 }
 
 // Returns false when the fill must wait for miss-queue room for its write-backs.
@@ -676,6 +683,7 @@ bool L1::place_fill(MshrEntry& e) {
     line.slot[p->pos + i].valid = true;
     copy_chunk(line.data, p->pos + i, e.data, first_chunk + i, nullptr);
   }
+  sync_tags(d.set, p->way);
   fill_allocated_ = true;
   ++counters_.fills_allocated;
   return true;
@@ -695,6 +703,7 @@ void L1::complete_reserved_fill(MshrEntry& e) {
     s.valid = place;
     if (place) copy_chunk(line.data, e.reserved_pos + i, e.data, first_chunk + i, nullptr);
   }
+  sync_tags(d.set, e.reserved_way);
   fill_allocated_ = place;
   counters_.fills_allocated += place;
 }
@@ -731,6 +740,7 @@ void L1::flush_step() {
     if (line.slot[s].valid && line.slot[s].dirty) write_back_slot(set, way, s);
     line.slot[s].valid = false;
   }
+  sync_tags(set, way);
   if (++flush_next_ == split_.sets() * ways_) flushing_ = false;
 }
 
@@ -739,7 +749,7 @@ void L1::flush_step() {
 
 bool L1::idle() const {
   return !s1_valid_ && miss_queue_.empty() && fill_fifo_.empty() && !flushing_ && !resp_valid_ &&
-         mshr_.in_use() == 0;  // the scan last
+         mshr_.in_use() == 0;
 }
 
 std::string L1::describe_state() const {
@@ -759,6 +769,7 @@ std::string L1::describe_state() const {
 }
 
 void L1::check_invariants() const {
+  uint64_t line_pairs = 0;  // (way, memory line) pairs the lines hold
   for (uint32_t s = 0; s < sets_.size(); ++s) {
     std::vector<std::pair<uint64_t, uint32_t>> chunks;  // (common-tag, chunk-tag) of valid slots
     for (uint32_t w = 0; w < ways_; ++w) {
@@ -777,6 +788,16 @@ void L1::check_invariants() const {
         if (slot.valid || slot.reserved) chunks.emplace_back(line.common_tag, slot.chunk_tag);
       }
       if (seen != 0xF) throw std::logic_error(fmt::format("set {} way {}: slot ranks not a permutation", s, w));
+      if (!tags_.in_step(s, w, line))
+        throw std::logic_error(fmt::format("set {} way {}: packed tag index out of step with the line", s, w));
+      uint8_t parts_seen = 0;  // valid slots of one memory line in a way count once
+      for (uint32_t i = 0; i < kSlotsPerLine; ++i) {
+        bool first = line.slot[i].valid;
+        for (uint32_t j = 0; j < i && first; ++j)
+          first = !(line.slot[j].valid && (line.slot[j].chunk_tag >> 2) == (line.slot[i].chunk_tag >> 2));
+        parts_seen = static_cast<uint8_t>(parts_seen + first);
+      }
+      line_pairs += parts_seen;
     }
     std::sort(chunks.begin(), chunks.end());
     if (auto dup = std::adjacent_find(chunks.begin(), chunks.end()); dup != chunks.end())
@@ -787,7 +808,11 @@ void L1::check_invariants() const {
     if (ranks != (ways_ == 64 ? ~uint64_t{0} : (uint64_t{1} << ways_) - 1))
       throw std::logic_error(fmt::format("set {}: way ranks not a permutation", s));
   }
+  if (tags_.indexed_pairs() != line_pairs)
+    throw std::logic_error(fmt::format("tag index: {} (way, line) pairs indexed, the lines hold {}",
+                                       tags_.indexed_pairs(), line_pairs));
   if (miss_queue_.size() > cfg_.l1.miss_queue_entries) throw std::logic_error("miss queue over capacity");
+  mshr_.check_index();
 }
 
 }  // namespace l1d::golden

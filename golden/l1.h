@@ -17,6 +17,7 @@
 #include "golden/agelru_counters.h"
 #include "golden/cache_line.h"
 #include "golden/chunk_match.h"
+#include "golden/tag_index.h"
 #include "golden/granularity_selector.h"
 #include "golden/mshr.h"
 #include "golden/replacement.h"
@@ -144,6 +145,8 @@ class L1 {
   uint32_t count_dirty(const WaySlotMasks& copies, uint32_t set) const;
   void invalidate_copies(const WaySlotMasks& copies, uint32_t set);
   void write_back_slot(uint32_t set, uint32_t way, uint32_t slot);
+  // After a change of a line's common tag or a slot's valid bit or chunk tag.
+  void sync_tags(uint32_t set, uint32_t way) { tags_.sync(set, way, sets_[set][way]); }
   void fail(ResFail cause) { ++counters_.res_fail[static_cast<int>(cause)]; }
   void count_completion(const CoreReq& req, bool hit, bool partial);
   // The replacement hooks' view of a demand request: its hashed PC and its warp's age now.
@@ -155,6 +158,7 @@ class L1 {
   AddressSplit split_;
   uint32_t ways_;
   std::vector<std::vector<CacheLine>> sets_;
+  TagIndex tags_;  // the lines' tag state, packed (kept in step by sync_tags)
   std::unique_ptr<ReplacementPolicy> replacement_;
   AgcbPredictor agcb_;
   TwoLevelBypassUnit two_level_;

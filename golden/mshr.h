@@ -2,11 +2,14 @@
 // each merging up to max_merge requests and buffering the fill data.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "common/types.h"
+#include "golden/flat_map.h"
 
 namespace l1d::golden {
 
@@ -60,9 +63,11 @@ class Mshr {
   std::optional<uint32_t> find_line(Addr line_addr) const;
 
   std::optional<uint32_t> free_entry() const;  // lowest free index
+  // Entry i (free) becomes a valid entry of `line_addr`, its other fields as MshrEntry{}.
+  MshrEntry& allocate(uint32_t i, Addr line_addr);
   MshrEntry& entry(uint32_t i) { return entries_.at(i); }
   const MshrEntry& entry(uint32_t i) const { return entries_.at(i); }
-  void release(uint32_t i) { reset(entries_.at(i)); }
+  void release(uint32_t i);
   // Puts an entry back to MshrEntry{}, keeping its request list's storage (no allocation per miss).
   static void reset(MshrEntry& e) {
     std::vector<MshrRequest> requests = std::move(e.requests);
@@ -73,10 +78,26 @@ class Mshr {
 
   uint32_t size() const { return static_cast<uint32_t>(entries_.size()); }
   uint32_t max_merge() const { return max_merge_; }
-  uint32_t in_use() const;
+  uint32_t in_use() const { return in_use_; }
+  // Throws std::logic_error if the line index disagrees with the entries.
+  void check_index() const;
 
  private:
+  // Line addresses are 128 B aligned, so all-ones marks a free entry.
+  static constexpr Addr kFree = ~Addr{0};
+  static constexpr uint32_t kMaxEntries = 256;  // the 8-bit MSHR id
+  using EntrySet = std::array<uint64_t, kMaxEntries / 64>;
+  struct LineHash {
+    size_t operator()(Addr a) const { return mix64(a); }
+  };
+  template <typename F>  // f(i) for each entry of line_addr, lowest first, until f returns true
+  bool any_of_line(Addr line_addr, F&& f) const;
+
   std::vector<MshrEntry> entries_;
+  std::vector<Addr> line_;  // the entries' line addresses (kFree when free)
+  // The entries of each line in flight: a probe reads only those (docs/performance.md).
+  FlatMap<Addr, EntrySet, LineHash> by_line_;
+  uint32_t in_use_ = 0;
   uint32_t max_merge_;
 };
 

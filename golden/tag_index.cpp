@@ -1,0 +1,48 @@
+#include "golden/tag_index.h"
+
+#include <bit>
+
+namespace l1d::golden {
+
+// At most one key per valid slot.
+TagIndex::TagIndex(uint32_t sets, uint32_t ways)
+    : ways_(ways),
+      common_(size_t{sets} * ways, 0),
+      slot_(size_t{sets} * ways * kSlotsPerLine, kEmpty),
+      lines_(size_t{sets} * ways * kSlotsPerLine) {}
+
+void TagIndex::sync(uint32_t set, uint32_t way, const CacheLine& line) {
+  const size_t i = size_t{set} * ways_ + way;
+  uint64_t* slots = &slot_[i * kSlotsPerLine];
+  const uint64_t bit = uint64_t{1} << way;
+  for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
+    if (slots[s] == kEmpty) continue;
+    const LineKey k{common_[i], set, static_cast<uint32_t>(slots[s]) >> 2};
+    if (uint64_t* m = lines_.find(k); m && (*m &= ~bit) == 0) lines_.erase(k);
+  }
+  common_[i] = line.common_tag;
+  for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
+    slots[s] = packed(line, s);
+    if (slots[s] != kEmpty) lines_[LineKey{common_[i], set, line.slot[s].chunk_tag >> 2}] |= bit;
+  }
+}
+
+bool TagIndex::in_step(uint32_t set, uint32_t way, const CacheLine& line) const {
+  const size_t i = size_t{set} * ways_ + way;
+  if (common_[i] != line.common_tag) return false;
+  for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
+    if (slot_[i * kSlotsPerLine + s] != packed(line, s)) return false;
+    if (!line.slot[s].valid) continue;
+    const uint64_t* m = lines_.find(LineKey{line.common_tag, set, line.slot[s].chunk_tag >> 2});
+    if (!m || !((*m >> way) & 1)) return false;
+  }
+  return true;
+}
+
+uint64_t TagIndex::indexed_pairs() const {
+  uint64_t n = 0;
+  lines_.for_each([&](const LineKey&, uint64_t ways) { n += static_cast<uint64_t>(std::popcount(ways)); });
+  return n;
+}
+
+}  // namespace l1d::golden

@@ -1,0 +1,68 @@
+// A packed copy of the L1's tag state, kept in step with the lines, so that a lookup does not
+// walk every way's 200-byte CacheLine (docs/performance.md):
+//   - per way the common tag and per slot the chunk tag or "empty", in flat arrays;
+//   - per (set, common tag, memory line) the ways holding a valid chunk of that line.
+// It holds no state of its own: L1::check_invariants compares it with the lines.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "golden/cache_line.h"
+#include "golden/flat_map.h"
+
+namespace l1d::golden {
+
+class TagIndex {
+ public:
+  TagIndex(uint32_t sets, uint32_t ways);
+
+  // Re-reads way `way` of set `set` after its common tag or a slot's valid bit or chunk tag changed.
+  void sync(uint32_t set, uint32_t way, const CacheLine& line);
+  bool in_step(uint32_t set, uint32_t way, const CacheLine& line) const;
+  // (way, memory line) pairs in the line index; with in_step on every way, equal to the pairs
+  // the lines hold exactly when the index has no stale entry.
+  uint64_t indexed_pairs() const;
+
+  // One set's tag state: a TagSetView for chunk_match / find_copies (golden/chunk_match.h).
+  struct Set {
+    const TagIndex* index;
+    uint32_t set;
+    uint32_t ways() const { return index->ways_; }
+    uint64_t common_tag(uint32_t w) const { return index->common_[base() + w]; }
+    bool valid(uint32_t w, uint32_t s) const { return slot(w, s) != kEmpty; }
+    uint32_t chunk_tag(uint32_t w, uint32_t s) const { return static_cast<uint32_t>(slot(w, s)); }
+    // The ways that may hold a chunk of memory line `line_part` (chunk tag >> 2) with common_tag.
+    uint64_t candidate_ways(uint64_t common_tag, uint32_t line_part) const {
+      const uint64_t* m = index->lines_.find(LineKey{common_tag, set, line_part});
+      return m ? *m : 0;
+    }
+    size_t base() const { return size_t{set} * index->ways_; }
+    uint64_t slot(uint32_t w, uint32_t s) const { return index->slot_[(base() + w) * kSlotsPerLine + s]; }
+  };
+  Set set(uint32_t set) const { return Set{this, set}; }
+
+ private:
+  // Chunk tags are at most 32 bits wide (l1.chunk_tag_bits), so kEmpty is never a real tag.
+  static constexpr uint64_t kEmpty = uint64_t{1} << 32;
+  struct LineKey {
+    uint64_t common = 0;
+    uint32_t set = 0, line_part = 0;
+    bool operator==(const LineKey&) const = default;
+  };
+  struct LineKeyHash {
+    size_t operator()(const LineKey& k) const {
+      return mix64(k.common * 0x9e3779b97f4a7c15ull ^ (uint64_t{k.set} << 32) ^ k.line_part);
+    }
+  };
+  uint64_t packed(const CacheLine& line, uint32_t s) const {
+    return line.slot[s].valid ? uint64_t{line.slot[s].chunk_tag} : kEmpty;
+  }
+
+  uint32_t ways_;
+  std::vector<uint64_t> common_;
+  std::vector<uint64_t> slot_;
+  FlatMap<LineKey, uint64_t, LineKeyHash> lines_;  // way mask per memory line held
+};
+
+}  // namespace l1d::golden

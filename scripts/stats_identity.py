@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Checks that two gpusim builds (or two argument sets) give byte-identical statistics.
+
+Runs every point of a preset x workload x policy matrix (and, with --traces, each trace on
+each preset) twice: once with --base and --base-args, once with --new and --new-args, and
+compares the two JSON statistics files byte for byte. A speed-up must leave the statistics
+unchanged (docs/performance.md); so must --threads N.
+
+  stats_identity.py --base /tmp/gpusim-old --new build/bin/gpusim --presets gtx480,qv100 --scale test
+  stats_identity.py --base build/bin/gpusim --new build/bin/gpusim --new-args="--threads 2" ...
+
+Exit 0 if every point is identical, 1 if any differs (the first differing field is printed),
+2 on bad input.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+
+def listing(gpusim: str, flag: str) -> list[str]:
+    out = subprocess.run([gpusim, flag], check=True, capture_output=True, text=True).stdout
+    return [line.strip() for line in out.splitlines() if line.strip()]
+
+
+def first_difference(a, b, path="") -> str:
+    if type(a) is not type(b):
+        return f"{path or '/'}: {a!r} vs {b!r}"
+    if isinstance(a, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                return f"{path}/{k}: present in only one"
+            d = first_difference(a[k], b[k], f"{path}/{k}")
+            if d:
+                return d
+        return ""
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return f"{path}: {len(a)} vs {len(b)} elements"
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = first_difference(x, y, f"{path}[{i}]")
+            if d:
+                return d
+        return ""
+    return "" if a == b else f"{path}: {a!r} vs {b!r}"
+
+
+def run(binary: str, extra: list[str], point: list[str], stats: str) -> str:
+    cmd = [binary, *point, *extra, "--stats", stats]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        return f"exit {r.returncode}: {' '.join(cmd)}: {r.stderr.strip().splitlines()[-1:] }"
+    return ""
+
+
+def compare(args, point: list[str], tmp: str, n: int) -> tuple[str, str]:
+    name = " ".join(point)
+    a, b = os.path.join(tmp, f"{n}.base.json"), os.path.join(tmp, f"{n}.new.json")
+    for binary, extra, out in ((args.base, args.base_args, a), (args.new, args.new_args, b)):
+        err = run(binary, shlex.split(extra), point, out)
+        if err:
+            return name, err
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        if fa.read() == fb.read():
+            return name, ""
+    with open(a) as fa, open(b) as fb:
+        return name, "differs at " + (first_difference(json.load(fa), json.load(fb)) or "formatting")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--base", required=True, help="gpusim binary of the reference run")
+    ap.add_argument("--new", required=True, help="gpusim binary of the run to check")
+    ap.add_argument("--base-args", default="", help="extra arguments for the reference run")
+    ap.add_argument("--new-args", default="", help="extra arguments for the checked run")
+    ap.add_argument("--presets", default="gtx480,gtx1080,qv100")
+    ap.add_argument("--workloads", default="all", help="comma list or 'all' (--list-workloads)")
+    ap.add_argument("--policies", default="all", help="comma list or 'all' (--list-policies)")
+    ap.add_argument("--scale", default="test", choices=["test", "small", "full"])
+    ap.add_argument("--traces", default="", help="comma list of trace folders, run on every preset")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args()
+    for b in (args.base, args.new):
+        if not os.access(b, os.X_OK):
+            print(f"stats_identity.py: --base/--new: {b} is not an executable gpusim", file=sys.stderr)
+            return 2
+    workloads = listing(args.new, "--list-workloads") if args.workloads == "all" else args.workloads.split(",")
+    policies = listing(args.new, "--list-policies") if args.policies == "all" else args.policies.split(",")
+    points = []
+    for preset in args.presets.split(","):
+        for w in workloads:
+            for p in policies:
+                points.append(["--preset", preset, "--workload", w, "--policy", p, "--scale", args.scale])
+        for t in filter(None, args.traces.split(",")):
+            points.append(["--preset", preset, "--trace", t])
+    differing = 0
+    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(compare, args, pt, tmp, n) for n, pt in enumerate(points)]
+        for done, f in enumerate(concurrent.futures.as_completed(futures), 1):
+            name, problem = f.result()
+            if problem:
+                differing += 1
+                print(f"DIFFERENT {name}: {problem}", flush=True)
+            if done % 50 == 0 or done == len(points):
+                print(f"[{done}/{len(points)}] {differing} differing", file=sys.stderr, flush=True)
+    print(f"{len(points) - differing} of {len(points)} points byte-identical")
+    return 1 if differing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
