@@ -93,6 +93,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--watchdog", opt.watchdog, "cycles without progress that stop the run with exit code 3 (0: off)")
       ->capture_default_str();
+  app.add_option("--threads", opt.threads,
+                 "threads that run the SMs' cycles (--l1 golden); the statistics are the same for every count "
+                 "(docs/performance.md)")
+      ->check(CLI::Range(1u, 256u))
+      ->capture_default_str();
   app.add_option("--scheduler", opt.scheduler, "warp scheduler: gto, lrr, two-level (default: the preset's)");
   app.add_option("--active-warps", opt.active_set, "two-level scheduler: active-set size per scheduler")
       ->check(CLI::Range(1u, 256u))

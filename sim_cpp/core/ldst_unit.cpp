@@ -92,15 +92,17 @@ LdstUnit::Fired LdstUnit::fired(uint64_t now) {
   const CoalescedRequest& q = reqs_[next_];
   Rec& r = recs_[cur_rec_];
   r.accepted = now;
-  const Addr line = q.addr & ~Addr{kLineBytes - 1};
+  if (arch_op_.pending) throw std::logic_error(fmt::format("SM {}: two LDST requests fired in one cycle", sm_));
+  arch_op_.pending = true;
+  arch_op_.load = r.load;
+  arch_op_.rec = cur_rec_;
+  arch_op_.line = q.addr & ~Addr{kLineBytes - 1};
+  arch_op_.mask = q.byte_mask;
   if (r.load) {
-    // The expected response: the requested bytes of the architectural image now, zero elsewhere.
-    r.expected = arch_.line(line);
-    keep_masked(r.expected, q.byte_mask);
     ++stats_.load_requests;
     ++stats_.load_requests_by_age[r.age_bucket];
   } else {
-    arch_.write(line, q.byte_mask, q.data);
+    arch_op_.data = q.data;
     ++stats_.store_requests;
   }
   ++stats_.requests;
@@ -119,10 +121,26 @@ LdstUnit::Fired LdstUnit::fired(uint64_t now) {
   return f;
 }
 
+void LdstUnit::commit_arch() {
+  if (!arch_op_.pending) return;
+  arch_op_.pending = false;
+  if (arch_op_.load) {
+    // The expected response: the requested bytes of the architectural image at acceptance (after
+    // the stores of lower-numbered SMs accepted in the same cycle), zero elsewhere.
+    Rec& r = recs_[arch_op_.rec];
+    r.expected = arch_.line(arch_op_.line);
+    keep_masked(r.expected, arch_op_.mask);
+  } else {
+    arch_.write(arch_op_.line, arch_op_.mask, arch_op_.data);
+  }
+}
+
 void LdstUnit::l1_response(const CoreResp& resp, uint64_t now) {
   const uint32_t idx = resp.id & ((1u << kIndexBits) - 1);
   if (idx >= recs_.size() || !recs_[idx].live || recs_[idx].id != resp.id)
     throw std::logic_error(fmt::format("SM {}: L1 response for unknown request id {:#x}", sm_, resp.id));
+  if (arch_op_.pending && arch_op_.rec == idx)
+    throw std::logic_error(fmt::format("SM {}: L1 response for request {:#x} in the cycle it was accepted", sm_, resp.id));
   Rec& r = recs_[idx];
   ++stats_.responses[static_cast<int>(resp.outcome)];
   ++stats_.responses_by_size[static_cast<int>(resp.outcome)][r.size == 32 ? 0 : r.size == 64 ? 1 : 2];

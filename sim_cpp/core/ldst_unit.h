@@ -79,8 +79,12 @@ class LdstUnit {
     bool store = false;  // ... and the instruction is a store
     uint32_t warp = kNone;
   };
-  // The offered request fired in cycle `now`.
+  // The offered request fired in cycle `now`. Its effect on the architectural image (a store's
+  // bytes written, a load's expected bytes snapshotted) waits for commit_arch(), which the GPU
+  // calls for every SM in SM order after all SMs' cycles: the SMs of a cycle share no state
+  // while they run, so they may run on several threads (docs/performance.md).
   Fired fired(uint64_t now);
+  void commit_arch();
   // The offered request was refused in this cycle.
   void refused() { ++stats_.stall_cycles; }
   // Counts a cycle with an instruction in the unit.
@@ -161,6 +165,17 @@ class LdstUnit {
 
   std::vector<Delayed> delay_;
   size_t delay_head_ = 0, delay_count_ = 0;
+
+  // The architectural-image access of the request fired this cycle (commit_arch).
+  struct ArchOp {
+    bool pending = false;
+    bool load = false;
+    uint32_t rec = 0;
+    Addr line = 0;
+    ByteMask mask;
+    LineData data{};  // a store's bytes
+  };
+  ArchOp arch_op_;
 
   LdstStats stats_;
   std::optional<LoadMismatch> first_mismatch_;

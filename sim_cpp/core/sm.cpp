@@ -2,10 +2,13 @@
 //  1. load responses whose hit-latency delay ended reach their warps;
 //  2. the L1's inputs are driven: the LDST unit's request, the memory ports, at most one warp
 //     launch and one warp exit event, kernel start/end, occupancy, agelru_enable;
-//  3. the L1 steps; fired transfers are applied (memory request sent, core request accepted,
-//     core response checked and delayed);
+//  3. the L1 steps; fired transfers are applied (core request accepted, core response checked
+//     and delayed);
 //  4. each scheduler issues at most one instruction (a memory instruction enters the LDST unit
 //     and is offered to the L1 from the next cycle); the issuing warp's i-buffer is refilled.
+// The memory ports are read before step 1 (mem_fetch) and the fired memory request and the LDST
+// unit's architectural-image access are applied after step 4 (commit), so that cycle() touches
+// nothing outside the SM.
 #include "sim_cpp/core/sm.h"
 
 #include <algorithm>
@@ -172,6 +175,19 @@ void Sm::send_events() {
   pending_kernel_start_ = pending_kernel_end_ = false;
 }
 
+void Sm::mem_fetch() {
+  in_.mem_req_ready = mem_.request_ready(id_);
+  std::optional<MemResp> resp = mem_.response(id_);
+  in_.mem_resp_valid = resp.has_value();
+  if (resp) in_.mem_resp = *resp;
+}
+
+void Sm::commit() {
+  if (mem_req_fired_) mem_.request(id_, out_.mem_req);
+  mem_req_fired_ = false;
+  ldst_.commit_arch();
+}
+
 bool Sm::cycle(uint64_t now) {
   now_ = now;
   ++stats_.clocked_cycles;
@@ -190,10 +206,6 @@ bool Sm::cycle(uint64_t now) {
     in_.core_req = ldst_.offer();  // copied once per request, not once per cycle
     offered_serial_ = ldst_.offer_serial();
   }
-  in_.mem_req_ready = mem_.request_ready(id_);
-  std::optional<MemResp> resp = mem_.response(id_);
-  in_.mem_resp_valid = resp.has_value();
-  if (resp) in_.mem_resp = *resp;
   in_.occupancy = occupancy_;
   send_events();
   if (resident_warps_ > 0) {  // occupancy statistics, after this cycle's launch / exit
@@ -207,7 +219,7 @@ bool Sm::cycle(uint64_t now) {
   const L1Outputs& out = out_;
 
   if (out.mem_req_valid && in_.mem_req_ready) {
-    mem_.request(id_, out.mem_req);
+    mem_req_fired_ = true;
     progress = true;
   }
   if (in_.core_req_valid) {

@@ -96,8 +96,15 @@ class Sm final : private IssueOracle {
   bool quiescent() const { return sleeping_; }
   // Has warps (launching, resident or exiting).
   bool busy() const { return live_warps_ > 0; }
-  // One cycle; returns whether anything moved (an issue or an L1 port transfer).
+  // One cycle in three steps (docs/simulator.md "Cycle order"): mem_fetch() reads this SM's
+  // memory ports (request ready, the response delivered), cycle() runs the SM and its L1 touching
+  // nothing outside the SM, commit() sends the memory request and applies the architectural-image
+  // access of the cycle. The GPU calls mem_fetch and commit in SM order and may run the cycles of
+  // all SMs in parallel between them: the result is that of running SM after SM.
+  void mem_fetch();
+  // Returns whether anything moved (an issue or an L1 port transfer).
   bool cycle(uint64_t now);
+  void commit();
 
   // Runtime controls (controllers.h).
   void set_warp_limit(uint32_t per_scheduler);  // 0 = all
@@ -174,6 +181,7 @@ class Sm final : private IssueOracle {
   golden::L1Inputs in_;
   golden::L1Outputs out_;  // the L1's outputs of the current cycle (L1Port::step_into)
   uint64_t offered_serial_ = 0;  // the LDST request currently copied into in_.core_req
+  bool mem_req_fired_ = false;   // out_.mem_req goes to the memory system at commit()
   uint64_t now_ = 0;
   IssueObserver observer_;
   bool sleeping_ = true;

@@ -2,6 +2,8 @@
 // watchdog, statistics.
 #include "sim_cpp/gpu/gpu.h"
 
+#include "sim_cpp/gpu/parallel_for.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -200,6 +202,14 @@ Gpu::Gpu(const Config& cfg, SimOptions opt, L1Factory l1, MemoryFactory mem) : c
     sms_.push_back(std::make_unique<Sm>(i, cfg_, p, l1(cfg_, i), *mem_, arch_));
   sample_.sms.resize(sms_.size());
   base_.resize(sms_.size());
+  if (opt_.threads == 0) throw ConfigError("threads: value 0 not allowed (allowed: 1 or more)");
+  // Only the golden L1 is known to keep to its own state; a verilated model is not checked for it.
+  if (opt_.threads > 1 && opt_.l1 != "golden")
+    throw ConfigError(fmt::format("threads: value {} needs --l1 golden (the {} L1 runs on one thread)", opt_.threads,
+                                  opt_.l1));
+  if (opt_.threads > 1) pool_ = std::make_unique<ParallelFor>(std::min<unsigned>(opt_.threads, num_sms()));
+  clocked_.reserve(sms_.size());
+  moved_.resize(sms_.size());
 }
 
 Gpu::~Gpu() = default;
@@ -276,10 +286,22 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
       }
     }
     bool progress = !launched;
-    for (auto& s : sms_) {
-      if (s->quiescent()) continue;
-      progress |= s->cycle(now_);
-      done += s->take_completed_ctas();  // only a clocked SM completes CTAs
+    // The SMs' cycles share no state (Sm::cycle); the memory ports and the architectural image
+    // are touched before and after them in SM order, as if the SMs ran one after another.
+    clocked_.clear();
+    for (auto& s : sms_)
+      if (!s->quiescent()) clocked_.push_back(s.get());
+    for (Sm* s : clocked_) s->mem_fetch();
+    const uint64_t now = now_;
+    const auto clock = [&](size_t i) { moved_[i] = clocked_[i]->cycle(now); };
+    if (pool_ && !observed_)
+      pool_->run(clocked_.size(), clock);
+    else
+      for (size_t i = 0; i < clocked_.size(); ++i) clock(i);
+    for (size_t i = 0; i < clocked_.size(); ++i) {
+      clocked_[i]->commit();
+      progress |= moved_[i] != 0;
+      done += clocked_[i]->take_completed_ctas();  // only a clocked SM completes CTAs
     }
     mem_->tick();
     if (!ended && done == g.ctas) {

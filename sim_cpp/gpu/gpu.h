@@ -21,6 +21,8 @@
 
 namespace l1d::sim {
 
+class ParallelFor;
+
 struct SimOptions {
   std::string scheduler;             // "" = the preset's core.scheduler
   uint32_t active_set = 8;           // two-level scheduler: active warps per scheduler
@@ -34,6 +36,9 @@ struct SimOptions {
   std::string l1 = "golden";         // the L1 backend's name (statistics); the L1Factory builds it
   std::string workload_name;         // for the statistics only
   std::string scale_name;            // for the statistics only
+  // Threads that run the SMs' cycles (parallel_for.h); the statistics do not depend on it. An
+  // issue observer makes the run single-threaded.
+  unsigned threads = 1;
 };
 
 // PCAL default when --ebt is not given: a third of the warp-opt warps hold tokens (EBTNum < 0),
@@ -78,6 +83,7 @@ class Gpu final : private ControllerHost {
 
   void set_issue_observer(const IssueObserver& f) {
     for (auto& s : sms_) s->set_issue_observer(f);
+    observed_ = static_cast<bool>(f);
   }
   // Called with the kernel's index right before each kernel starts (the memory system is idle
   // then), e.g. to replay a trace's host-to-device copies into the L2 (sim_cpp/trace/).
@@ -132,6 +138,10 @@ class Gpu final : private ControllerHost {
   ArchImage arch_{image_};  // the architectural image the loads are checked against
   std::unique_ptr<MemoryPort> mem_;
   std::vector<std::unique_ptr<Sm>> sms_;
+  std::unique_ptr<ParallelFor> pool_;  // opt_.threads > 1
+  std::vector<Sm*> clocked_;           // this cycle's non-quiescent SMs
+  std::vector<uint8_t> moved_;         // ... and whether each made progress
+  bool observed_ = false;              // an issue observer is set: cycles stay on this thread
   std::vector<std::unique_ptr<Controller>> controllers_;
   std::vector<KernelRecord> kernels_;
   RunResult result_;
