@@ -11,6 +11,11 @@
 // vertices write their own level into nxt so that nxt is complete after the kernel.
 // The host's loop test (`while changed`) reads changed[L]; the levels are computed at init.
 // A SNAP edge list given with set_input_file (gpusim --input) replaces the generated graph.
+// Issue 21: small has 2^15 vertices = 128 CTAs a level, which fill gtx480's 15 SMs (2^13
+// vertices launched 32 a level), at edge factor 2 (was 8: the same number of edge samples, so
+// about the same edge work over the levels). The Kronecker hub (about 2 x 2^16 x 0.76^15 = 1 K
+// edges) keeps one warp looping long after the rest of its level: the mean resident warps per
+// scheduler stays below the 24 that 128 CTAs could hold.
 #include <algorithm>
 
 #include "sim_cpp/workload/graph.h"
@@ -32,8 +37,8 @@ class Bfs final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t lg = scale == WorkloadScale::kTest ? 9 : scale == WorkloadScale::kSmall ? 13 : 18;
-    const uint32_t edge_factor = scale == WorkloadScale::kTest ? 4 : scale == WorkloadScale::kSmall ? 8 : 16;
+    const uint32_t lg = scale == WorkloadScale::kTest ? 9 : scale == WorkloadScale::kSmall ? 15 : 18;
+    const uint32_t edge_factor = scale == WorkloadScale::kTest ? 4 : scale == WorkloadScale::kSmall ? 2 : 16;
     Rng rng(mix_seed(seed, "bfs"));
     auto g = std::make_shared<Graph>(input_path_.empty() ? kronecker_graph(lg, edge_factor, rng)
                                                          : load_snap_edge_list(input_path_));

@@ -1,12 +1,21 @@
 // comd (CoMD, the ExMatEx molecular-dynamics proxy app): Lennard-Jones forces with link cells.
-// Atoms sit in nb^3 boxes of side r_cut (8 per box, a jittered 2x2x2 lattice, periodic), stored
-// box by box as float3 positions (AoS, 12 B apart). One thread per atom:
+// Atoms sit in nx x ny x nz boxes of side r_cut (periodic), 4 per box on a jittered FCC lattice
+// of constant r_cut (CoMD's lattice is FCC, 4 atoms per unit cell; with its Cu defaults, a box of
+// side >= r_cut holds about 5 atoms), stored box by box as float3 positions (AoS, 12 B apart).
+// One thread per atom:
 //   for each of the 27 neighbour boxes: for each atom j of that box:
 //     d = r[i] - r[j] (minimum image); r2 = d.d; if (j != i && r2 < rc^2)
 //       f[i] += 24 eps (2 (s^2/r2)^6 - (s^2/r2)^3) / r2 * d;  e[i] += 2 eps ((s^2/r2)^6 - (s^2/r2)^3) - shift
 //   store f[i], e[i]
-// A warp holds four boxes whose neighbour lists differ; each neighbour box is read by 27 boxes:
+// A warp holds eight boxes whose neighbour lists differ; each neighbour box is read by 27 boxes:
 // cache-sensitive. The neighbour boxes come from the box table (nAtoms, boxes): irregular.
+// Grid: CoMD-CUDA's thread-per-atom force kernel (LJ_Force_thread_atom) launches
+// ceil(atoms / THREAD_ATOM_CTA) CTAs, one thread per atom (its CTA is 128 threads; ours are 256,
+// so that gtx480's 8-CTA limit does not cap an SM at 32 of its 48 warps). Issue 21: small has
+// 16 x 18 x 20 boxes = 23040 atoms = 90 CTAs of 8 warps, the 6 per SM that fill gtx480's 15 SMs
+// (7^3 boxes of 8 atoms launched 11); the per-thread loop is 27 boxes x 4 atoms (was x 8). Test
+// stays one CTA (4^3 boxes, 256 atoms); full is 24 x 24 x 20 boxes, 180 CTAs.
+#include <array>
 #include <cmath>
 
 #include "sim_cpp/workload/kernel_builder.h"
@@ -16,7 +25,7 @@
 namespace l1d::sim::wl {
 namespace {
 
-constexpr uint32_t kPerBox = 8;
+constexpr uint32_t kPerBox = 4;
 constexpr float kSigma = 1.0f, kEps = 1.0f, kCut = 2.5f;
 
 class Comd final : public GeneratedWorkload {
@@ -25,28 +34,35 @@ class Comd final : public GeneratedWorkload {
   std::string description() const override { return "CoMD Lennard-Jones force kernel with link cells"; }
   WorkloadInfo info() const override {
     return {true, true, "ExMatEx CoMD",
-            nb_ ? std::to_string(nb_ * nb_ * nb_ * kPerBox) + " atoms in " + std::to_string(nb_) + "^3 boxes" : "", ""};
+            dims_[0] ? std::to_string(uint64_t{dims_[0]} * dims_[1] * dims_[2] * kPerBox) + " atoms in " +
+                           std::to_string(dims_[0]) + " x " + std::to_string(dims_[1]) + " x " +
+                           std::to_string(dims_[2]) + " boxes"
+                     : "",
+            ""};
   }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t nb = by_scale(scale, 3u, 7u, 16u), boxes = nb * nb * nb, atoms = boxes * kPerBox;
+    const Dims nb = by_scale(scale, Dims{4, 4, 4}, Dims{16, 18, 20}, Dims{24, 24, 20});
+    const uint32_t boxes = nb[0] * nb[1] * nb[2], atoms = boxes * kPerBox;
     Rng rng(mix_seed(seed, "comd"));
     std::vector<float> r(uint64_t{atoms} * 3);
     for (uint64_t b = 0; b < boxes; ++b)
       for (uint64_t a = 0; a < kPerBox; ++a)
         for (uint64_t c = 0; c < 3; ++c) {
-          const uint64_t cell = c == 0 ? b % nb : c == 1 ? b / nb % nb : b / nb / nb;
-          const float lattice = (((a >> c) & 1) ? 0.75f : 0.25f) * kCut;
+          const uint64_t cell = c == 0 ? b % nb[0] : c == 1 ? b / nb[0] % nb[1] : b / nb[0] / nb[1];
+          // FCC: atom 0 at the cell corner, atom a = 1..3 half a cell off on every axis but a - 1.
+          const float lattice = ((a != 0 && c != a - 1) ? 0.75f : 0.25f) * kCut;
           r[(b * kPerBox + a) * 3 + c] = static_cast<float>(cell) * kCut + lattice + (rng.unitf() - 0.5f) * 0.2f;
         }
-    nb_ = nb, r_ = share(r);
+    dims_ = nb, r_ = share(r);
     std::vector<int32_t> nbr(uint64_t{boxes} * 27);  // the 27 neighbour boxes of each box
     for (uint32_t b = 0; b < boxes; ++b)
       for (uint32_t k = 0; k < 27; ++k) {
-        const auto wrap = [&](uint32_t v, uint32_t d) { return (v + nb + d - 1) % nb; };
+        const auto wrap = [&](uint32_t v, uint32_t d, uint32_t n) { return (v + n + d - 1) % n; };
         nbr[uint64_t{b} * 27 + k] = static_cast<int32_t>(
-            wrap(b % nb, k % 3) + nb * (wrap(b / nb % nb, k / 3 % 3) + nb * wrap(b / nb / nb, k / 9)));
+            wrap(b % nb[0], k % 3, nb[0]) +
+            nb[0] * (wrap(b / nb[0] % nb[1], k / 3 % 3, nb[1]) + nb[1] * wrap(b / nb[0] / nb[1], k / 9, nb[2])));
       }
     std::vector<float> f, e;
     forces<float>(r, nbr, nb, f, e);
@@ -99,18 +115,19 @@ class Comd final : public GeneratedWorkload {
   void check(ResultCheck& c) const override {
     std::vector<int32_t> nbr = c.read<int32_t>("nbrBoxes");
     std::vector<double> f, e;
-    forces<double>(*r_, nbr, nb_, f, e);
+    forces<double>(*r_, nbr, dims_, f, e);
     c.close("f", f, 1e-3, 1e-3);
     c.close("e", e, 1e-3, 1e-4);
   }
 
  private:
+  using Dims = std::array<uint32_t, 3>;  // boxes along x, y, z
   // Minimum-image squared distance between atoms a and b.
   template <typename T = float>
-  static T dist2(const std::vector<float>& r, uint64_t a, uint64_t b, uint32_t nb, T* d = nullptr) {
-    const T len = static_cast<T>(nb) * static_cast<T>(kCut);
+  static T dist2(const std::vector<float>& r, uint64_t a, uint64_t b, const Dims& nb, T* d = nullptr) {
     T sum = 0;
     for (uint64_t c = 0; c < 3; ++c) {
+      const T len = static_cast<T>(nb[c]) * static_cast<T>(kCut);
       T x = static_cast<T>(r[a * 3 + c]) - static_cast<T>(r[b * 3 + c]);
       x -= len * std::round(x / len);
       if (d) d[c] = x;
@@ -120,7 +137,7 @@ class Comd final : public GeneratedWorkload {
   }
   // Forces and energies in precision T, neighbour boxes in the kernel's order.
   template <typename T>
-  static void forces(const std::vector<float>& r, const std::vector<int32_t>& nbr, uint32_t nb, std::vector<T>& f,
+  static void forces(const std::vector<float>& r, const std::vector<int32_t>& nbr, const Dims& nb, std::vector<T>& f,
                      std::vector<T>& e) {
     const uint64_t atoms = r.size() / 3;
     const T s2c = T(kSigma) * kSigma / (T(kCut) * kCut), s6c = s2c * s2c * s2c, shift = 4 * T(kEps) * (s6c * s6c - s6c);
@@ -139,7 +156,7 @@ class Comd final : public GeneratedWorkload {
         }
   }
 
-  uint32_t nb_ = 0;
+  Dims dims_{};
   Shared<float> r_;
 };
 

@@ -146,11 +146,17 @@ void GraphWorkload::make_graph(FunctionalMemory& mem, uint32_t lg, uint32_t edge
 
 std::vector<int32_t> GraphWorkload::add_min_rounds(FunctionalMemory& mem, const std::string& kname,
                                                    const std::string& array, std::vector<int32_t> init,
-                                                   std::shared_ptr<const std::vector<int32_t>> weight) {
+                                                   std::shared_ptr<const std::vector<int32_t>> weight,
+                                                   uint32_t max_rounds) {
   const auto g = graph_;
   // Host rounds: states[r] is round r's input.
   std::vector<std::shared_ptr<const std::vector<int32_t>>> states{std::make_shared<const std::vector<int32_t>>(init)};
+  capped_ = false;
   for (;;) {
+    if (max_rounds != 0 && states.size() - 1 == max_rounds) {
+      capped_ = *states.back() != *states[states.size() - 2];
+      break;
+    }
     const auto& cur = *states.back();
     std::vector<int32_t> nxt(cur);
     for (uint32_t v = 0; v < g->n; ++v) {
@@ -215,6 +221,14 @@ void GraphWorkload::check_min_rounds(ResultCheck& c, const std::string& array, c
   c.exact(array + "_b", fixpoint);
   std::vector<int32_t> changed(rounds_, 1);
   changed.back() = 0;
+  c.exact("changed", changed);
+}
+
+void GraphWorkload::check_capped_rounds(ResultCheck& c, const std::string& array, const std::vector<int32_t>& last,
+                                        const std::vector<int32_t>& prev, const std::vector<int32_t>& changed) const {
+  // Round r reads <array>_a when r is even: the last round (rounds_ - 1) wrote the other one.
+  c.exact(array + (rounds_ % 2 == 1 ? "_b" : "_a"), last);
+  c.exact(array + (rounds_ % 2 == 1 ? "_a" : "_b"), prev);
   c.exact("changed", changed);
 }
 

@@ -62,15 +62,22 @@ class GraphWorkload : public GeneratedWorkload {
   // Jacobi style on ping-pong arrays "<array>_a" / "<array>_b" (round r reads one, writes the
   // other; every thread writes its own element), until a round changes nothing; round r sets
   // changed[r] when it changed something. Returns the fixpoint; rounds_ = the
-  // number of rounds. One kernel `kname` per round.
+  // number of rounds. One kernel `kname` per round. max_rounds > 0 stops after that many rounds
+  // even if the last one changed something (capped_; a shorter run at the same grid, issue 21).
   std::vector<int32_t> add_min_rounds(FunctionalMemory& mem, const std::string& kname, const std::string& array,
-                                      std::vector<int32_t> init, std::shared_ptr<const std::vector<int32_t>> weight);
+                                      std::vector<int32_t> init, std::shared_ptr<const std::vector<int32_t>> weight,
+                                      uint32_t max_rounds = 0);
   // The result check of add_min_rounds: both arrays and changed against `fixpoint`.
   void check_min_rounds(ResultCheck& c, const std::string& array, const std::vector<int32_t>& fixpoint) const;
+  // The check of capped rounds: the last round's output `last` and its input `prev` (the two
+  // arrays), changed against whether each round changed something.
+  void check_capped_rounds(ResultCheck& c, const std::string& array, const std::vector<int32_t>& last,
+                           const std::vector<int32_t>& prev, const std::vector<int32_t>& changed) const;
 
   std::shared_ptr<const Graph> graph_;
   Addr row_ptr_ = 0, col_ = 0;
   uint32_t rounds_ = 0;
+  bool capped_ = false;  // add_min_rounds stopped at max_rounds before its fixpoint
 };
 
 }  // namespace l1d::sim::wl

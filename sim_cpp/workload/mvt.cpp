@@ -2,6 +2,13 @@
 //   mvt_kernel1, thread i < N:  for j < N: x1[i] += a[i*N + j] * y_1[j]   (row walk, uncoalesced)
 //   mvt_kernel2, thread i < N:  for j < N: x2[i] += a[j*N + i] * y_2[j]   (column walk, coalesced)
 // As in the CUDA code (no __restrict__), x1[i] / x2[i] are loaded and stored every iteration.
+// Grid (issue 21): PolyBench/GPU launches ceil(N / DIM_THREAD_BLOCK_X) CTAs of 256 threads per
+// kernel, at its published NX = NY = 4096: 16 CTAs = 128 warps, a mean of at most 4.3 resident
+// warps per scheduler on gtx480 (15 SMs x 2 schedulers) at any scale. Both kernels keep their
+// grid only if both dimensions keep theirs (one walks rows, the other columns): a shorter walk in
+// one kernel is a smaller grid in the other (4096 x 48: kernel 2 one CTA walking 4096 rows), and
+// 4096 x 4096 is about 3 M warp instructions per kernel, 3x the small ceiling. Decision: small
+// stays 512 x 512 (2 CTAs per kernel, 4 SMs); full runs the published 4096 x 4096 (16 CTAs).
 #include <cmath>
 
 #include "sim_cpp/workload/kernel_builder.h"

@@ -13,6 +13,11 @@
 //     eta'[3a + k] = product of r over the clause's other two literals
 // A fixed number of iterations (LonestarGPU iterates until the largest change is below a bound,
 // then fixes variables and repeats). Gathers through lit and occ: irregular.
+// Issue 21: small has 5485 variables = 23037 clauses = 90 CTAs of 8 warps for sp_update_eta, the
+// 6 per SM that fill gtx480's 15 SMs (2048 variables launched 34), and 2 iterations (was 6).
+// sp_update_pi, one thread per variable, then has 5485 / 256 = 22 CTAs: at the hard ratio of 4.2
+// clauses per variable, filling it too needs 23040 variables (97 K clauses), 2.3 s of CPU for one
+// iteration (3.6x the old input; 18.0 resident warps per scheduler). Test stays 256 variables.
 #include "sim_cpp/workload/kernel_builder.h"
 #include "sim_cpp/workload/result_check.h"
 #include "sim_cpp/workload/workloads.h"
@@ -90,8 +95,8 @@ class Sp final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t n = by_scale(scale, 256u, 2048u, 65536u), m = n * 21 / 5;
-    iters_ = by_scale(scale, 2u, 6u, 20u), n_ = n;
+    const uint32_t n = by_scale(scale, 256u, 5485u, 65536u), m = n * 21 / 5;
+    iters_ = by_scale(scale, 2u, 2u, 20u), n_ = n;
     Rng rng(mix_seed(seed, "sp"));
     std::vector<int32_t> lit(uint64_t{kK} * m);
     for (uint32_t a = 0; a < m; ++a) {

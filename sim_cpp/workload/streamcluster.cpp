@@ -8,6 +8,11 @@
 // between calls the host opens x when the total saving exceeds the facility cost z and moves the
 // switching points to it, then copies p[], center_table and a zeroed work area ("<array><call>"
 // regions) for the next call, as Rodinia's host code does. The center_table lookup is indirect.
+// Grid: one thread per point, as Rodinia's pgain kernel. Issue 21: small has 46080 points = 180
+// CTAs of 8 warps per call, two rounds of the 6 per SM that fill gtx480's 15 SMs (4096 points
+// launched 16), shortened by the per-thread distance loop (8 dims, was 32) and the calls (2, was
+// 10): 90 CTAs of 16 dims x 3 calls left a mean of 15.8 resident warps per scheduler. Test stays
+// 512 points (2 CTAs), full 65536.
 #include <cmath>
 
 #include "sim_cpp/workload/kernel_builder.h"
@@ -76,8 +81,8 @@ class Streamcluster final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t num = by_scale(scale, 512u, 4096u, 65536u), dim = by_scale(scale, 8u, 32u, 64u);
-    const uint32_t calls = by_scale(scale, 3u, 10u, 20u), k = 16;  // k: room for k centres in lower[] rows
+    const uint32_t num = by_scale(scale, 512u, 46080u, 65536u), dim = by_scale(scale, 8u, 8u, 64u);
+    const uint32_t calls = by_scale(scale, 3u, 2u, 20u), k = 16;  // k: room for k centres in lower[] rows
     Rng rng(mix_seed(seed, "streamcluster"));
     auto coord = share(uniform_floats(rng, uint64_t{num} * dim));
     num_ = num, dim_ = dim, k_ = k, coord_ = coord;
