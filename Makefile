@@ -86,9 +86,13 @@ experiments-slurm: configure
 experiments-compare:
 	@python3 experiments/compare_backends.py --out $(BUILD)/experiments --scale $(SCALE)
 
-# Simulation speed (Google Benchmark): cycles/s and warp-instr/s of gpusim on bfs and vecadd.
+# Simulation speed (Google Benchmark, docs/performance.md): cycles/s and warp-instr/s of gpusim on
+# bfs and vecadd, the shared real traces and a synthetic elementwise trace on qv100 (3520 CTAs,
+# 8 elements per thread; written once to $(BUILD)/traces), on 1 and 2 threads.
+BENCH_TRACE = $(BUILD)/traces/elementwise-3520x8
 bench: build
-	$(BUILD)/bin/gpusim_bench
+	@test -f $(BENCH_TRACE)/kernelslist.g || python3 scripts/gen_elementwise_trace.py --ctas 3520 --iters 8 --out $(BENCH_TRACE)
+	GPUSIM_BENCH_TRACE=$(BENCH_TRACE) $(BUILD)/bin/gpusim_bench
 
 sanitize:
 	$(MAKE) test BUILD=build-asan BUILD_TYPE=RelWithDebInfo CMAKE_EXTRA=-DSANITIZE=ON

@@ -487,9 +487,10 @@ bool L1::has_room(uint32_t n) const { return miss_queue_.size() + n <= cfg_.l1.m
 
 uint32_t L1::count_dirty(const WaySlotMasks& copies, uint32_t set) const {
   uint32_t n = 0;
-  for (uint32_t w = 0; w < ways_; ++w)
-    for (uint32_t s = 0; s < kSlotsPerLine; ++s)
-      n += ((copies[w] >> s) & 1) && sets_[set][w].slot[s].dirty;
+  for (uint32_t w = 0; w < ways_; ++w) {
+    if (!copies[w]) continue;  // most ways hold no copy: do not touch their lines
+    for (uint32_t s = 0; s < kSlotsPerLine; ++s) n += ((copies[w] >> s) & 1) && sets_[set][w].slot[s].dirty;
+  }
   return n;
 }
 

@@ -37,6 +37,7 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
       // l1.hit_latency_at none: responses reach the warp the cycle after the L1 presents them.
       ldst_(id, cfg.l1.hit_latency_at == HitLatencyAt::kResponse ? cfg.l1.hit_latency : 0, arch),
       warps_(cfg.core.warps_per_sm),
+      ibufs_(cfg.core.warps_per_sm),
       ctas_(cfg.core.warps_per_sm),
       free_slots_(cfg.core.warps_per_sm),
       warp_limit_(p.warp_limit),
@@ -141,7 +142,8 @@ void Sm::send_events() {
     live_order_.push_back(slot);
     schedulers_[sched_of(slot)]->launch(slot);
     tokens_[sched_of(slot)].launch(local_of(slot));
-    w.ibuf = w.program->next();
+    ibufs_[slot] = w.program->next();
+    w.ibuf_kind = ibufs_[slot].kind;
     w.ibuf_valid = true;
     ++occupancy_;
     ++resident_warps_;
@@ -250,7 +252,7 @@ bool Sm::cycle(uint64_t now) {
 bool Sm::can_issue(uint32_t slot) const {
   const Warp& w = warps_[slot];
   if (!w.ibuf_valid || w.pending_loads || w.store_wait || w.at_barrier || now_ < w.ready_at) return false;
-  return !(is_memory(w.ibuf.kind) && ldst_.busy());
+  return !(is_memory(w.ibuf_kind) && ldst_.busy());
 }
 
 bool Sm::long_stalled(uint32_t slot) const {
@@ -267,7 +269,7 @@ bool Sm::issue(uint64_t now) {
     if (sched.age_order().empty()) continue;
     const uint32_t slot = sched.pick(*this);
     if (slot == WarpScheduler::kNone) continue;
-    sched.issued(slot, warps_[slot].ibuf.kind);
+    sched.issued(slot, warps_[slot].ibuf_kind);
     execute(slot, now);
     issued = true;
   }
@@ -287,7 +289,7 @@ bool Sm::issue(uint64_t now) {
 
 void Sm::execute(uint32_t slot, uint64_t now) {
   Warp& w = warps_[slot];
-  const WarpInst& inst = w.ibuf;
+  const WarpInst& inst = ibufs_[slot];
   if (observer_) observer_(id_, now, slot, inst);
   ++w.instructions;
   ++stats_.instructions;
@@ -337,7 +339,8 @@ void Sm::execute(uint32_t slot, uint64_t now) {
       return;
     }
   }
-  w.ibuf = w.program->next();  // the i-buffer refills with the next instruction
+  ibufs_[slot] = w.program->next();  // the i-buffer refills with the next instruction
+  w.ibuf_kind = ibufs_[slot].kind;
 }
 
 void Sm::check_barrier(Cta& c) {

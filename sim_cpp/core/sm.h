@@ -40,9 +40,9 @@ struct Warp {
   uint64_t ready_at = 0;       // earliest cycle of the next issue (ALU latency)
   uint32_t cta = 0;  // SM CTA slot
   uint8_t awid = 0;
+  OpKind ibuf_kind = OpKind::kAlu;  // the kind of the instruction in the i-buffer (Sm::ibufs_)
   uint64_t instructions = 0;
   std::unique_ptr<WarpProgram> program;
-  WarpInst ibuf;
 };
 
 struct SmStats {
@@ -160,6 +160,9 @@ class Sm final : private IssueOracle {
   LdstUnit ldst_;
 
   std::vector<Warp> warps_;
+  // The warps' i-buffers, apart from the warps: the schedulers scan the warps every cycle, and
+  // a 550-byte instruction in each would spread that scan over many cache lines.
+  std::vector<WarpInst> ibufs_;
   std::vector<Cta> ctas_;
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   std::vector<golden::PcalTokenUnit> tokens_;

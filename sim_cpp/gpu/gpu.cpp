@@ -294,10 +294,12 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
     for (Sm* s : clocked_) s->mem_fetch();
     const uint64_t now = now_;
     const auto clock = [&](size_t i) { moved_[i] = clocked_[i]->cycle(now); };
-    if (pool_ && !observed_)
+    if (pool_ && !observed_ && clocked_.size() >= opt_.parallel_min_sms) {
       pool_->run(clocked_.size(), clock);
-    else
+      ++parallel_cycles_;
+    } else {
       for (size_t i = 0; i < clocked_.size(); ++i) clock(i);
+    }
     for (size_t i = 0; i < clocked_.size(); ++i) {
       clocked_[i]->commit();
       progress |= moved_[i] != 0;

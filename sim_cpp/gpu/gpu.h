@@ -39,6 +39,9 @@ struct SimOptions {
   // Threads that run the SMs' cycles (parallel_for.h); the statistics do not depend on it. An
   // issue observer makes the run single-threaded.
   unsigned threads = 1;
+  // A cycle runs on the threads only when at least this many SMs are clocked in it: below, the
+  // start and finish of a parallel loop cost more than the SMs' work.
+  unsigned parallel_min_sms = 8;
 };
 
 // PCAL default when --ebt is not given: a third of the warp-opt warps hold tokens (EBTNum < 0),
@@ -100,6 +103,8 @@ class Gpu final : private ControllerHost {
 
   // Introspection (tests).
   uint32_t num_sms() const override { return static_cast<uint32_t>(sms_.size()); }
+  // Cycles whose SMs ran on the thread team (SimOptions::threads; not a statistic).
+  uint64_t parallel_cycles() const { return parallel_cycles_; }
   const Sm& sm(uint32_t i) const { return *sms_.at(i); }
   const MemoryPort& memory() const { return *mem_; }
   const FunctionalMemory& image() const { return image_; }
@@ -142,6 +147,7 @@ class Gpu final : private ControllerHost {
   std::vector<Sm*> clocked_;           // this cycle's non-quiescent SMs
   std::vector<uint8_t> moved_;         // ... and whether each made progress
   bool observed_ = false;              // an issue observer is set: cycles stay on this thread
+  uint64_t parallel_cycles_ = 0;
   std::vector<std::unique_ptr<Controller>> controllers_;
   std::vector<KernelRecord> kernels_;
   RunResult result_;

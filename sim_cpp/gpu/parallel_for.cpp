@@ -3,9 +3,10 @@
 namespace l1d::sim {
 namespace {
 
-// Spins this many rounds on an atomic before sleeping on it: a simulated cycle of many SMs
-// takes microseconds, a futex wake-up tens of them.
-constexpr int kSpins = 4000;
+// How a thread waits for the others: a short spin (a simulated cycle of many SMs takes
+// microseconds), then yields (when threads outnumber free cores, the thread waited for needs
+// this core), then sleeps on the atomic (futex).
+constexpr int kSpins = 200, kYields = 50;
 
 template <typename T, typename Pred>
 void await(const std::atomic<T>& a, Pred done) {
@@ -14,6 +15,10 @@ void await(const std::atomic<T>& a, Pred done) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
+  }
+  for (int i = 0; i < kYields; ++i) {
+    if (done(a.load(std::memory_order_acquire))) return;
+    std::this_thread::yield();
   }
   for (T v = a.load(std::memory_order_acquire); !done(v); v = a.load(std::memory_order_acquire)) a.wait(v);
 }

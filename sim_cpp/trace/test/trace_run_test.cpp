@@ -100,12 +100,15 @@ struct TraceRunResult {
   RunResult r;
   nlohmann::json stats;
   uint64_t sm_loads = 0, sm_stores = 0, sm_instructions = 0;
+  uint64_t parallel_cycles = 0;
 };
 
 TraceRunResult run_trace(const fs::path& dir, const std::string& preset = "gtx480", const std::string& policy = "",
-              bool preload = true) {
+              bool preload = true, unsigned threads = 1) {
   Config cfg = load_preset(preset);
   SimOptions opt;
+  opt.threads = threads;
+  opt.parallel_min_sms = 2;  // threaded runs go parallel in every cycle with two clocked SMs
   if (!policy.empty()) opt.controllers = apply_policy(cfg, policy);
   auto w = load_trace_workload(dir.string(), {std::nullopt, cfg.l1.address_bits});
   Gpu gpu(cfg, opt);
@@ -113,12 +116,28 @@ TraceRunResult run_trace(const fs::path& dir, const std::string& preset = "gtx48
   TraceRunResult out;
   out.r = gpu.run(*w, WorkloadScale::kSmall);
   out.stats = gpu.stats_json();
+  out.parallel_cycles = gpu.parallel_cycles();
   for (uint32_t s = 0; s < gpu.num_sms(); ++s) {
     out.sm_loads += gpu.sm(s).stats().loads;
     out.sm_stores += gpu.sm(s).stats().stores;
     out.sm_instructions += gpu.sm(s).stats().instructions;
   }
   return out;
+}
+
+// gpusim --threads (docs/performance.md): the statistics of a trace run do not depend on the
+// number of threads.
+TEST(TraceRun, SharedTracesGiveIdenticalStatisticsOnOneTwoAndThreeThreads) {
+  const std::pair<const char*, const char*> runs[] = {{"vecadd_a100_bv80", "qv100-accelsim"},
+                                                      {"bfs_rodinia31_bv70", "gtx480"}};
+  for (const auto& [name, preset] : runs) {
+    const std::string one = run_trace(kTraces / name, preset, "", true, 1).stats.dump();
+    for (unsigned t : {2u, 3u}) {
+      const TraceRunResult threaded = run_trace(kTraces / name, preset, "", true, t);
+      EXPECT_EQ(threaded.stats.dump(), one) << name << " on " << preset << ", " << t << " threads";
+      EXPECT_GT(threaded.parallel_cycles, threaded.r.cycles / 10) << name << ": the threads were hardly used";
+    }
+  }
 }
 
 TEST(TraceRun, BothSharedTracesRunOnEveryPresetWithTheTraceFilesOwnCounts) {
