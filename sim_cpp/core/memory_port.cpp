@@ -43,6 +43,7 @@ class FixedLatencyMemory final : public MemoryPort {
     ++stats_.reads;
     MemResp resp;
     resp.mshr = r.mshr;
+    resp.ldst_id = r.ldst_id;
     resp.data = image_.read_sectors(r.line_addr, r.sectors);
     resp.sectors = r.sectors;
     queues_.at(sm).push_back({now_ + latency_, now_, resp});

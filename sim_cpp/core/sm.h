@@ -144,10 +144,18 @@ class Sm final : private IssueOracle {
   bool issue(uint64_t now);
   void execute(uint32_t slot, uint64_t now);
   void check_barrier(Cta& c);
+  // The offered request leaves the LDST unit other than through the L1's core port: into the
+  // before-tag pipe, or (direct_now) to the memory port (contract 13.5, 13.6).
+  bool dispatch(uint64_t now, bool direct_now);
 
   uint32_t id_;
   uint32_t num_sched_;
   bool pcal_;
+  // l1.bypass_path direct with two-level bypassing: B-mode loads bypass the L1 from the LDST unit;
+  // golden_ is the L1 whose two-level unit and pending stores they consult.
+  bool direct_ = false;
+  bool bto_ = false;
+  const golden::L1* golden_ = nullptr;
   std::unique_ptr<L1Port> l1_;
   MemoryPort& mem_;
   LdstUnit ldst_;
