@@ -209,6 +209,12 @@ bool LdstUnit::pipe_holds_store(Addr line) const {
   return false;
 }
 
+bool LdstUnit::pipe_holds_warp(uint32_t warp) const {
+  for (uint32_t k = 0; k < pipe_count_; ++k)
+    if (pipe_[(pipe_head_ + k) % pipe_stages_].req.warp == warp) return true;
+  return false;
+}
+
 // ---------------------------------------------------------------------------------------
 // l1.bypass_path direct (contract 13.6)
 

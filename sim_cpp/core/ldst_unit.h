@@ -127,6 +127,8 @@ class LdstUnit {
   Fired dispatch_to_pipe(uint64_t now);
   // A store to the 128 B line `line` is in the pipe.
   bool pipe_holds_store(Addr line) const;
+  // A request of warp slot `warp` is in the pipe.
+  bool pipe_holds_warp(uint32_t warp) const;
 
   // --- l1.bypass_path direct (contract 13.6) ---
   // The offered request is a load.

@@ -157,7 +157,8 @@ void Sm::send_events() {
     issue_wake_ = true;
   }
   in_.warp_exit = false;
-  if (exit_head_ < exit_queue_.size()) {
+  // l1.hit_latency_at before_tag: a warp's exit event follows its last request into the L1.
+  if (exit_head_ < exit_queue_.size() && !ldst_.pipe_holds_warp(exit_queue_[exit_head_])) {
     const uint32_t slot = exit_queue_[exit_head_++];
     if (exit_head_ == exit_queue_.size()) exit_queue_.clear(), exit_head_ = 0;
     Warp& w = warps_[slot];
