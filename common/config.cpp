@@ -21,7 +21,9 @@
 //   l1.write_policy write_back | write_through | write_evict; l1.allocation on_fill | on_miss;
 //   l1.bypass_fetch request | line; l1.mshr_merge stall | block; l1.kernel_end flush | invalidate
 //     (invalidate only without dirty state: not with write_back); l1.hit_latency_at response |
-//     none (docs/l1d-microarchitecture.md section 13)
+//     before_tag | none (before_tag needs hit_latency >= 2: its pipe has hit_latency - 1 stages);
+//     l1.bypass_path through_l1 | direct (direct only without dirty state: not with write_back)
+//     (docs/l1d-microarchitecture.md section 13)
 //   l1.hit_latency, l2.hit_latency, noc.latency, dram.latency 1..10000 cycles
 //   l2.size_bytes 1024..2^30, ways 1..64, partitions 1..128, slices_per_partition power of two
 //     1..8; sets per slice (size / (partitions * slices * ways * 128)) a power of two
@@ -167,7 +169,10 @@ constexpr std::array kMshrMerges = {Choice<MshrMerge>{"stall", MshrMerge::kStall
 constexpr std::array kKernelEnds = {Choice<KernelEndAction>{"flush", KernelEndAction::kFlush},
                                     Choice<KernelEndAction>{"invalidate", KernelEndAction::kInvalidate}};
 constexpr std::array kHitLatencyAts = {Choice<HitLatencyAt>{"response", HitLatencyAt::kResponse},
+                                       Choice<HitLatencyAt>{"before_tag", HitLatencyAt::kBeforeTag},
                                        Choice<HitLatencyAt>{"none", HitLatencyAt::kNone}};
+constexpr std::array kBypassPaths = {Choice<BypassPath>{"through_l1", BypassPath::kThroughL1},
+                                     Choice<BypassPath>{"direct", BypassPath::kDirect}};
 constexpr std::array kReplacements = {Choice<ReplacementKind>{"lru", ReplacementKind::kLru},
                                       Choice<ReplacementKind>{"fifo", ReplacementKind::kFifo},
                                       Choice<ReplacementKind>{"bip", ReplacementKind::kBip},
@@ -404,6 +409,7 @@ void read_l1(Reader& r, L1Config& c) {
   r.choice("mshr_merge", c.mshr_merge, kMshrMerges);
   r.choice("kernel_end", c.kernel_end, kKernelEnds);
   r.choice("hit_latency_at", c.hit_latency_at, kHitLatencyAts);
+  r.choice("bypass_path", c.bypass_path, kBypassPaths);
 }
 
 void read_l2(Reader& r, L2Config& c) {
@@ -529,6 +535,17 @@ void check_l1_fidelity(const L1Config& c, const std::string& file) {
     fail(file, "l1.kernel_end",
          "value \"invalidate\" not allowed with write_policy write_back (dirty data would be lost; allowed: flush, "
          "or write_policy write_through / write_evict)");
+  // A direct load reads memory without looking at the L1: no L1 line may hold newer data.
+  if (c.bypass_path == BypassPath::kDirect && c.write_policy == WritePolicy::kWriteBack)
+    fail(file, "l1.bypass_path",
+         "value \"direct\" not allowed with write_policy write_back (a direct load would miss dirty L1 data; "
+         "allowed: through_l1, or write_policy write_through / write_evict)");
+  // The before-tag pipe has hit_latency - 1 stages.
+  if (c.hit_latency_at == HitLatencyAt::kBeforeTag && c.hit_latency < 2)
+    fail(file, "l1.hit_latency",
+         fmt::format("value {} out of range with hit_latency_at before_tag (allowed 2..{}: the pipe before the tag "
+                     "lookup has hit_latency - 1 stages)",
+                     c.hit_latency, kMaxLatency));
   // A miss that reserves may write back 4 dirty copies and 4 dirty victim slots before its read.
   if (c.allocation == AllocationPolicy::kOnMiss && c.write_policy == WritePolicy::kWriteBack && c.miss_queue_entries < 9)
     fail(file, "l1.miss_queue_entries",
@@ -717,6 +734,8 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   if (c.mshr_merge != MshrMerge::kStall) return "l1.mshr_merge: " + to_string(c.mshr_merge);
   if (c.write_policy == WritePolicy::kWriteEvict) return "l1.write_policy: " + to_string(c.write_policy);
   if (c.kernel_end != KernelEndAction::kFlush) return "l1.kernel_end: " + to_string(c.kernel_end);
+  if (c.hit_latency_at == HitLatencyAt::kBeforeTag) return "l1.hit_latency_at: " + to_string(c.hit_latency_at);
+  if (c.bypass_path != BypassPath::kThroughL1) return "l1.bypass_path: " + to_string(c.bypass_path);
   return "";
 }
 
@@ -726,6 +745,7 @@ std::string to_string(BypassFetch b) { return spelling(kBypassFetches, b); }
 std::string to_string(MshrMerge m) { return spelling(kMshrMerges, m); }
 std::string to_string(KernelEndAction k) { return spelling(kKernelEnds, k); }
 std::string to_string(HitLatencyAt h) { return spelling(kHitLatencyAts, h); }
+std::string to_string(BypassPath b) { return spelling(kBypassPaths, b); }
 
 
 }  // namespace l1d

@@ -26,10 +26,14 @@ enum class AllocationPolicy : uint8_t { kOnFill, kOnMiss };  // when a missing b
 enum class BypassFetch : uint8_t { kRequest, kLine };          // what a bypassing load miss fetches
 enum class MshrMerge : uint8_t { kStall, kBlock };             // a load overlapping an in-flight entry
 enum class KernelEndAction : uint8_t { kFlush, kInvalidate };  // what the L1 does at kernel end
-// Where l1.hit_latency is charged: on every L1 response (today's model) or nowhere (GPGPU-Sim
-// 3.x: a hit completes in the LDST unit's cache stage). GPGPU-Sim 4.x's before-tag latency queue
-// is not modelled yet.
-enum class HitLatencyAt : uint8_t { kResponse, kNone };
+// Where l1.hit_latency is charged: on every L1 response (today's model), nowhere (GPGPU-Sim 3.x: a
+// hit completes in the LDST unit's cache stage) or in a pipe between the LDST unit and the L1's
+// tag lookup (GPGPU-Sim 4.x's l1_latency_queue; contract section 13.5).
+enum class HitLatencyAt : uint8_t { kResponse, kNone, kBeforeTag };
+// How a load bypassed by a decision known at the LDST unit (two-level B mode) reaches memory:
+// through the L1 (tags, MSHR, miss queue) or from the LDST unit straight to the memory port
+// (GPGPU-Sim's bypassL1D path; contract section 13.6).
+enum class BypassPath : uint8_t { kThroughL1, kDirect };
 // l2.fetch: what an L2 read miss fetches from DRAM (GPGPU-Sim 3.x's line L2 / a sector L2).
 enum class L2Fetch : uint8_t { kSector, kLine };
 enum class ReplacementKind : uint8_t { kLru, kFifo, kBip, kDip, kAgeLru, kRpr };
@@ -67,6 +71,7 @@ struct L1Config {
   MshrMerge mshr_merge = MshrMerge::kStall;
   KernelEndAction kernel_end = KernelEndAction::kFlush;
   HitLatencyAt hit_latency_at = HitLatencyAt::kResponse;
+  BypassPath bypass_path = BypassPath::kThroughL1;
 
   uint32_t sets() const { return size_bytes / (ways * 128); }
 };
@@ -221,6 +226,7 @@ std::string to_string(BypassFetch b);
 std::string to_string(MshrMerge m);
 std::string to_string(KernelEndAction k);
 std::string to_string(HitLatencyAt h);
+std::string to_string(BypassPath b);
 
 
 }  // namespace l1d

@@ -64,6 +64,9 @@ struct MemReq {
   bool bypass = false;        // the fill will not allocate in L1 (as decided at the miss)
   bool agcb_bypass = false;   // AGCB predicted bypass: the L2 verifies it with its bypass bit
   uint8_t mshr = 0;           // reads only
+  // Nonzero: a direct load of the LDST unit (l1.bypass_path direct), this being its request id;
+  // its response goes to the LDST unit, not the L1 (contract section 13.6).
+  uint32_t ldst_id = 0;
 };
 
 // memory -> L1 (valid only; the L1 always accepts: every read owns an MSHR entry).
@@ -74,6 +77,7 @@ struct MemResp {
   // The sectors this response answers (the read's sector mask). Needed only when an MSHR entry
   // has two reads in flight (l1.mshr_merge block); 0 means "all the entry awaits".
   SectorMask sectors = 0;
+  uint32_t ldst_id = 0;  // the read's MemReq::ldst_id: nonzero answers the LDST unit, not the L1
 };
 
 }  // namespace l1d

@@ -225,6 +225,14 @@ L1::S1Result L1::lookup(const CoreReq& req) {
   return req.op == MemOp::kLoad ? load(req, d) : store(req, d);
 }
 
+bool L1::store_pending(Addr line_addr) const {
+  const auto line_of = [](Addr a) { return a & ~Addr{kLineBytes - 1}; };
+  if (s1_valid_ && s1_.op == MemOp::kStore && line_of(s1_.addr) == line_of(line_addr)) return true;
+  for (const MemReq& r : miss_queue_)
+    if (r.op == MemOp::kStore && r.line_addr == line_of(line_addr)) return true;
+  return false;
+}
+
 BypassReason L1::bypass_decision(const CoreReq& req) const {
   switch (cfg_.policy.bypass) {
     case BypassKind::kPcal: return req.token ? BypassReason::kNone : BypassReason::kPcal;

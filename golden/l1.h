@@ -103,6 +103,9 @@ class L1 {
   const Mshr& mshr() const { return mshr_; }
   const AddressSplit& split() const { return split_; }
   size_t miss_queue_size() const { return miss_queue_.size(); }
+  // A store to the 128 B line is in S1 or in the miss queue (l1.bypass_path direct: a direct load
+  // of the line must not overtake it to memory; contract section 13.6).
+  bool store_pending(Addr line_addr) const;
 
  private:
   struct S1Result {

@@ -45,6 +45,7 @@ TEST(FidelityFields, DefaultsAreTheRealisticL1TheRtlImplements) {
   EXPECT_EQ(c.mshr_merge, MshrMerge::kStall);
   EXPECT_EQ(c.kernel_end, KernelEndAction::kFlush);
   EXPECT_EQ(c.hit_latency_at, HitLatencyAt::kResponse);
+  EXPECT_EQ(c.bypass_path, BypassPath::kThroughL1);
   EXPECT_EQ(rtl_unsupported_l1_option(c), "");
   for (const char* p : {"gtx480", "gtx1080", "qv100"}) EXPECT_EQ(rtl_unsupported_l1_option(load_preset(p).l1), "") << p;
 }
@@ -70,6 +71,29 @@ TEST(FidelityFields, EveryValueReadsBack) {
   EXPECT_EQ(rtl_unsupported_l1_option(only_latency), "");
 }
 
+// Contract 13.5 / 13.6: the before-tag pipe and the direct bypass path (simulator paths around
+// the L1, golden-only until RTL v2).
+TEST(FidelityFields, BeforeTagAndDirectReadBackAndAreGoldenOnly) {
+  const Config c = load_config_file(write_temp("ldst.yaml",
+                                               "l1:\n  write_policy: write_through\n  hit_latency_at: before_tag\n"
+                                               "  bypass_path: direct\n"));
+  EXPECT_EQ(c.l1.hit_latency_at, HitLatencyAt::kBeforeTag);
+  EXPECT_EQ(c.l1.bypass_path, BypassPath::kDirect);
+  EXPECT_EQ(to_string(c.l1.hit_latency_at), "before_tag");
+  EXPECT_EQ(to_string(c.l1.bypass_path), "direct");
+  EXPECT_EQ(rtl_unsupported_l1_option(c.l1), "l1.hit_latency_at: before_tag");
+  L1Config only_direct;
+  only_direct.write_policy = WritePolicy::kWriteThrough;
+  only_direct.bypass_path = BypassPath::kDirect;
+  EXPECT_EQ(rtl_unsupported_l1_option(only_direct), "l1.bypass_path: direct");
+  // The faithful presets set them where their reference simulator does.
+  EXPECT_EQ(load_preset("gtx480-gpgpusim").l1.hit_latency_at, HitLatencyAt::kNone);
+  for (const char* p : {"gtx480-gpgpusim", "gtx1080-jips", "qv100-accelsim"})
+    EXPECT_EQ(load_preset(p).l1.bypass_path, BypassPath::kDirect) << p;
+  for (const char* p : {"gtx1080-jips", "qv100-accelsim"})
+    EXPECT_EQ(load_preset(p).l1.hit_latency_at, HitLatencyAt::kBeforeTag) << p;
+}
+
 TEST(FidelityFields, BadValuesNameFieldValueAndAllowed) {
   EXPECT_EQ(load_error("l1: {allocation: on_access}\n"),
             "l1.allocation: value \"on_access\" not allowed (allowed: on_fill, on_miss)");
@@ -81,8 +105,10 @@ TEST(FidelityFields, BadValuesNameFieldValueAndAllowed) {
             "l1.write_policy: value \"write_around\" not allowed (allowed: write_back, write_through, write_evict)");
   EXPECT_EQ(load_error("l1: {kernel_end: drop}\n"),
             "l1.kernel_end: value \"drop\" not allowed (allowed: flush, invalidate)");
-  EXPECT_EQ(load_error("l1: {hit_latency_at: before_tag}\n"),
-            "l1.hit_latency_at: value \"before_tag\" not allowed (allowed: response, none)");
+  EXPECT_EQ(load_error("l1: {hit_latency_at: after_tag}\n"),
+            "l1.hit_latency_at: value \"after_tag\" not allowed (allowed: response, before_tag, none)");
+  EXPECT_EQ(load_error("l1: {bypass_path: icnt}\n"),
+            "l1.bypass_path: value \"icnt\" not allowed (allowed: through_l1, direct)");
 }
 
 TEST(FidelityFields, CrossFieldRules) {
@@ -92,6 +118,12 @@ TEST(FidelityFields, CrossFieldRules) {
   EXPECT_EQ(load_error("l1: {allocation: on_miss, write_policy: write_back, miss_queue_entries: 8}\n"),
             "l1.miss_queue_entries: value 8 out of range with allocation on_miss and write_back (allowed 9..256: a "
             "reserving miss may queue 8 write-backs and its read)");
+  EXPECT_EQ(load_error("l1: {write_policy: write_back, bypass_path: direct}\n"),
+            "l1.bypass_path: value \"direct\" not allowed with write_policy write_back (a direct load would miss "
+            "dirty L1 data; allowed: through_l1, or write_policy write_through / write_evict)");
+  EXPECT_EQ(load_error("l1: {hit_latency: 1, hit_latency_at: before_tag}\n"),
+            "l1.hit_latency: value 1 out of range with hit_latency_at before_tag (allowed 2..10000: the pipe before "
+            "the tag lookup has hit_latency - 1 stages)");
   // Without dirty state, the smallest queue is legal on miss.
   EXPECT_NO_THROW(load_config_file(
       write_temp("ok2.yaml", "l1: {allocation: on_miss, write_policy: write_evict, miss_queue_entries: 6}\n")));

@@ -4,6 +4,13 @@
 // fixed delay of l1.hit_latency cycles before the warp sees them (SPEC 1: the hit latency is
 // modelled outside the L1).
 //
+// Two reference-faithful paths (docs/l1d-microarchitecture.md 13.5, 13.6; off by default):
+// - l1.hit_latency_at before_tag: requests leave the unit into a pipe of hit_latency - 1 stages
+//   whose head is presented to the L1 (GPGPU-Sim 4.x's l1_latency_queue); a request counts as
+//   accepted when it enters the pipe.
+// - l1.bypass_path direct: a load the two-level unit bypasses leaves the unit as a memory read
+//   (dispatch_direct) and its memory response comes back here (direct_response), never to the L1.
+//
 // Data check: the unit updates the architectural memory image (`arch`, arch_image.h): a store's bytes are
 // written to it when the L1 accepts the store's request, and a load request's expected bytes
 // are snapshotted from it when the L1 accepts the load's request; the L1's response must equal
@@ -48,6 +55,8 @@ struct LdstStats {
   // outcome hit / miss-return / bypass-return.
   uint64_t latency_sum[3] = {}, latency_max[3] = {};
   uint64_t loads_checked = 0, load_mismatches = 0;
+  // l1.bypass_path direct: load requests sent from the unit straight to the memory port.
+  uint64_t direct_loads = 0;
   // Load requests and their L1 hits by the issuing warp's age rank on its scheduler when the
   // instruction issued (0 = oldest resident warp; the last bucket takes the rest): the
   // dissertation's Fig. 5.8 breakdown, which shows whom a replacement policy favours.
@@ -92,25 +101,49 @@ class LdstUnit {
 
   // The L1's core response of cycle `now`.
   void l1_response(const CoreResp& r, uint64_t now);
-  // Calls f(warp) for every load response whose delay has ended by `now` (in response order).
+  // Calls f(warp) for every load response whose delay has ended by `now`: direct responses of
+  // earlier cycles first, then the delay line in response order.
   template <typename F>
   void deliver(uint64_t now, F&& f) {
+    for (const uint32_t idx : direct_ready_) finish(idx, now, f);
+    direct_ready_.clear();
     while (delay_count_ && delay_[delay_head_].due <= now) {
       const uint32_t idx = delay_[delay_head_].rec;
       delay_head_ = (delay_head_ + 1) % delay_.size();
       --delay_count_;
-      Rec& r = recs_[idx];
-      const uint32_t k = r.outcome == Outcome::kHit ? 0 : r.outcome == Outcome::kMissReturn ? 1 : 2;
-      const uint64_t lat = now - r.accepted;
-      stats_.latency_sum[k] += lat;
-      if (lat > stats_.latency_max[k]) stats_.latency_max[k] = lat;
-      const uint32_t warp = r.warp;
-      release(idx);
-      f(warp);
+      finish(idx, now, f);
     }
   }
 
-  // Nothing in the unit, nothing outstanding at the L1, nothing in the delay line.
+  // --- l1.hit_latency_at before_tag (contract 13.5) ---
+  // Gives the unit a pipe of `stages` (>= 1) stages between it and the L1.
+  void set_pipe(uint32_t stages);
+  bool has_pipe() const { return pipe_stages_ > 0; }
+  // The pipe's head is presented to the L1 in cycle `now`.
+  bool pipe_offer_valid(uint64_t now) const { return pipe_count_ && pipe_[pipe_head_].ready <= now; }
+  const CoreReq& pipe_offer() const { return pipe_[pipe_head_].req; }
+  uint64_t pipe_offer_serial() const { return pipe_[pipe_head_].serial; }
+  // The L1 accepted the pipe's head.
+  void pipe_accepted();
+  bool pipe_full() const { return pipe_count_ == pipe_stages_; }
+  bool pipe_empty() const { return pipe_count_ == 0; }
+  // The offered request leaves the unit into the pipe in cycle `now` (requires !pipe_full()).
+  Fired dispatch_to_pipe(uint64_t now);
+  // A store to the 128 B line `line` is in the pipe.
+  bool pipe_holds_store(Addr line) const;
+  // A request of warp slot `warp` is in the pipe.
+  bool pipe_holds_warp(uint32_t warp) const;
+
+  // --- l1.bypass_path direct (contract 13.6) ---
+  // The offered request is a load.
+  bool offer_is_load() const { return busy_ && kind_ == OpKind::kLoad; }
+  // The offered load leaves the unit in cycle `now` as the memory read `out` (its R-aligned
+  // sectors, or with BTO the sectors its byte mask touches), answered by direct_response().
+  Fired dispatch_direct(uint64_t now, bool bto, MemReq& out);
+  // The memory response of a direct load, in cycle `now`: checked, and delivered next cycle.
+  void direct_response(const MemResp& r, uint64_t now);
+
+  // Nothing in the unit, nothing outstanding at the L1 or memory, nothing in the delay line.
   bool quiet() const { return !busy_ && live_ == 0; }
   uint32_t outstanding() const { return live_; }
   std::string describe() const;
@@ -124,19 +157,41 @@ class LdstUnit {
     uint32_t age_bucket = 0;
     bool live = false;
     bool load = false;
+    bool direct = false;  // sent to memory by dispatch_direct
     Outcome outcome = Outcome::kHit;
     uint64_t accepted = 0;
     uint64_t pc = 0;
     Addr addr = 0;
     uint32_t size = 0;
+    ByteMask mask;
     LineData expected{};
   };
   struct Delayed {
     uint64_t due = 0;
     uint32_t rec = 0;
   };
+  struct PipeEntry {
+    uint64_t ready = 0;   // first cycle the L1 sees it
+    uint64_t serial = 0;  // the offer serial it had in the unit
+    CoreReq req;
+  };
   static constexpr uint32_t kIndexBits = 16;
 
+  template <typename F>
+  void finish(uint32_t idx, uint64_t now, F& f) {
+    Rec& r = recs_[idx];
+    const uint32_t k = r.outcome == Outcome::kHit ? 0 : r.outcome == Outcome::kMissReturn ? 1 : 2;
+    const uint64_t lat = now - r.accepted;
+    stats_.latency_sum[k] += lat;
+    if (lat > stats_.latency_max[k]) stats_.latency_max[k] = lat;
+    const uint32_t warp = r.warp;
+    release(idx);
+    f(warp);
+  }
+  // Counts a load response of `outcome` carrying `data` (the requested bytes, zero elsewhere) and
+  // compares it with the request's snapshot.
+  void check_load(Rec& r, Outcome outcome, const LineData& data, uint64_t now);
+  uint32_t rec_of(uint32_t id, const char* what) const;
   void build_current();
   uint32_t allocate();
   void release(uint32_t idx);
@@ -176,6 +231,10 @@ class LdstUnit {
     LineData data{};  // a store's bytes
   };
   ArchOp arch_op_;
+  std::vector<PipeEntry> pipe_;  // ring of pipe_stages_ entries (l1.hit_latency_at before_tag)
+  uint32_t pipe_stages_ = 0, pipe_head_ = 0, pipe_count_ = 0;
+  std::vector<uint32_t> direct_ready_;  // direct loads answered this cycle (delivered next cycle)
+  uint32_t direct_outstanding_ = 0;
 
   LdstStats stats_;
   std::optional<LoadMismatch> first_mismatch_;

@@ -15,6 +15,7 @@ class SystemPort final : public MemoryPort {
  public:
   SystemPort(const Config& cfg, FunctionalMemory& image) : mem_(cfg, image) {}
   bool request_ready(uint32_t sm) const override { return mem_.request_ready(sm); }
+  uint32_t request_room(uint32_t sm, uint32_t cap) const override { return mem_.request_room(sm, cap); }
   void request(uint32_t sm, const MemReq& r) override { mem_.request(sm, r); }
   std::optional<MemResp> response(uint32_t sm) override { return mem_.response(sm); }
   void tick() override { mem_.tick(); }
@@ -33,6 +34,7 @@ class FixedLatencyMemory final : public MemoryPort {
   FixedLatencyMemory(uint32_t sms, FunctionalMemory& image, uint32_t latency)
       : image_(image), latency_(latency), queues_(sms) {}
   bool request_ready(uint32_t) const override { return true; }
+  uint32_t request_room(uint32_t, uint32_t cap) const override { return cap; }
   void request(uint32_t sm, const MemReq& r) override {
     ++stats_.requests;
     if (r.op == MemOp::kStore) {
@@ -43,6 +45,7 @@ class FixedLatencyMemory final : public MemoryPort {
     ++stats_.reads;
     MemResp resp;
     resp.mshr = r.mshr;
+    resp.ldst_id = r.ldst_id;
     resp.data = image_.read_sectors(r.line_addr, r.sectors);
     resp.sectors = r.sectors;
     queues_.at(sm).push_back({now_ + latency_, now_, resp});
@@ -93,6 +96,7 @@ class DroppingMemory final : public MemoryPort {
  public:
   DroppingMemory(std::unique_ptr<MemoryPort> inner, uint64_t n) : inner_(std::move(inner)), n_(n) {}
   bool request_ready(uint32_t sm) const override { return inner_->request_ready(sm); }
+  uint32_t request_room(uint32_t sm, uint32_t cap) const override { return inner_->request_room(sm, cap); }
   void request(uint32_t sm, const MemReq& r) override { inner_->request(sm, r); }
   std::optional<MemResp> response(uint32_t sm) override {
     std::optional<MemResp> r = inner_->response(sm);

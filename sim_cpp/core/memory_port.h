@@ -22,6 +22,9 @@ class MemoryPort {
  public:
   virtual ~MemoryPort() = default;
   virtual bool request_ready(uint32_t sm) const = 0;
+  // Requests `sm` could send now one after another, counted up to `cap` (request_ready() is
+  // room >= 1): the SM reads it before its cycle and sends at the cycle's end (Sm::mem_fetch).
+  virtual uint32_t request_room(uint32_t sm, uint32_t cap) const = 0;
   virtual void request(uint32_t sm, const MemReq& r) = 0;
   // The response delivered to `sm` this cycle, if any; the caller must pass it to the L1.
   virtual std::optional<MemResp> response(uint32_t sm) = 0;

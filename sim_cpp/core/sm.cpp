@@ -3,7 +3,9 @@
 //  2. the L1's inputs are driven: the LDST unit's request, the memory ports, at most one warp
 //     launch and one warp exit event, kernel start/end, occupancy, agelru_enable;
 //  3. the L1 steps; fired transfers are applied (core request accepted, core response checked
-//     and delayed);
+//     and delayed); with l1.hit_latency_at before_tag the L1's core port carries the pipe's head
+//     and the offered request then enters the pipe, and a direct load (l1.bypass_path direct)
+//     then leaves for the memory port (contract 13.5, 13.6);
 //  4. each scheduler issues at most one instruction (a memory instruction enters the LDST unit
 //     and is offered to the L1 from the next cycle); the issuing warp's i-buffer is refilled.
 // The memory ports are read before step 1 (mem_fetch) and the fired memory request and the LDST
@@ -32,6 +34,8 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
     : id_(id),
       num_sched_(cfg.core.schedulers_per_sm),
       pcal_(cfg.policy.bypass == BypassKind::kPcal),
+      direct_(cfg.l1.bypass_path == BypassPath::kDirect && cfg.policy.bypass == BypassKind::kTwoLevel),
+      bto_(cfg.policy.bto),
       l1_(std::move(l1)),
       mem_(mem),
       // l1.hit_latency_at none: responses reach the warp the cycle after the L1 presents them.
@@ -46,6 +50,12 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
   if (num_sched_ == 0 || num_sched_ > cfg.core.warps_per_sm)
     throw ConfigError("core.schedulers_per_sm must be in 1..warps_per_sm");
   if (cfg.core.warps_per_sm > 256) throw ConfigError("core.warps_per_sm above 256 does not fit the 8-bit warp field");
+  // l1.hit_latency_at before_tag: a pipe of hit_latency - 1 stages before the L1 (contract 13.5).
+  if (cfg.l1.hit_latency_at == HitLatencyAt::kBeforeTag) ldst_.set_pipe(cfg.l1.hit_latency - 1);
+  if (direct_) {
+    golden_ = l1_->golden_model();
+    if (golden_ == nullptr) throw ConfigError("l1.bypass_path direct needs the golden L1 (--l1 golden)");
+  }
   for (uint32_t s = 0; s < num_sched_; ++s) {
     schedulers_.push_back(make_scheduler(p.scheduler, {cfg.core.warps_per_sm, num_sched_, s, p.active_set}));
     tokens_.emplace_back(static_cast<uint32_t>(schedulers_.back()->slots().size()));
@@ -152,7 +162,8 @@ void Sm::send_events() {
     issue_wake_ = true;
   }
   in_.warp_exit = false;
-  if (exit_head_ < exit_queue_.size()) {
+  // l1.hit_latency_at before_tag: a warp's exit event follows its last request into the L1.
+  if (exit_head_ < exit_queue_.size() && !ldst_.pipe_holds_warp(exit_queue_[exit_head_])) {
     const uint32_t slot = exit_queue_[exit_head_++];
     if (exit_head_ == exit_queue_.size()) exit_queue_.clear(), exit_head_ = 0;
     Warp& w = warps_[slot];
@@ -173,20 +184,23 @@ void Sm::send_events() {
     }
   }
   in_.kernel_start = pending_kernel_start_;
-  in_.kernel_end = pending_kernel_end_;
-  pending_kernel_start_ = pending_kernel_end_ = false;
+  pending_kernel_start_ = false;
+  // l1.hit_latency_at before_tag: the L1 ends the kernel once the pipe is empty (contract 13.5).
+  in_.kernel_end = pending_kernel_end_ && ldst_.pipe_empty();
+  if (in_.kernel_end) pending_kernel_end_ = false;
 }
 
 void Sm::mem_fetch() {
-  in_.mem_req_ready = mem_.request_ready(id_);
-  std::optional<MemResp> resp = mem_.response(id_);
-  in_.mem_resp_valid = resp.has_value();
-  if (resp) in_.mem_resp = *resp;
+  mem_room_ = mem_.request_room(id_, 2);
+  in_.mem_req_ready = mem_room_ > 0;
+  fetched_resp_ = mem_.response(id_);
 }
 
 void Sm::commit() {
+  // The L1's request first, then a direct load's (the order cycle() decided them in).
   if (mem_req_fired_) mem_.request(id_, out_.mem_req);
-  mem_req_fired_ = false;
+  if (direct_req_fired_) mem_.request(id_, direct_req_);
+  mem_req_fired_ = direct_req_fired_ = false;
   ldst_.commit_arch();
 }
 
@@ -203,11 +217,29 @@ bool Sm::cycle(uint64_t now) {
     if (--w.pending_loads == 0) issue_wake_ = true;
   });
 
-  in_.core_req_valid = ldst_.busy();
-  if (in_.core_req_valid && offered_serial_ != ldst_.offer_serial()) {
-    in_.core_req = ldst_.offer();  // copied once per request, not once per cycle
-    offered_serial_ = ldst_.offer_serial();
+  const bool pipe = ldst_.has_pipe();
+  // l1.bypass_path direct: the offered load leaves for memory while the two-level unit is in B
+  // mode at the start of this cycle (contract 13.6).
+  const bool direct_now = direct_ && ldst_.offer_is_load() && golden_->two_level().bypass();
+  if (pipe) {  // the L1 sees the before-tag pipe's head
+    in_.core_req_valid = ldst_.pipe_offer_valid(now);
+    if (in_.core_req_valid && offered_serial_ != ldst_.pipe_offer_serial()) {
+      in_.core_req = ldst_.pipe_offer();
+      offered_serial_ = ldst_.pipe_offer_serial();
+    }
+  } else {
+    in_.core_req_valid = ldst_.busy() && !direct_now;
+    if (in_.core_req_valid && offered_serial_ != ldst_.offer_serial()) {
+      in_.core_req = ldst_.offer();  // copied once per request, not once per cycle
+      offered_serial_ = ldst_.offer_serial();
+    }
   }
+  // The memory port was read by mem_fetch(): a response naming an LDST request answers a direct
+  // load, not the L1.
+  const bool direct_resp = fetched_resp_ && fetched_resp_->ldst_id != 0;
+  in_.mem_resp_valid = fetched_resp_.has_value() && !direct_resp;
+  if (in_.mem_resp_valid) in_.mem_resp = *fetched_resp_;
+  if (direct_resp) ldst_.direct_response(*fetched_resp_, now);
   in_.occupancy = occupancy_;
   send_events();
   if (resident_warps_ > 0) {  // occupancy statistics, after this cycle's launch / exit
@@ -226,27 +258,59 @@ bool Sm::cycle(uint64_t now) {
   }
   if (in_.core_req_valid) {
     if (out.core_req_ready) {
-      const LdstUnit::Fired f = ldst_.fired(now);
-      if (f.done) {
-        issue_wake_ = true;
-        if (f.store) warps_[f.warp].store_wait = false;
+      if (pipe) {
+        ldst_.pipe_accepted();
+      } else {
+        const LdstUnit::Fired f = ldst_.fired(now);
+        if (f.done) {
+          issue_wake_ = true;
+          if (f.store) warps_[f.warp].store_wait = false;
+        }
       }
       progress = true;
-    } else {
+    } else if (!pipe) {
       ldst_.refused();
     }
   }
+  if ((pipe || direct_now) && ldst_.busy()) progress |= dispatch(now, direct_now);
   if (out.core_resp_valid) {
     ldst_.l1_response(out.core_resp, now);
     progress = true;
   }
-  progress |= in_.mem_resp_valid;
+  progress |= in_.mem_resp_valid || direct_resp;
   ldst_.tick();
 
   if (resident_warps_ > 0 && (issue_wake_ || now >= issue_sleep_until_)) progress |= issue(now);
   if (live_warps_ == 0)
     sleeping_ = !pending_kernel_start_ && !pending_kernel_end_ && ldst_.quiet() && l1_->idle();
   return progress;
+}
+
+bool Sm::dispatch(uint64_t now, bool direct_now) {
+  LdstUnit::Fired f;
+  if (direct_now) {
+    // After the L1's own memory request of this cycle, and never ahead of an earlier store to
+    // the line (the pipe's, S1's or the miss queue's): the data check stays exact.
+    const Addr line = ldst_.offer().addr & ~Addr{kLineBytes - 1};
+    const uint32_t room = mem_room_ - (mem_req_fired_ ? 1 : 0);  // after the L1's request of this cycle
+    if (room == 0 || golden_->store_pending(line) || ldst_.pipe_holds_store(line)) {
+      ldst_.refused();
+      return false;
+    }
+    f = ldst_.dispatch_direct(now, bto_, direct_req_);
+    direct_req_fired_ = true;  // sent at commit()
+  } else {
+    if (ldst_.pipe_full()) {
+      ldst_.refused();
+      return false;
+    }
+    f = ldst_.dispatch_to_pipe(now);
+  }
+  if (f.done) {
+    issue_wake_ = true;
+    if (f.store) warps_[f.warp].store_wait = false;
+  }
+  return true;
 }
 
 bool Sm::can_issue(uint32_t slot) const {

@@ -151,10 +151,18 @@ class Sm final : private IssueOracle {
   bool issue(uint64_t now);
   void execute(uint32_t slot, uint64_t now);
   void check_barrier(Cta& c);
+  // The offered request leaves the LDST unit other than through the L1's core port: into the
+  // before-tag pipe, or (direct_now) to the memory port (contract 13.5, 13.6).
+  bool dispatch(uint64_t now, bool direct_now);
 
   uint32_t id_;
   uint32_t num_sched_;
   bool pcal_;
+  // l1.bypass_path direct with two-level bypassing: B-mode loads bypass the L1 from the LDST unit;
+  // golden_ is the L1 whose two-level unit and pending stores they consult.
+  bool direct_ = false;
+  bool bto_ = false;
+  const golden::L1* golden_ = nullptr;
   std::unique_ptr<L1Port> l1_;
   MemoryPort& mem_;
   LdstUnit ldst_;
@@ -184,7 +192,12 @@ class Sm final : private IssueOracle {
   golden::L1Inputs in_;
   golden::L1Outputs out_;  // the L1's outputs of the current cycle (L1Port::step_into)
   uint64_t offered_serial_ = 0;  // the LDST request currently copied into in_.core_req
-  bool mem_req_fired_ = false;   // out_.mem_req goes to the memory system at commit()
+  // The memory port as mem_fetch() read it, and the requests commit() sends.
+  uint32_t mem_room_ = 0;        // free request slots this cycle (at most 2 counted)
+  std::optional<MemResp> fetched_resp_;
+  bool mem_req_fired_ = false;     // out_.mem_req
+  bool direct_req_fired_ = false;  // direct_req_ (l1.bypass_path direct)
+  MemReq direct_req_;
   uint64_t now_ = 0;
   IssueObserver observer_;
   bool sleeping_ = true;

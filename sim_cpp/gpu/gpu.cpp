@@ -102,6 +102,7 @@ void add(LdstStats& t, const LdstStats& s) {
   }
   t.loads_checked += s.loads_checked;
   t.load_mismatches += s.load_mismatches;
+  t.direct_loads += s.direct_loads;
   for (uint32_t i = 0; i < LdstStats::kAgeRanks; ++i) {
     t.load_requests_by_age[i] += s.load_requests_by_age[i];
     t.load_hits_by_age[i] += s.load_hits_by_age[i];
@@ -136,6 +137,7 @@ nlohmann::json ldst_json(const LdstStats& s) {
           {"busy_cycles", s.busy_cycles},
           {"stall_cycles", s.stall_cycles},
           {"store_acks", s.responses[static_cast<int>(Outcome::kStoreAck)]},
+          {"direct_loads", s.direct_loads},
           {"responses_by_size", by_outcome},
           {"load_latency", lat},
           {"load_requests_by_age_rank", ranks(s.load_requests_by_age)},

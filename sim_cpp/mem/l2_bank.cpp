@@ -121,6 +121,7 @@ bool L2Bank::accept(const ReqPacket& pk, uint64_t now) {
   out.accepted = pk.accepted;
   out.sectors = want;
   out.resp.mshr = r.mshr;
+  out.resp.ldst_id = r.ldst_id;
   out.resp.data = image_.read_sectors(line_addr, want);
   out.resp.sectors = want;
   out.resp.l2_bypass_bit = false;

@@ -135,6 +135,13 @@ bool MemorySystem::request_ready(uint32_t sm) const {
   return impl_->req_net.can_inject(sm);
 }
 
+uint32_t MemorySystem::request_room(uint32_t sm, uint32_t cap) const {
+  impl_->check_sm(sm);
+  const auto& n = impl_->req_net;
+  const size_t free = n.source_capacity() - std::min<size_t>(n.source_capacity(), n.source_occupancy(sm));
+  return static_cast<uint32_t>(std::min<size_t>(free, cap));
+}
+
 void MemorySystem::request(uint32_t sm, const MemReq& r) {
   Impl& m = *impl_;
   m.check_sm(sm);

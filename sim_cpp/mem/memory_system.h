@@ -54,6 +54,8 @@ class MemorySystem {
 
   // Whether SM `sm` may send a request this cycle (its NoC injection buffer has room).
   bool request_ready(uint32_t sm) const;
+  // Requests `sm` could send one after another now, at most `cap` (MemoryPort::request_room).
+  uint32_t request_room(uint32_t sm, uint32_t cap) const;
   // Sends a request; only when request_ready(sm).
   void request(uint32_t sm, const MemReq& r);
   // The response delivered to SM `sm` this cycle, if any (at most one per SM per cycle).

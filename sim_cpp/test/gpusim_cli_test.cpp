@@ -179,12 +179,39 @@ TEST_F(GpusimCli, VerilatedAndLockstepRefuseAFaithfulPresetNamingTheField) {
     EXPECT_EQ(r.code, 2) << args << ": " << r.out;
     EXPECT_EQ(r.out,
               "error: --l1 verilated/lockstep: preset gtx480-gpgpusim sets l1.allocation: on_miss, which the RTL "
-              "l1d_top does not implement (it runs on_fill, request, stall, write_back/write_through, flush); run it "
+              "l1d_top does not implement (it runs on_fill, request, stall, write_back/write_through, flush, "
+              "hit_latency_at response/none, through_l1); run it "
               "with --l1 golden\n")
         << args;
   }
   const CliResult g = run("--preset gtx480-gpgpusim --workload vecadd --scale test --l1 golden", true);
   EXPECT_EQ(g.code, 0) << g.out;
+}
+
+// The LDST unit's faithful paths (contract 13.5, 13.6) are golden-only too: has_verilated_l1 is
+// false for them and --l1 verilated|lockstep names the field (write_through keeps every other L1
+// field one the RTL runs).
+TEST_F(GpusimCli, VerilatedRefusesBeforeTagAndDirectNamingTheField) {
+  const fs::path dir = fs::temp_directory_path() / ("gpusim_cli_ldst_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  for (const auto& [file, field] : {std::pair{"before-tag", "l1.hit_latency_at: before_tag"},
+                                    std::pair{"direct", "l1.bypass_path: direct"}}) {
+    const fs::path cfg = dir / (std::string(file) + ".yaml");
+    std::ofstream(cfg) << "l1:\n  write_policy: write_through\n"
+                       << (std::string(file) == "direct" ? "  bypass_path: direct\n" : "  hit_latency_at: before_tag\n");
+    for (const char* l1 : {"verilated", "lockstep"}) {
+      const CliResult r = run("--config " + cfg.string() + " --workload vecadd --scale test --l1 " + l1, true);
+      if (r.out.find("built without the verilated L1") != std::string::npos)
+        GTEST_SKIP() << "gpusim has no verilated L1 in this build";
+      EXPECT_EQ(r.code, 2) << r.out;
+      EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << r.out;  // one line
+      EXPECT_NE(r.out.find("sets " + std::string(field) + ", which the RTL l1d_top does not implement"),
+                std::string::npos)
+          << r.out;
+    }
+    EXPECT_EQ(run("--config " + cfg.string() + " --workload vecadd --scale test --l1 golden").code, 0) << file;
+  }
+  fs::remove_all(dir);
 }
 
 TEST_F(GpusimCli, ExplainPresetListsEveryFieldWithItsSource) {

@@ -42,7 +42,8 @@ TEST(GpuThreads, StatisticsAreIdenticalForOneTwoAndThreeThreads) {
   const Point points[] = {{"gtx480", "bfs", "baseline"},
                           {"gtx480", "kmeans", "dynamic-pcal"},
                           {"gtx1080", "streamcluster", "two-level"},
-                          {"gtx480-gpgpusim", "backprop", "agelru-bypass-bto"}};
+                          {"gtx480-gpgpusim", "backprop", "agelru-bypass-bto"},
+                          {"gtx1080-jips", "atax", "two-level"}};  // before-tag pipe, 10735 direct loads
   for (const Point& p : points) {
     const std::string one = run_stats(p.preset, p.workload, p.policy, 1);
     for (unsigned t : {2u, 3u})
