@@ -99,7 +99,7 @@ class ArchImage {
   const FunctionalMemory& backing_;
   std::unordered_map<Addr, Page> pages_;
   size_t lines_ = 0;
-  std::array<Entry, 256> cache_{};  // direct-mapped page cache in front of pages_
+  std::array<Entry, 4096> cache_{};  // direct-mapped page cache in front of pages_ (16 MB of pages)
 };
 
 }  // namespace l1d::sim

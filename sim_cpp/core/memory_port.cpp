@@ -19,6 +19,9 @@ class SystemPort final : public MemoryPort {
   void request(uint32_t sm, const MemReq& r) override { mem_.request(sm, r); }
   std::optional<MemResp> response(uint32_t sm) override { return mem_.response(sm); }
   void tick() override { mem_.tick(); }
+  bool split_tick() const override { return true; }
+  void tick_independent() override { mem_.tick_partitions(); }
+  void tick_rest() override { mem_.tick_networks(); }
   bool idle() const override { return mem_.idle(); }
   std::string describe_state() const override { return mem_.describe_state(); }
   const MemorySystemStats& stats() const override { return mem_.stats(); }

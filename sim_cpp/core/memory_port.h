@@ -29,6 +29,11 @@ class MemoryPort {
   // The response delivered to `sm` this cycle, if any; the caller must pass it to the L1.
   virtual std::optional<MemResp> response(uint32_t sm) = 0;
   virtual void tick() = 0;
+  // A port whose tick() splits into a part that does not depend on this cycle's requests (run
+  // before or beside the SMs' cycles) and the rest (MemorySystem::tick_partitions / _networks).
+  virtual bool split_tick() const { return false; }
+  virtual void tick_independent() {}
+  virtual void tick_rest() { tick(); }
   virtual bool idle() const = 0;
   virtual std::string describe_state() const = 0;
   virtual const MemorySystemStats& stats() const = 0;

@@ -294,20 +294,32 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
     for (auto& s : sms_)
       if (!s->quiescent()) clocked_.push_back(s.get());
     for (Sm* s : clocked_) s->mem_fetch();
+    // The memory system's part that does not depend on this cycle's requests runs beside the
+    // SMs' cycles, as item 0 (MemoryPort::split_tick); its network part runs after the requests.
+    const size_t mem_items = mem_->split_tick() ? 1 : 0;
     const uint64_t now = now_;
-    const auto clock = [&](size_t i) { moved_[i] = clocked_[i]->cycle(now); };
+    const auto item = [&](size_t i) {
+      if (i < mem_items)
+        mem_->tick_independent();
+      else
+        moved_[i - mem_items] = clocked_[i - mem_items]->cycle(now);
+    };
+    const size_t items = clocked_.size() + mem_items;
     if (pool_ && !observed_ && clocked_.size() >= opt_.parallel_min_sms) {
-      pool_->run(clocked_.size(), clock);
+      pool_->run(items, item);
       ++parallel_cycles_;
     } else {
-      for (size_t i = 0; i < clocked_.size(); ++i) clock(i);
+      for (size_t i = 0; i < items; ++i) item(i);
     }
     for (size_t i = 0; i < clocked_.size(); ++i) {
       clocked_[i]->commit();
       progress |= moved_[i] != 0;
       done += clocked_[i]->take_completed_ctas();  // only a clocked SM completes CTAs
     }
-    mem_->tick();
+    if (mem_items)
+      mem_->tick_rest();
+    else
+      mem_->tick();
     if (!ended && done == g.ctas) {
       for (auto& s : sms_) s->kernel_end();
       ended = true;

@@ -173,6 +173,11 @@ std::optional<MemResp> MemorySystem::response(uint32_t sm) {
 }
 
 void MemorySystem::tick() {
+  tick_partitions();
+  tick_networks();
+}
+
+void MemorySystem::tick_partitions() {
   Impl& m = *impl_;
   // Only partitions with work are visited; one becomes active when the request network grants
   // it a packet, and leaves the list when its bank, channel and input are empty.
@@ -187,6 +192,10 @@ void MemorySystem::tick() {
       ++k;
     }
   }
+}
+
+void MemorySystem::tick_networks() {
+  Impl& m = *impl_;
   m.req_net.tick(m.now);
   for (uint32_t d : m.req_net.granted()) {
     const uint32_t i = d / m.p.slices;

@@ -61,7 +61,13 @@ class MemorySystem {
   // The response delivered to SM `sm` this cycle, if any (at most one per SM per cycle).
   std::optional<MemResp> response(uint32_t sm);
   // Advances one core cycle (after every SM's request/response calls of the cycle).
-  void tick();
+  void tick();  // tick_partitions() then tick_networks()
+  // The two halves of tick(). tick_partitions() (the L2 slices and DRAM channels) reads only
+  // what earlier cycles' network ticks delivered, so it may run while this cycle's SMs run and
+  // before their requests are sent (gpusim --threads; docs/performance.md); tick_networks()
+  // (arbitration of both networks) then comes after the requests.
+  void tick_partitions();
+  void tick_networks();
 
   bool idle() const;                   // nothing anywhere in flight
   // A host-to-device copy of [addr, addr + bytes) as it leaves the L2: every line it writes is
