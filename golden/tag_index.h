@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "golden/cache_line.h"
-#include "golden/flat_map.h"
+#include "common/flat_map.h"
 
 namespace l1d::golden {
 

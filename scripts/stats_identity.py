@@ -21,32 +21,14 @@ import subprocess
 import sys
 import tempfile
 
+# The field-by-field JSON comparison of the backend matrix tool (make experiments-compare).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "experiments"))
+from compare_backends import first_difference  # noqa: E402
+
 
 def listing(gpusim: str, flag: str) -> list[str]:
     out = subprocess.run([gpusim, flag], check=True, capture_output=True, text=True).stdout
     return [line.strip() for line in out.splitlines() if line.strip()]
-
-
-def first_difference(a, b, path="") -> str:
-    if type(a) is not type(b):
-        return f"{path or '/'}: {a!r} vs {b!r}"
-    if isinstance(a, dict):
-        for k in sorted(set(a) | set(b)):
-            if k not in a or k not in b:
-                return f"{path}/{k}: present in only one"
-            d = first_difference(a[k], b[k], f"{path}/{k}")
-            if d:
-                return d
-        return ""
-    if isinstance(a, list):
-        if len(a) != len(b):
-            return f"{path}: {len(a)} vs {len(b)} elements"
-        for i, (x, y) in enumerate(zip(a, b)):
-            d = first_difference(x, y, f"{path}[{i}]")
-            if d:
-                return d
-        return ""
-    return "" if a == b else f"{path}: {a!r} vs {b!r}"
 
 
 def run(binary: str, extra: list[str], point: list[str], stats: str) -> str:
@@ -68,7 +50,11 @@ def compare(args, point: list[str], tmp: str, n: int) -> tuple[str, str]:
         if fa.read() == fb.read():
             return name, ""
     with open(a) as fa, open(b) as fb:
-        return name, "differs at " + (first_difference(json.load(fa), json.load(fb)) or "formatting")
+        ja, jb = json.load(fa), json.load(fb)
+    where = first_difference(ja, jb)
+    if where is None:
+        return name, "differs in formatting only"
+    return name, f"differs at {where}"
 
 
 def main() -> int:

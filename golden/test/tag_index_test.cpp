@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "golden/chunk_match.h"
-#include "golden/flat_map.h"
+#include "common/flat_map.h"
 #include "golden/tag_index.h"
 
 namespace l1d::golden {

@@ -8,6 +8,8 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <memory>
+#include <utility>
 #include <filesystem>
 #include <string>
 
@@ -21,22 +23,30 @@
 
 namespace {
 
-void simulate(benchmark::State& state, const char* workload, l1d::sim::L1Factory l1 = {}) {
-  l1d::Config cfg = l1d::load_preset("gtx480");
-  l1d::apply_policy_preset(cfg, "baseline");
+// Times `runs` whole simulations: setup(gpu_opt) builds a Gpu and the workload it runs (untimed).
+template <typename Setup>
+void timed_runs(benchmark::State& state, Setup&& setup) {
   uint64_t cycles = 0, instructions = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    auto w = l1d::sim::make_workload(workload);
-    l1d::sim::Gpu gpu(cfg, l1d::sim::SimOptions{}, l1);
+    auto [gpu, workload] = setup();
     state.ResumeTiming();
-    const l1d::sim::RunResult r = gpu.run(*w, l1d::sim::WorkloadScale::kSmall);
+    const l1d::sim::RunResult r = gpu->run(*workload, l1d::sim::WorkloadScale::kSmall);
     if (r.stop != l1d::sim::StopReason::kCompleted || r.load_mismatches) state.SkipWithError("run did not complete cleanly");
     cycles += r.cycles;
     instructions += r.warp_instructions;
   }
   state.counters["cycles/s"] = benchmark::Counter(static_cast<double>(cycles), benchmark::Counter::kIsRate);
   state.counters["warp-instr/s"] = benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
+}
+
+void simulate(benchmark::State& state, const char* workload, l1d::sim::L1Factory l1 = {}) {
+  l1d::Config cfg = l1d::load_preset("gtx480");
+  l1d::apply_policy_preset(cfg, "baseline");
+  timed_runs(state, [&] {
+    std::shared_ptr<l1d::sim::Workload> w = l1d::sim::make_workload(workload);
+    return std::pair{std::make_unique<l1d::sim::Gpu>(cfg, l1d::sim::SimOptions{}, l1), w};
+  });
 }
 
 void BM_bfs(benchmark::State& s) { simulate(s, "bfs"); }
@@ -54,20 +64,13 @@ void replay(benchmark::State& state, const std::string& dir, const char* preset)
   l1d::apply_policy_preset(cfg, "baseline");
   l1d::sim::SimOptions opt;
   opt.threads = static_cast<unsigned>(state.range(0));
-  const auto w = l1d::sim::trace::load_trace_workload(dir, {std::nullopt, cfg.l1.address_bits});
-  uint64_t cycles = 0, instructions = 0;
-  for (auto _ : state) {
-    state.PauseTiming();
-    l1d::sim::Gpu gpu(cfg, opt);
-    l1d::sim::trace::attach_copies(gpu, *w);
-    state.ResumeTiming();
-    const l1d::sim::RunResult r = gpu.run(*w, l1d::sim::WorkloadScale::kSmall);
-    if (r.stop != l1d::sim::StopReason::kCompleted || r.load_mismatches) state.SkipWithError("run did not complete cleanly");
-    cycles += r.cycles;
-    instructions += r.warp_instructions;
-  }
-  state.counters["cycles/s"] = benchmark::Counter(static_cast<double>(cycles), benchmark::Counter::kIsRate);
-  state.counters["warp-instr/s"] = benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
+  const std::shared_ptr<l1d::sim::trace::TraceWorkload> w =
+      l1d::sim::trace::load_trace_workload(dir, {std::nullopt, cfg.l1.address_bits});
+  timed_runs(state, [&] {
+    auto gpu = std::make_unique<l1d::sim::Gpu>(cfg, opt);
+    l1d::sim::trace::attach_copies(*gpu, *w);
+    return std::pair{std::move(gpu), w};
+  });
 }
 
 std::string shared_trace(const char* name) { return std::string(L1D_TRACE_DIR) + "/" + name; }

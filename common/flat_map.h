@@ -1,6 +1,7 @@
 // A fixed-capacity hash map with open addressing (linear probing, backward-shift erase): no
-// allocation after construction, a few cache lines per lookup. The golden L1's indexes use it
-// (golden/tag_index.h, golden/mshr.h) where the key count is bounded by the structure indexed.
+// allocation after construction, a few cache lines per lookup. For indexes whose key count the
+// indexed structure bounds: the golden L1's tag and MSHR indexes (golden/tag_index.h,
+// golden/mshr.h) and the L2's MSHR lookup (sim_cpp/mem/line_table.h).
 #pragma once
 
 #include <bit>
@@ -8,7 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace l1d::golden {
+namespace l1d {
 
 template <typename Key, typename Value, typename Hash>
 class FlatMap {
@@ -56,6 +57,7 @@ class FlatMap {
   }
 
   size_t size() const { return size_; }
+  size_t max_keys() const { return max_keys_; }
   template <typename F>
   void for_each(F&& f) const {
     for (const Slot& s : slots_)
@@ -85,4 +87,4 @@ inline uint64_t mix64(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-}  // namespace l1d::golden
+}  // namespace l1d
