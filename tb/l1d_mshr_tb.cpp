@@ -244,10 +244,7 @@ struct MshrIo {
     }
 
     if (in.alloc && free) {  // golden/l1.cpp miss(): the entry as S1 writes it
-      MshrEntry& n = model.entry(*free);
-      n = MshrEntry{};
-      n.valid = true;
-      n.line_addr = in.alloc_line << 7;
+      MshrEntry& n = model.allocate(*free, in.alloc_line << 7);
       n.sectors = static_cast<l1d::SectorMask>(in.alloc_sectors);
       n.bypass = static_cast<BypassReason>(in.alloc_bypass);
       n.hpc = static_cast<uint32_t>(in.alloc_hpc);
@@ -266,6 +263,7 @@ struct MshrIo {
       for (unsigned b = 0; b < l1d::kLineBytes; ++b) f.data[b] = static_cast<uint8_t>(in.resp_data.get(8 * b, 8));
     }
     if (in.release && !(in.alloc && free == in.release_entry)) model.release(in.release_entry);
+    model.check_index();  // the golden MSHR's line index in step with its entries
     return o;
   }
 
