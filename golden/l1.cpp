@@ -144,6 +144,9 @@ void L1::step(const L1Inputs& in, L1Outputs& out) {
     S1Result r = lookup(s1_);
     s1_completed = r.completed;
     produced = r.responds;
+    if (!r.completed)  // a reservation failure (every S1Result{} return counts a ResFail)
+      (s1_.op == MemOp::kLoad ? accelsim_.read : accelsim_.write).res_fail +=
+          static_cast<uint64_t>(std::popcount(sectors_of(s1_.byte_mask)));
   }
   out.core_req_ready = !s1_valid_ || s1_completed;
 
@@ -318,7 +321,7 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
       replacement_->on_access(d.set);
       ++counters_.merges;
       counters_.pending_hits += e.reserved;
-      count_completion(req, false, m.kind == MatchKind::kPartial);
+      count_completion(req, false, m.kind == MatchKind::kPartial, /*merged=*/true);
       return {true, false};
     }
   }
@@ -395,7 +398,7 @@ L1::S1Result L1::merge_into_block(const CoreReq& req, const DecodedAddr& d, uint
   replacement_->on_access(d.set);
   ++counters_.merges;
   counters_.pending_hits += e.reserved;
-  count_completion(req, false, partial);
+  count_completion(req, false, partial, /*merged=*/true);
   return {true, false};
 }
 
@@ -473,7 +476,10 @@ AccessInfo L1::access_info(const CoreReq& req) const {
   return AccessInfo{agcb_.hash(req.pc), ages_.relative_age(req.awid)};
 }
 
-void L1::count_completion(const CoreReq& req, bool hit, bool partial) {
+void L1::count_completion(const CoreReq& req, bool hit, bool partial, bool merged) {
+  AccelSimCounts& a = req.op == MemOp::kLoad ? accelsim_.read : accelsim_.write;
+  const auto n = static_cast<uint64_t>(std::popcount(sectors_of(req.byte_mask)));
+  (hit ? a.hit : merged ? a.mshr_hit : partial ? a.sector_miss : a.miss) += n;
   ++counters_.accesses;
   ++(req.op == MemOp::kLoad ? counters_.loads : counters_.stores);
   const uint32_t si = size_index(req.size);

@@ -73,6 +73,20 @@ struct L1Counters {
   uint64_t pending_hits = 0, widening_reads = 0;
 };
 
+// The L1D counts of GPGPU-Sim / Accel-Sim (its cache_stats), so that a run can be set beside
+// theirs (docs/simulator.md "Accel-Sim's units"): per 32 B sector a request touches, by access
+// type (global read / write) and outcome; a reservation failure counts every failed attempt.
+// HIT: the request hit. MSHR_HIT: a load merged into an in-flight entry. SECTOR_MISS: a miss
+// while a chunk of the same 128 B line is in the L1 (the 128 B-line model's nearest to a sector
+// miss: its tag is present). MISS: any other miss (bypassing loads included). Golden-only: the
+// RTL has no such counters, so the statistics carry them only from a golden L1.
+struct AccelSimCounts {
+  uint64_t hit = 0, miss = 0, sector_miss = 0, mshr_hit = 0, res_fail = 0;
+};
+struct AccelSimCounters {
+  AccelSimCounts read, write;
+};
+
 class L1 {
  public:
   explicit L1(const Config& cfg);
@@ -85,6 +99,7 @@ class L1 {
   void step(const L1Inputs& in, L1Outputs& out);
 
   const L1Counters& counters() const { return counters_; }
+  const AccelSimCounters& accelsim() const { return accelsim_; }
   uint32_t granularity() const { return granularity_; }
   // Nothing in flight: S1 empty, no MSHR in use, miss queue empty, no flush, no response.
   bool idle() const;
@@ -151,7 +166,7 @@ class L1 {
   // After a change of a line's common tag or a slot's valid bit or chunk tag.
   void sync_tags(uint32_t set, uint32_t way) { tags_.sync(set, way, sets_[set][way]); }
   void fail(ResFail cause) { ++counters_.res_fail[static_cast<int>(cause)]; }
-  void count_completion(const CoreReq& req, bool hit, bool partial);
+  void count_completion(const CoreReq& req, bool hit, bool partial, bool merged = false);
   // The replacement hooks' view of a demand request: its hashed PC and its warp's age now.
   AccessInfo access_info(const CoreReq& req) const;
   void switch_granularity(uint32_t g);
@@ -184,6 +199,7 @@ class L1 {
   bool flush_all_ = false;   // kernel-end flush: nothing is kept
   uint32_t flush_next_ = 0;  // set * ways + way
   L1Counters counters_;
+  AccelSimCounters accelsim_;
 };
 
 }  // namespace l1d::golden

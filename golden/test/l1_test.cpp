@@ -519,3 +519,53 @@ TEST(L1Events, WarpLaunchAndExitMoveTheAgeCounters) {
 
 }  // namespace
 }  // namespace l1d::golden
+
+namespace l1d::golden {
+namespace {
+
+// Accel-Sim's L1D units (AccelSimCounters, golden/l1.h): per 32 B sector of the request, by
+// outcome; a reservation failure per failed attempt.
+TEST(L1AccelSimCounts, SectorsByOutcome) {
+  L1Driver d(linear(), 200);
+  d.load(kA, 128);  // a miss: 4 sectors
+  d.load(kA, 64);   // a hit: 2
+  d.store(kA + 96, 32, 7);            // a write hit: 1
+  d.store(kA + 0x100000, 64, 7);      // a write miss: 2
+  const AccelSimCounters& a = d.l1.accelsim();
+  EXPECT_EQ(a.read.miss, 4u);
+  EXPECT_EQ(a.read.hit, 2u);
+  EXPECT_EQ(a.write.hit, 1u);
+  EXPECT_EQ(a.write.miss, 2u);
+
+  // Ten 32 B loads of one new line back to back: the first allocates (1 sector), seven merge
+  // (1 each), the ninth and tenth wait with merge_full, one sector per failed attempt, and hit
+  // once the fill has placed the line.
+  for (uint32_t i = 0; i < 10; ++i) {
+    CoreReq q;
+    q.id = 100 + i;
+    q.addr = kA + 0x200000 + (i % 4) * 32;
+    q.size = 32;
+    q.byte_mask = testing::range_mask(q.addr, 32);
+    while (!d.step(q)) {
+    }
+  }
+  d.run(400);
+  EXPECT_EQ(a.read.mshr_hit, 7u);
+  EXPECT_EQ(a.read.res_fail, d.l1.counters().res_fail[static_cast<int>(ResFail::kMergeFull)]);
+  EXPECT_GT(a.read.res_fail, 0u);
+  EXPECT_EQ(a.read.miss, 4u + 1u);
+  EXPECT_EQ(a.read.hit, 2u + 2u);  // the two that waited hit the filled line
+}
+
+TEST(L1AccelSimCounts, AMissBesideAChunkOfItsLineIsASectorMiss) {
+  L1Driver d(linear("elastic32"), 200);  // granularity 32: a line holds chunks of several blocks
+  d.load(kA, 32);                        // chunk 0 of the line: a miss (1 sector)
+  const CoreResp r = d.load(kA, 64);     // chunks 0-1: chunk 0 is there, chunk 1 is not
+  EXPECT_NE(r.outcome, Outcome::kHit);
+  EXPECT_EQ(d.l1.accelsim().read.miss, 1u);
+  EXPECT_EQ(d.l1.accelsim().read.sector_miss, 2u);
+  EXPECT_EQ(d.l1.counters().partial_hits, 1u);
+}
+
+}  // namespace
+}  // namespace l1d::golden

@@ -517,6 +517,22 @@ nlohmann::json Gpu::stats_json() const {
                        {"empty_memory", sm_total.empty_memory_instructions},
                        {"ctas", sm_total.ctas},          {"warps", sm_total.warps}};
   j["l1"] = l1_json(l1_total);
+  // Accel-Sim's L1D units (golden/l1.h AccelSimCounters): only an L1 with a golden model counts them.
+  if (std::all_of(sms_.begin(), sms_.end(), [](const auto& s) { return s->l1().golden_model() != nullptr; })) {
+    golden::AccelSimCounters a;
+    for (const auto& s : sms_) {
+      const golden::AccelSimCounters& c = s->l1().golden_model()->accelsim();
+      for (auto [t, x] : {std::pair{&a.read, &c.read}, std::pair{&a.write, &c.write}}) {
+        t->hit += x->hit, t->miss += x->miss, t->sector_miss += x->sector_miss;
+        t->mshr_hit += x->mshr_hit, t->res_fail += x->res_fail;
+      }
+    }
+    const auto counts = [](const golden::AccelSimCounts& c) {
+      return nlohmann::json{{"hit", c.hit},           {"miss", c.miss},         {"sector_miss", c.sector_miss},
+                            {"mshr_hit", c.mshr_hit}, {"res_fail", c.res_fail}, {"total", c.hit + c.miss + c.sector_miss + c.mshr_hit}};
+    };
+    j["l1"]["accelsim_sectors"] = {{"read", counts(a.read)}, {"write", counts(a.write)}};
+  }
   j["ldst"] = ldst_json(ldst_total);
   j["sms"] = sms;
   j["load_check"] = {{"checked", checked}, {"mismatches", mismatches}, {"first_mismatch", first}};

@@ -125,6 +125,31 @@ TraceRunResult run_trace(const fs::path& dir, const std::string& preset = "gtx48
   return out;
 }
 
+// Accel-Sim's L1D units (golden/l1.h AccelSimCounters, docs/simulator.md): per 32 B sector a
+// request touches, so the read and write totals are fixed by the trace and the coalescer alone
+// and must equal Accel-Sim's own for the same trace (../shared/traces/ACCELSIM-REFERENCE.md,
+// "L1D breakdown": R total and W total, SM7_QV100 config).
+TEST(TraceRun, AccelSimSectorTotalsMatchTheReference) {
+  struct Ref {
+    const char* trace;
+    uint64_t reads, writes;
+  };
+  const Ref refs[] = {{"romnn_vectoradd_100", 26, 13},
+                      {"romnn_matrixmul_32", 256, 128},
+                      {"bfs_rodinia31_bv70", 72615, 18014},
+                      {"vecadd_a100_bv80", 12500, 6250}};
+  for (const Ref& r : refs) {
+    const nlohmann::json a = run_trace(kTraces / r.trace, "qv100-accelsim").stats.at("l1").at("accelsim_sectors");
+    EXPECT_EQ(a.at("read").at("total").get<uint64_t>(), r.reads) << r.trace;
+    EXPECT_EQ(a.at("write").at("total").get<uint64_t>(), r.writes) << r.trace;
+    const nlohmann::json& rd = a.at("read");
+    EXPECT_EQ(rd.at("hit").get<uint64_t>() + rd.at("miss").get<uint64_t>() + rd.at("sector_miss").get<uint64_t>() +
+                  rd.at("mshr_hit").get<uint64_t>(),
+              r.reads)
+        << r.trace << ": the outcomes do not add up to the total";
+  }
+}
+
 // gpusim --threads (docs/performance.md): the statistics of a trace run do not depend on the
 // number of threads.
 TEST(TraceRun, SharedTracesGiveIdenticalStatisticsOnOneTwoAndThreeThreads) {
