@@ -23,30 +23,32 @@ double wall_seconds() {
 
 double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
 
-void add(L1Counters& t, const L1Counters& c) {
-  t.cycles += c.cycles;
-  t.accesses += c.accesses;
-  t.loads += c.loads;
-  t.stores += c.stores;
-  t.hits += c.hits;
-  t.misses += c.misses;
-  t.partial_hits += c.partial_hits;
-  for (int i = 0; i < 3; ++i) t.hits_by_size[i] += c.hits_by_size[i], t.misses_by_size[i] += c.misses_by_size[i];
-  t.bypasses += c.bypasses;
-  t.merges += c.merges;
-  for (int i = 0; i < static_cast<int>(golden::ResFail::kCount); ++i) t.res_fail[i] += c.res_fail[i];
-  t.fills += c.fills;
-  t.fills_allocated += c.fills_allocated;
-  t.agcb_overrides += c.agcb_overrides;
-  t.writebacks += c.writebacks;
-  t.mem_reads += c.mem_reads;
-  t.mem_writes += c.mem_writes;
-  t.granularity_switches += c.granularity_switches;
-  t.flush_cycles += c.flush_cycles;
-  t.s1_stall_cycles += c.s1_stall_cycles;
-  t.fill_stall_cycles += c.fill_stall_cycles;
-  t.pending_hits += c.pending_hits;
-  t.widening_reads += c.widening_reads;
+// t += c (or t -= c: the counts of an interval from two snapshots), field by field.
+void add(L1Counters& t, const L1Counters& c, bool subtract = false) {
+  const auto f = [subtract](uint64_t& x, uint64_t y) { x = subtract ? x - y : x + y; };
+  f(t.cycles, c.cycles);
+  f(t.accesses, c.accesses);
+  f(t.loads, c.loads);
+  f(t.stores, c.stores);
+  f(t.hits, c.hits);
+  f(t.misses, c.misses);
+  f(t.partial_hits, c.partial_hits);
+  for (int i = 0; i < 3; ++i) f(t.hits_by_size[i], c.hits_by_size[i]), f(t.misses_by_size[i], c.misses_by_size[i]);
+  f(t.bypasses, c.bypasses);
+  f(t.merges, c.merges);
+  for (int i = 0; i < static_cast<int>(golden::ResFail::kCount); ++i) f(t.res_fail[i], c.res_fail[i]);
+  f(t.fills, c.fills);
+  f(t.fills_allocated, c.fills_allocated);
+  f(t.agcb_overrides, c.agcb_overrides);
+  f(t.writebacks, c.writebacks);
+  f(t.mem_reads, c.mem_reads);
+  f(t.mem_writes, c.mem_writes);
+  f(t.granularity_switches, c.granularity_switches);
+  f(t.flush_cycles, c.flush_cycles);
+  f(t.s1_stall_cycles, c.s1_stall_cycles);
+  f(t.fill_stall_cycles, c.fill_stall_cycles);
+  f(t.pending_hits, c.pending_hits);
+  f(t.widening_reads, c.widening_reads);
 }
 
 nlohmann::json by_size(const uint64_t (&v)[3]) { return {{"32", v[0]}, {"64", v[1]}, {"128", v[2]}}; }
@@ -261,12 +263,26 @@ void Gpu::dispatch(const Kernel& k, uint32_t warps_per_cta, uint32_t total, uint
   if (last != n) rr_ = (last + 1) % n;
 }
 
+L1Counters Gpu::l1_totals() const {
+  L1Counters t;
+  for (const auto& s : sms_) add(t, s->l1().counters());
+  return t;
+}
+
+void Gpu::end_kernel_record() {
+  KernelRecord& r = kernels_.back();
+  r.cycles = now_ - r.start;
+  const L1Counters at_start = r.l1;
+  r.l1 = l1_totals();
+  add(r.l1, at_start, /*subtract=*/true);
+}
+
 bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
   const KernelGrid g = k.grid();
   if (g.warps_per_cta == 0 || g.warps_per_cta > cfg_.core.warps_per_sm)
     throw ConfigError(fmt::format("kernel {}: {} warps per CTA do not fit an SM of {} warps", k.name(),
                                   g.warps_per_cta, cfg_.core.warps_per_sm));
-  kernels_.push_back({k.name(), g.ctas, g.warps_per_cta, now_, 0});
+  kernels_.push_back({k.name(), g.ctas, g.warps_per_cta, now_, 0, l1_totals()});
   uint32_t next = 0, done = 0;
   bool ended = false;
   last_progress_ = now_;
@@ -343,13 +359,13 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
       } else {
         result_.stop = StopReason::kWatchdog;
         result_.watchdog_report = watchdog_report();
-        kernels_.back().cycles = now_ - kernels_.back().start;
+        end_kernel_record();
         return false;
       }
     }
     if (opt_.max_cycles && now_ >= opt_.max_cycles) {
       result_.stop = StopReason::kMaxCycles;
-      kernels_.back().cycles = now_ - kernels_.back().start;
+      end_kernel_record();
       return false;
     }
     if (opt_.progress && (now_ & 0xFFF) == 0) progress_line(index, 0);
@@ -357,7 +373,7 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
         std::all_of(sms_.begin(), sms_.end(), [](const auto& s) { return s->quiescent(); }))
       break;
   }
-  kernels_.back().cycles = now_ - kernels_.back().start;
+  end_kernel_record();
   return true;
 }
 
@@ -469,7 +485,7 @@ nlohmann::json Gpu::stats_json() const {
   nlohmann::json kernels = nlohmann::json::array();
   for (const KernelRecord& k : kernels_)
     kernels.push_back({{"name", k.name}, {"ctas", k.ctas}, {"warps_per_cta", k.warps_per_cta},
-                       {"start", k.start}, {"cycles", k.cycles}});
+                       {"start", k.start}, {"cycles", k.cycles}, {"l1", l1_json(k.l1)}});
   j["result"] = {{"stop", to_string(result_.stop)},
                  {"cycles", now_},
                  {"warp_instructions", instr},

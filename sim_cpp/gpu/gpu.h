@@ -117,7 +117,10 @@ class Gpu final : private ControllerHost {
     std::string name;
     uint32_t ctas = 0, warps_per_cta = 0;
     uint64_t start = 0, cycles = 0;
+    L1Counters l1;  // all SMs' L1 counts at the kernel's start; at its end, its own counts
   };
+  L1Counters l1_totals() const;
+  void end_kernel_record();  // the kernel's cycles and L1 counts
 
   uint32_t warps_per_scheduler() const override;
   bool sm_busy(uint32_t sm) const override { return sms_[sm]->busy(); }

@@ -150,6 +150,24 @@ TEST(TraceRun, AccelSimSectorTotalsMatchTheReference) {
   }
 }
 
+// result.kernels[k].l1: each kernel's own L1 counts (the difference of the totals at its start
+// and end); over a multi-kernel trace they add up to the run's.
+TEST(TraceRun, PerKernelL1CountsAddUpToTheRun) {
+  const nlohmann::json s = run_trace(kTraces / "bfs_rodinia31_bv70", "gtx480").stats;
+  const nlohmann::json& kernels = s.at("result").at("kernels");
+  ASSERT_EQ(kernels.size(), 16u);
+  for (const char* field : {"accesses", "hits", "misses", "merges", "mem_reads", "mem_writes", "cycles"}) {
+    uint64_t sum = 0;
+    for (const nlohmann::json& k : kernels) sum += k.at("l1").at(field).get<uint64_t>();
+    EXPECT_EQ(sum, s.at("l1").at(field).get<uint64_t>()) << field;
+  }
+  uint64_t conflicts = 0;
+  for (const nlohmann::json& k : kernels)
+    conflicts += k.at("l1").at("reservation_failures").at("mshr_conflict").get<uint64_t>();
+  EXPECT_EQ(conflicts, s.at("l1").at("reservation_failures").at("mshr_conflict").get<uint64_t>());
+  EXPECT_GT(kernels[8].at("l1").at("accesses").get<uint64_t>(), kernels[0].at("l1").at("accesses").get<uint64_t>());
+}
+
 // gpusim --threads (docs/performance.md): the statistics of a trace run do not depend on the
 // number of threads.
 TEST(TraceRun, SharedTracesGiveIdenticalStatisticsOnOneTwoAndThreeThreads) {
