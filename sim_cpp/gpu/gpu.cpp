@@ -206,11 +206,12 @@ Gpu::Gpu(const Config& cfg, SimOptions opt, L1Factory l1, MemoryFactory mem) : c
     sms_.push_back(std::make_unique<Sm>(i, cfg_, p, l1(cfg_, i), *mem_, arch_));
   sample_.sms.resize(sms_.size());
   base_.resize(sms_.size());
-  if (opt_.threads == 0) throw ConfigError("threads: value 0 not allowed (allowed: 1 or more)");
+  if (opt_.threads == 0) throw ConfigError("--threads: value 0 not allowed (allowed: 1 or more)");
   // Only the golden L1 is known to keep to its own state; a verilated model is not checked for it.
   if (opt_.threads > 1 && opt_.l1 != "golden")
-    throw ConfigError(fmt::format("threads: value {} needs --l1 golden (the {} L1 runs on one thread)", opt_.threads,
-                                  opt_.l1));
+    throw ConfigError(fmt::format("--threads: value {} not allowed with --l1 {} (allowed: 1; more threads need "
+                                  "--l1 golden)",
+                                  opt_.threads, opt_.l1));
   if (opt_.threads > 1) pool_ = std::make_unique<ParallelFor>(std::min<unsigned>(opt_.threads, num_sms()));
   clocked_.reserve(sms_.size());
   moved_.resize(sms_.size());
