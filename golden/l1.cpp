@@ -349,6 +349,7 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
   if (place) {
     const uint32_t first_chunk = static_cast<uint32_t>(std::countr_zero(fetch));
     take_placement(d.set, *place, place_slots, first_chunk, d.chunk_tag, d.common_tag, e);
+    sync_tags(d.set, place->way);  // the fill makes the slots valid (complete_reserved_fill)
     for (uint32_t i = 0; i < place_slots; ++i) set[place->way].slot[place->pos + i].reserved = true;
     e.reserved = true;
     e.reserved_way = place->way;
@@ -653,7 +654,6 @@ void L1::take_placement(uint32_t set, const Placement& p, uint32_t slots, uint32
   line.priority = e.token;
   replacement_->on_fill(set, p.way, AccessInfo{e.hpc, ages_.relative_age(e.awid)});
   for (uint32_t i = 0; i < slots; ++i) line.promote_slot(p.pos + i);
-  sync_tags(set, p.way);
 }
 
 // Returns false when the fill must wait for miss-queue room for its write-backs.

@@ -151,7 +151,8 @@ class L1 {
                        const uint8_t* ignore) const;
   S1Result merge_into_block(const CoreReq& req, const DecodedAddr& d, uint32_t id, SectorMask needed, bool partial);
   // Writes back and invalidates the placement's slots, sets the line fields and replacement
-  // state of a fill of `e` (at the fill, or at the miss when reserving).
+  // state of a fill of `e` (at the fill, or at the miss when reserving). The caller syncs the
+  // tag index once it has set the slots' valid bits.
   void take_placement(uint32_t set, const Placement& p, uint32_t slots, uint32_t first_chunk, uint32_t chunk_tag,
                       uint64_t common_tag, const MshrEntry& e);
   void flush_step();

@@ -30,7 +30,9 @@ class MemoryPort {
   virtual std::optional<MemResp> response(uint32_t sm) = 0;
   virtual void tick() = 0;
   // A port whose tick() splits into a part that does not depend on this cycle's requests (run
-  // before or beside the SMs' cycles) and the rest (MemorySystem::tick_partitions / _networks).
+  // beside the SMs' cycles) and the rest (MemorySystem::tick_partitions / _networks). The GPU
+  // calls tick_independent() only when split_tick(), and tick_rest() every cycle: without a
+  // split it is the whole tick().
   virtual bool split_tick() const { return false; }
   virtual void tick_independent() {}
   virtual void tick_rest() { tick(); }

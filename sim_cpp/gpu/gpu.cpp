@@ -333,10 +333,7 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
       progress |= moved_[i] != 0;
       done += clocked_[i]->take_completed_ctas();  // only a clocked SM completes CTAs
     }
-    if (mem_items)
-      mem_->tick_rest();
-    else
-      mem_->tick();
+    mem_->tick_rest();  // the whole tick() when the port does not split it
     if (!ended && done == g.ctas) {
       for (auto& s : sms_) s->kernel_end();
       ended = true;
