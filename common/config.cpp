@@ -165,7 +165,8 @@ constexpr std::array kAllocations = {Choice<AllocationPolicy>{"on_fill", Allocat
 constexpr std::array kBypassFetches = {Choice<BypassFetch>{"request", BypassFetch::kRequest},
                                        Choice<BypassFetch>{"line", BypassFetch::kLine}};
 constexpr std::array kMshrMerges = {Choice<MshrMerge>{"stall", MshrMerge::kStall},
-                                    Choice<MshrMerge>{"block", MshrMerge::kBlock}};
+                                    Choice<MshrMerge>{"block", MshrMerge::kBlock},
+                                    Choice<MshrMerge>{"sector", MshrMerge::kSector}};
 constexpr std::array kKernelEnds = {Choice<KernelEndAction>{"flush", KernelEndAction::kFlush},
                                     Choice<KernelEndAction>{"invalidate", KernelEndAction::kInvalidate}};
 constexpr std::array kHitLatencyAts = {Choice<HitLatencyAt>{"response", HitLatencyAt::kResponse},
@@ -531,6 +532,16 @@ void check_l1(const L1Config& c, const std::string& file) {
 
 // l1.kernel_end invalidate drops every line at once: only legal when no line can be dirty.
 void check_l1_fidelity(const L1Config& c, const std::string& file) {
+  // Sector mode (contract section 14): one entry per line merges per sector; a miss fetches only
+  // its missing sectors, so there is no line-sized bypass fetch.
+  if (c.mshr_merge == MshrMerge::kSector && !c.sector)
+    fail(file, "l1.mshr_merge",
+         "value \"sector\" not allowed with sector false (MSHRs merge per sector only in a sector cache; "
+         "allowed: stall, block, or sector true)");
+  if (c.sector && c.bypass_fetch == BypassFetch::kLine)
+    fail(file, "l1.bypass_fetch",
+         "value \"line\" not allowed with sector true (a sector cache fetches the sectors a miss lacks; "
+         "allowed: request)");
   if (c.kernel_end == KernelEndAction::kInvalidate && c.write_policy == WritePolicy::kWriteBack)
     fail(file, "l1.kernel_end",
          "value \"invalidate\" not allowed with write_policy write_back (dirty data would be lost; allowed: flush, "
@@ -592,6 +603,10 @@ void check_rpr(const PolicyConfig& p, const L1Config& l1, const std::string& fil
     fail(file, prefix + "rpr.sample_every",
          fmt::format("value {} out of range (allowed 1..{}: at most the L1's {} sets)", p.rpr.sample_every, sets,
                      sets));
+}
+
+void check_sector(const PolicyConfig& p, const L1Config& l1, const std::string& file, const std::string& prefix) {
+  if (const std::string why = sector_policy_conflict(p, l1); !why.empty()) fail(file, prefix + "granularity", why);
 }
 
 // ---- files ----
@@ -671,6 +686,7 @@ Config load_config_file(const fs::path& file) {
   check_l2(c.l2, name);
   check_policy(c.policy, name, "policy.");
   check_rpr(c.policy, c.l1, name, "policy.");
+  check_sector(c.policy, c.l1, name, "policy.");
   for (std::string& path : found) c.set_by.emplace_back(std::move(path), name);
   return c;
 }
@@ -699,6 +715,7 @@ void apply_policy_file(Config& cfg, const fs::path& file) {
   top.finish();
   check_policy(p, name, "");
   check_rpr(p, cfg.l1, name, "");
+  check_sector(p, cfg.l1, name, "");
   cfg.policy = p;
   cfg.source += " + " + name;
   for (const std::string& path : found) cfg.set_by.emplace_back("policy." + path, name);
@@ -728,7 +745,15 @@ std::string to_string(BypassKind k) { return spelling(kBypasses, k); }
 std::string to_string(GranularityKind k) { return spelling(kGranularities, k); }
 std::string to_string(RprScore s) { return spelling(kRprScores, s); }
 std::string to_string(L2Fetch f) { return spelling(kL2Fetches, f); }
+std::string sector_policy_conflict(const PolicyConfig& p, const L1Config& l1) {
+  if (!l1.sector || p.granularity == GranularityKind::kFixed128) return "";
+  return fmt::format("value \"{}\" not allowed with l1.sector true (a sector line keeps sector i in slot i; "
+                     "DyCache's granularities place a chunk at any slot; allowed: fixed128)",
+                     spelling(kGranularities, p.granularity));
+}
+
 std::string rtl_unsupported_l1_option(const L1Config& c) {
+  if (c.sector) return "l1.sector: true";
   if (c.allocation != AllocationPolicy::kOnFill) return "l1.allocation: " + to_string(c.allocation);
   if (c.bypass_fetch != BypassFetch::kRequest) return "l1.bypass_fetch: " + to_string(c.bypass_fetch);
   if (c.mshr_merge != MshrMerge::kStall) return "l1.mshr_merge: " + to_string(c.mshr_merge);

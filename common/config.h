@@ -24,7 +24,8 @@ enum class WritePolicy : uint8_t { kWriteBack, kWriteThrough, kWriteEvict };
 // The reference-faithful L1 options (docs/l1d-microarchitecture.md section 13, SPEC 12).
 enum class AllocationPolicy : uint8_t { kOnFill, kOnMiss };  // when a missing block gets its line
 enum class BypassFetch : uint8_t { kRequest, kLine };          // what a bypassing load miss fetches
-enum class MshrMerge : uint8_t { kStall, kBlock };             // a load overlapping an in-flight entry
+// a load overlapping an in-flight entry; kSector needs l1.sector (contract section 14)
+enum class MshrMerge : uint8_t { kStall, kBlock, kSector };
 enum class KernelEndAction : uint8_t { kFlush, kInvalidate };  // what the L1 does at kernel end
 // Where l1.hit_latency is charged: on every L1 response (today's model), nowhere (GPGPU-Sim 3.x: a
 // hit completes in the LDST unit's cache stage) or in a pipe between the LDST unit and the L1's
@@ -64,7 +65,8 @@ struct L1Config {
   uint32_t mshr_max_merge = 8;
   uint32_t miss_queue_entries = 8;
   WritePolicy write_policy = WritePolicy::kWriteBack;
-  bool sector = false;  // informational: the preset's real L1 is a sector cache (see docs)
+  // A sector cache: per-32 B-sector valid bits, misses fetch only missing sectors (contract section 14).
+  bool sector = false;
   // Reference-faithful options; the defaults are this project's realistic L1 (contract section 13).
   AllocationPolicy allocation = AllocationPolicy::kOnFill;
   BypassFetch bypass_fetch = BypassFetch::kRequest;
@@ -217,6 +219,9 @@ std::string to_string(BypassKind k);
 std::string to_string(GranularityKind k);
 std::string to_string(RprScore s);
 std::string to_string(L2Fetch f);
+// Why policy `p` cannot run on an L1 with l1.sector true (its granularity is not fixed128: contract
+// section 14), as the rest of a one-line error after the field name; "" when it can.
+std::string sector_policy_conflict(const PolicyConfig& p, const L1Config& l1);
 // The first L1 option the RTL l1d_top does not implement, as "l1.<field>: <value>", or "" when it
 // implements them all (gpusim --l1 verilated|lockstep refuses the others).
 std::string rtl_unsupported_l1_option(const L1Config& c);

@@ -9,8 +9,11 @@
 #include <fmt/format.h>
 
 #include "golden/chunk_match.h"
+#include "golden/line_bytes.h"
 
 namespace l1d::golden {
+
+using namespace line_bytes;
 
 namespace {
 
@@ -22,59 +25,6 @@ uint32_t initial_granularity(GranularityKind k) {
     case GranularityKind::kDynamic: return 128;
   }
   return 128;
-}
-
-// The sectors of the `size`-byte block starting at chunk index `first`.
-SectorMask range_sectors(uint32_t first, uint32_t size) {
-  return static_cast<SectorMask>(((1u << (size / kChunkBytes)) - 1) << first);
-}
-
-// A byte mask as its two 64-bit words (bytes 0-63, 64-127): the helpers below test whole
-// words instead of 128 single bits (a speed matter only).
-struct MaskWords {
-  uint64_t w[2];
-};
-MaskWords words_of(const ByteMask& m) {
-  return {{(m & ByteMask{~uint64_t{0}}).to_ullong(), (m >> 64).to_ullong()}};
-}
-
-SectorMask sectors_of(const ByteMask& m) {
-  const MaskWords mw = words_of(m);
-  SectorMask s = 0;
-  for (uint32_t c = 0; c < kSlotsPerLine; ++c)
-    if ((mw.w[c / 2] >> (c % 2 * kChunkBytes)) & 0xFFFFFFFFull) s = static_cast<SectorMask>(s | (1u << c));
-  return s;
-}
-
-// Zeroes the bytes of d that m does not select (chunk by chunk: requests mostly select whole
-// chunks or none).
-void keep_masked(LineData& d, const ByteMask& m) {
-  const MaskWords mw = words_of(m);
-  for (uint32_t c = 0; c < kSlotsPerLine; ++c) {
-    const auto bits = static_cast<uint32_t>(mw.w[c / 2] >> (c % 2 * kChunkBytes));
-    uint8_t* p = d.data() + c * kChunkBytes;
-    if (bits == 0xFFFFFFFFu) continue;
-    if (bits == 0) {
-      std::memset(p, 0, kChunkBytes);
-      continue;
-    }
-    for (uint32_t b = 0; b < kChunkBytes; ++b)
-      if (!((bits >> b) & 1)) p[b] = 0;
-  }
-}
-
-const MemReq kNoMemReq{};  // the memory request output while the miss queue is empty
-constexpr SectorMask kAllSectors = 0xF;
-
-uint32_t size_index(uint32_t size) { return size == 32 ? 0 : size == 64 ? 1 : 2; }
-
-void copy_chunk(LineData& to, uint32_t to_chunk, const LineData& from, uint32_t from_chunk, const ByteMask* mask) {
-  if (!mask) {
-    std::memcpy(to.data() + to_chunk * kChunkBytes, from.data() + from_chunk * kChunkBytes, kChunkBytes);
-    return;
-  }
-  for (uint32_t b = 0; b < kChunkBytes; ++b)
-    if ((*mask)[from_chunk * kChunkBytes + b]) to[to_chunk * kChunkBytes + b] = from[from_chunk * kChunkBytes + b];
 }
 
 void validate(const CoreReq& r) {
@@ -115,6 +65,8 @@ L1::L1(const Config& cfg)
       mshr_(cfg.l1.mshr_entries, cfg.l1.mshr_max_merge) {
   if (ways_ > kMaxSetWays) throw ConfigError(fmt::format("L1: {} ways exceed the model's {}", ways_, kMaxSetWays));
   if (cfg.policy.granularity == GranularityKind::kDynamic) selector_.emplace(cfg.policy.dycache, 128);
+  if (const std::string why = sector_policy_conflict(cfg.policy, cfg.l1); !why.empty())
+    throw ConfigError("L1: policy.granularity: " + why);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -173,15 +125,17 @@ void L1::accept_mem_resp(const MemResp& r) {
     throw std::logic_error(fmt::format("L1: memory response for MSHR {} that awaits none", r.mshr));
   MshrEntry& e = mshr_.entry(r.mshr);
   e.l2_bypass_bit |= r.l2_bypass_bit;  // only the entry's first read can carry the AGCB bit
-  if (e.reads == 1 && e.arrived == 0) {
+  if (e.reads == 1 && e.arrived == 0 && e.buffered == 0) {
     e.data = r.data;
   } else {
-    // One of two reads (l1.mshr_merge block): only its sectors are data.
-    if (r.sectors == 0 || (r.sectors & ~e.sectors & kAllSectors))
+    // One of several reads (l1.mshr_merge block / sector), or sectors copied from the array are
+    // in the buffer (l1.sector): only the response's sectors are data.
+    const auto got = static_cast<SectorMask>(r.sectors ? r.sectors : e.reads == 1 ? e.sectors & ~e.arrived : 0);
+    if (got == 0 || (got & ~e.sectors & kAllSectors))
       throw std::logic_error(fmt::format("L1: memory response for MSHR {} names sectors {:#x}, the entry awaits {:#x}",
                                          r.mshr, r.sectors, e.sectors & ~e.arrived));
     for (uint32_t c = 0; c < kSlotsPerLine; ++c)
-      if ((r.sectors >> c) & 1) copy_chunk(e.data, c, r.data, c, nullptr);
+      if ((got >> c) & 1) copy_chunk(e.data, c, r.data, c, nullptr);
   }
   e.arrived = static_cast<SectorMask>(e.arrived | (r.sectors ? r.sectors : e.sectors));
   if (--e.reads > 0) return;
@@ -225,6 +179,7 @@ void L1::start_flush(bool all) {
 
 L1::S1Result L1::lookup(const CoreReq& req) {
   const DecodedAddr d = split_.decode(req.addr);
+  if (cfg_.l1.sector) return req.op == MemOp::kLoad ? sector_load(req, d) : sector_store(req, d);
   return req.op == MemOp::kLoad ? load(req, d) : store(req, d);
 }
 
@@ -248,27 +203,29 @@ BypassReason L1::bypass_decision(const CoreReq& req) const {
   return BypassReason::kNone;
 }
 
+L1::S1Result L1::load_hit(const CoreReq& req, uint32_t set, uint32_t way, uint8_t slots) {
+  CacheLine& line = sets_[set][way];
+  CoreResp& resp = next_resp_;
+  resp = CoreResp{req.id, req.warp, Outcome::kHit, {}};
+  for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
+    if (!((slots >> s) & 1)) continue;
+    copy_chunk(resp.data, line.slot[s].chunk_tag & 3, line.data, s, nullptr);
+    line.promote_slot(s);
+  }
+  keep_masked(resp.data, req.byte_mask);
+  replacement_->on_access(set);
+  replacement_->on_hit(set, way, access_info(req));
+  agcb_.on_read_hit(line.hpc);
+  line.hpc = agcb_.hash(req.pc);
+  count_completion(req, true, false);
+  return {true, true};
+}
+
 L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
   std::vector<CacheLine>& set = sets_[d.set];
   const TagIndex::Set tags = tags_.set(d.set);
   const MatchResult m = chunk_match(tags, d.common_tag, d.chunk_tag, req.size, granularity_);
-  if (m.kind == MatchKind::kHit) {
-    CacheLine& line = set[m.way];
-    CoreResp& resp = next_resp_;
-    resp = CoreResp{req.id, req.warp, Outcome::kHit, {}};
-    for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
-      if (!((m.slots >> s) & 1)) continue;
-      copy_chunk(resp.data, line.slot[s].chunk_tag & 3, line.data, s, nullptr);
-      line.promote_slot(s);
-    }
-    keep_masked(resp.data, req.byte_mask);
-    replacement_->on_access(d.set);
-    replacement_->on_hit(d.set, m.way, access_info(req));
-    agcb_.on_read_hit(line.hpc);
-    line.hpc = agcb_.hash(req.pc);
-    count_completion(req, true, false);
-    return {true, true};
-  }
+  if (m.kind == MatchKind::kHit) return load_hit(req, d.set, m.way, m.slots);
 
   BypassReason bypass = bypass_decision(req);
   const SectorMask needed = sectors_of(req.byte_mask);
@@ -408,59 +365,11 @@ L1::S1Result L1::store(const CoreReq& req, const DecodedAddr& d) {
   const SectorMask range = range_sectors(d.chunk, req.size);
   if (mshr_.store_conflicts(line_addr, range)) return fail(ResFail::kConflict), S1Result{};
 
-  const bool write_through = cfg_.l1.write_policy == WritePolicy::kWriteThrough;
-  std::vector<CacheLine>& set = sets_[d.set];
   const TagIndex::Set tags = tags_.set(d.set);
   const MatchResult m = chunk_match(tags, d.common_tag, d.chunk_tag, req.size, granularity_);
-  MemReq wr;
-  wr.line_addr = line_addr;
-  wr.op = MemOp::kStore;
-  wr.sectors = sectors_of(req.byte_mask);
-  wr.byte_mask = req.byte_mask;
-  wr.data = req.data;
+  const MemReq wr = store_request(req);
 
-  if (m.kind == MatchKind::kHit && cfg_.l1.write_policy == WritePolicy::kWriteEvict) {
-    // Write-evict (GPGPU-Sim's global stores): the store goes to memory and the pieces it hits
-    // (the whole line at G = 128) are invalidated; no data is written into the L1.
-    if (!has_room(1)) return fail(ResFail::kMissQueueFull), S1Result{};
-    const uint32_t piece = granularity_ / kChunkBytes;
-    uint32_t evicted = 0;  // the hit slots widened to their aligned pieces
-    for (uint32_t s = 0; s < kSlotsPerLine; ++s)
-      if ((m.slots >> s) & 1) evicted |= ((1u << piece) - 1) << (s & ~(piece - 1));
-    for (uint32_t s = 0; s < kSlotsPerLine; ++s)
-      if ((evicted >> s) & 1) set[m.way].slot[s].valid = false;
-    sync_tags(d.set, m.way);
-    replacement_->on_access(d.set);
-    miss_queue_.push_back(wr);
-    ++counters_.mem_writes;
-    count_completion(req, true, false);
-    next_resp_ = CoreResp{req.id, req.warp, Outcome::kStoreAck, {}};
-    return {true, true};
-  }
-  if (m.kind == MatchKind::kHit) {
-    if (write_through && !has_room(1)) return fail(ResFail::kMissQueueFull), S1Result{};
-    CacheLine& line = set[m.way];
-    for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
-      if (!((m.slots >> s) & 1)) continue;
-      const uint32_t chunk = line.slot[s].chunk_tag & 3;
-      LineData moved{};
-      copy_chunk(moved, s, req.data, chunk, nullptr);  // the store's bytes at the slot's place
-      ByteMask slot_mask = (req.byte_mask >> (chunk * kChunkBytes)) & ByteMask{0xFFFFFFFFull};
-      if (!write_through) line.slot[s].dirty |= static_cast<uint32_t>(slot_mask.to_ullong());
-      slot_mask <<= s * kChunkBytes;
-      copy_chunk(line.data, s, moved, s, &slot_mask);
-      line.promote_slot(s);
-    }
-    replacement_->on_access(d.set);
-    replacement_->on_hit(d.set, m.way, access_info(req));
-    if (write_through) {
-      miss_queue_.push_back(wr);
-      ++counters_.mem_writes;
-    }
-    count_completion(req, true, false);
-    next_resp_ = CoreResp{req.id, req.warp, Outcome::kStoreAck, {}};
-    return {true, true};
-  }
+  if (m.kind == MatchKind::kHit) return store_hit(req, d.set, m.way, m.slots, granularity_ / kChunkBytes, wr);
 
   const WaySlotMasks copies = find_copies(tags, d.common_tag, d.chunk_tag, range);
   if (!has_room(count_dirty(copies, d.set) + 1)) return fail(ResFail::kMissQueueFull), S1Result{};
@@ -473,6 +382,59 @@ L1::S1Result L1::store(const CoreReq& req, const DecodedAddr& d) {
   return {true, true};
 }
 
+MemReq L1::store_request(const CoreReq& req) {
+  MemReq wr;
+  wr.line_addr = req.addr & ~Addr{kLineBytes - 1};
+  wr.op = MemOp::kStore;
+  wr.sectors = sectors_of(req.byte_mask);
+  wr.byte_mask = req.byte_mask;
+  wr.data = req.data;
+  return wr;
+}
+
+L1::S1Result L1::store_hit(const CoreReq& req, uint32_t set, uint32_t way, uint8_t slots, uint32_t piece,
+                           const MemReq& wr) {
+  CacheLine& line = sets_[set][way];
+  bool to_memory = true;  // write-evict and write-through send the store on
+  if (cfg_.l1.write_policy == WritePolicy::kWriteEvict) {
+    // Write-evict (GPGPU-Sim's global stores): the store goes to memory and the pieces it hits
+    // (the whole line at G = 128, one sector in a sector cache) are invalidated; no data is
+    // written into the L1.
+    if (!has_room(1)) return fail(ResFail::kMissQueueFull), S1Result{};
+    uint32_t evicted = 0;  // the hit slots widened to their aligned pieces
+    for (uint32_t s = 0; s < kSlotsPerLine; ++s)
+      if ((slots >> s) & 1) evicted |= ((1u << piece) - 1) << (s & ~(piece - 1));
+    for (uint32_t s = 0; s < kSlotsPerLine; ++s)
+      if ((evicted >> s) & 1) line.slot[s].valid = false;
+    sync_tags(set, way);
+    replacement_->on_access(set);
+  } else {
+    const bool write_through = cfg_.l1.write_policy == WritePolicy::kWriteThrough;
+    if (write_through && !has_room(1)) return fail(ResFail::kMissQueueFull), S1Result{};
+    for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
+      if (!((slots >> s) & 1)) continue;
+      const uint32_t chunk = line.slot[s].chunk_tag & 3;
+      LineData moved{};
+      copy_chunk(moved, s, req.data, chunk, nullptr);  // the store's bytes at the slot's place
+      ByteMask slot_mask = (req.byte_mask >> (chunk * kChunkBytes)) & ByteMask{0xFFFFFFFFull};
+      if (!write_through) line.slot[s].dirty |= static_cast<uint32_t>(slot_mask.to_ullong());
+      slot_mask <<= s * kChunkBytes;
+      copy_chunk(line.data, s, moved, s, &slot_mask);
+      line.promote_slot(s);
+    }
+    replacement_->on_access(set);
+    replacement_->on_hit(set, way, access_info(req));
+    to_memory = write_through;
+  }
+  if (to_memory) {
+    miss_queue_.push_back(wr);
+    ++counters_.mem_writes;
+  }
+  count_completion(req, true, false);
+  next_resp_ = CoreResp{req.id, req.warp, Outcome::kStoreAck, {}};
+  return {true, true};
+}
+
 AccessInfo L1::access_info(const CoreReq& req) const {
   return AccessInfo{agcb_.hash(req.pc), ages_.relative_age(req.awid)};
 }
@@ -481,6 +443,18 @@ void L1::count_completion(const CoreReq& req, bool hit, bool partial, bool merge
   AccelSimCounts& a = req.op == MemOp::kLoad ? accelsim_.read : accelsim_.write;
   const auto n = static_cast<uint64_t>(std::popcount(sectors_of(req.byte_mask)));
   (hit ? a.hit : merged ? a.mshr_hit : partial ? a.sector_miss : a.miss) += n;
+  count_request(req, hit, partial, /*sector_miss=*/false);
+}
+
+void L1::count_sectors(MemOp op, SectorMask hit, SectorMask mshr_hit, SectorMask sector_miss, SectorMask miss) {
+  AccelSimCounts& a = op == MemOp::kLoad ? accelsim_.read : accelsim_.write;
+  a.hit += static_cast<uint64_t>(std::popcount(hit));
+  a.mshr_hit += static_cast<uint64_t>(std::popcount(mshr_hit));
+  a.sector_miss += static_cast<uint64_t>(std::popcount(sector_miss));
+  a.miss += static_cast<uint64_t>(std::popcount(miss));
+}
+
+void L1::count_request(const CoreReq& req, bool hit, bool partial, bool sector_miss) {
   ++counters_.accesses;
   ++(req.op == MemOp::kLoad ? counters_.loads : counters_.stores);
   const uint32_t si = size_index(req.size);
@@ -491,6 +465,8 @@ void L1::count_completion(const CoreReq& req, bool hit, bool partial, bool merge
     ++counters_.misses;
     ++counters_.misses_by_size[si];
     counters_.partial_hits += partial;
+    counters_.sector_misses += sector_miss;
+    counters_.sector_misses_by_size[si] += sector_miss;
   }
   if (req.op == MemOp::kLoad && cfg_.policy.bypass == BypassKind::kTwoLevel) two_level_.record_access(!hit);
   if (selector_) {
@@ -680,6 +656,7 @@ bool L1::place_fill(MshrEntry& e) {
       break;
   }
 
+  if (cfg_.l1.sector) return place_sector_fill(e, pcal_opportunistic);
   const uint32_t first_chunk = static_cast<uint32_t>(std::countr_zero(e.place));
   const uint32_t slots = static_cast<uint32_t>(std::popcount(e.place));
   // A block smaller than G (fetched before a small-to-large switch) is not placed: the match
@@ -707,6 +684,7 @@ bool L1::place_fill(MshrEntry& e) {
 // The fill of a block whose slots were reserved at the miss (section 13.1): the data goes in; a
 // block smaller than the granularity now in force gives its slots back unplaced (section 6).
 void L1::complete_reserved_fill(MshrEntry& e) {
+  if (cfg_.l1.sector) return complete_reserved_sectors(e);
   const uint32_t first_chunk = static_cast<uint32_t>(std::countr_zero(e.place));
   const uint32_t slots = static_cast<uint32_t>(std::popcount(e.place));
   const DecodedAddr d = split_.decode(e.line_addr | (Addr{first_chunk} << 5));
@@ -783,12 +761,31 @@ std::string L1::describe_state() const {
   return os.str();
 }
 
+// Sector mode (section 14): slot i of a way holds chunk i of the one line the way holds.
+void L1::check_sector_way(uint32_t set, uint32_t way, std::vector<std::pair<uint64_t, uint32_t>>& held) const {
+  const CacheLine& line = sets_[set][way];
+  std::optional<uint32_t> line_part;
+  for (uint32_t i = 0; i < kSlotsPerLine; ++i) {
+    const Slot& slot = line.slot[i];
+    if (!slot.valid && !slot.reserved) continue;
+    if ((slot.chunk_tag & 3) != i)
+      throw std::logic_error(fmt::format("set {} way {} slot {}: holds chunk {} in sector mode", set, way, i,
+                                         slot.chunk_tag & 3));
+    if (line_part && *line_part != slot.chunk_tag >> 2)
+      throw std::logic_error(fmt::format("set {} way {}: slots of two memory lines in sector mode", set, way));
+    line_part = slot.chunk_tag >> 2;
+  }
+  if (line_part) held.emplace_back(line.common_tag, *line_part);
+}
+
 void L1::check_invariants() const {
   uint64_t line_pairs = 0;  // (way, memory line) pairs the lines hold
   for (uint32_t s = 0; s < sets_.size(); ++s) {
     std::vector<std::pair<uint64_t, uint32_t>> chunks;  // (common-tag, chunk-tag) of valid slots
+    std::vector<std::pair<uint64_t, uint32_t>> held;    // sector mode: (common-tag, line) of each way
     for (uint32_t w = 0; w < ways_; ++w) {
       const CacheLine& line = sets_[s][w];
+      if (cfg_.l1.sector) check_sector_way(s, w, held);
       uint32_t seen = 0;
       for (uint32_t i = 0; i < kSlotsPerLine; ++i) {
         seen |= 1u << line.slot_rank[i];
@@ -814,6 +811,10 @@ void L1::check_invariants() const {
       }
       line_pairs += parts_seen;
     }
+    std::sort(held.begin(), held.end());
+    if (auto dup = std::adjacent_find(held.begin(), held.end()); dup != held.end())
+      throw std::logic_error(fmt::format("set {}: memory line common {:#x} line {:#x} held by two ways", s,
+                                         dup->first, dup->second));
     std::sort(chunks.begin(), chunks.end());
     if (auto dup = std::adjacent_find(chunks.begin(), chunks.end()); dup != chunks.end())
       throw std::logic_error(fmt::format("set {}: chunk common {:#x} chunk-tag {:#x} held twice", s, dup->first,

@@ -71,6 +71,9 @@ struct L1Counters {
   // Reference-faithful options (section 13): loads that merged into an entry whose line is
   // reserved (GPGPU-Sim's HIT_RESERVED), and extra reads that widened an entry (mshr_merge block).
   uint64_t pending_hits = 0, widening_reads = 0;
+  // l1.sector (section 14): misses of a request whose line is held (some sector of it valid or
+  // reserved), by size as hits and misses.
+  uint64_t sector_misses = 0, sector_misses_by_size[3] = {};
 };
 
 // The L1D counts of GPGPU-Sim / Accel-Sim (its cache_stats), so that a run can be set beside
@@ -149,6 +152,38 @@ class L1 {
   uint32_t placement_dirty(uint32_t set, const Placement& p, uint32_t slots, const WaySlotMasks* ignore) const;
   bool agelru_bypasses(const CacheLine& victim, const Placement& p, uint32_t slots, uint8_t awid,
                        const uint8_t* ignore) const;
+  S1Result load_hit(const CoreReq& req, uint32_t set, uint32_t way, uint8_t slots);
+  // A store hit on `slots` of `way`; under write_evict the aligned pieces of `piece` slots around
+  // them are invalidated.
+  S1Result store_hit(const CoreReq& req, uint32_t set, uint32_t way, uint8_t slots, uint32_t piece, const MemReq& wr);
+  static MemReq store_request(const CoreReq& req);
+
+  // Sector mode (section 14; golden/l1_sector.cpp). The way holding a memory line (its valid
+  // slots, or slots an MSHR entry reserved for it) and the line's valid sectors.
+  struct SectorLine {
+    std::optional<uint32_t> way;
+    SectorMask valid = 0;
+  };
+  SectorLine sector_line(uint32_t set, uint64_t common_tag, uint32_t chunk_tag, Addr line_addr) const;
+  S1Result sector_load(const CoreReq& req, const DecodedAddr& d);
+  S1Result sector_store(const CoreReq& req, const DecodedAddr& d);
+  S1Result sector_merge(const CoreReq& req, const DecodedAddr& d, uint32_t id, const SectorLine& held,
+                        SectorMask needed);
+  bool place_sector_fill(MshrEntry& e, bool pcal_opportunistic);
+  void complete_reserved_sectors(MshrEntry& e);
+  // Copies `sectors` of the line in `way` into the entry's data buffer (the entry's `buffered`).
+  void buffer_sectors(MshrEntry& e, uint32_t set, uint32_t way, SectorMask sectors);
+  // Sectors `sectors` of the line held in `way` are given to the entry's fill: chunk-tags set,
+  // clean, then reserved (on_miss) or valid with the entry's data; on_hit and promotion.
+  void add_sectors(uint32_t set, uint32_t way, uint32_t chunk_tag, SectorMask sectors, const MshrEntry& e,
+                   bool reserve);
+  // A whole line for the entry's line: way `way` evicted (dirty slots written back), its
+  // common-tag set and `sectors` given to the fill as add_sectors does; line fields and on_fill.
+  void take_sector_line(uint32_t set, uint32_t way, uint64_t common_tag, uint32_t chunk_tag, SectorMask sectors,
+                        const MshrEntry& e, bool reserve);
+  void check_sector_way(uint32_t set, uint32_t way, std::vector<std::pair<uint64_t, uint32_t>>& held) const;
+  void count_sectors(MemOp op, SectorMask hit, SectorMask mshr_hit, SectorMask sector_miss, SectorMask miss);
+
   S1Result merge_into_block(const CoreReq& req, const DecodedAddr& d, uint32_t id, SectorMask needed, bool partial);
   // Writes back and invalidates the placement's slots, sets the line fields and replacement
   // state of a fill of `e` (at the fill, or at the miss when reserving). The caller syncs the
@@ -168,6 +203,7 @@ class L1 {
   void sync_tags(uint32_t set, uint32_t way) { tags_.sync(set, way, sets_[set][way]); }
   void fail(ResFail cause) { ++counters_.res_fail[static_cast<int>(cause)]; }
   void count_completion(const CoreReq& req, bool hit, bool partial, bool merged = false);
+  void count_request(const CoreReq& req, bool hit, bool partial, bool sector_miss);
   // The replacement hooks' view of a demand request: its hashed PC and its warp's age now.
   AccessInfo access_info(const CoreReq& req) const;
   void switch_granularity(uint32_t g);

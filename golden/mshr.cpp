@@ -28,7 +28,7 @@ MshrProbeResult Mshr::probe_load(Addr line_addr, SectorMask needed, SectorMask f
   bool conflict = false;
   const bool merges = any_of_line(line_addr, [&](uint32_t i) {
     const MshrEntry& e = entries_[i];
-    if ((needed & ~e.sectors) != 0) {
+    if ((needed & ~(e.sectors | e.buffered)) != 0) {
       conflict |= (e.sectors & fetch) != 0;
       return false;
     }
@@ -40,7 +40,17 @@ MshrProbeResult Mshr::probe_load(Addr line_addr, SectorMask needed, SectorMask f
 }
 
 bool Mshr::store_conflicts(Addr line_addr, SectorMask sectors) const {
-  return any_of_line(line_addr, [&](uint32_t i) { return (entries_[i].sectors & sectors) != 0; });
+  return any_of_line(line_addr,
+                     [&](uint32_t i) { return ((entries_[i].sectors | entries_[i].buffered) & sectors) != 0; });
+}
+
+std::optional<uint32_t> Mshr::reserved_way(Addr line_addr) const {
+  std::optional<uint32_t> way;
+  any_of_line(line_addr, [&](uint32_t i) {
+    if (entries_[i].reserved) way = entries_[i].reserved_way;
+    return way.has_value();
+  });
+  return way;
 }
 
 std::optional<uint32_t> Mshr::find_line(Addr line_addr) const {

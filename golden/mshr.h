@@ -28,6 +28,9 @@ struct MshrEntry {
   SectorMask sectors = 0;  // what the reads fetch (l1.mshr_merge block may widen it)
   SectorMask place = 0;    // the block the fill places (the first read's sectors)
   SectorMask arrived = 0;  // sectors whose data has come back
+  // l1.sector: sectors a merged load found valid, copied from the array into `data` when it
+  // joined (never fetched, never placed; stores to them wait: contract section 14).
+  SectorMask buffered = 0;
   uint8_t reads = 1;       // memory reads in flight for this entry
   // l1.allocation on_miss: the way and first slot reserved at the miss (section 13.1).
   bool reserved = false;
@@ -54,13 +57,15 @@ class Mshr {
  public:
   Mshr(uint32_t entries, uint32_t max_merge);
 
-  // A load: merge if an entry of the line holds every `needed` sector; conflict if an entry
-  // of the line overlaps `fetch`.
+  // A load: merge if an entry of the line holds (fetches or buffers) every `needed` sector;
+  // conflict if an entry of the line fetches a sector of `fetch`.
   MshrProbeResult probe_load(Addr line_addr, SectorMask needed, SectorMask fetch) const;
-  // A store: conflict if an entry of the line overlaps its sectors.
+  // A store: conflict if an entry of the line fetches or buffers one of its sectors.
   bool store_conflicts(Addr line_addr, SectorMask sectors) const;
   // The entry of a line (l1.mshr_merge block keeps at most one per line).
   std::optional<uint32_t> find_line(Addr line_addr) const;
+  // l1.allocation on_miss: the way an entry of the line reserved, if one did.
+  std::optional<uint32_t> reserved_way(Addr line_addr) const;
 
   std::optional<uint32_t> free_entry() const;  // lowest free index
   // Entry i (free) becomes a valid entry of `line_addr`, its other fields as MshrEntry{}.

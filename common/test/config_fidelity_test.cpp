@@ -47,7 +47,10 @@ TEST(FidelityFields, DefaultsAreTheRealisticL1TheRtlImplements) {
   EXPECT_EQ(c.hit_latency_at, HitLatencyAt::kResponse);
   EXPECT_EQ(c.bypass_path, BypassPath::kThroughL1);
   EXPECT_EQ(rtl_unsupported_l1_option(c), "");
-  for (const char* p : {"gtx480", "gtx1080", "qv100"}) EXPECT_EQ(rtl_unsupported_l1_option(load_preset(p).l1), "") << p;
+  EXPECT_EQ(rtl_unsupported_l1_option(load_preset("gtx480").l1), "");
+  // Sector caches (contract section 14) are golden-only until RTL v2.
+  for (const char* p : {"gtx1080", "qv100"})
+    EXPECT_EQ(rtl_unsupported_l1_option(load_preset(p).l1), "l1.sector: true") << p;
 }
 
 TEST(FidelityFields, EveryValueReadsBack) {
@@ -94,13 +97,35 @@ TEST(FidelityFields, BeforeTagAndDirectReadBackAndAreGoldenOnly) {
     EXPECT_EQ(load_preset(p).l1.hit_latency_at, HitLatencyAt::kBeforeTag) << p;
 }
 
+// Sector mode's legal combinations (contract section 14), each refusal one line naming the field.
+TEST(FidelityFields, SectorModeRefusesWhatASectorLineCannotHold) {
+  EXPECT_EQ(load_error("l1: {mshr_merge: sector}\n"),
+            "l1.mshr_merge: value \"sector\" not allowed with sector false (MSHRs merge per sector only in a "
+            "sector cache; allowed: stall, block, or sector true)");
+  EXPECT_EQ(load_error("l1: {sector: true, bypass_fetch: line}\n"),
+            "l1.bypass_fetch: value \"line\" not allowed with sector true (a sector cache fetches the sectors a "
+            "miss lacks; allowed: request)");
+  EXPECT_EQ(load_error("l1: {sector: true}\npolicy: {granularity: dynamic}\n"),
+            "policy.granularity: value \"dynamic\" not allowed with l1.sector true (a sector line keeps sector i "
+            "in slot i; DyCache's granularities place a chunk at any slot; allowed: fixed128)");
+  const Config c = load_config_file(write_temp("sector.yaml", "l1: {sector: true, mshr_merge: sector}\n"));
+  EXPECT_TRUE(c.l1.sector);
+  EXPECT_EQ(c.l1.mshr_merge, MshrMerge::kSector);
+  EXPECT_EQ(rtl_unsupported_l1_option(c.l1), "l1.sector: true");
+  PolicyConfig p = c.policy;
+  p.granularity = GranularityKind::kStatic32;
+  EXPECT_NE(sector_policy_conflict(p, c.l1), "");
+  p.granularity = GranularityKind::kFixed128;
+  EXPECT_EQ(sector_policy_conflict(p, c.l1), "");
+}
+
 TEST(FidelityFields, BadValuesNameFieldValueAndAllowed) {
   EXPECT_EQ(load_error("l1: {allocation: on_access}\n"),
             "l1.allocation: value \"on_access\" not allowed (allowed: on_fill, on_miss)");
   EXPECT_EQ(load_error("l1: {bypass_fetch: sector}\n"),
             "l1.bypass_fetch: value \"sector\" not allowed (allowed: request, line)");
-  EXPECT_EQ(load_error("l1: {mshr_merge: sector}\n"),
-            "l1.mshr_merge: value \"sector\" not allowed (allowed: stall, block)");
+  EXPECT_EQ(load_error("l1: {mshr_merge: word}\n"),
+            "l1.mshr_merge: value \"word\" not allowed (allowed: stall, block, sector)");
   EXPECT_EQ(load_error("l1: {write_policy: write_around}\n"),
             "l1.write_policy: value \"write_around\" not allowed (allowed: write_back, write_through, write_evict)");
   EXPECT_EQ(load_error("l1: {kernel_end: drop}\n"),

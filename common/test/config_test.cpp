@@ -217,6 +217,20 @@ TEST(PolicyPresetFiles, ExactlyTheTestedOnesExistAndApplyToEveryGpu) {
   for (const auto& gpu : list_presets())
     for (const auto& pol : expected) {
       Config c = load_preset(gpu);
+      Config probe = c;  // the policy's granularity, read on a line cache
+      probe.l1.sector = false;
+      probe.l1.mshr_merge = MshrMerge::kStall;
+      apply_policy_preset(probe, pol);
+      // A sector cache refuses DyCache's granularities (contract section 14), with the field named.
+      if (c.l1.sector && probe.policy.granularity != GranularityKind::kFixed128) {
+        try {
+          apply_policy_preset(c, pol);
+          ADD_FAILURE() << gpu << " + " << pol << ": a sector L1 accepted granularity " << to_string(probe.policy.granularity);
+        } catch (const ConfigError& e) {
+          EXPECT_NE(std::string(e.what()).find("granularity: value"), std::string::npos) << e.what();
+        }
+        continue;
+      }
       apply_policy_preset(c, pol);
       EXPECT_EQ(c.policy.name, pol) << gpu;
     }

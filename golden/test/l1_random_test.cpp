@@ -40,6 +40,9 @@ class L1Soak : public ::testing::TestWithParam<Param> {};
 TEST_P(L1Soak, MillionRandomRequestsNoStaleDataNoDeadlock) {
   const auto [preset_name, policy] = GetParam();
   if (!soak_preset(preset_name)) GTEST_SKIP() << preset_name << ": set L1_SOAK_ALL_PRESETS=1 (make test-slow)";
+  if (const std::string why = sector_policy_conflict(testing::preset("gtx480", policy).policy, load_preset(preset_name).l1);
+      !why.empty())
+    GTEST_SKIP() << preset_name << " is a sector cache: " << policy << "'s granularity " << why;
   const L1Counters c = testing::soak(testing::preset(preset_name, policy), soak_requests(), 0xC0FFEE);
   EXPECT_GT(c.hits, 0u);
   EXPECT_GT(c.misses, 0u);

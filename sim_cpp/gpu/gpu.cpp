@@ -49,6 +49,8 @@ void add(L1Counters& t, const L1Counters& c, bool subtract = false) {
   f(t.fill_stall_cycles, c.fill_stall_cycles);
   f(t.pending_hits, c.pending_hits);
   f(t.widening_reads, c.widening_reads);
+  f(t.sector_misses, c.sector_misses);
+  for (int i = 0; i < 3; ++i) f(t.sector_misses_by_size[i], c.sector_misses_by_size[i]);
 }
 
 nlohmann::json by_size(const uint64_t (&v)[3]) { return {{"32", v[0]}, {"64", v[1]}, {"128", v[2]}}; }
@@ -81,7 +83,9 @@ nlohmann::json l1_json(const L1Counters& c) {
           {"s1_stall_cycles", c.s1_stall_cycles},
           {"fill_stall_cycles", c.fill_stall_cycles},
           {"pending_hits", c.pending_hits},
-          {"widening_reads", c.widening_reads}};
+          {"widening_reads", c.widening_reads},
+          {"sector_misses", c.sector_misses},
+          {"sector_misses_by_size", by_size(c.sector_misses_by_size)}};
 }
 
 void add(LdstStats& t, const LdstStats& s) {

@@ -1,0 +1,274 @@
+// Sector mode of the golden L1 (docs/l1d-microarchitecture.md section 14): a 128 B line per way
+// with slot i holding sector i, per-sector valid bits, misses that fetch only the sectors they
+// lack. The fill unit, MSHR file, miss queue and replacement hooks are those of golden/l1.cpp.
+#include <bit>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "golden/chunk_match.h"
+#include "golden/l1.h"
+#include "golden/line_bytes.h"
+
+namespace l1d::golden {
+
+using namespace line_bytes;
+
+namespace {
+template <typename F>  // f(i) for each sector i of `sectors`
+void for_each_sector(SectorMask sectors, F&& f) {
+  for (uint32_t i = 0; i < kSlotsPerLine; ++i)
+    if ((sectors >> i) & 1) f(i);
+}
+}  // namespace
+
+L1::SectorLine L1::sector_line(uint32_t set, uint64_t common_tag, uint32_t chunk_tag, Addr line_addr) const {
+  // Slot i holds chunk i, so a way's slot mask of the line's chunks is its sector mask.
+  const WaySlotMasks copies = find_copies(tags_.set(set), common_tag, chunk_tag, kAllSectors);
+  for (uint32_t w = 0; w < ways_; ++w)
+    if (copies[w]) return {w, copies[w]};
+  if (const std::optional<uint32_t> w = mshr_.reserved_way(line_addr)) return {*w, 0};
+  return {};
+}
+
+void L1::buffer_sectors(MshrEntry& e, uint32_t set, uint32_t way, SectorMask sectors) {
+  for_each_sector(sectors, [&](uint32_t i) { copy_chunk(e.data, i, sets_[set][way].data, i, nullptr); });
+  e.buffered = static_cast<SectorMask>(e.buffered | sectors);
+}
+
+void L1::add_sectors(uint32_t set, uint32_t way, uint32_t chunk_tag, SectorMask sectors, const MshrEntry& e,
+                     bool reserve) {
+  CacheLine& line = sets_[set][way];
+  for_each_sector(sectors, [&](uint32_t i) {
+    Slot& slot = line.slot[i];
+    // One entry at a time fetches a sector (the MSHR check), so nothing holds or awaits it.
+    if (slot.valid || slot.reserved)
+      throw std::logic_error(fmt::format("L1: sector fill of set {} way {} sector {}: the slot is already {}", set,
+                                         way, i, slot.valid ? "valid" : "reserved"));
+    slot.chunk_tag = (chunk_tag & ~3u) | i;
+    slot.dirty = 0;
+    slot.reserved = reserve;
+    if (!reserve) {
+      slot.valid = true;
+      copy_chunk(line.data, i, e.data, i, nullptr);
+    }
+  });
+  sync_tags(set, way);
+  replacement_->on_hit(set, way, AccessInfo{e.hpc, ages_.relative_age(e.awid)});
+  for_each_sector(sectors, [&](uint32_t i) { line.promote_slot(i); });
+}
+
+void L1::take_sector_line(uint32_t set, uint32_t way, uint64_t common_tag, uint32_t chunk_tag, SectorMask sectors,
+                          const MshrEntry& e, bool reserve) {
+  // A whole-line placement of no slots: evicts the line, sets the common-tag, line fields, on_fill.
+  take_placement(set, Placement{way, 0, true}, 0, 0, chunk_tag, common_tag, e);
+  CacheLine& line = sets_[set][way];
+  for_each_sector(sectors, [&](uint32_t i) {
+    Slot& slot = line.slot[i];
+    slot.chunk_tag = (chunk_tag & ~3u) | i;
+    slot.reserved = reserve;
+    if (!reserve) {
+      slot.valid = true;
+      copy_chunk(line.data, i, e.data, i, nullptr);
+    }
+    line.promote_slot(i);
+  });
+  sync_tags(set, way);
+}
+
+// ---------------------------------------------------------------------------------------
+// S1
+
+L1::S1Result L1::sector_load(const CoreReq& req, const DecodedAddr& d) {
+  const SectorMask needed = sectors_of(req.byte_mask);
+  const Addr line_addr = req.addr & ~Addr{kLineBytes - 1};
+  const SectorLine held = sector_line(d.set, d.common_tag, d.chunk_tag, line_addr);
+  if (held.way && (needed & ~held.valid) == 0) return load_hit(req, d.set, *held.way, needed);
+
+  const auto present = static_cast<SectorMask>(needed & held.valid);  // answered from the buffer
+  const auto missing = static_cast<SectorMask>(needed & ~held.valid);
+  const bool line_held = held.way.has_value();
+  if (cfg_.l1.mshr_merge != MshrMerge::kStall) {
+    if (const std::optional<uint32_t> id = mshr_.find_line(line_addr))
+      return sector_merge(req, d, *id, held, needed);
+  } else {
+    const MshrProbeResult probe = mshr_.probe_load(line_addr, missing, missing);
+    if (probe.kind == MshrProbe::kMergeFull) return fail(ResFail::kMergeFull), S1Result{};
+    if (probe.kind == MshrProbe::kConflict) return fail(ResFail::kConflict), S1Result{};
+    if (probe.kind == MshrProbe::kMerge) {
+      MshrEntry& e = mshr_.entry(probe.entry);
+      if (present) buffer_sectors(e, d.set, *held.way, present);
+      e.requests.push_back({req.id, req.warp, req.byte_mask});
+      replacement_->on_access(d.set);
+      ++counters_.merges;
+      counters_.pending_hits += e.reserved;
+      count_request(req, false, present != 0, line_held);
+      count_sectors(req.op, present, missing, 0, 0);
+      return {true, false};
+    }
+  }
+
+  // A new entry fetching `missing`. With allocation on_miss an allocating load reserves the
+  // missing slots of the way holding the line, or a whole line when none holds it.
+  BypassReason bypass = bypass_decision(req);
+  const bool wants_line = bypass == BypassReason::kNone ||
+                          (bypass == BypassReason::kPcal && cfg_.policy.pcal.opportunistic);
+  std::optional<Placement> place;
+  if (cfg_.l1.allocation == AllocationPolicy::kOnMiss && wants_line) {
+    if (line_held) {
+      place = Placement{*held.way, 0, false};
+    } else {
+      place = choose_placement(d.set, d.common_tag, kSlotsPerLine, bypass == BypassReason::kPcal, nullptr);
+      if (place && cfg_.policy.bypass == BypassKind::kAgeLru &&
+          agelru_bypasses(sets_[d.set][place->way], *place, kSlotsPerLine, req.awid, nullptr)) {
+        place.reset();
+        bypass = BypassReason::kAgeLru;
+      }
+      if (!place && bypass == BypassReason::kNone) return fail(ResFail::kLineAlloc), S1Result{};
+    }
+  }
+  const std::optional<uint32_t> id = mshr_.free_entry();
+  if (!id) return fail(ResFail::kMshrFull), S1Result{};
+  const uint32_t dirty = place && place->whole_line ? placement_dirty(d.set, *place, kSlotsPerLine, nullptr) : 0;
+  if (!has_room(dirty + 1)) return fail(ResFail::kMissQueueFull), S1Result{};
+
+  MshrEntry& e = mshr_.allocate(*id, line_addr);
+  e.sectors = missing;
+  e.place = missing;
+  e.bypass = bypass;
+  e.hpc = agcb_.hash(req.pc);
+  e.awid = req.awid;
+  e.token = req.token;
+  e.requests.push_back({req.id, req.warp, req.byte_mask});
+  if (present) buffer_sectors(e, d.set, *held.way, present);
+  replacement_->on_access(d.set);
+  replacement_->on_miss(d.set, access_info(req));
+  if (place) {
+    if (place->whole_line)
+      take_sector_line(d.set, place->way, d.common_tag, d.chunk_tag, missing, e, /*reserve=*/true);
+    else
+      add_sectors(d.set, place->way, d.chunk_tag, missing, e, /*reserve=*/true);
+    e.reserved = true;
+    e.reserved_way = place->way;
+    e.reserved_pos = 0;
+  }
+  MemReq rd;
+  rd.line_addr = line_addr;
+  rd.op = MemOp::kLoad;
+  rd.sectors = missing;
+  rd.bypass = bypass != BypassReason::kNone;
+  rd.agcb_bypass = bypass == BypassReason::kAgcb;
+  rd.mshr = static_cast<uint8_t>(*id);
+  miss_queue_.push_back(rd);
+  ++counters_.mem_reads;
+  counters_.bypasses += bypass != BypassReason::kNone;
+  count_request(req, false, present != 0, line_held);
+  count_sectors(req.op, present, 0, line_held ? missing : 0, line_held ? 0 : missing);
+  return {true, false};
+}
+
+// l1.mshr_merge block / sector: the line's one entry takes the load; the sectors it neither
+// fetches nor buffers are fetched by a widening read (placed by the fill under `sector`).
+L1::S1Result L1::sector_merge(const CoreReq& req, const DecodedAddr& d, uint32_t id, const SectorLine& held,
+                              SectorMask needed) {
+  MshrEntry& e = mshr_.entry(id);
+  if (e.requests.size() >= mshr_.max_merge()) return fail(ResFail::kMergeFull), S1Result{};
+  const auto present = static_cast<SectorMask>(needed & held.valid);
+  const auto covered = static_cast<SectorMask>(needed & ~held.valid & (e.sectors | e.buffered));
+  const auto widen = static_cast<SectorMask>(needed & ~held.valid & ~(e.sectors | e.buffered));
+  if (widen) {
+    // Its data is in and the fill unit answers it soon: wait rather than reopen it.
+    if (e.filled) return fail(ResFail::kConflict), S1Result{};
+    if (!has_room(1)) return fail(ResFail::kMissQueueFull), S1Result{};
+    const bool placed = cfg_.l1.mshr_merge == MshrMerge::kSector;
+    MemReq rd;
+    rd.line_addr = e.line_addr;
+    rd.op = MemOp::kLoad;
+    rd.sectors = widen;
+    rd.bypass = placed ? e.bypass != BypassReason::kNone : true;
+    rd.mshr = static_cast<uint8_t>(id);
+    miss_queue_.push_back(rd);
+    ++counters_.mem_reads;
+    ++counters_.widening_reads;
+    e.sectors = static_cast<SectorMask>(e.sectors | widen);
+    ++e.reads;
+    if (placed) {
+      e.place = static_cast<SectorMask>(e.place | widen);
+      if (e.reserved) add_sectors(d.set, e.reserved_way, d.chunk_tag, widen, e, /*reserve=*/true);
+    }
+  }
+  const auto fresh = static_cast<SectorMask>(present & ~e.buffered);
+  if (fresh) buffer_sectors(e, d.set, *held.way, fresh);
+  e.requests.push_back({req.id, req.warp, req.byte_mask});
+  replacement_->on_access(d.set);
+  ++counters_.merges;
+  counters_.pending_hits += e.reserved;
+  const bool line_held = held.way.has_value();
+  count_request(req, false, present != 0, line_held);
+  count_sectors(req.op, present, covered, line_held ? widen : 0, line_held ? 0 : widen);
+  return {true, false};
+}
+
+L1::S1Result L1::sector_store(const CoreReq& req, const DecodedAddr& d) {
+  const MemReq wr = store_request(req);
+  const SectorMask needed = wr.sectors;
+  if (mshr_.store_conflicts(wr.line_addr, needed)) return fail(ResFail::kConflict), S1Result{};
+  const SectorLine held = sector_line(d.set, d.common_tag, d.chunk_tag, wr.line_addr);
+  if (held.way && (needed & ~held.valid) == 0) return store_hit(req, d.set, *held.way, needed, 1, wr);
+
+  // A miss: the valid sectors it writes are invalidated (dirty ones written back first).
+  const auto present = static_cast<SectorMask>(needed & held.valid);
+  WaySlotMasks copies{};
+  if (present) copies[*held.way] = present;
+  if (!has_room(count_dirty(copies, d.set) + 1)) return fail(ResFail::kMissQueueFull), S1Result{};
+  invalidate_copies(copies, d.set);
+  replacement_->on_access(d.set);
+  miss_queue_.push_back(wr);
+  ++counters_.mem_writes;
+  const bool line_held = held.way.has_value();
+  const auto missing = static_cast<SectorMask>(needed & ~held.valid);
+  count_request(req, false, present != 0, line_held);
+  count_sectors(req.op, present, 0, line_held ? missing : 0, line_held ? 0 : missing);
+  next_resp_ = CoreResp{req.id, req.warp, Outcome::kStoreAck, {}};
+  return {true, true};
+}
+
+// ---------------------------------------------------------------------------------------
+// Fill unit
+
+// The entry allocates (place_fill's decision): its sectors go into the way holding the line, or
+// into a whole line chosen as section 6 step 2. Returns false while the victim's write-backs wait.
+bool L1::place_sector_fill(MshrEntry& e, bool pcal_opportunistic) {
+  const DecodedAddr d = split_.decode(e.line_addr);
+  if (const SectorLine held = sector_line(d.set, d.common_tag, d.chunk_tag, e.line_addr); held.way) {
+    add_sectors(d.set, *held.way, d.chunk_tag, e.place, e, /*reserve=*/false);
+  } else {
+    const std::optional<Placement> p =
+        choose_placement(d.set, d.common_tag, kSlotsPerLine, pcal_opportunistic, nullptr);
+    if (!p) return true;  // opportunistic caching (or every way reserved) found no line: bypass
+    if (cfg_.policy.bypass == BypassKind::kAgeLru &&
+        agelru_bypasses(sets_[d.set][p->way], *p, kSlotsPerLine, e.awid, nullptr))
+      return true;
+    if (!has_room(placement_dirty(d.set, *p, kSlotsPerLine, nullptr))) return false;
+    take_sector_line(d.set, p->way, d.common_tag, d.chunk_tag, e.place, e, /*reserve=*/false);
+  }
+  fill_allocated_ = true;
+  ++counters_.fills_allocated;
+  return true;
+}
+
+void L1::complete_reserved_sectors(MshrEntry& e) {
+  const DecodedAddr d = split_.decode(e.line_addr);
+  CacheLine& line = sets_[d.set][e.reserved_way];
+  for_each_sector(e.place, [&](uint32_t i) {
+    Slot& slot = line.slot[i];
+    slot.reserved = false;
+    slot.valid = true;
+    copy_chunk(line.data, i, e.data, i, nullptr);
+  });
+  sync_tags(d.set, e.reserved_way);
+  fill_allocated_ = true;
+  ++counters_.fills_allocated;
+}
+
+}  // namespace l1d::golden
