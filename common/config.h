@@ -17,6 +17,11 @@ struct ConfigError : std::runtime_error {
 };
 
 enum class SchedulerKind : uint8_t { kGto, kLrr, kTwoLevel };
+// How the LDST unit turns a warp's memory instruction into L1 requests (sim_cpp/core/coalescer.h):
+// fermi = one request per touched 128 B line shrunk to 64/32 B (GPGPU-Sim's Fermi rules, SPEC 10);
+// sector = one 128 B-line request per touched line whose byte mask names the touched 32 B sectors
+// (GPGPU-Sim 4 / Accel-Sim coalescing for sm_60+, every access in 32 B sectors).
+enum class CoalescerKind : uint8_t { kFermi, kSector };
 enum class SetIndexHash : uint8_t { kLinear, kFermiXor };
 // write_evict (GPGPU-Sim's global stores): a store hit invalidates the slots it hits and every
 // store goes to memory; the L1 keeps no dirty state.
@@ -52,6 +57,7 @@ struct CoreConfig {
   uint32_t instruction_bytes = 8;  // SASS instruction size: the AGCB hash drops log2 of it
   uint32_t clock_mhz = 700;
   uint32_t kernel_launch_cycles = 0;  // cycles the GPU waits before a kernel's first CTA
+  CoalescerKind coalescer = CoalescerKind::kFermi;
 };
 
 struct L1Config {
@@ -219,6 +225,7 @@ std::string to_string(BypassKind k);
 std::string to_string(GranularityKind k);
 std::string to_string(RprScore s);
 std::string to_string(L2Fetch f);
+std::string to_string(CoalescerKind k);
 // Why policy `p` cannot run on an L1 with l1.sector true (its granularity is not fixed128: contract
 // section 14), as the rest of a one-line error after the field name; "" when it can.
 std::string sector_policy_conflict(const PolicyConfig& p, const L1Config& l1);

@@ -21,6 +21,7 @@
 #include "sim_cpp/gpu/agcb_timeline.h"
 #include "sim_cpp/gpu/gpu.h"
 #include "sim_cpp/gpu/policies.h"
+#include "sim_cpp/trace/auto_preset.h"
 #include "sim_cpp/trace/trace_error.h"
 #ifdef GPUSIM_VERILATED_L1
 #include "sim_cpp/verilated/verilated_l1.h"
@@ -53,7 +54,9 @@ int main(int argc, char** argv) {
   std::string agcb_timeline_file;
   uint64_t agcb_every = 5000;
 
-  auto* o_preset = app.add_option("--preset", preset, "GPU preset: configs/NAME.yaml (gtx480, gtx1080, qv100)");
+  auto* o_preset = app.add_option("--preset", preset,
+                                  "GPU preset: configs/NAME.yaml (gtx480, gtx1080, qv100, a100, rtx3070, h100, ...), or auto "
+                                  "with --trace: the preset of the trace's binary version");
   auto* o_config = app.add_option("--config", config_file, "GPU configuration file (preset schema)");
   o_preset->excludes(o_config);
   app.add_option("--workload", workload_name, "workload to run (--list-workloads)");
@@ -168,10 +171,21 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (preset.empty() && config_file.empty()) return fail("one of --preset or --config is required", 2);
+    if (preset == "auto" && trace_path.empty())
+      return fail("--preset auto needs --trace (it picks the preset from the trace's binary version)", 2);
     if (workload_name.empty() && trace_path.empty()) return fail("--workload or --trace is required (--list-workloads)", 2);
     if (!workload_name.empty() && !trace_path.empty()) return fail("--workload and --trace exclude each other", 2);
     if (!input_file.empty() && workload_name.empty()) return fail("--input needs --workload", 2);
 
+    if (preset == "auto") {  // the GPU the trace was taken on (sim_cpp/trace/auto_preset.h)
+      try {
+        const trace::AutoPreset a = trace::choose_auto_preset(trace_path);
+        preset = a.preset;
+        opt.auto_preset_binary_version = a.binary_version;
+      } catch (const trace::TraceError& e) {
+        return fail(e.what(), 2);
+      }
+    }
     Config cfg = preset.empty() ? load_config_file(config_file) : load_preset(preset);
     std::vector<std::string> implied;
     if (!policy.empty()) implied = apply_policy(cfg, policy);

@@ -147,7 +147,8 @@ TEST(Presets, Qv100MatchesAgcbReport) {
 
 TEST(Presets, ListedSortedAndLoadable) {
   const std::vector<std::string> names = list_presets();
-  EXPECT_EQ(names, (std::vector<std::string>{"gtx1080", "gtx1080-jips", "gtx480", "gtx480-gpgpusim", "qv100", "qv100-accelsim"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"a100", "gtx1080", "gtx1080-jips", "gtx480", "gtx480-gpgpusim", "h100", "qv100",
+                                             "qv100-accelsim", "rtx3070"}));
   for (const auto& n : names) EXPECT_EQ(load_preset(n).name, n);
 }
 
@@ -594,6 +595,30 @@ TEST(MemoryFields, BadValuesAreOneLineNamingFieldValueAndAllowed) {
             "core.kernel_launch_cycles: value 10000001 out of range (allowed 0..10000000)");
 }
 
+// ---- core.coalescer (sim_cpp/core/coalescer.h) ----
+
+TEST(CoalescerField, DefaultsToFermiReadsSectorAndRefusesOthers) {
+  EXPECT_EQ(Config{}.core.coalescer, CoalescerKind::kFermi);
+  TempDir dir;
+  EXPECT_EQ(load_config_file(dir.write("s.yaml", "core: {coalescer: sector}\n")).core.coalescer, CoalescerKind::kSector);
+  EXPECT_EQ(load_config_file(dir.write("f.yaml", "core: {coalescer: fermi}\n")).core.coalescer, CoalescerKind::kFermi);
+  EXPECT_EQ(load_error("core: {coalescer: volta}\n"), "core.coalescer: value \"volta\" not allowed (allowed: fermi, sector)");
+  EXPECT_EQ(load_error("core: {coalescer: [sector]}\n"), "core.coalescer: value a list not allowed (allowed: fermi, sector)");
+  EXPECT_EQ(to_string(CoalescerKind::kSector), "sector");
+  EXPECT_EQ(to_string(CoalescerKind::kFermi), "fermi");
+}
+
+// GPGPU-Sim coalesces in 32 B sectors from coalesce arch 40 on (Maxwell and later): every preset of
+// a Pascal or later GPU uses the sector coalescer, the Fermi ones the Fermi rules.
+TEST(CoalescerField, PresetsChooseByGeneration) {
+  for (const char* name : {"gtx480", "gtx480-gpgpusim"}) EXPECT_EQ(load_preset(name).core.coalescer, CoalescerKind::kFermi) << name;
+  for (const char* name : {"gtx1080", "gtx1080-jips", "qv100", "qv100-accelsim", "a100", "rtx3070", "h100"}) {
+    const Config c = load_preset(name);
+    EXPECT_EQ(c.core.coalescer, CoalescerKind::kSector) << name;
+    EXPECT_TRUE(c.l1.sector) << name;
+  }
+}
+
 TEST(ConfigErrors, BadPolicyCrossFieldValues) {
   EXPECT_EQ(load_error("policy:\n  agcb: {counter_bits: 3}\n"),
             "policy.agcb.reset_value: value 15 out of range (allowed 0..7 for counter_bits 3)");
@@ -621,7 +646,8 @@ TEST(ConfigErrors, EmptyMissingAndDuplicate) {
 TEST(ConfigErrors, UnknownPresetListsTheAvailableOnes) {
   const std::string m = error_of([] { load_preset("nosuch"); });
   EXPECT_EQ(m, (config_dir() / "nosuch.yaml").string() +
-                   ": preset: \"nosuch\" not found (available: gtx1080, gtx1080-jips, gtx480, gtx480-gpgpusim, qv100, qv100-accelsim)");
+                   ": preset: \"nosuch\" not found (available: a100, gtx1080, gtx1080-jips, gtx480, gtx480-gpgpusim, h100, qv100, qv100-accelsim, "
+                   "rtx3070)");
   // A path is not a preset name: it cannot reach files outside the presets directory.
   EXPECT_NE(error_of([] { load_preset("../configs/gtx480"); }).find("not found"), std::string::npos);
 }

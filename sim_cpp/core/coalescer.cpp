@@ -1,14 +1,28 @@
-// The Fermi coalescer (SPEC section 10). See coalescer.h.
+// The coalescers (SPEC section 10; GPGPU-Sim 4 / Accel-Sim for sm_60+). See coalescer.h.
 //
-// Rules implemented here:
+// Rules both implement:
 //  - only lanes in active_mask take part; an instruction with no active lane yields no request;
 //  - access_bytes must be 1, 2, 4 or 8 and every active lane's address aligned to it (an aligned
 //    access of at most 8 B cannot cross a 128 B line; the check is kept for clarity);
-//  - one request per touched 128 B aligned segment: size 128, shrunk to 64 when every touched
-//    byte lies in one aligned 64 B half, then to 32 when in one aligned 32 B quarter;
 //  - byte_mask / data are indexed by the offset in the 128 B line; stores carry the lanes'
 //    values little-endian, a later lane overwriting an earlier one where they overlap;
-//  - requests are sorted by address (segments are distinct, so addresses are too).
+//  - requests are sorted by address (one per touched line, so addresses are distinct).
+// fermi: one request per touched 128 B aligned segment: size 128, shrunk to 64 when every touched
+// byte lies in one aligned 64 B half, then to 32 when in one aligned 32 B quarter.
+// sector: one request per touched 128 B line, size 128, at the line address; only the byte mask
+// says which bytes (and so which 32 B sectors) the warp touches.
+//
+// Why the sector coalescer looks like this. GPGPU-Sim 4's warp_inst_t::memory_coalescing_arch
+// (abstract_hardware_model.cc) sets sector_segment_size for gpgpu_coalesce_arch >= 40 (the tested
+// configs say 61, 70, 80, 86, 90): every segment is 32 B whatever the access width, so a warp
+// instruction becomes one 32 B access per touched sector. Its Volta-and-later L1 has
+// gpgpu_l1_banks 4 banks interleaved by 32 B (one sector per bank), so the up to four sector
+// accesses of one 128 B line are looked up in the same cycle. Our L1 takes one request per cycle,
+// so the closest timing is one request per line carrying the touched sectors in its byte mask
+// (a sector L1, l1.sector, fetches only those). Sending four 32 B requests instead would cost
+// four L1 cycles where the reference spends one. Not modelled: bank conflicts between sectors of
+// different lines that map to the same bank in one cycle (the reference serialises them; here
+// different lines always take different cycles anyway).
 #include "sim_cpp/core/coalescer.h"
 
 #include <algorithm>
@@ -45,15 +59,16 @@ void shrink(const Segment& s, uint32_t& size, uint32_t& offset) {
   }
 }
 
-}  // namespace
+// The touched lines of an instruction, in increasing address order (`order` indexes `segs`;
+// gather() writes every field of the segments it uses, the rest stay uninitialised).
+struct Gathered {
+  Segment segs[kWarpSize];
+  uint8_t order[kWarpSize];
+  uint32_t count = 0;
+  bool store = false;
+};
 
-std::vector<CoalescedRequest> coalesce(const WarpInst& inst) {
-  std::vector<CoalescedRequest> out;
-  coalesce(inst, out);
-  return out;
-}
-
-void coalesce(const WarpInst& inst, std::vector<CoalescedRequest>& out) {
+void gather(const WarpInst& inst, Gathered& g) {
   if (inst.kind != OpKind::kLoad && inst.kind != OpKind::kStore) {
     throw std::invalid_argument("coalesce: not a load or store");
   }
@@ -62,9 +77,8 @@ void coalesce(const WarpInst& inst, std::vector<CoalescedRequest>& out) {
     throw std::invalid_argument("coalesce: access_bytes must be 1, 2, 4 or 8, got " + std::to_string(bytes));
   }
   const bool store = inst.kind == OpKind::kStore;
-
-  Segment segs[kWarpSize];
-  uint32_t nsegs = 0;
+  g.store = store;
+  g.count = 0;
   Segment* seg = nullptr;  // the previous lane's segment: neighbouring lanes mostly share a line
   for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
     if (((inst.active_mask >> lane) & 1u) == 0) continue;
@@ -80,15 +94,15 @@ void coalesce(const WarpInst& inst, std::vector<CoalescedRequest>& out) {
     }
     if (seg == nullptr || seg->line != line) {
       seg = nullptr;
-      for (uint32_t i = 0; i < nsegs; ++i) {
-        if (segs[i].line == line) {
-          seg = &segs[i];
+      for (uint32_t i = 0; i < g.count; ++i) {
+        if (g.segs[i].line == line) {
+          seg = &g.segs[i];
           break;
         }
       }
     }
     if (seg == nullptr) {
-      seg = &segs[nsegs++];
+      seg = &g.segs[g.count++];
       seg->line = line;
       seg->mask[0] = seg->mask[1] = 0;
       if (store) seg->data.fill(0);
@@ -98,21 +112,60 @@ void coalesce(const WarpInst& inst, std::vector<CoalescedRequest>& out) {
     if (store)
       for (uint32_t b = 0; b < bytes; ++b) seg->data[off + b] = static_cast<uint8_t>(inst.value[lane] >> (8 * b));
   }
-
   // Sorted by address through an index (cheaper than moving 150-byte segments).
-  uint8_t order[kWarpSize];
-  for (uint32_t i = 0; i < nsegs; ++i) order[i] = static_cast<uint8_t>(i);
-  std::sort(order, order + nsegs, [&](uint8_t x, uint8_t y) { return segs[x].line < segs[y].line; });
-  out.assign(nsegs, CoalescedRequest{});
-  for (uint32_t i = 0; i < nsegs; ++i) {
-    const Segment& s = segs[order[i]];
+  for (uint32_t i = 0; i < g.count; ++i) g.order[i] = static_cast<uint8_t>(i);
+  std::sort(g.order, g.order + g.count, [&](uint8_t x, uint8_t y) { return g.segs[x].line < g.segs[y].line; });
+}
+
+// One request per gathered line; `shrink_to_block` picks the Fermi 32/64/128 B block.
+void emit(const Gathered& g, bool shrink_to_block, std::vector<CoalescedRequest>& out) {
+  out.assign(g.count, CoalescedRequest{});
+  for (uint32_t i = 0; i < g.count; ++i) {
+    const Segment& s = g.segs[g.order[i]];
     CoalescedRequest& r = out[i];
     uint32_t offset = 0;
-    shrink(s, r.size, offset);
+    r.size = kLineBytes;
+    if (shrink_to_block) shrink(s, r.size, offset);
     r.addr = s.line + offset;
     r.byte_mask = (ByteMask{s.mask[1]} << 64) | ByteMask{s.mask[0]};
-    if (store) r.data = s.data;
+    if (g.store) r.data = s.data;
   }
+}
+
+}  // namespace
+
+std::vector<CoalescedRequest> coalesce(const WarpInst& inst) {
+  std::vector<CoalescedRequest> out;
+  coalesce(inst, out);
+  return out;
+}
+
+void coalesce(const WarpInst& inst, std::vector<CoalescedRequest>& out) {
+  Gathered g;
+  gather(inst, g);
+  emit(g, /*shrink_to_block=*/true, out);
+}
+
+std::vector<CoalescedRequest> coalesce_sector(const WarpInst& inst) {
+  std::vector<CoalescedRequest> out;
+  coalesce_sector(inst, out);
+  return out;
+}
+
+void coalesce_sector(const WarpInst& inst, std::vector<CoalescedRequest>& out) {
+  Gathered g;
+  gather(inst, g);
+  emit(g, /*shrink_to_block=*/false, out);
+}
+
+CoalesceFn coalescer_for(CoalescerKind kind) {
+  switch (kind) {
+    case CoalescerKind::kFermi:
+      return static_cast<CoalesceFn>(&coalesce);
+    case CoalescerKind::kSector:
+      return static_cast<CoalesceFn>(&coalesce_sector);
+  }
+  throw std::invalid_argument("coalescer_for: unknown coalescer kind");
 }
 
 }  // namespace l1d::sim

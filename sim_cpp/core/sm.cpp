@@ -35,7 +35,7 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
       num_sched_(cfg.core.schedulers_per_sm),
       pcal_(cfg.policy.bypass == BypassKind::kPcal),
       direct_(cfg.l1.bypass_path == BypassPath::kDirect && cfg.policy.bypass == BypassKind::kTwoLevel),
-      bto_(cfg.policy.bto),
+      direct_touched_sectors_(cfg.policy.bto || cfg.core.coalescer == CoalescerKind::kSector),
       l1_(std::move(l1)),
       mem_(mem),
       // l1.hit_latency_at none: responses reach the warp the cycle after the L1 presents them.
@@ -50,6 +50,7 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
   if (num_sched_ == 0 || num_sched_ > cfg.core.warps_per_sm)
     throw ConfigError("core.schedulers_per_sm must be in 1..warps_per_sm");
   if (cfg.core.warps_per_sm > 256) throw ConfigError("core.warps_per_sm above 256 does not fit the 8-bit warp field");
+  coalesce_ = coalescer_for(cfg.core.coalescer);
   // l1.hit_latency_at before_tag: a pipe of hit_latency - 1 stages before the L1 (contract 13.5).
   if (cfg.l1.hit_latency_at == HitLatencyAt::kBeforeTag) ldst_.set_pipe(cfg.l1.hit_latency - 1);
   if (direct_) {
@@ -297,7 +298,7 @@ bool Sm::dispatch(uint64_t now, bool direct_now) {
       ldst_.refused();
       return false;
     }
-    f = ldst_.dispatch_direct(now, bto_, direct_req_);
+    f = ldst_.dispatch_direct(now, direct_touched_sectors_, direct_req_);
     direct_req_fired_ = true;  // sent at commit()
   } else {
     if (ldst_.pipe_full()) {
@@ -367,7 +368,7 @@ void Sm::execute(uint32_t slot, uint64_t now) {
     case OpKind::kStore: {
       ++(inst.kind == OpKind::kLoad ? stats_.loads : stats_.stores);
       std::vector<CoalescedRequest>& reqs = coalesced_;
-      coalesce(inst, reqs);
+      coalesce_(inst, reqs);
       if (reqs.empty()) {
         ++stats_.empty_memory_instructions;
         break;

@@ -161,7 +161,9 @@ class Sm final : private IssueOracle {
   // l1.bypass_path direct with two-level bypassing: B-mode loads bypass the L1 from the LDST unit;
   // golden_ is the L1 whose two-level unit and pending stores they consult.
   bool direct_ = false;
-  bool bto_ = false;
+  // A direct load fetches only the sectors its byte mask touches: with BTO, and always with the
+  // sector coalescer, whose 128 B requests stand for the reference's 32 B sector accesses.
+  bool direct_touched_sectors_ = false;
   const golden::L1* golden_ = nullptr;
   std::unique_ptr<L1Port> l1_;
   MemoryPort& mem_;
@@ -188,7 +190,8 @@ class Sm final : private IssueOracle {
   int32_t ebt_ = 0;
   bool agelru_enable_ = true;
 
-  std::vector<CoalescedRequest> coalesced_;  // coalesce() output buffer, reused (LdstUnit::accept)
+  CoalesceFn coalesce_ = nullptr;            // core.coalescer's coalescer
+  std::vector<CoalescedRequest> coalesced_;  // coalesce_() output buffer, reused (LdstUnit::accept)
   golden::L1Inputs in_;
   golden::L1Outputs out_;  // the L1's outputs of the current cycle (L1Port::step_into)
   uint64_t offered_serial_ = 0;  // the LDST request currently copied into in_.core_req

@@ -464,6 +464,10 @@ nlohmann::json Gpu::stats_json() const {
   j["config"] = config_json(cfg_);
   nlohmann::json ctrl_names = opt_.controllers;
   j["run"] = {{"preset", cfg_.name},
+              // --preset auto: the trace's binary version that chose the preset (null: named).
+              {"preset_auto_binary_version", opt_.auto_preset_binary_version
+                                                 ? nlohmann::json(*opt_.auto_preset_binary_version)
+                                                 : nlohmann::json()},
               {"policy", cfg_.policy.name},
               {"replacement", to_string(cfg_.policy.replacement)},
               {"bypass", to_string(cfg_.policy.bypass)},
@@ -622,6 +626,9 @@ std::string Gpu::summary() const {
                    opt_.scale_name, cfg_.name, cfg_.policy.name, to_string(cfg_.policy.replacement),
                    to_string(cfg_.policy.bypass), to_string(cfg_.policy.granularity), cfg_.policy.bto ? " +bto" : "",
                    opt_.scheduler, cfg_.seed));
+  if (opt_.auto_preset_binary_version)
+    line(fmt::format("  preset {} chosen by --preset auto for the trace's binary version {}", cfg_.name,
+                     *opt_.auto_preset_binary_version));
   if (!opt_.controllers.empty() || opt_.warp_limit)
     line(fmt::format("  controllers: {}; warp limit {}, EBTNum {}", opt_.controllers.empty() ? "none" : fmt::format("{}", fmt::join(opt_.controllers, ", ")),
                      opt_.warp_limit ? std::to_string(opt_.warp_limit) : "all", opt_.ebt.value_or(0)));

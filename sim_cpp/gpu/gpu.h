@@ -36,6 +36,9 @@ struct SimOptions {
   std::string l1 = "golden";         // the L1 backend's name (statistics); the L1Factory builds it
   std::string workload_name;         // for the statistics only
   std::string scale_name;            // for the statistics only
+  // How the preset was chosen, for the statistics only: "" = named (--preset / --config); with
+  // --preset auto the trace's SASS binary version it was chosen by.
+  std::optional<uint32_t> auto_preset_binary_version;
   // Threads that run the SMs' cycles (parallel_for.h); the statistics do not depend on it. An
   // issue observer makes the run single-threaded.
   unsigned threads = 1;

@@ -27,4 +27,21 @@ std::vector<std::string> policy_names() {
   return v;
 }
 
+std::string policy_conflict(const Config& cfg, const std::string& name) {
+  Config copy = cfg;
+  try {
+    apply_policy(copy, name);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::vector<std::string> policy_names_for(const Config& cfg) {
+  std::vector<std::string> names;
+  for (const std::string& n : policy_names())
+    if (policy_conflict(cfg, n).empty()) names.push_back(n);
+  return names;
+}
+
 }  // namespace l1d::sim

@@ -26,4 +26,10 @@ std::vector<std::string> apply_policy(Config& cfg, const std::string& name);
 // Every name --policy accepts: the presets, then the aliases.
 std::vector<std::string> policy_names();
 
+// Why policy NAME cannot run on `cfg`'s GPU (a sector L1 refuses DyCache's granularities:
+// docs/l1d-microarchitecture.md section 14), as apply_policy's one-line error; "" when it can.
+std::string policy_conflict(const Config& cfg, const std::string& name);
+// The policies of policy_names() that can run on `cfg`'s GPU.
+std::vector<std::string> policy_names_for(const Config& cfg);
+
 }  // namespace l1d::sim

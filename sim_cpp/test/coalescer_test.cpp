@@ -1,5 +1,6 @@
-// The Fermi coalescer (SPEC section 10): hand-computed cases, then a randomised comparison
-// against a byte-level oracle.
+// The coalescers: the Fermi one (SPEC section 10) and the sector one (core.coalescer: sector,
+// GPGPU-Sim 4 / Accel-Sim for sm_60+): hand-computed cases, then randomised comparisons against a
+// byte-level oracle.
 #include "sim_cpp/core/coalescer.h"
 
 #include <gtest/gtest.h>
@@ -341,6 +342,179 @@ TEST(Coalescer, MatchesByteOracleOnRandomInstructions) {
       // Minimal: the touched bytes are not inside one aligned half of the request.
       if (r.size > 32) {
         ASSERT_NE(first / (r.size / 2), last / (r.size / 2));
+      }
+    }
+    ASSERT_EQ(seen, oracle);
+  }
+}
+
+// ---- the sector coalescer: one 128 B request per touched line, byte mask = touched bytes ----
+
+void expect_line_request(const CoalescedRequest& r, Addr line, const ByteMask& mask) {
+  EXPECT_EQ(r.addr, line);
+  EXPECT_EQ(r.size, 128u);
+  EXPECT_EQ(r.byte_mask, mask);
+}
+
+TEST(SectorCoalescer, StridedAccessesGiveOneLineRequestPerTouchedLine) {
+  // Unit stride, 4 B: one line, every byte.
+  auto r = coalesce_sector(load(4, kBase, 4));
+  ASSERT_EQ(r.size(), 1u);
+  expect_line_request(r[0], kBase, bytes_set(0, 128));
+  // Unit stride, 4 B, starting half-way into a line: two lines, never shrunk (Fermi: two 64 B).
+  r = coalesce_sector(load(4, kBase + 64, 4));
+  ASSERT_EQ(r.size(), 2u);
+  expect_line_request(r[0], kBase, bytes_set(64, 128));
+  expect_line_request(r[1], kBase + 128, bytes_set(0, 64));
+  // Stride 8 of 4 B words: two lines, every other word.
+  r = coalesce_sector(load(4, kBase, 8));
+  ASSERT_EQ(r.size(), 2u);
+  ByteMask every_other;
+  for (uint32_t k = 0; k < 16; ++k) every_other |= bytes_set(8 * k, 8 * k + 4);
+  expect_line_request(r[0], kBase, every_other);
+  expect_line_request(r[1], kBase + 128, every_other);
+  // Stride 128 at offset 0x44: 32 lines, each a line-aligned 128 B request naming 4 bytes of sector 2.
+  r = coalesce_sector(load(4, kBase + 0x44, 128));
+  ASSERT_EQ(r.size(), 32u);
+  for (uint32_t i = 0; i < 32; ++i) expect_line_request(r[i], kBase + 128 * i, bytes_set(0x44, 0x48));
+  // Stride 32 of 8 B: four lanes per line, one 8 B piece in each of the line's four sectors.
+  r = coalesce_sector(load(8, kBase, 32));
+  ASSERT_EQ(r.size(), 8u);
+  for (uint32_t i = 0; i < 8; ++i)
+    expect_line_request(r[i], kBase + 128 * i, bytes_set(0, 8) | bytes_set(32, 40) | bytes_set(64, 72) | bytes_set(96, 104));
+}
+
+TEST(SectorCoalescer, OneByteAccessesStayLineRequests) {
+  // 32 x 1 B in the third quarter: Fermi sends 32 B at +64; the sector coalescer the line, with
+  // the mask naming sector 2 only.
+  auto r = coalesce_sector(load(1, kBase + 64, 1));
+  ASSERT_EQ(r.size(), 1u);
+  expect_line_request(r[0], kBase, bytes_set(64, 96));
+  // One byte at 31 and one at 32: two sectors of one line.
+  r = coalesce_sector(load(1, kBase + 31, 1, 0x3u));
+  ASSERT_EQ(r.size(), 1u);
+  expect_line_request(r[0], kBase, bytes_set(31, 33));
+  // A broadcast of one byte: one line, one byte.
+  r = coalesce_sector(load(1, kBase + 127, 0));
+  ASSERT_EQ(r.size(), 1u);
+  expect_line_request(r[0], kBase, bytes_set(127, 128));
+}
+
+TEST(SectorCoalescer, ScatteredLanesGiveSortedLineRequests) {
+  WarpInst w = load(4, 0, 0, 0);
+  const std::pair<uint32_t, Addr> lanes[] = {
+      {0, kBase + 0x300 + 0x10},  {3, kBase + 0x100 + 0x7C},  {9, kBase + 0x300 + 0x14},
+      {17, kBase + 0x000 + 0x40}, {30, kBase + 0x100 + 0x00}, {31, kBase + 0x8000 + 0x60},
+  };
+  for (const auto& [lane, a] : lanes) {
+    w.active_mask |= 1u << lane;
+    w.addr[lane] = a;
+  }
+  const auto r = coalesce_sector(w);
+  ASSERT_EQ(r.size(), 4u);
+  expect_line_request(r[0], kBase, bytes_set(0x40, 0x44));
+  expect_line_request(r[1], kBase + 0x100, bytes_set(0, 4) | bytes_set(0x7C, 0x80));
+  expect_line_request(r[2], kBase + 0x300, bytes_set(0x10, 0x18));
+  expect_line_request(r[3], kBase + 0x8000, bytes_set(0x60, 0x64));
+}
+
+TEST(SectorCoalescer, StoreDataMergesAtLineOffsetsLaterLaneWins) {
+  WarpInst w = mem_inst(OpKind::kStore, 4, kBase, 4, 0u);
+  w.active_mask = (1u << 3) | (1u << 7) | (1u << 20) | (1u << 25);
+  w.addr[3] = kBase + 0x70, w.value[3] = 0x11111111;
+  w.addr[7] = kBase + 0x70, w.value[7] = 0x77777777;  // same word as lane 3: lane 7 wins
+  w.addr[20] = kBase + 0x74, w.value[20] = 0xA0B0C0D0;
+  w.addr[25] = kBase + 0x180, w.value[25] = 0x01020304;  // another line
+  const auto r = coalesce_sector(w);
+  ASSERT_EQ(r.size(), 2u);
+  expect_line_request(r[0], kBase, bytes_set(0x70, 0x78));
+  for (uint32_t b = 0; b < 4; ++b) EXPECT_EQ(r[0].data[0x70 + b], 0x77);
+  EXPECT_EQ(r[0].data[0x74], 0xD0);  // little-endian at the line offset
+  EXPECT_EQ(r[0].data[0x77], 0xA0);
+  for (uint32_t i = 0; i < 0x70; ++i) ASSERT_EQ(r[0].data[i], 0) << i;  // untouched bytes are zero
+  for (uint32_t i = 0x78; i < 128; ++i) ASSERT_EQ(r[0].data[i], 0) << i;
+  expect_line_request(r[1], kBase + 0x180, bytes_set(0, 4));
+  EXPECT_EQ(r[1].data[0], 0x04);
+  EXPECT_EQ(r[1].data[3], 0x01);
+}
+
+TEST(SectorCoalescer, InactiveLanesAreIgnored) {
+  // Lanes 16..31 inactive, with misaligned far-away addresses: not looked at.
+  WarpInst w = load(4, kBase, 4, 0x0000FFFFu);
+  for (uint32_t l = 16; l < 32; ++l) w.addr[l] = 0xDEAD0001 + l;
+  auto r = coalesce_sector(w);
+  ASSERT_EQ(r.size(), 1u);
+  expect_line_request(r[0], kBase, bytes_set(0, 64));
+  // No active lane: no request, as with Fermi.
+  EXPECT_TRUE(coalesce_sector(load(4, kBase, 4, 0u)).empty());
+  // A misaligned active lane is still refused.
+  w.active_mask |= 1u << 16;
+  EXPECT_THROW(coalesce_sector(w), std::invalid_argument);
+  EXPECT_THROW(coalesce_sector(load(16, kBase, 16)), std::invalid_argument);
+}
+
+TEST(SectorCoalescer, ConfigChoosesTheCoalescer) {
+  const WarpInst w = load(1, kBase + 64, 1);  // the two disagree on it: 32 B at +64 vs the line
+  std::vector<CoalescedRequest> out;
+  coalescer_for(CoalescerKind::kFermi)(w, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].size, 32u);
+  EXPECT_EQ(out[0].addr, kBase + 64);
+  coalescer_for(CoalescerKind::kSector)(w, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].size, 128u);
+  EXPECT_EQ(out[0].addr, kBase);
+}
+
+// Random instructions: the sector coalescer gives one line-aligned 128 B request per touched line,
+// sorted, whose mask is exactly the line's touched bytes and whose data is the last writer of each
+// byte; and it touches the same bytes per line as the Fermi coalescer (only size and address differ).
+TEST(SectorCoalescer, MatchesByteOracleAndFermiMasksOnRandomInstructions) {
+  uint64_t s = 987654321;
+  const auto rnd = [&s]() {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return s >> 33;
+  };
+  const uint32_t widths[] = {1, 2, 4, 8};
+  for (int iter = 0; iter < 3000; ++iter) {
+    WarpInst w;
+    w.kind = rnd() % 2 ? OpKind::kStore : OpKind::kLoad;
+    w.access_bytes = widths[rnd() % 4];
+    w.active_mask = static_cast<uint32_t>(rnd()) | (rnd() % 4 == 0 ? 0xFFFFFFFFu : 0u);
+    const uint64_t span = 128ull << (rnd() % 4);
+    for (uint32_t l = 0; l < kWarpSize; ++l) {
+      w.addr[l] = kBase + (rnd() % span) / w.access_bytes * w.access_bytes;
+      w.value[l] = (rnd() << 32) | rnd();
+    }
+    std::map<Addr, uint8_t> oracle;
+    for (uint32_t l = 0; l < kWarpSize; ++l) {
+      if (!((w.active_mask >> l) & 1)) continue;
+      for (uint32_t b = 0; b < w.access_bytes; ++b) oracle[w.addr[l] + b] = static_cast<uint8_t>(w.value[l] >> (8 * b));
+    }
+    const auto reqs = coalesce_sector(w);
+    const auto fermi = coalesce(w);
+    ASSERT_EQ(reqs.size(), fermi.size());
+    std::map<Addr, uint8_t> seen;
+    for (size_t i = 0; i < reqs.size(); ++i) {
+      const CoalescedRequest& r = reqs[i];
+      ASSERT_EQ(r.size, 128u);
+      ASSERT_EQ(r.addr % 128, 0u);
+      if (i > 0) {
+        ASSERT_GT(r.addr, reqs[i - 1].addr);
+      }
+      ASSERT_EQ(r.addr, fermi[i].addr & ~Addr{127});
+      ASSERT_EQ(r.byte_mask, fermi[i].byte_mask);
+      if (w.kind == OpKind::kStore) {
+        ASSERT_EQ(r.data, fermi[i].data);
+      }
+      for (uint32_t o = 0; o < 128; ++o) {
+        if (!r.byte_mask[o]) {
+          if (w.kind == OpKind::kStore) {
+            ASSERT_EQ(r.data[o], 0);
+          }
+          continue;
+        }
+        seen[r.addr + o] = w.kind == OpKind::kStore ? r.data[o] : oracle.at(r.addr + o);
       }
     }
     ASSERT_EQ(seen, oracle);

@@ -179,7 +179,7 @@ TEST_F(GpusimCli, VerilatedAndLockstepRefuseAFaithfulPresetNamingTheField) {
     EXPECT_EQ(r.code, 2) << args << ": " << r.out;
     EXPECT_EQ(r.out,
               "error: --l1 verilated/lockstep: preset gtx480-gpgpusim sets l1.allocation: on_miss, which the RTL "
-              "l1d_top does not implement (it runs on_fill, request, stall, write_back/write_through, flush, "
+              "l1d_top does not implement (it runs sector false, on_fill, request, stall, write_back/write_through, flush, "
               "hit_latency_at response/none, through_l1); run it "
               "with --l1 golden\n")
         << args;
@@ -228,6 +228,71 @@ TEST_F(GpusimCli, ExplainPresetListsEveryFieldWithItsSource) {
   EXPECT_NE(row("policy.bypass").find("agelru-bypass.yaml"), std::string::npos) << r.out;
   EXPECT_NE(row("policy.rpr.default_rd").find("default"), std::string::npos) << r.out;
   EXPECT_EQ(run("--explain-preset nosuch").code, 2);
+}
+
+// --preset auto with --trace: the trace's binary version picks the preset, the summary and the
+// statistics say so; a version without a preset, or auto without a trace, is one error line, exit 2.
+// Fixtures: a one-warp kernel (a load, a store, exit) written here with each binary version.
+fs::path write_tiny_trace(const fs::path& dir, uint32_t binary_version) {
+  fs::create_directories(dir);
+  std::ofstream(dir / "kernelslist.g") << "MemcpyHtoD,0x7f0000000000,256\nkernel-1.traceg\n";
+  std::ofstream(dir / "kernel-1.traceg") << "-kernel name = _Z4tinyPf\n-kernel id = 1\n-grid dim = (1,1,1)\n"
+                                         << "-block dim = (32,1,1)\n-shmem = 0\n-nregs = 8\n-binary version = "
+                                         << binary_version << "\n-cuda stream id = 0\n"
+                                         << "-shmem base_addr = 0x00007e0000000000\n"
+                                         << "-local mem base_addr = 0x00007d0000000000\n"
+                                         << "-nvbit version = 1.5.5\n-accelsim tracer version = 4\n"
+                                         << "-enable lineinfo = 0\n\n#traces format = ...\n\n"
+                                         << "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 3\n"
+                                         << "0010 ffffffff 1 R4 LDG.E 1 R2 4 1 0x7f0000000000 4\n"
+                                         << "0020 ffffffff 0 STG.E 2 R2 R4 4 1 0x7f0000000080 4\n"
+                                         << "0030 ffffffff 0 EXIT 0 0\n#END_TB\n";
+  return dir;
+}
+
+TEST_F(GpusimCli, PresetAutoPicksThePresetOfTheTracesBinaryVersion) {
+  const fs::path root = fs::path(::testing::TempDir()) / ("gpusim_auto_" + std::to_string(getpid()));
+  const std::pair<uint32_t, const char*> cases[] = {{61, "gtx1080"}, {70, "qv100"}, {80, "a100"}, {86, "rtx3070"}, {90, "h100"}};
+  for (const auto& [version, preset] : cases) {
+    SCOPED_TRACE(version);
+    const fs::path dir = write_tiny_trace(root / std::to_string(version), version);
+    const fs::path stats = dir / "s.json";
+    const CliResult r = run("--preset auto --trace " + dir.string() + " --no-progress --stats " + stats.string(), true);
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find(std::string("on ") + preset + ", policy"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(std::string("preset ") + preset + " chosen by --preset auto for the trace's binary version " +
+                         std::to_string(version)),
+              std::string::npos)
+        << r.out;
+    const auto j = nlohmann::json::parse(slurp(stats));
+    EXPECT_EQ(j["run"]["preset"], preset);
+    EXPECT_EQ(j["run"]["preset_auto_binary_version"], version);
+    EXPECT_EQ(j["result"]["stop"], "completed");
+    EXPECT_EQ(j["result"]["warp_instructions"], 3);
+  }
+  // A named preset records no auto choice.
+  const fs::path dir61 = root / "61";
+  const CliResult named = run("--preset qv100 --trace " + dir61.string() + " --quiet --stats " + (dir61 / "n.json").string());
+  ASSERT_EQ(named.code, 0);
+  EXPECT_TRUE(nlohmann::json::parse(slurp(dir61 / "n.json"))["run"]["preset_auto_binary_version"].is_null());
+  fs::remove_all(root);
+}
+
+TEST_F(GpusimCli, PresetAutoRefusesAnUnknownVersionAndAMissingTrace) {
+  const fs::path dir = write_tiny_trace(fs::path(::testing::TempDir()) / ("gpusim_auto75_" + std::to_string(getpid())), 75);
+  CliResult r = run("--preset auto --trace " + dir.string(), true);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_EQ(r.out, "error: " + (dir / "kernel-1.traceg").string() +
+                       ":7: --preset auto: no preset for binary version 75 (known: 61 gtx1080, 70 qv100, 80 a100, 86 "
+                       "rtx3070, 90 h100); name one with --preset\n");
+  // The same trace runs on a named preset (75 is in the latency table: only auto lacks a GPU for it).
+  EXPECT_EQ(run("--preset qv100 --trace " + dir.string() + " --quiet").code, 0);
+  for (const std::string args : {"--preset auto --workload vecadd --scale test", "--preset auto"}) {
+    r = run(args, true);
+    EXPECT_EQ(r.code, 2) << args << ": " << r.out;
+    EXPECT_EQ(r.out, "error: --preset auto needs --trace (it picks the preset from the trace's binary version)\n") << args;
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -820,4 +820,35 @@ TraceSet parse_trace_dir(const std::string& path, const ParseOptions& opt) {
   return s;
 }
 
+BinaryVersion peek_binary_version(const std::string& path) {
+  const std::string list_file = kernelslist_path(path);
+  const std::unique_ptr<LineReader> list = LineReader::open_file(list_file);
+  const std::string dir = fs::path(list_file).parent_path().string();
+  for (const CommandLine& c : parse_kernelslist(*list, dir.empty() ? "." : dir)) {
+    if (c.cmd.kind != TraceCommand::Kind::kKernel) continue;
+    std::unique_ptr<LineReader> in;
+    try {
+      in = LineReader::open_file(c.kernel_path);
+    } catch (const TraceError& e) {
+      throw TraceError(list_file, c.cmd.line, e.what());
+    }
+    // The header only: `-key = value` lines up to the first '#' (the parser checks the rest).
+    std::string line;
+    while (in->next(line)) {
+      const string_view l = trim(line);
+      if (l.empty()) continue;
+      if (l[0] == '#') break;
+      const size_t eq = l.find('=');
+      if (l[0] != '-' || eq == string_view::npos || trim(l.substr(1, eq - 1)) != "binary version") continue;
+      const string_view v = trim(l.substr(eq + 1));
+      uint64_t n = 0;
+      if (!parse_u64(v, 10, n) || n > 0xFFFFFFFFu)
+        in->fail(fmt::format("bad value of 'binary version': {} (a decimal number)", show(v)));
+      return {static_cast<uint32_t>(n), in->name(), in->line_number()};
+    }
+    throw TraceError(in->name(), in->line_number(), "the header has no '-binary version' line");
+  }
+  throw TraceError(list_file, 0, "the command list names no kernel trace");  // parse_kernelslist refuses it first
+}
+
 }  // namespace l1d::sim::trace

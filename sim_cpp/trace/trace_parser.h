@@ -143,4 +143,15 @@ struct CommandLine {
 };
 std::vector<CommandLine> parse_kernelslist(LineReader& in, const std::string& dir, uint64_t* ignored = nullptr);
 
+// The '-binary version' of the first kernel trace the command list at `path` (kernelslist.g or
+// its directory) names, read from that kernel's header alone (gpusim --preset auto picks the GPU
+// before reading the trace). `line` gets the header line's number, `file` the kernel file's name.
+// Throws TraceError when the list or the header is unreadable or the header has no such line.
+struct BinaryVersion {
+  uint32_t version = 0;
+  std::string file;
+  uint64_t line = 0;
+};
+BinaryVersion peek_binary_version(const std::string& path);
+
 }  // namespace l1d::sim::trace

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "sim_cpp/trace/auto_preset.h"
 #include "sim_cpp/trace/line_reader.h"
 #include "sim_cpp/trace/sass_table.h"
 #include "sim_cpp/trace/test/trace_pack.h"
@@ -976,6 +977,74 @@ TEST(TraceParserErrors, Version6Lines) {
   raw.prefixed = true;
   expect_errors({{"raw v6 prefix without the cluster", h + "0 0 0 0 " + kExit + " 0 NoVal\n", "0 0 0 0",
                   "bad cluster id y: 'ffffffff' is not a decimal number", raw}});
+}
+
+// ---- --preset auto: the binary version of the first kernel's header picks the preset ----
+
+TEST(AutoPreset, EveryModelledGenerationHasItsPresetAndOthersNone) {
+  EXPECT_EQ(auto_preset_for(61), "gtx1080");
+  EXPECT_EQ(auto_preset_for(70), "qv100");
+  EXPECT_EQ(auto_preset_for(80), "a100");
+  EXPECT_EQ(auto_preset_for(86), "rtx3070");
+  EXPECT_EQ(auto_preset_for(90), "h100");
+  for (uint32_t v : {0u, 20u, 60u, 75u, 89u, 100u}) EXPECT_EQ(auto_preset_for(v), "") << v;
+  EXPECT_EQ(auto_preset_table(), "61 gtx1080, 70 qv100, 80 a100, 86 rtx3070, 90 h100");
+}
+
+TEST(AutoPreset, ReadsTheFirstKernelsHeaderOnly) {
+  const auto dir = std::filesystem::temp_directory_path() / ("trace_auto_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  // The first kernel says 80; the second (never read) is not even a trace.
+  std::ofstream(dir / "kernelslist.g") << "MemcpyHtoD,0x7f2b2d500000,128\nkernel-1.traceg\nkernel-2.traceg\n";
+  std::ofstream(dir / "kernel-1.traceg") << replace(one_warp({kLdg, kExit}), "-binary version = 61", "-binary version = 80");
+  std::ofstream(dir / "kernel-2.traceg") << "garbage\n";
+  BinaryVersion v = peek_binary_version(dir.string());
+  EXPECT_EQ(v.version, 80u);
+  EXPECT_EQ(v.file, (dir / "kernel-1.traceg").string());
+  EXPECT_EQ(v.line, 7u);
+  AutoPreset a = choose_auto_preset((dir / "kernelslist.g").string());
+  EXPECT_EQ(a.preset, "a100");
+  EXPECT_EQ(a.binary_version, 80u);
+  // A compressed kernel reads the same.
+  std::ofstream(dir / "kernelslist.g") << "kernel-1.traceg.xz\n";
+  std::ofstream(dir / "kernel-1.traceg.xz", std::ios::binary)
+      << xz(replace(one_warp({kLdg, kExit}), "-binary version = 61", "-binary version = 90"));
+  EXPECT_EQ(choose_auto_preset(dir.string()).preset, "h100");
+  // A version without a preset: the header line named, the known ones listed.
+  std::ofstream(dir / "kernelslist.g") << "kernel-1.traceg\n";
+  std::ofstream(dir / "kernel-1.traceg") << replace(one_warp({kLdg, kExit}), "-binary version = 61", "-binary version = 75");
+  try {
+    choose_auto_preset(dir.string());
+    ADD_FAILURE() << "no error for binary version 75";
+  } catch (const TraceError& e) {
+    EXPECT_EQ(std::string(e.what()), (dir / "kernel-1.traceg").string() +
+                                         ":7: --preset auto: no preset for binary version 75 (known: 61 gtx1080, 70 qv100, "
+                                         "80 a100, 86 rtx3070, 90 h100); name one with --preset");
+  }
+  // No version line; a bad one.
+  std::ofstream(dir / "kernel-1.traceg") << replace(one_warp({kLdg, kExit}), "-binary version = 61\n", "");
+  try {
+    peek_binary_version(dir.string());
+    ADD_FAILURE() << "no error without a version line";
+  } catch (const TraceError& e) {
+    EXPECT_NE(std::string(e.what()).find("kernel-1.traceg:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("the header has no '-binary version' line"), std::string::npos) << e.what();
+  }
+  std::ofstream(dir / "kernel-1.traceg") << replace(one_warp({kLdg, kExit}), "= 61", "= sm_61");
+  try {
+    peek_binary_version(dir.string());
+    ADD_FAILURE() << "no error for a bad version";
+  } catch (const TraceError& e) {
+    EXPECT_NE(std::string(e.what()).find(":7: bad value of 'binary version': 'sm_61'"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(AutoPreset, SharedTracesPickTheirGpus) {
+  const std::filesystem::path t = L1D_TRACE_DIR;
+  const std::pair<const char*, const char*> cases[] = {{"romnn_vectoradd_100", "gtx1080"}, {"bfs_rodinia31_bv70", "qv100"},
+                                                       {"vecadd_a100_bv80", "a100"}, {"backprop_h100_bv90", "h100"}};
+  for (const auto& [trace, preset] : cases) EXPECT_EQ(choose_auto_preset((t / trace).string()).preset, preset) << trace;
 }
 
 }  // namespace
