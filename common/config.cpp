@@ -177,6 +177,8 @@ constexpr std::array kHitLatencyAts = {Choice<HitLatencyAt>{"response", HitLaten
                                        Choice<HitLatencyAt>{"none", HitLatencyAt::kNone}};
 constexpr std::array kBypassPaths = {Choice<BypassPath>{"through_l1", BypassPath::kThroughL1},
                                      Choice<BypassPath>{"direct", BypassPath::kDirect}};
+constexpr std::array kWriteAllocates = {Choice<WriteAllocate>{"none", WriteAllocate::kNone},
+                                        Choice<WriteAllocate>{"lazy_fetch_on_read", WriteAllocate::kLazyFetchOnRead}};
 constexpr std::array kReplacements = {Choice<ReplacementKind>{"lru", ReplacementKind::kLru},
                                       Choice<ReplacementKind>{"fifo", ReplacementKind::kFifo},
                                       Choice<ReplacementKind>{"bip", ReplacementKind::kBip},
@@ -415,6 +417,7 @@ void read_l1(Reader& r, L1Config& c) {
   r.choice("kernel_end", c.kernel_end, kKernelEnds);
   r.choice("hit_latency_at", c.hit_latency_at, kHitLatencyAts);
   r.choice("bypass_path", c.bypass_path, kBypassPaths);
+  r.choice("write_allocate", c.write_allocate, kWriteAllocates);
 }
 
 void read_l2(Reader& r, L2Config& c) {
@@ -542,6 +545,12 @@ void check_l1_fidelity(const L1Config& c, const std::string& file) {
     fail(file, "l1.mshr_merge",
          "value \"sector\" not allowed with sector false (MSHRs merge per sector only in a sector cache; "
          "allowed: stall, block, or sector true)");
+  // Write allocation keeps written sectors valid without dirty state: a sector cache, written through.
+  if (c.write_allocate == WriteAllocate::kLazyFetchOnRead && (!c.sector || c.write_policy != WritePolicy::kWriteThrough))
+    fail(file, "l1.write_allocate",
+         fmt::format("value \"lazy_fetch_on_read\" not allowed with sector {} and write_policy {} (allowed: none, or "
+                     "sector true with write_policy write_through)",
+                     c.sector ? "true" : "false", to_string(c.write_policy)));
   if (c.sector && c.bypass_fetch == BypassFetch::kLine)
     fail(file, "l1.bypass_fetch",
          "value \"line\" not allowed with sector true (a sector cache fetches the sectors a miss lacks; "
@@ -766,6 +775,7 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   if (c.kernel_end != KernelEndAction::kFlush) return "l1.kernel_end: " + to_string(c.kernel_end);
   if (c.hit_latency_at == HitLatencyAt::kBeforeTag) return "l1.hit_latency_at: " + to_string(c.hit_latency_at);
   if (c.bypass_path != BypassPath::kThroughL1) return "l1.bypass_path: " + to_string(c.bypass_path);
+  if (c.write_allocate != WriteAllocate::kNone) return "l1.write_allocate: " + to_string(c.write_allocate);
   return "";
 }
 
@@ -776,6 +786,7 @@ std::string to_string(MshrMerge m) { return spelling(kMshrMerges, m); }
 std::string to_string(KernelEndAction k) { return spelling(kKernelEnds, k); }
 std::string to_string(HitLatencyAt h) { return spelling(kHitLatencyAts, h); }
 std::string to_string(BypassPath b) { return spelling(kBypassPaths, b); }
+std::string to_string(WriteAllocate w) { return spelling(kWriteAllocates, w); }
 
 
 }  // namespace l1d

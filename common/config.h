@@ -40,6 +40,10 @@ enum class HitLatencyAt : uint8_t { kResponse, kNone, kBeforeTag };
 // through the L1 (tags, MSHR, miss queue) or from the LDST unit straight to the memory port
 // (GPGPU-Sim's bypassL1D path; contract section 13.6).
 enum class BypassPath : uint8_t { kThroughL1, kDirect };
+// What a sector L1's store miss allocates (contract section 14): nothing, or GPGPU-Sim 4.x's
+// LAZY_FETCH_ON_READ write allocation (the line is allocated and the written sectors kept without a
+// fetch; a sector the store writes only in part is fetched by the next read that needs it).
+enum class WriteAllocate : uint8_t { kNone, kLazyFetchOnRead };
 // l2.fetch: what an L2 read miss fetches from DRAM (GPGPU-Sim 3.x's line L2 / a sector L2).
 enum class L2Fetch : uint8_t { kSector, kLine };
 enum class ReplacementKind : uint8_t { kLru, kFifo, kBip, kDip, kAgeLru, kRpr };
@@ -80,6 +84,7 @@ struct L1Config {
   KernelEndAction kernel_end = KernelEndAction::kFlush;
   HitLatencyAt hit_latency_at = HitLatencyAt::kResponse;
   BypassPath bypass_path = BypassPath::kThroughL1;
+  WriteAllocate write_allocate = WriteAllocate::kNone;
 
   uint32_t sets() const { return size_bytes / (ways * 128); }
 };
@@ -239,6 +244,7 @@ std::string to_string(MshrMerge m);
 std::string to_string(KernelEndAction k);
 std::string to_string(HitLatencyAt h);
 std::string to_string(BypassPath b);
+std::string to_string(WriteAllocate w);
 
 
 }  // namespace l1d

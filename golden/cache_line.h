@@ -18,6 +18,10 @@ struct Slot {
   // l1.allocation on_miss: the slot is held for the chunk `chunk_tag` whose fill is in flight
   // (never valid at the same time; section 13.1).
   bool reserved = false;
+  // l1.write_allocate lazy_fetch_on_read (sector mode): a store allocated the slot for chunk
+  // `chunk_tag` but wrote only part of it. Not readable (a read misses and fetches it); a store to it
+  // hits. Never valid or reserved at the same time (section 14).
+  bool written = false;
 };
 
 struct CacheLine {

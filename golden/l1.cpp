@@ -158,7 +158,7 @@ void L1::apply_events(const L1Inputs& in) {
         CacheLine& line = sets_[set][way];
         line.priority = false;
         if (!invalidate) continue;
-        for (Slot& slot : line.slot) slot.valid = false;
+        for (Slot& slot : line.slot) slot.valid = slot.written = false;
         sync_tags(set, way);
       }
     if (invalidate)
@@ -616,7 +616,7 @@ void L1::take_placement(uint32_t set, const Placement& p, uint32_t slots, uint32
   for (uint32_t s = p.pos; s < (p.whole_line ? kSlotsPerLine : p.pos + slots); ++s) {
     replaces_valid |= line.slot[s].valid;
     if (line.slot[s].valid && line.slot[s].dirty) write_back_slot(set, p.way, s);
-    line.slot[s].valid = false;
+    line.slot[s].valid = line.slot[s].written = false;
   }
   if (replaces_valid) agcb_.on_victim(line.hpc);
   if (p.whole_line) line.common_tag = common_tag;
@@ -731,7 +731,7 @@ void L1::flush_step() {
   for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
     if ((keep >> s) & 1) continue;
     if (line.slot[s].valid && line.slot[s].dirty) write_back_slot(set, way, s);
-    line.slot[s].valid = false;
+    line.slot[s].valid = line.slot[s].written = false;
   }
   sync_tags(set, way);
   if (++flush_next_ == split_.sets() * ways_) flushing_ = false;
@@ -767,7 +767,10 @@ void L1::check_sector_way(uint32_t set, uint32_t way, std::vector<std::pair<uint
   std::optional<uint32_t> line_part;
   for (uint32_t i = 0; i < kSlotsPerLine; ++i) {
     const Slot& slot = line.slot[i];
-    if (!slot.valid && !slot.reserved) continue;
+    if (slot.written && (slot.valid || slot.reserved))
+      throw std::logic_error(fmt::format("set {} way {} slot {}: written and {}", set, way, i,
+                                         slot.valid ? "valid" : "reserved"));
+    if (!slot.valid && !slot.reserved && !slot.written) continue;
     if ((slot.chunk_tag & 3) != i)
       throw std::logic_error(fmt::format("set {} way {} slot {}: holds chunk {} in sector mode", set, way, i,
                                          slot.chunk_tag & 3));

@@ -163,10 +163,13 @@ class L1 {
   struct SectorLine {
     std::optional<uint32_t> way;
     SectorMask valid = 0;
+    SectorMask written = 0;  // l1.write_allocate: slots a partial store allocated (Slot::written)
   };
   SectorLine sector_line(uint32_t set, uint64_t common_tag, uint32_t chunk_tag, Addr line_addr) const;
+  SectorMask written_sectors(uint32_t set, uint32_t way, uint64_t common_tag, uint32_t chunk_tag) const;
   S1Result sector_load(const CoreReq& req, const DecodedAddr& d);
   S1Result sector_store(const CoreReq& req, const DecodedAddr& d);
+  S1Result store_allocate(const CoreReq& req, const DecodedAddr& d, const SectorLine& held, const MemReq& wr);
   S1Result sector_merge(const CoreReq& req, const DecodedAddr& d, uint32_t id, const SectorLine& held,
                         SectorMask needed);
   bool place_sector_fill(MshrEntry& e, bool pcal_opportunistic);

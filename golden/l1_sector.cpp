@@ -22,12 +22,26 @@ void for_each_sector(SectorMask sectors, F&& f) {
 }
 }  // namespace
 
+SectorMask L1::written_sectors(uint32_t set, uint32_t way, uint64_t common_tag, uint32_t chunk_tag) const {
+  const CacheLine& line = sets_[set][way];
+  SectorMask m = 0;
+  if (line.common_tag != common_tag) return 0;
+  for (uint32_t i = 0; i < kSlotsPerLine; ++i)
+    if (line.slot[i].written && line.slot[i].chunk_tag >> 2 == chunk_tag >> 2) m = static_cast<SectorMask>(m | (1u << i));
+  return m;
+}
+
 L1::SectorLine L1::sector_line(uint32_t set, uint64_t common_tag, uint32_t chunk_tag, Addr line_addr) const {
+  const bool lazy = cfg_.l1.write_allocate != WriteAllocate::kNone;
   // Slot i holds chunk i, so a way's slot mask of the line's chunks is its sector mask.
   const WaySlotMasks copies = find_copies(tags_.set(set), common_tag, chunk_tag, kAllSectors);
   for (uint32_t w = 0; w < ways_; ++w)
-    if (copies[w]) return {w, copies[w]};
-  if (const std::optional<uint32_t> w = mshr_.reserved_way(line_addr)) return {*w, 0};
+    if (copies[w]) return {w, copies[w], lazy ? written_sectors(set, w, common_tag, chunk_tag) : SectorMask{0}};
+  if (const std::optional<uint32_t> w = mshr_.reserved_way(line_addr))
+    return {*w, 0, lazy ? written_sectors(set, *w, common_tag, chunk_tag) : SectorMask{0}};
+  if (lazy)  // a line holding only written slots is not in the tag index: look at every way
+    for (uint32_t w = 0; w < ways_; ++w)
+      if (const SectorMask m = written_sectors(set, w, common_tag, chunk_tag)) return {w, 0, m};
   return {};
 }
 
@@ -47,6 +61,7 @@ void L1::add_sectors(uint32_t set, uint32_t way, uint32_t chunk_tag, SectorMask 
                                          way, i, slot.valid ? "valid" : "reserved"));
     slot.chunk_tag = (chunk_tag & ~3u) | i;
     slot.dirty = 0;
+    slot.written = false;  // a fill brings memory's data, which holds what the store wrote
     slot.reserved = reserve;
     if (!reserve) {
       slot.valid = true;
@@ -163,7 +178,12 @@ L1::S1Result L1::sector_load(const CoreReq& req, const DecodedAddr& d) {
   ++counters_.mem_reads;
   counters_.bypasses += bypass != BypassReason::kNone;
   count_request(req, false, present != 0, line_held);
-  count_sectors(req.op, present, 0, line_held ? missing : 0, line_held ? 0 : missing);
+  // Accel-Sim counts per sector: when the miss reserves a new line, its first sector allocated the
+  // tag and the request's later sectors find it (SECTOR_MISS); otherwise a missing sector of a
+  // line no way holds is a MISS.
+  const auto first = static_cast<SectorMask>(missing & (~missing + 1));
+  const SectorMask line_miss = line_held ? 0 : place ? first : missing;
+  count_sectors(req.op, present, 0, static_cast<SectorMask>(missing & ~line_miss), line_miss);
   return {true, false};
 }
 
@@ -214,6 +234,7 @@ L1::S1Result L1::sector_store(const CoreReq& req, const DecodedAddr& d) {
   const SectorMask needed = wr.sectors;
   if (mshr_.store_conflicts(wr.line_addr, needed)) return fail(ResFail::kConflict), S1Result{};
   const SectorLine held = sector_line(d.set, d.common_tag, d.chunk_tag, wr.line_addr);
+  if (cfg_.l1.write_allocate == WriteAllocate::kLazyFetchOnRead) return store_allocate(req, d, held, wr);
   if (held.way && (needed & ~held.valid) == 0) return store_hit(req, d.set, *held.way, needed, 1, wr);
 
   // A miss: the valid sectors it writes are invalidated (dirty ones written back first).
@@ -229,6 +250,77 @@ L1::S1Result L1::sector_store(const CoreReq& req, const DecodedAddr& d) {
   const auto missing = static_cast<SectorMask>(needed & ~held.valid);
   count_request(req, false, present != 0, line_held);
   count_sectors(req.op, present, 0, line_held ? missing : 0, line_held ? 0 : missing);
+  next_resp_ = CoreResp{req.id, req.warp, Outcome::kStoreAck, {}};
+  return {true, true};
+}
+
+// l1.write_allocate lazy_fetch_on_read (GPGPU-Sim 4.x's wr_miss_wa_lazy_fetch_on_read): the store
+// goes to memory (write-through) and its line is allocated without a fetch. Valid sectors take its
+// bytes; a sector it writes whole becomes valid; one it writes in part stays invalid, so the next
+// read of it misses and fetches it (its bytes are in memory by then: one in-order path per line).
+L1::S1Result L1::store_allocate(const CoreReq& req, const DecodedAddr& d, const SectorLine& held, const MemReq& wr) {
+  std::optional<uint32_t> way = held.way;
+  bool new_line = false;
+  if (!way) {
+    // Every way reserved: the store goes to memory without allocating.
+    if (const std::optional<Placement> p = choose_placement(d.set, d.common_tag, kSlotsPerLine, false, nullptr)) {
+      way = p->way;
+      new_line = true;
+    }
+  }
+  // Write-through keeps no dirty slot, so an evicted line writes nothing back.
+  if (!has_room(1)) return fail(ResFail::kMissQueueFull), S1Result{};
+  const SectorMask needed = wr.sectors;
+  // A store hits a sector that is valid or that a store already allocated (GPGPU-Sim: MODIFIED).
+  const auto present = static_cast<SectorMask>(needed & (held.valid | held.written));
+  const auto missing = static_cast<SectorMask>(needed & ~present);
+  replacement_->on_access(d.set);
+  if (way) {
+    if (new_line) {
+      MshrEntry owner;  // the line fields a fill of this store's request would set
+      owner.hpc = agcb_.hash(req.pc);
+      owner.awid = req.awid;
+      owner.token = req.token;
+      take_placement(d.set, Placement{*way, 0, true}, 0, 0, d.chunk_tag, d.common_tag, owner);
+    } else {
+      replacement_->on_hit(d.set, *way, access_info(req));
+    }
+    CacheLine& line = sets_[d.set][*way];
+    const MaskWords bytes = words_of(req.byte_mask);
+    for_each_sector(needed, [&](uint32_t i) {
+      Slot& slot = line.slot[i];
+      const bool whole = ((bytes.w[i / 2] >> (i % 2 * kChunkBytes)) & 0xFFFFFFFFull) == 0xFFFFFFFFull;
+      if (slot.reserved)  // an entry fetching it makes the store wait (store_conflicts)
+        throw std::logic_error(fmt::format("L1: store allocation into reserved set {} way {} sector {}", d.set, *way, i));
+      slot.chunk_tag = (d.chunk_tag & ~3u) | i;
+      if (!slot.valid && !whole) {  // allocated, not readable: the next read fetches it
+        slot.written = true;
+        return;
+      }
+      if (!slot.valid) {
+        slot.valid = true;
+        slot.dirty = 0;
+        slot.written = false;
+      }
+      const ByteMask sector_mask = req.byte_mask & (ByteMask{0xFFFFFFFFull} << (i * kChunkBytes));
+      copy_chunk(line.data, i, req.data, i, &sector_mask);
+      line.promote_slot(i);
+    });
+    sync_tags(d.set, *way);
+  }
+  miss_queue_.push_back(wr);
+  ++counters_.mem_writes;
+  if (missing == 0) {
+    count_completion(req, true, false);
+    next_resp_ = CoreResp{req.id, req.warp, Outcome::kStoreAck, {}};
+    return {true, true};
+  }
+  count_request(req, false, present != 0, held.way.has_value());
+  // Accel-Sim counts per sector: the first sector of a line miss allocates the line, the
+  // request's later sectors find its tag (SECTOR_MISS).
+  const auto first = static_cast<SectorMask>(missing & (~missing + 1));
+  const SectorMask line_miss = held.way ? 0 : new_line ? first : missing;
+  count_sectors(req.op, present, 0, static_cast<SectorMask>(missing & ~line_miss), line_miss);
   next_resp_ = CoreResp{req.id, req.warp, Outcome::kStoreAck, {}};
   return {true, true};
 }

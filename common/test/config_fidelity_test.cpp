@@ -108,6 +108,13 @@ TEST(FidelityFields, SectorModeRefusesWhatASectorLineCannotHold) {
   EXPECT_EQ(load_error("l1: {sector: true}\npolicy: {granularity: dynamic}\n"),
             "policy.granularity: value \"dynamic\" not allowed with l1.sector true (a sector line keeps sector i "
             "in slot i; DyCache's granularities place a chunk at any slot; allowed: fixed128)");
+  EXPECT_EQ(load_error("l1: {sector: true, write_allocate: lazy_fetch_on_read}\n"),
+            "l1.write_allocate: value \"lazy_fetch_on_read\" not allowed with sector true and write_policy "
+            "write_back (allowed: none, or sector true with write_policy write_through)");
+  EXPECT_EQ(load_error("l1: {write_policy: write_through, write_allocate: lazy_fetch_on_read}\n"),
+            "l1.write_allocate: value \"lazy_fetch_on_read\" not allowed with sector false and write_policy "
+            "write_through (allowed: none, or sector true with write_policy write_through)");
+  EXPECT_EQ(load_preset("qv100-accelsim").l1.write_allocate, WriteAllocate::kLazyFetchOnRead);
   const Config c = load_config_file(write_temp("sector.yaml", "l1: {sector: true, mshr_merge: sector}\n"));
   EXPECT_TRUE(c.l1.sector);
   EXPECT_EQ(c.l1.mshr_merge, MshrMerge::kSector);

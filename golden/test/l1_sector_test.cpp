@@ -254,6 +254,43 @@ TEST(L1Sector, AStoreToABufferedSectorWaitsForTheEntry) {
   EXPECT_EQ(d.request(sector_req(kA, 0b0001)).data[0], 0x77);
 }
 
+// l1.write_allocate lazy_fetch_on_read: a store miss allocates its line without a fetch.
+TEST(L1Sector, WriteAllocationKeepsWholeWrittenSectorsAndFetchesPartialOnesOnRead) {
+  Config cfg = sector_config(MshrMerge::kSector, AllocationPolicy::kOnMiss, WritePolicy::kWriteThrough);
+  cfg.l1.write_allocate = WriteAllocate::kLazyFetchOnRead;
+  L1Driver d(cfg);
+  // A line miss writing sector 0 whole and 4 bytes of sector 1.
+  CoreReq st = sector_req(kA, 0b0001, MemOp::kStore, 0x3C);
+  for (uint32_t b = 32; b < 36; ++b) {
+    st.byte_mask.set(b);
+    st.data[b] = 0x3C;
+  }
+  EXPECT_EQ(d.request(st).outcome, Outcome::kStoreAck);
+  ASSERT_EQ(d.sent.size(), 1u);  // the store itself (write-through); no fetch
+  EXPECT_EQ(d.sent[0].op, MemOp::kStore);
+  EXPECT_EQ(valid_sectors(d.l1, kA), 0b0001);  // the partial sector stays invalid
+  EXPECT_EQ(d.l1.accelsim().write.miss, 1u);   // the first sector allocated the line...
+  EXPECT_EQ(d.l1.accelsim().write.sector_miss, 1u);  // ...the second found its tag
+  // Sector 0 hits with the stored bytes; sector 1 is a sector miss fetched from memory, which
+  // has the store's bytes.
+  CoreResp r = d.request(sector_req(kA, 0b0001));
+  EXPECT_EQ(r.outcome, Outcome::kHit);
+  EXPECT_EQ(r.data[0], 0x3C);
+  r = d.request(sector_req(kA, 0b0010));
+  EXPECT_EQ(r.outcome, Outcome::kMissReturn);
+  EXPECT_EQ(r.data[33], 0x3C);
+  expect_data(d, r, kA, 0b0010);
+  EXPECT_EQ(d.l1.counters().sector_misses, 1u);
+  // A store to a held line with a valid and a missing sector: the valid one takes the bytes.
+  d.request(sector_req(kA, 0b0110, MemOp::kStore, 0x4D));
+  EXPECT_EQ(valid_sectors(d.l1, kA), 0b0111);
+  r = d.request(sector_req(kA, 0b0110));
+  EXPECT_EQ(r.outcome, Outcome::kHit);
+  EXPECT_EQ(r.data[32], 0x4D);
+  EXPECT_EQ(r.data[64], 0x4D);
+  EXPECT_EQ(d.l1.counters().fills_allocated, 1u);  // only the read of sector 1 filled
+}
+
 TEST(L1Sector, RefusesDyCacheGranularities) {
   Config c = sector_config();
   c.policy.granularity = GranularityKind::kDynamic;
@@ -265,16 +302,12 @@ TEST(L1Sector, RefusesDyCacheGranularities) {
 const char* const kSectorPolicies[] = {"baseline", "agcb", "two-level", "pcal", "pcal-bto", "agelru",
                                        "agelru-bypass", "bip", "dip", "fifo", "rpr", "rpr-counter"};
 
-// The option sets soaked: Accel-Sim's Volta L1 (qv100-accelsim: 64 ways, write-evict, per-sector
-// merging) and this project's realistic L1 in sector mode with allocation on miss and write-back.
+// The option sets soaked: Accel-Sim's Volta L1 (qv100-accelsim: 64 ways, allocation on miss,
+// write-through with lazy write allocation, per-sector merging) and this project's realistic L1 in
+// sector mode with allocation on miss and write-back.
 enum class Variant { kAccelSim, kOnMissWriteBack };
 Config variant_config(Variant v, const char* policy) {
-  if (v == Variant::kAccelSim) {
-    Config c = testing::preset("qv100-accelsim", policy);
-    c.l1.sector = true;
-    c.l1.mshr_merge = MshrMerge::kSector;
-    return c;
-  }
+  if (v == Variant::kAccelSim) return testing::preset("qv100-accelsim", policy);
   Config c = sector_config(MshrMerge::kBlock, AllocationPolicy::kOnMiss, WritePolicy::kWriteBack, policy);
   return c;
 }
