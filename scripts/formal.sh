@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bounded model checking of generated blocks (docs/rtl-verification.md), for make formal and ctest.
 #
-#   formal.sh DCGEN [JOB...]     JOB: mshr agcb (proofs), mut-<name> (a mutated RTL copy whose
+#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl (proofs), mut-<name> (a mutated RTL copy whose
 #                                counterexample must name the expected assertion); default: all
 #
 # The RTL is dcgen's output for formal/fv_small.yaml; each harness formal/<module>_fv.sv is read
@@ -28,12 +28,18 @@ trap 'rm -rf "$tmp"' EXIT
 # DEPTH_AGCB 10 covers a climb to 3, a push beyond it and a fall below 0.
 DEPTH_MSHR=${DEPTH_MSHR:-8}
 DEPTH_AGCB=${DEPTH_AGCB:-10}
+# The replacement ranks: any 2 steps reach every update; DEPTH_REPL 5 gives sequences of 4.
+DEPTH_REPL=${DEPTH_REPL:-5}
 
 # mutants: name | file | sed expression | harness | depth | the assertion expected in the trace
 mutants=(
   "mut-mshr-alloc-used|l1d_mshr.sv|s/assign free = ~valid;/assign free = ~(valid >> 1);/|mshr|4|MshrAllocEntryFree_A"
   "mut-mshr-free-o|l1d_mshr.sv|s/assign free_o = .first_free;/assign free_o = first_free[0];/|mshr|4|MshrFreeWhenNotFull_A"
   "mut-mshr-merge-slot0|l1d_mshr.sv|s/assign req_slot = alloc_ok ? '0 : add_slot;/assign req_slot = '0;/|mshr|8|FvReadMatchesShadow_A"
+  "mut-mshr-count-over|l1d_mshr.sv|s/!= CountBits'(MaxMerge);/!= CountBits'(MaxMerge + 1);/|mshr|6|MshrCountWithinLimit_A"
+  "mut-repl-hit-promote|l1d_repl_state.sv|s/rank < hit_from ?/rank > hit_from ?/|repl|3|ReplHitRanksPermutation_A"
+  "mut-repl-fill-promote|l1d_repl_state.sv|s/rank < fill_from ?/rank > fill_from ?/|repl|3|ReplFillRanksPermutation_A"
+  "mut-repl-reset|l1d_repl_state.sv|s/<= WayIdxBits'(i);/<= '0;/|repl|2|ReplQueryRanksPermutation_A"
   "mut-agcb-dec-wrap|l1d_agcb_table.sv|s/dec_i \&\& dec_old != '0 ?/dec_i ?/|agcb|4|AgcbDecNoUnderflow_A"
   "mut-agcb-inc-wrap|l1d_agcb_table.sv|s/inc_old != '1 ?/1'b1 ?/|agcb|5|AgcbIncNoOverflow_A"
 )
@@ -45,6 +51,7 @@ run() {
   case $harness in
     mshr) files="$dir/l1d_mshr.sv $dir/l1d_ram_1r1w.sv $root/formal/l1d_mshr_fv.sv"; top=l1d_mshr_fv ;;
     agcb) files="$dir/l1d_agcb_table.sv $root/formal/l1d_agcb_table_fv.sv"; top=l1d_agcb_table_fv ;;
+    repl) files="$dir/l1d_repl_state.sv $root/formal/l1d_repl_state_fv.sv"; top=l1d_repl_state_fv ;;
   esac
   # Every assertion (block and harness) is a $assert cell named after its label; sat proves all
   # of them at every step.
@@ -57,12 +64,12 @@ run() {
 }
 
 jobs=("$@")
-[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
+[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
 failed=0
 for j in "${jobs[@]}"; do
   start=$(date +%s.%N)
   case $j in
-    mshr | agcb)
+    mshr | agcb | repl)
       depth=DEPTH_${j^^}
       if run "$j" "${!depth}" "$tmp/rtl" "$tmp/$j.log"; then
         printf 'formal: PASS %s (depth %s, %.1f s)\n' "$j" "${!depth}" "$(echo "$(date +%s.%N) - $start" | bc)"
