@@ -147,6 +147,13 @@ synth-policies: configure
 	@synth/policies.sh $(SYN_LIB) --dcgen $(BUILD)/bin/dcgen --out $(BUILD)/synth-policies --jobs $(JOBS) \
 	  $(if $(POLICIES),--policies "$(POLICIES)")
 
+# Bounded model checking of l1d_mshr and l1d_agcb_table (formal/, scripts/formal.sh; Yosys 0.23
+# SAT BMC) and the mutated-RTL copies formal must catch: docs/rtl-verification.md.
+.PHONY: formal
+formal: configure
+	@cmake --build $(BUILD) --target dcgen
+	@scripts/formal.sh $(BUILD)/bin/dcgen
+
 # make waves BLOCK=l1d_tag_mask: run the block's testbench with FST tracing and open GTKWave.
 waves:
 	@test -n "$(BLOCK)" || { echo "usage: make waves BLOCK=<module>, one of: $$(ls tb/waves | sed 's/\.gtkw//' | tr '\n' ' ')"; exit 2; }

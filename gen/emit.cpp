@@ -268,6 +268,9 @@ class Writer {
         line(ind, "endcase");
         return;
       }
+      case StmtKind::kAssert:
+        line(ind, s.var + ": assert (" + x_.print(s.subject) + ");");
+        return;
       case StmtKind::kFor:
         line(ind, "for (int unsigned " + s.var + " = " + x_.print(s.start) + "; " + s.var + " < " +
                       x_.sub(s.bound, op_prec(Op::kLt) + 1) + "; " + s.var + "++) begin");
@@ -332,6 +335,27 @@ class Writer {
         items(it.items, ind + 1);
         line(ind, "end");
         return;
+      case ItemKind::kVerification:
+        line(0, "`ifndef SYNTHESIS");
+        line(ind, "// " + it.text);
+        items(it.items, ind);
+        line(0, "`endif");
+        return;
+      case ItemKind::kAssert: {
+        const std::string check = it.name + ": assert (" + x_.print(it.rhs) + ");";
+        line(ind, it.clocked ? std::string(it.gated ? "always_ff @(posedge clk_i or negedge rst_ni) begin"
+                                                     : "always_ff @(posedge clk_i) begin")
+                             : "always_comb begin");
+        if (it.gated) {
+          line(ind + 1, "if (rst_ni) begin");
+          line(ind + 2, check);
+          line(ind + 1, "end");
+        } else {
+          line(ind + 1, check);
+        }
+        line(ind, "end");
+        return;
+      }
       case ItemKind::kGenIf:
         for (size_t i = 0; i < it.branches.size(); ++i) {
           const GenBranch& b = it.branches[i];

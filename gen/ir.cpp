@@ -163,6 +163,29 @@ void Block::comment(std::string_view text) {
   body_->push_back(s);
 }
 
+void Block::assert_(std::string_view name, const Expr& cond) {
+  if (ctx_->kind != ProcKind::kComb || !ctx_->verification) {
+    refuse(Rule::kAssertUnguarded, "assertion " + q(name) + " outside an always_comb of a verification region");
+  }
+  if (!ctx_->loop_vars.empty()) refuse(Rule::kAssertInLoop, "assertion " + q(name) + " in loop " + q(ctx_->loop_vars.back()));
+  check_name(name, NameKind::kAssertion);
+  const std::string n(name);
+  const bool clash = (ctx_->scope != nullptr && ctx_->scope->name_taken(n)) ||
+                     std::find(ctx_->assert_names.begin(), ctx_->assert_names.end(), n) != ctx_->assert_names.end();
+  if (clash) throw NameError("name-duplicate", "assertion " + q(n) + " duplicates another name");
+  need(cond, "assertion condition");
+  ctx_->assert_names.push_back(n);
+  auto s = std::make_shared<StmtNode>();
+  s->kind = StmtKind::kAssert;
+  s->var = n;
+  s->subject = cond;
+  body_->push_back(s);
+}
+
+void Block::assert_else(std::string_view name, const Expr&, std::string_view) {
+  refuse(Rule::kAssertActionBlock, "assertion " + q(name));
+}
+
 void Block::declare(std::string_view name, const Type&) {
   refuse(Rule::kProceduralDecl, q(name) + " declared inside a procedural block");
 }
@@ -289,10 +312,58 @@ void Scope::always_comb(std::vector<Init> drives, const Block::Fn& body) {
     if (!ctx.allowed.insert(t.name).second) throw IrError("comb-drive-twice", q(t.name) + " is listed twice");
     item->defaults.push_back(make_assign(ctx, d.target, d.value));
   }
+  ctx.verification = in_verification();
   Block b(&ctx, &item->body);
   body(b);
   for (const std::string& r : ctx.allowed) note_driver(r, "always_comb");
+  for (const std::string& a : ctx.assert_names) declare_name(a, NameKind::kAssertion);
   items_.push_back(item);
+}
+
+bool Scope::in_verification() const {
+  for (const Scope* s = this; s != nullptr; s = s->parent_) {
+    if (s->verification_) return true;
+  }
+  return false;
+}
+
+void Scope::verification(std::string_view why, const GenFn& body) {
+  if (why.find('\n') != std::string_view::npos) throw IrError("comment-newline", "comments are one line each");
+  if (in_verification()) throw IrError("verification-nested", "a verification region inside another one");
+  auto item = add(ItemKind::kVerification);
+  item->text = why;
+  Scope child;
+  child.verification_ = true;
+  run_child(child, [&] { body(child); });
+  for (const auto& [root, by] : child.drivers_) {
+    if (!child.own_names_.contains(root)) {
+      throw IrError("verification-drives-design", q(root) + " is driven (by " + by +
+                                                      ") in a verification region but declared outside it: "
+                                                      "synthesis would lose that driver");
+    }
+  }
+  item->items = std::move(child.items_);
+}
+
+void Scope::add_assert(std::string_view name, const Expr& cond, bool clocked) {
+  if (!in_verification()) refuse(Rule::kAssertUnguarded, "assertion " + q(name));
+  need(cond, "assertion condition");
+  const Module* m = module();
+  if (clocked && (m == nullptr || m->find_port("clk_i") == nullptr)) {
+    throw IrError("missing-clock-reset", "a clocked assertion needs the input clk_i; call Module::clk() first");
+  }
+  declare_name(name, NameKind::kAssertion);
+  auto item = add(ItemKind::kAssert);
+  item->name = name;
+  item->rhs = cond;
+  item->clocked = clocked;
+  item->gated = m != nullptr && m->find_port("rst_ni") != nullptr;
+}
+
+void Scope::assert_clocked(std::string_view name, const Expr& cond) { add_assert(name, cond, true); }
+void Scope::assert_comb(std::string_view name, const Expr& cond) { add_assert(name, cond, false); }
+void Scope::assert_property(std::string_view name, const Expr&) {
+  refuse(Rule::kConcurrentAssert, "assertion " + q(name));
 }
 
 void Scope::add_ff(FfReset reset, std::vector<Init> resets, const Block::Fn* reset_body, const Block::Fn& body) {

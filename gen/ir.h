@@ -39,7 +39,7 @@ class Scope;
 
 // --- Statements -------------------------------------------------------------------------
 
-enum class StmtKind { kAssign, kIf, kCase, kFor, kComment };
+enum class StmtKind { kAssign, kIf, kCase, kFor, kComment, kAssert };
 enum class CaseKind { kUnique, kPriority, kUnique0 };
 
 struct StmtNode;
@@ -76,6 +76,7 @@ struct StmtNode {
   Body body;
   // kComment
   std::string text;
+  // kAssert: `label: assert (cond);` (the label in `var`, the condition in `subject`)
 };
 
 namespace detail {
@@ -90,6 +91,8 @@ struct ProcCtx {
   std::set<std::string> allowed;                 // comb: drives; ff body: flops with reset; function
   std::set<std::string> assigned;      // roots assigned so far
   std::vector<std::string> loop_vars;  // enclosing procedural loop variables
+  bool verification = false;           // comb: inside a verification region (assertions allowed)
+  std::vector<std::string> assert_names;  // the labels of the assertions in the body
   std::set<std::string> fn_names;      // function: arguments, locals, its own name
 };
 }  // namespace detail
@@ -115,8 +118,13 @@ class Block {
   // be known when built and at most 64 (profile rule reset-loop-64).
   void for_(std::string_view var, const Expr& start, const Expr& bound, const LoopFn& body);
   void comment(std::string_view text);
+  // `Name_A: assert (cond);`, an immediate assertion, checked whenever the always_comb runs.
+  // Only in an always_comb of a verification region (rule assert-unguarded), not inside a
+  // procedural for (rule assert-in-loop). The name (UpperCamelCase_A) says the invariant.
+  void assert_(std::string_view name, const Expr& cond);
 
   // Outside the profile: each of these throws ProfileError.
+  void assert_else(std::string_view name, const Expr& cond, std::string_view message);  // action block
   void declare(std::string_view name, const Type& type);  // variable inside begin/end
   void break_();
   void continue_();
@@ -175,7 +183,9 @@ struct Conn {
   Expr value;
 };
 
-enum class ItemKind { kDecl, kLocalparam, kAssign, kAlwaysComb, kAlwaysFf, kInstance, kGenFor, kGenIf, kComment };
+enum class ItemKind {
+  kDecl, kLocalparam, kAssign, kAlwaysComb, kAlwaysFf, kInstance, kGenFor, kGenIf, kComment, kVerification, kAssert
+};
 enum class FfReset { kAsync, kSync, kNone };
 
 struct Item;
@@ -201,7 +211,9 @@ struct Item {
   std::vector<Conn> params, ports;
   std::string var;  // generate for
   Expr start, bound;
-  Items items;                     // generate for body
+  Items items;                     // generate for body; verification region
+  bool clocked = false;            // assert: in an always_ff (else an always_comb)
+  bool gated = false;              // assert: checked only while rst_ni is high
   std::vector<GenBranch> branches;  // generate if
   std::string text;                // comment
 };
@@ -259,6 +271,25 @@ class Scope {
 
   void comment(std::string_view text);
 
+  // Verification region: its items print between `ifndef SYNTHESIS and `endif, so simulation
+  // (Verilator, which defines neither) and formal (Yosys read_verilog -formal, which defines
+  // FORMAL instead of SYNTHESIS) see them and synthesis does not. `why` is its first comment line.
+  // Everything the region drives must be declared in it (the rest of the module must not depend
+  // on it); assertions are allowed only here (rule assert-unguarded).
+  void verification(std::string_view why, const GenFn& body);
+  // In a verification region: an immediate assertion in its own always_ff, sampled at every
+  // rising edge of clk_i while rst_ni is high (the module's registered state before the edge
+  // and the inputs of the cycle): the form for input contracts, which hold for the cycle in
+  // which the inputs are sampled.
+  //   always_ff @(posedge clk_i or negedge rst_ni) begin if (rst_ni) begin Name_A: assert (cond); end end
+  void assert_clocked(std::string_view name, const Expr& cond);
+  // In a verification region: an immediate assertion in its own always_comb (gated by rst_ni when
+  // the module has one), checked on every evaluation: the form for invariants of the state and
+  // of combinational relations (not of inputs held across the clock edge).
+  void assert_comb(std::string_view name, const Expr& cond);
+  // Outside the profile: throws ProfileError (rule concurrent-assert).
+  void assert_property(std::string_view name, const Expr& cond);
+
   const Items& items() const { return items_; }
 
   // True when `name` is declared here, in an enclosing scope being built, or below here.
@@ -275,6 +306,7 @@ class Scope {
   std::shared_ptr<Item> add(ItemKind kind);
 
   Scope* parent_ = nullptr;  // only while a generate body is being built
+  bool verification_ = false;  // a verification region (or a scope built inside one)
   std::set<std::string> own_names_;
   std::set<std::string> names_below_;
   std::map<std::string, std::string> drivers_;  // root -> what drives it
@@ -284,6 +316,8 @@ class Scope {
   void add_ff(FfReset reset, std::vector<Init> resets, const Block::Fn* reset_body, const Block::Fn& body);
   void note_driver(const std::string& root, const std::string& by);
   void run_child(Scope& child, const std::function<void()>& fn);
+  void add_assert(std::string_view name, const Expr& cond, bool clocked);
+  bool in_verification() const;
 };
 
 class Scope::GenIf {

@@ -90,6 +90,10 @@ std::string style_problem(std::string_view n, NameKind kind) {
       return snake && starts_with(n, "g_") ? "" : "generate blocks are named g_<lower_snake_case>";
     case NameKind::kInstance:
       return snake && starts_with(n, "u_") ? "" : "instances are named u_<lower_snake_case>";
+    case NameKind::kAssertion:
+      return ends_with(n, "_A") && n.size() > 2 && is_upper_camel(n.substr(0, n.size() - 2))
+                 ? ""
+                 : "assertions are UpperCamelCase ending in _A (the broken invariant, e.g. MshrRespPending_A)";
     case NameKind::kField:
     case NameKind::kFunction:
     case NameKind::kArgument:
@@ -122,6 +126,7 @@ std::string_view to_string(NameKind kind) {
     case NameKind::kArgument: return "function argument";
     case NameKind::kLocal: return "function local";
     case NameKind::kLoopVar: return "loop variable";
+    case NameKind::kAssertion: return "assertion";
   }
   return "name";
 }

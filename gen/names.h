@@ -31,6 +31,7 @@ enum class NameKind {
   kArgument,       // lower_snake
   kLocal,          // lower_snake (function local)
   kLoopVar,        // lower_snake (procedural for or genvar)
+  kAssertion,      // UpperCamelCase ending in _A (lowRISC prim_assert style), e.g. MshrRespPending_A
 };
 
 std::string_view to_string(NameKind kind);

@@ -8,7 +8,7 @@
 namespace gen {
 namespace {
 
-constexpr std::array<RuleInfo, 27> kRules = {{
+constexpr std::array<RuleInfo, 31> kRules = {{
     {Rule::kFillOnesParam, "fill-ones-param", "'1 in a parameter or localparam initialiser",
      "Yosys 0.23 evaluates it as 1, silently (upstream bug)", "all_ones(W), i.e. {W{1'b1}}"},
     {Rule::kProceduralDecl, "procedural-decl", "a variable declared inside a procedural begin/end",
@@ -64,6 +64,19 @@ constexpr std::array<RuleInfo, 27> kRules = {{
     {Rule::kTypeCast, "type-cast", "a cast to a typedef pkg::t_t'(x)",
      "Yosys 0.23 stops with a syntax error (unexpected TOK_PKG_USER_TYPE), measured by the generator's probe",
      "assign the vector to a signal of the typedef (packed types convert), or cast(width, x)"},
+    {Rule::kAssertActionBlock, "assert-action-block", "an assertion with an action block (assert (c) else $error(...))",
+     "Yosys 0.23 read_verilog -formal stops with a syntax error (unexpected TOK_ELSE), measured by the generator's "
+     "probe", "a plain labelled assertion: its label names the broken invariant, and Verilator prints it"},
+    {Rule::kConcurrentAssert, "concurrent-assert", "a concurrent assertion assert property (@(posedge clk_i) ...)",
+     "Yosys 0.23 read_verilog -formal stops with a syntax error (unexpected '@'), measured by the generator's probe",
+     "Scope::assert_clocked: an immediate assertion in an always_ff, sampled at the clock edge"},
+    {Rule::kAssertInLoop, "assert-in-loop", "a labelled assertion inside a procedural for loop",
+     "Yosys 0.23 unrolls the loop and fails ('Cannot add procedural assertion ... already created'), measured by "
+     "the generator's probe", "fold the loop into a signal and assert it once, or one assertion per generate block"},
+    {Rule::kAssertUnguarded, "assert-unguarded", "an assertion outside a verification region",
+     "synthesis must not see assertions; the region prints `ifndef SYNTHESIS (Yosys defines SYNTHESIS when it "
+     "synthesizes and FORMAL instead with read_verilog -formal; Verilator defines neither)",
+     "Scope::verification(...) around the assertions and the signals only they read"},
     {Rule::kCaseDefault, "case-default", "a unique/priority/unique0 case without a default",
      "the measured subset has a default in every case", "add a default item"},
     {Rule::kCombDefaults, "comb-defaults", "an always_comb assignment to a signal without a default",

@@ -39,6 +39,10 @@ enum class Rule {
   kResetLoop64,          // for loop over more than 64 entries in one always_ff
   // Measured by gen/test/subset_tools_test.cpp (not in SV-SUBSET.md's lists).
   kTypeCast,             // pkg::t_t'(x): Yosys 0.23 syntax error
+  kAssertActionBlock,    // assert (c) else $error(...): Yosys 0.23 syntax error
+  kConcurrentAssert,     // assert property (@(posedge clk) ...): Yosys 0.23 syntax error
+  kAssertInLoop,         // a labelled assertion inside a procedural for: Yosys 0.23 duplicate cell
+  kAssertUnguarded,      // an assertion outside a verification region (`ifndef SYNTHESIS)
   // Conditions attached to SV-SUBSET.md's accepted list.
   kCaseDefault,          // unique/priority/unique0 case must have a default
   kCombDefaults,         // always_comb assigns defaults first (no latches)

@@ -95,6 +95,23 @@ module l1d_agcb_table #(
     assign counters[g * GroupEntries * CounterBits +: GroupEntries * CounterBits] = group_q;
   end
 
+`ifndef SYNTHESIS
+  // Assertions (docs/rtl-verification.md); not synthesized.
+  // The counters saturate: an update moves a counter by at most one step and never wraps
+  // (a decrement of 0 stays 0, an increment of the maximum stays the maximum).
+  always_comb begin
+    if (rst_ni) begin
+      AgcbDecNoUnderflow_A: assert (dec_new <= dec_old && dec_old - dec_new <= CounterBits'(1));
+    end
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      AgcbIncNoOverflow_A: assert (inc_new >= inc_old && inc_new - inc_old <= CounterBits'(1));
+    end
+  end
+`endif
+
 endmodule
 
 `default_nettype wire

@@ -298,6 +298,66 @@ module l1d_mshr #(
   assign rd_warp_o = rd_request[128 +: WarpBits];
   assign rd_mask_o = rd_request[127:0];
 
+`ifndef SYNTHESIS
+  // Assertions (docs/rtl-verification.md); not synthesized.
+  // A memory response answers a pending entry: valid and not yet filled (not a free entry,
+  // not a second response for one read).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      MshrRespPending_A: assert (!resp_i || valid[resp_entry_i] && !filled[resp_entry_i]);
+    end
+  end
+
+  // A merge goes to a valid entry holding fewer than MaxMerge requests (the probe said merge_o).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      MshrAddToValidEntry_A: assert (!add_i || alloc_i || valid[add_entry_i]);
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      MshrMergeWithinLimit_A: assert (!add_i || alloc_i || counts[add_entry_i * CountBits +: CountBits] < CountBits'(MaxMerge));
+    end
+  end
+
+  // An entry is freed once: release_i names a valid entry.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      MshrReleaseValidEntry_A: assert (!release_i || valid[release_entry_i]);
+    end
+  end
+
+  // State: the entry an allocation takes is free, and free_o says whether one is.
+  always_comb begin
+    if (rst_ni) begin
+      MshrAllocEntryFree_A: assert (!free_o || !valid[free_entry_o]);
+    end
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      MshrFreeWhenNotFull_A: assert (free_o == !(&valid));
+    end
+  end
+
+  // State: no entry holds more than MaxMerge requests.
+  logic [Entries-1:0] count_over;
+
+  always_comb begin
+    count_over = '0;
+    for (int unsigned i = 0; i < Entries; i++) begin
+      count_over[i] = counts[i * CountBits +: CountBits] > CountBits'(MaxMerge);
+    end
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      MshrCountWithinLimit_A: assert (count_over == '0);
+    end
+  end
+`endif
+
 endmodule
 
 `default_nettype wire

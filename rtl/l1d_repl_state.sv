@@ -176,6 +176,56 @@ module l1d_repl_state #(
 
   assign ranks_o = query_ranks;
 
+`ifndef SYNTHESIS
+  // Assertions (docs/rtl-verification.md); not synthesized.
+  // The ranks of a set are a permutation of 0 .. Ways-1: the registered ranks of set_i, and
+  // what a hit or a fill writes. <what>_seen[r]: some way has rank r.
+  logic [Ways-1:0] query_seen;
+
+  always_comb begin
+    query_seen = '0;
+    for (int unsigned i = 0; i < Ways; i++) begin
+      query_seen[query_ranks[i * WayIdxBits +: WayIdxBits]] = 1'b1;
+    end
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      ReplQueryRanksPermutation_A: assert (query_seen == '1);
+    end
+  end
+
+  logic [Ways-1:0] hit_seen;
+
+  always_comb begin
+    hit_seen = '0;
+    for (int unsigned i = 0; i < Ways; i++) begin
+      hit_seen[hit_new[i * WayIdxBits +: WayIdxBits]] = 1'b1;
+    end
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      ReplHitRanksPermutation_A: assert (!hit_i || hit_seen == '1);
+    end
+  end
+
+  logic [Ways-1:0] fill_seen;
+
+  always_comb begin
+    fill_seen = '0;
+    for (int unsigned i = 0; i < Ways; i++) begin
+      fill_seen[fill_new[i * WayIdxBits +: WayIdxBits]] = 1'b1;
+    end
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      ReplFillRanksPermutation_A: assert (!fill_i || fill_seen == '1);
+    end
+  end
+`endif
+
   logic [Ways-1:0] candidates;
 
   assign candidates = eligible_i;

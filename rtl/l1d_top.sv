@@ -370,6 +370,16 @@ module l1d_top #(
 
   assign unused_rsp_mshr = |mem_resp_mshr_i[7:5];
 
+`ifndef SYNTHESIS
+  // Assertion (docs/rtl-verification.md); not synthesized.
+  // A memory response names an existing MSHR: u_mshr sees only the low bits of its id.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      TopMemRespMshrInRange_A: assert (!mem_resp_valid_i || mem_resp_mshr_i < 8'd32);
+    end
+  end
+`endif
+
   l1d_mshr u_mshr (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),

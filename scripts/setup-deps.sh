@@ -8,7 +8,7 @@ PACKAGES=(
   g++ cmake ninja-build make pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev
-  verilator yosys opensta qflow-tech-osu018 gtkwave xz-utils zlib1g-dev liblzma-dev libzstd-dev
+  verilator yosys z3 boolector opensta qflow-tech-osu018 gtkwave xz-utils zlib1g-dev liblzma-dev libzstd-dev
   gnuplot-nox python3 parallel
 )
 

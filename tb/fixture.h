@@ -95,6 +95,23 @@ class Dut {
   uint64_t cycles() const { return cycles_; }
   VerilatedContext& context() { return *ctx_; }
 
+  // The RTL's assertions (verilated with --assert) stop the process at the first violation with
+  // the assertion's name (docs/rtl-verification.md). A testbench that drives a block outside its
+  // input contract on purpose, to check what the RTL defines there, turns them off for those
+  // cycles only: `{ auto off = dut.asserts_off(); cycle(in); }`.
+  class AssertsOff {
+   public:
+    explicit AssertsOff(VerilatedContext& ctx) : ctx_(ctx), was_(ctx.assertOn()) { ctx_.assertOn(false); }
+    ~AssertsOff() { ctx_.assertOn(was_); }
+    AssertsOff(const AssertsOff&) = delete;
+    AssertsOff& operator=(const AssertsOff&) = delete;
+
+   private:
+    VerilatedContext& ctx_;
+    bool was_;
+  };
+  [[nodiscard]] AssertsOff asserts_off() { return AssertsOff(*ctx_); }
+
  private:
   void open_trace(const std::string& name) {
 #if VM_TRACE_FST

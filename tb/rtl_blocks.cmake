@@ -65,6 +65,14 @@ option(RTL_TB_ALL_PRESETS "run every block's testbench on gtx480, gtx1080 and qv
 # allowed. The Yosys netlists get -Wno-UNOPTFLAT: Yosys writes aliased output bits as
 # `assign o[31:18] = o[63:50]`, which Verilator reports as a (false) loop on the vector.
 set(RTL_VERILATOR_ARGS --x-initial unique -O3 --x-assign fast --timescale 1ns/1ns)
+# The RTL models (not the netlists, which have none) run with their assertions on: a violated
+# assertion stops the testbench with its name (docs/rtl-verification.md).
+option(RTL_ASSERT "verilate the RTL models with --assert (gpusim's verilated L1 too)" ON)
+if(RTL_ASSERT)
+  set(RTL_ASSERT_ARGS --assert)
+else()
+  set(RTL_ASSERT_ARGS "")
+endif()
 set(RTL_BUILD_DIR ${CMAKE_BINARY_DIR}/rtl_blocks)
 set(RTL_TB_DIR ${CMAKE_SOURCE_DIR}/tb)
 if(ZLIB_FOUND)
@@ -197,7 +205,7 @@ function(add_rtl_block module)
     set(net V${module}_${name}_netlist)
     set(netlist ${RTL_BUILD_DIR}/${name}/netlist/${module}_netlist.v)
     list(TRANSFORM units PREPEND ${RTL_DIR_${name}}/ OUTPUT_VARIABLE sources)
-    _rtl_model(${rtl} OPT ${rtl_opt} DEPENDS ${sources} ARGS --rtl ${RTL_DIR_${name}} ${module} -Wall ${RTL_VERILATOR_ARGS})
+    _rtl_model(${rtl} OPT ${rtl_opt} DEPENDS ${sources} ARGS --rtl ${RTL_DIR_${name}} ${module} -Wall ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
     if(B_NETLIST_CONFIGS)
       set(netlist_configs ${B_NETLIST_CONFIGS})
     elseif(RTL_NETLIST_ALL_CONFIGS OR cfg IN_LIST B_EXTRA_CONFIGS)

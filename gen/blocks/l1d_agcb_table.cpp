@@ -129,6 +129,13 @@ class AgcbTable final : public RtlBlock {
       });
       s.assign(counters.part(g * group * counter_bits, group * counter_bits), group_q);
     });
+
+    m.verification("Assertions (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
+      v.comment("The counters saturate: an update moves a counter by at most one step and never wraps");
+      v.comment("(a decrement of 0 stays 0, an increment of the maximum stays the maximum).");
+      v.assert_comb("AgcbDecNoUnderflow_A", dec_new.le(dec_old).land((dec_old - dec_new).le(cast(counter_bits, 1))));
+      v.assert_comb("AgcbIncNoOverflow_A", inc_new.ge(inc_old).land((inc_new - inc_old).le(cast(counter_bits, 1))));
+    });
     return m;
   }
 };

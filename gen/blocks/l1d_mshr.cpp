@@ -326,6 +326,51 @@ class Mshr final : public RtlBlock {
     m.assign(rd_id_o, rd_request.slice(request_w - 1, warp_w + kMaskBits));
     m.assign(rd_warp_o, rd_request.part(kMaskBits, warp_w));
     m.assign(rd_mask_o, rd_request.slice(kMaskBits - 1, 0));
+
+    // Assertions (docs/rtl-verification.md): the input contract the L1 keeps, checked at the clock
+    // edge on the registered state before it, and invariants of the state.
+    const uint32_t n_entries = cfg.l1.mshr_entries;
+    const uint32_t n_merge = cfg.l1.mshr_max_merge;
+    const unsigned entry_bits = n_entries > 1 ? static_cast<unsigned>(std::bit_width(n_entries - 1)) : 1;
+    const unsigned count_bits = static_cast<unsigned>(std::bit_width(n_merge));
+    // Only where the port can name a missing entry (Verilator warns CMPCONST on a constant compare).
+    const bool partial_ids = n_entries < (1U << entry_bits);
+    const bool count_can_overflow = n_merge + 1 < (1U << count_bits);
+    m.verification("Assertions (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
+      const auto in_range = [&](const Expr& e) { return cast(32, e).lt(entries); };
+      const auto pending = [&](const Expr& e) { return valid[e].land(!filled[e]); };
+      if (partial_ids) {
+        v.comment("Update ports name an existing entry (the port has more codes than there are entries).");
+        v.assert_clocked("MshrRespEntryInRange_A", (!resp).lor(in_range(resp_entry)));
+        v.assert_clocked("MshrAddEntryInRange_A", (!add).lor(alloc).lor(in_range(add_entry)));
+        v.assert_clocked("MshrReleaseEntryInRange_A", (!release).lor(in_range(release_entry)));
+      }
+      // `ok` for an entry in range (an out-of-range one is the assertion above's).
+      const auto if_in_range = [&](const Expr& e, const Expr& ok) { return partial_ids ? (!in_range(e)).lor(ok) : ok; };
+      v.comment("A memory response answers a pending entry: valid and not yet filled (not a free entry,");
+      v.comment("not a second response for one read).");
+      v.assert_clocked("MshrRespPending_A", (!resp).lor(if_in_range(resp_entry, pending(resp_entry))));
+      v.comment("A merge goes to a valid entry holding fewer than MaxMerge requests (the probe said merge_o).");
+      v.assert_clocked("MshrAddToValidEntry_A", (!add).lor(alloc).lor(if_in_range(add_entry, valid[add_entry])));
+      v.assert_clocked("MshrMergeWithinLimit_A",
+                       (!add).lor(alloc).lor(if_in_range(
+                           add_entry, counts.part(add_entry * count_w, count_w).lt(cast(count_w, max_merge)))));
+      v.comment("An entry is freed once: release_i names a valid entry.");
+      v.assert_clocked("MshrReleaseValidEntry_A", (!release).lor(if_in_range(release_entry, valid[release_entry])));
+      v.comment("State: the entry an allocation takes is free, and free_o says whether one is.");
+      v.assert_comb("MshrAllocEntryFree_A", (!free_o).lor(!valid[free_entry_o]));
+      v.assert_comb("MshrFreeWhenNotFull_A", free_o.eq(!red_and(valid)));
+      if (count_can_overflow) {
+        v.comment("State: no entry holds more than MaxMerge requests.");
+        Expr count_over = v.logic("count_over", entries);
+        v.always_comb({{count_over, zeros()}}, [&](Block& b) {
+          b.for_("i", 0, entries, [&](Block& body, const Expr& i) {
+            body.assign(count_over[i], counts.part(i * count_w, count_w).gt(cast(count_w, max_merge)));
+          });
+        });
+        v.assert_comb("MshrCountWithinLimit_A", count_over.eq(zeros()));
+      }
+    });
     return m;
   }
 };

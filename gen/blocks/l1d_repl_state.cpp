@@ -316,6 +316,24 @@ class ReplState final : public RtlBlock {
     read_set("query", set, query_ranks);
     m.assign(ranks_o, query_ranks);
 
+    m.verification("Assertions (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
+      v.comment("The ranks of a set are a permutation of 0 .. Ways-1: the registered ranks of set_i, and");
+      v.comment("what a hit or a fill writes. <what>_seen[r]: some way has rank r.");
+      const auto permutation = [&](std::string_view what, const Expr& ranks, const Expr& when,
+                                   std::string_view name) {
+        Expr seen = v.logic(std::string(what) + "_seen", ways);
+        v.always_comb({{seen, zeros()}}, [&](Block& b) {
+          b.for_("i", 0, ways, [&](Block& body, const Expr& i) {
+            body.assign(seen[ranks.part(i * way_bits, way_bits)], bit(true));
+          });
+        });
+        v.assert_comb(name, when.empty() ? seen.eq(ones()) : (!when).lor(seen.eq(ones())));
+      };
+      permutation("query", query_ranks, Expr(), "ReplQueryRanksPermutation_A");
+      if (hit_moves) permutation("hit", hit_new, hit, "ReplHitRanksPermutation_A");
+      permutation("fill", fill_new, fill, "ReplFillRanksPermutation_A");
+    });
+
     Expr candidates = m.logic("candidates", ways);
     if (agelru) {
       m.comment("AgeLRU: the eligible ways of inactive warps; else those of the youngest warp, the largest");

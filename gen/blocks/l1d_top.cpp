@@ -464,6 +464,12 @@ class Top {
     Expr unused_rsp_mshr = m.logic("unused_rsp_mshr");
     m.assign(unused_rsp_mshr, mshr_bits_ < kMshrPortBits ? red_or(rsp_mshr.slice(kMshrPortBits - 1, mshr_bits_))
                                                          : bit(false));
+    if (mshrs_ < (1U << kMshrPortBits)) {
+      m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
+        v.comment("A memory response names an existing MSHR: u_mshr sees only the low bits of its id.");
+        v.assert_clocked("TopMemRespMshrInRange_A", (!rsp_valid).lor(rsp_mshr.lt(lit(kMshrPortBits, mshrs_))));
+      });
+    }
     m.instance("u_mshr", mshr_block().module(cfg_), {},
                {{"clk_i", clk}, {"rst_ni", rst},
                 {"probe_line_i", s1_line}, {"probe_needed_i", s1_needed}, {"probe_fetch_i", s1_probe_sectors},

@@ -195,6 +195,29 @@ const std::vector<Refusal>& refusals() {
            f.unique0_case(f.arg("v"), [](CaseBuilder& cb) { cb.item(0, [](Block&) {}); });
          });
        }},
+      // Assertions: action blocks, concurrent assertions, labels in loops, outside a region.
+      {"AssertActionBlock", Rule::kAssertActionBlock, [] {
+         Ctx c;
+         c.m.verification("checks", [&](Scope& v) {
+           Expr x = v.logic("x");
+           v.always_comb({{x, 0}}, [&](Block& b) { b.assert_else("XZero_A", c.a[0], "a_i[0] low"); });
+         });
+       }},
+      {"ConcurrentAssert", Rule::kConcurrentAssert, [] {
+         Ctx c;
+         c.m.verification("checks", [&](Scope& v) { v.assert_property("AZero_A", c.a[0]); });
+       }},
+      {"AssertInLoop", Rule::kAssertInLoop, [] {
+         Ctx c;
+         c.m.verification("checks", [&](Scope& v) {
+           Expr x = v.logic("x");
+           v.always_comb({{x, 0}}, [&](Block& b) {
+             b.for_("i", 0, 8, [&](Block& body, const Expr& i) { body.assert_("ABit_A", c.a[i]); });
+           });
+         });
+       }},
+      {"AssertOutsideRegion", Rule::kAssertUnguarded, [] { Ctx c; c.m.assert_clocked("AZero_A", c.a[0]); }},
+      {"AssertInDesignComb", Rule::kAssertUnguarded, [] { in_comb([](Ctx& c, Block& b) { b.assert_("AZero_A", c.a[0]); }); }},
       {"CombAssignWithoutDefault", Rule::kCombDefaults, [] {
          Ctx c;
          Expr x = c.m.logic("x");

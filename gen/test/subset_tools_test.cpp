@@ -108,6 +108,30 @@ Module probe_leaf() {
 }
 
 // A synchronous-reset flop with a reset loop (<= 64 entries) in a reset block.
+// Assertions: a verification region (`ifndef SYNTHESIS) with a clocked and a comb assertion item,
+// an assertion statement in an always_comb and a signal only the region reads and drives.
+Module probe_checks() {
+  Module m("probe_checks");
+  m.clk();
+  m.rst_n();
+  Expr en = m.input("en_i");
+  Expr d = m.input("d_i", 4);
+  Expr q_o = m.output("q_o", 4);
+  Expr q_q = m.logic("q_q", 4);
+  m.always_ff({{q_q, zeros()}}, [&](Block& b) { b.if_(en, [&](Block& t) { t.assign(q_q, d); }); });
+  m.assign(q_o, q_q);
+  m.verification("Assertions of the probe; not synthesized.", [&](Scope& v) {
+    v.assert_clocked("ProbeEnableKnown_A", en.eq(bit(true)).lor(en.eq(bit(false))));
+    v.assert_comb("ProbeQBelowTwelve_A", q_q.le(lit(4, 12)));
+    Expr seen = v.logic("seen", 4);
+    v.always_comb({{seen, zeros()}}, [&](Block& b) {
+      b.for_("i", 0, 4, [&](Block& body, const Expr& i) { body.assign(seen[i], q_q[i]); });
+      b.assert_("ProbeSeenIsQ_A", seen.eq(q_q));
+    });
+  });
+  return m;
+}
+
 Module probe_sync() {
   Module m("probe_sync");
   m.clk();
@@ -247,11 +271,13 @@ class SubsetToolsTest : public ::testing::Test {
     const PkgHandles h = probe_pkg();
     const Module leaf = probe_leaf();
     const Module sync = probe_sync();
+    const Module checks = probe_checks();
     const Module top = probe_top(leaf, h);
     SvFileSet files(FileHeader{"gen_tests (subset_tools_test)", "probe design, no configuration"});
     files.add(top);
     files.add(leaf);
     files.add(sync);
+    files.add(checks);
     files.add(h.pkg);
     for (const fs::path& p : files.write(dir_)) file_list_ += " " + p.string();
   }
@@ -297,6 +323,22 @@ TEST_F(SubsetToolsTest, SyncResetModuleLintsAndSynthesizesAsItsOwnTop) {
   const RunResult synth = run("yosys -q -p \"read_verilog -sv -noautowire " + file +
                               "; hierarchy -check -top probe_sync; synth -top probe_sync\"");
   EXPECT_EQ(synth.status, 0) << synth.output;
+}
+
+TEST_F(SubsetToolsTest, AssertionsLintSynthesizeAwayAndReadFormally) {
+  const std::string file = (dir_ / "probe_checks.sv").string();
+  const RunResult lint = run("verilator --lint-only -Wall --top-module probe_checks " + file);
+  EXPECT_EQ(lint.status, 0) << lint.output;
+  EXPECT_TRUE(lint.output.empty()) << lint.output;
+  // Synthesis (SYNTHESIS defined): no assertion cell survives; -formal (FORMAL instead): all three.
+  const RunResult synth = run("yosys -p \"read_verilog -sv -noautowire " + file +
+                              "; hierarchy -check -top probe_checks; synth -top probe_checks; select -count t:\\$assert\"");
+  EXPECT_EQ(synth.status, 0) << synth.output;
+  EXPECT_NE(synth.output.find("0 objects"), std::string::npos) << synth.output;
+  const RunResult formal = run("yosys -p \"read_verilog -sv -formal " + file +
+                               "; prep -top probe_checks; select -count t:\\$assert\"");
+  EXPECT_EQ(formal.status, 0) << formal.output;
+  EXPECT_NE(formal.output.find("3 objects"), std::string::npos) << formal.output;
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ foreach(repl ${L1D_TOP_REPLACEMENTS})
       DEPENDS dcgen ${CMAKE_SOURCE_DIR}/configs/gtx480.yaml ${CMAKE_SOURCE_DIR}/configs/policies/${repl}.yaml
       COMMENT "dcgen: RTL for gtx480 with ${repl} replacement"
       VERBATIM)
-    _rtl_model(${prefix} DEPENDS ${dir}/l1d_top.sv ARGS --rtl ${dir} l1d_top -Wall ${RTL_VERILATOR_ARGS})
+    _rtl_model(${prefix} DEPENDS ${dir}/l1d_top.sv ARGS --rtl ${dir} l1d_top -Wall ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
   endif()
   list(APPEND _models ${prefix})
   # The root header too: fault injection (VerilatedOptions::fault_cycle) reaches a flop.

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Bounded model checking of generated blocks (docs/rtl-verification.md), for make formal and ctest.
+#
+#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl (proofs), mut-<name> (a mutated RTL copy whose
+#                                counterexample must name the expected assertion); default: all
+#
+# The RTL is dcgen's output for formal/fv_small.yaml; each harness formal/<module>_fv.sv is read
+# with it by Yosys 0.23 (read_verilog -sv -formal: FORMAL defined, so the blocks' `ifndef
+# SYNTHESIS assertions are in), flattened, and checked for DEPTH cycles from reset with Yosys's
+# SAT-based BMC (`sat -seq DEPTH -prove-asserts -set-assumes`, MiniSat). yosys-smtbmc with z3
+# 4.8.12 did not finish step 0 of these harnesses within minutes, and boolector 3.2.2 rejects the
+# SMT-LIB smtbmc 0.23 writes (docs/rtl-verification.md, "Solver").
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 1 ] || { sed -n '2,13p' "$0" >&2; exit 2; }
+dcgen=$1
+shift
+yosys=${YOSYS:-yosys}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$dcgen" --config "$root/formal/fv_small.yaml" --out "$tmp/rtl" >/dev/null || { echo "formal: dcgen failed"; exit 1; }
+
+# Depths: a full entry lifetime of the 4-entry, MaxMerge-2 MSHR file takes reset (1), allocate
+# (1), a merge (1), the response (1), and the fill unit's start and two reads, the second with the
+# release (3): 7 cycles; DEPTH_MSHR 8 covers it from reset, with any other entries' traffic
+# interleaved. The AGCB counters saturate after 3 steps from their reset value 1 either way;
+# DEPTH_AGCB 10 covers a climb to 3, a push beyond it and a fall below 0.
+DEPTH_MSHR=${DEPTH_MSHR:-8}
+DEPTH_AGCB=${DEPTH_AGCB:-10}
+# The replacement ranks: any 2 steps reach every update; DEPTH_REPL 5 gives sequences of 4.
+DEPTH_REPL=${DEPTH_REPL:-5}
+
+# mutants: name | file | sed expression | harness | depth | the assertion expected in the trace
+mutants=(
+  "mut-mshr-alloc-used|l1d_mshr.sv|s/assign free = ~valid;/assign free = ~(valid >> 1);/|mshr|4|MshrAllocEntryFree_A"
+  "mut-mshr-free-o|l1d_mshr.sv|s/assign free_o = .first_free;/assign free_o = first_free[0];/|mshr|4|MshrFreeWhenNotFull_A"
+  "mut-mshr-merge-slot0|l1d_mshr.sv|s/assign req_slot = alloc_ok ? '0 : add_slot;/assign req_slot = '0;/|mshr|8|FvReadMatchesShadow_A"
+  "mut-mshr-count-over|l1d_mshr.sv|s/!= CountBits'(MaxMerge);/!= CountBits'(MaxMerge + 1);/|mshr|6|MshrCountWithinLimit_A"
+  "mut-repl-hit-promote|l1d_repl_state.sv|s/rank < hit_from ?/rank > hit_from ?/|repl|3|ReplHitRanksPermutation_A"
+  "mut-repl-fill-promote|l1d_repl_state.sv|s/rank < fill_from ?/rank > fill_from ?/|repl|3|ReplFillRanksPermutation_A"
+  "mut-repl-reset|l1d_repl_state.sv|s/<= WayIdxBits'(i);/<= '0;/|repl|2|ReplQueryRanksPermutation_A"
+  "mut-agcb-dec-wrap|l1d_agcb_table.sv|s/dec_i \&\& dec_old != '0 ?/dec_i ?/|agcb|4|AgcbDecNoUnderflow_A"
+  "mut-agcb-inc-wrap|l1d_agcb_table.sv|s/inc_old != '1 ?/1'b1 ?/|agcb|5|AgcbIncNoOverflow_A"
+)
+
+# run HARNESS DEPTH RTLDIR LOG [ONLY]: 0 when the bounded proof holds (with ONLY: of that one
+# assertion, every other $assert cell deleted; the script fails if there is no such assertion).
+run() {
+  local harness=$1 depth=$2 dir=$3 log=$4 only=${5:-} files top keep=""
+  case $harness in
+    mshr) files="$dir/l1d_mshr.sv $dir/l1d_ram_1r1w.sv $root/formal/l1d_mshr_fv.sv"; top=l1d_mshr_fv ;;
+    agcb) files="$dir/l1d_agcb_table.sv $root/formal/l1d_agcb_table_fv.sv"; top=l1d_agcb_table_fv ;;
+    repl) files="$dir/l1d_repl_state.sv $root/formal/l1d_repl_state_fv.sv"; top=l1d_repl_state_fv ;;
+  esac
+  # Every assertion (block and harness) is a $assert cell named after its label; sat proves all
+  # of them at every step.
+  [ -z "$only" ] || keep="select -assert-min 1 t:\$assert n:*$only %i; delete t:\$assert n:*$only %d;"
+  local script="read_verilog -sv -formal $files; prep -flatten -top $top; memory_map; opt -fast; async2sync;"
+  script+=" $keep select -list t:\$assert;"
+  script+=" sat -seq $depth -prove-asserts -set-assumes -set-init-undef -enable_undef -set-def-inputs -show-ports"
+  "$yosys" -p "$script" >"$log" 2>&1
+  grep -q "SAT proof finished - no model found: SUCCESS" "$log"
+}
+
+jobs=("$@")
+[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
+failed=0
+for j in "${jobs[@]}"; do
+  start=$(date +%s.%N)
+  case $j in
+    mshr | agcb | repl)
+      depth=DEPTH_${j^^}
+      if run "$j" "${!depth}" "$tmp/rtl" "$tmp/$j.log"; then
+        printf 'formal: PASS %s (depth %s, %.1f s)\n' "$j" "${!depth}" "$(echo "$(date +%s.%N) - $start" | bc)"
+      else
+        echo "formal: FAIL $j (depth ${!depth}): counterexample or error:"; tail -40 "$tmp/$j.log"; failed=1
+      fi
+      ;;
+    mut-*)
+      line=$(printf '%s\n' "${mutants[@]}" | grep "^$j|") || { echo "formal: no job $j"; failed=1; continue; }
+      IFS='|' read -r _ file expr harness depth want <<<"$line"
+      mdir=$tmp/$j
+      cp -r "$tmp/rtl" "$mdir"
+      sed -i "$expr" "$mdir/$file"
+      if cmp -s "$tmp/rtl/$file" "$mdir/$file"; then echo "formal: FAIL $j: the mutation changed nothing"; failed=1; continue; fi
+      # Only the expected assertion is kept: a counterexample is then one of it.
+      if run "$harness" "$depth" "$mdir" "$tmp/$j.log" "$want"; then
+        echo "formal: FAIL $j: the mutated RTL passed, expected $want to fire"; failed=1
+      elif ! grep -q "model found: FAIL" "$tmp/$j.log"; then
+        echo "formal: FAIL $j: no counterexample of $want (error?):"; tail -20 "$tmp/$j.log"; failed=1
+      else
+        printf 'formal: PASS %s: counterexample at depth <= %s violates %s (%.1f s)\n' "$j" "$depth" "$want" \
+          "$(echo "$(date +%s.%N) - $start" | bc)"
+      fi
+      ;;
+    *) echo "formal: unknown job $j"; failed=1 ;;
+  esac
+done
+exit "$failed"
