@@ -312,15 +312,7 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
     e.reserved_way = place->way;
     e.reserved_pos = place->pos;
   }
-  MemReq rd;
-  rd.line_addr = line_addr;
-  rd.op = MemOp::kLoad;
-  rd.sectors = fetch;
-  rd.bypass = bypass != BypassReason::kNone;
-  rd.agcb_bypass = bypass == BypassReason::kAgcb;
-  rd.mshr = static_cast<uint8_t>(*id);
-  miss_queue_.push_back(rd);
-  ++counters_.mem_reads;
+  queue_read(line_addr, fetch, bypass != BypassReason::kNone, bypass == BypassReason::kAgcb, *id);
   counters_.bypasses += bypass != BypassReason::kNone;
   count_completion(req, false, m.kind == MatchKind::kPartial);
   return {true, false};
@@ -340,14 +332,8 @@ L1::S1Result L1::merge_into_block(const CoreReq& req, const DecodedAddr& d, uint
     const WaySlotMasks copies = find_copies(tags_.set(d.set), d.common_tag, d.chunk_tag, missing);
     if (!has_room(count_dirty(copies, d.set) + 1)) return fail(ResFail::kMissQueueFull), S1Result{};
     invalidate_copies(copies, d.set);
-    MemReq rd;
-    rd.line_addr = e.line_addr;
-    rd.op = MemOp::kLoad;
-    rd.sectors = missing;
-    rd.bypass = true;  // the added sectors are never placed: they only answer the merged loads
-    rd.mshr = static_cast<uint8_t>(id);
-    miss_queue_.push_back(rd);
-    ++counters_.mem_reads;
+    // The added sectors are never placed (bypass): they only answer the merged loads.
+    queue_read(e.line_addr, missing, /*bypass=*/true, /*agcb_bypass=*/false, id);
     ++counters_.widening_reads;
     e.sectors = static_cast<SectorMask>(e.sectors | missing);
     ++e.reads;
@@ -380,6 +366,18 @@ L1::S1Result L1::store(const CoreReq& req, const DecodedAddr& d) {
   count_completion(req, false, m.kind == MatchKind::kPartial);
   next_resp_ = CoreResp{req.id, req.warp, Outcome::kStoreAck, {}};
   return {true, true};
+}
+
+void L1::queue_read(Addr line_addr, SectorMask sectors, bool bypass, bool agcb_bypass, uint32_t mshr) {
+  MemReq rd;
+  rd.line_addr = line_addr;
+  rd.op = MemOp::kLoad;
+  rd.sectors = sectors;
+  rd.bypass = bypass;
+  rd.agcb_bypass = agcb_bypass;
+  rd.mshr = static_cast<uint8_t>(mshr);
+  miss_queue_.push_back(rd);
+  ++counters_.mem_reads;
 }
 
 MemReq L1::store_request(const CoreReq& req) {

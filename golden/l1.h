@@ -157,6 +157,8 @@ class L1 {
   // them are invalidated.
   S1Result store_hit(const CoreReq& req, uint32_t set, uint32_t way, uint8_t slots, uint32_t piece, const MemReq& wr);
   static MemReq store_request(const CoreReq& req);
+  // Queues a read of `sectors` of a line for MSHR entry `mshr` (counted in mem_reads).
+  void queue_read(Addr line_addr, SectorMask sectors, bool bypass, bool agcb_bypass, uint32_t mshr);
 
   // Sector mode (section 14; golden/l1_sector.cpp). The way holding a memory line (its valid
   // slots, or slots an MSHR entry reserved for it) and the line's valid sectors.

@@ -167,15 +167,7 @@ L1::S1Result L1::sector_load(const CoreReq& req, const DecodedAddr& d) {
     e.reserved_way = place->way;
     e.reserved_pos = 0;
   }
-  MemReq rd;
-  rd.line_addr = line_addr;
-  rd.op = MemOp::kLoad;
-  rd.sectors = missing;
-  rd.bypass = bypass != BypassReason::kNone;
-  rd.agcb_bypass = bypass == BypassReason::kAgcb;
-  rd.mshr = static_cast<uint8_t>(*id);
-  miss_queue_.push_back(rd);
-  ++counters_.mem_reads;
+  queue_read(line_addr, missing, bypass != BypassReason::kNone, bypass == BypassReason::kAgcb, *id);
   counters_.bypasses += bypass != BypassReason::kNone;
   count_request(req, false, present != 0, line_held);
   // Accel-Sim counts per sector: when the miss reserves a new line, its first sector allocated the
@@ -201,14 +193,8 @@ L1::S1Result L1::sector_merge(const CoreReq& req, const DecodedAddr& d, uint32_t
     if (e.filled) return fail(ResFail::kConflict), S1Result{};
     if (!has_room(1)) return fail(ResFail::kMissQueueFull), S1Result{};
     const bool placed = cfg_.l1.mshr_merge == MshrMerge::kSector;
-    MemReq rd;
-    rd.line_addr = e.line_addr;
-    rd.op = MemOp::kLoad;
-    rd.sectors = widen;
-    rd.bypass = placed ? e.bypass != BypassReason::kNone : true;
-    rd.mshr = static_cast<uint8_t>(id);
-    miss_queue_.push_back(rd);
-    ++counters_.mem_reads;
+    // Only the entry's first read carries the AGCB bit; unplaced sectors only answer the loads.
+    queue_read(e.line_addr, widen, placed ? e.bypass != BypassReason::kNone : true, /*agcb_bypass=*/false, id);
     ++counters_.widening_reads;
     e.sectors = static_cast<SectorMask>(e.sectors | widen);
     ++e.reads;
