@@ -31,6 +31,7 @@ test-slow:
 	@$(MAKE) --no-print-directory build ALL_NETLISTS=ON
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L slow
 	L1_SOAK_ALL_PRESETS=1 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'Netlist|L1Soak'
+	L1D_SECTOR_SWEEP_SCALE=small ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'SectorSweep'
 
 # The main job: six workloads x seven policies on gtx480 with the RTL L1 (the verilated l1d_top
 # in every SM), reduced inputs; prints IPC normalised to baseline, L1 miss rates and bypass
