@@ -540,7 +540,10 @@ bool L1::fill_step() {
 
 // The slots of a placement that hold data (valid and not about to be invalidated).
 namespace {
-bool live_slot(const CacheLine& line, uint32_t s, uint8_t ignore) { return line.slot[s].valid && !((ignore >> s) & 1); }
+// A written slot (l1.write_allocate) holds data for placement as a valid one does (GPGPU-Sim: MODIFIED).
+bool live_slot(const CacheLine& line, uint32_t s, uint8_t ignore) {
+  return (line.slot[s].valid || line.slot[s].written) && !((ignore >> s) & 1);
+}
 bool live_line(const CacheLine& line, uint8_t ignore) {
   for (uint32_t s = 0; s < kSlotsPerLine; ++s)
     if (live_slot(line, s, ignore)) return true;
