@@ -25,6 +25,11 @@
 //     before_tag | none (before_tag needs hit_latency >= 2: its pipe has hit_latency - 1 stages);
 //     l1.bypass_path through_l1 | direct (direct only without dirty state: not with write_back)
 //     (docs/l1d-microarchitecture.md section 13)
+//   l1.carveout fixed | adaptive; l1.unified_bytes 0..4 MB (0: not given); l1.shared_options_kb a
+//     list of 0..4096, strictly ascending, each below unified_bytes. With adaptive: unified_bytes
+//     above size_bytes, at least one option, and size_bytes the L1 the largest option leaves as a
+//     power-of-two number of sets rounded down or up (the base L1; check_carveout); every kernel L1
+//     must pass the address_bits / chunk_tag_bits / set_index rules above (docs/simulator.md)
 //   l1.hit_latency, l2.hit_latency, noc.latency, dram.latency 1..10000 cycles
 //   l2.size_bytes 1024..2^30, ways 1..64, partitions 1..128, slices_per_partition power of two
 //     1..8; sets per slice (size / (partitions * slices * ways * 128)) a power of two
@@ -51,6 +56,7 @@
 #include "common/config.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -179,6 +185,8 @@ constexpr std::array kBypassPaths = {Choice<BypassPath>{"through_l1", BypassPath
                                      Choice<BypassPath>{"direct", BypassPath::kDirect}};
 constexpr std::array kWriteAllocates = {Choice<WriteAllocate>{"none", WriteAllocate::kNone},
                                         Choice<WriteAllocate>{"lazy_fetch_on_read", WriteAllocate::kLazyFetchOnRead}};
+constexpr std::array kCarveouts = {Choice<Carveout>{"fixed", Carveout::kFixed},
+                                  Choice<Carveout>{"adaptive", Carveout::kAdaptive}};
 constexpr std::array kReplacements = {Choice<ReplacementKind>{"lru", ReplacementKind::kLru},
                                       Choice<ReplacementKind>{"fifo", ReplacementKind::kFifo},
                                       Choice<ReplacementKind>{"bip", ReplacementKind::kBip},
@@ -282,6 +290,18 @@ class Reader {
           return;
         }
     fail(file_, where(key), "expected true or false, got " + describe(*v));
+  }
+
+  // A YAML list of integers in min..max ("[0, 8, 16]"); dumped in the same spelling.
+  void u32_list(std::string_view key, std::vector<uint32_t>& field, uint32_t min, uint32_t max) {
+    if (sinks_.dump) record(key, fmt::format("[{}]", fmt::join(field, ", ")));
+    auto v = value(key);
+    if (!v) return;
+    if (!v->IsSequence()) fail(file_, where(key), "expected a list of unsigned integers, got " + describe(*v));
+    std::vector<uint32_t> out;
+    for (size_t i = 0; i < v->size(); ++i)
+      out.push_back(static_cast<uint32_t>(integer(fmt::format("{}[{}]", key, i), (*v)[i], min, max)));
+    field = std::move(out);
   }
 
   // A name used in file names and statistics: letters, digits, '-', '_', '.'.
@@ -418,6 +438,9 @@ void read_l1(Reader& r, L1Config& c) {
   r.choice("hit_latency_at", c.hit_latency_at, kHitLatencyAts);
   r.choice("bypass_path", c.bypass_path, kBypassPaths);
   r.choice("write_allocate", c.write_allocate, kWriteAllocates);
+  r.choice("carveout", c.carveout, kCarveouts);
+  r.u32("unified_bytes", c.unified_bytes, 0, 4u << 20);
+  r.u32_list("shared_options_kb", c.shared_options_kb, 0, 4096);
 }
 
 void read_l2(Reader& r, L2Config& c) {
@@ -578,6 +601,83 @@ void check_l1_fidelity(const L1Config& c, const std::string& file) {
                      c.miss_queue_entries));
 }
 
+// ---- l1.carveout (docs/simulator.md "L1 carveout") ----
+
+// The L1 bytes `left` bytes of the unified array give as a power-of-two number of sets of c.ways
+// ways, rounded down (0 when not even one set fits) or up.
+uint32_t sets_floor_bytes(const L1Config& c, uint64_t left) {
+  const uint64_t way_bytes = uint64_t{c.ways} * 128;
+  const uint64_t sets = left / way_bytes;
+  return sets == 0 ? 0 : static_cast<uint32_t>(std::bit_floor(sets) * way_bytes);
+}
+uint32_t sets_ceil_bytes(const L1Config& c, uint64_t left) {
+  const uint64_t way_bytes = uint64_t{c.ways} * 128;
+  return static_cast<uint32_t>(std::bit_ceil(std::max<uint64_t>(1, (left + way_bytes - 1) / way_bytes)) * way_bytes);
+}
+
+void check_shared_options(const L1Config& c, const std::string& file) {
+  const auto& o = c.shared_options_kb;
+  const std::string shown_list = fmt::format("[{}]", fmt::join(o, ", "));
+  for (size_t i = 1; i < o.size(); ++i)
+    if (o[i] <= o[i - 1])
+      fail(file, "l1.shared_options_kb",
+           fmt::format("value {} not allowed (allowed: strictly ascending options; {} follows {})", shown_list, o[i],
+                       o[i - 1]));
+  if (!o.empty() && c.unified_bytes != 0 && uint64_t{o.back()} * 1024 >= c.unified_bytes)
+    fail(file, "l1.shared_options_kb",
+         fmt::format("value {} out of range with unified_bytes {} (allowed: options below {} KB)", o.back(),
+                     c.unified_bytes, c.unified_bytes / 1024));
+}
+
+// Every L1 an adaptive kernel can get must split an address as check_l1 requires of size_bytes.
+void check_carveout_geometry(const L1Config& c, const std::string& file) {
+  for (const uint32_t kb : c.shared_options_kb) {
+    L1Config k = c;
+    k.size_bytes = carveout_l1_bytes(c, kb);
+    const uint32_t sets = k.sets(), set_bits = static_cast<uint32_t>(std::countr_zero(sets));
+    const std::string why = fmt::format("the L1 of shared option {} KB has {} sets", kb, sets);
+    if (c.address_bits < 7 + set_bits + 1)
+      fail(file, "l1.address_bits",
+           fmt::format("value {} out of range with carveout adaptive ({}; allowed {}..64)", c.address_bits, why,
+                       7 + set_bits + 1));
+    const uint32_t max_chunk_tag = std::min<uint32_t>(32, c.address_bits - 7 - set_bits + 2);
+    if (c.chunk_tag_bits > max_chunk_tag)
+      fail(file, "l1.chunk_tag_bits",
+           fmt::format("value {} out of range with carveout adaptive ({}; allowed 3..{})", c.chunk_tag_bits, why,
+                       max_chunk_tag));
+    if (c.set_index == SetIndexHash::kFermiXor && sets != 32 && sets != 64)
+      fail(file, "l1.set_index",
+           fmt::format("value \"fermi_xor\" not allowed with carveout adaptive ({}; the Fermi hash needs 32 or 64; "
+                       "allowed: linear)",
+                       why));
+  }
+}
+
+// carveout adaptive: unified_bytes above size_bytes, at least one option, and size_bytes the base
+// L1: what the largest option leaves, rounded to a power-of-two number of sets (down, or up, as
+// a100's reference base dl1 of 32 KB rounds the 28 KB its 164 KB option leaves).
+void check_carveout(const L1Config& c, const std::string& file) {
+  check_shared_options(c, file);
+  if (c.carveout != Carveout::kAdaptive) return;
+  if (c.unified_bytes <= c.size_bytes)
+    fail(file, "l1.unified_bytes",
+         fmt::format("value {} out of range with carveout adaptive (allowed: more than size_bytes {}, up to {})",
+                     c.unified_bytes, c.size_bytes, 4u << 20));
+  if (c.shared_options_kb.empty())
+    fail(file, "l1.shared_options_kb",
+         "value [] not allowed with carveout adaptive (allowed: a list of at least one shared-memory option in KB)");
+  const uint64_t left = c.unified_bytes - uint64_t{c.shared_options_kb.back()} * 1024;
+  const uint32_t lo = sets_floor_bytes(c, left), hi = sets_ceil_bytes(c, left);
+  if (c.size_bytes != lo && c.size_bytes != hi)
+    fail(file, "l1.size_bytes",
+         fmt::format("value {} not allowed with carveout adaptive (allowed: {}{}: the {} B the largest shared option "
+                     "{} KB leaves of unified_bytes {}, as a power-of-two number of sets of {} ways rounded down "
+                     "or up)",
+                     c.size_bytes, lo == 0 || lo == hi ? "" : std::to_string(lo) + " or ", hi, left,
+                     c.shared_options_kb.back(), c.unified_bytes, c.ways));
+  check_carveout_geometry(c, file);
+}
+
 void check_l2(const L2Config& c, const std::string& file) {
   const uint64_t slice = uint64_t{c.partitions} * c.slices_per_partition * c.ways * 128;
   if (c.size_bytes % slice != 0 || !std::has_single_bit(c.size_bytes / slice))
@@ -696,6 +796,7 @@ Config load_config_file(const fs::path& file) {
   check_core(c.core, name);
   check_l1(c.l1, name);
   check_l1_fidelity(c.l1, name);
+  check_carveout(c.l1, name);
   check_l2(c.l2, name);
   check_policy(c.policy, name, "policy.");
   check_rpr(c.policy, c.l1, name, "policy.");
@@ -766,8 +867,22 @@ std::string sector_policy_conflict(const PolicyConfig& p, const L1Config& l1) {
                      spelling(kGranularities, p.granularity));
 }
 
+uint32_t carveout_l1_bytes(const L1Config& c, uint32_t shared_kb) {
+  const uint64_t unified = c.unified_bytes, shared = uint64_t{shared_kb} * 1024;
+  return std::max(c.size_bytes, sets_floor_bytes(c, unified > shared ? unified - shared : 0));
+}
+
+std::optional<CarveoutChoice> choose_carveout(const L1Config& c, uint64_t shared_bytes) {
+  if (c.carveout == Carveout::kFixed) return CarveoutChoice{0, c.size_bytes};
+  for (const uint32_t kb : c.shared_options_kb)
+    if (shared_bytes <= uint64_t{kb} * 1024) return CarveoutChoice{kb, carveout_l1_bytes(c, kb)};
+  return std::nullopt;
+}
+
 std::string rtl_unsupported_l1_option(const L1Config& c) {
   if (c.sector) return "l1.sector: true";
+  // l1d_top's arrays have a fixed number of sets: a kernel-by-kernel size is golden-only.
+  if (c.carveout != Carveout::kFixed) return "l1.carveout: " + to_string(c.carveout);
   if (c.allocation != AllocationPolicy::kOnFill) return "l1.allocation: " + to_string(c.allocation);
   if (c.bypass_fetch != BypassFetch::kRequest) return "l1.bypass_fetch: " + to_string(c.bypass_fetch);
   if (c.mshr_merge != MshrMerge::kStall) return "l1.mshr_merge: " + to_string(c.mshr_merge);
@@ -787,6 +902,7 @@ std::string to_string(KernelEndAction k) { return spelling(kKernelEnds, k); }
 std::string to_string(HitLatencyAt h) { return spelling(kHitLatencyAts, h); }
 std::string to_string(BypassPath b) { return spelling(kBypassPaths, b); }
 std::string to_string(WriteAllocate w) { return spelling(kWriteAllocates, w); }
+std::string to_string(Carveout c) { return spelling(kCarveouts, c); }
 
 
 }  // namespace l1d

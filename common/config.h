@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -44,6 +45,10 @@ enum class BypassPath : uint8_t { kThroughL1, kDirect };
 // LAZY_FETCH_ON_READ write allocation (the line is allocated and the written sectors kept without a
 // fetch; a sector the store writes only in part is fetched by the next read that needs it).
 enum class WriteAllocate : uint8_t { kNone, kLazyFetchOnRead };
+// l1.carveout: fixed = the L1 is always size_bytes; adaptive = each kernel's L1 is what the unified
+// L1 / shared memory leaves after the kernel's shared-memory carveout (Accel-Sim's
+// -gpgpu_adaptive_cache_config 1; carveout_l1_bytes below).
+enum class Carveout : uint8_t { kFixed, kAdaptive };
 // l2.fetch: what an L2 read miss fetches from DRAM (GPGPU-Sim 3.x's line L2 / a sector L2).
 enum class L2Fetch : uint8_t { kSector, kLine };
 enum class ReplacementKind : uint8_t { kLru, kFifo, kBip, kDip, kAgeLru, kRpr };
@@ -85,9 +90,30 @@ struct L1Config {
   HitLatencyAt hit_latency_at = HitLatencyAt::kResponse;
   BypassPath bypass_path = BypassPath::kThroughL1;
   WriteAllocate write_allocate = WriteAllocate::kNone;
+  // Unified L1 / shared memory (docs/simulator.md "L1 carveout"). With carveout adaptive,
+  // size_bytes is the base (smallest) L1 and unified_bytes the capacity shared with the shared
+  // memory; shared_options_kb the carveouts a kernel can get, ascending.
+  Carveout carveout = Carveout::kFixed;
+  uint32_t unified_bytes = 0;  // 0: not given
+  std::vector<uint32_t> shared_options_kb;
 
   uint32_t sets() const { return size_bytes / (ways * 128); }
 };
+
+// The carveout a kernel gets (docs/simulator.md "L1 carveout").
+struct CarveoutChoice {
+  uint32_t shared_kb = 0;  // the shared-memory option chosen (fixed carveout: 0)
+  uint32_t l1_bytes = 0;   // the L1 the kernel runs with
+};
+// The L1 an adaptive carveout of `shared_kb` KB leaves: unified_bytes - shared_kb KB, as a
+// power-of-two number of sets of l1.ways ways rounded DOWN (Accel-Sim instead changes the
+// associativity at a fixed number of sets; our L1 has at most 64 ways), and never below
+// size_bytes, the base L1.
+uint32_t carveout_l1_bytes(const L1Config& c, uint32_t shared_kb);
+// Accel-Sim's rule (shader.cc, adaptive_cache_config): a kernel whose CTAs need `shared_bytes`
+// of shared memory per SM (per CTA x the most CTAs an SM holds) gets the first option >= it.
+// Fixed carveout: {0, size_bytes}. std::nullopt when no option is large enough.
+std::optional<CarveoutChoice> choose_carveout(const L1Config& c, uint64_t shared_bytes);
 
 // The memory system behind the L1 (sim_cpp/mem/; fields, values and sources in docs/simulator.md,
 // "Memory-system fields"). The defaults are the gtx480 preset's model.
@@ -245,6 +271,7 @@ std::string to_string(KernelEndAction k);
 std::string to_string(HitLatencyAt h);
 std::string to_string(BypassPath b);
 std::string to_string(WriteAllocate w);
+std::string to_string(Carveout c);
 
 
 }  // namespace l1d

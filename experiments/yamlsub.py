@@ -2,10 +2,12 @@
 
 The machine has no PyYAML, and a variant is "this preset or policy file with these fields
 changed", so this reads exactly what those files use: block mappings nested by indentation,
-`key: scalar`, `key:` followed by a deeper block, one-line flow mappings `key: {a: 1, b: x}`, and
-`#` comments. Scalars stay strings (so `0xACE1` or `179.2` are written back as they were read);
-values merged in from Python are converted (True -> true, 0.75 -> 0.75). Anything else (lists,
-quotes, anchors, multi-line scalars) is an error naming the file and line, not a silent misread.
+`key: scalar`, `key:` followed by a deeper block, one-line flow mappings `key: {a: 1, b: x}`,
+one-line flow lists of plain scalars `key: [0, 8, 16]` (l1.shared_options_kb; kept as the string
+"[0, 8, 16]"), and `#` comments. Scalars stay strings (so `0xACE1` or `179.2` are written back as
+they were read); values merged in from Python are converted (True -> true, 0.75 -> 0.75,
+[0, 8] -> [0, 8]). Anything else (block lists, nested lists, quotes, anchors, multi-line scalars)
+is an error naming the file and line, not a silent misread.
 gpusim validates the result (unknown keys, ranges), so a typo in an override fails the point.
 """
 import re
@@ -34,6 +36,13 @@ def _flow_map(text, where):
             raise YamlSubsetError(f"{where}: unsupported flow mapping item {item.strip()!r}")
         out[k.strip()] = v.strip()
     return out
+
+
+def _flow_list(text, where):
+    items = [i.strip() for i in text[1:-1].split(",")] if text[1:-1].strip() else []
+    if any(not i or any(c in i for c in "{}[]'\"&*|>!") for i in items):
+        raise YamlSubsetError(f"{where}: unsupported flow list {text!r} (plain scalars only)")
+    return "[" + ", ".join(items) + "]"
 
 
 def parse(text, source="<text>"):
@@ -70,6 +79,8 @@ def parse(text, source="<text>"):
             pending = (indent, key, parent)
         elif value.startswith("{") and value.endswith("}"):
             parent[key] = _flow_map(value, where)
+        elif value.startswith("[") and value.endswith("]"):
+            parent[key] = _flow_list(value, where)
         elif value[0] in "[{&*|>!'\"":
             raise YamlSubsetError(f"{where}: unsupported value {value!r}")
         else:
@@ -89,6 +100,8 @@ def scalar(v):
         return "true" if v else "false"
     if isinstance(v, (int, float, str)):
         return str(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(scalar(x) for x in v) + "]"
     raise TypeError(f"cannot write {v!r} as a YAML scalar")
 
 

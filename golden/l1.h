@@ -111,6 +111,12 @@ class L1 {
   // Throws std::logic_error naming the violation (the one-copy invariant, rank permutations,
   // queue bounds).
   void check_invariants() const;
+  // No line holds a valid or reserved slot.
+  bool empty() const;
+  // l1.carveout adaptive (golden/l1_resize.cpp): takes `sets` sets of the same ways, between
+  // kernels. Throws std::logic_error unless idle() and empty(); ConfigError for a set count the
+  // address split refuses. Arrays, tag index, address split and replacement state are rebuilt.
+  void resize_sets(uint32_t sets);
 
   // Introspection for tests and scoreboards.
   const CacheLine& line(uint32_t set, uint32_t way) const { return sets_.at(set).at(way); }

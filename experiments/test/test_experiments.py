@@ -66,8 +66,12 @@ class YamlSubset(unittest.TestCase):
         self.assertEqual(m["policy"]["dycache"]["threshold_pct"], base["policy"]["dycache"]["threshold_pct"])
         self.assertEqual(m["dram"], base["dram"])
 
+    def test_flow_lists_of_plain_scalars_read_and_merge(self):
+        self.assertEqual(yamlsub.parse("a: [0,  8, 16]\nb: []\n"), {"a": "[0, 8, 16]", "b": "[]"})
+        self.assertEqual(yamlsub.merge({"a": "[0]"}, {"a": [0, 8]}), {"a": "[0, 8]"})
+
     def test_unsupported_yaml_is_an_error(self):
-        for text in ["a:\n  - 1\n", "a: [1, 2]\n", "a: 'x'\n", "a: 1\na: 2\n", "a:\n    b: 1\n  c: 2\n"]:
+        for text in ["a:\n  - 1\n", "a: [1, [2]]\n", "a: ['x']\n", "a: 'x'\n", "a: 1\na: 2\n", "a:\n    b: 1\n  c: 2\n"]:
             with self.assertRaises(yamlsub.YamlSubsetError, msg=text):
                 yamlsub.parse(text)
         with self.assertRaises(yamlsub.YamlSubsetError):

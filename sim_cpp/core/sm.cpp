@@ -43,6 +43,8 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
       warps_(cfg.core.warps_per_sm),
       ibufs_(cfg.core.warps_per_sm),
       ctas_(cfg.core.warps_per_sm),
+      l1_bytes_(cfg.l1.size_bytes),
+      pending_l1_bytes_(cfg.l1.size_bytes),
       free_slots_(cfg.core.warps_per_sm),
       warp_limit_(p.warp_limit),
       ebt_(p.pcal_ebt),
@@ -185,10 +187,22 @@ void Sm::send_events() {
     }
   }
   in_.kernel_start = pending_kernel_start_;
+  if (in_.kernel_start) resize_l1();
   pending_kernel_start_ = false;
   // l1.hit_latency_at before_tag: the L1 ends the kernel once the pipe is empty (contract 13.5).
   in_.kernel_end = pending_kernel_end_ && ldst_.pipe_empty();
   if (in_.kernel_end) pending_kernel_end_ = false;
+}
+
+// Before this cycle's L1 step, so the kernel-start event and the kernel's first request meet the
+// new arrays. The previous kernel ended only once its before-tag pipe was empty and the L1 idle
+// (send_events, cycle); the new kernel's warps issue after the L1 step at the earliest.
+void Sm::resize_l1() {
+  if (pending_l1_bytes_ == l1_bytes_) return;  // same size: the L1 keeps its replacement state
+  if (!ldst_.pipe_empty())
+    throw std::logic_error(fmt::format("SM {}: L1 resize at a kernel start with requests in the pipe", id_));
+  l1_->resize(pending_l1_bytes_);
+  l1_bytes_ = pending_l1_bytes_;
 }
 
 void Sm::mem_fetch() {

@@ -87,7 +87,15 @@ class Sm final : private IssueOracle {
     completed_ctas_ = 0;
     return n;
   }
-  void kernel_start() { pending_kernel_start_ = true, sleeping_ = false; }
+  // `l1_bytes`: the kernel's L1 (l1.carveout adaptive; docs/simulator.md "L1 carveout"). The L1
+  // takes it in the cycle that sends the kernel-start event, in the SM's own cycle (so also under
+  // --threads), when the previous kernel's end has left it idle and empty.
+  void kernel_start(uint32_t l1_bytes) {
+    pending_kernel_start_ = true, sleeping_ = false;
+    pending_l1_bytes_ = l1_bytes;
+  }
+  void kernel_start() { kernel_start(l1_bytes_); }
+  uint32_t l1_bytes() const { return l1_bytes_; }
   void kernel_end() { pending_kernel_end_ = true, sleeping_ = false; }
 
   // Nothing to do: no warp, no pending event, LDST unit quiet, L1 idle. Such an SM is not
@@ -148,6 +156,7 @@ class Sm final : private IssueOracle {
   uint32_t local_of(uint32_t slot) const { return slot / num_sched_; }
   void apply_limits();
   void send_events();
+  void resize_l1();  // to pending_l1_bytes_, at a kernel start
   bool issue(uint64_t now);
   void execute(uint32_t slot, uint64_t now);
   void check_barrier(Cta& c);
@@ -182,6 +191,7 @@ class Sm final : private IssueOracle {
   std::vector<uint32_t> launch_queue_, exit_queue_;  // warps whose event is still to be sent
   size_t launch_head_ = 0, exit_head_ = 0;
   bool pending_kernel_start_ = false, pending_kernel_end_ = false;
+  uint32_t l1_bytes_ = 0, pending_l1_bytes_ = 0;  // the L1's size now / at the next kernel start
 
   uint32_t free_slots_;
   uint32_t live_warps_ = 0, resident_warps_ = 0, occupancy_ = 0;

@@ -282,12 +282,32 @@ void Gpu::end_kernel_record() {
   add(r.l1, at_start, /*subtract=*/true);
 }
 
+// Accel-Sim (shader.cc, adaptive_cache_config, at a kernel's first CTA launch): the shared memory
+// an SM needs is the kernel's per CTA times the most CTAs an SM can hold, and the first carveout
+// option at least that large is the kernel's. Our block scheduler limits CTAs by warp slots only
+// (shared memory is not modelled); as Accel-Sim's occupancy limits them by its shared-memory size
+// (-gpgpu_shmem_size, the largest option in the reference configs), so does this count.
+CarveoutChoice Gpu::kernel_carveout(const Kernel& k, uint32_t warps_per_cta) const {
+  const L1Config& l1 = cfg_.l1;
+  if (l1.carveout == Carveout::kFixed) return *choose_carveout(l1, 0);
+  const uint64_t per_cta = k.shared_bytes_per_cta();
+  const uint64_t largest = uint64_t{l1.shared_options_kb.back()} * 1024;
+  uint64_t ctas = cfg_.core.warps_per_sm / warps_per_cta;
+  if (per_cta > 0) ctas = std::min(ctas, largest / per_cta);
+  if (ctas == 0)
+    throw ConfigError(fmt::format("kernel {}: {} B of shared memory per CTA exceed the largest l1.shared_options_kb "
+                                  "option ({} KB) of preset {}",
+                                  k.name(), per_cta, l1.shared_options_kb.back(), cfg_.name));
+  return *choose_carveout(l1, per_cta * ctas);  // per_cta * ctas <= largest: an option fits
+}
+
 bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
   const KernelGrid g = k.grid();
   if (g.warps_per_cta == 0 || g.warps_per_cta > cfg_.core.warps_per_sm)
     throw ConfigError(fmt::format("kernel {}: {} warps per CTA do not fit an SM of {} warps", k.name(),
                                   g.warps_per_cta, cfg_.core.warps_per_sm));
-  kernels_.push_back({k.name(), g.ctas, g.warps_per_cta, now_, 0, l1_totals()});
+  const CarveoutChoice carveout = kernel_carveout(k, g.warps_per_cta);
+  kernels_.push_back({k.name(), g.ctas, g.warps_per_cta, now_, 0, l1_totals(), carveout});
   uint32_t next = 0, done = 0;
   bool ended = false;
   last_progress_ = now_;
@@ -298,7 +318,7 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
   for (bool first = true;;) {
     const bool launched = now_ >= launch_at;
     if (launched && first)
-      for (auto& s : sms_) s->kernel_start();
+      for (auto& s : sms_) s->kernel_start(carveout.l1_bytes);
     if (launched) dispatch(k, g.warps_per_cta, g.ctas, next);
     if (launched && first) {
       first = false;
@@ -448,7 +468,10 @@ nlohmann::json config_json(const Config& cfg) {
   nlohmann::json out = nlohmann::json::object();
   for (const ConfigField& f : describe_config(cfg)) {
     nlohmann::json v = f.value;
-    if (f.value == "true" || f.value == "false") {
+    if (!f.value.empty() && f.value.front() == '[') {  // a list of numbers (l1.shared_options_kb)
+      v = nlohmann::json::parse(f.value, nullptr, /*allow_exceptions=*/false);
+      if (v.is_discarded()) v = f.value;
+    } else if (f.value == "true" || f.value == "false") {
       v = f.value == "true";
     } else if (!f.value.empty() && f.value.find_first_not_of("0123456789.-e+") == std::string::npos) {
       v = nlohmann::json::parse(f.value, nullptr, /*allow_exceptions=*/false);
@@ -491,7 +514,8 @@ nlohmann::json Gpu::stats_json() const {
   nlohmann::json kernels = nlohmann::json::array();
   for (const KernelRecord& k : kernels_)
     kernels.push_back({{"name", k.name}, {"ctas", k.ctas}, {"warps_per_cta", k.warps_per_cta},
-                       {"start", k.start}, {"cycles", k.cycles}, {"l1", l1_json(k.l1)}});
+                       {"start", k.start}, {"cycles", k.cycles}, {"l1_bytes", k.carveout.l1_bytes},
+                       {"l1", l1_json(k.l1)}});
   j["result"] = {{"stop", to_string(result_.stop)},
                  {"cycles", now_},
                  {"warp_instructions", instr},
@@ -614,6 +638,32 @@ std::string Gpu::occupancy_line() const {
                      100 * o["active_warp_occupancy"].get<double>());
 }
 
+// l1.carveout adaptive: the kernels by name and carveout, in order of first appearance, e.g.
+// "L1 carveout: kernel Kernel 128 KB (shared 0 KB) x 8". Fixed carveout: no line (size_bytes throughout).
+std::string Gpu::carveout_line() const {
+  if (cfg_.l1.carveout == Carveout::kFixed || kernels_.empty()) return "";
+  struct Group {
+    const KernelRecord* first;
+    uint32_t count;
+  };
+  std::vector<Group> groups;
+  for (const KernelRecord& k : kernels_) {
+    const auto same = [&k](const Group& g) {
+      return g.first->name == k.name && g.first->carveout.l1_bytes == k.carveout.l1_bytes &&
+             g.first->carveout.shared_kb == k.carveout.shared_kb;
+    };
+    if (auto g = std::find_if(groups.begin(), groups.end(), same); g != groups.end())
+      ++g->count;
+    else
+      groups.push_back({&k, 1});
+  }
+  std::vector<std::string> parts;
+  for (const Group& g : groups)
+    parts.push_back(fmt::format("kernel {} {} KB (shared {} KB){}", g.first->name, g.first->carveout.l1_bytes / 1024,
+                                g.first->carveout.shared_kb, g.count > 1 ? fmt::format(" x {}", g.count) : ""));
+  return fmt::format("L1 carveout: {}", fmt::join(parts, "; "));
+}
+
 std::string Gpu::summary() const {
   L1Counters c;
   LdstStats l;
@@ -661,6 +711,7 @@ std::string Gpu::summary() const {
                    ratio(l.latency_sum[0], l.responses[0]), ratio(l.latency_sum[1], l.responses[1]),
                    ratio(l.latency_sum[2], l.responses[2])));
   line(occupancy_line());
+  if (const std::string carve = carveout_line(); !carve.empty()) line(carve);
   line(fmt::format("LDST: {} instructions, {} requests ({:.2f}/instr), stalled on L1 {} cycles", l.instructions,
                    l.requests, ratio(l.requests, l.instructions), l.stall_cycles));
   line(fmt::format("load check: {} load requests checked, {} mismatches{}", l.loads_checked, l.load_mismatches,

@@ -121,7 +121,11 @@ class Gpu final : private ControllerHost {
     uint32_t ctas = 0, warps_per_cta = 0;
     uint64_t start = 0, cycles = 0;
     L1Counters l1;  // all SMs' L1 counts at the kernel's start; at its end, its own counts
+    CarveoutChoice carveout;  // the kernel's L1 size (l1.carveout; fixed: size_bytes)
   };
+  // The kernel's shared-memory carveout and L1 size (docs/simulator.md "L1 carveout").
+  CarveoutChoice kernel_carveout(const Kernel& k, uint32_t warps_per_cta) const;
+  std::string carveout_line() const;
   L1Counters l1_totals() const;
   void end_kernel_record();  // the kernel's cycles and L1 counts
 

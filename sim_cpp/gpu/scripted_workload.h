@@ -73,6 +73,7 @@ struct KernelSpec {
   std::string name = "kernel";
   KernelGrid grid;
   std::function<Program(uint32_t cta, uint32_t warp)> body;
+  uint64_t shared_bytes = 0;  // per CTA (Kernel::shared_bytes_per_cta)
 };
 
 class ScriptedKernel final : public Kernel {
@@ -80,6 +81,7 @@ class ScriptedKernel final : public Kernel {
   explicit ScriptedKernel(KernelSpec s) : s_(std::move(s)) {}
   std::string name() const override { return s_.name; }
   KernelGrid grid() const override { return s_.grid; }
+  uint64_t shared_bytes_per_cta() const override { return s_.shared_bytes; }
   std::unique_ptr<WarpProgram> warp(uint32_t cta, uint32_t w) const override {
     return std::make_unique<ListProgram>(s_.body(cta, w));
   }

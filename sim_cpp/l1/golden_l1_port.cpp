@@ -11,16 +11,18 @@ namespace {
 
 class GoldenL1Port final : public L1Port {
  public:
-  explicit GoldenL1Port(const Config& cfg) : l1_(cfg) {}
+  explicit GoldenL1Port(const Config& cfg) : l1_(cfg), way_bytes_(cfg.l1.ways * 128) {}
   L1Outputs step(const L1Inputs& in) override { return l1_.step(in); }
   void step_into(const L1Inputs& in, L1Outputs& out) override { l1_.step(in, out); }
   const L1Counters& counters() const override { return l1_.counters(); }
   bool idle() const override { return l1_.idle(); }
   std::string describe_state() const override { return l1_.describe_state(); }
   const golden::L1* golden_model() const override { return &l1_; }
+  void resize(uint32_t bytes) override { l1_.resize_sets(bytes / way_bytes_); }
 
  private:
   golden::L1 l1_;
+  uint32_t way_bytes_;
 };
 
 }  // namespace

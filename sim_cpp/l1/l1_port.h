@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "common/config.h"
@@ -28,6 +29,12 @@ class L1Port {
   // The golden L1 behind this port (golden, and lockstep's golden side), for observing state
   // the ports do not carry, e.g. the AGCB table over time; nullptr for the RTL alone.
   virtual const golden::L1* golden_model() const { return nullptr; }
+  // l1.carveout adaptive: from now on an L1 of `bytes` (same ways, a power-of-two number of sets).
+  // The SM calls it at a kernel's start, when the L1 is idle and empty; std::logic_error
+  // otherwise. The RTL's arrays have a fixed size, so by default an L1 cannot change it.
+  virtual void resize(uint32_t bytes) {
+    throw std::logic_error("L1Port::resize(" + std::to_string(bytes) + "): this L1 has a fixed size");
+  }
 };
 
 // The golden implementation.

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -179,7 +180,7 @@ TEST_F(GpusimCli, VerilatedAndLockstepRefuseAFaithfulPresetNamingTheField) {
     EXPECT_EQ(r.code, 2) << args << ": " << r.out;
     EXPECT_EQ(r.out,
               "error: --l1 verilated/lockstep: preset gtx480-gpgpusim sets l1.allocation: on_miss, which the RTL "
-              "l1d_top does not implement (it runs sector false, on_fill, request, stall, write_back/write_through, flush, "
+              "l1d_top does not implement (it runs carveout fixed, sector false, on_fill, request, stall, write_back/write_through, flush, "
               "hit_latency_at response/none, through_l1); run it "
               "with --l1 golden\n")
         << args;
@@ -194,11 +195,17 @@ TEST_F(GpusimCli, VerilatedAndLockstepRefuseAFaithfulPresetNamingTheField) {
 TEST_F(GpusimCli, VerilatedRefusesBeforeTagAndDirectNamingTheField) {
   const fs::path dir = fs::temp_directory_path() / ("gpusim_cli_ldst_" + std::to_string(::getpid()));
   fs::create_directories(dir);
+  // carveout adaptive (docs/simulator.md "L1 carveout"): gtx480's 16 KB of 4 ways is what a 48 KB
+  // option leaves of 64 KB; the RTL's arrays have one size.
+  const std::map<std::string, std::string> lines = {
+      {"before-tag", "  hit_latency_at: before_tag\n"},
+      {"direct", "  bypass_path: direct\n"},
+      {"adaptive", "  carveout: adaptive\n  unified_bytes: 65536\n  shared_options_kb: [0, 48]\n"}};
   for (const auto& [file, field] : {std::pair{"before-tag", "l1.hit_latency_at: before_tag"},
-                                    std::pair{"direct", "l1.bypass_path: direct"}}) {
+                                    std::pair{"direct", "l1.bypass_path: direct"},
+                                    std::pair{"adaptive", "l1.carveout: adaptive"}}) {
     const fs::path cfg = dir / (std::string(file) + ".yaml");
-    std::ofstream(cfg) << "l1:\n  write_policy: write_through\n"
-                       << (std::string(file) == "direct" ? "  bypass_path: direct\n" : "  hit_latency_at: before_tag\n");
+    std::ofstream(cfg) << "l1:\n  write_policy: write_through\n" << lines.at(file);
     for (const char* l1 : {"verilated", "lockstep"}) {
       const CliResult r = run("--config " + cfg.string() + " --workload vecadd --scale test --l1 " + l1, true);
       if (r.out.find("built without the verilated L1") != std::string::npos)

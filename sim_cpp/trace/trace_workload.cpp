@@ -93,6 +93,7 @@ class TraceKernel final : public Kernel {
   TraceKernel(const ParsedKernel& k, const TraceWorkload& w, uint64_t pc_base) : k_(k), w_(w), pc_base_(pc_base) {}
   std::string name() const override { return k_.header.name; }
   KernelGrid grid() const override { return {k_.ctas, k_.warps_per_cta}; }
+  uint64_t shared_bytes_per_cta() const override { return k_.header.shmem; }
   std::unique_ptr<WarpProgram> warp(uint32_t cta, uint32_t warp_in_cta) const override {
     if (cta >= k_.ctas || warp_in_cta >= k_.warps_per_cta)
       throw std::out_of_range(fmt::format("trace kernel {}: CTA {} warp {} outside the grid", k_.header.name, cta,

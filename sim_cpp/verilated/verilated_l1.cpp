@@ -408,7 +408,7 @@ std::unique_ptr<L1Port> make_verilated_l1(const Config& cfg, const VerilatedOpti
   // The reference-faithful L1 options are golden-only until RTL v2 (docs/l1d-microarchitecture.md 13).
   if (const std::string field = rtl_unsupported_l1_option(cfg.l1); !field.empty())
     throw ConfigError(fmt::format("--l1 verilated/lockstep: preset {} sets {}, which the RTL l1d_top does not "
-                                  "implement (it runs sector false, on_fill, request, stall, write_back/write_through, flush, hit_latency_at "
+                                  "implement (it runs carveout fixed, sector false, on_fill, request, stall, write_back/write_through, flush, hit_latency_at "
                                   "response/none, through_l1); "
                                   "run it with --l1 golden",
                                   cfg.name, field));

@@ -66,6 +66,9 @@ class Kernel {
   // May be called in any order, more than once, and from any thread: the stream depends only on
   // (cta, warp_in_cta). Throws std::out_of_range outside the grid.
   virtual std::unique_ptr<WarpProgram> warp(uint32_t cta, uint32_t warp_in_cta) const = 0;
+  // Shared memory one CTA allocates, in bytes (a trace's -shmem). Only l1.carveout adaptive uses it
+  // (docs/simulator.md "L1 carveout"); the generated workloads do not model shared memory: 0.
+  virtual uint64_t shared_bytes_per_cta() const { return 0; }
 };
 
 // Input size: kTest for unit tests (runs in well under a second), kSmall for `make run`,

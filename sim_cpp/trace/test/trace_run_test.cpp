@@ -436,3 +436,23 @@ TEST(PreloadL2, BankAllocatesValidDirtySectorsAndEvictsInLruOrder) {
 
 }  // namespace
 }  // namespace l1d::sim::trace
+
+// l1.carveout adaptive on qv100 (docs/simulator.md "L1 carveout"): the header's -shmem decides.
+// matrixmul: 8 KB per CTA of 32 warps, 2 CTAs per SM of 64 warps: 16 KB, option 16 -> 64 KB;
+// vectoradd and bfs declare none -> 128 KB; gtx480 is fixed at 16 KB.
+namespace l1d::sim::trace {
+namespace {
+TEST(TraceRun, AdaptiveCarveoutFollowsTheKernelHeadersShmem) {
+  const auto bytes = [](const char* trace, const char* preset) {
+    std::vector<uint32_t> out;
+    const nlohmann::json stats = run_trace(kTraces / trace, preset).stats;  // kept alive for the loop
+    for (const nlohmann::json& k : stats.at("result").at("kernels"))
+      out.push_back(k.at("l1_bytes").get<uint32_t>());
+    return out;
+  };
+  EXPECT_EQ(bytes("romnn_matrixmul_32", "qv100"), std::vector<uint32_t>{65536});
+  EXPECT_EQ(bytes("romnn_vectoradd_100", "qv100"), std::vector<uint32_t>{131072});
+  EXPECT_EQ(bytes("romnn_matrixmul_32", "gtx480"), std::vector<uint32_t>{16384});
+}
+}  // namespace
+}  // namespace l1d::sim::trace
