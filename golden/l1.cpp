@@ -293,14 +293,7 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
   if (!has_room(dirty + 1)) return fail(ResFail::kMissQueueFull), S1Result{};
 
   invalidate_copies(copies, d.set);
-  MshrEntry& e = mshr_.allocate(*id, line_addr);
-  e.sectors = fetch;
-  e.place = fetch;
-  e.bypass = bypass;
-  e.hpc = agcb_.hash(req.pc);
-  e.awid = req.awid;
-  e.token = req.token;
-  e.requests.push_back({req.id, req.warp, req.byte_mask});
+  MshrEntry& e = open_entry(*id, line_addr, fetch, bypass, req);
   replacement_->on_access(d.set);
   replacement_->on_miss(d.set, access_info(req));
   if (place) {
@@ -366,6 +359,18 @@ L1::S1Result L1::store(const CoreReq& req, const DecodedAddr& d) {
   count_completion(req, false, m.kind == MatchKind::kPartial);
   next_resp_ = CoreResp{req.id, req.warp, Outcome::kStoreAck, {}};
   return {true, true};
+}
+
+MshrEntry& L1::open_entry(uint32_t id, Addr line_addr, SectorMask fetch, BypassReason bypass, const CoreReq& req) {
+  MshrEntry& e = mshr_.allocate(id, line_addr);
+  e.sectors = fetch;
+  e.place = fetch;
+  e.bypass = bypass;
+  e.hpc = agcb_.hash(req.pc);
+  e.awid = req.awid;
+  e.token = req.token;
+  e.requests.push_back({req.id, req.warp, req.byte_mask});
+  return e;
 }
 
 void L1::queue_read(Addr line_addr, SectorMask sectors, bool bypass, bool agcb_bypass, uint32_t mshr) {

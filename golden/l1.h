@@ -163,6 +163,9 @@ class L1 {
   // them are invalidated.
   S1Result store_hit(const CoreReq& req, uint32_t set, uint32_t way, uint8_t slots, uint32_t piece, const MemReq& wr);
   static MemReq store_request(const CoreReq& req);
+  // Entry `id` (free) for a miss of `req` fetching and placing `fetch`, with the requester's
+  // hashed PC, AWID and token, `req` its first merged request.
+  MshrEntry& open_entry(uint32_t id, Addr line_addr, SectorMask fetch, BypassReason bypass, const CoreReq& req);
   // Queues a read of `sectors` of a line for MSHR entry `mshr` (counted in mem_reads).
   void queue_read(Addr line_addr, SectorMask sectors, bool bypass, bool agcb_bypass, uint32_t mshr);
 

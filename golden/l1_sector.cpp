@@ -147,14 +147,7 @@ L1::S1Result L1::sector_load(const CoreReq& req, const DecodedAddr& d) {
   const uint32_t dirty = place && place->whole_line ? placement_dirty(d.set, *place, kSlotsPerLine, nullptr) : 0;
   if (!has_room(dirty + 1)) return fail(ResFail::kMissQueueFull), S1Result{};
 
-  MshrEntry& e = mshr_.allocate(*id, line_addr);
-  e.sectors = missing;
-  e.place = missing;
-  e.bypass = bypass;
-  e.hpc = agcb_.hash(req.pc);
-  e.awid = req.awid;
-  e.token = req.token;
-  e.requests.push_back({req.id, req.warp, req.byte_mask});
+  MshrEntry& e = open_entry(*id, line_addr, missing, bypass, req);
   if (present) buffer_sectors(e, d.set, *held.way, present);
   replacement_->on_access(d.set);
   replacement_->on_miss(d.set, access_info(req));

@@ -53,6 +53,14 @@ inline L1Counters pressure(Config cfg) {
   return tb.l1().counters();
 }
 
+// A parameterized test's name: `prefix` then the policy preset, '-' written '_'.
+inline std::string param_name(std::string prefix, const std::string& policy) {
+  prefix += policy;
+  for (char& ch : prefix)
+    if (ch == '-') ch = '_';
+  return prefix;
+}
+
 inline ByteMask range_mask(Addr addr, uint32_t size) {
   ByteMask m;
   for (uint32_t b = 0; b < size; ++b) m.set((addr % kLineBytes) + b);

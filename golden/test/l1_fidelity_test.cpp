@@ -341,11 +341,8 @@ INSTANTIATE_TEST_SUITE_P(Options, L1FidelitySoak,
                          ::testing::Combine(::testing::Values(Variant::kGpgpusim3, Variant::kOnMissWriteBack),
                                             ::testing::ValuesIn(kPolicies)),
                          [](const ::testing::TestParamInfo<Param>& i) {
-                           std::string s = std::get<0>(i.param) == Variant::kGpgpusim3 ? "gpgpusim3_" : "on_miss_wb_";
-                           s += std::get<1>(i.param);
-                           for (char& ch : s)
-                             if (ch == '-') ch = '_';
-                           return s;
+                           return testing::param_name(
+                               std::get<0>(i.param) == Variant::kGpgpusim3 ? "gpgpusim3_" : "on_miss_wb_", std::get<1>(i.param));
                          });
 
 }  // namespace

@@ -337,22 +337,14 @@ TEST_P(L1SectorPressure, DrainsUnderMshrAndMissQueuePressure) {
   EXPECT_GT(c.sector_misses, 0u);
 }
 INSTANTIATE_TEST_SUITE_P(Policies, L1SectorPressure, ::testing::ValuesIn(kSectorPolicies),
-                         [](const ::testing::TestParamInfo<const char*>& i) {
-                           std::string s = i.param;
-                           for (char& ch : s)
-                             if (ch == '-') ch = '_';
-                           return s;
-                         });
+                         [](const ::testing::TestParamInfo<const char*>& i) { return testing::param_name("", i.param); });
 
 INSTANTIATE_TEST_SUITE_P(Policies, L1SectorSoak,
                          ::testing::Combine(::testing::Values(Variant::kAccelSim, Variant::kOnMissWriteBack),
                                             ::testing::ValuesIn(kSectorPolicies)),
                          [](const ::testing::TestParamInfo<Param>& i) {
-                           std::string s = std::get<0>(i.param) == Variant::kAccelSim ? "accelsim_" : "on_miss_wb_";
-                           s += std::get<1>(i.param);
-                           for (char& ch : s)
-                             if (ch == '-') ch = '_';
-                           return s;
+                           return testing::param_name(
+                               std::get<0>(i.param) == Variant::kAccelSim ? "accelsim_" : "on_miss_wb_", std::get<1>(i.param));
                          });
 
 }  // namespace
