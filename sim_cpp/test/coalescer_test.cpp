@@ -288,26 +288,33 @@ TEST(Coalescer, RejectsUnsupportedWidthsAndNonMemoryInstructions) {
   EXPECT_THROW(coalesce(exit), std::invalid_argument);
 }
 
-// Random instructions against a byte-level oracle: requests cover exactly the touched bytes,
-// one per touched segment, each the smallest aligned 32/64/128 B block that holds them, sorted;
-// store data equals the last writer of each byte.
-TEST(Coalescer, MatchesByteOracleOnRandomInstructions) {
-  uint64_t s = 12345;
+// A random load or store of 1, 2, 4 or 8 B per lane, some lanes inactive, its lanes within 1..8
+// lines from kBase (an LCG advanced in `s`).
+WarpInst random_memory_inst(uint64_t& s) {
   const auto rnd = [&s]() {
     s = s * 6364136223846793005ull + 1442695040888963407ull;
     return s >> 33;
   };
   const uint32_t widths[] = {1, 2, 4, 8};
+  WarpInst w;
+  w.kind = rnd() % 2 ? OpKind::kStore : OpKind::kLoad;
+  w.access_bytes = widths[rnd() % 4];
+  w.active_mask = static_cast<uint32_t>(rnd()) | (rnd() % 4 == 0 ? 0xFFFFFFFFu : 0u);
+  const uint64_t span = 128ull << (rnd() % 4);
+  for (uint32_t l = 0; l < kWarpSize; ++l) {
+    w.addr[l] = kBase + (rnd() % span) / w.access_bytes * w.access_bytes;
+    w.value[l] = (rnd() << 32) | rnd();
+  }
+  return w;
+}
+
+// Random instructions against a byte-level oracle: requests cover exactly the touched bytes,
+// one per touched segment, each the smallest aligned 32/64/128 B block that holds them, sorted;
+// store data equals the last writer of each byte.
+TEST(Coalescer, MatchesByteOracleOnRandomInstructions) {
+  uint64_t s = 12345;
   for (int iter = 0; iter < 3000; ++iter) {
-    WarpInst w;
-    w.kind = rnd() % 2 ? OpKind::kStore : OpKind::kLoad;
-    w.access_bytes = widths[rnd() % 4];
-    w.active_mask = static_cast<uint32_t>(rnd()) | (rnd() % 4 == 0 ? 0xFFFFFFFFu : 0u);
-    const uint64_t span = 128ull << (rnd() % 4);  // lanes within 1..8 lines
-    for (uint32_t l = 0; l < kWarpSize; ++l) {
-      w.addr[l] = kBase + (rnd() % span) / w.access_bytes * w.access_bytes;
-      w.value[l] = (rnd() << 32) | rnd();
-    }
+    const WarpInst w = random_memory_inst(s);
     std::map<Addr, uint8_t> oracle;  // byte -> value (last lane wins)
     for (uint32_t l = 0; l < kWarpSize; ++l) {
       if (!((w.active_mask >> l) & 1)) continue;
@@ -471,21 +478,8 @@ TEST(SectorCoalescer, ConfigChoosesTheCoalescer) {
 // byte; and it touches the same bytes per line as the Fermi coalescer (only size and address differ).
 TEST(SectorCoalescer, MatchesByteOracleAndFermiMasksOnRandomInstructions) {
   uint64_t s = 987654321;
-  const auto rnd = [&s]() {
-    s = s * 6364136223846793005ull + 1442695040888963407ull;
-    return s >> 33;
-  };
-  const uint32_t widths[] = {1, 2, 4, 8};
   for (int iter = 0; iter < 3000; ++iter) {
-    WarpInst w;
-    w.kind = rnd() % 2 ? OpKind::kStore : OpKind::kLoad;
-    w.access_bytes = widths[rnd() % 4];
-    w.active_mask = static_cast<uint32_t>(rnd()) | (rnd() % 4 == 0 ? 0xFFFFFFFFu : 0u);
-    const uint64_t span = 128ull << (rnd() % 4);
-    for (uint32_t l = 0; l < kWarpSize; ++l) {
-      w.addr[l] = kBase + (rnd() % span) / w.access_bytes * w.access_bytes;
-      w.value[l] = (rnd() << 32) | rnd();
-    }
+    const WarpInst w = random_memory_inst(s);
     std::map<Addr, uint8_t> oracle;
     for (uint32_t l = 0; l < kWarpSize; ++l) {
       if (!((w.active_mask >> l) & 1)) continue;
