@@ -185,6 +185,8 @@ constexpr std::array kBypassPaths = {Choice<BypassPath>{"through_l1", BypassPath
                                      Choice<BypassPath>{"direct", BypassPath::kDirect}};
 constexpr std::array kWriteAllocates = {Choice<WriteAllocate>{"none", WriteAllocate::kNone},
                                         Choice<WriteAllocate>{"lazy_fetch_on_read", WriteAllocate::kLazyFetchOnRead}};
+constexpr std::array kPipelines = {Choice<L1Pipeline>{"single_cycle", L1Pipeline::kSingleCycle},
+                                   Choice<L1Pipeline>{"staged", L1Pipeline::kStaged}};
 constexpr std::array kCarveouts = {Choice<Carveout>{"fixed", Carveout::kFixed},
                                   Choice<Carveout>{"adaptive", Carveout::kAdaptive}};
 constexpr std::array kReplacements = {Choice<ReplacementKind>{"lru", ReplacementKind::kLru},
@@ -438,6 +440,7 @@ void read_l1(Reader& r, L1Config& c) {
   r.choice("hit_latency_at", c.hit_latency_at, kHitLatencyAts);
   r.choice("bypass_path", c.bypass_path, kBypassPaths);
   r.choice("write_allocate", c.write_allocate, kWriteAllocates);
+  r.choice("pipeline", c.pipeline, kPipelines);
   r.choice("carveout", c.carveout, kCarveouts);
   r.u32("unified_bytes", c.unified_bytes, 0, 4u << 20);
   r.u32_list("shared_options_kb", c.shared_options_kb, 0, 4096);
@@ -593,6 +596,16 @@ void check_l1_fidelity(const L1Config& c, const std::string& file) {
          fmt::format("value {} out of range with hit_latency_at before_tag (allowed 2..{}: the pipe before the tag "
                      "lookup has hit_latency - 1 stages)",
                      c.hit_latency, kMaxLatency));
+  // The staged pipe's own 4 cycles come off the charged hit latency (contract 16.1); the
+  // before-tag pipe keeps at least one stage.
+  if (c.pipeline == L1Pipeline::kStaged && c.hit_latency_at != HitLatencyAt::kNone) {
+    const uint32_t min = kStagedExtraLatency + (c.hit_latency_at == HitLatencyAt::kBeforeTag ? 2 : 0);
+    if (c.hit_latency < min)
+      fail(file, "l1.hit_latency",
+           fmt::format("value {} out of range with pipeline staged and hit_latency_at {} (allowed {}..{}: the staged "
+                       "L1's pipe already takes {} cycles of it)",
+                       c.hit_latency, to_string(c.hit_latency_at), min, kMaxLatency, kStagedExtraLatency));
+  }
   // A miss that reserves may write back 4 dirty copies and 4 dirty victim slots before its read.
   if (c.allocation == AllocationPolicy::kOnMiss && c.write_policy == WritePolicy::kWriteBack && c.miss_queue_entries < 9)
     fail(file, "l1.miss_queue_entries",
@@ -879,7 +892,14 @@ std::optional<CarveoutChoice> choose_carveout(const L1Config& c, uint64_t shared
   return std::nullopt;
 }
 
+uint32_t charged_hit_latency(const L1Config& c) {
+  if (c.hit_latency_at == HitLatencyAt::kNone) return 0;
+  return c.pipeline == L1Pipeline::kStaged ? c.hit_latency - kStagedExtraLatency : c.hit_latency;
+}
+
 std::string rtl_unsupported_l1_option(const L1Config& c) {
+  // Until RTL v2 (contract section 16) l1d_top is the single-cycle design.
+  if (c.pipeline != L1Pipeline::kSingleCycle) return "l1.pipeline: " + to_string(c.pipeline);
   if (c.sector) return "l1.sector: true";
   // l1d_top's arrays have a fixed number of sets: a kernel-by-kernel size is golden-only.
   if (c.carveout != Carveout::kFixed) return "l1.carveout: " + to_string(c.carveout);
@@ -899,6 +919,7 @@ std::string to_string(AllocationPolicy a) { return spelling(kAllocations, a); }
 std::string to_string(BypassFetch b) { return spelling(kBypassFetches, b); }
 std::string to_string(MshrMerge m) { return spelling(kMshrMerges, m); }
 std::string to_string(KernelEndAction k) { return spelling(kKernelEnds, k); }
+std::string to_string(L1Pipeline p) { return spelling(kPipelines, p); }
 std::string to_string(HitLatencyAt h) { return spelling(kHitLatencyAts, h); }
 std::string to_string(BypassPath b) { return spelling(kBypassPaths, b); }
 std::string to_string(WriteAllocate w) { return spelling(kWriteAllocates, w); }

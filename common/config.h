@@ -49,6 +49,10 @@ enum class WriteAllocate : uint8_t { kNone, kLazyFetchOnRead };
 // L1 / shared memory leaves after the kernel's shared-memory carveout (Accel-Sim's
 // -gpgpu_adaptive_cache_config 1; carveout_l1_bytes below).
 enum class Carveout : uint8_t { kFixed, kAdaptive };
+// l1.pipeline (contract section 16): when the L1's decisions happen. single_cycle = one request in
+// S1, decided the cycle after it fires (section 3, today's l1d_top); staged = RTL v2's pipe of
+// arbitrate / tag read / match / commit / data / respond stages around the same decisions.
+enum class L1Pipeline : uint8_t { kSingleCycle, kStaged };
 // l2.fetch: what an L2 read miss fetches from DRAM (GPGPU-Sim 3.x's line L2 / a sector L2).
 enum class L2Fetch : uint8_t { kSector, kLine };
 enum class ReplacementKind : uint8_t { kLru, kFifo, kBip, kDip, kAgeLru, kRpr };
@@ -90,6 +94,7 @@ struct L1Config {
   HitLatencyAt hit_latency_at = HitLatencyAt::kResponse;
   BypassPath bypass_path = BypassPath::kThroughL1;
   WriteAllocate write_allocate = WriteAllocate::kNone;
+  L1Pipeline pipeline = L1Pipeline::kSingleCycle;
   // Unified L1 / shared memory (docs/simulator.md "L1 carveout"). With carveout adaptive,
   // size_bytes is the base (smallest) L1 and unified_bytes the capacity shared with the shared
   // memory; shared_options_kb the carveouts a kernel can get, ascending.
@@ -114,6 +119,11 @@ uint32_t carveout_l1_bytes(const L1Config& c, uint32_t shared_kb);
 // of shared memory per SM (per CTA x the most CTAs an SM holds) gets the first option >= it.
 // Fixed carveout: {0, size_bytes}. std::nullopt when no option is large enough.
 std::optional<CarveoutChoice> choose_carveout(const L1Config& c, uint64_t shared_bytes);
+// The cycles the simulator charges for l1.hit_latency (contract 16.1): the staged L1's own pipe
+// is kStagedExtraLatency cycles longer than single_cycle's, so its share comes off the preset's
+// hit latency, which stays the total its source gives (with hit_latency_at none nothing is charged).
+inline constexpr uint32_t kStagedExtraLatency = 4;
+uint32_t charged_hit_latency(const L1Config& c);
 
 // The memory system behind the L1 (sim_cpp/mem/; fields, values and sources in docs/simulator.md,
 // "Memory-system fields"). The defaults are the gtx480 preset's model.
@@ -268,6 +278,7 @@ std::string to_string(AllocationPolicy a);
 std::string to_string(BypassFetch b);
 std::string to_string(MshrMerge m);
 std::string to_string(KernelEndAction k);
+std::string to_string(L1Pipeline p);
 std::string to_string(HitLatencyAt h);
 std::string to_string(BypassPath b);
 std::string to_string(WriteAllocate w);

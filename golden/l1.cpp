@@ -27,7 +27,9 @@ uint32_t initial_granularity(GranularityKind k) {
   return 128;
 }
 
-void validate(const CoreReq& r) {
+}  // namespace
+
+void L1::validate(const CoreReq& r) {
   if (r.size != 32 && r.size != 64 && r.size != 128)
     throw std::invalid_argument(fmt::format("L1 request {}: size {} is not 32, 64 or 128", r.id, r.size));
   if (r.addr % r.size)
@@ -37,8 +39,6 @@ void validate(const CoreReq& r) {
   if (r.byte_mask.none() || (r.byte_mask & ~range).any())
     throw std::invalid_argument(fmt::format("L1 request {}: byte mask empty or outside the request", r.id));
 }
-
-}  // namespace
 
 std::string_view to_string(ResFail f) {
   switch (f) {
@@ -79,6 +79,7 @@ L1Outputs L1::step(const L1Inputs& in) {
 }
 
 void L1::step(const L1Inputs& in, L1Outputs& out) {
+  if (cfg_.l1.pipeline == L1Pipeline::kStaged) return step_staged(in, out);
   out.core_resp_valid = resp_valid_;
   out.core_resp = resp_;
   out.mem_req_valid = !miss_queue_.empty();
@@ -104,7 +105,6 @@ void L1::step(const L1Inputs& in, L1Outputs& out) {
 
   // Clock edge, in the documented order.
   if (out.mem_req_valid && in.mem_req_ready) miss_queue_.pop_front();
-  if (in.mem_resp_valid) accept_mem_resp(in.mem_resp);
   if (in.core_req_valid && out.core_req_ready) {
     validate(in.core_req);
     s1_ = in.core_req;
@@ -112,12 +112,17 @@ void L1::step(const L1Inputs& in, L1Outputs& out) {
   } else if (s1_completed) {
     s1_valid_ = false;
   }
-  apply_events(in);
-  agelru_enable_ = in.agelru_enable;
-  two_level_.tick(in.occupancy);
+  accept_cycle_inputs(in);
   resp_valid_ = produced;
   if (produced) resp_ = next_resp_;
   ++counters_.cycles;
+}
+
+void L1::accept_cycle_inputs(const L1Inputs& in) {
+  if (in.mem_resp_valid) accept_mem_resp(in.mem_resp);
+  apply_events(in);
+  agelru_enable_ = in.agelru_enable;
+  two_level_.tick(in.occupancy);
 }
 
 void L1::accept_mem_resp(const MemResp& r) {
@@ -169,6 +174,7 @@ void L1::apply_events(const L1Inputs& in) {
 }
 
 void L1::start_flush(bool all) {
+  ++flush_epoch_;
   flushing_ = true;
   flush_all_ = all;
   flush_next_ = 0;
@@ -185,7 +191,13 @@ L1::S1Result L1::lookup(const CoreReq& req) {
 
 bool L1::store_pending(Addr line_addr) const {
   const auto line_of = [](Addr a) { return a & ~Addr{kLineBytes - 1}; };
-  if (s1_valid_ && s1_.op == MemOp::kStore && line_of(s1_.addr) == line_of(line_addr)) return true;
+  const auto store_to = [&](const CoreReq& r) { return r.op == MemOp::kStore && line_of(r.addr) == line_of(line_addr); };
+  if (s1_valid_ && store_to(s1_)) return true;
+  for (const Op* op : {&t_op_, &m_op_})  // l1.pipeline staged: the pipe and the two FIFOs
+    if (op->kind == Op::Kind::kCore && store_to(op->req)) return true;
+  for (const auto* fifo : {&core_fifo_, &replay_fifo_})
+    for (const CoreReq& r : *fifo)
+      if (store_to(r)) return true;
   for (const MemReq& r : miss_queue_)
     if (r.op == MemOp::kStore && r.line_addr == line_of(line_addr)) return true;
   return false;
@@ -748,7 +760,7 @@ void L1::flush_step() {
 
 bool L1::idle() const {
   return !s1_valid_ && miss_queue_.empty() && fill_fifo_.empty() && !flushing_ && !resp_valid_ &&
-         mshr_.in_use() == 0;
+         mshr_.in_use() == 0 && staged_idle();
 }
 
 std::string L1::describe_state() const {
@@ -764,6 +776,10 @@ std::string L1::describe_state() const {
   }
   os << "miss queue: " << miss_queue_.size() << "/" << cfg_.l1.miss_queue_entries << "\n";
   os << "fill FIFO: " << fill_fifo_.size() << (flushing_ ? ", flushing\n" : "\n");
+  if (cfg_.l1.pipeline == L1Pipeline::kStaged)
+    os << fmt::format("staged pipe: T {} M {}, core FIFO {}, replay FIFO {}, fill cursor ({}, {}), flush cursor {}\n",
+                      static_cast<int>(t_op_.kind), static_cast<int>(m_op_.kind), core_fifo_.size(),
+                      replay_fifo_.size(), fill_cursor_pos_, fill_cursor_step_, flush_cursor_);
   return os.str();
 }
 
@@ -788,6 +804,13 @@ void L1::check_sector_way(uint32_t set, uint32_t way, std::vector<std::pair<uint
 }
 
 void L1::check_invariants() const {
+  const bool staged = cfg_.l1.pipeline == L1Pipeline::kStaged;
+  if (core_fifo_.size() > 2 || replay_fifo_.size() > 3 ||
+      (staged && miss_queue_visible_.size() != miss_queue_.size()))
+    throw std::logic_error(fmt::format("staged pipe: core FIFO {} (at most 2), replay FIFO {} (at most 3), {} "
+                                       "presentable times for {} queued requests",
+                                       core_fifo_.size(), replay_fifo_.size(), miss_queue_visible_.size(),
+                                       miss_queue_.size()));
   uint64_t line_pairs = 0;  // (way, memory line) pairs the lines hold
   for (uint32_t s = 0; s < sets_.size(); ++s) {
     std::vector<std::pair<uint64_t, uint32_t>> chunks;  // (common-tag, chunk-tag) of valid slots

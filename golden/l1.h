@@ -137,6 +137,8 @@ class L1 {
     bool responds = false;  // the response is in next_resp_
   };
 
+  // Throws std::invalid_argument for a request the port contract forbids (size, alignment, mask).
+  static void validate(const CoreReq& r);
   S1Result lookup(const CoreReq& req);
   S1Result load(const CoreReq& req, const DecodedAddr& d);
   S1Result store(const CoreReq& req, const DecodedAddr& d);
@@ -206,6 +208,24 @@ class L1 {
                       uint64_t common_tag, const MshrEntry& e);
   void flush_step();
   void apply_events(const L1Inputs& in);
+  // Applies the end-of-cycle inputs both pipelines share (section 3 steps 3, 5-6).
+  void accept_cycle_inputs(const L1Inputs& in);
+
+  // l1.pipeline staged (section 16; golden/l1_staged.cpp): the same decisions at stage M, with
+  // the arbiter, the pipe registers, the FIFOs and the delays around them.
+  struct Op {
+    enum class Kind : uint8_t { kNone, kCore, kFill, kFlush } kind = Kind::kNone;
+    CoreReq req;        // kCore
+    uint32_t entry = 0;  // kFill: MSHR id
+    uint32_t index = 0;  // kFill: step; kFlush: line (set * ways + way)
+  };
+  void step_staged(const L1Inputs& in, L1Outputs& out);
+  Op arbitrate();
+  bool decide(const Op& op, Op& a);  // stage M; true: a response was produced
+  void fill_decided(bool placed, Op& a);
+  void squash(Op::Kind kind, Op& a);
+  void squash_core_to_replay(const Op* failed, Op& a);
+  bool staged_idle() const;
   void start_flush(bool all);
 
   BypassReason bypass_decision(const CoreReq& req) const;
@@ -251,6 +271,23 @@ class L1 {
   uint32_t flush_next_ = 0;  // set * ways + way
   L1Counters counters_;
   AccelSimCounters accelsim_;
+
+  // Staged pipeline state (section 16). The ops in T and in M during the cycle; the two FIFOs
+  // of core requests; the fill unit's and flush walker's issue cursors; the response delay line
+  // (a response decided at M in cycle m is presented in m + 3) and each queued memory request's
+  // first presentable cycle.
+  Op t_op_, m_op_;
+  std::deque<CoreReq> core_fifo_, replay_fifo_;
+  uint32_t fill_cursor_pos_ = 0, fill_cursor_step_ = 0;
+  uint32_t flush_cursor_ = 0;
+  uint64_t flush_epoch_ = 0;  // start_flush() counts: a change restarts the walk's issue
+  struct DelayedResp {
+    bool valid = false;
+    CoreResp resp;
+  };
+  DelayedResp resp_pipe_[3];
+  std::deque<uint64_t> miss_queue_visible_;
+  uint64_t last_visible_ = 0;
 };
 
 }  // namespace l1d::golden

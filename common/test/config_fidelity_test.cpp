@@ -161,6 +161,32 @@ TEST(FidelityFields, CrossFieldRules) {
       write_temp("ok2.yaml", "l1: {allocation: on_miss, write_policy: write_evict, miss_queue_entries: 6}\n")));
 }
 
+// l1.pipeline (contract section 16): read back, refused by the RTL until RTL v2, the hit latency
+// the simulator charges, and the smallest hit latency that leaves room for the staged pipe.
+TEST(FidelityFields, PipelineStagedChargesFourCyclesLessAndIsGoldenOnly) {
+  const Config c = load_config_file(write_temp("staged.yaml", "l1:\n  pipeline: staged\n  hit_latency: 35\n"));
+  EXPECT_EQ(c.l1.pipeline, L1Pipeline::kStaged);
+  EXPECT_EQ(to_string(c.l1.pipeline), "staged");
+  EXPECT_EQ(rtl_unsupported_l1_option(c.l1), "l1.pipeline: staged");
+  EXPECT_EQ(charged_hit_latency(c.l1), 31u);
+  L1Config single;
+  single.hit_latency = 35;
+  EXPECT_EQ(charged_hit_latency(single), 35u);
+  EXPECT_EQ(L1Config{}.pipeline, L1Pipeline::kSingleCycle);
+  single.hit_latency_at = HitLatencyAt::kNone;
+  EXPECT_EQ(charged_hit_latency(single), 0u);
+  EXPECT_EQ(load_error("l1: {pipeline: deep}\n"),
+            "l1.pipeline: value \"deep\" not allowed (allowed: single_cycle, staged)");
+  EXPECT_EQ(load_error("l1: {pipeline: staged, hit_latency: 3}\n"),
+            "l1.hit_latency: value 3 out of range with pipeline staged and hit_latency_at response (allowed "
+            "4..10000: the staged L1's pipe already takes 4 cycles of it)");
+  EXPECT_EQ(load_error("l1: {pipeline: staged, hit_latency: 5, write_policy: write_through, hit_latency_at: "
+                       "before_tag}\n"),
+            "l1.hit_latency: value 5 out of range with pipeline staged and hit_latency_at before_tag (allowed "
+            "6..10000: the staged L1's pipe already takes 4 cycles of it)");
+  EXPECT_NO_THROW(load_config_file(write_temp("none.yaml", "l1: {pipeline: staged, hit_latency: 1, hit_latency_at: none}\n")));
+}
+
 TEST(DescribeConfig, ListsEveryFieldWithItsValueAndSource) {
   const fs::path f = write_temp("src.yaml", "name: src\nl1:\n  allocation: on_miss\n  write_policy: write_evict\n  ways: 8\n  size_bytes: 32768\n");
   Config c = load_config_file(f);

@@ -42,12 +42,12 @@ inline L1Counters soak(Config cfg, uint64_t n, uint64_t seed) {
 // Deadlock freedom under MSHR and miss-queue pressure, shared by l1_random_test and
 // l1_fidelity_test: 2 MSHRs without merging, memory ready 1 cycle in 10, long latencies, the
 // invariants checked every cycle; the caller picks the miss queue. Returns the L1's counters.
-inline L1Counters pressure(Config cfg) {
+inline L1Counters pressure(Config cfg, uint64_t requests = 5'000) {
   cfg.l1.mshr_entries = 2;
   cfg.l1.mshr_max_merge = 1;
   cfg.policy.dycache.sample_requests = 100;
   L1Testbench tb(cfg, MemoryModel{50, 600, 10}, 7);
-  const TestbenchResult r = tb.run(make_stream("mixed", cfg), 5'000, /*check_every=*/1);
+  const TestbenchResult r = tb.run(make_stream("mixed", cfg), requests, /*check_every=*/1);
   EXPECT_EQ(r.data_mismatches, 0u) << r.first_mismatch;
   EXPECT_TRUE(r.drained) << tb.l1().describe_state();
   return tb.l1().counters();

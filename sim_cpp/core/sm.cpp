@@ -39,7 +39,7 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
       l1_(std::move(l1)),
       mem_(mem),
       // l1.hit_latency_at none: responses reach the warp the cycle after the L1 presents them.
-      ldst_(id, cfg.l1.hit_latency_at == HitLatencyAt::kResponse ? cfg.l1.hit_latency : 0, arch),
+      ldst_(id, cfg.l1.hit_latency_at == HitLatencyAt::kResponse ? charged_hit_latency(cfg.l1) : 0, arch),
       warps_(cfg.core.warps_per_sm),
       ibufs_(cfg.core.warps_per_sm),
       ctas_(cfg.core.warps_per_sm),
@@ -54,7 +54,7 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
   if (cfg.core.warps_per_sm > 256) throw ConfigError("core.warps_per_sm above 256 does not fit the 8-bit warp field");
   coalesce_ = coalescer_for(cfg.core.coalescer);
   // l1.hit_latency_at before_tag: a pipe of hit_latency - 1 stages before the L1 (contract 13.5).
-  if (cfg.l1.hit_latency_at == HitLatencyAt::kBeforeTag) ldst_.set_pipe(cfg.l1.hit_latency - 1);
+  if (cfg.l1.hit_latency_at == HitLatencyAt::kBeforeTag) ldst_.set_pipe(charged_hit_latency(cfg.l1) - 1);
   if (direct_) {
     golden_ = l1_->golden_model();
     if (golden_ == nullptr) throw ConfigError("l1.bypass_path direct needs the golden L1 (--l1 golden)");

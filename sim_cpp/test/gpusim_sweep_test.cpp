@@ -38,8 +38,10 @@ struct Variant {
 };
 
 void sweep(const std::string& workload, const std::string& policy, bool pressure, const Variant& v = {},
-           WorkloadScale scale = WorkloadScale::kTest, const std::string& preset = "gtx480") {
+           WorkloadScale scale = WorkloadScale::kTest, const std::string& preset = "gtx480",
+           L1Pipeline pipeline = L1Pipeline::kSingleCycle) {
   Config cfg = load_preset(preset);
+  cfg.l1.pipeline = pipeline;
   if (pressure) {
     // Two SMs (many CTAs each), 4 MSHRs and the smallest legal miss queue: reservation
     // failures, merges and write-back waits everywhere.
@@ -152,6 +154,30 @@ TEST_P(SectorSweep, EveryLegalPolicyCompletesWithCorrectData) {
   ASSERT_TRUE(load_preset(preset).l1.sector);
   sweep_legal_policies(preset, workload, sector_scale());
 }
+// RTL v2's staged pipeline (contract section 16) in the golden L1, end to end: three workloads x
+// the headline policies legal on each preset (DyCache's granularities are not, on a sector L1), on
+// the realistic, the GPGPU-Sim 3.x and the Accel-Sim (sector) presets. About 20 CPU-s at test scale.
+using StagedParam = std::tuple<std::string, std::string>;
+class StagedSweep : public ::testing::TestWithParam<StagedParam> {};
+TEST_P(StagedSweep, HeadlinePoliciesCompleteWithCorrectData) {
+  const auto& [preset, workload] = GetParam();
+  const Config cfg = load_preset(preset);
+  for (const std::string& policy : kHeadlinePolicies) {
+    SCOPED_TRACE(preset + " " + workload + " " + policy);
+    if (!policy_conflict(cfg, policy).empty()) continue;
+    sweep(workload, policy, false, {}, WorkloadScale::kTest, preset, L1Pipeline::kStaged);
+  }
+}
+INSTANTIATE_TEST_SUITE_P(Staged, StagedSweep,
+                         ::testing::Combine(::testing::Values("gtx480", "gtx480-gpgpusim", "qv100-accelsim"),
+                                            ::testing::Values("bfs", "kmeans", "atax")),
+                         [](const ::testing::TestParamInfo<StagedParam>& p) {
+                           std::string n = std::get<0>(p.param) + "_" + std::get<1>(p.param);
+                           for (char& c : n)
+                             if (c == '-') c = '_';
+                           return n;
+                         });
+
 INSTANTIATE_TEST_SUITE_P(Sector, SectorSweep,
                          ::testing::Combine(::testing::Values("qv100", "a100"), ::testing::ValuesIn(kWorkloads)),
                          [](const ::testing::TestParamInfo<SectorParam>& p) {
