@@ -23,6 +23,7 @@ const std::vector<const RtlBlock*>& all_blocks() {
       &pcal_decode_block(),
       &tag_array_block(),
       &data_sram_block(),
+      &perf_counters_block(),
       &top_block(),  // last: it instantiates the others
   };
   return kBlocks;
