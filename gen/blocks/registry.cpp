@@ -24,6 +24,7 @@ const std::vector<const RtlBlock*>& all_blocks() {
       &tag_array_block(),
       &data_sram_block(),
       &perf_counters_block(),
+      &issue_block(),
       &top_block(),  // last: it instantiates the others
   };
   return kBlocks;
