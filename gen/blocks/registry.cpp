@@ -25,6 +25,7 @@ const std::vector<const RtlBlock*>& all_blocks() {
       &data_sram_block(),
       &perf_counters_block(),
       &issue_block(),
+      &fill_issue_block(),
       &top_block(),  // last: it instantiates the others
   };
   return kBlocks;
