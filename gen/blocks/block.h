@@ -64,5 +64,6 @@ const RtlBlock& data_sram_block();      // l1d_data_sram.cpp
 const RtlBlock& perf_counters_block();  // l1d_perf_counters.cpp (staged L1, contract 16)
 const RtlBlock& issue_block();          // l1d_issue.cpp (staged L1 stage A, contract 16)
 const RtlBlock& fill_issue_block();     // l1d_fill_issue.cpp (staged L1 fill FIFO and cursor)
+const RtlBlock& flush_walker_block();   // l1d_flush_walker.cpp (staged L1 flush walk cursor)
 
 }  // namespace gen::blocks

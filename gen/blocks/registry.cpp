@@ -26,6 +26,7 @@ const std::vector<const RtlBlock*>& all_blocks() {
       &perf_counters_block(),
       &issue_block(),
       &fill_issue_block(),
+      &flush_walker_block(),
       &top_block(),  // last: it instantiates the others
   };
   return kBlocks;
