@@ -100,16 +100,14 @@ int main(int argc, char** argv) {
   std::vector<std::string> names;
   app.add_option("--preset", preset, "GPU preset")->capture_default_str();
   app.add_option("--policy", policy, "L1 policy")->capture_default_str();
-  app.add_option("--scale", scale, "input size: test, small or full")
-      ->check(CLI::IsMember({"test", "small", "full"}))
+  app.add_option("--scale", scale, "input size: test, small, full or paper")
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kScaleNames), std::end(kScaleNames))))
       ->capture_default_str();
   app.add_option("--workload", names, "only these workloads (repeatable; default: all)");
   app.add_option("--update", update, "replace the table between the workload-table markers of this file");
   CLI11_PARSE(app, argc, argv);
   if (names.empty()) names = workload_names();
-  const WorkloadScale sc = scale == "test"   ? WorkloadScale::kTest
-                           : scale == "full" ? WorkloadScale::kFull
-                                             : WorkloadScale::kSmall;
+  const WorkloadScale sc = *parse_scale(scale);
   std::ostringstream table;
   table << "| workload | suite | access pattern | cache-sensitive | input (" << scale
         << ") | footprint | L1 miss rate (" << preset << ", " << policy
