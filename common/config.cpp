@@ -44,7 +44,9 @@
 //   policy.agcb.entries power of two 2..65536, counter_bits 1..8, reset_value and threshold
 //     0..2^counter_bits-1; l2_verify true/false (the simulator's L2 bypass-bit check)
 //   policy.two_level.window_cycles and bypass_period_cycles 1..1000000; th_low, th_high, th_warp
-//     in 0..1 with th_low <= th_high
+//     in 0..1 with th_low <= th_high; keep_across_launches true/false
+//   policy.pcal.opportunistic, policy.pcal.keep_across_launches (dynamic PCAL) and
+//     policy.agelru.keep_across_launches (Dynamic-AgeLRU) true/false
 //   policy.bip.mru_one_in power of two 1..1024, lfsr_seed 1..65535 (a 16-bit LFSR must not be 0)
 //   policy.dip.psel_bits 1..16, leader_sets_per_policy 1..15 (two leader groups per 32 sets must
 //     leave follower sets)
@@ -505,8 +507,13 @@ void read_policy(Reader& r, PolicyConfig& p) {
     s.real("th_low", p.two_level.th_low, 0, 1);
     s.real("th_high", p.two_level.th_high, 0, 1);
     s.real("th_warp", p.two_level.th_warp, 0, 1);
+    s.boolean("keep_across_launches", p.two_level.keep_across_launches);
   });
-  r.section("pcal", [&](Reader& s) { s.boolean("opportunistic", p.pcal.opportunistic); });
+  r.section("pcal", [&](Reader& s) {
+    s.boolean("opportunistic", p.pcal.opportunistic);
+    s.boolean("keep_across_launches", p.pcal.keep_across_launches);
+  });
+  r.section("agelru", [&](Reader& s) { s.boolean("keep_across_launches", p.agelru.keep_across_launches); });
   r.section("bip", [&](Reader& s) {
     s.pow2("mru_one_in", p.bip.mru_one_in, 1, 1024);
     s.u32("lfsr_seed", p.bip.lfsr_seed, 1, 65535);

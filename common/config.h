@@ -184,10 +184,28 @@ struct TwoLevelConfig {
   double th_low = 0.3;
   double th_high = 0.9;
   double th_warp = 0.5;  // fraction of the SM's maximum warps
+  // false: every kernel launch abandons the window or bypass period and samples afresh (Kim &
+  // Kim, JIPS, section 3: "Sampling begins when a thread block is allocated to each SM after a
+  // new kernel launches"); true: the window, the bypass period and the mode run on across
+  // launches, so kernels shorter than a window still complete one.
+  bool keep_across_launches = false;
 };
 
 struct PcalConfig {
   bool opportunistic = false;
+  // Dynamic PCAL's state machine (EBTNum, its state, the phase detector, the sampling window)
+  // across kernel launches. true (the dissertation, 4.4.3: Init is the state "when an
+  // application starts" and "the state machine moves to the next state only when a new phase
+  // is detected"); false: Init at every launch.
+  bool keep_across_launches = true;
+};
+
+// Dynamic-AgeLRU's parallel voting (controller dynamic-agelru).
+struct AgeLruConfig {
+  // true (the dissertation, 5.3: voting starts "when a new program phase is detected or the
+  // program just starts"): the vote's winner, the phase detector and the sampling window survive
+  // kernel launches; false: a new vote at every launch.
+  bool keep_across_launches = true;
 };
 
 struct BipConfig {
@@ -220,6 +238,7 @@ struct PolicyConfig {
   AgcbConfig agcb;
   TwoLevelConfig two_level;
   PcalConfig pcal;
+  AgeLruConfig agelru;
   BipConfig bip;
   DipConfig dip;
   RprConfig rpr;

@@ -237,7 +237,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("studies", nargs="*", help="study names, or all")
     ap.add_argument("--gpusim", default=os.path.join(core.REPO, "build", "bin", "gpusim"))
-    ap.add_argument("--scale", default="small", choices=["test", "small", "full"])
+    ap.add_argument("--scale", default="small", choices=["test", "small", "full", "paper"])
     ap.add_argument("--l1", default="golden", choices=["golden", "verilated", "lockstep"])
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS") or os.cpu_count() or 1))
     ap.add_argument("--out", default=os.path.join(core.REPO, "build", "experiments"))

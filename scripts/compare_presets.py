@@ -44,7 +44,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gpusim", required=True)
     ap.add_argument("--presets", default="gtx480,gtx480-gpgpusim")
-    ap.add_argument("--scale", default="small", choices=["test", "small", "full"])
+    ap.add_argument("--scale", default="small", choices=["test", "small", "full", "paper"])
     ap.add_argument("--policy", default="baseline")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", default="build/compare_presets")

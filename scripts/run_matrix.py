@@ -62,7 +62,7 @@ def main():
     ap.add_argument("--l1", default="verilated", choices=["golden", "verilated", "lockstep"])
     ap.add_argument("--workloads", default="vecadd,atax,mvt,bfs,spmv,kmeans")
     ap.add_argument("--policies", default="baseline,dycache,agcb,two-level,pcal,agelru,combined")
-    ap.add_argument("--scale", default="small", choices=["test", "small", "full"])
+    ap.add_argument("--scale", default="small", choices=["test", "small", "full", "paper"])
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", default="build/run")
     ap.add_argument("--compare-golden", action="store_true")

@@ -66,7 +66,7 @@ def main() -> int:
     ap.add_argument("--presets", default="gtx480,gtx1080,qv100")
     ap.add_argument("--workloads", default="all", help="comma list or 'all' (--list-workloads)")
     ap.add_argument("--policies", default="all", help="comma list or 'all' (--list-policies)")
-    ap.add_argument("--scale", default="test", choices=["test", "small", "full"])
+    ap.add_argument("--scale", default="test", choices=["test", "small", "full", "paper"])
     ap.add_argument("--traces", default="", help="comma list of trace folders, run on every preset")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()

@@ -71,7 +71,8 @@ int main(int argc, char** argv) {
   auto* o_policy = app.add_option("--policy", policy, "L1 policy: configs/policies/NAME.yaml or an alias (--list-policies)");
   auto* o_policy_file = app.add_option("--policy-file", policy_file, "L1 policy file (policy-section schema)");
   o_policy->excludes(o_policy_file);
-  app.add_option("--scale", scale, "input size: test, small or full")->check(CLI::IsMember({"test", "small", "full"}))
+  app.add_option("--scale", scale, "input size: test, small, full or paper (docs/workloads.md)")
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kScaleNames), std::end(kScaleNames))))
       ->capture_default_str();
   app.add_option("--seed", seed, "seed (default: the preset's)");
   std::string l1_impl = "golden", l1_waves;
@@ -223,8 +224,7 @@ int main(int argc, char** argv) {
     } catch (const trace::TraceError& e) {
       return fail(e.what(), 2);
     }
-    const WorkloadScale sc = scale == "test" ? WorkloadScale::kTest : scale == "full" ? WorkloadScale::kFull
-                                                                                       : WorkloadScale::kSmall;
+    const WorkloadScale sc = *parse_scale(scale);  // --scale is checked against kScaleNames
     MemoryFactory mem;
     if (drop_response)
       mem = [drop_response](const Config& c, FunctionalMemory& image) {

@@ -384,6 +384,16 @@ TEST(ConfigDir, EnvironmentVariableOverridesSourceTree) {
   EXPECT_EQ(config_dir(), fs::path(PROJECT_SOURCE_DIR) / "configs");
 }
 
+// The papers' choices for what runtime controllers keep across kernel launches (config.h).
+TEST(ConfigDefaults, KeepAcrossLaunchesAsThePapersDescribe) {
+  for (const std::string preset : {"gtx480", "gtx480-gpgpusim", "gtx1080-jips", "qv100"}) {
+    const Config c = load_preset(preset);
+    EXPECT_TRUE(c.policy.pcal.keep_across_launches) << preset;
+    EXPECT_TRUE(c.policy.agelru.keep_across_launches) << preset;
+    EXPECT_FALSE(c.policy.two_level.keep_across_launches) << preset;
+  }
+}
+
 // ---- one test per class of error ----
 
 TEST(ConfigErrors, WrongType) {
@@ -394,6 +404,8 @@ TEST(ConfigErrors, WrongType) {
   EXPECT_EQ(load_error("l1: {ways: [4]}\n"), "l1.ways: expected an unsigned integer, got a list");
   EXPECT_EQ(load_error("l1: {ways: }\n"), "l1.ways: expected an unsigned integer, got an empty value");
   EXPECT_EQ(load_error("policy: {bto: yes}\n"), "policy.bto: expected true or false, got \"yes\"");
+  EXPECT_EQ(load_error("policy:\n  agelru: {keep_across_launches: 1}\n"),
+            "policy.agelru.keep_across_launches: expected true or false, got \"1\"");
   EXPECT_EQ(load_error("dram: {bandwidth_gbps: fast}\n"),
             "dram.bandwidth_gbps: expected a number, got \"fast\"");
   EXPECT_EQ(load_error("l1: 16384\n"), "l1: expected a mapping, got \"16384\"");
@@ -461,7 +473,7 @@ INSTANTIATE_TEST_SUITE_P(
         UnknownKeyCase{
             "policy", "policy: {replacment: lru}\n",
             "policy.replacment: unknown key (allowed: name, replacement, bypass, granularity, bto, "
-            "dycache, agcb, two_level, pcal, bip, dip, rpr)"},
+            "dycache, agcb, two_level, pcal, agelru, bip, dip, rpr)"},
         UnknownKeyCase{
             "policy_agcb", "policy:\n  agcb: {entires: 256}\n",
             "policy.agcb.entires: unknown key (allowed: entries, counter_bits, reset_value, threshold, "

@@ -81,6 +81,7 @@ class ThrottleController final : public Controller {
   void kernel_start(ControllerHost& host, uint32_t) override {
     for (uint32_t sm = 0; sm < host.num_sms(); ++sm) host.set_warp_limit(sm, limit_);
   }
+  bool keeps_state_across_launches() const override { return true; }  // nothing learned, no windows
   void window(ControllerHost&, const WindowSample&) override {}
   nlohmann::json report() const override { return {{"warp_limit", limit_}}; }
 
@@ -100,8 +101,15 @@ class DynamicPcalController final : public Controller {
     opt_ = p_.warp_limit == 0 ? max_ : std::min(p_.warp_limit, max_);
     for (uint32_t sm = 0; sm < host.num_sms(); ++sm) host.set_warp_limit(sm, opt_);
     kernel_ = kernel;
+    if (p_.keep_across_launches && started_) {
+      // The SMs keep their EBTNum across launches; only the log notes the new kernel.
+      log_.add({{"kernel", kernel_}, {"event", "kernel start: state kept"}, {"ebt", ebt_}});
+      return;
+    }
+    started_ = true;
     enter_init(host, "kernel start");
   }
+  bool keeps_state_across_launches() const override { return p_.keep_across_launches; }
 
   void window(ControllerHost& host, const WindowSample& s) override {
     const double ipc = s.ipc();
@@ -209,6 +217,7 @@ class DynamicPcalController final : public Controller {
 
   ControllerParams p_;
   State state_ = State::kInit;
+  bool started_ = false;  // a kernel has started (keep_across_launches resumes after it)
   uint32_t max_ = 1, opt_ = 1, kernel_ = 0;
   int32_t ebt_ = 0;
   double last_ipc_ = 0;
@@ -228,8 +237,14 @@ class DynamicAgeLruController final : public Controller {
 
   void kernel_start(ControllerHost& host, uint32_t kernel) override {
     kernel_ = kernel;
+    if (p_.keep_across_launches && started_) {
+      log_.add({{"kernel", kernel_}, {"event", "kernel start: state kept"}});
+      return;
+    }
+    started_ = true;
     start_vote(host, "kernel start");
   }
+  bool keeps_state_across_launches() const override { return p_.keep_across_launches; }
 
   void window(ControllerHost& host, const WindowSample& s) override {
     if (state_ == State::kStable) {
@@ -296,6 +311,7 @@ class DynamicAgeLruController final : public Controller {
 
   ControllerParams p_;
   State state_ = State::kVoting;
+  bool started_ = false;
   uint32_t kernel_ = 0;
   bool winner_ = true;
   std::vector<Role> role_;

@@ -28,7 +28,7 @@ struct SmWindow {
 };
 
 struct WindowSample {
-  uint64_t index = 0;   // window number within the kernel
+  uint64_t index = 0;   // window number within the kernel (within the run when the state is kept)
   uint64_t cycles = 0;  // window length
   std::vector<SmWindow> sms;
   double noc_latency = 0;  // mean request-network latency of the window's packets (0: none)
@@ -63,6 +63,10 @@ struct ControllerParams {
   double hill_down = 0.97;         // ... step back below it
   double noc_latency_limit = 40;   // dynamic-pcal: spare resources need NoC latency <= this
   double stall_limit = 0.3;        // ... and an LDST stall ratio <= this
+  // dynamic-pcal, dynamic-agelru: what was learned (state, decision, phase detector) survives
+  // kernel launches, and the window runs on across them (policy.pcal / policy.agelru
+  // keep_across_launches, set by the GPU); false: every launch starts from Init / a new vote.
+  bool keep_across_launches = false;
 };
 
 class Controller {
@@ -71,7 +75,9 @@ class Controller {
   virtual std::string name() const = 0;
   // Called in the first cycle of every kernel, after its first CTAs were dispatched.
   virtual void kernel_start(ControllerHost& host, uint32_t kernel) = 0;
-  // Called at the end of every full window of a kernel.
+  // The GPU starts a new window at a launch unless every controller keeps its state across it.
+  virtual bool keeps_state_across_launches() const = 0;
+  // Called at the end of every full window (of a kernel, or spanning launches when kept).
   virtual void window(ControllerHost& host, const WindowSample& s) = 0;
   // Decisions taken, for the statistics (deterministic).
   virtual nlohmann::json report() const = 0;

@@ -36,6 +36,7 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
       pcal_(cfg.policy.bypass == BypassKind::kPcal),
       direct_(cfg.l1.bypass_path == BypassPath::kDirect && cfg.policy.bypass == BypassKind::kTwoLevel),
       direct_touched_sectors_(cfg.policy.bto || cfg.core.coalescer == CoalescerKind::kSector),
+      two_level_restart_(!cfg.policy.two_level.keep_across_launches),
       l1_(std::move(l1)),
       mem_(mem),
       // l1.hit_latency_at none: responses reach the warp the cycle after the L1 presents them.
@@ -186,8 +187,10 @@ void Sm::send_events() {
       ++completed_ctas_;
     }
   }
-  in_.kernel_start = pending_kernel_start_;
-  if (in_.kernel_start) resize_l1();
+  // The L1's kernel_start input only starts a new two-level sampling window (golden and RTL), so
+  // policy.two_level.keep_across_launches withholds it to keep the window running.
+  in_.kernel_start = pending_kernel_start_ && two_level_restart_;
+  if (pending_kernel_start_) resize_l1();
   pending_kernel_start_ = false;
   // l1.hit_latency_at before_tag: the L1 ends the kernel once the pipe is empty (contract 13.5).
   in_.kernel_end = pending_kernel_end_ && ldst_.pipe_empty();

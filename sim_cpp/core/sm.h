@@ -173,6 +173,7 @@ class Sm final : private IssueOracle {
   // A direct load fetches only the sectors its byte mask touches: with BTO, and always with the
   // sector coalescer, whose 128 B requests stand for the reference's 32 B sector accesses.
   bool direct_touched_sectors_ = false;
+  bool two_level_restart_ = true;  // !policy.two_level.keep_across_launches
   const golden::L1* golden_ = nullptr;
   std::unique_ptr<L1Port> l1_;
   MemoryPort& mem_;

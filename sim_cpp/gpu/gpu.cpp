@@ -187,8 +187,12 @@ Gpu::Gpu(const Config& cfg, SimOptions opt, L1Factory l1, MemoryFactory mem) : c
     if (c == "dynamic-agelru" && !agelru)
       throw ConfigError(fmt::format("controller dynamic-agelru needs AgeLRU replacement or bypass (policy {})",
                                     cfg_.policy.name));
+    ControllerParams params = opt_.controller;
+    params.keep_across_launches = c == "dynamic-pcal"     ? cfg_.policy.pcal.keep_across_launches
+                                  : c == "dynamic-agelru" ? cfg_.policy.agelru.keep_across_launches
+                                                          : false;
     try {
-      controllers_.push_back(make_controller(c, opt_.controller));
+      controllers_.push_back(make_controller(c, params));
     } catch (const std::invalid_argument& e) {
       throw ConfigError(e.what());
     }
@@ -323,7 +327,10 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
     if (launched && first) {
       first = false;
       for (auto& c : controllers_) c->kernel_start(*this, index);
-      if (!controllers_.empty()) {
+      const bool kept = index > 0 && std::all_of(controllers_.begin(), controllers_.end(), [](const auto& c) {
+        return c->keeps_state_across_launches();
+      });
+      if (!controllers_.empty() && !kept) {
         sample_.index = 0;
         window_begin();
       }

@@ -18,7 +18,7 @@ using scripted::Program;
 
 // One kernel of `ctas` CTAs x 4 warps: each warp loads 8 lines its CTA shares (merges, hits),
 // stores one line of its own and loads 8 lines of its own.
-scripted::ScriptedWorkload streaming(uint32_t ctas) {
+scripted::KernelSpec streaming_kernel(uint32_t ctas) {
   scripted::KernelSpec k;
   k.name = "stream";
   k.grid = {ctas, 4};
@@ -34,8 +34,10 @@ scripted::ScriptedWorkload streaming(uint32_t ctas) {
     p.push_back(scripted::exit());
     return p;
   };
-  return scripted::ScriptedWorkload({k});
+  return k;
 }
+
+scripted::ScriptedWorkload streaming(uint32_t ctas) { return scripted::ScriptedWorkload({streaming_kernel(ctas)}); }
 
 TEST(GpuRun, WatchdogStopsARunWithAStuckRequestAndSaysWhereItSits) {
   Config cfg = load_preset("gtx480");
@@ -170,6 +172,65 @@ TEST(GpuRun, DynamicControllersRunAndDecide) {
     const auto report = gpu.stats_json()["controllers"][policy];
     EXPECT_GT(report["decisions"].get<uint64_t>(), 1u) << policy << report.dump();
   }
+}
+
+// Launches of one short kernel (as CFD's 2.7 K-cycle kernels against a 10 K-cycle window): a
+// window longer than any launch completes only when what the runtime controllers and the
+// two-level unit sample runs on across launches (policy *.keep_across_launches).
+constexpr uint32_t kShortLaunches = 12;
+scripted::ScriptedWorkload short_launches() {
+  return scripted::ScriptedWorkload(std::vector<scripted::KernelSpec>(kShortLaunches, streaming_kernel(30)));
+}
+
+// Runs short_launches() on gtx480 with policy, keep_across_launches = keep and a window of
+// `window` cycles (the controllers' and the two-level unit's); returns the statistics.
+nlohmann::json run_short_launches(const std::string& policy, bool keep, uint32_t window) {
+  Config cfg = load_preset("gtx480");
+  SimOptions opt;
+  opt.controllers = apply_policy(cfg, policy);
+  cfg.policy.pcal.keep_across_launches = cfg.policy.agelru.keep_across_launches = keep;
+  cfg.policy.two_level.keep_across_launches = keep;
+  cfg.policy.two_level.window_cycles = window;
+  cfg.policy.two_level.th_low = cfg.policy.two_level.th_high = 0;  // any miss in a window: B mode
+  opt.controller.window = window;
+  Gpu gpu(cfg, opt);
+  auto w = short_launches();
+  EXPECT_EQ(gpu.run(w, WorkloadScale::kTest).stop, StopReason::kCompleted) << policy;
+  return gpu.stats_json();
+}
+
+// One more cycle than the longest launch takes with no window ever closing (the policy as it
+// starts: a window of a million cycles).
+uint32_t window_beyond_longest_launch(const std::string& policy) {
+  uint64_t longest = 0;
+  const nlohmann::json stats = run_short_launches(policy, false, 1'000'000);
+  for (const auto& k : stats["result"]["kernels"]) longest = std::max(longest, k["cycles"].get<uint64_t>());
+  EXPECT_GT(longest, 0u) << policy;
+  EXPECT_LT(longest, 1'000'000u) << policy;
+  return static_cast<uint32_t>(longest + 1);
+}
+
+TEST(GpuRun, DynamicControllersFinishWindowsAcrossShortLaunchesOnlyWhenKept) {
+  for (const std::string policy : {"dynamic-pcal", "dynamic-agelru"}) {
+    const uint32_t window = window_beyond_longest_launch(policy);
+    for (const bool keep : {false, true}) {
+      const auto log = run_short_launches(policy, keep, window)["controllers"][policy]["log"];
+      const auto windows = std::count_if(log.begin(), log.end(), [](const auto& e) { return e.contains("window"); });
+      const auto kept = std::count_if(log.begin(), log.end(),
+                                      [](const auto& e) { return e["event"] == "kernel start: state kept"; });
+      EXPECT_EQ(kept, keep ? kShortLaunches - 1 : 0) << policy;
+      if (keep)
+        EXPECT_GT(windows, 0) << policy << log.dump();
+      else
+        EXPECT_EQ(windows, 0) << policy << log.dump();
+    }
+  }
+}
+
+TEST(GpuRun, TwoLevelDecidesAcrossShortLaunchesOnlyWhenKept) {
+  const uint32_t window = window_beyond_longest_launch("two-level");
+  EXPECT_EQ(run_short_launches("two-level", false, window)["l1"]["bypasses"].get<uint64_t>(), 0u);
+  EXPECT_GT(run_short_launches("two-level", true, window)["l1"]["bypasses"].get<uint64_t>(), 0u);
 }
 
 // Two SMs write different bytes of one 32 B sector in one kernel; SM 0 also holds the line

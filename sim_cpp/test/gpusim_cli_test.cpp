@@ -79,7 +79,8 @@ TEST_F(GpusimCli, BadInputIsOneErrorLineAndExitCode2) {
        {"--config /nonexistent.yaml --workload bfs", "--preset nope --workload bfs",
         "--preset gtx480 --workload bfs --policy nope", "--preset gtx480 --workload nope",
         "--preset gtx480", "--preset gtx480 --workload bfs --scheduler nope",
-        "--preset gtx480 --workload bfs --controller dynamic-pcal", "--preset gtx480 --workload bfs --bogus"}) {
+        "--preset gtx480 --workload bfs --controller dynamic-pcal", "--preset gtx480 --workload bfs --bogus",
+        "--preset gtx480 --workload bfs --scale huge"}) {
     const CliResult r = run(args, true);
     EXPECT_EQ(r.code, 2) << args << ": " << r.out;
     EXPECT_EQ(r.out.rfind("error: ", 0), 0u) << args << ": " << r.out;

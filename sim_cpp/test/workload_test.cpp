@@ -367,6 +367,23 @@ TEST(WorkloadScales, SmallIs50KTo1MWarpInstructions) {
   }
 }
 
+TEST(WorkloadScales, PaperIsParsedAndIsFullUnlessAWorkloadGivesItsOwn) {
+  for (size_t i = 0; i < std::size(kScaleNames); ++i) EXPECT_EQ(parse_scale(kScaleNames[i]), static_cast<WorkloadScale>(i));
+  EXPECT_EQ(parse_scale("paper"), WorkloadScale::kPaper);
+  EXPECT_FALSE(parse_scale("Paper").has_value());
+  EXPECT_FALSE(parse_scale("").has_value());
+  EXPECT_EQ(wl::by_scale(WorkloadScale::kPaper, 1, 2, 3), 3);
+  EXPECT_EQ(wl::by_scale(WorkloadScale::kPaper, 1, 2, 3, 4), 4);
+  EXPECT_EQ(wl::by_scale(WorkloadScale::kFull, 1, 2, 3, 4), 3);
+  EXPECT_EQ(wl::by_scale(WorkloadScale::kSmall, 1, 2, 3, 4), 2);
+  // vecadd has no paper input of its own: paper runs full's streams; shfl has one (SDK's 65536).
+  Loaded full = load("vecadd", 1, WorkloadScale::kFull), paper = load("vecadd", 1, WorkloadScale::kPaper);
+  EXPECT_EQ(full.w->info().input, paper.w->info().input);
+  EXPECT_EQ(full.w->kernel(0).grid().ctas, paper.w->kernel(0).grid().ctas);
+  EXPECT_EQ(drain(full.w->kernel(0), 5, 3).size(), drain(paper.w->kernel(0), 5, 3).size());
+  EXPECT_EQ(load("shfl", 1, WorkloadScale::kPaper).w->kernel(0).grid().ctas, 65536u / 256);
+}
+
 // ------------------------------------------------------------------ algorithms
 
 TEST(VecAdd, StoresAPlusBWithPartialLastWarp) {

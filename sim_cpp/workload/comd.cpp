@@ -1,7 +1,11 @@
 // comd (CoMD, the ExMatEx molecular-dynamics proxy app): Lennard-Jones forces with link cells.
 // Atoms sit in nx x ny x nz boxes of side r_cut (periodic), 4 per box on a jittered FCC lattice
 // of constant r_cut (CoMD's lattice is FCC, 4 atoms per unit cell; with its Cu defaults, a box of
-// side >= r_cut holds about 5 atoms), stored box by box as float3 positions (AoS, 12 B apart).
+// side >= r_cut holds about 5 atoms). Positions are CoMD-CUDA's: one array per coordinate (r.x,
+// r.y, r.z), each box owning MAXATOMS = 64 slots (atom a of box b at b * 64 + a), so each
+// neighbour box costs a warp three lines of its own; a packed AoS float3 layout (12 B per atom,
+// 2.7 boxes a line) missed 16.8 % at full scale where the dissertation's CoMD misses 64 % at 8
+// warps per scheduler (docs/workloads.md, paper vs ours).
 // One thread per atom:
 //   for each of the 27 neighbour boxes: for each atom j of that box:
 //     d = r[i] - r[j] (minimum image); r2 = d.d; if (j != i && r2 < rc^2)
@@ -26,6 +30,7 @@ namespace l1d::sim::wl {
 namespace {
 
 constexpr uint32_t kPerBox = 4;
+constexpr uint32_t kMaxAtoms = 64;  // CoMD-CUDA's MAXATOMS: slots per link cell in each array
 constexpr float kSigma = 1.0f, kEps = 1.0f, kCut = 2.5f;
 
 class Comd final : public GeneratedWorkload {
@@ -68,8 +73,14 @@ class Comd final : public GeneratedWorkload {
     forces<float>(r, nbr, nb, f, e);
     auto rs = r_, fs = share(f), es = share(e);
     auto nbrs = share(nbr);
-    const Addr r_base = layout_.array(mem, "r", r),
-               n_base = layout_.array(mem, "nAtoms", std::vector<int32_t>(boxes, kPerBox));
+    // r.x, r.y, r.z: a box's atoms in the first kPerBox of its kMaxAtoms slots, the rest 0.
+    Addr r_base[3];
+    for (uint64_t c = 0; c < 3; ++c) {
+      std::vector<float> rc(uint64_t{boxes} * kMaxAtoms, 0.0f);
+      for (uint64_t i = 0; i < atoms; ++i) rc[slot(i)] = r[i * 3 + c];
+      r_base[c] = layout_.array(mem, std::string("r.") + "xyz"[c], rc);
+    }
+    const Addr n_base = layout_.array(mem, "nAtoms", std::vector<int32_t>(boxes, kPerBox));
     const Addr b_base = layout_.array(mem, "nbrBoxes", nbr);
     const Addr f_base = layout_.array(mem, "f", std::vector<float>(f.size(), 0.0f));
     const Addr e_base = layout_.array(mem, "e", std::vector<float>(e.size(), 0.0f));
@@ -84,14 +95,14 @@ class Comd final : public GeneratedWorkload {
       s.alu(tid, w.mask_below(UINT64_MAX));
       s.alu(guard, w.mask_below(UINT64_MAX));
       for (uint64_t c = 0; c < 3; ++c)
-        s.load(ld_ri, m, [&](uint32_t l) { return r_base + 4 * (w.global_id(l) * 3 + c); });
+        s.load(ld_ri, m, [&](uint32_t l) { return r_base[c] + 4 * slot(w.global_id(l)); });
       for (uint64_t kk = 0; kk < 27; ++kk) {
         const auto nbox = [&](uint32_t l) { return static_cast<uint64_t>((*nbrs)[box(l) * 27 + kk]); };
         s.load(ld_nb, m, [&](uint32_t l) { return b_base + 4 * (box(l) * 27 + kk); });
         s.load(ld_n, m, [&](uint32_t l) { return n_base + 4 * nbox(l); });
         for (uint64_t j = 0; j < kPerBox; ++j) {
           for (uint64_t c = 0; c < 3; ++c)
-            s.load(ld_rj, m, [&](uint32_t l) { return r_base + 4 * ((nbox(l) * kPerBox + j) * 3 + c); });
+            s.load(ld_rj, m, [&](uint32_t l) { return r_base[c] + 4 * (nbox(l) * kMaxAtoms + j); });
           s.alu(dr, m);
           s.alu(r2, m);
           s.alu(cmp, m);
@@ -122,6 +133,8 @@ class Comd final : public GeneratedWorkload {
 
  private:
   using Dims = std::array<uint32_t, 3>;  // boxes along x, y, z
+  // Atom i's slot in r.x / r.y / r.z (CoMD-CUDA's iOff = iBox * MAXATOMS + iAtom).
+  static uint64_t slot(uint64_t i) { return i / kPerBox * kMaxAtoms + i % kPerBox; }
   // Minimum-image squared distance between atoms a and b.
   template <typename T = float>
   static T dist2(const std::vector<float>& r, uint64_t a, uint64_t b, const Dims& nb, T* d = nullptr) {

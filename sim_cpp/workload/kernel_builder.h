@@ -174,10 +174,15 @@ void simt_loop(uint32_t mask, Len&& len, Body&& body) {
   for (int64_t i = 0; i < most; ++i) body(i, lanes_where(mask, [&](uint32_t lane) { return n[lane] > i; }));
 }
 
-// The input-size parameter of a scale: test, small or full.
+// The input-size parameter of a scale: test, small or full; paper is full unless given (where
+// full already is the paper's input, or the papers name no input: docs/workloads.md).
 template <typename T>
 T by_scale(WorkloadScale s, T test, T small, T full) {
   return s == WorkloadScale::kTest ? test : s == WorkloadScale::kSmall ? small : full;
+}
+template <typename T>
+T by_scale(WorkloadScale s, T test, T small, T full, T paper) {
+  return s == WorkloadScale::kPaper ? paper : by_scale(s, test, small, full);
 }
 
 // Shared read-only data captured by kernel bodies (warps are produced lazily, after init()).

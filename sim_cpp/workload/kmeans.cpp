@@ -13,13 +13,15 @@
 // BLOCK_SIZE 256); its kdd_cup input (494020 points x 34 features, 5 clusters) gives 1930 CTAs.
 // Test and small keep the GPU full (issue 21): 23040 points = 90 CTAs of 8 warps, the 6 CTAs per
 // SM gtx480's 48 warp slots hold on each of its 15 SMs, and are shortened by the per-thread loop
-// (clusters x features) and the iterations, never by fewer CTAs. Small: 24 features (96 B per
-// point: 24 lines per load, each reused by the point's other features and clusters), 2 clusters,
-// one iteration: 149 K warp instructions and about the CPU time of the 2560-point, 20-CTA input it
-// replaced (34 features cost 2.4x that); a warp limit of 2 per scheduler still gives the 3x of
-// 34 features (gtx480, 2026-11-27: 3.1x and 2.9x). Test: 2 features, 2 clusters and 2 iterations
-// (the tests check the host update between launches): 720 warps x 31 instructions x 2 = 45 K warp
-// instructions; 90 CTAs cannot go below 720 x 23 = 17 K per launch with 2 clusters.
+// (clusters) and the iterations, never by fewer CTAs. Small keeps full's (kdd_cup's) 34
+// features, which decide the thrashing: a warp's feature loads touch 34 lines, so 2 warps per
+// scheduler (4 per SM, 136 lines) already overflow the 16 KB L1 (128 lines) and only 1 fits;
+// with the 24 features small had before, 2 fitted (96 lines) and throttling's best limit was 2,
+// at 3.37x instead of full's 5.67x. Small: 34 features, 2 clusters, one iteration (full: 5 and
+// 5): best limit 1 at 5.20x, full 5.67x (gtx480-gpgpusim, docs/workloads.md), 291 K warp
+// instructions; 5 clusters give 5.65x at 2.5x the CPU time. Test: 2 features, 2 clusters and 2
+// iterations (the tests check the host update between launches): 720 warps x 31 instructions x 2
+// = 45 K warp instructions; 90 CTAs cannot go below 720 x 23 = 17 K per launch with 2 clusters.
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -50,7 +52,7 @@ class Kmeans final : public GeneratedWorkload {
       uint32_t points, features, clusters, iterations;
     };
     const Size sz = scale == WorkloadScale::kTest    ? Size{23040, 2, 2, 2}
-                    : scale == WorkloadScale::kSmall ? Size{23040, 24, 2, 1}
+                    : scale == WorkloadScale::kSmall ? Size{23040, 34, 2, 1}
                                                      : Size{65536, 34, 5, 5};
     const uint32_t np = sz.points, nf = sz.features, nc = sz.clusters;
     Rng rng(mix_seed(seed, "kmeans"));

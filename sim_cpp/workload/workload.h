@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/types.h"
@@ -72,8 +73,14 @@ class Kernel {
 };
 
 // Input size: kTest for unit tests (runs in well under a second), kSmall for `make run`,
-// kFull for experiments.
-enum class WorkloadScale : uint8_t { kTest, kSmall, kFull };
+// kFull for experiments, kPaper the input the papers' benchmark ran (docs/workloads.md "Input
+// sizes" names each one's source). A workload without its own paper input treats kPaper as
+// kFull (full already is the paper's input there, or the papers name none).
+enum class WorkloadScale : uint8_t { kTest, kSmall, kFull, kPaper };
+
+// The --scale names, in WorkloadScale order, and the parse every tool shares.
+inline constexpr const char* kScaleNames[] = {"test", "small", "full", "paper"};
+std::optional<WorkloadScale> parse_scale(std::string_view name);
 
 // How a workload is classified in docs/workloads.md.
 //  - irregular: some addresses depend on loaded data (indirection: graphs, sparse matrices,

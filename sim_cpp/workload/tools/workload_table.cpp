@@ -6,7 +6,8 @@
 // a CTA, mean resident warps per scheduler over busy cycles), kernel launches, cycles, L2 read
 // hit rate, check. --update FILE replaces the table
 // between the `<!-- workload-table:begin -->` and `<!-- workload-table:end -->` lines of FILE.
-// Exit code 1 when a run does not complete, has a load-data mismatch or fails its check.
+// Exit code 1 when a run does not complete, has a load-data mismatch or fails its check; 2 (one
+// error line) for a bad option or file.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -100,16 +101,21 @@ int main(int argc, char** argv) {
   std::vector<std::string> names;
   app.add_option("--preset", preset, "GPU preset")->capture_default_str();
   app.add_option("--policy", policy, "L1 policy")->capture_default_str();
-  app.add_option("--scale", scale, "input size: test, small or full")
-      ->check(CLI::IsMember({"test", "small", "full"}))
+  app.add_option("--scale", scale, "input size: test, small, full or paper")
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kScaleNames), std::end(kScaleNames))))
       ->capture_default_str();
   app.add_option("--workload", names, "only these workloads (repeatable; default: all)");
   app.add_option("--update", update, "replace the table between the workload-table markers of this file");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {  // one line, as gpusim's
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  }
   if (names.empty()) names = workload_names();
-  const WorkloadScale sc = scale == "test"   ? WorkloadScale::kTest
-                           : scale == "full" ? WorkloadScale::kFull
-                                             : WorkloadScale::kSmall;
+  const WorkloadScale sc = *parse_scale(scale);
   std::ostringstream table;
   table << "| workload | suite | access pattern | cache-sensitive | input (" << scale
         << ") | footprint | L1 miss rate (" << preset << ", " << policy
