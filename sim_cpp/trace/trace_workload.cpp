@@ -63,9 +63,7 @@ class TraceWarp final : public WarpProgram {
           const Addr a = k_.addrs[k++] + offset;
           out.addr[l] = a;
           if (t.kind == OpKind::kStore) {
-            uint64_t v = 0;
-            for (uint32_t b = 0; b < bytes; ++b) v |= uint64_t{w_.content(a + b)} << (8 * b);
-            out.value[l] = v;
+            out.value[l] = w_.content_value(a, bytes);
           }
         }
         if (t.width == 16 && !high_half_) {
@@ -191,6 +189,28 @@ bool TraceWorkload::in_copy(Addr pa) const {
 
 uint8_t TraceWorkload::content(Addr pa) const {
   return in_copy(pa) ? copy_byte(pa) : FunctionalMemory::initial_byte(pa);
+}
+
+uint64_t TraceWorkload::content_value(Addr pa, uint32_t bytes) const {
+  // The copied range at or before pa decides every byte below its end; past it (the value
+  // straddles the range's end, or pa is after it) bytes are not copied up to the next range.
+  const auto it = std::upper_bound(copied_.begin(), copied_.end(), std::make_pair(pa, ~Addr{0}));
+  const bool in = it != copied_.begin() && pa < std::prev(it)->second;
+  const Addr next_begin = it == copied_.end() ? ~Addr{0} : it->first;
+  const Addr in_end = in ? std::prev(it)->second : pa;
+  uint64_t v = 0;
+  for (uint32_t b = 0; b < bytes; ++b) {
+    const Addr a = pa + b;
+    uint8_t byte;
+    if (a < in_end)
+      byte = copy_byte(a);
+    else if (a < next_begin)
+      byte = FunctionalMemory::initial_byte(a);
+    else
+      byte = content(a);  // reaches the next range: look it up
+    v |= uint64_t{byte} << (8 * b);
+  }
+  return v;
 }
 
 void TraceWorkload::init(FunctionalMemory& mem, WorkloadScale, uint64_t seed) {
