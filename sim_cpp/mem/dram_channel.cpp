@@ -28,6 +28,7 @@ void DramChannel::enqueue(const DramRequest& r, uint64_t /*now*/) {
   Bank& b = banks_[e.bank];
   if (b.open && b.row == e.row) ++b.queued_hits;
   queue_.push_back(e);
+  quiet_until_ = 0;
 }
 
 void DramChannel::earn_credit(uint64_t now) {
@@ -41,9 +42,24 @@ void DramChannel::earn_credit(uint64_t now) {
   else credit_ += static_cast<int64_t>(elapsed) * num;
 }
 
+uint64_t DramChannel::next_issue_cycle(uint64_t now) const {
+  // earn_credit: the credit after `k` more cycles is min(num, credit_ + k * num).
+  const int64_t num = static_cast<int64_t>(p_.bw_num);
+  const uint64_t bus_at = credit_ > 0 ? now : now + static_cast<uint64_t>(-credit_ / num) + 1;
+  uint64_t at = ~uint64_t{0};
+  for (const Entry& e : queue_) {
+    const Bank& b = banks_[e.bank];
+    if (b.open && b.row == e.row)
+      at = std::min(at, std::max(b.ready, bus_at));
+    else if (b.queued_hits == 0)
+      at = std::min(at, std::max(b.ready, next_act_));
+  }
+  return at;
+}
+
 void DramChannel::tick(uint64_t now) {
   earn_credit(now);
-  if (queue_.empty()) return;
+  if (queue_.empty() || now < quiet_until_) return;
 
   // One pass, oldest first: the oldest issuable row hit (column) and the oldest request that
   // may activate its row (its bank is not activating and has no queued hit to its open row).
@@ -75,7 +91,10 @@ void DramChannel::tick(uint64_t now) {
     b.queued_hits = 0;
     for (const Entry& q : queue_) b.queued_hits += (q.bank == e.bank && q.row == e.row) ? 1 : 0;
   }
-  if (column == none) return;
+  if (column == none) {
+    if (activate == none) quiet_until_ = next_issue_cycle(now);
+    return;
+  }
   const Entry e = queue_[column];
   queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(column));
   --banks_[e.bank].queued_hits;
