@@ -73,10 +73,6 @@ class DramChannel {
   };
 
   void earn_credit(uint64_t now);
-  // After a tick that issued nothing: the first cycle at which, without an enqueue, a command
-  // could issue (a row hit's bank ready and the bus credit positive, or a row miss's bank ready
-  // and tRRD past).
-  uint64_t next_issue_cycle(uint64_t now) const;
 
   MemParams p_;
   AddressMap map_;
@@ -88,9 +84,10 @@ class DramChannel {
   int64_t credit_;  // bytes * bw_den
   uint64_t credit_at_ = 0;
   uint64_t next_act_ = 0;  // tRRD: earliest next activation in this channel
-  // tick() issues nothing before this cycle: only an issue or an enqueue changes what the
-  // scheduler's scan sees, and the scan of a long queue in every cycle of a bus-bound run was
-  // a tenth of gpusim's time (docs/performance.md).
+  // tick() issues nothing before this cycle (after a tick that issued nothing: the first cycle a
+  // row hit's bank is ready with bus credit, or a row miss's bank is ready past tRRD). Only an
+  // issue or an enqueue changes what the scheduler's scan sees, and the scan of a long queue in
+  // every cycle of a bus-bound run was a tenth of gpusim's time (docs/performance.md).
   uint64_t quiet_until_ = 0;
 };
 
