@@ -130,8 +130,17 @@ TraceWorkload::TraceWorkload(TraceSet set, const TraceOptions& opt) : set_(std::
   vpages_.erase(std::unique(vpages_.begin(), vpages_.end()), vpages_.end());
   if (vpages_.size() > frames) throw too_big(vpages_.size());
 
-  for (ParsedKernel& k : set_.kernels)
-    for (Addr& a : k.addrs) a = translate(a);
+  // A warp's addresses mostly share a page: translate() searches only when the page changes.
+  for (ParsedKernel& k : set_.kernels) {
+    uint64_t vpage = ~uint64_t{0}, frame_base = 0;
+    for (Addr& a : k.addrs) {
+      if (a >> kPageBits != vpage) {
+        vpage = a >> kPageBits;
+        frame_base = translate(a) & ~kPageMask;
+      }
+      a = frame_base | (a & kPageMask);
+    }
+  }
   // Copies: adjacent virtual pages get adjacent frames, so a copy stays one physical range.
   copies_before_.assign(set_.kernels.size(), {});
   std::vector<Copy> pending;
@@ -221,10 +230,9 @@ void TraceWorkload::init(FunctionalMemory& mem, WorkloadScale, uint64_t seed) {
       MemReq w;
       w.line_addr = line;
       w.op = MemOp::kStore;
-      for (Addr a = std::max(b, line); a < std::min(e, line + kLineBytes); ++a) {
-        w.data[a - line] = copy_byte(a);
-        w.byte_mask.set(a - line);
-      }
+      const Addr lo = std::max(b, line), hi = std::min(e, line + kLineBytes);
+      for (Addr a = lo; a < hi; ++a) w.data[a - line] = copy_byte(a);
+      w.byte_mask = (ByteMask{}.set() >> (kLineBytes - (hi - lo))) << (lo - line);  // bytes lo .. hi - 1
       mem.apply_write(w);
     }
 }
