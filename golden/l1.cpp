@@ -101,10 +101,10 @@ void L1::step(const L1Inputs& in, L1Outputs& out) {
       S1Result r = lookup(s1_);
       s1_completed = r.completed;
       produced = r.responds;
+      s1_sectors_ = static_cast<uint64_t>(std::popcount(sectors_of(s1_.byte_mask)));
     }
     if (!s1_completed)  // a reservation failure (every S1Result{} return counts a ResFail)
-      (s1_.op == MemOp::kLoad ? accelsim_.read : accelsim_.write).res_fail +=
-          static_cast<uint64_t>(std::popcount(sectors_of(s1_.byte_mask)));
+      (s1_.op == MemOp::kLoad ? accelsim_.read : accelsim_.write).res_fail += s1_sectors_;
   }
   out.core_req_ready = !s1_valid_ || s1_completed;
   // Whether the edge leaves everything a failed lookup read as it was (s1_retry_same_).
@@ -123,7 +123,7 @@ void L1::step(const L1Inputs& in, L1Outputs& out) {
   } else if (s1_completed) {
     s1_valid_ = false;
   }
-  apply_events(in);
+  if (in.warp_launch || in.warp_exit || in.kernel_start || in.kernel_end) apply_events(in);
   agelru_enable_ = in.agelru_enable;
   two_level_.tick(in.occupancy);
   s1_retry_same_ = retry_same && two_level_.bypass() == bypass_before;

@@ -252,6 +252,7 @@ class L1 {
   // full miss queue retries every cycle (docs/performance.md).
   bool s1_retry_same_ = false;
   ResFail last_fail_ = ResFail::kCount;  // the cause fail() counted last
+  uint64_t s1_sectors_ = 0;              // sectors of s1_'s byte mask (its Accel-Sim count)
   CoreReq s1_;
   bool resp_valid_ = false;
   CoreResp resp_;
