@@ -87,6 +87,7 @@ void L1::step(const L1Inputs& in, L1Outputs& out) {
 
   bool produced = false;  // a response is in next_resp_
   bool s1_completed = false;
+  bool looked_up = false;  // S1 tried its request this cycle
   if (!fill_fifo_.empty()) {
     produced = fill_step();
     counters_.s1_stall_cycles += s1_valid_;
@@ -94,14 +95,24 @@ void L1::step(const L1Inputs& in, L1Outputs& out) {
     flush_step();
     counters_.s1_stall_cycles += s1_valid_;
   } else if (s1_valid_) {
-    S1Result r = lookup(s1_);
-    s1_completed = r.completed;
-    produced = r.responds;
-    if (!r.completed)  // a reservation failure (every S1Result{} return counts a ResFail)
-      (s1_.op == MemOp::kLoad ? accelsim_.read : accelsim_.write).res_fail +=
-          static_cast<uint64_t>(std::popcount(sectors_of(s1_.byte_mask)));
+    looked_up = true;
+    if (s1_retry_same_) {
+      fail(last_fail_);  // what lookup(s1_) would do (s1_retry_same_)
+    } else {
+      S1Result r = lookup(s1_);
+      s1_completed = r.completed;
+      produced = r.responds;
+      s1_sectors_ = static_cast<uint64_t>(std::popcount(sectors_of(s1_.byte_mask)));
+    }
+    if (!s1_completed)  // a reservation failure (every S1Result{} return counts a ResFail)
+      (s1_.op == MemOp::kLoad ? accelsim_.read : accelsim_.write).res_fail += s1_sectors_;
   }
   out.core_req_ready = !s1_valid_ || s1_completed;
+  // Whether the edge leaves everything a failed lookup read as it was (s1_retry_same_).
+  const bool retry_same = looked_up && !s1_completed && !(out.mem_req_valid && in.mem_req_ready) &&
+                          !in.mem_resp_valid && !in.warp_launch && !in.warp_exit && !in.kernel_start &&
+                          !in.kernel_end && agelru_enable_ == in.agelru_enable;
+  const bool bypass_before = two_level_.bypass();
 
   // Clock edge, in the documented order.
   if (out.mem_req_valid && in.mem_req_ready) miss_queue_.pop_front();
@@ -113,6 +124,7 @@ void L1::step(const L1Inputs& in, L1Outputs& out) {
     s1_valid_ = false;
   }
   accept_cycle_inputs(in);
+  s1_retry_same_ = retry_same && two_level_.bypass() == bypass_before;
   resp_valid_ = produced;
   if (produced) resp_ = next_resp_;
   ++counters_.cycles;
@@ -120,7 +132,7 @@ void L1::step(const L1Inputs& in, L1Outputs& out) {
 
 void L1::accept_cycle_inputs(const L1Inputs& in) {
   if (in.mem_resp_valid) accept_mem_resp(in.mem_resp);
-  apply_events(in);
+  if (in.warp_launch || in.warp_exit || in.kernel_start || in.kernel_end) apply_events(in);
   agelru_enable_ = in.agelru_enable;
   two_level_.tick(in.occupancy);
 }

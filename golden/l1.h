@@ -235,7 +235,10 @@ class L1 {
   void write_back_slot(uint32_t set, uint32_t way, uint32_t slot);
   // After a change of a line's common tag or a slot's valid bit or chunk tag.
   void sync_tags(uint32_t set, uint32_t way) { tags_.sync(set, way, sets_[set][way]); }
-  void fail(ResFail cause) { ++counters_.res_fail[static_cast<int>(cause)]; }
+  void fail(ResFail cause) {
+    ++counters_.res_fail[static_cast<int>(cause)];
+    last_fail_ = cause;
+  }
   void count_completion(const CoreReq& req, bool hit, bool partial, bool merged = false);
   void count_request(const CoreReq& req, bool hit, bool partial, bool sector_miss);
   // The replacement hooks' view of a demand request: its hashed PC and its warp's age now.
@@ -262,6 +265,14 @@ class L1 {
   bool fill_allocated_ = false;  // the head entry's block went into the array
   bool agelru_enable_ = true;
   bool s1_valid_ = false;
+  // S1's lookup failed (a reservation failure) and the clock edge after it changed nothing the
+  // lookup reads (no memory transfer, event, fill, flush, AgeLRU-enable or two-level mode change;
+  // a failing lookup itself changes only counters). The next lookup of the same request would
+  // fail the same way, so step() counts it without repeating it: a request stalled behind a
+  // full miss queue retries every cycle (docs/performance.md).
+  bool s1_retry_same_ = false;
+  ResFail last_fail_ = ResFail::kCount;  // the cause fail() counted last
+  uint64_t s1_sectors_ = 0;              // sectors of s1_'s byte mask (its Accel-Sim count)
   CoreReq s1_;
   bool resp_valid_ = false;
   CoreResp resp_;

@@ -49,7 +49,8 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
       free_slots_(cfg.core.warps_per_sm),
       warp_limit_(p.warp_limit),
       ebt_(p.pcal_ebt),
-      sched_resident_(cfg.core.schedulers_per_sm, 0) {
+      sched_resident_(cfg.core.schedulers_per_sm, 0),
+      sched_sleep_until_(cfg.core.schedulers_per_sm, 0) {
   if (num_sched_ == 0 || num_sched_ > cfg.core.warps_per_sm)
     throw ConfigError("core.schedulers_per_sm must be in 1..warps_per_sm");
   if (cfg.core.warps_per_sm > 256) throw ConfigError("core.warps_per_sm above 256 does not fit the 8-bit warp field");
@@ -84,7 +85,7 @@ void Sm::set_pcal_ebt(int32_t ebt) {
 }
 
 void Sm::apply_limits() {
-  issue_wake_ = true;
+  wake_all_schedulers();
   for (uint32_t s = 0; s < num_sched_; ++s) {
     WarpScheduler& sched = *schedulers_[s];
     const uint32_t max = static_cast<uint32_t>(sched.slots().size());
@@ -163,7 +164,7 @@ void Sm::send_events() {
     ++resident_warps_;
     occ_.resident_max_per_scheduler = std::max(occ_.resident_max_per_scheduler, ++sched_resident_[sched_of(slot)]);
     in_.warp_launch = true;
-    issue_wake_ = true;
+    wake_scheduler(slot);
   }
   in_.warp_exit = false;
   // l1.hit_latency_at before_tag: a warp's exit event follows its last request into the L1.
@@ -232,7 +233,7 @@ bool Sm::cycle(uint64_t now) {
     Warp& w = warps_[slot];
     if (w.pending_loads == 0)
       throw std::logic_error(fmt::format("SM {}: load response for warp {} that waits for none", id_, slot));
-    if (--w.pending_loads == 0) issue_wake_ = true;
+    if (--w.pending_loads == 0) wake_scheduler(slot);
   });
 
   const bool pipe = ldst_.has_pipe();
@@ -280,8 +281,8 @@ bool Sm::cycle(uint64_t now) {
         ldst_.pipe_accepted();
       } else {
         const LdstUnit::Fired f = ldst_.fired(now);
-        if (f.done) {
-          issue_wake_ = true;
+        if (f.done) {  // the LDST unit is free: any scheduler's memory instruction may issue
+          wake_all_schedulers();
           if (f.store) warps_[f.warp].store_wait = false;
         }
       }
@@ -298,7 +299,7 @@ bool Sm::cycle(uint64_t now) {
   progress |= in_.mem_resp_valid || direct_resp;
   ldst_.tick();
 
-  if (resident_warps_ > 0 && (issue_wake_ || now >= issue_sleep_until_)) progress |= issue(now);
+  if (resident_warps_ > 0 && now >= issue_sleep_until_) progress |= issue(now);
   if (live_warps_ == 0)
     sleeping_ = !pending_kernel_start_ && !pending_kernel_end_ && ldst_.quiet() && l1_->idle();
   return progress;
@@ -325,7 +326,7 @@ bool Sm::dispatch(uint64_t now, bool direct_now) {
     f = ldst_.dispatch_to_pipe(now);
   }
   if (f.done) {
-    issue_wake_ = true;
+    wake_all_schedulers();
     if (f.store) warps_[f.warp].store_wait = false;
   }
   return true;
@@ -343,30 +344,48 @@ bool Sm::long_stalled(uint32_t slot) const {
 }
 
 bool Sm::issue(uint64_t now) {
-  issue_wake_ = false;
   bool issued = false;
   const uint32_t first = static_cast<uint32_t>(now % num_sched_);
   for (uint32_t k = 0; k < num_sched_; ++k) {
-    WarpScheduler& sched = *schedulers_[(first + k) % num_sched_];
-    if (sched.age_order().empty()) continue;
-    const uint32_t slot = sched.pick(*this);
-    if (slot == WarpScheduler::kNone) continue;
+    const uint32_t s = (first + k) % num_sched_;
+    // A sleeping scheduler's pick would find nothing (and, for two-level, move nothing): no
+    // event that can make one of its warps ready has happened since its last pick.
+    if (sched_sleep_until_[s] > now) continue;
+    WarpScheduler& sched = *schedulers_[s];
+    const uint32_t slot = sched.age_order().empty() ? WarpScheduler::kNone : sched.pick(*this);
+    if (slot == WarpScheduler::kNone) {
+      sched_sleep_until_[s] = latency_wake(sched, now);
+      continue;
+    }
     sched.issued(slot, warps_[slot].ibuf_kind);
     execute(slot, now);
+    sched_sleep_until_[s] = 0;  // asked again next cycle
     issued = true;
   }
-  if (issued) {
-    issue_wake_ = true;
-    return true;
+  issue_sleep_until_ = *std::min_element(sched_sleep_until_.begin(), sched_sleep_until_.end());
+  return issued;
+}
+
+// The earliest ALU-latency expiry of a resident warp of `sched` that waits only for it; every
+// other reason to wait ends with an event that wakes the scheduler (wake_scheduler).
+uint64_t Sm::latency_wake(const WarpScheduler& sched, uint64_t now) const {
+  uint64_t at = ~uint64_t{0};
+  for (const uint32_t slot : sched.age_order()) {
+    const Warp& w = warps_[slot];
+    if (w.ibuf_valid && !w.pending_loads && !w.store_wait && !w.at_barrier && w.ready_at > now)
+      at = std::min(at, w.ready_at);
   }
-  // Nothing could issue: sleep until the earliest latency expiry of a warp that waits only for
-  // it; every other reason to wait ends with an event that sets issue_wake_.
-  issue_sleep_until_ = ~uint64_t{0};
-  for (const Warp& w : warps_)
-    if (w.state == Warp::State::kResident && w.ibuf_valid && !w.pending_loads && !w.store_wait && !w.at_barrier &&
-        w.ready_at > now)
-      issue_sleep_until_ = std::min(issue_sleep_until_, w.ready_at);
-  return false;
+  return at;
+}
+
+void Sm::wake_scheduler(uint32_t slot) {
+  sched_sleep_until_[sched_of(slot)] = 0;
+  issue_sleep_until_ = 0;
+}
+
+void Sm::wake_all_schedulers() {
+  std::fill(sched_sleep_until_.begin(), sched_sleep_until_.end(), 0);
+  issue_sleep_until_ = 0;
 }
 
 void Sm::execute(uint32_t slot, uint64_t now) {
@@ -432,7 +451,7 @@ void Sm::check_barrier(Cta& c) {
   for (uint32_t s : c.slots)
     if (warps_[s].cta == index && warps_[s].state == Warp::State::kResident) warps_[s].at_barrier = false;
   c.arrived = 0;
-  issue_wake_ = true;
+  wake_all_schedulers();
 }
 
 std::string Sm::describe_state() const {

@@ -158,6 +158,9 @@ class Sm final : private IssueOracle {
   void send_events();
   void resize_l1();  // to pending_l1_bytes_, at a kernel start
   bool issue(uint64_t now);
+  uint64_t latency_wake(const WarpScheduler& sched, uint64_t now) const;
+  void wake_scheduler(uint32_t slot);  // the scheduler of warp `slot`
+  void wake_all_schedulers();
   void execute(uint32_t slot, uint64_t now);
   void check_barrier(Cta& c);
   // The offered request leaves the LDST unit other than through the L1's core port: into the
@@ -215,15 +218,16 @@ class Sm final : private IssueOracle {
   uint64_t now_ = 0;
   IssueObserver observer_;
   bool sleeping_ = true;
-  // Issue skipping: after a cycle in which no scheduler issued, the schedulers are not asked
-  // again before issue_sleep_until_ (the earliest ALU-latency expiry) unless an event that can
-  // make a warp ready (load data, store accepted, LDST free, barrier release, launch, new
-  // limits) sets issue_wake_.
-  bool issue_wake_ = true;
+  // Issue skipping: a scheduler whose pick found nothing is not asked again before its
+  // sched_sleep_until_ (the earliest ALU-latency expiry of its warps) unless an event that can
+  // make one of its warps ready wakes it (load data or store accepted: the warp's scheduler;
+  // LDST free, barrier release, new limits: all; a launch: the warp's). issue_sleep_until_ is
+  // their minimum: the SM does not call issue() before it.
   uint64_t issue_sleep_until_ = 0;
   SmStats stats_;
   SmOccupancy occ_;
   std::vector<uint32_t> sched_resident_;  // resident warps per scheduler (occ_'s maximum)
+  std::vector<uint64_t> sched_sleep_until_;  // per scheduler; 0: asked in the next issue()
 };
 
 }  // namespace l1d::sim

@@ -28,6 +28,7 @@ void DramChannel::enqueue(const DramRequest& r, uint64_t /*now*/) {
   Bank& b = banks_[e.bank];
   if (b.open && b.row == e.row) ++b.queued_hits;
   queue_.push_back(e);
+  quiet_until_ = 0;
 }
 
 void DramChannel::earn_credit(uint64_t now) {
@@ -43,7 +44,7 @@ void DramChannel::earn_credit(uint64_t now) {
 
 void DramChannel::tick(uint64_t now) {
   earn_credit(now);
-  if (queue_.empty()) return;
+  if (queue_.empty() || now < quiet_until_) return;
 
   // One pass, oldest first: the oldest issuable row hit (column) and the oldest request that
   // may activate its row (its bank is not activating and has no queued hit to its open row).
@@ -51,13 +52,23 @@ void DramChannel::tick(uint64_t now) {
   size_t column = none, activate = none;
   const bool bus = credit_ > 0;
   const bool may_activate = now >= next_act_;
+  // earn_credit: `k` cycles on, the credit is min(num, credit_ + k * num).
+  const int64_t num = static_cast<int64_t>(p_.bw_num);
+  const uint64_t bus_at = bus ? now : now + static_cast<uint64_t>(-credit_ / num) + 1;
+  if (!bus && !may_activate) {  // nothing issues before the bus or tRRD allows it
+    quiet_until_ = std::min(bus_at, next_act_);
+    return;
+  }
+  uint64_t issue_at = ~uint64_t{0};  // when nothing issues: the first cycle something could
   for (size_t i = 0; i < queue_.size(); ++i) {
     const Entry& e = queue_[i];
     const Bank& b = banks_[e.bank];
     if (b.open && b.row == e.row) {
       if (column == none && bus && b.ready <= now) column = i;
-    } else if (activate == none && may_activate && b.ready <= now && b.queued_hits == 0) {
-      activate = i;
+      issue_at = std::min(issue_at, std::max(b.ready, bus_at));
+    } else if (b.queued_hits == 0) {
+      if (activate == none && may_activate && b.ready <= now) activate = i;
+      issue_at = std::min(issue_at, std::max(b.ready, next_act_));
     }
     if ((column != none || !bus) && (activate != none || !may_activate)) break;
   }
@@ -75,7 +86,11 @@ void DramChannel::tick(uint64_t now) {
     b.queued_hits = 0;
     for (const Entry& q : queue_) b.queued_hits += (q.bank == e.bank && q.row == e.row) ? 1 : 0;
   }
-  if (column == none) return;
+  if (column == none) {
+    // Nothing issued: the loop saw every entry (it stops early only after finding one).
+    if (activate == none) quiet_until_ = issue_at;
+    return;
+  }
   const Entry e = queue_[column];
   queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(column));
   --banks_[e.bank].queued_hits;

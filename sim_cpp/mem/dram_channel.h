@@ -84,6 +84,11 @@ class DramChannel {
   int64_t credit_;  // bytes * bw_den
   uint64_t credit_at_ = 0;
   uint64_t next_act_ = 0;  // tRRD: earliest next activation in this channel
+  // tick() issues nothing before this cycle (after a tick that issued nothing: the first cycle a
+  // row hit's bank is ready with bus credit, or a row miss's bank is ready past tRRD). Only an
+  // issue or an enqueue changes what the scheduler's scan sees, and the scan of a long queue in
+  // every cycle of a bus-bound run was a tenth of gpusim's time (docs/performance.md).
+  uint64_t quiet_until_ = 0;
 };
 
 }  // namespace l1d::sim

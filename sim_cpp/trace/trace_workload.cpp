@@ -63,9 +63,7 @@ class TraceWarp final : public WarpProgram {
           const Addr a = k_.addrs[k++] + offset;
           out.addr[l] = a;
           if (t.kind == OpKind::kStore) {
-            uint64_t v = 0;
-            for (uint32_t b = 0; b < bytes; ++b) v |= uint64_t{w_.content(a + b)} << (8 * b);
-            out.value[l] = v;
+            out.value[l] = w_.content_value(a, bytes);
           }
         }
         if (t.width == 16 && !high_half_) {
@@ -132,8 +130,17 @@ TraceWorkload::TraceWorkload(TraceSet set, const TraceOptions& opt) : set_(std::
   vpages_.erase(std::unique(vpages_.begin(), vpages_.end()), vpages_.end());
   if (vpages_.size() > frames) throw too_big(vpages_.size());
 
-  for (ParsedKernel& k : set_.kernels)
-    for (Addr& a : k.addrs) a = translate(a);
+  // A warp's addresses mostly share a page: translate() searches only when the page changes.
+  for (ParsedKernel& k : set_.kernels) {
+    uint64_t vpage = ~uint64_t{0}, frame_base = 0;
+    for (Addr& a : k.addrs) {
+      if (a >> kPageBits != vpage) {
+        vpage = a >> kPageBits;
+        frame_base = translate(a) & ~kPageMask;
+      }
+      a = frame_base | (a & kPageMask);
+    }
+  }
   // Copies: adjacent virtual pages get adjacent frames, so a copy stays one physical range.
   copies_before_.assign(set_.kernels.size(), {});
   std::vector<Copy> pending;
@@ -193,6 +200,28 @@ uint8_t TraceWorkload::content(Addr pa) const {
   return in_copy(pa) ? copy_byte(pa) : FunctionalMemory::initial_byte(pa);
 }
 
+uint64_t TraceWorkload::content_value(Addr pa, uint32_t bytes) const {
+  // The copied range at or before pa decides every byte below its end; past it (the value
+  // straddles the range's end, or pa is after it) bytes are not copied up to the next range.
+  const auto it = std::upper_bound(copied_.begin(), copied_.end(), std::make_pair(pa, ~Addr{0}));
+  const bool in = it != copied_.begin() && pa < std::prev(it)->second;
+  const Addr next_begin = it == copied_.end() ? ~Addr{0} : it->first;
+  const Addr in_end = in ? std::prev(it)->second : pa;
+  uint64_t v = 0;
+  for (uint32_t b = 0; b < bytes; ++b) {
+    const Addr a = pa + b;
+    uint8_t byte;
+    if (a < in_end)
+      byte = copy_byte(a);
+    else if (a < next_begin)
+      byte = FunctionalMemory::initial_byte(a);
+    else
+      byte = content(a);  // reaches the next range: look it up
+    v |= uint64_t{byte} << (8 * b);
+  }
+  return v;
+}
+
 void TraceWorkload::init(FunctionalMemory& mem, WorkloadScale, uint64_t seed) {
   copy_salt_ = mix64(seed + 0x7A11CE5Dull);
   // A line at a time (a copy of many MB byte by byte is a noticeable part of a short run).
@@ -201,10 +230,9 @@ void TraceWorkload::init(FunctionalMemory& mem, WorkloadScale, uint64_t seed) {
       MemReq w;
       w.line_addr = line;
       w.op = MemOp::kStore;
-      for (Addr a = std::max(b, line); a < std::min(e, line + kLineBytes); ++a) {
-        w.data[a - line] = copy_byte(a);
-        w.byte_mask.set(a - line);
-      }
+      const Addr lo = std::max(b, line), hi = std::min(e, line + kLineBytes);
+      for (Addr a = lo; a < hi; ++a) w.data[a - line] = copy_byte(a);
+      w.byte_mask = (ByteMask{}.set() >> (kLineBytes - (hi - lo))) << (lo - line);  // bytes lo .. hi - 1
       mem.apply_write(w);
     }
 }

@@ -66,6 +66,9 @@ class TraceWorkload final : public Workload {
   const std::vector<Copy>& copies_before(uint32_t i) const { return copies_before_.at(i); }
   // What the image holds at physical address `pa` (before and after every kernel).
   uint8_t content(Addr pa) const;
+  // content() of `bytes` (1..8) bytes from `pa`, little-endian: one range look-up per value
+  // instead of one per byte (a store's lanes in TraceWarp::next).
+  uint64_t content_value(Addr pa, uint32_t bytes) const;
   // Physical address of a virtual one the trace uses; throws std::out_of_range otherwise.
   Addr translate(Addr va) const;
 
