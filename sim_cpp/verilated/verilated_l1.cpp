@@ -7,6 +7,13 @@
 #include <verilated_fst_c.h>
 #endif
 
+#ifdef L1D_RTL_COVERAGE
+#include <unistd.h>
+#include <verilated_cov.h>
+
+#include <atomic>
+#include <cstdlib>
+#endif
 #include <bit>
 #include <cstring>
 #include <filesystem>
@@ -102,6 +109,11 @@ class VerilatedL1 final : public L1Port {
     } else {
       ctx_.randReset(0);
     }
+    // Also without any: a model that calls $test$plusargs (the mutants) aborts unless its context
+    // was given command arguments.
+    std::vector<const char*> args{"gpusim"};
+    for (const std::string& a : opt.plusargs) args.push_back(a.c_str());
+    ctx_.commandArgs(static_cast<int>(args.size()), args.data());
 #if VM_TRACE_FST
     ctx_.traceEverOn(!opt.trace_file.empty());  // before the model exists
 #endif
@@ -122,7 +134,7 @@ class VerilatedL1 final : public L1Port {
       throw ConfigError("FST waves of the verilated L1: this build has no FST tracing (zlib was not found)");
 #endif
     }
-    can_skip_ = opt.trace_file.empty() && opt.fault_cycle == UINT64_MAX;
+    can_skip_ = opt.trace_file.empty() && opt.fault_cycle == UINT64_MAX && opt.cfg_change_cycle == UINT64_MAX;
     m.clk_i = 0;
     m.rst_ni = 0;
     m.eval();
@@ -137,6 +149,14 @@ class VerilatedL1 final : public L1Port {
     if (trace_) trace_->close();
 #endif
     model_->final();
+#ifdef L1D_RTL_COVERAGE
+    // make coverage (scripts/coverage.sh): every model (one per SM) writes its own counts; the
+    // script merges them.
+    if (const char* dir = std::getenv("L1D_COVERAGE_DIR"); dir != nullptr && *dir != '\0') {
+      static std::atomic<uint64_t> written{0};
+      ctx_.coveragep()->write(fmt::format("{}/{}-{}.dat", dir, ::getpid(), written++).c_str());
+    }
+#endif
   }
 
   L1Outputs step(const L1Inputs& in) override {
@@ -188,6 +208,7 @@ class VerilatedL1 final : public L1Port {
     m.kernel_end_i = in.kernel_end;
     m.occupancy_i = static_cast<std::remove_reference_t<decltype(m.occupancy_i)>>(in.occupancy);
     m.agelru_enable_i = in.agelru_enable;
+    if (cycle_ == opt_.cfg_change_cycle) m.cfg_bypass_i ^= 1;
     m.eval();
     dump(cycle_ * 10);  // one cycle is 10 ns: inputs at the start, the rising edge at +5 ns
     if (cycle_ == opt_.fault_cycle) m.rootp->l1d_top__DOT__cnt_hits_q += 1;  // the edge adds this cycle's hits to it

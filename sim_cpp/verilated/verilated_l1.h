@@ -36,6 +36,11 @@ struct VerilatedOptions {
   // this cycle the RTL's hit counter flop gains one, as a flipped bit would; lockstep must stop at
   // this cycle. UINT64_MAX = no fault.
   uint64_t fault_cycle = UINT64_MAX;
+  // Contract-violation test (tb.contract.CfgChangedAfterReset): cfg_bypass_i changes in this
+  // cycle, after reset, which the RTL's TopCfgStable_A must report. UINT64_MAX = never.
+  uint64_t cfg_change_cycle = UINT64_MAX;
+  // Given to the model's $test$plusargs (e.g. +mut_<name>: a mutant of the mutation tests).
+  std::vector<std::string> plusargs;
 };
 
 // "x.fst" -> "x.prev.fst": where VerilatedOptions::rotate_cycles moves the older cycles.
