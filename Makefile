@@ -12,10 +12,12 @@ deps:
 
 # ALL_NETLISTS=ON co-simulates the Yosys netlist of every block on every configuration and runs
 # the large arrays' testbenches on all three presets (make test-slow); by default only on gtx480
-# and one odd shape (tb/rtl_blocks.cmake).
+# and one odd shape (tb/rtl_blocks.cmake). It also builds l1d_top's assertion mutants
+# (RTL_TOP_MUTANTS) and the gate-level l1d_top of gpusim --l1 netlist (L1D_TOP_NETLIST;
+# docs/rtl-verification.md).
 ALL_NETLISTS ?= OFF
 configure: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) \
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
 	  $(CMAKE_EXTRA) >/dev/null
 
 build: configure
