@@ -235,7 +235,11 @@ int main(int argc, char** argv) {
     if (l1_impl != "golden") {
 #ifdef GPUSIM_VERILATED_L1
       const bool netlist = l1_impl == "netlist";  // lockstep against the gate-level model
-      if (!has_verilated_l1(cfg, netlist)) make_verilated_l1(cfg, {.netlist = netlist});  // throws ConfigError naming the built models
+      if (!has_verilated_l1(cfg, netlist)) {  // throws ConfigError naming the built models
+        VerilatedOptions probe;
+        probe.netlist = netlist;
+        make_verilated_l1(cfg, probe);
+      }
       const bool lockstep = l1_impl == "lockstep" || netlist;
       if (!lockstep_waves.empty()) {
         if (!lockstep) return fail("--lockstep-waves needs --l1 lockstep", 2);

@@ -10,6 +10,21 @@
 # Verilator and compiler time to the build.
 set(L1D_TOP_REPLACEMENTS "lru;agelru" CACHE STRING "replacement policies with a verilated l1d_top (gtx480)")
 
+# _dcgen_rtl(<name> <comment> <depends> <dcgen args...>): dcgen's RTL in ${RTL_BUILD_DIR}/<name>/rtl.
+function(_dcgen_rtl name comment depends)
+  set(dir ${RTL_BUILD_DIR}/${name}/rtl)
+  set(tmp ${RTL_BUILD_DIR}/${name}/dcgen)
+  add_custom_command(
+    OUTPUT ${dir}/l1d_top.sv
+    COMMAND ${CMAKE_COMMAND} -E rm -rf ${tmp}
+    COMMAND dcgen ${ARGN} --out ${tmp}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+    COMMAND ${CMAKE_COMMAND} -E copy_directory ${tmp} ${dir}
+    DEPENDS dcgen ${depends}
+    COMMENT "dcgen: RTL for ${comment}"
+    VERBATIM)
+endfunction()
+
 set(_models "")
 set(_entries "")
 set(_includes "")
@@ -24,16 +39,9 @@ foreach(repl ${L1D_TOP_REPLACEMENTS})
     set(prefix Vl1d_top_gtx480_${repl})
     set(policy ${repl})
     set(dir ${RTL_BUILD_DIR}/gtx480_${repl}/rtl)
-    set(tmp ${RTL_BUILD_DIR}/gtx480_${repl}/dcgen)
-    add_custom_command(
-      OUTPUT ${dir}/l1d_top.sv
-      COMMAND ${CMAKE_COMMAND} -E rm -rf ${tmp}
-      COMMAND dcgen --preset gtx480 --policy ${repl} --out ${tmp}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
-      COMMAND ${CMAKE_COMMAND} -E copy_directory ${tmp} ${dir}
-      DEPENDS dcgen ${CMAKE_SOURCE_DIR}/configs/gtx480.yaml ${CMAKE_SOURCE_DIR}/configs/policies/${repl}.yaml
-      COMMENT "dcgen: RTL for gtx480 with ${repl} replacement"
-      VERBATIM)
+    _dcgen_rtl(gtx480_${repl} "gtx480 with ${repl} replacement"
+               "${CMAKE_SOURCE_DIR}/configs/gtx480.yaml;${CMAKE_SOURCE_DIR}/configs/policies/${repl}.yaml"
+               --preset gtx480 --policy ${repl})
     _rtl_model(${prefix} DEPENDS ${dir}/l1d_top.sv ARGS --rtl ${dir} l1d_top -Wall ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
   endif()
   list(APPEND _models ${prefix})
@@ -52,17 +60,8 @@ set(_netlist_entries "")
 if(L1D_TOP_NETLIST)
   set(_gate_cfg ${CMAKE_SOURCE_DIR}/tb/configs/gate_small.yaml)
   set(_gate_dir ${RTL_BUILD_DIR}/gate_small/rtl)
-  set(_gate_tmp ${RTL_BUILD_DIR}/gate_small/dcgen)
   set(_gate_netlist ${RTL_BUILD_DIR}/gate_small/netlist/l1d_top_netlist.v)
-  add_custom_command(
-    OUTPUT ${_gate_dir}/l1d_top.sv
-    COMMAND ${CMAKE_COMMAND} -E rm -rf ${_gate_tmp}
-    COMMAND dcgen --config ${_gate_cfg} --out ${_gate_tmp}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${_gate_dir}
-    COMMAND ${CMAKE_COMMAND} -E copy_directory ${_gate_tmp} ${_gate_dir}
-    DEPENDS dcgen ${_gate_cfg}
-    COMMENT "dcgen: RTL for gate_small"
-    VERBATIM)
+  _dcgen_rtl(gate_small gate_small ${_gate_cfg} --config ${_gate_cfg})
   add_custom_command(
     OUTPUT ${_gate_netlist}
     COMMAND ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh ${_gate_dir} l1d_top ${_gate_netlist}
