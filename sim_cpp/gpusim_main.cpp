@@ -235,12 +235,14 @@ int main(int argc, char** argv) {
     if (l1_impl != "golden") {
 #ifdef GPUSIM_VERILATED_L1
       const bool netlist = l1_impl == "netlist";  // lockstep against the gate-level model
-      if (!has_verilated_l1(cfg, netlist)) {  // throws ConfigError naming the built models
+      if (!has_verilated_l1(cfg, netlist)) {  // make_verilated_l1 throws a ConfigError naming the built models
         VerilatedOptions probe;
         probe.netlist = netlist;
         make_verilated_l1(cfg, probe);
       }
       const bool lockstep = l1_impl == "lockstep" || netlist;
+      if (netlist && l1_fault_cycle)
+        return fail("--l1-fault-cycle needs --l1 verilated or lockstep (the netlist has no named flop)", 2);
       if (!lockstep_waves.empty()) {
         if (!lockstep) return fail("--lockstep-waves needs --l1 lockstep", 2);
         if (!l1_waves.empty()) return fail("--lockstep-waves and --l1-waves exclude each other", 2);
