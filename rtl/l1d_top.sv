@@ -2188,6 +2188,21 @@ module l1d_top #(
     end
   end
 
+  // The miss queue never holds more than its entries after the edge (S1, the fill and the walker
+  // check room before they push; a pop needs an entry), and the fill FIFO is released only
+  // when it holds an id and never holds more ids than there are MSHRs.
+  always_comb begin
+    if (rst_ni) begin
+      TopMissQueueNoOverflow_A: assert (7'(mq_count_q) + 7'(mq_pushes) <= 7'(8) + 7'(mq_pop));
+    end
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      TopFillFifoInRange_A: assert ((!mshr_release || fifo_count_q != '0) && 32'(fifo_count_q) <= 32);
+    end
+  end
+
   logic [15:0] oc_valid;
   logic [23:0] oc_common;
   logic [255:0] oc_tag;

@@ -301,6 +301,7 @@ function(add_rtl_mutants module file)
     target_link_libraries(${tb} PRIVATE verilated_l1_${module}_mutants)
   endif()
   add_dependencies(tb_tests ${tb})
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${file})  # a new mutant is a new test
   file(STRINGS ${file} lines REGEX "^[a-z0-9_]+ @@ ")
   foreach(line ${lines})
     # A ';' in the SystemVerilog text splits a line into list items: only a line's first item

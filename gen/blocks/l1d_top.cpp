@@ -1213,7 +1213,7 @@ class Top {
     Expr head_d = m.logic("mq_head_d", queue_idx_bits_);
     Expr head_q = m.logic("mq_head_q", queue_idx_bits_);
     Expr count_d = m.logic("mq_count_d", queue_count_bits_);
-    Expr pop = m.logic("mq_pop");
+    Expr pop = mq_pop_ = m.logic("mq_pop");
     m.assign(pop, mq_count_q.ne(zeros()) & mem_ready);
 
     m.comment("Write-back k: slot wb_slot[k] of way wb_way[k], the chunk it holds, at its memory address");
@@ -1248,7 +1248,7 @@ class Top {
                                (!s1_store_q) & s1_reason.ne(lit(2, 0)), (!s1_store_q) & s1_reason.eq(lit(2, 1)),
                                mux(s1_store_q, lit(kMshrPortBits, 0), cast(kMshrPortBits, p_free_entry))));
 
-    Expr pushes = m.logic("mq_pushes", 3);
+    Expr pushes = mq_pushes_ = m.logic("mq_pushes", 3);
     m.assign(pushes, cast(3, countones(wb_en)) + cast(3, push_final));
     const unsigned pw = queue_count_bits_ + 2;
     auto wrap = [&](const Expr& x) {  // (head + count + off) mod Q for a pw-bit x < 2Q
@@ -1530,7 +1530,8 @@ class Top {
     a.cfg_q = {cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep};
     a.mem_valid = mem_valid_o;
     a.mem_ready = mem_ready;
-    a.mem_payload = {mem_line_o, mem_store_o, mem_sectors_o, mem_mask_o, mem_data_o, mem_bypass_o, mem_agcb_o, mem_mshr_o};
+    a.mem_payload = {mem_line_o, mem_store_o, mem_sectors_o, mem_mask_o,
+                     mem_data_o, mem_bypass_o, mem_agcb_o, mem_mshr_o};
     a.mem_payload_bits = line_bits_ + 1 + kSlots + kMaskBits + kLineBits + 1 + 1 + kMshrPortBits;
     a.act_fill = act_fill;
     a.act_flush = act_flush;
@@ -1538,7 +1539,16 @@ class Top {
     a.fill_actions = {fill_placing, fill_answer, fill_write, mshr_release, rp_fill};
     a.flush_actions = {walk_step};
     a.s1_actions = {s1_complete, load_hit, store_hit, wb_from_s1, push_final, mshr_alloc, mshr_add, rp_hit, rp_miss};
-    a.exclusive_groups = {{mshr_alloc, mshr_add}, {rp_hit, rp_miss, rp_fill}, {fill_write, walk_step, wb_from_s1, store_hit}};
+    a.queue_count = mq_count_q;
+    a.queue_pop = mq_pop_;
+    a.queue_pushes = mq_pushes_;
+    a.queue_entries = queue_;
+    a.queue_count_bits = queue_count_bits_;
+    a.fifo_count = fifo_count_q;
+    a.fifo_pop = mshr_release;
+    a.fifo_entries = mshrs_;
+    a.exclusive_groups = {
+        {mshr_alloc, mshr_add}, {rp_hit, rp_miss, rp_fill}, {fill_write, walk_step, wb_from_s1, store_hit}};
     a.ways = ways_;
     a.slots = kSlots;
     a.common_bits = cm_bits_;
@@ -1603,7 +1613,7 @@ class Top {
       fill_age_bypass, fill_allocates;
   Expr walk_keep, walk_wb, walk_dirty_n, walk_last;
   Expr room_s1, room_one, room_fill, room_walk, rank_sel, wr_way, way_active, way_rel, fill_slotmask;
-  Expr mq_count_q, wb_en, wb_way, wb_slot, wb_off, wb_from_s1, push_final, final_off;
+  Expr mq_count_q, mq_pop_, mq_pushes_, wb_en, wb_way, wb_slot, wb_off, wb_from_s1, push_final, final_off;
   Expr fill_write, load_hit, store_hit, rank_new, hit_chunk, hit_mask, lane_way, lane_slot, lane_data;
   Expr s1_complete, s1_hit_done, s1_miss_done, s1_partial_done, fill_placing, fill_answer, walk_step;
 };

@@ -63,8 +63,19 @@ void top_assertions(Scope& m, const TopAssertSignals& s) {
                                             .land((!any_of(s.flush_actions)).lor(s.act_flush))
                                             .land((!any_of(s.s1_actions)).lor(s.act_s1)));
     Expr exclusive = onehot0(concat(s.exclusive_groups.at(0)));
-    for (size_t g = 1; g < s.exclusive_groups.size(); ++g) exclusive = exclusive.land(onehot0(concat(s.exclusive_groups[g])));
+    for (size_t g = 1; g < s.exclusive_groups.size(); ++g) {
+      exclusive = exclusive.land(onehot0(concat(s.exclusive_groups[g])));
+    }
     v.assert_comb("TopOpsExclusive_A", exclusive);
+
+    v.comment("The miss queue never holds more than its entries after the edge (S1, the fill and the walker");
+    v.comment("check room before they push; a pop needs an entry), and the fill FIFO is released only");
+    v.comment("when it holds an id and never holds more ids than there are MSHRs.");
+    const unsigned qw = s.queue_count_bits + 3;
+    v.assert_comb("TopMissQueueNoOverflow_A", (cast(qw, s.queue_count) + cast(qw, s.queue_pushes))
+                                                  .le(cast(qw, Expr(s.queue_entries)) + cast(qw, s.queue_pop)));
+    v.assert_comb("TopFillFifoInRange_A",
+                  (!s.fifo_pop).lor(s.fifo_count.ne(zeros())).land(cast(32, s.fifo_count).le(Expr(s.fifo_entries))));
 
     one_copy(v, s);
   });
