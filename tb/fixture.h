@@ -33,7 +33,7 @@ std::filesystem::path waves_dir();
 // The +plusargs of the testbench command line (tb/main.cpp), passed to every model's context:
 // +mut_<name> selects a mutant of the mutation tests (add_rtl_mutants, tb/mutants/).
 const std::vector<std::string>& plusargs();
-// Adds plusargs() to a model's command arguments ($test$plusargs reads them).
+// Sets a model context's command arguments to plusargs() ($test$plusargs reads them).
 void add_plusargs(VerilatedContext& ctx);
 
 template <class Model>
