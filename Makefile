@@ -12,10 +12,12 @@ deps:
 
 # ALL_NETLISTS=ON co-simulates the Yosys netlist of every block on every configuration and runs
 # the large arrays' testbenches on all three presets (make test-slow); by default only on gtx480
-# and one odd shape (tb/rtl_blocks.cmake).
+# and one odd shape (tb/rtl_blocks.cmake). It also builds l1d_top's assertion mutants
+# (RTL_TOP_MUTANTS) and the gate-level l1d_top of gpusim --l1 netlist (L1D_TOP_NETLIST;
+# docs/rtl-verification.md).
 ALL_NETLISTS ?= OFF
 configure: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) \
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
 	  $(CMAKE_EXTRA) >/dev/null
 
 build: configure
@@ -47,6 +49,14 @@ run: configure
 	@cmake --build $(BUILD) -j $(JOBS) --target gpusim
 	@python3 scripts/run_matrix.py --gpusim $(BUILD)/bin/gpusim --l1 $(RUN_L1) --workloads $(RUN_WORKLOADS) \
 	  --policies $(RUN_POLICIES) --scale $(RUN_SCALE) --jobs $(JOBS) --out $(BUILD)/run $(if $(RUN_COMPARE),--compare-golden)
+
+# RTL line and toggle coverage of l1d_top over the lockstep runs of the matrix's LRU policies and
+# tb_l1d_top (docs/rtl-verification.md, "Coverage"): $(BUILD)/coverage/report.md. Its models
+# (gpusim_cov, tb_l1d_top_cov) are built here only, not by make build.
+COVERAGE_SCALE ?= test
+.PHONY: coverage
+coverage: configure
+	@scripts/coverage.sh $(BUILD) $(COVERAGE_SCALE) $(JOBS)
 
 # --- Paper studies (experiments/, docs/results.md) ---
 # make experiments: every study (experiments/studies/*.py) on its paper's preset; points run through

@@ -75,6 +75,17 @@ module l1d_agelru_ages #(
     end
   end
 
+`ifndef SYNTHESIS
+  // Assertion (docs/rtl-verification.md); not synthesized.
+  // The counters are consistent: an empty SM has Oldest = Youngest + 1, the AWID its next launch
+  // gets, so that launch makes Oldest = Youngest (reset: 0 and 255).
+  always_comb begin
+    if (rst_ni) begin
+      AgeEmptyOldestFollowsYoungest_A: assert (!empty_q || oldest_q == youngest_q + 8'd1);
+    end
+  end
+`endif
+
   assign oldest_o = oldest_q;
   assign youngest_o = youngest_q;
   assign empty_o = empty_q;

@@ -2134,6 +2134,107 @@ module l1d_top #(
   // quiet there). Waiting MSHRs and a miss queue stalled by memory are quiet.
   assign quiet_o = !s1_valid_q & fifo_count_q == '0 & !flush_on & !resp_valid_q & !sel_switch & cfg_bypass_q != 3'd2;
 
+`ifndef SYNTHESIS
+  // Assertions of the whole cache (docs/rtl-verification.md); not synthesized.
+  // The configuration inputs are set before reset and held (the reset edge loads cfg_*_q).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      TopCfgStable_A: assert ({cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opportunistic_i, cfg_keep_large_i} == {cfg_bypass_q, cfg_gran_q, cfg_bto_q, cfg_opportunistic_q, cfg_keep_large_q});
+    end
+  end
+
+  // Memory request port: a valid request not taken (ready low) is offered again, unchanged,
+  // at the next edge.
+  logic mem_stalled_q;
+  logic [1191:0] mem_offered_q;
+  logic [1191:0] mem_offer;
+
+  assign mem_offer = {mem_req_line_o, mem_req_store_o, mem_req_sectors_o, mem_req_mask_o, mem_req_data_o, mem_req_bypass_o, mem_req_agcb_o, mem_req_mshr_o};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      mem_stalled_q <= 1'b0;
+    end else begin
+      mem_stalled_q <= mem_req_valid_o & !mem_req_ready_i;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    mem_offered_q <= mem_offer;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      TopMemReqHeld_A: assert (!mem_stalled_q || mem_req_valid_o && mem_offer == mem_offered_q);
+    end
+  end
+
+  // At most one actor acts (fill > flush > S1), and each action is its actor's.
+  always_comb begin
+    if (rst_ni) begin
+      TopActorOneHot_A: assert ($onehot0({act_fill, act_flush, act_s1}));
+    end
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      TopActionOfActor_A: assert ((!(|{fill_placing, fill_answer, fill_write, mshr_release, rp_fill}) || act_fill) && (!(|{walk_step}) || act_flush) && (!(|{s1_complete, load_hit, store_hit, wb_from_s1, push_final, mshr_alloc, mshr_add, rp_hit, rp_miss}) || act_s1));
+    end
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      TopOpsExclusive_A: assert ($onehot0({mshr_alloc, mshr_add}) && $onehot0({rp_hit, rp_miss, rp_fill}) && $onehot0({fill_write, walk_step, wb_from_s1, store_hit}));
+    end
+  end
+
+  // The miss queue never holds more than its entries after the edge (S1, the fill and the walker
+  // check room before they push; a pop needs an entry), and the fill FIFO is released only
+  // when it holds an id and never holds more ids than there are MSHRs.
+  always_comb begin
+    if (rst_ni) begin
+      TopMissQueueNoOverflow_A: assert (7'(mq_count_q) + 7'(mq_pushes) <= 7'(8) + 7'(mq_pop));
+    end
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      TopFillFifoInRange_A: assert ((!mshr_release || fifo_count_q != '0) && 32'(fifo_count_q) <= 32);
+    end
+  end
+
+  logic [15:0] oc_valid;
+  logic [23:0] oc_common;
+  logic [255:0] oc_tag;
+
+  // The row after the edge: the written ways' new fields, the others as read.
+  for (genvar gw = 0; gw < 4; gw++) begin : g_oc_way
+    assign oc_valid[gw * 4 +: 4] = w_en[gw] ? w_valid[gw * 4 +: 4] : t_valid[gw * 4 +: 4];
+    assign oc_common[gw * 6 +: 6] = w_en[gw] ? w_common[gw * 6 +: 6] : t_common[gw * 6 +: 6];
+    assign oc_tag[gw * 64 +: 64] = w_en[gw] ? w_tag[gw * 64 +: 64] : t_tag[gw * 64 +: 64];
+  end
+
+  logic [15:0] oc_dup;
+
+  // oc_dup[i]: a later slot holds the chunk slot i holds.
+  always_comb begin
+    oc_dup = '0;
+    for (int unsigned i = 0; i < 16; i++) begin
+      for (int unsigned j = 0; j < 16; j++) begin
+        if (j > i && oc_valid[i] && oc_valid[j] && oc_tag[i * 16 +: 16] == oc_tag[j * 16 +: 16] & oc_common[i / 4 * 6 +: 6] == oc_common[j / 4 * 6 +: 6]) begin
+          oc_dup[i] = 1'b1;
+        end
+      end
+    end
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      TopOneCopyPerChunk_A: assert (oc_dup == '0);
+    end
+  end
+`endif
+
 endmodule
 
 `default_nettype wire

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Runs gpusim over a workload x policy matrix and prints the comparison (make run).
 
-  run_matrix.py --gpusim BIN [--l1 verilated] [--workloads a,b] [--policies p,q] [--scale small]
-                [--jobs N] [--out DIR] [--compare-golden]
+  run_matrix.py --gpusim BIN [--preset NAME|FILE.yaml] [--l1 verilated|lockstep|netlist|golden]
+                [--workloads a,b] [--policies p,q] [--scale small] [--jobs N] [--out DIR] [--compare-golden]
 
 Every run writes DIR/<workload>.<policy>.<l1>.json (gpusim --stats). The table gives, per
 workload, IPC normalised to the baseline policy (first of --policies), the L1 miss rate
@@ -23,7 +23,9 @@ import time
 
 def run_point(gpusim, preset, workload, policy, l1, scale, out):
     stats = os.path.join(out, f"{workload}.{policy}.{l1}.json")
-    cmd = [gpusim, "--preset", preset, "--workload", workload, "--policy", policy, "--scale", scale,
+    # A configuration file (tb/configs/gate_small.yaml for --l1 netlist) instead of a preset name.
+    where = ["--config", preset] if preset.endswith(".yaml") else ["--preset", preset]
+    cmd = [gpusim, *where, "--workload", workload, "--policy", policy, "--scale", scale,
            "--l1", l1, "--stats", stats, "--quiet", "--no-progress"]
     start = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -59,7 +61,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gpusim", required=True)
     ap.add_argument("--preset", default="gtx480")
-    ap.add_argument("--l1", default="verilated", choices=["golden", "verilated", "lockstep"])
+    ap.add_argument("--l1", default="verilated", choices=["golden", "verilated", "lockstep", "netlist"])
     ap.add_argument("--workloads", default="vecadd,atax,mvt,bfs,spmv,kmeans")
     ap.add_argument("--policies", default="baseline,dycache,agcb,two-level,pcal,agelru,combined")
     ap.add_argument("--scale", default="small", choices=["test", "small", "full", "paper"])

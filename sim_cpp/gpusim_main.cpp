@@ -78,8 +78,9 @@ int main(int argc, char** argv) {
   std::string l1_impl = "golden", l1_waves;
   uint64_t l1_waves_from = 0, l1_waves_to = UINT64_MAX;
   app.add_option("--l1", l1_impl,
-                 "L1 implementation: golden (C++), verilated (the RTL l1d_top) or lockstep (both, compared every cycle)")
-      ->check(CLI::IsMember({"golden", "verilated", "lockstep"}))
+                 "L1 implementation: golden (C++), verilated (the RTL l1d_top), lockstep (both, compared every cycle) "
+                 "or netlist (golden and the gate-level l1d_top, compared every cycle)")
+      ->check(CLI::IsMember({"golden", "verilated", "lockstep", "netlist"}))
       ->capture_default_str();
   app.add_option("--l1-waves", l1_waves, "FST waves of SM 0's verilated L1 (--l1 verilated or lockstep)");
   app.add_option("--l1-waves-from", l1_waves_from, "first cycle in --l1-waves");
@@ -233,8 +234,15 @@ int main(int argc, char** argv) {
     L1Factory l1;
     if (l1_impl != "golden") {
 #ifdef GPUSIM_VERILATED_L1
-      if (!has_verilated_l1(cfg)) make_verilated_l1(cfg);  // throws ConfigError naming the built models
-      const bool lockstep = l1_impl == "lockstep";
+      const bool netlist = l1_impl == "netlist";  // lockstep against the gate-level model
+      if (!has_verilated_l1(cfg, netlist)) {  // make_verilated_l1 throws a ConfigError naming the built models
+        VerilatedOptions probe;
+        probe.netlist = netlist;
+        make_verilated_l1(cfg, probe);
+      }
+      const bool lockstep = l1_impl == "lockstep" || netlist;
+      if (netlist && l1_fault_cycle)
+        return fail("--l1-fault-cycle needs --l1 verilated or lockstep (the netlist has no named flop)", 2);
       if (!lockstep_waves.empty()) {
         if (!lockstep) return fail("--lockstep-waves needs --l1 lockstep", 2);
         if (!l1_waves.empty()) return fail("--lockstep-waves and --l1-waves exclude each other", 2);
@@ -242,6 +250,7 @@ int main(int argc, char** argv) {
       }
       l1 = [=](const Config& c, uint32_t sm) {
         VerilatedOptions vo;
+        vo.netlist = netlist;
         if (sm == 0 && l1_fault_cycle) vo.fault_cycle = *l1_fault_cycle;
         if (!lockstep_waves.empty()) {
           vo.trace_file = fmt::format("{}/l1d_sm{}.fst", lockstep_waves, sm);

@@ -21,6 +21,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tb {
 
@@ -29,6 +30,11 @@ bool tracing();
 void set_tracing(bool on);
 // $L1D_WAVES_DIR, else <build dir>/waves.
 std::filesystem::path waves_dir();
+// The +plusargs of the testbench command line (tb/main.cpp), passed to every model's context:
+// +mut_<name> selects a mutant of the mutation tests (add_rtl_mutants, tb/mutants/).
+const std::vector<std::string>& plusargs();
+// Sets a model context's command arguments to plusargs() ($test$plusargs reads them).
+void add_plusargs(VerilatedContext& ctx);
 
 template <class Model>
 class Dut {
@@ -40,6 +46,7 @@ class Dut {
     ctx_->randReset(2);  // --x-initial unique: random initial values ...
     ctx_->randSeed(static_cast<int>(seed & 0x7fffffff));  // ... drawn from this seed
     ctx_->traceEverOn(tracing());
+    add_plusargs(*ctx_);
     model_ = std::make_unique<Model>(ctx_.get(), "TOP");
     if (tracing()) open_trace(trace_name);
     if constexpr (kClocked) model_->clk_i = 0;

@@ -100,6 +100,36 @@ Run lockstep(const Config& cfg, const std::string& stream, uint64_t seed, std::o
   return run;
 }
 
+// What a contract-violation run changes (tb.contract.*, none for the mutation tests rtl.mutant.*).
+struct Violation {
+  uint64_t cfg_change_cycle = UINT64_MAX;  // VerilatedOptions::cfg_change_cycle
+  uint64_t bad_mshr_from = UINT64_MAX;     // the first memory response from this cycle on names no MSHR
+};
+
+// The RTL stepped on the golden testbench's inputs, its outputs not compared (a mutant diverges
+// from golden, and a lockstep run would stop stepping it at the first difference): a mutant
+// (+mut_<name>) or a contract violation must stop the process at the RTL assertion it breaks
+// (scripts/expect_assert.sh). Returns normally when nothing fires.
+void run_unchecked(const Config& cfg, const std::string& stream, uint64_t seed, Violation v) {
+  l1d::golden::L1Testbench tb(cfg, l1d::golden::MemoryModel{}, seed);
+  l1d::sim::VerilatedOptions opt;
+  opt.x_seed = seed;
+  opt.plusargs = tb::plusargs();
+  opt.cfg_change_cycle = v.cfg_change_cycle;
+  auto rtl = l1d::sim::make_verilated_l1(cfg, opt);
+  Events events(std::min<uint32_t>(cfg.core.warps_per_sm, 255));
+  tb.on_cycle = [&](uint64_t cycle, L1Inputs& in) { events.apply(cycle, in); };
+  tb.on_step = [&](uint64_t cycle, const L1Inputs& in, const L1Outputs&) {
+    L1Inputs rin = in;
+    if (cycle >= v.bad_mshr_from && in.mem_resp_valid) {
+      rin.mem_resp.mshr = static_cast<uint8_t>(rin.mem_resp.mshr + cfg.l1.mshr_entries);
+      v.bad_mshr_from = UINT64_MAX;
+    }
+    rtl->step(rin);
+  };
+  tb.run(l1d::golden::make_stream(stream, cfg), kRequests);
+}
+
 template <class C>
 class L1dTop : public ::testing::Test {};
 TYPED_TEST_SUITE(L1dTop, tb::l1d_top::Configs);
@@ -158,6 +188,25 @@ TYPED_TEST(L1dTop, LockstepReportsAnRtlFaultAtItsCycle) {
   ASSERT_TRUE(run.mismatch_cycle) << "the fault went unnoticed";
   EXPECT_EQ(*run.mismatch_cycle, kFaultCycle);
   EXPECT_NE(run.mismatch.find("counter hits: golden"), std::string::npos) << run.mismatch;
+}
+
+// For the mutation tests (tb/mutants/l1d_top.txt, tb_l1d_top_mutants +mut_<name>): every policy
+// with a model and every stream, until the mutant's assertion stops the process.
+TYPED_TEST(L1dTop, DISABLED_RtlOnGoldenInputs) {
+  uint64_t seed = 1;
+  for (const std::string& policy : policies_with_models(TypeParam::kName)) {
+    Config cfg = l1d::load_preset(TypeParam::kName);
+    l1d::apply_policy_preset(cfg, policy);
+    for (const std::string& stream : l1d::golden::stream_names()) run_unchecked(cfg, stream, seed++, {});
+  }
+}
+
+// Input-contract violations the RTL must report (tb.contract.*, scripts/expect_assert.sh).
+TYPED_TEST(L1dTop, DISABLED_ContractCfgChanged) {  // TopCfgStable_A
+  run_unchecked(l1d::load_preset(TypeParam::kName), "mixed", 5, {.cfg_change_cycle = 3'000});
+}
+TYPED_TEST(L1dTop, DISABLED_ContractMemRespMshrOutOfRange) {  // TopMemRespMshrInRange_A
+  run_unchecked(l1d::load_preset(TypeParam::kName), "mixed", 6, {.bad_mshr_from = 2'000});
 }
 
 }  // namespace

@@ -77,6 +77,12 @@ class AgeLruAges final : public RtlBlock {
       b.assign(empty_q, empty_d);
     });
 
+    m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
+      v.comment("The counters are consistent: an empty SM has Oldest = Youngest + 1, the AWID its next launch");
+      v.comment("gets, so that launch makes Oldest = Youngest (reset: 0 and 255).");
+      v.assert_comb("AgeEmptyOldestFollowsYoungest_A", (!empty_q).lor(oldest_q.eq(youngest_q + lit(kAwidBits, 1))));
+    });
+
     m.assign(oldest_o, oldest_q);
     m.assign(youngest_o, youngest_q);
     m.assign(empty_o, empty_q);

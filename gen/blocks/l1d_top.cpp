@@ -31,6 +31,7 @@
 #include "common/address.h"
 #include "common/config.h"
 #include "gen/blocks/block.h"
+#include "gen/blocks/l1d_top_assert.h"
 
 namespace gen::blocks {
 
@@ -164,6 +165,7 @@ class Top {
     state_updates();
     counters();
     outputs();
+    assertions();
     return std::move(m);
   }
 
@@ -205,6 +207,7 @@ class Top {
     cfg_bto = m.logic("cfg_bto_q");
     cfg_opp = m.logic("cfg_opportunistic_q");
     cfg_keep = m.logic("cfg_keep_large_q");
+    cfg_in_ = {cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opp_i, cfg_keep_i};
     m.always_ff_noreset([&](Block& b) {
       b.assign(cfg_bypass, cfg_bypass_i);
       b.assign(cfg_gran, cfg_gran_i);
@@ -1210,7 +1213,7 @@ class Top {
     Expr head_d = m.logic("mq_head_d", queue_idx_bits_);
     Expr head_q = m.logic("mq_head_q", queue_idx_bits_);
     Expr count_d = m.logic("mq_count_d", queue_count_bits_);
-    Expr pop = m.logic("mq_pop");
+    Expr pop = mq_pop_ = m.logic("mq_pop");
     m.assign(pop, mq_count_q.ne(zeros()) & mem_ready);
 
     m.comment("Write-back k: slot wb_slot[k] of way wb_way[k], the chunk it holds, at its memory address");
@@ -1245,7 +1248,7 @@ class Top {
                                (!s1_store_q) & s1_reason.ne(lit(2, 0)), (!s1_store_q) & s1_reason.eq(lit(2, 1)),
                                mux(s1_store_q, lit(kMshrPortBits, 0), cast(kMshrPortBits, p_free_entry))));
 
-    Expr pushes = m.logic("mq_pushes", 3);
+    Expr pushes = mq_pushes_ = m.logic("mq_pushes", 3);
     m.assign(pushes, cast(3, countones(wb_en)) + cast(3, push_final));
     const unsigned pw = queue_count_bits_ + 2;
     auto wrap = [&](const Expr& x) {  // (head + count + off) mod Q for a pw-bit x < 2Q
@@ -1520,6 +1523,46 @@ class Top {
                           cfg_bypass.ne(lit(3, 2)));
   }
 
+  // The whole-cache assertions (gen/blocks/l1d_top_assert.cpp) on this module's signals.
+  void assertions() {
+    TopAssertSignals a;
+    a.cfg_in = cfg_in_;
+    a.cfg_q = {cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep};
+    a.mem_valid = mem_valid_o;
+    a.mem_ready = mem_ready;
+    a.mem_payload = {mem_line_o, mem_store_o, mem_sectors_o, mem_mask_o,
+                     mem_data_o, mem_bypass_o, mem_agcb_o, mem_mshr_o};
+    a.mem_payload_bits = line_bits_ + 1 + kSlots + kMaskBits + kLineBits + 1 + 1 + kMshrPortBits;
+    a.act_fill = act_fill;
+    a.act_flush = act_flush;
+    a.act_s1 = act_s1;
+    a.fill_actions = {fill_placing, fill_answer, fill_write, mshr_release, rp_fill};
+    a.flush_actions = {walk_step};
+    a.s1_actions = {s1_complete, load_hit, store_hit, wb_from_s1, push_final, mshr_alloc, mshr_add, rp_hit, rp_miss};
+    a.queue_count = mq_count_q;
+    a.queue_pop = mq_pop_;
+    a.queue_pushes = mq_pushes_;
+    a.queue_entries = queue_;
+    a.queue_count_bits = queue_count_bits_;
+    a.fifo_count = fifo_count_q;
+    a.fifo_pop = mshr_release;
+    a.fifo_entries = mshrs_;
+    a.exclusive_groups = {
+        {mshr_alloc, mshr_add}, {rp_hit, rp_miss, rp_fill}, {fill_write, walk_step, wb_from_s1, store_hit}};
+    a.ways = ways_;
+    a.slots = kSlots;
+    a.common_bits = cm_bits_;
+    a.chunk_tag_bits = ct_bits_;
+    a.w_en = w_en;
+    a.t_common = t_common;
+    a.t_valid = t_valid;
+    a.t_tag = t_tag;
+    a.w_common = w_common;
+    a.w_valid = w_valid;
+    a.w_tag = w_tag;
+    top_assertions(m, a);
+  }
+
   const l1d::Config& cfg_;
   l1d::AddressSplit split_;
   unsigned sets_ = 0, ways_ = 0, addr_bits_ = 0, line_bits_ = 0, set_idx_bits_ = 0, ct_bits_ = 0, cm_bits_ = 0,
@@ -1531,6 +1574,7 @@ class Top {
   Module m;
 
  private:
+  std::vector<Expr> cfg_in_;
   Expr write_back_, clk, rst, cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep;
   Expr req_valid, req_ready, req_id, req_warp, req_awid, req_token, req_pc, req_store, req_addr, req_size, req_mask,
       req_data;
@@ -1569,7 +1613,7 @@ class Top {
       fill_age_bypass, fill_allocates;
   Expr walk_keep, walk_wb, walk_dirty_n, walk_last;
   Expr room_s1, room_one, room_fill, room_walk, rank_sel, wr_way, way_active, way_rel, fill_slotmask;
-  Expr mq_count_q, wb_en, wb_way, wb_slot, wb_off, wb_from_s1, push_final, final_off;
+  Expr mq_count_q, mq_pop_, mq_pushes_, wb_en, wb_way, wb_slot, wb_off, wb_from_s1, push_final, final_off;
   Expr fill_write, load_hit, store_hit, rank_new, hit_chunk, hit_mask, lane_way, lane_slot, lane_data;
   Expr s1_complete, s1_hit_done, s1_miss_done, s1_partial_done, fill_placing, fill_answer, walk_step;
 };

@@ -7,6 +7,13 @@
 #include <verilated_fst_c.h>
 #endif
 
+#ifdef L1D_RTL_COVERAGE
+#include <unistd.h>
+#include <verilated_cov.h>
+
+#include <atomic>
+#include <cstdlib>
+#endif
 #include <bit>
 #include <cstring>
 #include <filesystem>
@@ -84,8 +91,9 @@ std::string rtl_key(const Config& c) {
       p.dycache.threshold_pct, p.bip.mru_one_in, p.bip.lfsr_seed, p.dip.psel_bits, p.dip.leader_sets_per_policy);
 }
 
+// `preset` is a preset name, or for the gate-level models the path of their configuration file.
 Config model_config(const std::string& preset, const std::string& policy) {
-  Config c = load_preset(preset);
+  Config c = preset.ends_with(".yaml") ? load_config_file(preset) : load_preset(preset);
   if (!policy.empty()) apply_policy_preset(c, policy);
   return c;
 }
@@ -102,6 +110,11 @@ class VerilatedL1 final : public L1Port {
     } else {
       ctx_.randReset(0);
     }
+    // Also without any: a model that calls $test$plusargs (the mutants) aborts unless its context
+    // was given command arguments.
+    std::vector<const char*> args{"gpusim"};
+    for (const std::string& a : opt.plusargs) args.push_back(a.c_str());
+    ctx_.commandArgs(static_cast<int>(args.size()), args.data());
 #if VM_TRACE_FST
     ctx_.traceEverOn(!opt.trace_file.empty());  // before the model exists
 #endif
@@ -122,7 +135,7 @@ class VerilatedL1 final : public L1Port {
       throw ConfigError("FST waves of the verilated L1: this build has no FST tracing (zlib was not found)");
 #endif
     }
-    can_skip_ = opt.trace_file.empty() && opt.fault_cycle == UINT64_MAX;
+    can_skip_ = opt.trace_file.empty() && opt.fault_cycle == UINT64_MAX && opt.cfg_change_cycle == UINT64_MAX;
     m.clk_i = 0;
     m.rst_ni = 0;
     m.eval();
@@ -131,12 +144,25 @@ class VerilatedL1 final : public L1Port {
     m.clk_i = 0;
     m.rst_ni = 1;
     m.eval();
+#ifdef L1D_RTL_COVERAGE
+    // Coverage counts from here: the reset itself toggles every flop that starts at a random
+    // value (x_seed), which would count as covered.
+    ctx_.coveragep()->zero();
+#endif
   }
   ~VerilatedL1() override {
 #if VM_TRACE_FST
     if (trace_) trace_->close();
 #endif
     model_->final();
+#ifdef L1D_RTL_COVERAGE
+    // make coverage (scripts/coverage.sh): every model (one per SM) writes its own counts; the
+    // script merges them.
+    if (const char* dir = std::getenv("L1D_COVERAGE_DIR"); dir != nullptr && *dir != '\0') {
+      static std::atomic<uint64_t> written{0};
+      ctx_.coveragep()->write(fmt::format("{}/{}-{}.dat", dir, ::getpid(), written++).c_str());
+    }
+#endif
   }
 
   L1Outputs step(const L1Inputs& in) override {
@@ -188,9 +214,12 @@ class VerilatedL1 final : public L1Port {
     m.kernel_end_i = in.kernel_end;
     m.occupancy_i = static_cast<std::remove_reference_t<decltype(m.occupancy_i)>>(in.occupancy);
     m.agelru_enable_i = in.agelru_enable;
+    if (cycle_ == opt_.cfg_change_cycle) m.cfg_bypass_i ^= 1;
     m.eval();
     dump(cycle_ * 10);  // one cycle is 10 ns: inputs at the start, the rising edge at +5 ns
-    if (cycle_ == opt_.fault_cycle) m.rootp->l1d_top__DOT__cnt_hits_q += 1;  // the edge adds this cycle's hits to it
+    if constexpr (requires { m.rootp->l1d_top__DOT__cnt_hits_q; }) {  // not in a netlist (no fault injection)
+      if (cycle_ == opt_.fault_cycle) m.rootp->l1d_top__DOT__cnt_hits_q += 1;  // the edge adds this cycle's hits to it
+    }
     m.clk_i = 1;
     m.eval();
     dump(cycle_ * 10 + 5);
@@ -318,14 +347,20 @@ class VerilatedL1 final : public L1Port {
 
 struct ModelEntry {
   std::string preset, policy;
+  bool netlist;  // the Yosys netlist of l1d_top (gpusim --l1 netlist)
   std::function<std::unique_ptr<L1Port>(const Config&, const VerilatedOptions&)> make;
 };
 
 const std::vector<ModelEntry>& models() {
   static const std::vector<ModelEntry> kModels = {
-#define L1D_TOP_MODEL(Class, preset, policy) \
-  {preset, policy, [](const Config& c, const VerilatedOptions& o) { return std::make_unique<VerilatedL1<Class>>(c, o); }},
-      L1D_TOP_MODELS(L1D_TOP_MODEL)
+#define L1D_TOP_MODEL(Class, preset, policy, netlist) \
+  {preset, policy, netlist,                          \
+   [](const Config& c, const VerilatedOptions& o) { return std::make_unique<VerilatedL1<Class>>(c, o); }},
+#define L1D_TOP_RTL_MODEL(Class, preset, policy) L1D_TOP_MODEL(Class, preset, policy, false)
+#define L1D_TOP_NETLIST_MODEL(Class, config, policy) L1D_TOP_MODEL(Class, config, policy, true)
+      L1D_TOP_MODELS(L1D_TOP_RTL_MODEL) L1D_TOP_NETLIST_MODELS(L1D_TOP_NETLIST_MODEL)
+#undef L1D_TOP_NETLIST_MODEL
+#undef L1D_TOP_RTL_MODEL
 #undef L1D_TOP_MODEL
   };
   return kModels;
@@ -375,10 +410,10 @@ std::string hex_bytes(const LineData& d) {
   return s;
 }
 
-const ModelEntry* find_model(const Config& cfg) {
+const ModelEntry* find_model(const Config& cfg, bool netlist) {
   const std::string key = rtl_key(cfg);
   for (const ModelEntry& e : models())
-    if (rtl_key(model_config(e.preset, e.policy)) == key) return &e;
+    if (e.netlist == netlist && rtl_key(model_config(e.preset, e.policy)) == key) return &e;
   return nullptr;
 }
 
@@ -391,12 +426,15 @@ std::string prev_trace_file(const std::string& trace_file) {
 
 std::vector<std::string> available_rtl_models() {
   std::vector<std::string> out;
-  for (const ModelEntry& e : models()) out.push_back(e.preset + (e.policy.empty() ? "" : " (" + e.policy + ")"));
+  for (const ModelEntry& e : models()) {
+    const std::string name = e.netlist ? std::filesystem::path(e.preset).filename().string() + " netlist" : e.preset;
+    out.push_back(name + (e.policy.empty() ? "" : " (" + e.policy + ")"));
+  }
   return out;
 }
 
-bool has_verilated_l1(const Config& cfg) {
-  return rtl_unsupported_l1_option(cfg.l1).empty() && find_model(cfg) != nullptr;
+bool has_verilated_l1(const Config& cfg, bool netlist) {
+  return rtl_unsupported_l1_option(cfg.l1).empty() && find_model(cfg, netlist) != nullptr;
 }
 
 std::unique_ptr<L1Port> make_verilated_l1(const Config& cfg, const VerilatedOptions& opt) {
@@ -412,12 +450,15 @@ std::unique_ptr<L1Port> make_verilated_l1(const Config& cfg, const VerilatedOpti
                                   "response/none, through_l1); "
                                   "run it with --l1 golden",
                                   cfg.name, field));
-  if (const ModelEntry* e = find_model(cfg)) return e->make(cfg, opt);
+  if (const ModelEntry* e = find_model(cfg, opt.netlist)) return e->make(cfg, opt);
   std::string names;
   for (const std::string& n : available_rtl_models()) names += (names.empty() ? "" : ", ") + n;
-  throw ConfigError(fmt::format("--l1 verilated: no l1d_top model was built for this configuration's geometry and "
-                                "replacement policy (built: {})",
-                                names));
+  throw ConfigError(fmt::format("--l1 {}: no l1d_top {} was built for this configuration's geometry and "
+                                "replacement policy (built: {}{})",
+                                opt.netlist ? "netlist" : "verilated", opt.netlist ? "netlist" : "model", names,
+                                opt.netlist ? "; the netlist needs -DL1D_TOP_NETLIST=ON and --config "
+                                              "tb/configs/gate_small.yaml"
+                                            : ""));
 }
 
 std::unique_ptr<L1Port> make_lockstep_l1(const Config& cfg, uint32_t sm, const VerilatedOptions& opt) {

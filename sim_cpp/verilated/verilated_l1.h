@@ -36,6 +36,13 @@ struct VerilatedOptions {
   // this cycle the RTL's hit counter flop gains one, as a flipped bit would; lockstep must stop at
   // this cycle. UINT64_MAX = no fault.
   uint64_t fault_cycle = UINT64_MAX;
+  // Contract-violation test (tb.contract.CfgChangedAfterReset): cfg_bypass_i changes in this
+  // cycle, after reset, which the RTL's TopCfgStable_A must report. UINT64_MAX = never.
+  uint64_t cfg_change_cycle = UINT64_MAX;
+  // Given to the model's $test$plusargs (e.g. +mut_<name>: a mutant of the mutation tests).
+  std::vector<std::string> plusargs;
+  // The gate-level model (the Yosys netlist of l1d_top, gpusim --l1 netlist) instead of the RTL.
+  bool netlist = false;
 };
 
 // "x.fst" -> "x.prev.fst": where VerilatedOptions::rotate_cycles moves the older cycles.
@@ -47,11 +54,11 @@ struct LockstepMismatch : std::runtime_error {
   uint64_t cycle;
 };
 
-// A short name per built model, e.g. "gtx480 (lru)", for messages and --help.
+// A short name per built model, e.g. "gtx480 (lru)" or "gate_small.yaml netlist", for messages and --help.
 std::vector<std::string> available_rtl_models();
 
-// Whether make_verilated_l1 has a model for `cfg`.
-bool has_verilated_l1(const Config& cfg);
+// Whether make_verilated_l1 has a model for `cfg` (with netlist: a gate-level one).
+bool has_verilated_l1(const Config& cfg, bool netlist = false);
 std::unique_ptr<L1Port> make_verilated_l1(const Config& cfg, const VerilatedOptions& opt = {});
 // `sm` only labels the mismatch report.
 std::unique_ptr<L1Port> make_lockstep_l1(const Config& cfg, uint32_t sm, const VerilatedOptions& opt = {});

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# make coverage (docs/rtl-verification.md, "Coverage"): line and toggle coverage of the gtx480
+# l1d_top (rtl/, LRU replacement) over the lockstep runs of the make run matrix's LRU policies and
+# tb_l1d_top's lockstep test, merged by verilator_coverage.
+#
+#   coverage.sh BUILD_DIR [SCALE] [JOBS]     SCALE of the gpusim runs (default test), JOBS at a time
+#
+# Writes BUILD_DIR/coverage/: coverage.dat (merged), report.md and report.json (per module: line
+# %, toggle %, toggle % of registers, the uncovered points), annotated/ (the RTL with counts).
+# The coverage models are built here (gpusim_cov, tb_l1d_top_cov: not in the default build).
+# AgeLRU and combined run on the agelru model, which has no coverage build: not included.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:?usage: coverage.sh BUILD_DIR [SCALE] [JOBS]}
+scale=${2:-test}
+jobs=${3:-2}
+workloads=(vecadd atax mvt bfs spmv kmeans)
+policies=(baseline dycache agcb two-level pcal)
+out=$build/coverage
+cmake --build "$build" -j "$jobs" --target gpusim_cov tb_l1d_top_cov
+rm -rf "$out"
+mkdir -p "$out/raw" "$out/runs"
+start=$(date +%s)
+# One run: every SM's model writes a file; they are merged at once (15 files of a few MB each).
+run_one() {
+  local name=$1
+  shift
+  mkdir -p "$out/raw/$name"
+  L1D_COVERAGE_DIR=$out/raw/$name "$@" >"$out/raw/$name.log" 2>&1 || { echo "coverage: $name failed:"; tail -5 "$out/raw/$name.log"; return 1; }
+  verilator_coverage --write "$out/runs/$name.dat" "$out/raw/$name"/*.dat >/dev/null
+  rm -rf "$out/raw/$name"
+  echo "coverage: $name done"
+}
+export -f run_one
+export out
+for w in "${workloads[@]}"; do
+  for p in "${policies[@]}"; do
+    echo "$w-$p $build/bin/gpusim_cov --preset gtx480 --workload $w --policy $p --scale $scale --l1 lockstep --quiet --no-progress"
+  done
+done | xargs -P "$jobs" -L 1 bash -c 'run_one "$@"' _
+run_one tb "$build/bin/tb_l1d_top_cov" --gtest_filter=L1dTop/0.LockstepWithGoldenEveryPolicyAndStream
+verilator_coverage --write "$out/coverage.dat" "$out/runs"/*.dat >/dev/null
+verilator_coverage --annotate "$out/annotated" "$out/coverage.dat" >/dev/null
+python3 "$root/scripts/coverage_report.py" "$out/coverage.dat" "$out/report.md" --json "$out/report.json"
+echo "coverage: $(( $(date +%s) - start )) s of runs; report in $out/report.md"
