@@ -61,5 +61,8 @@ const RtlBlock& pcal_tokens_block();    // l1d_pcal_tokens.cpp
 const RtlBlock& pcal_decode_block();    // l1d_pcal_decode.cpp
 const RtlBlock& tag_array_block();      // l1d_tag_array.cpp
 const RtlBlock& data_sram_block();      // l1d_data_sram.cpp
+const RtlBlock& sram_1rw_block();       // l1d_sram_1rw.cpp (SRAM primitive, one port)
+const RtlBlock& sram_1r1w_block();      // l1d_sram_1r1w.cpp (SRAM primitive, 1 read + 1 write port)
+const RtlBlock& sram_demo_block();      // l1d_sram_demo.cpp (the SRAM layer's test design)
 
 }  // namespace gen::blocks

@@ -23,6 +23,9 @@ const std::vector<const RtlBlock*>& all_blocks() {
       &pcal_decode_block(),
       &tag_array_block(),
       &data_sram_block(),
+      &sram_1rw_block(),
+      &sram_1r1w_block(),
+      &sram_demo_block(),  // instantiates l1d_sram_1rw
       &top_block(),  // last: it instantiates the others
   };
   return kBlocks;
