@@ -16,7 +16,7 @@
 module l1d_sram_1r1w #(
   parameter int unsigned Words = 32,
   parameter int unsigned Width = 48,
-  parameter int unsigned GranBits = 1,
+  parameter int unsigned GranBits = 24,
   parameter int unsigned AddrBits = Words > 1 ? $clog2(Words) : 1
 ) (
   input  logic                        clk_i,

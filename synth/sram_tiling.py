@@ -302,6 +302,50 @@ def wrapper(t, module, addr_bits):
     return '\n'.join(lines)
 
 
+# A mask bit of a bit-masked macro drives every pin of its group in the macro (232 A_BM pins for
+# one way of the tag array): ABC sees no logic there and buffers nothing, so a small gate would
+# drive the whole group (about 0.7 pF on sg13g2: a 5 ns slew). Like the buffer tree a placed flow
+# builds, the wrapper gives each group of more than MASK_FANOUT pins in a macro its own strong
+# buffer (a library cell instance, kept by Yosys and timed by OpenSTA).
+MASK_BUFFER = {'sg13g2': ('sg13g2_buf_8', 'A', 'X')}
+MASK_FANOUT = 8
+
+
+def cell_stubs(lib):
+    """Yosys declarations of the library cells the wrappers instantiate (black boxes until
+    OpenSTA links them to the liberty; write_verilog leaves black-box modules out)."""
+    if lib not in MASK_BUFFER:
+        return ''
+    cell, pin_in, pin_out = MASK_BUFFER[lib]
+    return f'(* blackbox *)\nmodule {cell} (input {pin_in}, output {pin_out});\nendmodule\n\n'
+
+
+def buffered_mask(t, r, c):
+    """The declarations and buffers of one macro's mask groups, and its mask-pin expression."""
+    m = t.macro
+    lo = c * m.bits
+    cell, pin_in, pin_out = MASK_BUFFER[t.lib]
+    runs = []  # (group or None for padding, bit count), LSB first
+    for b in range(lo, lo + m.bits):
+        grp = b // t.gran if b < t.width else None
+        if runs and runs[-1][0] == grp:
+            runs[-1][1] += 1
+        else:
+            runs.append([grp, 1])
+    pre, parts = [], []
+    for grp, n in runs:
+        if grp is None:
+            parts.append(f"{n}'d0")
+        elif n > MASK_FANOUT:
+            net = f'bm_r{r}_c{c}_g{grp}'
+            pre += [f'  logic {net};', f'  {cell} u_{net} (.{pin_in}(bmask[{grp * t.gran}]), .{pin_out}({net}));']
+            parts.append(f'{{{n}{{{net}}}}}')
+        else:
+            first = max(grp * t.gran, lo)
+            parts.append(f'bmask[{first + n - 1}:{first}]')
+    return pre, '{' + ', '.join(reversed(parts)) + '}'
+
+
 def macro_instance(t, r, c, wen, ren, wlow, rlow):
     m = t.macro
     lo = c * m.bits
@@ -309,6 +353,9 @@ def macro_instance(t, r, c, wen, ren, wlow, rlow):
     base = r * cw + lo
     d = f'wdata[{lo + m.bits - 1}:{lo}]'
     bm = f'bmask[{lo + m.bits - 1}:{lo}]'
+    pre = []
+    if m.mask == 'bit' and t.lib in MASK_BUFFER:
+        pre, bm = buffered_mask(t, r, c)
     dout = f'dout[{base + m.bits - 1}:{base}]'
     we_row = f'({wen}) & (wrow == {max((t.rows - 1).bit_length(), 1)}\'d{r})'
     re_row = f'({ren}) & (rrow == {max((t.rows - 1).bit_length(), 1)}\'d{r})'
@@ -348,7 +395,8 @@ def macro_instance(t, r, c, wen, ren, wlow, rlow):
         else:  # 1rw1r for a 1r1w array: port 0 writes, port 1 reads
             pins = ['clk0(clk_i)', f'csb0(~({we_row}))', "web0(1'b0)", f'wmask0({{{wm}}})', f'addr0({wlow})',
                     f'din0({d})', 'dout0()', 'clk1(clk_i)', f'csb1(~({re_row}))', f'addr1({rlow})', f'dout1({dout})']
-    pre = [f'  logic unused_r{r}_c{c};'] if m.family == 'sky130' and m.spare_col and t.kind == '1rw' else []
+    if m.family == 'sky130' and m.spare_col and t.kind == '1rw':
+        pre.append(f'  logic unused_r{r}_c{c};')
     return pre + [f'  {m.name} {name} ('] + [f'    .{p}{"," if i + 1 < len(pins) else ""}'
                                             for i, p in enumerate(pins)] + ['  );']
 
@@ -363,6 +411,9 @@ def blackbox_liberty(t, addr_bits):
     out = [f'library ({t.cell}_lib) {{', '  delay_model : table_lookup;', '  time_unit : "1ns";',
            '  voltage_unit : "1V";', '  current_unit : "1mA";', '  capacitive_load_unit (1, pf);',
            '  pulling_resistance_unit : "1kohm";', '  leakage_power_unit : "1nW";']
+    for edge in ('rise', 'fall'):
+        out += [f'  input_threshold_pct_{edge} : 50;', f'  output_threshold_pct_{edge} : 50;',
+                f'  slew_lower_threshold_pct_{edge} : 20;', f'  slew_upper_threshold_pct_{edge} : 80;']
     for n in widths:
         out += [f'  type (bus{n}) {{', '    base_type : array;', '    data_type : bit;', f'    bit_width : {n};',
                 f'    bit_from : {n - 1};', '    bit_to : 0;', '    downto : true;', '  }']
@@ -454,7 +505,7 @@ def views(a):
             raise TilingError(f'no macro liberty {lib} (synth/library.sh unpacks them)')
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, 'sram_views.v'), 'w', encoding='utf-8') as f:
-        f.write('\n'.join(verilog))
+        f.write(cell_stubs(a.lib) + '\n'.join(verilog))
     # The macros first (black-box cells with their .lib pins), then the wrappers that use them.
     ys = [f'read_liberty -lib {lib}' for lib in sorted(libs)]
     ys += [s for s in script if s.startswith('delete') and s.split()[1].lstrip('\\') == a.top]

@@ -17,6 +17,13 @@
 # -constr; tie cells (hilomap); then a failure if any internal ($) cell is left unmapped, and
 # stat -liberty (JSON) and the netlist for OpenSTA.
 
+proc read_file {path} {
+    set fh [open $path]
+    set text [read $fh]
+    close $fh
+    return $text
+}
+
 proc env_or {name default} {
     if {[info exists ::env($name)]} { return $::env($name) }
     return $default
@@ -43,6 +50,34 @@ foreach f [lsort [glob -nocomplain -directory $rtl *.sv]] {
 }
 yosys read_verilog -sv -noautowire -defer {*}$pkgs {*}$mods
 yosys hierarchy -check -top $top
+
+# The SRAM layer (docs/synthesis.md): every elaborated l1d_sram_1rw / l1d_sram_1r1w (the logical
+# arrays) is replaced by its synthesis view for the library, a wrapper around the macros that
+# synth/sram_tiling.py chooses (SYN_SRAM_KIND sky130 | sg13g2: the unpacked macro .lib files in
+# SYN_SRAM_MACROS, read with read_liberty -lib as black-box cells), or around one black box per
+# array (blackbox: SYN_SRAM_DENSITY um^2/bit, timing stated in FO4 of SYN_FO4_NS). The shapes come
+# from the elaborated modules' parameters (Yosys names them $paramod$<hash>\l1d_sram_1rw).
+# OUT/sram_views.json lists each array's tiling (synth/report.py), OUT/sram_sta.tcl the macro
+# libraries and clock pins (synth/sta_block.tcl).
+set sram_kind [env_or SYN_SRAM_KIND ""]
+if {$sram_kind ne ""} {
+    set sram_sel {}
+    foreach m {l1d_sram_1rw l1d_sram_1r1w} {
+        yosys tee -q -o $out/sram_modules.txt select -list *$m
+        if {[regexp -line "^\\S*$m\$" [read_file $out/sram_modules.txt]]} { lappend sram_sel *$m/w:clk_i }
+    }
+    if {[llength $sram_sel]} {
+        # dump -m: the module headers (name, parameters) of the partly selected modules
+        yosys tee -q -o $out/sram_dump.txt dump -m {*}$sram_sel
+        set cmd [list $python $tools/sram_tiling.py views --lib $sram_kind --dump $out/sram_dump.txt \
+                     --top $top --out $out --macro-dir [env_or SYN_SRAM_MACROS ""]]
+        if {[env_or SYN_SRAM_DENSITY ""] ne ""} { lappend cmd --density $::env(SYN_SRAM_DENSITY) }
+        if {[env_or SYN_FO4_NS ""] ne ""} { lappend cmd --fo4 $::env(SYN_FO4_NS) }
+        exec {*}$cmd
+        yosys script $out/sram_views.ys
+        yosys hierarchy -check -top $top
+    }
+}
 
 # Black boxes (SYN_BLACKBOX, e.g. the data SRAM): first their storage as instantiated here
 # (memory bits per elaborated module, from the memory declarations; synth/report.py multiplies by

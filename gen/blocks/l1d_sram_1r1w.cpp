@@ -19,10 +19,12 @@
 namespace gen::blocks {
 namespace {
 
-// The default shape: one 48-bit word per MSHR entry with a bit mask (the users set their own;
-// small enough for the generic synthesis checks).
+// The default shape: one 48-bit word per MSHR entry, written in halves of 24 bits (the users set
+// their own; small enough for the generic synthesis checks, and whole bytes, which every library's
+// macros can mask; l1d_sram_1rw's default masks single bytes, so the testbenches cover two mask
+// granularities).
 constexpr unsigned kDefaultWidth = 48;
-constexpr unsigned kDefaultGran = 1;
+constexpr unsigned kDefaultGran = 24;
 
 class Sram1r1w final : public RtlBlock {
  public:

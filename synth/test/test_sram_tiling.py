@@ -96,7 +96,7 @@ def yosys_cells(workdir, lib, kind, words, width, gran, addr_bits):
         libs.append(dst)
     v = os.path.join(workdir, 'view.v')
     with open(v, 'w', encoding='utf-8') as f:
-        f.write(st.wrapper(t, 'view', addr_bits))
+        f.write(st.cell_stubs(lib) + st.wrapper(t, 'view', addr_bits))
     script = ''.join(f'read_liberty -lib {p}; ' for p in libs)
     script += f'read_verilog -sv {v}; hierarchy -check -top view; synth -top view; check -assert; stat'
     r = subprocess.run([os.environ.get('YOSYS', 'yosys'), '-p', script], capture_output=True, text=True)
