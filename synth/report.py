@@ -287,6 +287,7 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
         needed = ('period_ns',) if timed else ()
         if row['area_um2'] is None and row['cells'] == 0:
             row['area_um2'] = 0.0
+            row['sram_layer']['logic_area_um2'] = 0.0
     problems = [k for k in needed if not row.get(k) or row[k] <= 0]
     if not timed and row['area_um2'] is None:
         problems.append('area_um2')

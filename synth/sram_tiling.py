@@ -563,7 +563,7 @@ def l1_table(a):
             except TilingError as e:
                 print(f'| {name} | {kind} {words} x {width} /{gran} | {lib} | impossible: {e} | | | | |')
                 continue
-            what = f'{t.count} x {t.cell} ({t.cols} x {t.rows})' if t.macro else f'black box, {t.notes[0]}'
+            what = f'{t.count} x {t.cell} ({t.cols} x {t.rows})' if t.macro else t.notes[0]
             edge = ' (fall)' if t.read_edge == 'fall' else ''
             print(f'| {name} | {kind} {words} x {width} /{gran} | {lib} | {what} | {t.area_um2 / 1e6:.3f} |'
                   f' {t.waste_bits} | {t.access_ns}{edge} | {t.min_period_ns or "—"} |')

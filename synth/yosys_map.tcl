@@ -7,7 +7,8 @@
 # SYN_ABC_ARGS (extra abc options), SYN_CONST_INPUTS (inputs tied to constants, below),
 # SYN_MACRO_MIN_BITS (memories at least this large become SRAM macros, below; default 4096),
 # SYN_SUBBLOCKS (modules synthesized on their own runs: black boxes here, below), SYN_CONTEXT
-# (the block in the context of its instances, below), SYN_TOOLS (synth/), SYN_PYTHON.
+# (the block in the context of its instances, below), SYN_TOOLS (synth/), SYN_PYTHON,
+# SYN_SRAM_KIND / SYN_SRAM_MACROS / SYN_SRAM_DENSITY / SYN_FO4_NS (the SRAM layer, below).
 #
 # Steps: read_verilog -sv -noautowire -defer (only what TOP instantiates is elaborated: the big
 # arrays of other files cost nothing); hierarchy -check; black boxes; proc; constant inputs;
@@ -89,11 +90,8 @@ if {$sram_kind ne ""} {
 set bbsel {}
 foreach m $bboxes { lappend bbsel "*$m" }
 proc memory_bits {path} {
-    set fh [open $path]
-    set text [read $fh]
-    close $fh
     set bits 0
-    foreach {_ n} [regexp -all -inline {"num_memory_bits":\s*(\d+)} $text] { incr bits $n }
+    foreach {_ n} [regexp -all -inline {"num_memory_bits":\s*(\d+)} [read_file $path]] { incr bits $n }
     return $bits
 }
 if {[llength $bbsel]} {
@@ -130,9 +128,7 @@ proc macro_memories {top out min_bits} {
     set sep ""
     if {$min_bits > 0} {
         yosys tee -q -o $out/memories.txt select -list t:\$mem_v2
-        set fh2 [open $out/memories.txt]
-        set mems [split [string trim [read $fh2]] "\n"]
-        close $fh2
+        set mems [split [string trim [read_file $out/memories.txt]] "\n"]
         # Every parameter of $mem_v2: the black box declares none.
         set params {MEMID SIZE OFFSET ABITS WIDTH INIT RD_PORTS RD_CLK_ENABLE RD_CLK_POLARITY
             RD_TRANSPARENCY_MASK RD_COLLISION_X_MASK RD_WIDE_CONTINUATION RD_CE_OVER_SRST
@@ -143,9 +139,7 @@ proc macro_memories {top out min_bits} {
         foreach m $mems {
             if {$m eq ""} continue
             yosys tee -q -o $out/memory.txt dump $m
-            set fh2 [open $out/memory.txt]
-            set text [read $fh2]
-            close $fh2
+            set text [read_file $out/memory.txt]
             foreach p {SIZE WIDTH ABITS RD_PORTS WR_PORTS} {
                 if {![regexp "parameter \\\\$p (\\d+)" $text _ g($p)]} {
                     error "yosys_map: no parameter $p on memory $m"
@@ -252,9 +246,7 @@ foreach sel $bbsel { lappend unmapped t:$sel %d }
 yosys tee -q -o $out/unmapped.txt select -list {*}$unmapped
 if {[file size $out/unmapped.txt] > 0} {
     yosys stat
-    set fh [open $out/unmapped.txt]
-    set cells [lrange [split [string trim [read $fh]] "\n"] 0 2]
-    close $fh
+    set cells [lrange [split [string trim [read_file $out/unmapped.txt]] "\n"] 0 2]
     error "yosys_map: unmapped internal cells remain in $top: [join $cells {, }] (all: $out/unmapped.txt)"
 }
 yosys tee -q -o $out/stat.json stat -json -liberty $lib
