@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <bit>
 #include <string>
+#include <string_view>
 
 #include "common/address.h"
 #include "common/config.h"
@@ -84,29 +85,22 @@ class SramDemo final : public RtlBlock {
       b.assign(data_be_q, data_be);
     });
 
+    // One l1d_sram_1rw of the given shape, driven by the registered request.
+    const auto array = [&](std::string_view name, const Expr& words, const Expr& width, const Expr& gran,
+                           const Expr& addr_w, const Expr& addr, const Expr& wdata, const Expr& wmask,
+                           const Expr& rdata) {
+      m.instance(name, "l1d_sram_1rw",
+                 {{"Words", words}, {"Width", width}, {"GranBits", gran}, {"AddrBits", addr_w}},
+                 {{"clk_i", clk}, {"req_i", req_q}, {"we_i", we_q}, {"addr_i", addr}, {"wdata_i", wdata},
+                  {"wmask_i", wmask}, {"rdata_o", rdata}});
+    };
     m.comment("Tag/state array: every way's entry of a set in one word; a write enables one way's entry.");
     Expr tag_wmask = m.logic("tag_wmask", ways);
     m.assign(tag_wmask, cast(ways, lit(1, 1)) << way_q);
-    m.instance("u_tag", "l1d_sram_1rw",
-               {{"Words", sets}, {"Width", ways * entry_w}, {"GranBits", entry_w}, {"AddrBits", set_w}},
-               {{"clk_i", clk},
-                {"req_i", req_q},
-                {"we_i", we_q},
-                {"addr_i", set_q},
-                {"wdata_i", repl(ways, tag_wdata_q)},
-                {"wmask_i", tag_wmask},
-                {"rdata_o", tag_rdata}});
-
+    array("u_tag", sets, ways * entry_w, entry_w, set_w, set_q, repl(ways, tag_wdata_q), tag_wmask, tag_rdata);
     m.comment("Data array: word {set, way}, one way's line (2^WayBits words per set).");
-    m.instance("u_data", "l1d_sram_1rw",
-               {{"Words", sets << way_w}, {"Width", Expr(kLineBits)}, {"GranBits", Expr(8)}, {"AddrBits", set_w + way_w}},
-               {{"clk_i", clk},
-                {"req_i", req_q},
-                {"we_i", we_q},
-                {"addr_i", concat({set_q, way_q})},
-                {"wdata_i", data_wdata_q},
-                {"wmask_i", data_be_q},
-                {"rdata_o", data_rdata}});
+    array("u_data", sets << way_w, Expr(kLineBits), Expr(8), set_w + way_w, concat({set_q, way_q}), data_wdata_q,
+          data_be_q, data_rdata);
     return m;
   }
 };
