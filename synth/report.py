@@ -355,9 +355,9 @@ def sram_markdown(rep):
     fo4 = rep['library']['fo4_ps'] / 1000.0
     out = ['', '## SRAM layer: macros, paths through them, period', '',
            'Arrays (l1d_sram_1rw / l1d_sram_1r1w) tiled by synth/sram_tiling.py; macro area from the LEF size'
-           ' (black boxes: bits × density). Paths in ns and in FO4 of the library: clk-to-q + logic +'
-           ' setup as the period they need; "logic" alone from the launching pin (flop Q or macro read'
-           ' data). The .lib minimum_period is checked here (OpenSTA 2.0.17 does not). Hold at the macro'
+           ' (black boxes: bits × density). Paths as the period they need (clk-to-q or the macro\'s access'
+           ' time, logic, setup; half a cycle from a falling edge), in ns and in FO4 of the library, and'
+           ' their logic alone (from the launching flop\'s Q or the macro\'s read data) in FO4. The .lib minimum_period is checked here (OpenSTA 2.0.17 does not). Hold at the macro'
            ' inputs is reported, not fixed (docs/synthesis.md).', '',
            '| block | array | shape (words × bits / mask bits) | macros | macro area um² | unused bits |',
            '|---|---|---|---|---:|---:|']
@@ -367,7 +367,7 @@ def sram_markdown(rep):
                        f' {a["count"]} × {a["cell"]} ({a["cols"]} wide, {a["rows"]} deep) | {a["area_um2"]:.0f} |'
                        f' {a["waste_bits"]} |')
     out += ['', '| block | macros | macro area um² | flops | flop area um² | other logic um² | std r2r ns (FO4) |'
-                ' macro → reg ns (logic FO4) | reg → macro ns (logic FO4) | macro min period ns | hold at macro inputs |'
+                ' macro → reg ns | reg → macro ns | macro min period ns | hold at macro inputs |'
                 ' period ns | fmax MHz | limited by |',
             '|---|---:|---:|---:|---:|---:|---|---|---|---:|---|---:|---:|---|']
     for r in rows:
@@ -379,7 +379,7 @@ def sram_markdown(rep):
             if not p:
                 return '—'
             half = ', half cycle' if p['fraction'] < 0.75 else ''
-            return f'{p["period_ns"]:.3f} ({p["logic_fo4"]}{half})'
+            return f'{p["period_ns"]:.3f} = {p["period_ns"] / fo4:.1f} FO4 (logic {p["logic_fo4"]}{half})'
         h = L.get('hold')
         hold = (f'slack {h["slack_ns"]:.3f} ns, {h["violating_pins"]} of {h["input_pins"]} pins violate'
                 f' (need {L["hold_requirement_ns"]} ns)' if h else '—')

@@ -302,12 +302,13 @@ def wrapper(t, module, addr_bits):
     return '\n'.join(lines)
 
 
-# A mask bit of a bit-masked macro drives every pin of its group in the macro (232 A_BM pins for
-# one way of the tag array): ABC sees no logic there and buffers nothing, so a small gate would
-# drive the whole group (about 0.7 pF on sg13g2: a 5 ns slew). Like the buffer tree a placed flow
-# builds, the wrapper gives each group of more than MASK_FANOUT pins in a macro its own strong
-# buffer (a library cell instance, kept by Yosys and timed by OpenSTA).
-MASK_BUFFER = {'sg13g2': ('sg13g2_buf_8', 'A', 'X')}
+# A mask bit drives every mask pin of its group in every macro of the array (one tag-array way:
+# 232 A_BM pins on sg13g2, 29 wmask0 pins on sky130): ABC sees no logic between the mask flop and
+# the macro pins and buffers nothing, so one small gate would drive them all (0.66 pF and a 5 ns
+# slew on sg13g2's first run). Like the buffer tree a placed flow builds, the wrapper gives each
+# macro its own strong buffer (a library cell instance, kept by Yosys, timed by OpenSTA) for each
+# mask group that has more than MASK_FANOUT pins in the whole array.
+MASK_BUFFER = {'sg13g2': ('sg13g2_buf_8', 'A', 'X'), 'sky130': ('sky130_fd_sc_hd__buf_8', 'A', 'X')}
 MASK_FANOUT = 8
 
 
@@ -320,29 +321,35 @@ def cell_stubs(lib):
     return f'(* blackbox *)\nmodule {cell} (input {pin_in}, output {pin_out});\nendmodule\n\n'
 
 
-def buffered_mask(t, r, c):
-    """The declarations and buffers of one macro's mask groups, and its mask-pin expression."""
+def macro_mask(t, r, c):
+    """One macro's mask pins: the declarations and buffers they need, and the expression (MSB
+    first) of its A_BM (one pin per bit) or wmask0 (one pin per byte lane)."""
     m = t.macro
     lo = c * m.bits
-    cell, pin_in, pin_out = MASK_BUFFER[t.lib]
-    runs = []  # (group or None for padding, bit count), LSB first
-    for b in range(lo, lo + m.bits):
+    lane = 1 if m.mask == 'bit' else 8
+    group_pins = t.rows * (min(t.gran, t.width) // lane)  # pins of one mask group in the array
+    buffered = t.lib in MASK_BUFFER and group_pins > MASK_FANOUT
+    runs = []  # [group or None for padding, lanes], LSB first
+    for b in range(lo, lo + m.bits, lane):
         grp = b // t.gran if b < t.width else None
         if runs and runs[-1][0] == grp:
             runs[-1][1] += 1
         else:
             runs.append([grp, 1])
-    pre, parts = [], []
+    pre, parts, first = [], [], lo
     for grp, n in runs:
         if grp is None:
             parts.append(f"{n}'d0")
-        elif n > MASK_FANOUT:
+        elif buffered:
+            cell, pin_in, pin_out = MASK_BUFFER[t.lib]
             net = f'bm_r{r}_c{c}_g{grp}'
             pre += [f'  logic {net};', f'  {cell} u_{net} (.{pin_in}(bmask[{grp * t.gran}]), .{pin_out}({net}));']
             parts.append(f'{{{n}{{{net}}}}}')
-        else:
-            first = max(grp * t.gran, lo)
+        elif lane == 1:
             parts.append(f'bmask[{first + n - 1}:{first}]')
+        else:
+            parts += [f'bmask[{first + lane * k}]' for k in range(n)]
+        first += n * lane
     return pre, '{' + ', '.join(reversed(parts)) + '}'
 
 
@@ -352,10 +359,7 @@ def macro_instance(t, r, c, wen, ren, wlow, rlow):
     cw = t.cols * m.bits
     base = r * cw + lo
     d = f'wdata[{lo + m.bits - 1}:{lo}]'
-    bm = f'bmask[{lo + m.bits - 1}:{lo}]'
-    pre = []
-    if m.mask == 'bit' and t.lib in MASK_BUFFER:
-        pre, bm = buffered_mask(t, r, c)
+    pre, bm = macro_mask(t, r, c) if m.mask != 'none' else ([], '')
     dout = f'dout[{base + m.bits - 1}:{base}]'
     we_row = f'({wen}) & (wrow == {max((t.rows - 1).bit_length(), 1)}\'d{r})'
     re_row = f'({ren}) & (rrow == {max((t.rows - 1).bit_length(), 1)}\'d{r})'
@@ -377,7 +381,6 @@ def macro_instance(t, r, c, wen, ren, wlow, rlow):
             b += ['B_' + p[2:] for p in tie_a]
         pins = a + tie_a + b
     else:
-        wm = ', '.join(f'bmask[{lo + 8 * k}]' for k in reversed(range(m.bits // 8)))
         if m.ports == '1r1w':  # port 0 write-only (no mask: the column's group enables it), port 1 read
             group = lo // t.gran if t.gran != t.width else None
             en = we_row if group is None else f'{we_row} & bmask[{lo}]'
@@ -386,14 +389,14 @@ def macro_instance(t, r, c, wen, ren, wlow, rlow):
         elif t.kind == '1rw':
             din = f"{{1'b0, {d}}}" if m.spare_col else d
             dout0 = f'{{unused_r{r}_c{c}, {dout}}}' if m.spare_col else dout
-            pins = ['clk0(clk_i)', f'csb0(~({we_row} | {re_row}))', f'web0(~({we_row}))', f'wmask0({{{wm}}})',
+            pins = ['clk0(clk_i)', f'csb0(~({we_row} | {re_row}))', f'web0(~({we_row}))', f'wmask0({bm})',
                     f'addr0({wlow})', f'din0({din})', f'dout0({dout0})']
             if m.spare_col:
                 pins.append("spare_wen0(1'b0)")
             if m.ports == '1rw1r':
                 pins += ['clk1(clk_i)', "csb1(1'b1)", "addr1('0)", 'dout1()']
         else:  # 1rw1r for a 1r1w array: port 0 writes, port 1 reads
-            pins = ['clk0(clk_i)', f'csb0(~({we_row}))', "web0(1'b0)", f'wmask0({{{wm}}})', f'addr0({wlow})',
+            pins = ['clk0(clk_i)', f'csb0(~({we_row}))', "web0(1'b0)", f'wmask0({bm})', f'addr0({wlow})',
                     f'din0({d})', 'dout0()', 'clk1(clk_i)', f'csb1(~({re_row}))', f'addr1({rlow})', f'dout1({dout})']
     if m.family == 'sky130' and m.spare_col and t.kind == '1rw':
         pre.append(f'  logic unused_r{r}_c{c};')
