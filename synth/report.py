@@ -148,6 +148,11 @@ def sram_layer(row, views, by_type, seq, cells, sta, fo4_ns):
              'flop_area_um2': round(flop_area, 1)}
     if row.get('area_um2') is not None:
         layer['logic_area_um2'] = round(row['area_um2'] - flop_area, 1)
+    # hilomap gives every constant pin its own tie cell: on sg13g2 the macros' tied BIST and
+    # unused-port pins are most of the other logic (a placed design shares a few tie cells).
+    ties = {t: n for t, n in by_type.items() if 'tie' in t.lower() and t not in seq}
+    layer['tie_cells'] = sum(ties.values())
+    layer['tie_area_um2'] = round(sum(n * cells.get(t, {}).get('area', 0) for t, n in ties.items()), 1)
     by_cell = {}
     for a in views:
         by_cell[a['cell']] = by_cell.get(a['cell'], 0) + a['count']
@@ -366,7 +371,8 @@ def sram_markdown(rep):
             out.append(f'| {r["block"]} | {a["module"]} | {a["kind"]} {a["words"]} × {a["width"]} / {a["gran"]} |'
                        f' {a["count"]} × {a["cell"]} ({a["cols"]} wide, {a["rows"]} deep) | {a["area_um2"]:.0f} |'
                        f' {a["waste_bits"]} |')
-    out += ['', '| block | macros | macro area um² | flops | flop area um² | other logic um² | std r2r ns (FO4) |'
+    out += ['', '| block | macros | macro area um² | flops | flop area um² | other logic um² (tie cells) |'
+                ' std r2r ns (FO4) |'
                 ' macro → reg ns | reg → macro ns | macro min period ns | hold at macro inputs |'
                 ' period ns | fmax MHz | limited by |',
             '|---|---:|---:|---:|---:|---:|---|---|---|---:|---|---:|---:|---|']
@@ -384,7 +390,8 @@ def sram_markdown(rep):
         hold = (f'slack {h["slack_ns"]:.3f} ns, {h["violating_pins"]} of {h["input_pins"]} pins violate'
                 f' (need {L["hold_requirement_ns"]} ns)' if h else '—')
         out.append(f'| {r["block"]} | {L["macro_count"]} | {L["macro_area_um2"]:.0f} | {r["flops"]} |'
-                   f' {L["flop_area_um2"]:.0f} | {fmt(L.get("logic_area_um2"))} | {std} | {path("macro_to_reg")} |'
+                   f' {L["flop_area_um2"]:.0f} | {fmt(L.get("logic_area_um2"))} ({L["tie_cells"]}: {L["tie_area_um2"]:.0f}) |'
+                   f' {std} | {path("macro_to_reg")} |'
                    f' {path("reg_to_macro")} | {L["min_period_ns"] or "none"} | {hold} | {fmt(L["period_ns"], "{:.3f}")} |'
                    f' {fmt(L["fmax_mhz"], "{:.0f}")} | {L["limit"]} |')
     return out
