@@ -66,9 +66,8 @@ python3 "$tools/liberty.py" "$src" "$libdir/marked.lib" "$libdir/lib.json" \
 printf "LIB_ID='%s'\nLIB_SRAM_UM2_PER_BIT='%s'\n" "$id" "$density" >>"$libdir/lib.env"
 # The SRAM layer (synth/sram_tiling.py, docs/synthesis.md): sky130 and sg13g2 tile l1d_sram_*
 # arrays onto the macros of SRAM_DIR (default PDK_DIR/sram), whose .lib.gz are unpacked into
-# LIBDIR/macros
-# (neither Yosys 0.23 nor OpenSTA 2.0.17 reads .lib.gz); other libraries get one black box per
-# array at the density above.
+# LIBDIR/macros (neither Yosys 0.23 nor OpenSTA 2.0.17 reads .lib.gz); other libraries get one
+# black box per array at the density above. LIB_FO4_NS (below) times those black boxes.
 case $id in
   sky130 | sg13g2)
     sram_dir=${SRAM_DIR:-$pdk/sram}

@@ -156,7 +156,8 @@ def sram_layer(row, views, by_type, seq, cells, sta, fo4_ns):
     by_cell = {}
     for a in views:
         by_cell[a['cell']] = by_cell.get(a['cell'], 0) + a['count']
-    layer['macros'] = [{'cell': c, 'count': n, 'found_in_netlist': by_type.get(c, 0)} for c, n in sorted(by_cell.items())]
+    layer['macros'] = [{'cell': c, 'count': n, 'found_in_netlist': by_type.get(c, 0)}
+                       for c, n in sorted(by_cell.items())]
     sta = sta or {}
     candidates = []
     crit = row.get('critical_ns')
@@ -227,7 +228,6 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
                        if not is_blackbox_type(t, set(blackboxes) | set(subs)) and t not in macro_cells)
     row['flops'] = sum(n for t, n in by_type.items() if t in seq)
     row['area_um2'] = chip_areas(os.path.join(bdir, 'stat.txt')).get(name)
-
     if row['area_um2'] is None and not by_type and not timed:
         row['area_um2'] = 0.0  # emptied by its context: `stat` prints no area for an empty module
     if subs:
@@ -280,11 +280,9 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
     row['meets_goal'] = row['fo4'] is not None and row['fo4'] <= goal
     if 'sram_layer' in row:
         row['period_ns'] = row['sram_layer']['period_ns']
-    if row['sram_area_um2'] is not None and row['area_um2'] is not None:
-        row['total_area_um2'] = round(row['area_um2'] + row['sram_area_um2'], 1)
-    if 'sram_layer' in row and row['area_um2'] is not None:
-        row['total_area_um2'] = round(row['area_um2'] + (row['sram_area_um2'] or 0) +
-                                      row['sram_layer']['macro_area_um2'], 1)
+    macro_area = row['sram_layer']['macro_area_um2'] if 'sram_layer' in row else None
+    if (row['sram_area_um2'] is not None or macro_area) and row['area_um2'] is not None:
+        row['total_area_um2'] = round(row['area_um2'] + (row['sram_area_um2'] or 0) + (macro_area or 0), 1)
     needed = ('cells', 'area_um2', 'critical_ns') if timed else ()
     if 'sram_layer' in row:
         # A primitive alone may have no standard cell at all (osu018: the black box is all) and no
@@ -362,8 +360,9 @@ def sram_markdown(rep):
            'Arrays (l1d_sram_1rw / l1d_sram_1r1w) tiled by synth/sram_tiling.py; macro area from the LEF size'
            ' (black boxes: bits × density). Paths as the period they need (clk-to-q or the macro\'s access'
            ' time, logic, setup; half a cycle from a falling edge), in ns and in FO4 of the library, and'
-           ' their logic alone (from the launching flop\'s Q or the macro\'s read data) in FO4. The .lib minimum_period is checked here (OpenSTA 2.0.17 does not). Hold at the macro'
-           ' inputs is reported, not fixed (docs/synthesis.md).', '',
+           ' their logic alone (from the launching flop\'s Q or the macro\'s read data) in FO4. The .lib'
+           ' minimum_period is checked here (OpenSTA 2.0.17 does not). Hold at the macro inputs is reported,'
+           ' not fixed (docs/synthesis.md).', '',
            '| block | array | shape (words × bits / mask bits) | macros | macro area um² | unused bits |',
            '|---|---|---|---|---:|---:|']
     for r in rows:
@@ -390,9 +389,9 @@ def sram_markdown(rep):
         hold = (f'slack {h["slack_ns"]:.3f} ns, {h["violating_pins"]} of {h["input_pins"]} pins violate'
                 f' (need {L["hold_requirement_ns"]} ns)' if h else '—')
         out.append(f'| {r["block"]} | {L["macro_count"]} | {L["macro_area_um2"]:.0f} | {r["flops"]} |'
-                   f' {L["flop_area_um2"]:.0f} | {fmt(L.get("logic_area_um2"))} ({L["tie_cells"]}: {L["tie_area_um2"]:.0f}) |'
-                   f' {std} | {path("macro_to_reg")} |'
-                   f' {path("reg_to_macro")} | {L["min_period_ns"] or "none"} | {hold} | {fmt(L["period_ns"], "{:.3f}")} |'
+                   f' {L["flop_area_um2"]:.0f} | {fmt(L.get("logic_area_um2"))} ({L["tie_cells"]}:'
+                   f' {L["tie_area_um2"]:.0f}) | {std} | {path("macro_to_reg")} | {path("reg_to_macro")} |'
+                   f' {L["min_period_ns"] or "none"} | {hold} | {fmt(L["period_ns"], "{:.3f}")} |'
                    f' {fmt(L["fmax_mhz"], "{:.0f}")} | {L["limit"]} |')
     return out
 

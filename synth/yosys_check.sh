@@ -57,8 +57,7 @@ if [ -n "$netlist" ]; then
   script+="; rename $top ${top}_netlist; write_verilog -noattr $new_netlist"
 fi
 # A black box of synthesis (SYN_BLACKBOX, default l1d_data_sram, l1d_ram_1r1w and the SRAM
-# primitives: SRAM or
-# register-file macros in a real L1) is checked as that flow uses it: elaborated, its processes
+# primitives: SRAM or register-file macros in a real L1) is checked as that flow uses it: elaborated, its processes
 # and memories inferred, but not mapped to cells (Yosys takes minutes and GBs to turn an
 # SRAM-sized memory into flops). Asked for a netlist (the co-simulation of a small shape), it is
 # synthesized like any other module: the model maps to flops and matches its RTL.
