@@ -66,6 +66,8 @@ run_yosys() {
     SYN_OUT=$out SYN_TOOLS=$tools SYN_TIEHI=$LIB_TIEHI SYN_TIELO=$LIB_TIELO \
     SYN_BLACKBOX=${SYN_BLACKBOX:-} SYN_ABC_ARGS=${SYN_ABC_ARGS:-} SYN_CONST_INPUTS=${const_inputs//,/ } \
     SYN_SUBBLOCKS=${SYN_SUBBLOCKS:-} SYN_CONTEXT=${SYN_CONTEXT:-} \
+    SYN_SRAM_KIND=${LIB_SRAM_KIND:-} SYN_SRAM_MACROS=$libdir/macros \
+    SYN_SRAM_DENSITY=${LIB_SRAM_UM2_PER_BIT:-} SYN_FO4_NS=${LIB_FO4_NS:-} \
     bash -c 'TIMEFORMAT="%U %S"; time "$0" -q -l "$1" -c "$2" >/dev/null 2>"$3"' \
     "$yosys" "$out/yosys.log" "$tools/yosys_map.tcl" "$out/yosys.err" 2>"$out/yosys.cpu"
   rc=$?
@@ -108,6 +110,7 @@ t1=$(now)
 STA_LIBERTY=$libdir/marked.lib STA_NETLIST=$netlists STA_TOP=${top}_synwrap \
   STA_DRIVER=$LIB_BUF STA_LOAD=$LIB_LOAD STA_PERIOD=${SYN_PERIOD_NS:-100} \
   STA_REPORT=$out/timing.rpt STA_OUT=$out/sta.json SYN_TOOLS=$tools \
+  STA_SRAM=$([ -s "$out/sram_sta.tcl" ] && echo "$out/sram_sta.tcl") \
   bash -c 'TIMEFORMAT="%U %S"; time "$0" -no_init -no_splash -exit "$1" >"$2" 2>&1' \
   "$sta" "$tools/sta_block.tcl" "$out/sta.log" 2>"$out/sta.cpu"
 t2=$(now)

@@ -64,6 +64,25 @@ mkdir -p "$libdir"
 python3 "$tools/liberty.py" "$src" "$libdir/marked.lib" "$libdir/lib.json" \
   ${dont_use[@]:+--dont-use "${dont_use[@]}"} || die "cannot use the liberty file $src"
 printf "LIB_ID='%s'\nLIB_SRAM_UM2_PER_BIT='%s'\n" "$id" "$density" >>"$libdir/lib.env"
+# The SRAM layer (synth/sram_tiling.py, docs/synthesis.md): sky130 and sg13g2 tile l1d_sram_*
+# arrays onto the macros of SRAM_DIR (default PDK_DIR/sram), whose .lib.gz are unpacked into
+# LIBDIR/macros (neither Yosys 0.23 nor OpenSTA 2.0.17 reads .lib.gz); other libraries get one
+# black box per array at the density above. LIB_FO4_NS (below) times those black boxes.
+case $id in
+  sky130 | sg13g2)
+    sram_dir=${SRAM_DIR:-$pdk/sram}
+    mkdir -p "$libdir/macros"
+    n=0
+    for f in "$sram_dir"/*.lib.gz; do
+      [ -e "$f" ] || continue
+      gunzip -c "$f" >"$libdir/macros/$(basename "$f" .gz)" || die "cannot unpack $f"
+      n=$((n + 1))
+    done
+    [ "$n" -gt 0 ] || die "LIB=$id: no SRAM macro liberty files (*.lib.gz) in $sram_dir (set SRAM_DIR)"
+    printf "LIB_SRAM_KIND='%s'\n" "$id" >>"$libdir/lib.env"
+    ;;
+  *) printf "LIB_SRAM_KIND='blackbox'\n" >>"$libdir/lib.env" ;;
+esac
 # shellcheck source=/dev/null
 . "$libdir/lib.env"
 printf 'set_driving_cell %s\nset_load %s\n' "$LIB_BUF" "$LIB_LOAD_FF" >"$libdir/abc.constr"
@@ -75,4 +94,6 @@ if [ ! -s "$libdir/fo4.json" ] || grep -q '^Error' "$libdir/fo4.log"; then
   cat "$libdir/fo4.log" >&2
   die "FO4 measurement failed for $src"
 fi
+printf "LIB_FO4_NS='%s'\n" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["fo4_ns"])' "$libdir/fo4.json")" \
+  >>"$libdir/lib.env"
 echo "synth: library $id ($LIB_NAME, $LIB_CELLS usable cells), $(grep -o '^fo4: .*' "$libdir/fo4.log")"

@@ -136,6 +136,56 @@ def describe(reg, ports):
     return reg[len('u_dut/'):] if reg.startswith('u_dut/') else reg
 
 
+def sram_layer(row, views, by_type, seq, cells, sta, fo4_ns):
+    """The SRAM layer's facts of a block (docs/synthesis.md): its arrays and their macros (count x
+    LEF area), the flops and the rest of the standard-cell area, and the period: the worst of the
+    standard-cell register-to-register path, the path out of a macro (sky130: launched at the
+    falling edge, so it gets half the period), the path into a macro, and the macros' .lib
+    minimum_period, which OpenSTA 2.0.17 does not check; `limit` names the one that sets it."""
+    flop_area = sum(n * cells.get(t, {}).get('area', 0) for t, n in by_type.items() if t in seq)
+    layer = {'arrays': views, 'macro_count': sum(a['count'] for a in views),
+             'macro_area_um2': round(sum(a['area_um2'] for a in views), 1),
+             'flop_area_um2': round(flop_area, 1)}
+    if row.get('area_um2') is not None:
+        layer['logic_area_um2'] = round(row['area_um2'] - flop_area, 1)
+    # hilomap gives every constant pin its own tie cell: on sg13g2 the macros' tied BIST and
+    # unused-port pins are most of the other logic (a placed design shares a few tie cells).
+    ties = {t: n for t, n in by_type.items() if 'tie' in t.lower() and t not in seq}
+    layer['tie_cells'] = sum(ties.values())
+    layer['tie_area_um2'] = round(sum(n * cells.get(t, {}).get('area', 0) for t, n in ties.items()), 1)
+    by_cell = {}
+    for a in views:
+        by_cell[a['cell']] = by_cell.get(a['cell'], 0) + a['count']
+    layer['macros'] = [{'cell': c, 'count': n, 'found_in_netlist': by_type.get(c, 0)}
+                       for c, n in sorted(by_cell.items())]
+    sta = sta or {}
+    candidates = []
+    crit = row.get('critical_ns')
+    if crit:
+        candidates.append((crit, 'logic (standard-cell register to register)'))
+    for key, what in (('macro_to_reg', 'macro output to register'), ('reg_to_macro', 'register to macro input')):
+        p = sta.get(key)
+        if p:
+            p['logic_fo4'] = round(p['logic_ns'] / fo4_ns, 1)
+            layer[key] = p
+            half = ' (half cycle: read data on the falling edge)' if p['fraction'] < 0.75 else ''
+            candidates.append((p['period_ns'], what + half))
+    if sta.get('min_period_ns'):
+        candidates.append((sta['min_period_ns'], f'macro minimum period ({sta["min_period_cell"]})'))
+    layer['min_period_ns'] = sta.get('min_period_ns', 0)
+    layer['hold'] = sta.get('hold')
+    layer['hold_requirement_ns'] = max(a['hold_ns'] for a in views)
+    if candidates:
+        period, limit = max(candidates)
+        layer.update(period_ns=round(period, 4), fmax_mhz=round(1000.0 / period, 1), limit=limit)
+    else:
+        layer.update(period_ns=None, fmax_mhz=None, limit='no timed path')
+    missing = [m['cell'] for m in layer['macros'] if m['found_in_netlist'] != m['count']]
+    if missing:
+        row['status'], row['error'] = 'fail', f'SRAM macros missing from the netlist: {", ".join(missing)}'
+    row['sram_layer'] = layer
+
+
 def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
     """One block's row. timed=False: a sub-block of a hierarchical block, synthesized in context
     (synth/hier.sh) and timed only as part of it; it may come out empty."""
@@ -164,6 +214,8 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
         if not bits:
             row['status'], row['error'] = 'fail', 'the black box holds no storage that Yosys can see'
         return row
+    views = load(os.path.join(bdir, 'sram_views.json'), {}).get('arrays', [])
+    macro_cells = {a['cell'] for a in views}
     stat = load(os.path.join(bdir, 'stat.json'), {})
     key = module_key(stat, name)
     design = load(os.path.join(bdir, 'block.json'), {})
@@ -172,7 +224,8 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
     by_type = stat['modules'][key]['num_cells_by_type'] if key else {}
     seq = set(lib['sequential'])
     row['kind'] = 'seq' if 'clk_i' in ports else 'comb'
-    row['cells'] = sum(n for t, n in by_type.items() if not is_blackbox_type(t, set(blackboxes) | set(subs)))
+    row['cells'] = sum(n for t, n in by_type.items()
+                       if not is_blackbox_type(t, set(blackboxes) | set(subs)) and t not in macro_cells)
     row['flops'] = sum(n for t, n in by_type.items() if t in seq)
     row['area_um2'] = chip_areas(os.path.join(bdir, 'stat.txt')).get(name)
     if row['area_um2'] is None and not by_type and not timed:
@@ -217,14 +270,27 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
     row['fo4'] = round(crit / fo4_ns, 1) if crit else None
     row['fmax_mhz'] = round(1000.0 / crit, 1) if crit else None
     row['depth'] = sta.get('depth')
+    if views:
+        cells = load(os.path.join(os.path.dirname(os.path.dirname(bdir)), 'lib', 'cells.json'), {})
+        sram_layer(row, views, by_type, seq, cells, sta.get('sram'), fo4_ns)
     row['start'] = describe(sta.get('start_reg', '?'), ports)
     row['end'] = describe(sta.get('end_reg', '?'), ports)
     goal = TAG_STAGE_GOAL_FO4 if name in TAG_STAGE else GOAL_FO4
     row['goal_fo4'] = goal
     row['meets_goal'] = row['fo4'] is not None and row['fo4'] <= goal
-    if row['sram_area_um2'] is not None and row['area_um2'] is not None:
-        row['total_area_um2'] = round(row['area_um2'] + row['sram_area_um2'], 1)
+    if 'sram_layer' in row:
+        row['period_ns'] = row['sram_layer']['period_ns']
+    macro_area = row['sram_layer']['macro_area_um2'] if 'sram_layer' in row else None
+    if (row['sram_area_um2'] is not None or macro_area) and row['area_um2'] is not None:
+        row['total_area_um2'] = round(row['area_um2'] + (row['sram_area_um2'] or 0) + (macro_area or 0), 1)
     needed = ('cells', 'area_um2', 'critical_ns') if timed else ()
+    if 'sram_layer' in row:
+        # A primitive alone may have no standard cell at all (osu018: the black box is all) and no
+        # standard-cell register-to-register path: its period comes from the macro paths.
+        needed = ('period_ns',) if timed else ()
+        if row['area_um2'] is None and row['cells'] == 0:
+            row['area_um2'] = 0.0
+            row['sram_layer']['logic_area_um2'] = 0.0
     problems = [k for k in needed if not row.get(k) or row[k] <= 0]
     if not timed and row['area_um2'] is None:
         problems.append('area_um2')
@@ -283,6 +349,53 @@ def secs(r, tool):
     return f'{wall:.1f}' + (f' ({cpu:.1f})' if cpu is not None else '')
 
 
+def sram_markdown(rep):
+    """The SRAM layer section: per block with l1d_sram_* arrays, the tilings, the area split and
+    the period with its limiting element (docs/synthesis.md)."""
+    rows = [r for r in rep['blocks'] if r['status'] == 'ok' and r.get('sram_layer')]
+    if not rows:
+        return []
+    fo4 = rep['library']['fo4_ps'] / 1000.0
+    out = ['', '## SRAM layer: macros, paths through them, period', '',
+           'Arrays (l1d_sram_1rw / l1d_sram_1r1w) tiled by synth/sram_tiling.py; macro area from the LEF size'
+           ' (black boxes: bits × density). Paths as the period they need (clk-to-q or the macro\'s access'
+           ' time, logic, setup; half a cycle from a falling edge), in ns and in FO4 of the library, and'
+           ' their logic alone (from the launching flop\'s Q or the macro\'s read data) in FO4. The .lib'
+           ' minimum_period is checked here (OpenSTA 2.0.17 does not). Hold at the macro inputs is reported,'
+           ' not fixed (docs/synthesis.md).', '',
+           '| block | array | shape (words × bits / mask bits) | macros | macro area um² | unused bits |',
+           '|---|---|---|---|---:|---:|']
+    for r in rows:
+        for a in r['sram_layer']['arrays']:
+            out.append(f'| {r["block"]} | {a["module"]} | {a["kind"]} {a["words"]} × {a["width"]} / {a["gran"]} |'
+                       f' {a["count"]} × {a["cell"]} ({a["cols"]} wide, {a["rows"]} deep) | {a["area_um2"]:.0f} |'
+                       f' {a["waste_bits"]} |')
+    out += ['', '| block | macros | macro area um² | flops | flop area um² | other logic um² (tie cells) |'
+                ' std r2r ns (FO4) |'
+                ' macro → reg ns | reg → macro ns | macro min period ns | hold at macro inputs |'
+                ' period ns | fmax MHz | limited by |',
+            '|---|---:|---:|---:|---:|---:|---|---|---|---:|---|---:|---:|---|']
+    for r in rows:
+        L = r['sram_layer']
+        std = f'{r["critical_ns"]:.3f} ({r["critical_ns"] / fo4:.1f})' if r['critical_ns'] else '—'
+
+        def path(key):
+            p = L.get(key)
+            if not p:
+                return '—'
+            half = ', half cycle' if p['fraction'] < 0.75 else ''
+            return f'{p["period_ns"]:.3f} = {p["period_ns"] / fo4:.1f} FO4 (logic {p["logic_fo4"]}{half})'
+        h = L.get('hold')
+        hold = (f'slack {h["slack_ns"]:.3f} ns, {h["violating_pins"]} of {h["input_pins"]} pins violate'
+                f' (need {L["hold_requirement_ns"]} ns)' if h else '—')
+        out.append(f'| {r["block"]} | {L["macro_count"]} | {L["macro_area_um2"]:.0f} | {r["flops"]} |'
+                   f' {L["flop_area_um2"]:.0f} | {fmt(L.get("logic_area_um2"))} ({L["tie_cells"]}:'
+                   f' {L["tie_area_um2"]:.0f}) | {std} | {path("macro_to_reg")} | {path("reg_to_macro")} |'
+                   f' {L["min_period_ns"] or "none"} | {hold} | {fmt(L["period_ns"], "{:.3f}")} |'
+                   f' {fmt(L["fmax_mhz"], "{:.0f}")} | {L["limit"]} |')
+    return out
+
+
 def markdown(rep):
     lib, run = rep['library'], rep['run']
     out = [f'# Synthesis report: {lib["name"]}', '',
@@ -312,6 +425,13 @@ def markdown(rep):
         area = fmt(r['area_um2'])
         if r.get('sram_area_um2') is not None:
             area += f' + SRAM {r["sram_area_um2"]:.0f}'
+        if r.get('sram_layer'):
+            area += f' + macros {r["sram_layer"]["macro_area_um2"]:.0f}'
+        if r['critical_ns'] is None:  # no standard-cell register-to-register path (SRAM layer below)
+            out.append(f'| {r["block"]} | {lib["name"]} | {r["kind"]} | {r["cells"]} | {area} | {r["flops"]} |'
+                       f' — | — | — | — | — | only macro paths (SRAM layer below) | {secs(r, "yosys")} |'
+                       f' {secs(r, "sta")} |')
+            continue
         out.append(f'| {r["block"]} | {lib["name"]} | {r["kind"]} | {r["cells"]} | {area} | {r["flops"]} |'
                    f' {r["critical_ns"]:.3f} | {r["fo4"]:.1f} | {goal} | {r["fmax_mhz"]:.0f} |'
                    f' {r["depth"]} | {r["start"]} → {r["end"]} | {secs(r, "yosys")} | {secs(r, "sta")} |')
@@ -320,6 +440,7 @@ def markdown(rep):
         out += ['', f'SRAM macros (memories of at least {rep.get("macro_min_bits", "—")} bits, area at'
                     f' {rep["sram_um2_per_bit"]} um²/bit, not timed): '
                 + '; '.join(f'{b}: {m}' for b, m in macros) + '.']
+    out += sram_markdown(rep)
     po = rep['policy_overhead']
     out += ['', '## Policy overhead: l1d_top with every policy vs the baseline LRU controller', '']
     if po['available']:

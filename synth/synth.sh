@@ -15,6 +15,7 @@
 # policy's hardware: synth/policies.sh).
 #
 # Environment: PDK_DIR (sky130 and sg13g2; default ../shared/pdk beside the repository),
+# SRAM_DIR (the SRAM macros' .lib.gz for sky130 and sg13g2; default PDK_DIR/sram),
 # SRAM_UM2_PER_BIT (data SRAM density, needed with --liberty), SYN_BLACKBOX (modules kept as
 # black boxes; default l1d_data_sram and l1d_ram_1r1w, the SRAM models), YOSYS, STA.
 #
@@ -31,7 +32,7 @@ lib=osu018 rtl=$root/rtl out=$root/build/synth jobs=$(nproc) blocks="" baseline=
 variants=()
 
 usage() {
-  sed -n '2,22p' "$0" >&2
+  sed -n '2,20p' "$0" >&2
   exit 2
 }
 while [ $# -gt 0 ]; do

@@ -40,7 +40,9 @@ trap 'rm -f "$log" "$new_netlist"' EXIT
 # instances, with their parameters (so a netlist instantiates them as the RTL does and the
 # co-simulation links their behavioural models), their ports are checked, and their insides are
 # synthesized by their own check.
-blackboxes=" ${SYN_BLACKBOX-l1d_data_sram l1d_ram_1r1w} "
+# The SRAM primitives l1d_sram_1rw and l1d_sram_1r1w are black boxes here too: make synth maps
+# them to macros (synth/sram_tiling.py), and the arrays that instantiate them are SRAM-sized.
+blackboxes=" ${SYN_BLACKBOX-l1d_data_sram l1d_ram_1r1w l1d_sram_1rw l1d_sram_1r1w} "
 libs=()
 rest=()
 for f in "${mods[@]}"; do
@@ -54,8 +56,8 @@ script="$read; synth -top $top; check -assert; stat"
 if [ -n "$netlist" ]; then
   script+="; rename $top ${top}_netlist; write_verilog -noattr $new_netlist"
 fi
-# A black box of synthesis (SYN_BLACKBOX, default l1d_data_sram and l1d_ram_1r1w: SRAM or
-# register-file macros in a real L1) is checked as that flow uses it: elaborated, its processes
+# A black box of synthesis (SYN_BLACKBOX, default l1d_data_sram, l1d_ram_1r1w and the SRAM
+# primitives: SRAM or register-file macros in a real L1) is checked as that flow uses it: elaborated, its processes
 # and memories inferred, but not mapped to cells (Yosys takes minutes and GBs to turn an
 # SRAM-sized memory into flops). Asked for a netlist (the co-simulation of a small shape), it is
 # synthesized like any other module: the model maps to flops and matches its RTL.

@@ -7,7 +7,8 @@
 # SYN_ABC_ARGS (extra abc options), SYN_CONST_INPUTS (inputs tied to constants, below),
 # SYN_MACRO_MIN_BITS (memories at least this large become SRAM macros, below; default 4096),
 # SYN_SUBBLOCKS (modules synthesized on their own runs: black boxes here, below), SYN_CONTEXT
-# (the block in the context of its instances, below), SYN_TOOLS (synth/), SYN_PYTHON.
+# (the block in the context of its instances, below), SYN_TOOLS (synth/), SYN_PYTHON,
+# SYN_SRAM_KIND / SYN_SRAM_MACROS / SYN_SRAM_DENSITY / SYN_FO4_NS (the SRAM layer, below).
 #
 # Steps: read_verilog -sv -noautowire -defer (only what TOP instantiates is elaborated: the big
 # arrays of other files cost nothing); hierarchy -check; black boxes; proc; constant inputs;
@@ -16,6 +17,13 @@
 # block's cells, area and flops are counted apart from the wrapper's; dfflibmap; abc -liberty
 # -constr; tie cells (hilomap); then a failure if any internal ($) cell is left unmapped, and
 # stat -liberty (JSON) and the netlist for OpenSTA.
+
+proc read_file {path} {
+    set fh [open $path]
+    set text [read $fh]
+    close $fh
+    return $text
+}
 
 proc env_or {name default} {
     if {[info exists ::env($name)]} { return $::env($name) }
@@ -44,6 +52,34 @@ foreach f [lsort [glob -nocomplain -directory $rtl *.sv]] {
 yosys read_verilog -sv -noautowire -defer {*}$pkgs {*}$mods
 yosys hierarchy -check -top $top
 
+# The SRAM layer (docs/synthesis.md): every elaborated l1d_sram_1rw / l1d_sram_1r1w (the logical
+# arrays) is replaced by its synthesis view for the library, a wrapper around the macros that
+# synth/sram_tiling.py chooses (SYN_SRAM_KIND sky130 | sg13g2: the unpacked macro .lib files in
+# SYN_SRAM_MACROS, read with read_liberty -lib as black-box cells), or around one black box per
+# array (blackbox: SYN_SRAM_DENSITY um^2/bit, timing stated in FO4 of SYN_FO4_NS). The shapes come
+# from the elaborated modules' parameters (Yosys names them $paramod$<hash>\l1d_sram_1rw).
+# OUT/sram_views.json lists each array's tiling (synth/report.py), OUT/sram_sta.tcl the macro
+# libraries and clock pins (synth/sta_block.tcl).
+set sram_kind [env_or SYN_SRAM_KIND ""]
+if {$sram_kind ne ""} {
+    set sram_sel {}
+    foreach m {l1d_sram_1rw l1d_sram_1r1w} {
+        yosys tee -q -o $out/sram_modules.txt select -list *$m
+        if {[regexp -line "^\\S*$m\$" [read_file $out/sram_modules.txt]]} { lappend sram_sel *$m/w:clk_i }
+    }
+    if {[llength $sram_sel]} {
+        # dump -m: the module headers (name, parameters) of the partly selected modules
+        yosys tee -q -o $out/sram_dump.txt dump -m {*}$sram_sel
+        set cmd [list $python $tools/sram_tiling.py views --lib $sram_kind --dump $out/sram_dump.txt \
+                     --top $top --out $out --macro-dir [env_or SYN_SRAM_MACROS ""]]
+        if {[env_or SYN_SRAM_DENSITY ""] ne ""} { lappend cmd --density $::env(SYN_SRAM_DENSITY) }
+        if {[env_or SYN_FO4_NS ""] ne ""} { lappend cmd --fo4 $::env(SYN_FO4_NS) }
+        exec {*}$cmd
+        yosys script $out/sram_views.ys
+        yosys hierarchy -check -top $top
+    }
+}
+
 # Black boxes (SYN_BLACKBOX, e.g. the data SRAM): first their storage as instantiated here
 # (memory bits per elaborated module, from the memory declarations; synth/report.py multiplies by
 # the instance counts), then their contents go. Their area comes from a stated SRAM density
@@ -54,11 +90,8 @@ yosys hierarchy -check -top $top
 set bbsel {}
 foreach m $bboxes { lappend bbsel "*$m" }
 proc memory_bits {path} {
-    set fh [open $path]
-    set text [read $fh]
-    close $fh
     set bits 0
-    foreach {_ n} [regexp -all -inline {"num_memory_bits":\s*(\d+)} $text] { incr bits $n }
+    foreach {_ n} [regexp -all -inline {"num_memory_bits":\s*(\d+)} [read_file $path]] { incr bits $n }
     return $bits
 }
 if {[llength $bbsel]} {
@@ -95,9 +128,7 @@ proc macro_memories {top out min_bits} {
     set sep ""
     if {$min_bits > 0} {
         yosys tee -q -o $out/memories.txt select -list t:\$mem_v2
-        set fh2 [open $out/memories.txt]
-        set mems [split [string trim [read $fh2]] "\n"]
-        close $fh2
+        set mems [split [string trim [read_file $out/memories.txt]] "\n"]
         # Every parameter of $mem_v2: the black box declares none.
         set params {MEMID SIZE OFFSET ABITS WIDTH INIT RD_PORTS RD_CLK_ENABLE RD_CLK_POLARITY
             RD_TRANSPARENCY_MASK RD_COLLISION_X_MASK RD_WIDE_CONTINUATION RD_CE_OVER_SRST
@@ -108,9 +139,7 @@ proc macro_memories {top out min_bits} {
         foreach m $mems {
             if {$m eq ""} continue
             yosys tee -q -o $out/memory.txt dump $m
-            set fh2 [open $out/memory.txt]
-            set text [read $fh2]
-            close $fh2
+            set text [read_file $out/memory.txt]
             foreach p {SIZE WIDTH ABITS RD_PORTS WR_PORTS} {
                 if {![regexp "parameter \\\\$p (\\d+)" $text _ g($p)]} {
                     error "yosys_map: no parameter $p on memory $m"
@@ -217,9 +246,7 @@ foreach sel $bbsel { lappend unmapped t:$sel %d }
 yosys tee -q -o $out/unmapped.txt select -list {*}$unmapped
 if {[file size $out/unmapped.txt] > 0} {
     yosys stat
-    set fh [open $out/unmapped.txt]
-    set cells [lrange [split [string trim [read $fh]] "\n"] 0 2]
-    close $fh
+    set cells [lrange [split [string trim [read_file $out/unmapped.txt]] "\n"] 0 2]
     error "yosys_map: unmapped internal cells remain in $top: [join $cells {, }] (all: $out/unmapped.txt)"
 }
 yosys tee -q -o $out/stat.json stat -json -liberty $lib

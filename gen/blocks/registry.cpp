@@ -27,6 +27,9 @@ const std::vector<const RtlBlock*>& all_blocks() {
       &issue_block(),
       &fill_issue_block(),
       &flush_walker_block(),
+      &sram_1rw_block(),
+      &sram_1r1w_block(),
+      &sram_demo_block(),  // instantiates l1d_sram_1rw
       &top_block(),  // last: it instantiates the others
   };
   return kBlocks;
