@@ -458,7 +458,7 @@ INSTANTIATE_TEST_SUITE_P(
             "l1", "l1:\n  ways: 4\n  wayz: 8\n",
             "l1.wayz: unknown key (allowed: size_bytes, ways, address_bits, chunk_tag_bits, set_index, "
             "hit_latency, mshr_entries, mshr_max_merge, miss_queue_entries, write_policy, sector, allocation, "
-            "bypass_fetch, mshr_merge, kernel_end, hit_latency_at, bypass_path, write_allocate, carveout, "
+            "bypass_fetch, mshr_merge, kernel_end, hit_latency_at, bypass_path, write_allocate, pipeline, carveout, "
             "unified_bytes, shared_options_kb)"},
         UnknownKeyCase{
             "dram", "dram: {chanels: 4}\n",
