@@ -30,6 +30,7 @@ const std::vector<const RtlBlock*>& all_blocks() {
       &sram_1rw_block(),
       &sram_1r1w_block(),
       &sram_demo_block(),  // instantiates l1d_sram_1rw
+      &tag_read_block(),   // instantiates l1d_sram_1r1w
       &top_block(),  // last: it instantiates the others
   };
   return kBlocks;
