@@ -33,8 +33,8 @@ void L1::step_staged(const L1Inputs& in, L1Outputs& out) {
   // A: the arbiter acts on the state at the start of the cycle.
   const bool core_waiting = !replay_fifo_.empty() || !core_fifo_.empty();
   Op a = arbitrate();
-  if (core_waiting && (is(a, Op::Kind::kFill) || is(a, Op::Kind::kFlush) || (is(a, Op::Kind::kNone) && flushing_)))
-    ++counters_.s1_stall_cycles;
+  // A waiting core request is passed over only for a fill step or a flush (which holds A).
+  if (core_waiting && !is(a, Op::Kind::kCore)) ++counters_.s1_stall_cycles;
 
   // M.
   const size_t queued_before = miss_queue_.size();
@@ -126,7 +126,9 @@ bool L1::decide(const Op& op, Op& a) {
       const size_t fifo_before = fill_fifo_.size();
       const bool produced = fill_step();
       if (fill_fifo_.size() < fifo_before) {
-        --fill_cursor_pos_;  // the entry left the FIFO; every step of it was issued
+        // The entry left the FIFO; every step of it was issued, so the cursor is past it.
+        if (fill_cursor_pos_ == 0) throw std::logic_error("L1 (staged): fill entry done before its steps were issued");
+        --fill_cursor_pos_;
       } else {
         fill_decided(produced, a);
       }

@@ -230,6 +230,7 @@ TYPED_TEST(FillIssue, StepsAnsweredOnceInOrder) {
   for (size_t i = 0; i < this->finished.size(); ++i) ASSERT_EQ(this->finished[i], this->pushed[i]) << i;
   EXPECT_GT(this->finished.size(), 10'000u);
   EXPECT_GT(this->waits, 1'000u);
+  EXPECT_GT(this->merges, 1'000u);
   EXPECT_GT(this->late_merges, 10u);
   EXPECT_EQ(this->board.mismatches(), 0U);
 }
