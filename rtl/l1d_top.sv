@@ -195,7 +195,6 @@ module l1d_top #(
   logic [127:0] mr_mask;
   logic [1:0] fill_first;
   logic [2:0] fill_slots;
-  logic [1:0] fill_size;
 
   always_comb begin
     fill_first = 2'd0;
@@ -215,7 +214,6 @@ module l1d_top #(
   end
 
   assign fill_slots = 3'($countones(mr_sectors));
-  assign fill_size = fill_slots == 3'd4 ? 2'd2 : fill_slots == 3'd2 ? 2'd1 : 2'd0;
 
   logic [31:0] fill_addr;
 
@@ -671,144 +669,47 @@ module l1d_top #(
     assign cp_off[gc * 3 +: 3] = 3'($countones(earlier));
   end
 
-  // Fill placement. kind: the entry's bypass reason.
-  logic [3:0] line_valid;
-  logic [3:0] fill_eligible;
-  logic [3:0] fill_same_common;
-  logic fill_pcal_opp;
-
-  assign fill_pcal_opp = mr_bypass == 2'd3;
-
-  for (genvar gw = 0; gw < 4; gw++) begin : g_fill_way
-    assign line_valid[gw] = |t_valid[gw * 4 +: 4];
-    assign fill_eligible[gw] = !fill_pcal_opp || !line_valid[gw] || !t_prio[gw];
-    assign fill_same_common[gw] = line_valid[gw] & fill_eligible[gw] & t_common[gw * 6 +: 6] == fill_common;
-  end
-
-  assign rp_eligible = fill_eligible;
-
-  logic fill_wanted;
-
-  // Allocate unless: AGCB without the L2's bit, two-level, PCAL without opportunistic caching,
-  // or a block smaller than G (fetched before a small-to-large switch).
-  assign fill_wanted = (mr_bypass == 2'd0 | mr_bypass == 2'd1 & mr_l2 | fill_pcal_opp & cfg_opportunistic_q) & fill_size >= gran;
-
-  logic fill_partial_found;
-  logic [1:0] fill_partial_way;
-  logic fill_invalid_found;
-  logic [1:0] fill_invalid_way;
-
-  always_comb begin
-    fill_partial_found = 1'b0;
-    fill_partial_way = '0;
-    fill_invalid_found = 1'b0;
-    fill_invalid_way = '0;
-    for (int unsigned w = 0; w < 4; w++) begin
-      if (!fill_partial_found && fill_same_common[w]) begin
-        fill_partial_found = 1'b1;
-        fill_partial_way = 2'(w);
-      end
-      if (!fill_invalid_found && fill_eligible[w] && !line_valid[w]) begin
-        fill_invalid_found = 1'b1;
-        fill_invalid_way = 2'(w);
-      end
-    end
-  end
-
-  logic fill_use_partial;
-
-  assign fill_use_partial = fill_slots < 3'd4 & fill_partial_found;
-
-  logic fill_any;
-
-  assign fill_any = fill_use_partial | |fill_eligible;
-
   logic [1:0] fill_way;
-
-  assign fill_way = fill_use_partial ? fill_partial_way : fill_invalid_found ? fill_invalid_way : rp_victim;
-
-  // The partial position in the chosen line: the aligned run of fill_slots slots whose most recent
-  // valid slot is oldest (age 4 when none is valid); ties to the lowest position.
-  logic [3:0] fill_way_valid;
-  logic [7:0] fill_way_rank;
-
-  // Fields of the chosen way (here and below: selects over the ways, see select_part).
-  assign fill_way_valid = 32'(fill_way) == 0 ? t_valid[0 +: 4] : 32'(fill_way) == 1 ? t_valid[4 +: 4] : 32'(fill_way) == 2 ? t_valid[8 +: 4] : t_valid[12 +: 4];
-  assign fill_way_rank = 32'(fill_way) == 0 ? t_rank[0 +: 8] : 32'(fill_way) == 1 ? t_rank[8 +: 8] : 32'(fill_way) == 2 ? t_rank[16 +: 8] : t_rank[24 +: 8];
-
-  logic [1:0] fill_pos;
-
-  // age1[p]: slot p's rank if valid, else 4; age2[q]: the smaller of slots 2q and 2q+1 likewise.
-  logic [11:0] fill_age1;
-  logic [5:0] fill_age2;
-
-  assign fill_age1[0 +: 3] = fill_way_valid[0] ? 3'(fill_way_rank[0 +: 2]) : 3'd4;
-  assign fill_age1[3 +: 3] = fill_way_valid[1] ? 3'(fill_way_rank[2 +: 2]) : 3'd4;
-  assign fill_age1[6 +: 3] = fill_way_valid[2] ? 3'(fill_way_rank[4 +: 2]) : 3'd4;
-  assign fill_age1[9 +: 3] = fill_way_valid[3] ? 3'(fill_way_rank[6 +: 2]) : 3'd4;
-  assign fill_age2[0 +: 3] = fill_age1[3 +: 3] < fill_age1[0 +: 3] ? fill_age1[3 +: 3] : fill_age1[0 +: 3];
-  assign fill_age2[3 +: 3] = fill_age1[9 +: 3] < fill_age1[6 +: 3] ? fill_age1[9 +: 3] : fill_age1[6 +: 3];
-
-  logic [1:0] fill_best1;
-  logic [2:0] fill_best1_age;
-
-  always_comb begin
-    fill_best1 = 2'd0;
-    fill_best1_age = fill_age1[0 +: 3];
-    for (int unsigned p = 1; p < 4; p++) begin
-      if (fill_age1[p * 3 +: 3] > fill_best1_age) begin
-        fill_best1 = 2'(p);
-        fill_best1_age = fill_age1[p * 3 +: 3];
-      end
-    end
-  end
-
-  assign fill_pos = fill_slots == 3'd1 ? fill_best1 : fill_age2[3 +: 3] > fill_age2[0 +: 3] ? 2'd2 : 2'd0;
-
   logic [1:0] fill_pos_eff;
-
-  assign fill_pos_eff = fill_use_partial ? fill_pos : 2'd0;
-
-  logic [3:0] fill_posmask;
-
-  // The slots the fill replaces: its position, or the whole line.
-  assign fill_posmask = fill_use_partial ? (fill_slots == 3'd1 ? 4'd1 << fill_pos : 4'd3 << fill_pos) : 4'd15;
-
-  logic [3:0] fill_slotmask;
-
-  // The slots the block goes into: fill_slots from fill_pos_eff.
-  assign fill_slotmask = fill_slots == 3'd4 ? 4'd15 : fill_slots == 3'd2 ? 4'd3 << fill_pos_eff : 4'd1 << fill_pos_eff;
-
   logic fill_whole;
-
-  assign fill_whole = !fill_use_partial;
-
+  logic [3:0] fill_posmask;
+  logic [3:0] fill_slotmask;
   logic fill_replaces;
-
-  assign fill_replaces = |(fill_way_valid & fill_posmask);
-
   logic [3:0] fill_wb;
-
-  assign fill_wb = fill_posmask & fill_way_valid & (32'(fill_way) == 0 ? t_dirty_any[0 +: 4] : 32'(fill_way) == 1 ? t_dirty_any[4 +: 4] : 32'(fill_way) == 2 ? t_dirty_any[8 +: 4] : t_dirty_any[12 +: 4]);
-
   logic [2:0] fill_dirty_n;
-
-  assign fill_dirty_n = 3'($countones(fill_wb));
-
-  // AgeLRU bypass: the victim line's AWID is active and the requester is younger.
-  logic fill_victim_active;
-  logic [7:0] fill_victim_rel;
-
-  assign fill_victim_active = way_active[fill_way];
-  assign fill_victim_rel = 32'(fill_way) == 0 ? way_rel[0 +: 8] : 32'(fill_way) == 1 ? way_rel[8 +: 8] : 32'(fill_way) == 2 ? way_rel[16 +: 8] : way_rel[24 +: 8];
-
-  logic fill_age_bypass;
-
-  assign fill_age_bypass = fill_replaces & cfg_bypass_q == 3'd4 & agelru_en_q & fill_victim_active & age_rel[32 +: 8] > fill_victim_rel;
-
   logic fill_allocates;
+  logic fill_age_bypass_en;
 
-  assign fill_allocates = fill_wanted & fill_any & !fill_age_bypass;
+  assign fill_age_bypass_en = cfg_bypass_q == 3'd4 & agelru_en_q;
+
+  l1d_fill_place u_fill_place (
+    .row_valid_i        (t_valid),
+    .row_common_tag_i   (t_common),
+    .row_priority_i     (t_prio),
+    .row_rank_i         (t_rank),
+    .row_dirty_any_i    (t_dirty_any),
+    .common_tag_i       (fill_common),
+    .slots_i            (fill_slots),
+    .bypass_i           (mr_bypass),
+    .l2_bit_i           (mr_l2),
+    .gran_i             (gran),
+    .cfg_opportunistic_i(cfg_opportunistic_q),
+    .victim_i           (rp_victim),
+    .age_bypass_en_i    (fill_age_bypass_en),
+    .way_active_i       (way_active),
+    .way_rel_age_i      (way_rel),
+    .req_rel_age_i      (age_rel[32 +: 8]),
+    .eligible_o         (rp_eligible),
+    .allocates_o        (fill_allocates),
+    .way_o              (fill_way),
+    .pos_o              (fill_pos_eff),
+    .whole_o            (fill_whole),
+    .replace_slots_o    (fill_posmask),
+    .block_slots_o      (fill_slotmask),
+    .replaces_valid_o   (fill_replaces),
+    .writeback_slots_o  (fill_wb),
+    .writebacks_o       (fill_dirty_n)
+  );
 
   logic [3:0] walk_valid;
   logic [63:0] walk_tag;

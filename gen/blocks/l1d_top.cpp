@@ -32,6 +32,7 @@
 #include "common/config.h"
 #include "gen/blocks/block.h"
 #include "gen/blocks/l1d_top_assert.h"
+#include "gen/blocks/wide_select.h"
 
 namespace gen::blocks {
 
@@ -47,56 +48,6 @@ constexpr unsigned kAwidBits = 8;
 constexpr unsigned kPcBits = 64;
 constexpr unsigned kMshrPortBits = 8;  // MemReq::mshr / MemResp::mshr
 constexpr unsigned kCounterBits = 64;
-
-unsigned bits_for(uint64_t n) {  // $clog2(n), at least 1
-  return n <= 2 ? 1U : static_cast<unsigned>(std::bit_width(n - 1));
-}
-
-// vec[index * width +: width] for an index that varies at run time (0..count-1), as a chain of
-// `index == k ?` selects: Yosys 0.23 maps a variable part select of a wide vector to a barrel
-// shifter over the whole vector (4096 x 13 multiplexers for a way of the 4 KB set row), the
-// chain to count - 1 multiplexers of `width` bits.
-Expr select_part(const Expr& vec, const Expr& index, unsigned count, unsigned width) {
-  Expr out = vec.part(Expr((count - 1) * width), width);
-  for (unsigned k = count - 1; k-- > 0;) out = mux(cast(32, index).eq(Expr(k)), vec.part(Expr(k * width), width), out);
-  return out;
-}
-
-// vec[index * stride + offset +: width] for an index that varies at run time (0..count-1), as the
-// same chain of selects as select_part (`offset`, empty for none, is a constant or a genvar).
-Expr select_strided(const Expr& vec, const Expr& index, unsigned count, unsigned stride, unsigned width,
-                    const Expr& offset = Expr()) {
-  auto at = [&](unsigned k) { return vec.part(offset.empty() ? Expr(k * stride) : Expr(k * stride) + offset, width); };
-  Expr out = at(count - 1);
-  for (unsigned k = count - 1; k-- > 0;) out = mux(cast(32, index).eq(Expr(k)), at(k), out);
-  return out;
-}
-
-// One write of write_at: vec[index * stride + offset +: width] = value; `offset` (empty: none)
-// is a constant or a loop variable.
-struct Put {
-  Expr vec;
-  unsigned stride, width;
-  Expr value;
-  Expr offset = Expr();
-};
-
-// Writes at positions that vary at run time with `index` (0..count-1), as one loop of
-// fixed-position writes under `index == k`. The logic is the same as variable part selects', but
-// Yosys 0.23 turns each variable-position write in a process into a shift of the whole vector
-// ($bitselwrite), and its proc_mux then needs hours for the actors of l1d_top
-// (docs/synthesis.md); the decoded form takes seconds.
-void write_at(Block& b, const Expr& index, unsigned count, const std::vector<Put>& puts) {
-  b.for_("k", 0, Expr(count), [&](Block& bk, const Expr& k) {
-    bk.if_(cast(32, index).eq(k), [&](Block& u) {
-      for (const Put& p : puts) {
-        const Expr at = p.stride == 1 ? k : k * p.stride;
-        const Expr base = p.offset.empty() ? at : at + p.offset;
-        u.assign(p.width == 1 ? p.vec[base] : p.vec.part(base, p.width), p.value);
-      }
-    });
-  });
-}
 
 // The counters of golden::L1Counters, in its order, with the names the ports carry.
 const std::vector<std::string>& counter_names() {
@@ -344,7 +295,6 @@ class Top {
     mr_mask = m.logic("mr_mask", kMaskBits);
     fill_first = m.logic("fill_first", 2);
     fill_slots = m.logic("fill_slots", 3);
-    fill_size = m.logic("fill_size", 2);
     m.always_comb({{fill_first, lit(2, 0)}}, [&](Block& b) {
       b.comment("The lowest fetched sector (an allocating fetch is one aligned block).");
       for (int s = kSlots - 1; s >= 0; --s) {
@@ -352,7 +302,6 @@ class Top {
       }
     });
     m.assign(fill_slots, cast(3, countones(mr_sectors)));
-    m.assign(fill_size, mux(fill_slots.eq(lit(3, 4)), lit(2, 2), mux(fill_slots.eq(lit(3, 2)), lit(2, 1), lit(2, 0))));
     fill_addr = m.logic("fill_addr", addr_bits_);
     m.assign(fill_addr, concat({mr_line, fill_first, lit(5, 0)}));
     fill_set = m.logic("fill_set", set_idx_bits_);
@@ -642,113 +591,30 @@ class Top {
   }
 
   // ---------------------------------------------------------------------------------------
-  // Fill unit, cycle 0: allocate? where? write-backs? (contract section 6)
+  // Fill unit, cycle 0: allocate? where? write-backs? (contract section 6; l1d_fill_place)
   void fill_decision() {
-    m.comment("Fill placement. kind: the entry's bypass reason.");
-    Expr line_valid = m.logic("line_valid", ways_);
-    Expr eligible = m.logic("fill_eligible", ways_);
-    Expr same_common = m.logic("fill_same_common", ways_);
-    Expr pcal_opp = m.logic("fill_pcal_opp");
-    m.assign(pcal_opp, mr_bypass.eq(lit(2, 3)));
-    m.gen_for("g_fill_way", "gw", 0, ways_, [&](Scope& g, const Expr& w) {
-      g.assign(line_valid[w], red_or(t_valid.part(w * kSlots, kSlots)));
-      g.assign(eligible[w], (!pcal_opp).lor(!line_valid[w]).lor(!t_prio[w]));
-      g.assign(same_common[w], line_valid[w] & eligible[w] & t_common.part(w * cm_bits_, cm_bits_).eq(fill_common));
-    });
-    m.assign(rp_eligible, eligible);
-
-    fill_wanted = m.logic("fill_wanted");
-    m.comment("Allocate unless: AGCB without the L2's bit, two-level, PCAL without opportunistic caching,");
-    m.comment("or a block smaller than G (fetched before a small-to-large switch).");
-    m.assign(fill_wanted, (mr_bypass.eq(lit(2, 0)) | (mr_bypass.eq(lit(2, 1)) & mr_l2) | (pcal_opp & cfg_opp)) &
-                              fill_size.ge(gran));
-
-    Expr partial_found = m.logic("fill_partial_found");
-    Expr partial_way = m.logic("fill_partial_way", way_bits_);
-    Expr invalid_found = m.logic("fill_invalid_found");
-    Expr invalid_way = m.logic("fill_invalid_way", way_bits_);
-    m.always_comb({{partial_found, bit(false)}, {partial_way, zeros()}, {invalid_found, bit(false)},
-                   {invalid_way, zeros()}},
-                  [&](Block& b) {
-                    b.for_("w", 0, Expr(ways_), [&](Block& bw, const Expr& w) {
-                      bw.if_((!partial_found).land(same_common[w]), [&](Block& t) {
-                        t.assign(partial_found, bit(true));
-                        t.assign(partial_way, cast(way_bits_, w));
-                      });
-                      bw.if_((!invalid_found).land(eligible[w]).land(!line_valid[w]), [&](Block& t) {
-                        t.assign(invalid_found, bit(true));
-                        t.assign(invalid_way, cast(way_bits_, w));
-                      });
-                    });
-                  });
-    Expr use_partial = m.logic("fill_use_partial");
-    m.assign(use_partial, fill_slots.lt(lit(3, 4)) & partial_found);
-    fill_any = m.logic("fill_any");
-    m.assign(fill_any, use_partial | red_or(eligible));
     fill_way = m.logic("fill_way", way_bits_);
-    m.assign(fill_way, mux(use_partial, partial_way, mux(invalid_found, invalid_way, rp_victim)));
-
-    m.comment("The partial position in the chosen line: the aligned run of fill_slots slots whose most recent");
-    m.comment("valid slot is oldest (age 4 when none is valid); ties to the lowest position.");
-    Expr way_valid = m.logic("fill_way_valid", kSlots);
-    Expr way_rank = m.logic("fill_way_rank", kSlots * 2);
-    m.comment("Fields of the chosen way (here and below: selects over the ways, see select_part).");
-    m.assign(way_valid, select_part(t_valid, fill_way, ways_, kSlots));
-    m.assign(way_rank, select_part(t_rank, fill_way, ways_, kSlots * 2));
-    Expr pos = m.logic("fill_pos", 2);
-    m.comment("age1[p]: slot p's rank if valid, else 4; age2[q]: the smaller of slots 2q and 2q+1 likewise.");
-    Expr age1 = m.logic("fill_age1", kSlots * 3);
-    Expr age2 = m.logic("fill_age2", 2 * 3);
-    auto age_of = [&](unsigned s) {
-      return mux(way_valid[Expr(s)], cast(3, way_rank.part(Expr(s * 2), 2)), lit(3, 4));
-    };
-    for (unsigned s = 0; s < kSlots; ++s) m.assign(age1.part(Expr(s * 3), 3), age_of(s));
-    for (unsigned q = 0; q < 2; ++q) {
-      Expr a = age1.part(Expr(q * 6), 3), b = age1.part(Expr(q * 6 + 3), 3);
-      m.assign(age2.part(Expr(q * 3), 3), mux(b.lt(a), b, a));
-    }
-    Expr best1 = m.logic("fill_best1", 2);
-    Expr best1_age = m.logic("fill_best1_age", 3);
-    m.always_comb({{best1, lit(2, 0)}, {best1_age, age1.part(Expr(0), 3)}}, [&](Block& b) {
-      b.for_("p", 1, Expr(kSlots), [&](Block& bp, const Expr& p) {
-        bp.if_(age1.part(p * 3, 3).gt(best1_age), [&](Block& t) {
-          t.assign(best1, cast(2, p));
-          t.assign(best1_age, age1.part(p * 3, 3));
-        });
-      });
-    });
-    m.assign(pos, mux(fill_slots.eq(lit(3, 1)), best1,
-                      mux(age2.part(Expr(3), 3).gt(age2.part(Expr(0), 3)), lit(2, 2), lit(2, 0))));
     fill_pos = m.logic("fill_pos_eff", 2);
-    m.assign(fill_pos, mux(use_partial, pos, lit(2, 0)));
-    fill_posmask = m.logic("fill_posmask", kSlots);
-    m.comment("The slots the fill replaces: its position, or the whole line.");
-    m.assign(fill_posmask, mux(use_partial, mux(fill_slots.eq(lit(3, 1)), lit(4, 1) << pos, lit(4, 3) << pos),
-                               lit(4, 0xF)));
-    fill_slotmask = m.logic("fill_slotmask", kSlots);
-    m.comment("The slots the block goes into: fill_slots from fill_pos_eff.");
-    m.assign(fill_slotmask, mux(fill_slots.eq(lit(3, 4)), lit(4, 0xF),
-                                mux(fill_slots.eq(lit(3, 2)), lit(4, 3) << fill_pos, lit(4, 1) << fill_pos)));
     fill_whole = m.logic("fill_whole");
-    m.assign(fill_whole, !use_partial);
-
+    fill_posmask = m.logic("fill_posmask", kSlots);
+    fill_slotmask = m.logic("fill_slotmask", kSlots);
     fill_replaces = m.logic("fill_replaces");
-    m.assign(fill_replaces, red_or(way_valid & fill_posmask));
     fill_wb = m.logic("fill_wb", kSlots);
-    m.assign(fill_wb, fill_posmask & way_valid & select_part(t_dirty_any, fill_way, ways_, kSlots));
     fill_dirty_n = m.logic("fill_dirty_n", 3);
-    m.assign(fill_dirty_n, cast(3, countones(fill_wb)));
-
-    m.comment("AgeLRU bypass: the victim line's AWID is active and the requester is younger.");
-    Expr victim_active = m.logic("fill_victim_active");
-    Expr victim_rel = m.logic("fill_victim_rel", kAwidBits);
-    m.assign(victim_active, way_active[fill_way]);
-    m.assign(victim_rel, select_part(way_rel, fill_way, ways_, kAwidBits));
-    fill_age_bypass = m.logic("fill_age_bypass");
-    m.assign(fill_age_bypass, fill_replaces & cfg_bypass.eq(lit(3, 4)) & agelru_en_q & victim_active &
-                                  age_rel.part(Expr(ways_ * kAwidBits), kAwidBits).gt(victim_rel));
     fill_allocates = m.logic("fill_allocates");
-    m.assign(fill_allocates, fill_wanted & fill_any & !fill_age_bypass);
+    Expr age_bypass_en = m.logic("fill_age_bypass_en");
+    m.assign(age_bypass_en, cfg_bypass.eq(lit(3, 4)) & agelru_en_q);
+    m.instance("u_fill_place", fill_place_block().module(cfg_), {},
+               {{"row_valid_i", t_valid}, {"row_common_tag_i", t_common}, {"row_priority_i", t_prio},
+                {"row_rank_i", t_rank}, {"row_dirty_any_i", t_dirty_any}, {"common_tag_i", fill_common},
+                {"slots_i", fill_slots}, {"bypass_i", mr_bypass}, {"l2_bit_i", mr_l2}, {"gran_i", gran},
+                {"cfg_opportunistic_i", cfg_opp}, {"victim_i", rp_victim}, {"age_bypass_en_i", age_bypass_en},
+                {"way_active_i", way_active}, {"way_rel_age_i", way_rel},
+                {"req_rel_age_i", age_rel.part(Expr(ways_ * kAwidBits), kAwidBits)},
+                {"eligible_o", rp_eligible}, {"allocates_o", fill_allocates}, {"way_o", fill_way},
+                {"pos_o", fill_pos}, {"whole_o", fill_whole}, {"replace_slots_o", fill_posmask},
+                {"block_slots_o", fill_slotmask}, {"replaces_valid_o", fill_replaces}, {"writeback_slots_o", fill_wb},
+                {"writebacks_o", fill_dirty_n}});
   }
 
   // ---------------------------------------------------------------------------------------
@@ -1595,7 +1461,7 @@ class Top {
   Expr s1_set, s1_common, s1_chunk_tag, s1_chunk;
   Expr fill_head, mr_valid, mr_filled, mr_line, mr_sectors, mr_bypass, mr_hpc, mr_awid, mr_token, mr_l2, mr_count,
       mr_data, mr_id, mr_warp, mr_mask;
-  Expr fill_first, fill_slots, fill_size, fill_addr, fill_set, fill_common, fill_chunk_tag;
+  Expr fill_first, fill_slots, fill_addr, fill_set, fill_common, fill_chunk_tag;
   Expr sel_gran, sel_switch, gran, dynamic, fifo_count_q, flush_start, flush_on, act_fill, act_flush, act_s1;
   Expr walk_set, walk_way, rd_set;
   Expr t_dirty_any;
@@ -1609,8 +1475,7 @@ class Top {
   Expr age_ids, age_active, age_rel, age_oldest, age_youngest, age_empty;
   Expr rp_hit, rp_miss, rp_fill, rp_way, rp_eligible, rp_victim;
   Expr m_hit, m_partial, m_way, m_slots, m_copies, cp_valid, cp_dirty, cp_way, cp_slot, cp_wb, s1_dirty_n, cp_off;
-  Expr fill_wanted, fill_any, fill_way, fill_pos, fill_posmask, fill_whole, fill_replaces, fill_wb, fill_dirty_n,
-      fill_age_bypass, fill_allocates;
+  Expr fill_way, fill_pos, fill_posmask, fill_whole, fill_replaces, fill_wb, fill_dirty_n, fill_allocates;
   Expr walk_keep, walk_wb, walk_dirty_n, walk_last;
   Expr room_s1, room_one, room_fill, room_walk, rank_sel, wr_way, way_active, way_rel, fill_slotmask;
   Expr mq_count_q, mq_pop_, mq_pushes_, wb_en, wb_way, wb_slot, wb_off, wb_from_s1, push_final, final_off;

@@ -16,6 +16,7 @@ const std::vector<const RtlBlock*>& all_blocks() {
       &two_level_block(),
       &gran_selector_block(),
       &agelru_ages_block(),
+      &fill_place_block(),
       &ram_1r1w_block(),
       &mshr_block(),  // instantiates l1d_ram_1r1w
       &repl_state_block(),
