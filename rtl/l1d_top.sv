@@ -350,11 +350,7 @@ module l1d_top #(
 
   logic [3:0] s1_needed;
   logic [3:0] s1_fetch;
-  logic [3:0] s1_range;
   logic [3:0] s1_probe_sectors;
-
-  assign s1_probe_sectors = s1_store_q ? s1_range : s1_fetch;
-
   logic mshr_alloc;
   logic mshr_add;
   logic mshr_release;
@@ -549,125 +545,50 @@ module l1d_top #(
   // The requester's active bit is not needed (only its relative age is compared).
   assign unused_ages = |age_oldest ^ |age_youngest ^ age_empty ^ age_active[4];
 
-  // S1 sectors: needed (touched by the byte mask), range (the request's R-aligned block), fetch
-  // (what a new fill brings: the max(R, G) block when it may allocate, else range or, with BTO,
-  // needed).
-  for (genvar gc = 0; gc < 4; gc++) begin : g_needed
-    assign s1_needed[gc] = |s1_mask_q[gc * 32 +: 32];
-  end
-
-  assign s1_range = s1_size_q == 2'd2 ? 4'd15 : s1_size_q == 2'd1 ? 4'd3 << s1_chunk : 4'd1 << s1_chunk;
-
-  // The bypass decision (0 none, 1 AGCB, 2 two-level, 3 PCAL); AgeLRU bypassing decides at the fill.
-  always_comb begin
-    s1_reason = 2'd0;
-    unique case (cfg_bypass_q)
-      3'd1: begin
-        if (agcb_bypass) begin
-          s1_reason = 2'd1;
-        end
-      end
-      3'd2: begin
-        if (tl_bypass) begin
-          s1_reason = 2'd2;
-        end
-      end
-      3'd3: begin
-        if (!s1_token_q) begin
-          s1_reason = 2'd3;
-        end
-      end
-      default: s1_reason = 2'd0;
-    endcase
-  end
-
-  logic s1_may_alloc;
-
-  assign s1_may_alloc = s1_reason == 2'd0 | s1_reason == 2'd1 | s1_reason == 2'd3 & cfg_opportunistic_q;
-
-  logic [1:0] s1_span;
-
-  assign s1_span = gran > s1_size_q ? gran : s1_size_q;
-
-  logic [3:0] s1_alloc_fetch;
-
-  assign s1_alloc_fetch = s1_span == 2'd2 ? 4'd15 : s1_span == 2'd1 ? 4'd3 << (s1_chunk & 2'd2) : 4'd1 << s1_chunk;
-  assign s1_fetch = s1_may_alloc ? s1_alloc_fetch : cfg_bto_q ? s1_needed : s1_range;
-
-  // The chunk-tag match of S1's request against the set (copies of the probed sectors).
   logic m_hit;
   logic m_partial;
   logic [1:0] m_way;
   logic [3:0] m_slots;
   logic [15:0] m_copies;
-
-  l1d_chunk_match u_match (
-    .common_tag_i    (s1_common),
-    .chunk_tag_i     (s1_chunk_tag),
-    .size_i          (s1_size_q),
-    .gran_i          (gran),
-    .sectors_i       (s1_probe_sectors),
-    .way_common_tag_i(t_common),
-    .slot_valid_i    (t_valid),
-    .slot_tag_i      (t_tag),
-    .hit_o           (m_hit),
-    .partial_o       (m_partial),
-    .hit_way_o       (m_way),
-    .hit_slots_o     (m_slots),
-    .copies_o        (m_copies)
-  );
-
-  // Copies by chunk: the one-copy invariant puts each chunk of the line in at most one slot, so
-  // S1 writes back at most four slots. cp_key orders them (way, then slot), as the golden L1 does.
-  logic [3:0] cp_valid;
-  logic [3:0] cp_dirty;
   logic [7:0] cp_way;
   logic [7:0] cp_slot;
-
-  always_comb begin
-    cp_valid = '0;
-    cp_dirty = '0;
-    cp_way = '0;
-    cp_slot = '0;
-    for (int unsigned w = 0; w < 4; w++) begin
-      for (int unsigned s = 0; s < 4; s++) begin
-        if (m_copies[w * 4 + s]) begin
-          for (int unsigned k = 0; k < 4; k++) begin
-            if (32'(t_tag[(w * 4 + s) * 16 +: 2]) == k) begin
-              cp_valid[k] = 1'b1;
-              cp_dirty[k] = t_dirty_any[w * 4 + s];
-              cp_way[k * 2 +: 2] = 2'(w);
-              cp_slot[k * 2 +: 2] = 2'(s);
-            end
-          end
-        end
-      end
-    end
-  end
-
   logic [3:0] cp_wb;
-
-  assign cp_wb = cp_valid & cp_dirty;
-
+  logic [11:0] cp_off;
   logic [2:0] s1_dirty_n;
 
-  assign s1_dirty_n = 3'($countones(cp_wb));
-
-  // Position of chunk c's write-back among the cycle's write-backs: those with a smaller key.
-  logic [11:0] cp_off;
-
-  for (genvar gc = 0; gc < 4; gc++) begin : g_cp
-    logic [3:0] key;
-    logic [3:0] earlier;
-
-    assign key = {cp_way[gc * 2 +: 2], cp_slot[gc * 2 +: 2]};
-
-    for (genvar go = 0; go < 4; go++) begin : g_other
-      assign earlier[go] = cp_wb[go] && {cp_way[go * 2 +: 2], cp_slot[go * 2 +: 2]} < key;
-    end
-
-    assign cp_off[gc * 3 +: 3] = 3'($countones(earlier));
-  end
+  l1d_core_match u_core_match (
+    .store_i            (s1_store_q),
+    .size_i             (s1_size_q),
+    .chunk_i            (s1_chunk),
+    .mask_i             (s1_mask_q),
+    .token_i            (s1_token_q),
+    .common_tag_i       (s1_common),
+    .chunk_tag_i        (s1_chunk_tag),
+    .gran_i             (gran),
+    .cfg_bypass_i       (cfg_bypass_q),
+    .cfg_bto_i          (cfg_bto_q),
+    .cfg_opportunistic_i(cfg_opportunistic_q),
+    .agcb_bypass_i      (agcb_bypass),
+    .two_level_bypass_i (tl_bypass),
+    .row_common_tag_i   (t_common),
+    .row_valid_i        (t_valid),
+    .row_chunk_tag_i    (t_tag),
+    .row_dirty_any_i    (t_dirty_any),
+    .needed_o           (s1_needed),
+    .fetch_o            (s1_fetch),
+    .probe_o            (s1_probe_sectors),
+    .reason_o           (s1_reason),
+    .hit_o              (m_hit),
+    .partial_o          (m_partial),
+    .hit_way_o          (m_way),
+    .hit_slots_o        (m_slots),
+    .copies_o           (m_copies),
+    .cp_way_o           (cp_way),
+    .cp_slot_o          (cp_slot),
+    .cp_wb_o            (cp_wb),
+    .cp_off_o           (cp_off),
+    .writebacks_o       (s1_dirty_n)
+  );
 
   logic [1:0] fill_way;
   logic [1:0] fill_pos_eff;

@@ -403,9 +403,7 @@ class Top {
     m.assign(s1_line, s1_addr_q.slice(addr_bits_ - 1, 7));
     s1_needed = m.logic("s1_needed", kSlots);
     s1_fetch = m.logic("s1_fetch", kSlots);
-    s1_range = m.logic("s1_range", kSlots);
     s1_probe_sectors = m.logic("s1_probe_sectors", kSlots);
-    m.assign(s1_probe_sectors, mux(s1_store_q, s1_range, s1_fetch));
     mshr_alloc = m.logic("mshr_alloc");
     mshr_add = m.logic("mshr_add");
     mshr_release = m.logic("mshr_release");
@@ -514,80 +512,28 @@ class Top {
   }
 
   // ---------------------------------------------------------------------------------------
-  // S1: the match, the bypass decision, the sectors, the MSHR probe and the copies.
+  // S1: the match, the bypass decision, the sectors and the copies (l1d_core_match).
   void s1_decision() {
-    m.comment("S1 sectors: needed (touched by the byte mask), range (the request's R-aligned block), fetch");
-    m.comment("(what a new fill brings: the max(R, G) block when it may allocate, else range or, with BTO,");
-    m.comment("needed).");
-    m.gen_for("g_needed", "gc", 0, kSlots, [&](Scope& g, const Expr& c) {
-      g.assign(s1_needed[c], red_or(s1_mask_q.part(c * 32, 32)));
-    });
-    m.assign(s1_range, mux(s1_size_q.eq(lit(2, 2)), lit(4, 0xF),
-                           mux(s1_size_q.eq(lit(2, 1)), lit(4, 3) << s1_chunk, lit(4, 1) << s1_chunk)));
-    m.comment("The bypass decision (0 none, 1 AGCB, 2 two-level, 3 PCAL); AgeLRU bypassing decides at the fill.");
-    m.always_comb({{s1_reason, lit(2, 0)}}, [&](Block& b) {
-      b.unique_case(cfg_bypass, [&](CaseBuilder& cb) {
-        cb.item(lit(3, 1), [&](Block& t) { t.if_(agcb_bypass, [&](Block& u) { u.assign(s1_reason, lit(2, 1)); }); });
-        cb.item(lit(3, 2), [&](Block& t) { t.if_(tl_bypass, [&](Block& u) { u.assign(s1_reason, lit(2, 2)); }); });
-        cb.item(lit(3, 3), [&](Block& t) { t.if_(!s1_token_q, [&](Block& u) { u.assign(s1_reason, lit(2, 3)); }); });
-        cb.default_([&](Block& t) { t.assign(s1_reason, lit(2, 0)); });
-      });
-    });
-    Expr may_alloc = m.logic("s1_may_alloc");
-    m.assign(may_alloc, s1_reason.eq(lit(2, 0)) | s1_reason.eq(lit(2, 1)) | (s1_reason.eq(lit(2, 3)) & cfg_opp));
-    Expr span = m.logic("s1_span", 2);
-    m.assign(span, mux(gran.gt(s1_size_q), gran, s1_size_q));
-    Expr alloc_fetch = m.logic("s1_alloc_fetch", kSlots);
-    m.assign(alloc_fetch, mux(span.eq(lit(2, 2)), lit(4, 0xF),
-                              mux(span.eq(lit(2, 1)), lit(4, 3) << (s1_chunk & lit(2, 2)), lit(4, 1) << s1_chunk)));
-    m.assign(s1_fetch, mux(may_alloc, alloc_fetch, mux(cfg_bto, s1_needed, s1_range)));
-
-    m.comment("The chunk-tag match of S1's request against the set (copies of the probed sectors).");
     m_hit = m.logic("m_hit");
     m_partial = m.logic("m_partial");
     m_way = m.logic("m_way", way_bits_);
     m_slots = m.logic("m_slots", kSlots);
     m_copies = m.logic("m_copies", ways_ * kSlots);
-    m.instance("u_match", chunk_match_block().module(cfg_), {},
-               {{"common_tag_i", s1_common}, {"chunk_tag_i", s1_chunk_tag}, {"size_i", s1_size_q}, {"gran_i", gran},
-                {"sectors_i", s1_probe_sectors}, {"way_common_tag_i", t_common}, {"slot_valid_i", t_valid},
-                {"slot_tag_i", t_tag}, {"hit_o", m_hit}, {"partial_o", m_partial}, {"hit_way_o", m_way},
-                {"hit_slots_o", m_slots}, {"copies_o", m_copies}});
-    m.comment("Copies by chunk: the one-copy invariant puts each chunk of the line in at most one slot, so");
-    m.comment("S1 writes back at most four slots. cp_key orders them (way, then slot), as the golden L1 does.");
-    cp_valid = m.logic("cp_valid", kSlots);
-    cp_dirty = m.logic("cp_dirty", kSlots);
     cp_way = m.logic("cp_way", kSlots * way_bits_);
     cp_slot = m.logic("cp_slot", kSlots * 2);
-    m.always_comb({{cp_valid, zeros()}, {cp_dirty, zeros()}, {cp_way, zeros()}, {cp_slot, zeros()}}, [&](Block& b) {
-      b.for_("w", 0, Expr(ways_), [&](Block& bw, const Expr& w) {
-        bw.for_("s", 0, Expr(kSlots), [&](Block& bs, const Expr& s) {
-          bs.if_(m_copies[w * kSlots + s], [&](Block& t) {
-            Expr c = t_tag.part((w * kSlots + s) * ct_bits_, 2);
-            write_at(t, c, kSlots,
-                     {{cp_valid, 1, 1, bit(true)},
-                      {cp_dirty, 1, 1, t_dirty_any[w * kSlots + s]},
-                      {cp_way, way_bits_, way_bits_, cast(way_bits_, w)},
-                      {cp_slot, 2, 2, cast(2, s)}});
-          });
-        });
-      });
-    });
     cp_wb = m.logic("cp_wb", kSlots);
-    m.assign(cp_wb, cp_valid & cp_dirty);
-    s1_dirty_n = m.logic("s1_dirty_n", 3);
-    m.assign(s1_dirty_n, cast(3, countones(cp_wb)));
-    m.comment("Position of chunk c's write-back among the cycle's write-backs: those with a smaller key.");
     cp_off = m.logic("cp_off", kSlots * 3);
-    m.gen_for("g_cp", "gc", 0, kSlots, [&](Scope& g, const Expr& c) {
-      Expr key = g.logic("key", way_bits_ + 2);
-      Expr before = g.logic("earlier", kSlots);
-      g.assign(key, concat({cp_way.part(c * way_bits_, way_bits_), cp_slot.part(c * 2, 2)}));
-      g.gen_for("g_other", "go", 0, kSlots, [&](Scope& go, const Expr& o) {
-        go.assign(before[o], cp_wb[o].land(concat({cp_way.part(o * way_bits_, way_bits_), cp_slot.part(o * 2, 2)}).lt(key)));
-      });
-      g.assign(cp_off.part(c * 3, 3), cast(3, countones(before)));
-    });
+    s1_dirty_n = m.logic("s1_dirty_n", 3);
+    m.instance("u_core_match", core_match_block().module(cfg_), {},
+               {{"store_i", s1_store_q}, {"size_i", s1_size_q}, {"chunk_i", s1_chunk}, {"mask_i", s1_mask_q},
+                {"token_i", s1_token_q}, {"common_tag_i", s1_common}, {"chunk_tag_i", s1_chunk_tag}, {"gran_i", gran},
+                {"cfg_bypass_i", cfg_bypass}, {"cfg_bto_i", cfg_bto}, {"cfg_opportunistic_i", cfg_opp},
+                {"agcb_bypass_i", agcb_bypass}, {"two_level_bypass_i", tl_bypass}, {"row_common_tag_i", t_common},
+                {"row_valid_i", t_valid}, {"row_chunk_tag_i", t_tag}, {"row_dirty_any_i", t_dirty_any},
+                {"needed_o", s1_needed}, {"fetch_o", s1_fetch}, {"probe_o", s1_probe_sectors},
+                {"reason_o", s1_reason}, {"hit_o", m_hit}, {"partial_o", m_partial}, {"hit_way_o", m_way},
+                {"hit_slots_o", m_slots}, {"copies_o", m_copies}, {"cp_way_o", cp_way}, {"cp_slot_o", cp_slot},
+                {"cp_wb_o", cp_wb}, {"cp_off_o", cp_off}, {"writebacks_o", s1_dirty_n}});
   }
 
   // ---------------------------------------------------------------------------------------
@@ -1469,12 +1415,12 @@ class Top {
   Expr w_en, w_common, w_valid, w_dirty, w_tag, w_rank, w_hpc, w_awid, w_prio;
   Expr t_data, d_be, d_line;
   Expr p_merge, p_merge_full, p_merge_entry, p_conflict, p_free, p_free_entry, mshr_in_use;
-  Expr s1_line, s1_needed, s1_fetch, s1_range, s1_probe_sectors, mshr_alloc, mshr_add, mshr_release, s1_hpc, s1_reason,
+  Expr s1_line, s1_needed, s1_fetch, s1_probe_sectors, mshr_alloc, mshr_add, mshr_release, s1_hpc, s1_reason,
       rsp_entry;
   Expr agcb_dec, agcb_dec_idx, agcb_inc, agcb_inc_idx, agcb_bypass, tl_access, tl_miss, tl_bypass, sel_record, sel_miss;
   Expr age_ids, age_active, age_rel, age_oldest, age_youngest, age_empty;
   Expr rp_hit, rp_miss, rp_fill, rp_way, rp_eligible, rp_victim;
-  Expr m_hit, m_partial, m_way, m_slots, m_copies, cp_valid, cp_dirty, cp_way, cp_slot, cp_wb, s1_dirty_n, cp_off;
+  Expr m_hit, m_partial, m_way, m_slots, m_copies, cp_way, cp_slot, cp_wb, s1_dirty_n, cp_off;
   Expr fill_way, fill_pos, fill_posmask, fill_whole, fill_replaces, fill_wb, fill_dirty_n, fill_allocates;
   Expr walk_keep, walk_wb, walk_dirty_n, walk_last;
   Expr room_s1, room_one, room_fill, room_walk, rank_sel, wr_way, way_active, way_rel, fill_slotmask;

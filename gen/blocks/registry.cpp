@@ -12,6 +12,7 @@ const std::vector<const RtlBlock*>& all_blocks() {
       &addr_decode_block(),
       &tag_mask_block(),
       &chunk_match_block(),
+      &core_match_block(),  // instantiates l1d_chunk_match
       &agcb_table_block(),
       &two_level_block(),
       &gran_selector_block(),
