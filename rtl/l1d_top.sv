@@ -634,47 +634,30 @@ module l1d_top #(
 
   logic [3:0] walk_valid;
   logic [63:0] walk_tag;
+  logic [3:0] walk_dirty_any;
 
   assign walk_valid = 32'(walk_way) == 0 ? t_valid[0 +: 4] : 32'(walk_way) == 1 ? t_valid[4 +: 4] : 32'(walk_way) == 2 ? t_valid[8 +: 4] : t_valid[12 +: 4];
   assign walk_tag = 32'(walk_way) == 0 ? t_tag[0 +: 64] : 32'(walk_way) == 1 ? t_tag[64 +: 64] : 32'(walk_way) == 2 ? t_tag[128 +: 64] : t_tag[192 +: 64];
-
-  logic [3:0] walk_keep;
-
-  // With keep_large_pieces (and not at kernel end) every aligned piece of G that is complete and
-  // in order stays.
-  logic [1:0] walk_piece64;
-  logic walk_piece128;
-  logic [15:0] walk_tag0;
-
-  assign walk_tag0 = walk_tag[0 +: 16];
-
-  logic [15:0] walk_tag1;
-
-  assign walk_tag1 = walk_tag[16 +: 16];
-
-  logic [15:0] walk_tag2;
-
-  assign walk_tag2 = walk_tag[32 +: 16];
-
-  logic [15:0] walk_tag3;
-
-  assign walk_tag3 = walk_tag[48 +: 16];
-  assign walk_piece64[0] = walk_valid[0] & walk_valid[1] & !walk_tag0[0] & walk_tag1 == walk_tag0 + 16'(1);
-  assign walk_piece64[1] = walk_valid[2] & walk_valid[3] & !walk_tag2[0] & walk_tag3 == walk_tag2 + 16'(1);
-  assign walk_piece128 = &walk_valid & walk_tag0[1:0] == 2'd0 & walk_tag1 == walk_tag0 + 16'(1) & walk_tag2 == walk_tag0 + 16'(2) & walk_tag3 == walk_tag0 + 16'(3);
+  assign walk_dirty_any = 32'(walk_way) == 0 ? t_dirty_any[0 +: 4] : 32'(walk_way) == 1 ? t_dirty_any[4 +: 4] : 32'(walk_way) == 2 ? t_dirty_any[8 +: 4] : t_dirty_any[12 +: 4];
 
   logic walk_keep_any;
 
   assign walk_keep_any = cfg_keep_large_q & !flush_all_q;
-  assign walk_keep = walk_keep_any ? (gran == 2'd0 ? walk_valid : gran == 2'd1 ? {walk_piece64[1], walk_piece64[1], walk_piece64[0], walk_piece64[0]} : {4{walk_piece128}}) : 4'd0;
 
+  logic [3:0] walk_keep;
   logic [3:0] walk_wb;
-
-  assign walk_wb = ~walk_keep & walk_valid & (32'(walk_way) == 0 ? t_dirty_any[0 +: 4] : 32'(walk_way) == 1 ? t_dirty_any[4 +: 4] : 32'(walk_way) == 2 ? t_dirty_any[8 +: 4] : t_dirty_any[12 +: 4]);
-
   logic [2:0] walk_dirty_n;
 
-  assign walk_dirty_n = 3'($countones(walk_wb));
+  l1d_flush_keep u_flush_keep (
+    .valid_i          (walk_valid),
+    .chunk_tag_i      (walk_tag),
+    .dirty_any_i      (walk_dirty_any),
+    .gran_i           (gran),
+    .keep_i           (walk_keep_any),
+    .keep_o           (walk_keep),
+    .writeback_slots_o(walk_wb),
+    .writebacks_o     (walk_dirty_n)
+  );
 
   logic walk_last;
 

@@ -66,6 +66,7 @@ const RtlBlock& issue_block();          // l1d_issue.cpp (staged L1 stage A, con
 const RtlBlock& fill_issue_block();     // l1d_fill_issue.cpp (staged L1 fill FIFO and cursor)
 const RtlBlock& fill_place_block();     // l1d_fill_place.cpp (fill placement, section 6)
 const RtlBlock& core_match_block();     // l1d_core_match.cpp (a core request's lookup, section 4)
+const RtlBlock& flush_keep_block();     // l1d_flush_keep.cpp (a flush visit of one line, sections 7, 9)
 const RtlBlock& flush_walker_block();   // l1d_flush_walker.cpp (staged L1 flush walk cursor)
 const RtlBlock& tag_read_block();       // l1d_tag_read.cpp (staged L1 stage T, after l1d_sram_1r1w)
 const RtlBlock& sram_1rw_block();       // l1d_sram_1rw.cpp (SRAM primitive, one port)

@@ -564,40 +564,23 @@ class Top {
   }
 
   // ---------------------------------------------------------------------------------------
-  // Flush walker: the slots it keeps (keep_large_pieces) and writes back (section 7).
+  // Flush walker: the slots it keeps (keep_large_pieces) and writes back (section 7; l1d_flush_keep).
   void flush_decision() {
     Expr valid = m.logic("walk_valid", kSlots);
     Expr tag = m.logic("walk_tag", kSlots * ct_bits_);
+    Expr dirty_any = m.logic("walk_dirty_any", kSlots);
     m.assign(valid, select_part(t_valid, walk_way, ways_, kSlots));
     m.assign(tag, select_part(t_tag, walk_way, ways_, kSlots * ct_bits_));
-    walk_keep = m.logic("walk_keep", kSlots);
-    m.comment("With keep_large_pieces (and not at kernel end) every aligned piece of G that is complete and");
-    m.comment("in order stays.");
-    Expr piece64 = m.logic("walk_piece64", 2);
-    Expr piece128 = m.logic("walk_piece128");
-    std::vector<Expr> slot_tag;
-    for (unsigned s = 0; s < kSlots; ++s) {
-      slot_tag.push_back(m.logic("walk_tag" + std::to_string(s), ct_bits_));
-      m.assign(slot_tag[s], tag.part(Expr(s * ct_bits_), ct_bits_));
-    }
-    auto tag_of = [&](unsigned s) { return slot_tag[s]; };
-    for (unsigned p = 0; p < 2; ++p) {
-      const unsigned s = 2 * p;
-      m.assign(piece64[p], valid[s] & valid[s + 1] & !tag_of(s)[0] & tag_of(s + 1).eq(tag_of(s) + cast(ct_bits_, 1)));
-    }
-    m.assign(piece128, red_and(valid) & tag_of(0).slice(1, 0).eq(lit(2, 0)) &
-                           tag_of(1).eq(tag_of(0) + cast(ct_bits_, 1)) & tag_of(2).eq(tag_of(0) + cast(ct_bits_, 2)) &
-                           tag_of(3).eq(tag_of(0) + cast(ct_bits_, 3)));
+    m.assign(dirty_any, select_part(t_dirty_any, walk_way, ways_, kSlots));
     Expr keep_any = m.logic("walk_keep_any");
     m.assign(keep_any, cfg_keep & !flush_all_q);
-    m.assign(walk_keep, mux(keep_any, mux(gran.eq(lit(2, 0)), valid,
-                                          mux(gran.eq(lit(2, 1)), concat({piece64[1], piece64[1], piece64[0], piece64[0]}),
-                                              repl(4, piece128))),
-                            lit(4, 0)));
+    walk_keep = m.logic("walk_keep", kSlots);
     walk_wb = m.logic("walk_wb", kSlots);
-    m.assign(walk_wb, ~walk_keep & valid & select_part(t_dirty_any, walk_way, ways_, kSlots));
     walk_dirty_n = m.logic("walk_dirty_n", 3);
-    m.assign(walk_dirty_n, cast(3, countones(walk_wb)));
+    m.instance("u_flush_keep", flush_keep_block().module(cfg_), {},
+               {{"valid_i", valid}, {"chunk_tag_i", tag}, {"dirty_any_i", dirty_any}, {"gran_i", gran},
+                {"keep_i", keep_any}, {"keep_o", walk_keep}, {"writeback_slots_o", walk_wb},
+                {"writebacks_o", walk_dirty_n}});
     walk_last = m.logic("walk_last");
     m.assign(walk_last, walk_set.eq(cast(set_idx_bits_, sets_ - 1)) & walk_way.eq(cast(way_bits_, ways_ - 1)));
   }

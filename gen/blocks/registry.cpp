@@ -18,6 +18,7 @@ const std::vector<const RtlBlock*>& all_blocks() {
       &gran_selector_block(),
       &agelru_ages_block(),
       &fill_place_block(),
+      &flush_keep_block(),
       &ram_1r1w_block(),
       &mshr_block(),  // instantiates l1d_ram_1r1w
       &repl_state_block(),
