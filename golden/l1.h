@@ -90,6 +90,15 @@ struct AccelSimCounters {
   AccelSimCounts read, write;
 };
 
+// l1.pipeline staged: operations decided at M in consecutive cycles on the same set, and those of
+// them whose older operation changed what a match of the set reads (valid bits, tags, common-tags,
+// dirty bits, the set's MSHR entries). A design that splits M in two (contract 16.5, open point)
+// would have to squash or correct the younger operation of each such pair.
+struct StagedPairs {
+  uint64_t decided = 0, same_set = 0, stale = 0;
+  uint64_t stale_core = 0, stale_fill = 0, stale_flush = 0;  // stale pairs by the younger operation's kind
+};
+
 class L1 {
  public:
   explicit L1(const Config& cfg);
@@ -103,6 +112,7 @@ class L1 {
 
   const L1Counters& counters() const { return counters_; }
   const AccelSimCounters& accelsim() const { return accelsim_; }
+  const StagedPairs& staged_pairs() const { return staged_pairs_; }
   uint32_t granularity() const { return granularity_; }
   // Nothing in flight: S1 empty, no MSHR in use, miss queue empty, no flush, no response.
   bool idle() const;
@@ -220,6 +230,8 @@ class L1 {
     uint32_t index = 0;  // kFill: step; kFlush: line (set * ways + way)
   };
   void step_staged(const L1Inputs& in, L1Outputs& out);
+  uint32_t set_of(const Op& op) const;
+  uint64_t set_signature(uint32_t set) const;
   Op arbitrate();
   bool decide(const Op& op, Op& a);  // stage M; true: a response was produced
   void fill_decided(bool placed, Op& a);
@@ -288,6 +300,10 @@ class L1 {
   // (a response decided at M in cycle m is presented in m + 3) and each queued memory request's
   // first presentable cycle.
   Op t_op_, m_op_;
+  StagedPairs staged_pairs_;
+  bool last_decided_ = false;  // an operation was decided at M in the last cycle, on last_set_
+  bool last_changed_ = false;  // and it changed that set's match state
+  uint32_t last_set_ = 0;
   std::deque<CoreReq> core_fifo_, replay_fifo_;
   uint32_t fill_cursor_pos_ = 0, fill_cursor_step_ = 0;
   uint32_t flush_cursor_ = 0;

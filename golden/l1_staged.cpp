@@ -40,7 +40,24 @@ void L1::step_staged(const L1Inputs& in, L1Outputs& out) {
   const size_t queued_before = miss_queue_.size();
   const uint64_t epoch = flush_epoch_;
   bool produced = false;
-  if (!is(m_op_, Op::Kind::kNone)) produced = decide(m_op_, a);
+  if (!is(m_op_, Op::Kind::kNone)) {
+    const uint32_t set = set_of(m_op_);
+    const uint64_t before = set_signature(set);
+    produced = decide(m_op_, a);
+    ++staged_pairs_.decided;
+    if (last_decided_ && last_set_ == set) {
+      ++staged_pairs_.same_set;
+      if (last_changed_) {
+        ++staged_pairs_.stale;
+        ++(is(m_op_, Op::Kind::kCore)   ? staged_pairs_.stale_core
+           : is(m_op_, Op::Kind::kFill) ? staged_pairs_.stale_fill
+                                        : staged_pairs_.stale_flush);
+      }
+    }
+    last_changed_ = set_signature(set) != before;
+    last_set_ = set;
+  }
+  last_decided_ = !is(m_op_, Op::Kind::kNone);
   // The requests M queued become presentable from m + 3, one per cycle, in order (16.4).
   for (size_t k = queued_before; k < miss_queue_.size(); ++k) {
     last_visible_ = std::max(now + 3 + (k - queued_before), last_visible_ + 1);
@@ -105,6 +122,35 @@ L1::Op L1::arbitrate() {
     return op;
   }
   return op;
+}
+
+uint32_t L1::set_of(const Op& op) const {
+  switch (op.kind) {
+    case Op::Kind::kCore: return split_.decode(op.req.addr).set;
+    case Op::Kind::kFill: return split_.decode(mshr_.entry(op.entry).line_addr).set;
+    case Op::Kind::kFlush: return op.index / ways_;
+    case Op::Kind::kNone: break;
+  }
+  return 0;
+}
+
+// What a match of `set` reads, hashed: the lines' common-tags, slot valid bits, chunk-tags and
+// dirty bits, and the set's MSHR entries (line, requests). For StagedPairs only.
+uint64_t L1::set_signature(uint32_t set) const {
+  uint64_t h = 0x9e3779b97f4a7c15ULL;
+  const auto mix = [&](uint64_t v) { h = (h ^ v) * 0x100000001b3ULL; };
+  for (const CacheLine& line : sets_[set]) {
+    mix(line.common_tag);
+    for (const Slot& sl : line.slot) {
+      mix((uint64_t{sl.chunk_tag} << 4) | (uint64_t{sl.reserved} << 3) | (uint64_t{sl.written} << 2) |
+          (uint64_t{sl.valid} << 1) | (sl.dirty != 0));
+    }
+  }
+  for (uint32_t i = 0; i < mshr_.size(); ++i) {
+    const MshrEntry& e = mshr_.entry(i);
+    if (e.valid && split_.decode(e.line_addr).set == set) mix(e.line_addr ^ (uint64_t{e.requests.size()} << 56));
+  }
+  return h;
 }
 
 bool L1::decide(const Op& op, Op& a) {

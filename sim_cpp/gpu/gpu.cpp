@@ -585,6 +585,17 @@ nlohmann::json Gpu::stats_json() const {
                             {"mshr_hit", c.mshr_hit}, {"res_fail", c.res_fail}, {"total", c.hit + c.miss + c.sector_miss + c.mshr_hit}};
     };
     j["l1"]["accelsim_sectors"] = {{"read", counts(a.read)}, {"write", counts(a.write)}};
+    if (cfg_.l1.pipeline == L1Pipeline::kStaged) {
+      golden::StagedPairs p;
+      for (const auto& s : sms_) {
+        const golden::StagedPairs& q = s->l1().golden_model()->staged_pairs();
+        p.decided += q.decided, p.same_set += q.same_set, p.stale += q.stale;
+        p.stale_core += q.stale_core, p.stale_fill += q.stale_fill, p.stale_flush += q.stale_flush;
+      }
+      j["l1"]["staged_m_pairs"] = {{"decided", p.decided},         {"same_set", p.same_set},
+                                   {"stale", p.stale},             {"stale_core", p.stale_core},
+                                   {"stale_fill", p.stale_fill},   {"stale_flush", p.stale_flush}};
+    }
   }
   j["ldst"] = ldst_json(ldst_total);
   j["sms"] = sms;
