@@ -85,7 +85,7 @@ struct MissQueueIo {
     o.count = static_cast<uint32_t>(queue.size());
     for (uint32_t k = 0; k < in.m_count; ++k) {
       last_visible = std::max(now + 3 + k, last_visible + 1);
-      queue.push_back({in.m_reqs[k], last_visible});
+      queue.push_back({in.m_reqs[k], last_visible, now + 2});
     }
     if (o.valid && in.ready) {
       taken.push_back(queue.front().req);
@@ -122,6 +122,7 @@ struct MissQueueIo {
 
   struct Queued {
     uint64_t req, visible;
+    uint64_t at_d;  // the cycle it reaches stage D (statistics: a staging buffer's occupancy)
   };
   uint32_t entries, batch;
   std::deque<Queued> queue;
@@ -238,17 +239,19 @@ TYPED_TEST(MissQueue, RandomTraffic) {
     n = std::min(n, this->room());
     this->cycle(n, (r >> 8) % 16 < ready_of_16);
     full_cycles += this->room() == 0;
-    uint64_t waiting = 0;  // queued, not yet presentable
-    for (const auto& q : this->io.queue) waiting += q.visible > this->io.now;
+    // At D and not yet presentable: what a staging buffer in front of a one-write array would
+    // hold (gen/blocks/l1d_miss_queue.cpp's header).
+    uint64_t waiting = 0;
+    for (const auto& q : this->io.queue) waiting += q.at_d < this->io.now && q.visible > this->io.now;
     waiting_max = std::max(waiting_max, waiting);
   }
   for (uint32_t i = 0; i < 2 * this->io.entries + 3; ++i) this->cycle(0, true);
   EXPECT_EQ(this->io.taken, this->queued);
   EXPECT_GT(this->io.taken.size(), kRandomCycles / 8);
   EXPECT_GT(full_cycles, kRandomCycles / 100);                 // the queue was full often
-  EXPECT_GT(waiting_max, std::min(this->io.batch, this->io.entries));  // batches queued behind batches
+  EXPECT_GE(waiting_max, this->io.batch);  // batches queued behind batches
   std::cout << "[ traffic  ] " << this->io.taken.size() << " requests, " << full_cycles << " cycles full, at most "
-            << waiting_max << " waiting to be presentable\n";
+            << waiting_max << " at D and not yet presentable\n";
   EXPECT_EQ(this->board.mismatches(), 0U);
 }
 

@@ -17,13 +17,15 @@
 // Storage: flops, every entry written by any lane of a batch (a Batch:1 select per entry), never
 // an l1d_sram_1r1w. Why not one write per cycle into an SRAM (contract 16.5's plan): golden's room
 // check counts a request from m + 1 and lets the next operations queue on that count, so the
-// requests queued and not yet presentable can be almost the whole queue (gtx480: two 4-write-back
-// flush visits at m and m + 1 leave 6 of 8 waiting at m + 4; gtx1080, 32 entries with allocation
-// on_miss: 30). One write per cycle would need a staging buffer that deep with Batch write lanes
-// in front of the SRAM: the same flops and selects again, plus the SRAM. The tiler's numbers
-// (synth/sram_tiling.py l1-table, gtx480's 8 x 1481-bit payload) agree that flops win anyway at
-// the presets' depths: 47 two-port macros on sky130 (9.4 mm2) and sg13g2 (4.5 mm2). The report of
-// the branch that built this unit states the contract change that would allow a 1r1w array.
+// requests that have reached D and are not yet presentable can be almost the whole queue
+// (gtx480: two 4-write-back flush visits at m and m + 1 leave 6 of 8 waiting at m + 4; the
+// testbench's random traffic reaches 6 of 8 on gtx480 and 28 of 32 on gtx1080). One write per
+// cycle would need a staging buffer that deep with Batch write lanes in front of the SRAM: the
+// same flops and selects again, plus the SRAM. At the presets' depths flops win anyway
+// (docs/synthesis.md, "Tilings of gtx480's L1 arrays": gtx480's 8 x 1481-bit payload takes 47
+// two-port macros, 9.4 mm2 on sky130 and 4.5 mm2 on sg13g2, against about 0.8 mm2 of sg13g2 flops),
+// so there is no size-based choice to make. docs/l1d-microarchitecture.md 16.5 names the contract
+// change that would let a deep queue keep its payload in a 1r1w array.
 #include <string>
 
 #include "common/config.h"
