@@ -10,8 +10,8 @@
 // requests arrive on d_req_i, request k at [k*ReqBits +: ReqBits], in queue order (write-backs,
 // then the read or store); lanes >= the count are ignored. The k-th request of the operation
 // decided in cycle m is offered (mem_req_valid_o, mem_req_o, both registered) from cycle
-// max(m + 3 + k, p + 1), p the cycle the request before it was first offered or could have been,
-// and stays offered, unchanged, until it fires (mem_req_ready_i). count_o (registered): the
+// max(m + 3 + k, p + 1), p the cycle the request queued before it became presentable, and
+// stays offered, unchanged, until it fires (mem_req_ready_i). count_o (registered): the
 // requests queued and not taken, counted from the cycle after M's decision (golden's
 // miss_queue_.size(), what M's room check uses). Reset: pointers, counts and valid only.
 module l1d_miss_queue #(

@@ -58,8 +58,8 @@ class MissQueue final : public RtlBlock {
     m.describe("requests arrive on d_req_i, request k at [k*ReqBits +: ReqBits], in queue order (write-backs,");
     m.describe("then the read or store); lanes >= the count are ignored. The k-th request of the operation");
     m.describe("decided in cycle m is offered (mem_req_valid_o, mem_req_o, both registered) from cycle");
-    m.describe("max(m + 3 + k, p + 1), p the cycle the request before it was first offered or could have been,");
-    m.describe("and stays offered, unchanged, until it fires (mem_req_ready_i). count_o (registered): the");
+    m.describe("max(m + 3 + k, p + 1), p the cycle the request queued before it became presentable, and");
+    m.describe("stays offered, unchanged, until it fires (mem_req_ready_i). count_o (registered): the");
     m.describe("requests queued and not taken, counted from the cycle after M's decision (golden's");
     m.describe("miss_queue_.size(), what M's room check uses). Reset: pointers, counts and valid only.");
     Expr entries = m.param("Entries", cfg.l1.miss_queue_entries);
