@@ -9,6 +9,8 @@
 // - random batches with random memory backpressure in phases (long stalls, free flow), M's room
 //   check on the RTL's count_o as l1d_top's would be: every output compared every cycle, and the
 //   requests taken by memory must be exactly the queued ones, in order;
+// - driven by golden::L1 itself (l1.pipeline staged) on a request stream: each cycle's growth of
+//   its miss queue is M's batch; the unit must offer golden's head in exactly golden's cycles;
 // - the netlist co-simulation.
 #include <fmt/format.h>
 
@@ -20,6 +22,8 @@
 #include <random>
 #include <vector>
 
+#include "golden/l1.h"
+#include "golden/l1_testbench.h"
 #include "l1d_miss_queue_models.h"
 #include "tb/testbench.h"
 
@@ -252,6 +256,45 @@ TYPED_TEST(MissQueue, RandomTraffic) {
   EXPECT_GE(waiting_max, this->io.batch);  // batches queued behind batches
   std::cout << "[ traffic  ] " << this->io.taken.size() << " requests, " << full_cycles << " cycles full, at most "
             << waiting_max << " at D and not yet presentable\n";
+  EXPECT_EQ(this->board.mismatches(), 0U);
+}
+
+// golden::L1 (l1.pipeline staged, golden/l1_staged.cpp) on the "mixed" stream behind a memory that
+// is ready 30 % of the cycles: in each cycle the requests its M queued (the queue's growth plus the
+// cycle's pop) are the unit's batch. The unit must offer a request exactly when golden does, the
+// one golden offers (the same ordinal: the RTL's payloads are the fixture's ids in queue order),
+// and count what golden counts. The fixture's 16.4 model is checked on the same inputs.
+TYPED_TEST(MissQueue, FollowsTheStagedGoldenL1) {
+  using namespace l1d::golden;
+  l1d::Config cfg = tb::load_config<TypeParam>();
+  cfg.l1.pipeline = l1d::L1Pipeline::kStaged;
+  L1Testbench golden(cfg, MemoryModel{20, 300, 30}, 5);
+  size_t size = 0, taken = 0;
+  uint64_t differences = 0, largest = 0;
+  golden.on_step = [&](uint64_t cycle, const L1Inputs& in, const L1Outputs& out) {
+    const bool pop = out.mem_req_valid && in.mem_req_ready;
+    const size_t after = golden.l1().miss_queue_size();
+    const auto n = static_cast<uint32_t>(after + pop - size);
+    largest = std::max<uint64_t>(largest, n);
+    const MissQueueIo::Out rtl = this->cycle(n, in.mem_req_ready);
+    const bool same = rtl.valid == out.mem_req_valid && rtl.count == size &&
+                      (!rtl.valid || rtl.req == this->queued.at(taken));
+    if (!same && ++differences <= 5)
+      ADD_FAILURE() << "cycle " << cycle << ": golden valid " << out.mem_req_valid << " count " << size
+                    << ", rtl " << rtl;
+    size = after;
+    taken += pop;
+  };
+  const TestbenchResult r = golden.run(make_stream("mixed", cfg), 20'000);
+  EXPECT_TRUE(r.drained);
+  EXPECT_EQ(differences, 0u);
+  EXPECT_EQ(this->io.taken, this->queued);
+  EXPECT_GT(taken, 5'000u);
+  // Write-backs queued with their read or store (gtx1080 writes through: no write-backs, batches of 1).
+  if (cfg.l1.write_policy == l1d::WritePolicy::kWriteBack) {
+    EXPECT_GT(largest, 1u);
+  }
+  std::cout << "[ golden   ] " << r.cycles << " cycles, " << taken << " requests, batches up to " << largest << "\n";
   EXPECT_EQ(this->board.mismatches(), 0U);
 }
 
