@@ -158,7 +158,7 @@ synth-policies: configure
 	@synth/policies.sh $(SYN_LIB) --dcgen $(BUILD)/bin/dcgen --out $(BUILD)/synth-policies --jobs $(JOBS) \
 	  $(if $(POLICIES),--policies "$(POLICIES)")
 
-# Bounded model checking of l1d_mshr, l1d_agcb_table and l1d_repl_state, induction of
+# Bounded model checking of l1d_mshr, l1d_agcb_table, l1d_repl_state and l1d_miss_queue, induction of
 # l1d_perf_counters (formal/, scripts/formal.sh; Yosys 0.23 SAT) and the mutated-RTL copies
 # formal must catch: docs/rtl-verification.md.
 .PHONY: formal

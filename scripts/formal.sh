@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bounded model checking of generated blocks (docs/rtl-verification.md), for make formal and ctest.
 #
-#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl perf (proofs), mut-<name> (a mutated RTL copy whose
+#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl mq perf (proofs), mut-<name> (a mutated RTL copy whose
 #                                counterexample must name the expected assertion); default: all
 #
 # The RTL is dcgen's output for formal/fv_small.yaml; each harness formal/<module>_fv.sv is read
@@ -30,6 +30,11 @@ DEPTH_MSHR=${DEPTH_MSHR:-8}
 DEPTH_AGCB=${DEPTH_AGCB:-10}
 # The replacement ranks: any 2 steps reach every update; DEPTH_REPL 5 gives sequences of 4.
 DEPTH_REPL=${DEPTH_REPL:-5}
+# The miss queue (3 entries, batches of up to 2): reset (cycle 0), a full queue decided at cycles
+# 1 and 2 (2 + 1 requests), at D at 3 and 4, offered from 4, 5 and 6 (one per cycle, the third
+# behind the first batch), drained at 6, 7 and 8 if memory waited: 9 cycles; DEPTH_MQ 12 adds three
+# after it, so the ring's pointers wrap and new batches land behind the wrapped tail.
+DEPTH_MQ=${DEPTH_MQ:-12}
 
 # mutants: name | file | sed expression | harness | depth | the assertion expected in the trace
 mutants=(
@@ -42,6 +47,8 @@ mutants=(
   "mut-repl-reset|l1d_repl_state.sv|s/<= WayIdxBits'(i);/<= '0;/|repl|2|ReplQueryRanksPermutation_A"
   "mut-agcb-dec-wrap|l1d_agcb_table.sv|s/dec_i \&\& dec_old != '0 ?/dec_i ?/|agcb|4|AgcbDecNoUnderflow_A"
   "mut-agcb-inc-wrap|l1d_agcb_table.sv|s/inc_old != '1 ?/1'b1 ?/|agcb|5|AgcbIncNoOverflow_A"
+  "mut-mq-reveal-late|l1d_miss_queue.sv|s/WideBits'(total_q) + WideBits'(n_d_q) > WideBits'(vis_q)/WideBits'(total_q) > WideBits'(vis_q)/|mq|6|FvOfferedOnTime_A"
+  "mut-mq-lane-swap|l1d_miss_queue.sv|s/= LaneBits'(off);/= LaneBits'(off + 1'b1);/|mq|7|FvOfferedIsOldest_A"
 )
 
 # The performance counters (contract 16.5) are proved by temporal induction, not a bounded run: a
@@ -67,6 +74,7 @@ run() {
     mshr) files="$dir/l1d_mshr.sv $dir/l1d_ram_1r1w.sv $root/formal/l1d_mshr_fv.sv"; top=l1d_mshr_fv ;;
     agcb) files="$dir/l1d_agcb_table.sv $root/formal/l1d_agcb_table_fv.sv"; top=l1d_agcb_table_fv ;;
     repl) files="$dir/l1d_repl_state.sv $root/formal/l1d_repl_state_fv.sv"; top=l1d_repl_state_fv ;;
+    mq) files="$dir/l1d_miss_queue.sv $root/formal/l1d_miss_queue_fv.sv"; top=l1d_miss_queue_fv ;;
   esac
   # Every assertion (block and harness) is a $assert cell named after its label; sat proves all
   # of them at every step.
@@ -79,12 +87,12 @@ run() {
 }
 
 jobs=("$@")
-[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl perf mut-perf-carry $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
+[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl mq perf mut-perf-carry $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
 failed=0
 for j in "${jobs[@]}"; do
   start=$(date +%s.%N)
   case $j in
-    mshr | agcb | repl)
+    mshr | agcb | repl | mq)
       depth=DEPTH_${j^^}
       if run "$j" "${!depth}" "$tmp/rtl" "$tmp/$j.log"; then
         printf 'formal: PASS %s (depth %s, %.1f s)\n' "$j" "${!depth}" "$(echo "$(date +%s.%N) - $start" | bc)"

@@ -30,6 +30,7 @@ const std::vector<const RtlBlock*>& all_blocks() {
       &issue_block(),
       &fill_issue_block(),
       &flush_walker_block(),
+      &miss_queue_block(),
       &sram_1rw_block(),
       &sram_1r1w_block(),
       &sram_demo_block(),  // instantiates l1d_sram_1rw
