@@ -66,6 +66,7 @@ const RtlBlock& issue_block();          // l1d_issue.cpp (staged L1 stage A, con
 const RtlBlock& fill_issue_block();     // l1d_fill_issue.cpp (staged L1 fill FIFO and cursor)
 const RtlBlock& flush_walker_block();   // l1d_flush_walker.cpp (staged L1 flush walk cursor)
 const RtlBlock& tag_read_block();       // l1d_tag_read.cpp (staged L1 stage T, after l1d_sram_1r1w)
+const RtlBlock& data_stage_block();     // l1d_data_stage.cpp (staged L1 stages C and D, after l1d_sram_1r1w)
 const RtlBlock& sram_1rw_block();       // l1d_sram_1rw.cpp (SRAM primitive, one port)
 const RtlBlock& sram_1r1w_block();      // l1d_sram_1r1w.cpp (SRAM primitive, 1 read + 1 write port)
 const RtlBlock& sram_demo_block();      // l1d_sram_demo.cpp (the SRAM layer's test design)
