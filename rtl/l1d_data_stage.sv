@@ -5,7 +5,8 @@
 `default_nettype none
 
 // Stages C and D of the staged L1's data path (contract 16.1, 16.5): one l1d_sram_1r1w bank per
-// way, Sets words of one 128 B line; way w's line at [w*1024 +: 1024], its byte b at [w*1024 + 8*b +: 8].
+// way, Sets words of one 128 B line; way w's line at [w*1024 +: 1024], its byte b at
+// [w*1024 + 8*b +: 8].
 // Read at C: rd_en_i, rd_set_i, rd_ways_i[Ways] (the banks to read; a bank not enabled is not read).
 // Write at D: wr_en_i, wr_set_i, wr_way_i (binary, < Ways), wr_be_i[128] (byte b of the line where
 // set), wr_data_i[1024]; effective at the clock edge.
@@ -15,7 +16,9 @@
 // write (a fill's victim read at C sees the bytes its own write at D replaces). A way not read keeps
 // no promise (its bank holds its last read word). All ways, so that D selects each 32 B lane from
 // any way (a DyCache copy) as l1d_top's lane select does over its data row.
-// Only the forwarding flag is reset; no data bit is (an SRAM has no reset).
+// rd_data_o comes from the macros through one 2:1 select per bit, whose select is registered:
+// what D adds behind it counts against the 5 FO4 from a macro output to a register.
+// Only the forwarding hit flags are reset; no data bit is (an SRAM has no reset).
 module l1d_data_stage #(
   parameter int unsigned Sets = 32,
   parameter int unsigned Ways = 4

@@ -134,26 +134,7 @@ struct DataStageIo {
   }
   // Every line written whole, then every way read: afterwards no bank output holds a word nobody
   // wrote (the banks and their read registers have no reset value).
-  std::vector<In> cosim_preload() const {
-    std::vector<In> pre;
-    for (uint32_t w = 0; w < ways; ++w) {
-      for (uint32_t s = 0; s < sets; ++s) {
-        In in;
-        in.wr_en = true;
-        in.wr_set = s;
-        in.wr_way = w;
-        in.wr_be = be_of(~0ULL, ~0ULL);
-        in.wr_data = line_of([&](unsigned b) { return 0x5A ^ (b * 7) ^ (s * 13) ^ (w * 29); });
-        pre.push_back(in);
-      }
-    }
-    In rd;
-    rd.rd_en = true;
-    rd.rd_ways = all_ways;
-    pre.push_back(rd);
-    pre.push_back(In{});
-    return pre;
-  }
+  std::vector<In> cosim_preload() const;
   // Reads and writes mostly of sets 0 and 1 and of three ways (hazards); byte enables whole, one
   // 32 B slot, random, one byte or none.
   In random(std::mt19937_64& rng) const {
@@ -195,6 +176,36 @@ struct DataStageIo {
   Out last;                   // what D shows next cycle
 };
 
+// A cycle's inputs with a write at D; a cycle's inputs with a read at C added.
+DataStageIo::In write_op(uint32_t set, uint32_t way, const BitVec& be, const BitVec& data) {
+  DataStageIo::In in;
+  in.wr_en = true;
+  in.wr_set = set;
+  in.wr_way = way;
+  in.wr_be = be;
+  in.wr_data = data;
+  return in;
+}
+DataStageIo::In with_read(DataStageIo::In in, uint32_t set, uint64_t ways) {
+  in.rd_en = true;
+  in.rd_set = set;
+  in.rd_ways = ways;
+  return in;
+}
+
+std::vector<DataStageIo::In> DataStageIo::cosim_preload() const {
+  std::vector<In> pre;
+  for (uint32_t w = 0; w < ways; ++w) {
+    for (uint32_t s = 0; s < sets; ++s) {
+      const BitVec line = line_of([&](unsigned b) { return 0x5A ^ (b * 7) ^ (s * 13) ^ (w * 29); });
+      pre.push_back(write_op(s, w, be_of(~0ULL, ~0ULL), line));
+    }
+  }
+  pre.push_back(with_read({}, 0, all_ways));
+  pre.push_back(In{});
+  return pre;
+}
+
 using Board = tb::Scoreboard<DataStageIo::In, DataStageIo::Out>;
 namespace models = tb::l1d_data_stage;
 
@@ -220,22 +231,6 @@ class DataStage : public ::testing::Test {
     dut.tick();
     return shown;
   }
-  static DataStageIo::In write(uint32_t set, uint32_t way, const BitVec& be, const BitVec& data) {
-    DataStageIo::In in;
-    in.wr_en = true;
-    in.wr_set = set;
-    in.wr_way = way;
-    in.wr_be = be;
-    in.wr_data = data;
-    return in;
-  }
-  static DataStageIo::In read(DataStageIo::In in, uint32_t set, uint64_t ways) {
-    in.rd_en = true;
-    in.rd_set = set;
-    in.rd_ways = ways;
-    return in;
-  }
-
   DataStageIo io;
   tb::Dut<typename Config::Rtl> dut;
   Board board;
@@ -254,15 +249,17 @@ TYPED_TEST(DataStage, EachForwardingPath) {
   const BitVec be_before = be_of(~0ULL, 0), be_same = be_of(0xFFFFFFFF00000000ULL, 0xFFFFFFFFULL);
   for (uint32_t decoy = 0; decoy < 3; ++decoy) {
     for (uint32_t mask = 0; mask < 8; ++mask) {
-      const auto data = [&](uint32_t k) { return line_of([&](unsigned b) { return 0x40 * k + mask * 8 + decoy + b; }); };
-      this->cycle(this->write(set, way, all, data(0)));
+      const auto data = [&](uint32_t k) {
+        return line_of([&](unsigned b) { return 0x40 * k + mask * 8 + decoy + b; });
+      };
+      this->cycle(write_op(set, way, all, data(0)));
       this->cycle({});
-      auto in = (mask & 1) != 0 ? this->write(set, way, be_before, data(1)) : DataStageIo::In{};
+      auto in = (mask & 1) != 0 ? write_op(set, way, be_before, data(1)) : DataStageIo::In{};
       this->cycle(in);
-      in = (mask & 2) != 0 ? this->write(decoy == 2 ? other_set : set, decoy == 1 ? other_way : way, be_same, data(2))
+      in = (mask & 2) != 0 ? write_op(decoy == 2 ? other_set : set, decoy == 1 ? other_way : way, be_same, data(2))
                            : DataStageIo::In{};
-      this->cycle(this->read(std::move(in), set, (1ULL << way) | 1));
-      in = (mask & 4) != 0 ? this->write(set, way, all, data(3)) : DataStageIo::In{};
+      this->cycle(with_read(std::move(in), set, (1ULL << way) | 1));
+      in = (mask & 4) != 0 ? write_op(set, way, all, data(3)) : DataStageIo::In{};
       const DataStageIo::Out shown = this->cycle(in);
       const bool fwd =
           (mask & 2) != 0 && (decoy == 0 || (decoy == 1 && other_way == way) || (decoy == 2 && other_set == set));
@@ -282,9 +279,10 @@ TYPED_TEST(DataStage, EachForwardingPath) {
 // way in the write's cycle (forwarded) and in the next (from the SRAM): both show the merge.
 TYPED_TEST(DataStage, ByteEnablePatterns) {
   const uint64_t all = this->io.all_ways;
-  const std::vector<BitVec> patterns = {be_of(~0ULL, ~0ULL), be_of(0, 0), be_of(0x5555555555555555ULL, 0x5555555555555555ULL),
-                                        be_of(0xAAAAAAAAAAAAAAAAULL, 0), be_of(0, 0xFFFFFFFF00000000ULL), be_of(1, 0),
-                                        be_of(0, 1ULL << 63), be_of(0x00FF00FF00FF00FFULL, 0xF0F0F0F0F0F0F0F0ULL)};
+  const std::vector<BitVec> patterns = {
+      be_of(~0ULL, ~0ULL), be_of(0, 0), be_of(0x5555555555555555ULL, 0x5555555555555555ULL),
+      be_of(0xAAAAAAAAAAAAAAAAULL, 0), be_of(0, 0xFFFFFFFF00000000ULL), be_of(1, 0), be_of(0, 1ULL << 63),
+      be_of(0x00FF00FF00FF00FFULL, 0xF0F0F0F0F0F0F0F0ULL)};
   const uint32_t set = (this->io.sets - 1) / 2;
   for (uint32_t way = 0; way < this->io.ways; way += 1 + this->io.ways / 8) {
     for (size_t p = 0; p < patterns.size(); ++p) {
@@ -293,9 +291,9 @@ TYPED_TEST(DataStage, ByteEnablePatterns) {
       const BitVec expected = line_of([&](unsigned b) {
         return patterns[p].get(b, 1) != 0 ? data.get(8 * b, 8) : base.get(8 * b, 8);
       });
-      this->cycle(this->write(set, way, be_of(~0ULL, ~0ULL), base));
-      this->cycle(this->read(this->write(set, way, patterns[p], data), set, all));
-      EXPECT_EQ(this->cycle(this->read({}, set, all)).line(way), expected) << "forwarded, pattern " << p;
+      this->cycle(write_op(set, way, be_of(~0ULL, ~0ULL), base));
+      this->cycle(with_read(write_op(set, way, patterns[p], data), set, all));
+      EXPECT_EQ(this->cycle(with_read({}, set, all)).line(way), expected) << "forwarded, pattern " << p;
       EXPECT_EQ(this->cycle({}).line(way), expected) << "from the SRAM, pattern " << p;
     }
   }
@@ -308,12 +306,12 @@ TYPED_TEST(DataStage, WayNotReadKeepsItsWord) {
   if (this->io.ways < 2) GTEST_SKIP() << "one way";
   const uint32_t s0 = 0, s1 = this->io.sets - 1;
   const BitVec held = line_of([](unsigned b) { return 0x3C + b; });
-  this->cycle(this->write(s0, 0, be_of(~0ULL, ~0ULL), held));
-  this->cycle(this->read({}, s0, 1));
-  EXPECT_EQ(this->cycle(this->read(this->write(s1, 0, be_of(~0ULL, ~0ULL), line_of([](unsigned) { return 0xEE; })), s1, 2))
+  this->cycle(write_op(s0, 0, be_of(~0ULL, ~0ULL), held));
+  this->cycle(with_read({}, s0, 1));
+  EXPECT_EQ(this->cycle(with_read(write_op(s1, 0, be_of(~0ULL, ~0ULL), line_of([](unsigned) { return 0xEE; })), s1, 2))
                 .line(0),
             held);
-  EXPECT_EQ(this->cycle(this->read({}, s0, 2)).line(0), held);
+  EXPECT_EQ(this->cycle(with_read({}, s0, 2)).line(0), held);
   EXPECT_EQ(this->board.mismatches(), 0U);
 }
 
@@ -328,7 +326,7 @@ TYPED_TEST(DataStage, RandomHazardsMatchTheArray) {
 TYPED_TEST(DataStage, DISABLED_ContractWrWayOutOfRange) {
   const uint32_t ways = this->io.ways, codes = ways > 1 ? std::bit_ceil(ways) : 2;
   if (codes == ways) GTEST_SKIP() << ways << " ways: every way code is a way";
-  this->cycle(this->write(0, codes - 1, be_of(~0ULL, ~0ULL), line_of([](unsigned) { return 0; })));
+  this->cycle(write_op(0, codes - 1, be_of(~0ULL, ~0ULL), line_of([](unsigned) { return 0; })));
   this->cycle({});
 }
 

@@ -59,7 +59,8 @@ class DataStage final : public RtlBlock {
     const unsigned n_way_bits = n_ways > 1 ? static_cast<unsigned>(std::bit_width(n_ways - 1)) : 1;
     Module m(name());
     m.describe("Stages C and D of the staged L1's data path (contract 16.1, 16.5): one l1d_sram_1r1w bank per");
-    m.describe("way, Sets words of one 128 B line; way w's line at [w*1024 +: 1024], its byte b at [w*1024 + 8*b +: 8].");
+    m.describe("way, Sets words of one 128 B line; way w's line at [w*1024 +: 1024], its byte b at");
+    m.describe("[w*1024 + 8*b +: 8].");
     m.describe("Read at C: rd_en_i, rd_set_i, rd_ways_i[Ways] (the banks to read; a bank not enabled is not read).");
     m.describe("Write at D: wr_en_i, wr_set_i, wr_way_i (binary, < Ways), wr_be_i[128] (byte b of the line where");
     m.describe("set), wr_data_i[1024]; effective at the clock edge.");
@@ -69,7 +70,9 @@ class DataStage final : public RtlBlock {
     m.describe("write (a fill's victim read at C sees the bytes its own write at D replaces). A way not read keeps");
     m.describe("no promise (its bank holds its last read word). All ways, so that D selects each 32 B lane from");
     m.describe("any way (a DyCache copy) as l1d_top's lane select does over its data row.");
-    m.describe("Only the forwarding flag is reset; no data bit is (an SRAM has no reset).");
+    m.describe("rd_data_o comes from the macros through one 2:1 select per bit, whose select is registered:");
+    m.describe("what D adds behind it counts against the 5 FO4 from a macro output to a register.");
+    m.describe("Only the forwarding hit flags are reset; no data bit is (an SRAM has no reset).");
     Expr sets = m.param("Sets", split.sets());
     Expr ways = m.param("Ways", n_ways);
     Expr set_bits = m.localparam("SetBits", mux(sets.gt(1), clog2(sets), 1));
@@ -117,7 +120,8 @@ class DataStage final : public RtlBlock {
     });
     m.comment("Every way is assigned; the default is the profile's (no latch) and lints at any width.");
     m.always_comb({{rd_data, repl(ways, fwd_data_q)}}, [&](Block& b) {
-      b.for_("i", 0, ways, [&](Block& l, const Expr& i) { l.assign(rd_data.part(i * kLineBits, kLineBits), way_data[i]); });
+      b.for_("i", 0, ways,
+             [&](Block& l, const Expr& i) { l.assign(rd_data.part(i * kLineBits, kLineBits), way_data[i]); });
     });
 
     m.comment("The write of C's cycle hits the read when it writes a bank C reads, at C's set.");
