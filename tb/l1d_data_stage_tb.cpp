@@ -16,6 +16,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <iostream>
 #include <ostream>
 #include <random>
 #include <string>
@@ -118,6 +119,9 @@ struct DataStageIo {
   // The array written at the edge, then read: a read sees the write of its own cycle.
   Out golden(const In& in) {
     const Out o = last;
+    if (in.rd_en && in.wr_en && in.rd_set == in.wr_set && in.wr_way < ways && ((in.rd_ways >> in.wr_way) & 1) != 0) {
+      ++forwards;
+    }
     if (in.wr_en && in.wr_way < ways) {
       BitVec& l = lines[in.wr_way * sets + in.wr_set];
       for (unsigned b = 0; b < kLineBytes; ++b) {
@@ -174,6 +178,7 @@ struct DataStageIo {
   uint64_t all_ways;
   std::vector<BitVec> lines;  // way w, set s at [w * sets + s]
   Out last;                   // what D shows next cycle
+  uint64_t forwards = 0;      // cycles whose read is of the line written in that cycle
 };
 
 // A cycle's inputs with a write at D; a cycle's inputs with a read at C added.
@@ -316,7 +321,11 @@ TYPED_TEST(DataStage, WayNotReadKeepsItsWord) {
 }
 
 TYPED_TEST(DataStage, RandomHazardsMatchTheArray) {
+  const uint64_t before = this->io.forwards;
   for (uint64_t c = 0; c < kRandomCycles; ++c) this->cycle(this->io.random(this->rng));
+  const uint64_t forwards = this->io.forwards - before;
+  std::cout << "[ hazards  ] " << forwards << " of " << kRandomCycles << " cycles read the line written then\n";
+  EXPECT_GT(forwards, kRandomCycles / 20);  // the stimulus is one of hazards
   EXPECT_EQ(this->board.cycles(), kRandomCycles + this->io.cosim_preload().size());
   EXPECT_EQ(this->board.mismatches(), 0U);
 }
