@@ -246,7 +246,8 @@ TYPED_TEST_SUITE(DataStage, models::Configs);
 // Line (set 1, last way) written whole with a base pattern, then read at C in cycle c while it is
 // written in c - 1 (bytes 0-63), c (bytes 32-95: forwarded) and c + 1 (D's cycle: every byte,
 // never seen), alone and in every combination; way 0 of the set is read too. Decoys: the write of
-// c goes to the same set in way 0's neighbour, or to the same way in another set: not forwarded.
+// c goes to the same set in the next lower way, or to the same way in another set: not forwarded
+// into the last way (into way 0 when that is the next lower way: the model says so).
 TYPED_TEST(DataStage, EachForwardingPath) {
   const uint32_t set = 1 % this->io.sets, way = this->io.ways - 1, other_set = (set + 1) % this->io.sets;
   const uint32_t other_way = way == 0 ? 0 : way - 1;
