@@ -119,6 +119,25 @@ def storage_bits(macros, hierarchy, top, blackboxes, skip=()):
     return total
 
 
+def instance_counts(hierarchy, top):
+    """How many times each module of top's hierarchy is instantiated (top itself once), from the
+    `stat -json` before flattening; names without Yosys' leading backslash."""
+    def plain(name):
+        return name[1:] if name.startswith('\\') else name
+
+    mods = {plain(k): v for k, v in (hierarchy or {}).get('modules', {}).items()}
+    counts = {plain(top): 1}
+
+    def walk(key, mult):
+        for t, n in mods.get(key, {}).get('num_cells_by_type', {}).items():
+            t = plain(t)
+            if t in mods:
+                counts[t] = counts.get(t, 0) + mult * n
+                walk(t, mult * n)
+    walk(plain(top), 1)
+    return counts
+
+
 def is_blackbox_type(t, blackboxes):
     """A black box of SYN_BLACKBOX, or a memory that synth/yosys_map.tcl made an SRAM macro."""
     base = t.split('\\')[-1]
@@ -143,8 +162,10 @@ def sram_layer(row, views, by_type, seq, cells, sta, fo4_ns):
     falling edge, so it gets half the period), the path into a macro, and the macros' .lib
     minimum_period, which OpenSTA 2.0.17 does not check; `limit` names the one that sets it."""
     flop_area = sum(n * cells.get(t, {}).get('area', 0) for t, n in by_type.items() if t in seq)
-    layer = {'arrays': views, 'macro_count': sum(a['count'] for a in views),
-             'macro_area_um2': round(sum(a['area_um2'] for a in views), 1),
+    # sram_views.json has one entry per elaborated shape; a shape instantiated n times (one bank
+    # per way of l1d_data_stage) holds n times its macros.
+    layer = {'arrays': views, 'macro_count': sum(a['count'] * a['instances'] for a in views),
+             'macro_area_um2': round(sum(a['area_um2'] * a['instances'] for a in views), 1),
              'flop_area_um2': round(flop_area, 1)}
     if row.get('area_um2') is not None:
         layer['logic_area_um2'] = round(row['area_um2'] - flop_area, 1)
@@ -155,7 +176,7 @@ def sram_layer(row, views, by_type, seq, cells, sta, fo4_ns):
     layer['tie_area_um2'] = round(sum(n * cells.get(t, {}).get('area', 0) for t, n in ties.items()), 1)
     by_cell = {}
     for a in views:
-        by_cell[a['cell']] = by_cell.get(a['cell'], 0) + a['count']
+        by_cell[a['cell']] = by_cell.get(a['cell'], 0) + a['count'] * a['instances']
     layer['macros'] = [{'cell': c, 'count': n, 'found_in_netlist': by_type.get(c, 0)}
                        for c, n in sorted(by_cell.items())]
     sta = sta or {}
@@ -271,6 +292,9 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
     row['fmax_mhz'] = round(1000.0 / crit, 1) if crit else None
     row['depth'] = sta.get('depth')
     if views:
+        counts = instance_counts(hierarchy, name)
+        for a in views:
+            a['instances'] = counts.get(a['module'], 1)
         cells = load(os.path.join(os.path.dirname(os.path.dirname(bdir)), 'lib', 'cells.json'), {})
         sram_layer(row, views, by_type, seq, cells, sta.get('sram'), fo4_ns)
     row['start'] = describe(sta.get('start_reg', '?'), ports)
@@ -367,9 +391,11 @@ def sram_markdown(rep):
            '|---|---|---|---|---:|---:|']
     for r in rows:
         for a in r['sram_layer']['arrays']:
+            n = a.get('instances', 1)
+            each = f' per instance, {n} instances' if n > 1 else ''
             out.append(f'| {r["block"]} | {a["module"]} | {a["kind"]} {a["words"]} × {a["width"]} / {a["gran"]} |'
-                       f' {a["count"]} × {a["cell"]} ({a["cols"]} wide, {a["rows"]} deep) | {a["area_um2"]:.0f} |'
-                       f' {a["waste_bits"]} |')
+                       f' {a["count"]} × {a["cell"]} ({a["cols"]} wide, {a["rows"]} deep){each} |'
+                       f' {a["area_um2"] * n:.0f} | {a["waste_bits"] * n} |')
     out += ['', '| block | macros | macro area um² | flops | flop area um² | other logic um² (tie cells) |'
                 ' std r2r ns (FO4) |'
                 ' macro → reg ns | reg → macro ns | macro min period ns | hold at macro inputs |'

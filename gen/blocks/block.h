@@ -70,6 +70,7 @@ const RtlBlock& flush_keep_block();     // l1d_flush_keep.cpp (a flush visit of 
 const RtlBlock& flush_walker_block();   // l1d_flush_walker.cpp (staged L1 flush walk cursor)
 const RtlBlock& tag_read_block();       // l1d_tag_read.cpp (staged L1 stage T, after l1d_sram_1r1w)
 const RtlBlock& miss_queue_block();     // l1d_miss_queue.cpp (staged L1 miss queue, contract 16.4)
+const RtlBlock& data_stage_block();     // l1d_data_stage.cpp (staged L1 stages C and D, after l1d_sram_1r1w)
 const RtlBlock& sram_1rw_block();       // l1d_sram_1rw.cpp (SRAM primitive, one port)
 const RtlBlock& sram_1r1w_block();      // l1d_sram_1r1w.cpp (SRAM primitive, 1 read + 1 write port)
 const RtlBlock& sram_demo_block();      // l1d_sram_demo.cpp (the SRAM layer's test design)

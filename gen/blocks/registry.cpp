@@ -35,6 +35,7 @@ const std::vector<const RtlBlock*>& all_blocks() {
       &sram_1r1w_block(),
       &sram_demo_block(),  // instantiates l1d_sram_1rw
       &tag_read_block(),   // instantiates l1d_sram_1r1w
+      &data_stage_block(),  // instantiates l1d_sram_1r1w
       &top_block(),  // last: it instantiates the others
   };
   return kBlocks;
