@@ -184,14 +184,22 @@ struct StreamShape {
   bool sequential;
   uint32_t fixed_size;       // 0 = random 32/64/128
   uint32_t pcs;
+  uint32_t burst = 1;        // requests to one line in a row (random lines: a new one per burst)
 };
 
-CoreReq random_request(std::mt19937_64& rng, const StreamShape& s, uint64_t& seq, uint32_t warps) {
+struct StreamState {
+  uint64_t seq = 0;   // requests so far
+  uint64_t line = 0;  // the current burst's line
+};
+
+CoreReq random_request(std::mt19937_64& rng, const StreamShape& s, StreamState& st, uint32_t warps) {
   static constexpr Addr kBase = 0x10000000;
   CoreReq q;
   const uint32_t sizes[3] = {32, 64, 128};
   q.size = s.fixed_size ? s.fixed_size : sizes[rng() % 3];
-  const uint64_t line = s.sequential ? seq++ % s.footprint_lines : rng() % s.footprint_lines;
+  if (st.seq % s.burst == 0) st.line = s.sequential ? (st.seq / s.burst) % s.footprint_lines : rng() % s.footprint_lines;
+  ++st.seq;
+  const uint64_t line = st.line;
   const uint32_t offset = static_cast<uint32_t>(rng() % (kLineBytes / q.size)) * q.size;
   q.addr = kBase + line * kLineBytes + offset;
   q.op = rng() % 100 < s.store_percent ? MemOp::kStore : MemOp::kLoad;
@@ -209,7 +217,7 @@ CoreReq random_request(std::mt19937_64& rng, const StreamShape& s, uint64_t& seq
 
 }  // namespace
 
-std::vector<std::string> stream_names() { return {"mixed", "reuse", "stream", "irregular"}; }
+std::vector<std::string> stream_names() { return {"mixed", "reuse", "stream", "irregular", "burst"}; }
 
 RequestSource make_stream(const std::string& name, const Config& cfg) {
   const uint32_t cache_lines = cfg.l1.size_bytes / kLineBytes;
@@ -218,10 +226,13 @@ RequestSource make_stream(const std::string& name, const Config& cfg) {
   else if (name == "reuse") s = {cache_lines / 2, 5, false, 0, 4};
   else if (name == "stream") s = {1u << 20, 0, true, 128, 2};
   else if (name == "irregular") s = {cache_lines * 8, 10, false, 32, 32};
-  else throw std::invalid_argument(fmt::format("unknown stream '{}' (known: mixed, reuse, stream, irregular)", name));
+  // Loads in bursts to one line of a footprint four times the cache: the first misses, the next
+  // merge into its MSHR entry until the entry's merge limit, and the rest fail (merge_full).
+  else if (name == "burst") s = {cache_lines * 4, 0, false, 0, 4, cfg.l1.mshr_max_merge + 4};
+  else throw std::invalid_argument(fmt::format("unknown stream '{}' (known: mixed, reuse, stream, irregular, burst)", name));
   const uint32_t warps = std::min<uint32_t>(cfg.core.warps_per_sm, 255);
-  auto seq = std::make_shared<uint64_t>(0);
-  return [s, seq, warps](std::mt19937_64& rng) { return std::optional<CoreReq>(random_request(rng, s, *seq, warps)); };
+  auto st = std::make_shared<StreamState>();
+  return [s, st, warps](std::mt19937_64& rng) { return std::optional<CoreReq>(random_request(rng, s, *st, warps)); };
 }
 
 }  // namespace l1d::golden

@@ -93,7 +93,7 @@ LineData initial_line(Addr line_addr);
 // updates `l2_bit`). Returns the response of a read, nullopt for a write.
 std::optional<MemResp> serve_line(LineData& line, bool& l2_bit, const MemReq& r);
 
-// Built-in synthetic streams (also the demo's): "mixed", "reuse", "stream", "irregular".
+// Built-in synthetic streams (also the demo's): "mixed", "reuse", "stream", "irregular", "burst".
 RequestSource make_stream(const std::string& name, const Config& cfg);
 std::vector<std::string> stream_names();
 
