@@ -19,7 +19,7 @@
 // grid is fixed at gtx480's: a generated workload does not know the preset it runs on. Small
 // has one edge per thread (1828 variables, one iteration); its mean resident warps per
 // scheduler is about 14 of 24, not 24, because GTO runs the oldest warps to completion first:
-// the single wave drains warp by warp, as on the real grid.
+// the single wave drains warp by warp, as on the real grid (with LRR: 23.8).
 // Simplifications: a fixed number of iterations (LonestarGPU iterates until the largest change,
 // an atomicMax, is below 0.01, then fixes variables and repeats); no decimation, no WalkSAT.
 #include "sim_cpp/workload/kernel_builder.h"
@@ -30,9 +30,9 @@ namespace l1d::sim::wl {
 namespace {
 
 constexpr uint32_t kK = 3;                 // literals per clause
-constexpr uint32_t kCtaThreads384 = 384;   // newsp.cu's block size
+constexpr uint32_t kBlockThreads = 384;  // newsp.cu's block size
 constexpr uint32_t kGridCtas = 15 * 4;     // gtx480: 15 SMs x 4 resident CTAs of 12 warps
-constexpr uint64_t kThreads = uint64_t{kGridCtas} * kCtaThreads384;
+constexpr uint64_t kThreads = uint64_t{kGridCtas} * kBlockThreads;
 
 struct Formula {
   uint32_t n = 0;                       // variables
@@ -204,7 +204,7 @@ class Sp final : public GeneratedWorkload {
           s.store(a_sts, am, [&](uint32_t l) { return LaneWrite{w4(pis_b, e(l)), bits(msg->pis[e(l)])}; });
         });
         s.exit(a_exit);
-      }, kCtaThreads384);
+      }, kBlockThreads);
       add_kernel("update_eta", kThreads, [=](WarpStream& s, const WarpCoords& w) {
         s.alu(b_tid, w.mask_below(UINT64_MAX));
         simt_loop(w.mask_below(UINT64_MAX), [&](uint32_t l) { return trips(w.global_id(l)); },
@@ -239,7 +239,7 @@ class Sp final : public GeneratedWorkload {
           s.store(b_st, am, [&](uint32_t l) { return LaneWrite{w4(eta_b, e(l)), bits(msg->eta[e(l)])}; });
         });
         s.exit(b_exit);
-      }, kCtaThreads384);
+      }, kBlockThreads);
       eta = msg->eta;
     }
   }
