@@ -2,11 +2,12 @@
 """The paper-vs-ours table of docs/workloads.md: our baseline L1 miss rate and warp occupancy
 at `--scale paper` on each paper's preset, beside the numbers the papers print.
 
-  paper_table.py --gpusim BIN [--jobs N] [--scale paper] [--stats-dir DIR] [--update docs/workloads.md]
+  paper_table.py --gpusim BIN [--jobs N] [--threads T] [--scale paper] [--stats-dir DIR] [--update docs/workloads.md]
 
 Runs every workload of PAPER_ROWS once (baseline policy, in parallel with --jobs) and prints a
 Markdown table, or with --update replaces the lines between `<!-- paper-table:begin -->` and
-`<!-- paper-table:end -->` of the file. Exit code 1 when a run fails or a result check fails.
+`<!-- paper-table:end -->` of the file (with --workload, only those workloads' rows: the others
+stay as the file has them). Exit code 1 when a run fails or a result check fails.
 
 Our columns, from gpusim's --stats JSON: L1 miss rate = l1.misses / l1.accesses (partial hits
 are misses); resident warps per scheduler = occupancy.resident_warps_per_scheduler_mean (the
@@ -61,13 +62,13 @@ PAPER_ROWS = [
 BEGIN, END = "<!-- paper-table:begin -->", "<!-- paper-table:end -->"
 
 
-def run(gpusim, workload, preset, scale, out_dir):
+def run(gpusim, workload, preset, scale, out_dir, threads):
     stats = os.path.join(out_dir, f"{workload}.{preset}.{scale}.json")
     if os.path.exists(stats):  # a run --stats-dir kept (its check passed: failed runs keep no file)
         with open(stats) as f:
             return {"stats": json.load(f), "secs": 0.0}
     cmd = [gpusim, "--preset", preset, "--workload", workload, "--scale", scale, "--stats", stats + ".tmp",
-           "--no-progress"]
+           "--no-progress", "--threads", str(threads)]
     t0 = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True)
     secs = time.time() - t0
@@ -77,6 +78,11 @@ def run(gpusim, workload, preset, scale, out_dir):
     os.replace(stats + ".tmp", stats)
     with open(stats) as f:
         return {"stats": json.load(f), "secs": secs}
+
+
+def key(spec):
+    """The start of a spec's table row: '| NAME (`workload`) | preset |'."""
+    return f"| {spec[1]} (`{spec[0]}`) | {spec[2]} |"
 
 
 def row(spec, r):
@@ -95,6 +101,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gpusim", required=True)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="gpusim --threads of each run (the statistics do not depend on it)")
     ap.add_argument("--scale", default="paper", choices=["test", "small", "full", "paper"])
     ap.add_argument("--workload", action="append", help="only this workload (repeatable)")
     ap.add_argument("--update", help="replace the paper-table section of this file")
@@ -108,7 +116,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
         d = a.stats_dir or tmp
         os.makedirs(d, exist_ok=True)
-        futs = [ex.submit(run, a.gpusim, s[0], s[2], a.scale, d) for s in specs]
+        futs = [ex.submit(run, a.gpusim, s[0], s[2], a.scale, d, a.threads) for s in specs]
         results = [f.result() for f in futs]
     for s, r in zip(specs, results):
         print(f"{s[0]:<14} {s[2]:<16} {r['secs']:7.1f} s  {r.get('error', 'passed')}", file=sys.stderr)
@@ -118,17 +126,21 @@ def main():
              "paper: occupancy | ours: resident warps / scheduler, mean / max | ours: active-warp occupancy | "
              "ours: grid | source |",
              "|---|---|---|---:|---|---|---:|---|---|"]
-    lines += [row(s, r) for s, r in zip(specs, results)]
-    table = "\n".join(lines) + "\n"
     ok = all("error" not in r for r in results)
+    new = {key(s): row(s, r) for s, r in zip(specs, results)}
     if not a.update:
-        sys.stdout.write(table)
+        sys.stdout.write("\n".join(lines + list(new.values())) + "\n")
         return 0 if ok else 1
     with open(a.update) as f:
         text = f.read()
     b, e = text.find(BEGIN), text.find(END)
     if b < 0 or e < b:
         sys.exit(f"paper_table.py: {a.update} has no {BEGIN} ... {END} section")
+    # With --workload, the rows not run this time stay as the file has them, in PAPER_ROWS order.
+    old = {line[:line.index("|", line.index("|", 1) + 1) + 1]: line
+           for line in text[b:e].splitlines() if line.startswith("| ") and "(`" in line}
+    lines += [new.get(key(s)) or old[key(s)] for s in PAPER_ROWS if key(s) in new or key(s) in old]
+    table = "\n".join(lines) + "\n"
     with open(a.update, "w") as f:
         f.write(text[:b] + BEGIN + "\n" + table + text[e:])
     return 0 if ok else 1

@@ -382,6 +382,12 @@ TEST(WorkloadScales, PaperIsParsedAndIsFullUnlessAWorkloadGivesItsOwn) {
   EXPECT_EQ(full.w->kernel(0).grid().ctas, paper.w->kernel(0).grid().ctas);
   EXPECT_EQ(drain(full.w->kernel(0), 5, 3).size(), drain(paper.w->kernel(0), 5, 3).size());
   EXPECT_EQ(load("shfl", 1, WorkloadScale::kPaper).w->kernel(0).grid().ctas, 65536u / 256);
+  // Rodinia's particlefilter run script (-np 1000: 2 CTAs of 512, 9 frame steps) and
+  // PolyBench/GPU's standard JACOBI1D (N = 4096: 16 CTAs of 256).
+  const Loaded pf = load("pfilter", 1, WorkloadScale::kPaper);
+  EXPECT_EQ(pf.w->kernel(0).grid().ctas, 2u);
+  EXPECT_EQ(pf.w->kernels(), 2u * 9);
+  EXPECT_EQ(load("jacobi1d", 1, WorkloadScale::kPaper).w->kernel(0).grid().ctas, 4096u / 256);
 }
 
 // ------------------------------------------------------------------ algorithms

@@ -1,13 +1,25 @@
 // pfilter (PF, Rodinia particlefilter, float version): tracks a disk moving through a noisy
-// video. Per frame, two kernels (one thread per particle):
+// video. Per frame, two kernels (one thread per particle, Rodinia's 512-thread CTAs):
 //   likelihood_kernel: x = xj[i] + 1 + 5 n1; y = yj[i] - 2 + 2 n2 (store arrayX/Y);
-//                      for each of the disk's offsets: gather I[round(x)+dx][round(y)+dy][frame]
-//                      likelihood[i] = sum(((v-100)^2 - (v-228)^2) / 800) / count; weights[i] = exp(likelihood) / N
+//                      for each of the disk's countOnes offsets y: (load objxy[2y], objxy[2y+1])
+//                        ind[i * countOnes + y] = index of pixel (round(x)+dx, round(y)+dy, frame)
+//                      for each x: sum += f(I[ind[i * countOnes + x]])   (calcLikelihoodSum)
+//                      likelihood[i] = sum / countOnes; weights[i] = exp(likelihood) / N
 //   find_index_kernel: index = first x with CDF[x] >= u[i] (Rodinia's linear search);
 //                      xj[i] = arrayX[index]; yj[i] = arrayY[index]
+// The pixel indices make Rodinia's round trip through global memory: stored to ind[] in one loop
+// and loaded back in calcLikelihoodSum (issue 21: kept in registers before, which hid PF's
+// misses). A lane's indices are countOnes * 4 = 276 B from the next lane's, so every ind load
+// touches 32 lines, and a warp's 69 lines are reused by its next 31 loads only while they stay
+// in the L1 beside the other resident warps' (a no-write-allocate L1 never holds the stored
+// lines: the first load of each misses). The compiler keeps the value it has just stored for
+// Rodinia's `ind >= max_size` test (no load there), and reads I[ind] once per pixel.
 // The host normalises the weights and builds the CDF and u between them ("CDF<f>", "u<f>"
-// regions). The video is Rodinia's layout I[x][y][frame] (a frame's pixels Nfr*4 B apart);
-// the gathers follow the particles and the search length follows the weights: irregular.
+// regions; Rodinia's sum and normalize kernels and its device RNG on seed[] are not modelled).
+// The video is Rodinia's unsigned char I[x][y][frame] (a frame's pixels Nfr B apart); the
+// gathers follow the particles and the search length follows the weights: irregular.
+// Paper scale is Rodinia's run script: -x 128 -y 128 -z 10 -np 1000 (10 frames: 9 frame steps,
+// 1000 particles = 2 CTAs of 512 threads, the benchmark's own grid: it cannot fill a GPU).
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -20,18 +32,20 @@ namespace l1d::sim::wl {
 namespace {
 
 constexpr int32_t kSize = 128, kRadius = 5;  // frame is kSize x kSize
+constexpr uint32_t kCta = 512;                  // Rodinia's threads_per_block
 // Rodinia divides by 50, which makes exp(likelihood) overflow a float on the object (+-327);
 // 800 keeps the same ordering within float range (+-20).
 constexpr float kScale = 800.0f;
 
 struct Frame {  // one frame's results (float, the kernels' arithmetic)
   std::vector<float> x, y, lik, w, cdf, u, xj, yj;
-  std::vector<int32_t> index;
+  std::vector<int32_t> index, ind;  // ind: n x countOnes pixel indices
 };
 
 struct Filter {
   uint32_t n = 0, frames = 0;
-  std::vector<int32_t> video, disk;  // disk: (dx, dy) pairs
+  std::vector<uint8_t> video;        // Rodinia's unsigned char I
+  std::vector<int32_t> disk;         // (dx, dy) pairs: Rodinia's objxy
   std::vector<float> noise;          // 2 per particle per frame
   float u1[64] = {};
   uint64_t pixel(int64_t x, int64_t y, uint32_t f) const {
@@ -43,17 +57,19 @@ struct Filter {
     std::vector<float> xj(n, x0), yj(n, y0);
     for (uint32_t f = 0; f < frames; ++f) {
       Frame& fr = out[f];
-      fr.x.resize(n), fr.y.resize(n), fr.lik.resize(n), fr.w.resize(n);
+      const size_t ones = disk.size() / 2;
+      fr.x.resize(n), fr.y.resize(n), fr.lik.resize(n), fr.w.resize(n), fr.ind.resize(n * ones);
       for (uint64_t i = 0; i < n; ++i) {
         fr.x[i] = xj[i] + 1.0f + 5.0f * noise[(uint64_t{f} * n + i) * 2];
         fr.y[i] = yj[i] - 2.0f + 2.0f * noise[(uint64_t{f} * n + i) * 2 + 1];
         float sum = 0.0f;
-        for (size_t d = 0; d < disk.size(); d += 2) {
-          const auto v = static_cast<float>(
-              video[pixel(std::lround(fr.x[i]) + disk[d], std::lround(fr.y[i]) + disk[d + 1], f + 1)]);
+        for (size_t d = 0; d < ones; ++d) {
+          const uint64_t p = pixel(std::lround(fr.x[i]) + disk[2 * d], std::lround(fr.y[i]) + disk[2 * d + 1], f + 1);
+          fr.ind[i * ones + d] = static_cast<int32_t>(p);
+          const auto v = static_cast<float>(video[p]);
           sum += ((v - 100.0f) * (v - 100.0f) - (v - 228.0f) * (v - 228.0f)) / kScale;
         }
-        fr.lik[i] = sum / static_cast<float>(disk.size() / 2);
+        fr.lik[i] = sum / static_cast<float>(ones);
         fr.w[i] = std::exp(fr.lik[i]) / static_cast<float>(n);
       }
       float total = 0.0f;
@@ -86,7 +102,8 @@ class Pfilter final : public GeneratedWorkload {
     reset();
     Rng rng(mix_seed(seed, "pfilter"));
     auto f = std::make_shared<Filter>();
-    f->n = by_scale(scale, 128u, 1024u, 8192u), f->frames = by_scale(scale, 2u, 4u, 10u);
+    // Paper: Rodinia's run script, -z 10 -np 1000 (frames 1 .. 9 of 10 are tracked).
+    f->n = by_scale(scale, 128u, 1024u, 8192u, 1000u), f->frames = by_scale(scale, 2u, 2u, 10u, 9u);
     const uint32_t n = f->n, nfr = f->frames + 1;
     for (int32_t dx = -kRadius; dx <= kRadius; ++dx)
       for (int32_t dy = -kRadius; dy <= kRadius; ++dy)
@@ -98,14 +115,17 @@ class Pfilter final : public GeneratedWorkload {
           const int32_t cx = 64 + static_cast<int32_t>(k), cy = 64 - 2 * static_cast<int32_t>(k);
           const bool in = (x - cx) * (x - cx) + (y - cy) * (y - cy) <= kRadius * kRadius;
           const double v = (in ? 228.0 : 100.0) + 5.0 * rng.normal();
-          f->video[f->pixel(x, y, k)] = static_cast<int32_t>(std::clamp(std::lround(v), 0l, 255l));
+          f->video[f->pixel(x, y, k)] = static_cast<uint8_t>(std::clamp(std::lround(v), 0l, 255l));
         }
     f->noise.resize(uint64_t{n} * f->frames * 2);
     for (float& v : f->noise) v = static_cast<float>(rng.normal());
     for (uint32_t k = 0; k < f->frames; ++k) f->u1[k] = rng.unitf() / static_cast<float>(n);
     f_ = f;
     auto frames = std::make_shared<const std::vector<Frame>>(f->run(64.0f, 64.0f));
+    const uint64_t ones = f->disk.size() / 2;
     const Addr i_base = layout_.array(mem, "I", f->video);
+    const Addr objxy_base = layout_.array(mem, "objxy", f->disk);
+    const Addr ind_base = layout_.array(mem, "ind", std::vector<int32_t>(n * ones, 0));
     const Addr x_base = layout_.array(mem, "arrayX", std::vector<float>(n, 0.0f));
     const Addr y_base = layout_.array(mem, "arrayY", std::vector<float>(n, 0.0f));
     const Addr xj_base = layout_.array(mem, "xj", std::vector<float>(n, 64.0f));
@@ -116,8 +136,10 @@ class Pfilter final : public GeneratedWorkload {
 
     KernelCode ka(kFirstKernelPc);
     const StaticOp tid = ka.alu(kLatIntMad), guard = ka.alu(kLatInt), ld_xj = ka.load(4), ld_yj = ka.load(4);
-    const StaticOp rnd = ka.alu(kLatFma), st_x = ka.store(4), st_y = ka.store(4), idx = ka.alu(kLatIntMad);
-    const StaticOp ld_i = ka.load(4), acc = ka.alu(kLatFma), loop = ka.alu(kLatInt), div = ka.alu(20);
+    const StaticOp rnd = ka.alu(kLatFma), st_x = ka.store(4), st_y = ka.store(4), ld_o1 = ka.load(4);
+    const StaticOp ld_o0 = ka.load(4), idx = ka.alu(kLatIntMad), st_ind = ka.store(4), loop_ind = ka.alu(kLatInt);
+    const StaticOp ld_ind = ka.load(4), ld_i = ka.load(1), acc = ka.alu(kLatFma), loop = ka.alu(kLatInt);
+    const StaticOp div = ka.alu(20);
     const StaticOp st_l = ka.store(4), ex = ka.alu(20), st_w = ka.store(4), exit_a = ka.exit();
     KernelCode kb = ka.next_kernel();
     const StaticOp tid2 = kb.alu(kLatIntMad), guard2 = kb.alu(kLatInt), ld_u = kb.load(4), ld_c = kb.load(4);
@@ -137,12 +159,17 @@ class Pfilter final : public GeneratedWorkload {
         s.alu(rnd, m);
         s.store(st_x, m, [&](uint32_t l) { return LaneWrite{at(x_base, i(l)), bits(cur->x[i(l)])}; });
         s.store(st_y, m, [&](uint32_t l) { return LaneWrite{at(y_base, i(l)), bits(cur->y[i(l)])}; });
-        for (size_t d = 0; d < f->disk.size(); d += 2) {
+        const auto slot = [&](uint32_t l, uint64_t d) { return i(l) * ones + d; };
+        for (uint64_t d = 0; d < ones; ++d) {
+          s.load(ld_o1, m, [&](uint32_t) { return at(objxy_base, 2 * d + 1); });
+          s.load(ld_o0, m, [&](uint32_t) { return at(objxy_base, 2 * d); });
           s.alu(idx, m);
-          s.load(ld_i, m, [&](uint32_t l) {
-            return at(i_base, f->pixel(std::lround(cur->x[i(l)]) + f->disk[d],
-                                       std::lround(cur->y[i(l)]) + f->disk[d + 1], fr + 1));
-          });
+          s.store(st_ind, m, [&](uint32_t l) { return LaneWrite{at(ind_base, slot(l, d)), bits(cur->ind[slot(l, d)])}; });
+          s.alu(loop_ind, m);
+        }
+        for (uint64_t d = 0; d < ones; ++d) {
+          s.load(ld_ind, m, [&](uint32_t l) { return at(ind_base, slot(l, d)); });
+          s.load(ld_i, m, [&](uint32_t l) { return i_base + static_cast<uint64_t>(cur->ind[slot(l, d)]); });
           s.alu(acc, m);
           s.alu(loop, m);
         }
@@ -151,7 +178,7 @@ class Pfilter final : public GeneratedWorkload {
         s.alu(ex, m);
         s.store(st_w, m, [&](uint32_t l) { return LaneWrite{at(w_base, i(l)), bits(cur->w[i(l)])}; });
         s.exit(exit_a);
-      });
+      }, kCta);
       add_kernel("find_index_kernel", n, [=](WarpStream& s, const WarpCoords& w) {
         const uint32_t m = w.mask_below(n);
         const auto i = [&](uint32_t l) { return w.global_id(l); };
@@ -171,7 +198,7 @@ class Pfilter final : public GeneratedWorkload {
         s.store(st_xj, m, [&](uint32_t l) { return LaneWrite{at(xj_base, i(l)), bits(cur->xj[i(l)])}; });
         s.store(st_yj, m, [&](uint32_t l) { return LaneWrite{at(yj_base, i(l)), bits(cur->yj[i(l)])}; });
         s.exit(exit_b);
-      });
+      }, kCta);
     }
     frames_ = frames;
   }
@@ -182,6 +209,7 @@ class Pfilter final : public GeneratedWorkload {
   void check(ResultCheck& c) const override {
     const auto ref = f_->run(64.0f, 64.0f);
     const Frame& last = ref.back();
+    c.exact("ind", last.ind);
     c.exact("arrayX", last.x);
     c.exact("arrayY", last.y);
     c.exact("likelihood", last.lik);

@@ -1,23 +1,27 @@
-// sp (SP, survey propagation as in LonestarGPU): the message passing of the SAT heuristic on a
-// random 3-SAT formula (N variables, 4.2 N clauses: the hard ratio; distinct variables per
-// clause, random signs). Edge e = 3a + k is literal k of clause a: lit[e] = 2 var + negated;
-// occ lists each variable's edges (2 e + negated, CSR by variable, increasing e). The surveys
-// eta[e] (clause a -> its variable) start random in [0, 1); each iteration is two kernels, as
-// LonestarGPU's literal and clause updates, reading one eta array and writing the other:
-//   sp_update_pi, thread v: over v's occurrences, per sign: prod *= 1 - eta[e], or count it
-//     when it is 0 (so that an edge can be divided out later): pi[v] = (pos, neg) and
-//     zeros[v] = (pos, neg), float2 / int2
-//   sp_update_eta, thread a: for each literal k: the products of v's other occurrences, same
-//     sign as in a (own factor divided out) and opposite sign: S, O;
-//     Pu = (1 - O) S, Ps = (1 - S) O, P0 = S O, r[k] = Pu / (Pu + Ps + P0)
-//     eta'[3a + k] = product of r over the clause's other two literals
-// A fixed number of iterations (LonestarGPU iterates until the largest change is below a bound,
-// then fixes variables and repeats). Gathers through lit and occ: irregular.
-// Issue 21: small has 5485 variables = 23037 clauses = 90 CTAs of 8 warps for sp_update_eta, the
-// 6 per SM that fill gtx480's 15 SMs (2048 variables launched 34), and 2 iterations (was 6).
-// sp_update_pi, one thread per variable, then has 5485 / 256 = 22 CTAs: at the hard ratio of 4.2
-// clauses per variable, filling it too needs 23040 variables (97 K clauses), 2.3 s of CPU for one
-// iteration (3.6x the old input; 18.0 resident warps per scheduler). Test stays 256 variables.
+// sp (SP, survey propagation, LonestarGPU 2.0's nsp): the message passing of the SAT heuristic
+// on a random 3-SAT formula (N variables, 4.2 N clauses: the hard ratio; distinct variables per
+// clause, random signs). Edge e = 3a + k is literal k of clause a (src[e] = a, dst[e] = its
+// variable, bar[e] = negated); the variables' CSR (var_ptr, var_edges) lists each variable's
+// edges in increasing order, the clauses' CSR (cl_ptr, cl_edges) each clause's three. The
+// surveys eta[e] start random in [0, 1). Each iteration is LonestarGPU's two kernels, both a
+// thread per edge in a grid-stride loop (`for (e = id; e < nedges; e += threads)`):
+//   calc_pi_values, edge a -> j: over j's edges b -> j, b != a, f = 1 - eta[b]:
+//     pi_0 *= f; V_s *= f if bar[b] == bar[e] else V_u *= f
+//     pi_0[e] = pi_0; pi_U[e] = (1 - V_u) V_s; pi_S[e] = (1 - V_s) V_u
+//   update_eta, edge a -> i: over a's other edges j: new_eta *= pi_U[j] / (pi_0 + pi_S + pi_U)[j]
+//     (0 and stop when the sum is 0); eta[e] = new_eta (in place)
+// Both kernels also load the clause's and variable's `sat` flags (all false here: no variable
+// is fixed). Gathers through the CSR lists: irregular.
+// The grid is LonestarGPU's: nSM x maximum_residency(kernel, 384) CTAs of 384 threads (newsp.cu,
+// converge()); on gtx480, the dissertation's GPU, 48 warp slots hold 4 CTAs of 12 warps, so 15 x
+// 4 = 60 CTAs = 23040 threads, the whole GPU, at every input size (issue 21: the thread per
+// variable and per clause of our earlier kernels launched 22 and 90 CTAs at small scale). The
+// grid is fixed at gtx480's: a generated workload does not know the preset it runs on. Small
+// has one edge per thread (1828 variables, one iteration); its mean resident warps per
+// scheduler is about 14 of 24, not 24, because GTO runs the oldest warps to completion first:
+// the single wave drains warp by warp, as on the real grid (with LRR: 23.8).
+// Simplifications: a fixed number of iterations (LonestarGPU iterates until the largest change,
+// an atomicMax, is below 0.01, then fixes variables and repeats); no decimation, no WalkSAT.
 #include "sim_cpp/workload/kernel_builder.h"
 #include "sim_cpp/workload/result_check.h"
 #include "sim_cpp/workload/workloads.h"
@@ -25,60 +29,62 @@
 namespace l1d::sim::wl {
 namespace {
 
-constexpr uint32_t kK = 3;  // literals per clause
+constexpr uint32_t kK = 3;                 // literals per clause
+constexpr uint32_t kBlockThreads = 384;  // newsp.cu's block size
+constexpr uint32_t kGridCtas = 15 * 4;     // gtx480: 15 SMs x 4 resident CTAs of 12 warps
+constexpr uint64_t kThreads = uint64_t{kGridCtas} * kBlockThreads;
 
-struct Pi {
-  std::vector<float> pos, neg;
-  std::vector<int32_t> zpos, zneg;
+struct Formula {
+  uint32_t n = 0;                       // variables
+  std::vector<int32_t> dst;             // per edge: its variable
+  std::vector<uint8_t> bar;             // per edge: negated
+  std::vector<int32_t> var_ptr, var_edges;
+  uint64_t edges() const { return dst.size(); }
 };
 
-// The product over a variable's other occurrences of one sign: (prod, zeros) include the own
-// factor 1 - eta, which is divided out.
-float cavity(float prod, int32_t zeros, float eta) {
-  const float f = 1.0f - eta;
-  if (f == 0.0f) return zeros > 1 ? 0.0f : prod;
-  return zeros > 0 ? 0.0f : prod / f;
-}
+struct Messages {
+  std::vector<float> pi0, pis, piu, eta;  // pi_* of the last calc_pi_values, eta after update_eta
+};
 
-// r of literal (v, negated) of a clause whose survey to v is eta.
-float ratio(const Pi& pi, uint32_t v, bool negated, float eta) {
-  const float same = negated ? cavity(pi.neg[v], pi.zneg[v], eta) : cavity(pi.pos[v], pi.zpos[v], eta);
-  const float opp = (negated ? pi.zpos[v] : pi.zneg[v]) > 0 ? 0.0f : negated ? pi.pos[v] : pi.neg[v];
-  const float pu = (1.0f - opp) * same, ps = (1.0f - same) * opp, p0 = same * opp;
-  const float den = pu + ps + p0;
-  return den > 0.0f ? pu / den : 0.0f;
-}
-
-// The new surveys from the products (clause by clause).
-std::vector<float> surveys(const Pi& pi, const std::vector<int32_t>& lit, const std::vector<float>& eta) {
-  std::vector<float> next(eta.size());
-  for (size_t a = 0; a < lit.size() / kK; ++a) {
-    float r[kK];
-    for (uint32_t k = 0; k < kK; ++k) {
-      const size_t e = kK * a + k;
-      r[k] = ratio(pi, static_cast<uint32_t>(lit[e] / 2), lit[e] % 2 != 0, eta[e]);
+// One iteration in the kernels' float order: calc_pi_values, then update_eta.
+Messages iterate(const Formula& f, const std::vector<float>& eta) {
+  const uint64_t ne = f.edges();
+  Messages out{std::vector<float>(ne), std::vector<float>(ne), std::vector<float>(ne), std::vector<float>(ne)};
+  for (uint64_t e = 0; e < ne; ++e) {
+    const auto j = static_cast<uint32_t>(f.dst[e]);
+    float pi0 = 1.0f, vs = 1.0f, vu = 1.0f;
+    for (int32_t i = f.var_ptr[j]; i < f.var_ptr[j + 1]; ++i) {
+      const auto b = static_cast<uint64_t>(f.var_edges[static_cast<size_t>(i)]);
+      if (b / kK == e / kK) continue;  // b's clause is a
+      const float x = 1.0f - eta[b];
+      pi0 *= x;
+      (f.bar[b] == f.bar[e] ? vs : vu) *= x;
     }
-    next[kK * a] = r[1] * r[2], next[kK * a + 1] = r[0] * r[2], next[kK * a + 2] = r[0] * r[1];
+    out.pi0[e] = pi0, out.piu[e] = (1.0f - vu) * vs, out.pis[e] = (1.0f - vs) * vu;
   }
-  return next;
+  for (uint64_t e = 0; e < ne; ++e) {
+    float next = 1.0f;
+    for (uint64_t je = e / kK * kK; je < e / kK * kK + kK; ++je) {
+      if (f.dst[je] == f.dst[e]) continue;
+      const float sum = out.pi0[je] + out.pis[je] + out.piu[je];
+      if (sum == 0.0f) {
+        next = 0.0f;
+        break;
+      }
+      next *= out.piu[je] / sum;
+    }
+    out.eta[e] = next;
+  }
+  return out;
 }
 
-// The reference's products: a scatter over the edges, in increasing order (each variable's
-// factors in the order of its occurrence list, as the kernel's gather multiplies them).
-Pi scatter_products(uint32_t n, const std::vector<int32_t>& lit, const std::vector<float>& eta) {
-  Pi pi{std::vector<float>(n, 1.0f), std::vector<float>(n, 1.0f), std::vector<int32_t>(n, 0),
-        std::vector<int32_t>(n, 0)};
-  for (size_t e = 0; e < lit.size(); ++e) {
-    const auto v = static_cast<uint32_t>(lit[e] / 2);
-    const bool neg = lit[e] % 2 != 0;
-    const float f = 1.0f - eta[e];
-    if (f == 0.0f) {
-      ++(neg ? pi.zneg : pi.zpos)[v];
-    } else {
-      (neg ? pi.neg : pi.pos)[v] *= f;
-    }
+// The edges update_eta's thread visits for edge e before it stops (a zero sum stops it).
+uint32_t eta_trips(const Formula& f, const Messages& m, uint64_t e) {
+  for (uint32_t k = 0; k < kK; ++k) {
+    const uint64_t je = e / kK * kK + k;
+    if (f.dst[je] != f.dst[e] && m.pi0[je] + m.pis[je] + m.piu[je] == 0.0f) return k + 1;
   }
-  return pi;
+  return kK;
 }
 
 class Sp final : public GeneratedWorkload {
@@ -87,157 +93,172 @@ class Sp final : public GeneratedWorkload {
   std::string description() const override { return "survey propagation on a random 3-SAT formula (LonestarGPU SP)"; }
   WorkloadInfo info() const override {
     return {true, true, "LonestarGPU (SP)",
-            lit_ ? std::to_string(n_) + " variables, " + std::to_string(lit_->size() / kK) + " 3-SAT clauses, " +
-                       std::to_string(iters_) + " iterations"
-                 : "",
+            f_ ? std::to_string(f_->n) + " variables, " + std::to_string(f_->edges() / kK) + " 3-SAT clauses, " +
+                     std::to_string(iters_) + " iterations"
+               : "",
             ""};
   }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t n = by_scale(scale, 256u, 5485u, 65536u), m = n * 21 / 5;
-    iters_ = by_scale(scale, 2u, 2u, 20u), n_ = n;
+    // Full (= paper): LonestarGPU's input random-42000-10000-3.cnf, 10000 variables and 42000
+    // clauses. Small: 1828 variables, 23031 edges, one per thread of the grid.
+    const uint32_t n = by_scale(scale, 96u, 1828u, 10000u), m = n * 21 / 5;
+    iters_ = by_scale(scale, 1u, 1u, 2u);
     Rng rng(mix_seed(seed, "sp"));
-    std::vector<int32_t> lit(uint64_t{kK} * m);
+    auto f = std::make_shared<Formula>();
+    f->n = n;
+    f->dst.resize(uint64_t{kK} * m), f->bar.resize(uint64_t{kK} * m);
     for (uint32_t a = 0; a < m; ++a) {
       for (uint32_t k = 0; k < kK; ++k) {
         uint32_t v = 0;
         do {  // distinct variables in a clause
           v = static_cast<uint32_t>(rng.below(n));
-        } while ((k > 0 && lit[kK * a] / 2 == static_cast<int32_t>(v)) ||
-                 (k > 1 && lit[kK * a + 1] / 2 == static_cast<int32_t>(v)));
-        lit[kK * a + k] = static_cast<int32_t>(2 * v + rng.below(2));
+        } while ((k > 0 && f->dst[kK * a] == static_cast<int32_t>(v)) ||
+                 (k > 1 && f->dst[kK * a + 1] == static_cast<int32_t>(v)));
+        f->dst[kK * a + k] = static_cast<int32_t>(v);
+        f->bar[kK * a + k] = static_cast<uint8_t>(rng.below(2));
       }
     }
-    std::vector<int32_t> ptr(n + 1, 0), occ(lit.size());
-    for (int32_t l : lit) ++ptr[static_cast<uint32_t>(l / 2) + 1];
-    for (uint32_t v = 0; v < n; ++v) ptr[v + 1] += ptr[v];
-    std::vector<int32_t> fill(ptr.begin(), ptr.end() - 1);
-    for (size_t e = 0; e < lit.size(); ++e)
-      occ[static_cast<size_t>(fill[static_cast<uint32_t>(lit[e] / 2)]++)] = static_cast<int32_t>(2 * e) + lit[e] % 2;
-    auto eta0 = uniform_floats(rng, lit.size());
-    lit_ = share(lit), eta0_ = share(eta0);
-    auto lit_s = lit_, ptr_s = share(ptr), occ_s = share(occ);
+    f->var_ptr.assign(n + 1, 0);
+    for (int32_t v : f->dst) ++f->var_ptr[static_cast<uint32_t>(v) + 1];
+    for (uint32_t v = 0; v < n; ++v) f->var_ptr[v + 1] += f->var_ptr[v];
+    f->var_edges.resize(f->edges());
+    std::vector<int32_t> fill(f->var_ptr.begin(), f->var_ptr.end() - 1);
+    for (uint64_t e = 0; e < f->edges(); ++e)
+      f->var_edges[static_cast<size_t>(fill[static_cast<uint32_t>(f->dst[e])]++)] = static_cast<int32_t>(e);
+    eta0_ = share(uniform_floats(rng, f->edges()));
+    f_ = f;
+    const uint64_t ne = f->edges();
 
-    const Addr lit_base = layout_.array(mem, "lit", lit), ptr_base = layout_.array(mem, "var_ptr", ptr);
-    const Addr occ_base = layout_.array(mem, "occ", occ);
-    const Addr eta_base[2] = {layout_.array(mem, "eta_a", eta0),
-                              layout_.array(mem, "eta_b", std::vector<float>(lit.size(), 0.0f))};
-    // Per variable: (pi_pos, pi_neg) and (zero_pos, zero_neg), 8 B pairs (float2 / int2).
-    const Addr pi_base = layout_.array(mem, "pi", std::vector<float>(2 * uint64_t{n}, 0.0f));
-    const Addr z_base = layout_.array(mem, "zeros", std::vector<int32_t>(2 * uint64_t{n}, 0));
+    // LonestarGPU's allocation order: clauses, variables, edges.
+    std::vector<int32_t> cl_ptr(m + 1), cl_edges(ne), src(ne);
+    for (uint32_t a = 0; a <= m; ++a) cl_ptr[a] = static_cast<int32_t>(kK * a);
+    for (uint64_t e = 0; e < ne; ++e) cl_edges[e] = static_cast<int32_t>(e), src[e] = static_cast<int32_t>(e / kK);
+    const Addr cl_ptr_b = layout_.array(mem, "cl_ptr", cl_ptr), cl_edges_b = layout_.array(mem, "cl_edges", cl_edges);
+    const Addr cl_sat = layout_.array(mem, "cl_sat", std::vector<uint8_t>(m, 0));
+    const Addr var_ptr_b = layout_.array(mem, "var_ptr", f->var_ptr);
+    const Addr var_edges_b = layout_.array(mem, "var_edges", f->var_edges);
+    const Addr var_sat = layout_.array(mem, "var_sat", std::vector<uint8_t>(n, 0));
+    const Addr src_b = layout_.array(mem, "src", src), dst_b = layout_.array(mem, "dst", f->dst);
+    const Addr bar_b = layout_.array(mem, "bar", f->bar), eta_b = layout_.array(mem, "eta", *eta0_);
+    const Addr pi0_b = layout_.array(mem, "pi_0", std::vector<float>(ne, 0.0f));
+    const Addr pis_b = layout_.array(mem, "pi_S", std::vector<float>(ne, 0.0f));
+    const Addr piu_b = layout_.array(mem, "pi_U", std::vector<float>(ne, 0.0f));
+    const auto w4 = [](Addr base, uint64_t i) { return base + 4 * i; };
 
     KernelCode k1(kFirstKernelPc);
-    const StaticOp a_tid = k1.alu(kLatIntMad), a_guard = k1.alu(kLatInt), a_start = k1.load(4), a_end = k1.load(4);
-    const StaticOp a_occ = k1.load(4), a_edge = k1.alu(kLatInt), a_eta = k1.load(4), a_sub = k1.alu(kLatFp);
-    const StaticOp a_test = k1.alu(kLatInt), a_mul = k1.alu(kLatFp), a_loop = k1.alu(kLatInt);
-    const StaticOp a_st_pi = k1.store(8), a_st_z = k1.store(8);
+    const StaticOp a_tid = k1.alu(kLatIntMad), a_loop_e = k1.alu(kLatInt), a_dst = k1.load(4), a_src = k1.load(4);
+    const StaticOp a_csat = k1.load(1), a_vsat = k1.load(1), a_start = k1.load(4), a_end = k1.load(4);
+    const StaticOp a_bar_e = k1.load(1), a_col = k1.load(4), a_bsrc = k1.load(4), a_bsat = k1.load(1);
+    const StaticOp a_ne = k1.alu(kLatInt), a_eta = k1.load(4), a_bar = k1.load(1), a_sub = k1.alu(kLatFp);
+    const StaticOp a_mul0 = k1.alu(kLatFp), a_same = k1.alu(kLatInt), a_mul = k1.alu(kLatFp), a_loop = k1.alu(kLatInt);
+    const StaticOp a_fin = k1.alu(kLatFma), a_st0 = k1.store(4), a_stu = k1.store(4), a_sts = k1.store(4);
     const StaticOp a_exit = k1.exit();
     KernelCode k2 = k1.next_kernel();
-    const StaticOp b_tid = k2.alu(kLatIntMad), b_guard = k2.alu(kLatInt), b_lit = k2.load(4), b_eta = k2.load(4);
-    const StaticOp b_var = k2.alu(kLatInt), b_pi = k2.load(8), b_z = k2.load(8);
-    const StaticOp b_sel = k2.alu(kLatInt), b_cav = k2.alu(kLatFp), b_pu = k2.alu(kLatFma), b_ps = k2.alu(kLatFma);
-    const StaticOp b_den = k2.alu(kLatFp), b_r = k2.alu(kLatFp), b_loop = k2.alu(kLatInt), b_mul = k2.alu(kLatFp);
-    const StaticOp b_st = k2.store(4), b_exit = k2.exit();
+    const StaticOp b_tid = k2.alu(kLatIntMad), b_loop_e = k2.alu(kLatInt), b_src = k2.load(4), b_dst = k2.load(4);
+    const StaticOp b_csat = k2.load(1), b_vsat = k2.load(1), b_start = k2.load(4), b_end = k2.load(4);
+    const StaticOp b_col = k2.load(4), b_jdst = k2.load(4), b_ne = k2.alu(kLatInt), b_jsat = k2.load(1);
+    const StaticOp b_p0 = k2.load(4), b_ps = k2.load(4), b_pu = k2.load(4), b_sum = k2.alu(kLatFp);
+    const StaticOp b_zero = k2.alu(kLatInt), b_div = k2.alu(20), b_mul = k2.alu(kLatFp), b_loop = k2.alu(kLatInt);
+    const StaticOp b_eta = k2.load(4), b_eps = k2.alu(kLatFp), b_st = k2.store(4), b_exit = k2.exit();
 
-    std::vector<float> eta = eta0;
+    // A thread's edges: id, id + threads, ... below ne (the grid-stride loop).
+    const auto trips = [ne](uint64_t id) { return id < ne ? (ne - id + kThreads - 1) / kThreads : 0; };
+    std::vector<float> eta = *eta0_;
     for (uint32_t t = 0; t < iters_; ++t) {
-      // The kernel's products: each thread walks its variable's occurrences.
-      Pi pi_host{std::vector<float>(n), std::vector<float>(n), std::vector<int32_t>(n), std::vector<int32_t>(n)};
-      for (uint32_t v = 0; v < n; ++v) {
-        float prod[2] = {1.0f, 1.0f};
-        int32_t zeros[2] = {0, 0};
-        for (int32_t i = ptr[v]; i < ptr[v + 1]; ++i) {
-          const int32_t o = occ[static_cast<size_t>(i)];
-          const float f = 1.0f - eta[static_cast<size_t>(o / 2)];
-          if (f == 0.0f) {
-            ++zeros[o % 2];
-          } else {
-            prod[o % 2] *= f;
-          }
-        }
-        pi_host.pos[v] = prod[0], pi_host.neg[v] = prod[1], pi_host.zpos[v] = zeros[0], pi_host.zneg[v] = zeros[1];
-      }
-      std::vector<float> next = surveys(pi_host, lit, eta);
-      auto pi = std::make_shared<const Pi>(std::move(pi_host));
-      auto nxt = share(next);
-      const Addr src = eta_base[t % 2], dst = eta_base[1 - t % 2];
-      add_kernel("sp_update_pi", n, [=](WarpStream& s, const WarpCoords& w) {
-        const uint32_t msk = w.mask_below(n);
-        const auto v = [&](uint32_t l) { return static_cast<uint32_t>(w.global_id(l)); };
+      auto msg = std::make_shared<const Messages>(iterate(*f, eta));
+      add_kernel("calc_pi_values", kThreads, [=](WarpStream& s, const WarpCoords& w) {
         s.alu(a_tid, w.mask_below(UINT64_MAX));
-        s.alu(a_guard, w.mask_below(UINT64_MAX));
-        s.load(a_start, msk, [&](uint32_t l) { return ptr_base + 4 * uint64_t{v(l)}; });
-        s.load(a_end, msk, [&](uint32_t l) { return ptr_base + 4 * (uint64_t{v(l)} + 1); });
-        simt_loop(
-            msk, [&](uint32_t l) { return (*ptr_s)[v(l) + 1] - (*ptr_s)[v(l)]; },
-            [&](int64_t i, uint32_t am) {
-              const auto o = [&](uint32_t l) { return static_cast<uint64_t>((*ptr_s)[v(l)] + i); };
-              s.load(a_occ, am, [&](uint32_t l) { return occ_base + 4 * o(l); });
-              s.alu(a_edge, am);
-              s.load(a_eta, am, [&](uint32_t l) { return src + 4 * static_cast<uint64_t>((*occ_s)[o(l)] / 2); });
-              s.alu(a_sub, am);
-              s.alu(a_test, am);
-              s.alu(a_mul, am);
-              s.alu(a_loop, am);
-            });
-        s.store(a_st_pi, msk, [&](uint32_t l) {
-          return LaneWrite{pi_base + 8 * uint64_t{v(l)}, bits(pi->neg[v(l)]) << 32 | bits(pi->pos[v(l)])};
-        });
-        s.store(a_st_z, msk, [&](uint32_t l) {
-          return LaneWrite{z_base + 8 * uint64_t{v(l)}, bits(pi->zneg[v(l)]) << 32 | bits(pi->zpos[v(l)])};
+        simt_loop(w.mask_below(UINT64_MAX), [&](uint32_t l) { return trips(w.global_id(l)); },
+                  [&](int64_t it, uint32_t am) {
+          const auto e = [&](uint32_t l) { return w.global_id(l) + static_cast<uint64_t>(it) * kThreads; };
+          const auto j = [&](uint32_t l) { return static_cast<uint32_t>(f->dst[e(l)]); };
+          s.alu(a_loop_e, am);
+          s.load(a_dst, am, [&](uint32_t l) { return w4(dst_b, e(l)); });
+          s.load(a_src, am, [&](uint32_t l) { return w4(src_b, e(l)); });
+          s.load(a_csat, am, [&](uint32_t l) { return cl_sat + e(l) / kK; });
+          s.load(a_vsat, am, [&](uint32_t l) { return var_sat + j(l); });
+          s.load(a_start, am, [&](uint32_t l) { return w4(var_ptr_b, j(l)); });
+          s.load(a_end, am, [&](uint32_t l) { return w4(var_ptr_b, j(l) + 1); });
+          s.load(a_bar_e, am, [&](uint32_t l) { return bar_b + e(l); });
+          simt_loop(am, [&](uint32_t l) { return f->var_ptr[j(l) + 1] - f->var_ptr[j(l)]; }, [&](int64_t i, uint32_t im) {
+            const auto slot = [&](uint32_t l) { return static_cast<uint64_t>(f->var_ptr[j(l)] + i); };
+            const auto b = [&](uint32_t l) { return static_cast<uint64_t>(f->var_edges[slot(l)]); };
+            s.load(a_col, im, [&](uint32_t l) { return w4(var_edges_b, slot(l)); });
+            s.load(a_bsrc, im, [&](uint32_t l) { return w4(src_b, b(l)); });
+            s.load(a_bsat, im, [&](uint32_t l) { return cl_sat + b(l) / kK; });
+            s.alu(a_ne, im);
+            const uint32_t other = lanes_where(im, [&](uint32_t l) { return b(l) / kK != e(l) / kK; });
+            s.load(a_eta, other, [&](uint32_t l) { return w4(eta_b, b(l)); });
+            s.load(a_bar, other, [&](uint32_t l) { return bar_b + b(l); });
+            s.alu(a_sub, other);
+            s.alu(a_mul0, other);
+            s.alu(a_same, other);
+            s.alu(a_mul, other);
+            s.alu(a_loop, im);
+          });
+          s.alu(a_fin, am);
+          s.store(a_st0, am, [&](uint32_t l) { return LaneWrite{w4(pi0_b, e(l)), bits(msg->pi0[e(l)])}; });
+          s.store(a_stu, am, [&](uint32_t l) { return LaneWrite{w4(piu_b, e(l)), bits(msg->piu[e(l)])}; });
+          s.store(a_sts, am, [&](uint32_t l) { return LaneWrite{w4(pis_b, e(l)), bits(msg->pis[e(l)])}; });
         });
         s.exit(a_exit);
-      });
-      add_kernel("sp_update_eta", m, [=](WarpStream& s, const WarpCoords& w) {
-        const uint32_t msk = w.mask_below(m);
-        const auto e = [&](uint32_t l, uint32_t k) { return kK * w.global_id(l) + k; };
-        const auto var = [&](uint32_t l, uint32_t k) { return static_cast<uint64_t>((*lit_s)[e(l, k)] / 2); };
+      }, kBlockThreads);
+      add_kernel("update_eta", kThreads, [=](WarpStream& s, const WarpCoords& w) {
         s.alu(b_tid, w.mask_below(UINT64_MAX));
-        s.alu(b_guard, w.mask_below(UINT64_MAX));
-        for (uint32_t k = 0; k < kK; ++k) {
-          s.load(b_lit, msk, [&](uint32_t l) { return lit_base + 4 * e(l, k); });
-          s.load(b_eta, msk, [&](uint32_t l) { return src + 4 * e(l, k); });
-          s.alu(b_var, msk);
-          s.load(b_pi, msk, [&](uint32_t l) { return pi_base + 8 * var(l, k); });
-          s.load(b_z, msk, [&](uint32_t l) { return z_base + 8 * var(l, k); });
-          for (const StaticOp& op : {b_sel, b_cav, b_pu, b_ps, b_den, b_r, b_loop}) s.alu(op, msk);
-        }
-        for (uint32_t k = 0; k < kK; ++k) {
-          s.alu(b_mul, msk);
-          s.store(b_st, msk, [&](uint32_t l) { return LaneWrite{dst + 4 * e(l, k), bits((*nxt)[e(l, k)])}; });
-        }
+        simt_loop(w.mask_below(UINT64_MAX), [&](uint32_t l) { return trips(w.global_id(l)); },
+                  [&](int64_t it, uint32_t am) {
+          const auto e = [&](uint32_t l) { return w.global_id(l) + static_cast<uint64_t>(it) * kThreads; };
+          const auto a = [&](uint32_t l) { return e(l) / kK; };
+          s.alu(b_loop_e, am);
+          s.load(b_src, am, [&](uint32_t l) { return w4(src_b, e(l)); });
+          s.load(b_dst, am, [&](uint32_t l) { return w4(dst_b, e(l)); });
+          s.load(b_csat, am, [&](uint32_t l) { return cl_sat + a(l); });
+          s.load(b_vsat, am, [&](uint32_t l) { return var_sat + static_cast<uint64_t>(f->dst[e(l)]); });
+          s.load(b_start, am, [&](uint32_t l) { return w4(cl_ptr_b, a(l)); });
+          s.load(b_end, am, [&](uint32_t l) { return w4(cl_ptr_b, a(l) + 1); });
+          simt_loop(am, [&](uint32_t l) { return eta_trips(*f, *msg, e(l)); }, [&](int64_t k, uint32_t km) {
+            const auto je = [&](uint32_t l) { return a(l) * kK + static_cast<uint64_t>(k); };
+            s.load(b_col, km, [&](uint32_t l) { return w4(cl_edges_b, je(l)); });
+            s.load(b_jdst, km, [&](uint32_t l) { return w4(dst_b, je(l)); });
+            s.alu(b_ne, km);
+            const uint32_t other = lanes_where(km, [&](uint32_t l) { return f->dst[je(l)] != f->dst[e(l)]; });
+            s.load(b_jsat, other, [&](uint32_t l) { return var_sat + static_cast<uint64_t>(f->dst[je(l)]); });
+            s.load(b_p0, other, [&](uint32_t l) { return w4(pi0_b, je(l)); });
+            s.load(b_ps, other, [&](uint32_t l) { return w4(pis_b, je(l)); });
+            s.load(b_pu, other, [&](uint32_t l) { return w4(piu_b, je(l)); });
+            s.alu(b_sum, other);
+            s.alu(b_zero, other);
+            s.alu(b_div, other);
+            s.alu(b_mul, other);
+            s.alu(b_loop, km);
+          });
+          s.load(b_eta, am, [&](uint32_t l) { return w4(eta_b, e(l)); });
+          s.alu(b_eps, am);
+          s.store(b_st, am, [&](uint32_t l) { return LaneWrite{w4(eta_b, e(l)), bits(msg->eta[e(l)])}; });
+        });
         s.exit(b_exit);
-      });
-      eta = std::move(next);
+      }, kBlockThreads);
+      eta = msg->eta;
     }
   }
 
  protected:
-  // The iterations again (the same float operations in the same order, the products gathered
-  // edge by edge): both eta arrays (the last two iterations) and the last products.
+  // The iterations again from the input: eta after the last update_eta, and the last pi_*.
   void check(ResultCheck& c) const override {
-    std::vector<float> prev, eta = *eta0_;
-    Pi pi;
-    for (uint32_t t = 0; t < iters_; ++t) {
-      pi = scatter_products(n_, *lit_, eta);
-      std::vector<float> next = surveys(pi, *lit_, eta);
-      prev = std::move(eta), eta = std::move(next);
-    }
-    std::vector<float> pairs(2 * uint64_t{n_});
-    std::vector<int32_t> zeros(2 * uint64_t{n_});
-    for (uint32_t v = 0; v < n_; ++v) {
-      pairs[2 * v] = pi.pos[v], pairs[2 * v + 1] = pi.neg[v], zeros[2 * v] = pi.zpos[v], zeros[2 * v + 1] = pi.zneg[v];
-    }
-    c.exact("pi", pairs);
-    c.exact("zeros", zeros);
-    c.exact(iters_ % 2 == 1 ? "eta_b" : "eta_a", eta);
-    c.exact(iters_ % 2 == 1 ? "eta_a" : "eta_b", prev);
+    Messages msg;
+    std::vector<float> eta = *eta0_;
+    for (uint32_t t = 0; t < iters_; ++t) eta = (msg = iterate(*f_, eta)).eta;
+    c.exact("eta", eta);
+    c.exact("pi_0", msg.pi0);
+    c.exact("pi_S", msg.pis);
+    c.exact("pi_U", msg.piu);
   }
 
  private:
-  uint32_t n_ = 0, iters_ = 0;
-  Shared<int32_t> lit_;
+  uint32_t iters_ = 0;
+  std::shared_ptr<const Formula> f_;
   Shared<float> eta0_;
 };
 
