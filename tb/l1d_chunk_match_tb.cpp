@@ -19,6 +19,7 @@
 #include "common/address.h"
 #include "golden/chunk_match.h"
 #include "l1d_chunk_match_models.h"
+#include "tb/golden_set.h"
 #include "tb/testbench.h"
 
 namespace {
@@ -112,13 +113,7 @@ struct ChunkMatchIo {
   // The golden model, plus what the module's header defines outside its contract: the illegal
   // code 3 neither hits nor partially hits, and the chunk-tag is aligned down to the request size.
   Out golden(const In& in) {
-    for (unsigned w = 0; w < ways; ++w) {
-      set[w].common_tag = in.way_common_tag[w];
-      for (unsigned s = 0; s < kSlots; ++s) {
-        set[w].slot[s].valid = ((in.slot_valid[w] >> s) & 1) != 0;
-        set[w].slot[s].chunk_tag = static_cast<uint32_t>(in.slot_tag[w * kSlots + s]);
-      }
-    }
+    tb::load_golden_set(set, in.way_common_tag, in.slot_valid, in.slot_tag);
     Out o;
     const auto chunk_tag = static_cast<uint32_t>(in.chunk_tag);
     const l1d::golden::WaySlotMasks copies =

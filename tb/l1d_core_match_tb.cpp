@@ -18,6 +18,7 @@
 #include "common/address.h"
 #include "golden/chunk_match.h"
 #include "l1d_core_match_models.h"
+#include "tb/golden_set.h"
 #include "tb/testbench.h"
 
 namespace {
@@ -122,13 +123,7 @@ struct CoreMatchIo {
   }
 
   Out golden(const In& in) {
-    for (unsigned w = 0; w < ways; ++w) {
-      set[w].common_tag = in.way_common[w];
-      for (unsigned s = 0; s < kSlots; ++s) {
-        set[w].slot[s].valid = ((in.valid[w] >> s) & 1) != 0;
-        set[w].slot[s].chunk_tag = static_cast<uint32_t>(in.tag[w * kSlots + s]);
-      }
-    }
+    tb::load_golden_set(set, in.way_common, in.valid, in.tag);
     Out o;
     const uint64_t chunk = in.chunk_tag & 3;
     for (unsigned c = 0; c < kSlots; ++c) o.needed |= uint64_t{in.mask[c] != 0} << c;
