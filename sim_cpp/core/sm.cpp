@@ -215,7 +215,20 @@ void Sm::mem_fetch() {
   fetched_resp_ = mem_.response(id_);
 }
 
+void Sm::mem_peek() {
+  mem_room_ = mem_.request_room(id_, 2);
+  in_.mem_req_ready = mem_room_ > 0;
+  const MemResp* r = mem_.peek_response(id_);
+  peeked_resp_ = r != nullptr;
+  if (peeked_resp_)
+    fetched_resp_ = *r;
+  else
+    fetched_resp_.reset();
+}
+
 void Sm::commit() {
+  if (peeked_resp_) mem_.take_response(id_);
+  peeked_resp_ = false;
   // The L1's request first, then a direct load's (the order cycle() decided them in).
   if (mem_req_fired_) mem_.request(id_, out_.mem_req);
   if (direct_req_fired_) mem_.request(id_, direct_req_);
