@@ -8,9 +8,9 @@
 //     then leaves for the memory port (contract 13.5, 13.6);
 //  4. each scheduler issues at most one instruction (a memory instruction enters the LDST unit
 //     and is offered to the L1 from the next cycle); the issuing warp's i-buffer is refilled.
-// The memory ports are read before step 1 (mem_fetch) and the fired memory request and the LDST
-// unit's architectural-image access are applied after step 4 (commit), so that cycle() touches
-// nothing outside the SM.
+// The memory ports are read before step 1 (mem_fetch, or mem_peek, which leaves the response in
+// the port until commit) and the fired memory request and the LDST unit's architectural-image
+// access are applied after step 4 (commit), so that cycle() touches nothing outside the SM.
 #include "sim_cpp/core/sm.h"
 
 #include <algorithm>

@@ -176,6 +176,7 @@ const MemResp* MemorySystem::peek_response(uint32_t sm) const {
 
 void MemorySystem::take_response(uint32_t sm) {
   Impl& m = *impl_;
+  m.check_sm(sm);
   const auto* pk = m.resp_net.peek(sm, m.now);
   if (pk == nullptr || m.last_response[sm] == m.now) throw std::logic_error("MemorySystem::take_response without a response");
   m.stats.round_trip_sum += m.now - pk->payload.accepted;
