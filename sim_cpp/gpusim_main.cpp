@@ -99,8 +99,8 @@ int main(int argc, char** argv) {
   app.add_option("--watchdog", opt.watchdog, "cycles without progress that stop the run with exit code 3 (0: off)")
       ->capture_default_str();
   app.add_option("--threads", opt.threads,
-                 "threads that run the SMs' cycles (--l1 golden); the statistics are the same for every count "
-                 "(docs/performance.md)")
+                 "threads that run the SMs' cycles (--l1 golden) and read a --trace; the statistics are the same "
+                 "for every count (docs/performance.md)")
       ->check(CLI::Range(1u, 256u))
       ->capture_default_str();
   app.add_option("--scheduler", opt.scheduler, "warp scheduler: gto, lrr, two-level (default: the preset's)");
@@ -213,7 +213,7 @@ int main(int argc, char** argv) {
     trace::TraceWorkload* tw = nullptr;  // w, when it is a trace
     try {
       if (!trace_path.empty()) {
-        auto t = trace::load_trace_workload(trace_path, {trace_isa, cfg.l1.address_bits});
+        auto t = trace::load_trace_workload(trace_path, {trace_isa, cfg.l1.address_bits, opt.threads});
         tw = t.get();
         w = std::move(t);
       } else {

@@ -20,6 +20,9 @@ class SystemPort final : public MemoryPort {
   std::optional<MemResp> response(uint32_t sm) override { return mem_.response(sm); }
   void tick() override { mem_.tick(); }
   bool split_tick() const override { return true; }
+  bool split_response() const override { return true; }
+  const MemResp* peek_response(uint32_t sm) const override { return mem_.peek_response(sm); }
+  void take_response(uint32_t sm) override { mem_.take_response(sm); }
   void tick_independent() override { mem_.tick_partitions(); }
   void tick_rest() override { mem_.tick_networks(); }
   bool idle() const override { return mem_.idle(); }

@@ -34,6 +34,13 @@ class MemoryPort {
   // calls tick_independent() only when split_tick(), and tick_rest() every cycle: without a
   // split it is the whole tick().
   virtual bool split_tick() const { return false; }
+  // A port whose response can be read without taking it: peek_response() reads only `sm`'s own
+  // state (safe beside other SMs' peeks and tick_independent(), so the GPU reads the ports inside
+  // the parallel part of the cycle) and take_response() takes it later in SM order (statistics,
+  // the network's counters). Ports without the split are read with response().
+  virtual bool split_response() const { return false; }
+  virtual const MemResp* peek_response(uint32_t /*sm*/) const { return nullptr; }
+  virtual void take_response(uint32_t /*sm*/) {}
   virtual void tick_independent() {}
   virtual void tick_rest() { tick(); }
   virtual bool idle() const = 0;

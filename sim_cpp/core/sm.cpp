@@ -8,9 +8,9 @@
 //     then leaves for the memory port (contract 13.5, 13.6);
 //  4. each scheduler issues at most one instruction (a memory instruction enters the LDST unit
 //     and is offered to the L1 from the next cycle); the issuing warp's i-buffer is refilled.
-// The memory ports are read before step 1 (mem_fetch) and the fired memory request and the LDST
-// unit's architectural-image access are applied after step 4 (commit), so that cycle() touches
-// nothing outside the SM.
+// The memory ports are read before step 1 (mem_fetch, or mem_peek, which leaves the response in
+// the port until commit) and the fired memory request and the LDST unit's architectural-image
+// access are applied after step 4 (commit), so that cycle() touches nothing outside the SM.
 #include "sim_cpp/core/sm.h"
 
 #include <algorithm>
@@ -215,7 +215,20 @@ void Sm::mem_fetch() {
   fetched_resp_ = mem_.response(id_);
 }
 
+void Sm::mem_peek() {
+  mem_room_ = mem_.request_room(id_, 2);
+  in_.mem_req_ready = mem_room_ > 0;
+  const MemResp* r = mem_.peek_response(id_);
+  peeked_resp_ = r != nullptr;
+  if (peeked_resp_)
+    fetched_resp_ = *r;
+  else
+    fetched_resp_.reset();
+}
+
 void Sm::commit() {
+  if (peeked_resp_) mem_.take_response(id_);
+  peeked_resp_ = false;
   // The L1's request first, then a direct load's (the order cycle() decided them in).
   if (mem_req_fired_) mem_.request(id_, out_.mem_req);
   if (direct_req_fired_) mem_.request(id_, direct_req_);

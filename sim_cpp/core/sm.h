@@ -110,6 +110,9 @@ class Sm final : private IssueOracle {
   // access of the cycle. The GPU calls mem_fetch and commit in SM order and may run the cycles of
   // all SMs in parallel between them: the result is that of running SM after SM.
   void mem_fetch();
+  // mem_fetch() for a port with split_response(): reads the port without taking the response,
+  // so it may run inside the parallel part, beside the other SMs' cycles; commit() takes it.
+  void mem_peek();
   // Returns whether anything moved (an issue or an L1 port transfer).
   bool cycle(uint64_t now);
   void commit();
@@ -212,6 +215,7 @@ class Sm final : private IssueOracle {
   // The memory port as mem_fetch() read it, and the requests commit() sends.
   uint32_t mem_room_ = 0;        // free request slots this cycle (at most 2 counted)
   std::optional<MemResp> fetched_resp_;
+  bool peeked_resp_ = false;  // fetched_resp_ was peeked (mem_peek): commit() takes it
   bool mem_req_fired_ = false;     // out_.mem_req
   bool direct_req_fired_ = false;  // direct_req_ (l1.bypass_path direct)
   MemReq direct_req_;

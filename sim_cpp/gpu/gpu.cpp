@@ -341,7 +341,11 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
     clocked_.clear();
     for (auto& s : sms_)
       if (!s->quiescent()) clocked_.push_back(s.get());
-    for (Sm* s : clocked_) s->mem_fetch();
+    // A port that can be peeked is read inside the SMs' items (Sm::mem_peek; commit() takes the
+    // response), any other one here, before them.
+    const bool peek = mem_->split_response();
+    if (!peek)
+      for (Sm* s : clocked_) s->mem_fetch();
     // The memory system's part that does not depend on this cycle's requests runs beside the
     // SMs' cycles, as item 0 (MemoryPort::split_tick); its network part runs after the requests.
     const size_t mem_items = mem_->split_tick() ? 1 : 0;
@@ -349,8 +353,11 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
     const auto item = [&](size_t i) {
       if (i < mem_items)
         mem_->tick_independent();
-      else
-        moved_[i - mem_items] = clocked_[i - mem_items]->cycle(now);
+      else {
+        Sm& s = *clocked_[i - mem_items];
+        if (peek) s.mem_peek();
+        moved_[i - mem_items] = s.cycle(now);
+      }
     };
     const size_t items = clocked_.size() + mem_items;
     if (pool_ && !observed_ && clocked_.size() >= opt_.parallel_min_sms) {

@@ -159,17 +159,30 @@ void MemorySystem::request(uint32_t sm, const MemReq& r) {
 }
 
 std::optional<MemResp> MemorySystem::response(uint32_t sm) {
+  const MemResp* r = peek_response(sm);
+  if (r == nullptr) return std::nullopt;
+  MemResp out = *r;
+  take_response(sm);
+  return out;
+}
+
+const MemResp* MemorySystem::peek_response(uint32_t sm) const {
+  const Impl& m = *impl_;
+  m.check_sm(sm);
+  if (m.last_response[sm] == m.now) return nullptr;
+  const auto* pk = m.resp_net.peek(sm, m.now);
+  return pk == nullptr ? nullptr : &pk->payload.resp;
+}
+
+void MemorySystem::take_response(uint32_t sm) {
   Impl& m = *impl_;
   m.check_sm(sm);
-  if (m.last_response[sm] == m.now) return std::nullopt;
   const auto* pk = m.resp_net.peek(sm, m.now);
-  if (pk == nullptr) return std::nullopt;
-  MemResp out = pk->payload.resp;
+  if (pk == nullptr || m.last_response[sm] == m.now) throw std::logic_error("MemorySystem::take_response without a response");
   m.stats.round_trip_sum += m.now - pk->payload.accepted;
   ++m.stats.round_trips;
   m.resp_net.pop(sm);
   m.last_response[sm] = m.now;
-  return out;
 }
 
 void MemorySystem::tick() {

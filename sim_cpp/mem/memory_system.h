@@ -60,6 +60,11 @@ class MemorySystem {
   void request(uint32_t sm, const MemReq& r);
   // The response delivered to SM `sm` this cycle, if any (at most one per SM per cycle).
   std::optional<MemResp> response(uint32_t sm);
+  // response() in two steps: the response without taking it (nullptr: none this cycle; reads
+  // only SM `sm`'s port, so SMs may peek in parallel with each other and tick_partitions()), then
+  // taking the peeked response (once, in the same cycle, before tick_networks()).
+  const MemResp* peek_response(uint32_t sm) const;
+  void take_response(uint32_t sm);
   // Advances one core cycle (after every SM's request/response calls of the cycle).
   void tick();  // tick_partitions() then tick_networks()
   // The two halves of tick(). tick_partitions() (the L2 slices and DRAM channels) reads only

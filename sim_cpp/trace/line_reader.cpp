@@ -68,6 +68,22 @@ class StringSource final : public ByteSource {
   size_t pos_ = 0;
 };
 
+class RangeSource final : public ByteSource {
+ public:
+  RangeSource(std::unique_ptr<ByteSource> src, uint64_t begin, uint64_t end)
+      : src_(std::move(src)), pos_(begin), end_(std::min(end, src_->size())) {}
+  size_t read(char* buf, size_t n) override {
+    const size_t got = static_cast<size_t>(std::min<uint64_t>(n, end_ - pos_));
+    if (got != 0) src_->read_at(pos_, buf, got);
+    pos_ += got;
+    return got;
+  }
+
+ private:
+  std::unique_ptr<ByteSource> src_;
+  uint64_t pos_, end_;
+};
+
 const char* lzma_problem(lzma_ret r) {
   switch (r) {
     case LZMA_FORMAT_ERROR: return "not xz data";
@@ -174,6 +190,14 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 }  // namespace
 
+std::unique_ptr<ByteSource> file_source(const std::string& path) { return std::make_unique<FileSource>(path); }
+
+std::unique_ptr<ByteSource> string_source(std::string text) { return std::make_unique<StringSource>(std::move(text)); }
+
+std::unique_ptr<ByteSource> range_source(std::unique_ptr<ByteSource> src, uint64_t begin, uint64_t end) {
+  return std::make_unique<RangeSource>(std::move(src), begin, end);
+}
+
 Codec codec_for(const std::string& path) {
   if (ends_with(path, ".xz")) return Codec::kXz;
   if (ends_with(path, ".zst")) return Codec::kZstd;
@@ -205,6 +229,7 @@ void LineReader::fail(const std::string& problem) const { throw TraceError(name_
 bool LineReader::fill() {
   if (eof_) return false;
   buf_.erase(0, pos_);
+  consumed_ += pos_;
   pos_ = 0;
   const size_t old = buf_.size();
   buf_.resize(old + kChunk);
@@ -215,12 +240,20 @@ bool LineReader::fill() {
 }
 
 bool LineReader::next(std::string& line) {
+  std::string_view v;
+  if (!next(v)) return false;
+  line.assign(v);
+  return true;
+}
+
+bool LineReader::next(std::string_view& line) {
   size_t scan = pos_;
   for (;;) {
-    const size_t nl = buf_.find('\n', scan);
-    if (nl != std::string::npos) {
-      line.assign(buf_, pos_, nl - pos_);
-      pos_ = nl + 1;
+    const auto* nl = static_cast<const char*>(std::memchr(buf_.data() + scan, '\n', buf_.size() - scan));
+    if (nl != nullptr) {
+      const size_t at = static_cast<size_t>(nl - buf_.data());
+      line = std::string_view(buf_.data() + pos_, at - pos_);
+      pos_ = at + 1;
       break;
     }
     if (buf_.size() - pos_ > kMaxLineBytes) {
@@ -230,14 +263,14 @@ bool LineReader::next(std::string& line) {
     scan = buf_.size() - pos_;  // offset after compaction in fill()
     if (!fill()) {
       if (pos_ == buf_.size()) return false;
-      line.assign(buf_, pos_, std::string::npos);  // last line without "\n"
+      line = std::string_view(buf_.data() + pos_, buf_.size() - pos_);  // last line without "\n"
       pos_ = buf_.size();
       break;
     }
     // fill() moved the unread bytes to the front: continue the search where it stopped.
   }
   ++line_;
-  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (line.size() > kMaxLineBytes) fail("line longer than " + std::to_string(kMaxLineBytes) + " bytes");
   return true;
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace l1d::sim::trace {
 
@@ -33,6 +34,14 @@ class ByteSource {
   virtual void read_at(uint64_t offset, char* buf, size_t n);
 };
 
+// A file's bytes (seekable); throws TraceError when it cannot be opened.
+std::unique_ptr<ByteSource> file_source(const std::string& path);
+// The bytes of `text` (seekable).
+std::unique_ptr<ByteSource> string_source(std::string text);
+// Bytes [begin, min(end, size)) of a seekable source, read as a stream (the parts of a trace that
+// parse_kernel_parts parses side by side).
+std::unique_ptr<ByteSource> range_source(std::unique_ptr<ByteSource> src, uint64_t begin, uint64_t end);
+
 // How the bytes of a trace file are encoded.
 enum class Codec : uint8_t { kPlain, kXz, kZstd, kTracez };
 // By the name's suffix: ".xz", ".zst", ".tracez", anything else plain.
@@ -53,7 +62,12 @@ class LineReader {
 
   // The next line, false at the end of the input.
   bool next(std::string& line);
+  // The same without a copy: `line` views the reader's buffer and stays valid until the next
+  // call (the kernel trace parser reads its millions of lines so).
+  bool next(std::string_view& line);
   uint64_t line_number() const { return line_; }  // of the line next() returned last
+  // Bytes of the (decoded) input before the next line: the end of the line next() returned last.
+  uint64_t offset() const { return consumed_ + pos_; }
   const std::string& name() const { return name_; }
   [[noreturn]] void fail(const std::string& problem) const;
 
@@ -64,6 +78,7 @@ class LineReader {
   std::unique_ptr<ByteSource> src_;
   std::string buf_;
   size_t pos_ = 0;
+  uint64_t consumed_ = 0;  // bytes dropped from the front of buf_
   bool eof_ = false;
   uint64_t line_ = 0;
 };

@@ -11,13 +11,16 @@ namespace l1d::sim::trace {
 class TraceError : public std::runtime_error {
  public:
   TraceError(const std::string& file, uint64_t line, const std::string& problem)
-      : std::runtime_error(file + ":" + std::to_string(line) + ": " + problem), file_(file), line_(line) {}
+      : std::runtime_error(file + ":" + std::to_string(line) + ": " + problem), file_(file), line_(line),
+        problem_(problem) {}
   const std::string& file() const { return file_; }
   uint64_t line() const { return line_; }
+  const std::string& problem() const { return problem_; }
 
  private:
   std::string file_;
   uint64_t line_;
+  std::string problem_;
 };
 
 }  // namespace l1d::sim::trace

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <numeric>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -26,22 +27,12 @@ constexpr uint32_t kMaxGridX = 0x7FFFFFFFu; // CUDA grid and block limits
 constexpr uint32_t kMaxGridYZ = 65535;
 constexpr uint32_t kMaxBlockThreads = 1024;
 
-string_view trim(string_view s) {
-  const size_t b = s.find_first_not_of(" \t");
-  if (b == string_view::npos) return {};
-  const size_t e = s.find_last_not_of(" \t");
-  return s.substr(b, e - b + 1);
-}
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
-void split(string_view s, std::vector<string_view>& out) {
-  out.clear();
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    const size_t b = i;
-    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
-    if (i > b) out.push_back(s.substr(b, i - b));
-  }
+string_view trim(string_view s) {
+  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+  return s;
 }
 
 // A token as it may appear in a message: printable, at most 40 characters.
@@ -52,17 +43,57 @@ std::string show(string_view t) {
   return "'" + s + "'";
 }
 
-bool parse_u64(string_view t, int base, uint64_t& v) {
-  if (base == 16 && t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
+// The digits' values, 0xFF for other characters (one table look-up per character instead of
+// std::from_chars's general base handling: the parser reads about 30 numbers per trace line).
+constexpr std::array<uint8_t, 256> kDigit = [] {
+  std::array<uint8_t, 256> t{};
+  t.fill(0xFF);
+  for (int c = 0; c < 10; ++c) t['0' + c] = static_cast<uint8_t>(c);
+  for (int c = 0; c < 6; ++c) t['a' + c] = t['A' + c] = static_cast<uint8_t>(10 + c);
+  return t;
+}();
+
+// Hex digits only (no prefix), the value within 64 bits.
+bool parse_hex_digits(string_view t, uint64_t& v) {
   if (t.empty()) return false;
-  const auto r = std::from_chars(t.data(), t.data() + t.size(), v, base);
-  return r.ec == std::errc() && r.ptr == t.data() + t.size();
+  uint64_t n = 0;
+  for (const char c : t) {
+    const uint64_t d = kDigit[static_cast<uint8_t>(c)];
+    if (d >= 16 || n >> 60 != 0) return false;  // not a digit, or the shift would lose bits
+    n = n << 4 | d;
+  }
+  v = n;
+  return true;
+}
+
+// Decimal digits only (no sign), the value within 64 bits.
+bool parse_dec_digits(string_view t, uint64_t& v) {
+  constexpr uint64_t kTenth = UINT64_MAX / 10;  // 1844674407370955161; UINT64_MAX ends in 5
+  if (t.empty()) return false;
+  uint64_t n = 0;
+  for (const char c : t) {
+    const uint64_t d = kDigit[static_cast<uint8_t>(c)];
+    if (d >= 10 || n > kTenth || (n == kTenth && d > UINT64_MAX % 10)) return false;
+    n = n * 10 + d;
+  }
+  v = n;
+  return true;
+}
+
+// A hex number may carry a 0x / 0X prefix.
+bool parse_u64(string_view t, int base, uint64_t& v) {
+  if (base != 16) return parse_dec_digits(t, v);
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
+  return parse_hex_digits(t, v);
 }
 
 bool parse_i64(string_view t, int64_t& v) {
-  if (t.empty()) return false;
-  const auto r = std::from_chars(t.data(), t.data() + t.size(), v, 10);
-  return r.ec == std::errc() && r.ptr == t.data() + t.size();
+  const bool neg = !t.empty() && t[0] == '-';
+  uint64_t m = 0;
+  if (!parse_dec_digits(neg ? t.substr(1) : t, m)) return false;
+  if (m > (neg ? uint64_t{1} << 63 : uint64_t{INT64_MAX})) return false;
+  v = neg ? static_cast<int64_t>(0 - m) : static_cast<int64_t>(m);
+  return true;
 }
 
 // R5, UR4 and (version 6, which lists predicate operands too) P0, UP1.
@@ -84,15 +115,23 @@ bool is_opcode(string_view t) {
 // A decimal field's first character (the immediates of version 6 come before the value marker).
 bool is_numeric(string_view t) { return !t.empty() && ((t[0] >= '0' && t[0] <= '9') || t[0] == '-'); }
 
-// Reads the tokens of one line left to right; every problem names the field.
+// Reads the blank-separated tokens of one line left to right, each when it is asked for (no
+// token list); every problem names the field.
 class Cursor {
  public:
-  Cursor(const std::vector<string_view>& t, const LineReader& in) : t_(t), in_(in) {}
-  bool done() const { return i_ == t_.size(); }
-  string_view peek() const { return done() ? string_view{} : t_[i_]; }
+  Cursor(string_view line, const LineReader& in) : rest_(line), in_(in) { skip_blanks(); }
+  bool done() const { return rest_.empty(); }
+  string_view peek() const {
+    size_t n = 0;
+    while (n < rest_.size() && !is_blank(rest_[n])) ++n;
+    return rest_.substr(0, n);
+  }
   string_view take(const char* what) {
-    if (i_ == t_.size()) in_.fail(std::string("truncated line: ") + what + " missing");
-    return t_[i_++];
+    if (done()) in_.fail(std::string("truncated line: ") + what + " missing");
+    const string_view t = peek();
+    rest_.remove_prefix(t.size());
+    skip_blanks();
+    return t;
   }
   uint64_t hex(const char* what) {
     const string_view t = take(what);
@@ -123,9 +162,14 @@ class Cursor {
   }
 
  private:
-  const std::vector<string_view>& t_;
+  void skip_blanks() {
+    size_t n = 0;
+    while (n < rest_.size() && is_blank(rest_[n])) ++n;
+    rest_.remove_prefix(n);
+  }
+
+  string_view rest_;
   const LineReader& in_;
-  size_t i_ = 0;
 };
 
 // "(x,y,z)" or "x,y,z" (spaces allowed).
@@ -171,8 +215,78 @@ class KernelParser {
   KernelParser(LineReader& in, const ParseOptions& opt) : in_(in), opt_(opt) {}
 
   ParsedKernel run() {
+    string_view line;
+    read_header(line);
+    stream_line(trim(line));
+    while (in_.next(line)) stream_line(trim(line));
+    finish_stream();
+    return std::move(k_);
+  }
+
+  // run() with the instruction stream cut into parts at '#BEGIN_TB' lines, each part read from
+  // its own source on its own thread (this one reads the first part on in_), and joined in file
+  // order. A part starts outside any thread block, where every piece of the parser's state but
+  // the thread blocks seen is reset before it is read; so when no part fails, no part ends
+  // inside a thread block, no thread block is in two parts and the joined address count is
+  // within bounds, the sequential reading would have read each part alike, and the join is its
+  // result. Otherwise the sequential reading decides: an error in the first part is already its
+  // error; any other problem re-reads the file on one reader, which gives its first error (or
+  // its result). Errors are rare, so their double reading costs nothing in the normal case.
+  ParsedKernel run_parts(const std::function<std::unique_ptr<ByteSource>()>& reopen) {
+    string_view line;
+    read_header(line);
+    const std::vector<uint64_t> cuts = prefixed_ ? std::vector<uint64_t>{} : part_cuts(*reopen(), in_.offset());
+    if (cuts.empty()) {
+      stream_line(trim(line));
+      while (in_.next(line)) stream_line(trim(line));
+      finish_stream();
+      return std::move(k_);
+    }
+    struct Part {
+      std::unique_ptr<LineReader> in;
+      std::unique_ptr<KernelParser> p;
+      bool ok = false;
+    };
+    std::vector<Part> parts(cuts.size());
+    std::vector<std::jthread> threads;
+    for (size_t i = 0; i < cuts.size(); ++i) {
+      const uint64_t end = i + 1 < cuts.size() ? cuts[i + 1] : UINT64_MAX;
+      Part& part = parts[i];
+      part.in = std::make_unique<LineReader>(in_.name(), range_source(reopen(), cuts[i], end));
+      part.p = std::make_unique<KernelParser>(*part.in, opt_);
+      part.p->start_part(*this);
+      threads.emplace_back([&part](std::stop_token stop) {
+        try {
+          string_view l;
+          while (!stop.stop_requested() && part.in->next(l)) part.p->stream_line(trim(l));
+          part.ok = !stop.stop_requested();
+        } catch (...) {  // the sequential reading below finds the first error
+        }
+      });
+    }
+    // The first part: an error here is the sequential reading's (the threads stop and join).
+    stream_line(trim(line));
+    while (in_.offset() < cuts[0] && in_.next(line)) stream_line(trim(line));
+    bool joined = true;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      threads[i].join();
+      joined = joined && parts[i].ok && join_part(*parts[i].p);
+    }
+    if (joined) {
+      try {
+        finish_stream();
+        k_.parts = static_cast<uint32_t>(parts.size() + 1);
+        return std::move(k_);
+      } catch (const TraceError&) {  // its line is the first part's: the sequential reading tells
+      }
+    }
+    LineReader again(in_.name(), reopen());
+    return KernelParser(again, opt_).run();
+  }
+
+ private:
+  void read_header(string_view& line) {
     k_.file = in_.name();
-    std::string line;
     bool started = false;
     while (in_.next(line)) {
       const string_view l = trim(line);
@@ -185,13 +299,76 @@ class KernelParser {
     }
     if (!started) in_.fail(in_.line_number() == 0 ? "empty trace file" : "the file ends in the header (no '#' line)");
     finish_header();
-    stream_line(trim(line));
-    while (in_.next(line)) stream_line(trim(line));
-    finish_stream();
-    return std::move(k_);
   }
 
- private:
+  // Byte offsets of '#BEGIN_TB' lines after `from` that cut the rest of `src` into up to
+  // opt_.threads parts of at least opt_.min_part_bytes (each the first such line after an equal
+  // share of the bytes).
+  std::vector<uint64_t> part_cuts(ByteSource& src, uint64_t from) const {
+    std::vector<uint64_t> cuts;
+    const uint64_t size = src.size();
+    if (size <= from || opt_.threads < 2) return cuts;
+    const uint64_t parts = std::min<uint64_t>(opt_.threads, (size - from) / std::max<uint64_t>(1, opt_.min_part_bytes));
+    static constexpr string_view kBegin = "\n#BEGIN_TB";
+    std::string buf;
+    for (uint64_t i = 1; i < parts; ++i) {
+      uint64_t at = std::max(from + (size - from) / parts * i, cuts.empty() ? from : cuts.back() + 1) - 1;
+      bool found = false;
+      // Blocks overlap by the pattern's length, so a line start on a block edge is seen.
+      for (; at < size && !found; at += (1 << 16) - kBegin.size() - 1) {
+        const uint64_t n = std::min<uint64_t>(1 << 16, size - at);
+        buf.resize(n);
+        src.read_at(at, buf.data(), n);
+        for (size_t p = buf.find(kBegin); p != std::string::npos; p = buf.find(kBegin, p + 1)) {
+          const size_t e = p + kBegin.size();  // the line must be "#BEGIN_TB" alone
+          if (e < buf.size() && (buf[e] == '\n' || (buf[e] == '\r' && e + 1 < buf.size() && buf[e + 1] == '\n'))) {
+            cuts.push_back(at + p + 1);
+            found = true;
+            break;
+          }
+        }
+        if (n < (1 << 16)) break;
+      }
+      if (!found) break;
+    }
+    return cuts;
+  }
+
+  // A part's parser starts as this one after its header, outside any thread block.
+  void start_part(const KernelParser& first) {
+    k_.file = first.k_.file;
+    k_.header = first.k_.header;
+    k_.isa = first.k_.isa;
+    k_.ctas = first.k_.ctas;
+    k_.warps_per_cta = first.k_.warps_per_cta;
+    prefixed_ = first.prefixed_;
+    total_threads_ = first.total_threads_;
+  }
+
+  // Appends the next part's instructions; false when the sequential reading could differ (run_parts).
+  bool join_part(KernelParser& part) {
+    const ParsedKernel& p = part.k_;
+    if (in_tb_) return false;
+    if (k_.addrs.size() + p.addrs.size() > 0xFFFFFFFFu - kWarpSize) return false;
+    for (const auto& [cta, warps] : part.tbs_)
+      if (!tbs_.emplace(cta, warps).second) return false;
+    const auto base = static_cast<uint32_t>(k_.addrs.size());
+    k_.insts.reserve(k_.insts.size() + p.insts.size());
+    for (TraceInst t : p.insts) {
+      if (t.kind == OpKind::kLoad || t.kind == OpKind::kStore) t.addr += base;
+      k_.insts.push_back(t);
+    }
+    k_.addrs.insert(k_.addrs.end(), p.addrs.begin(), p.addrs.end());
+    keys_.insert(keys_.end(), part.keys_.begin(), part.keys_.end());
+    k_.trace_instructions += p.trace_instructions;
+    k_.memory_instructions += p.memory_instructions;
+    for (uint32_t c = 0; c < kTraceClasses; ++c) k_.by_class[c] += p.by_class[c];
+    for (const auto& [op, n] : p.unknown_opcodes) k_.unknown_opcodes[op] += n;
+    k_.wide_accesses += p.wide_accesses;
+    in_tb_ = part.in_tb_;
+    return true;
+  }
+
   // --- header ---
   void header_line(string_view l) {
     if (l[0] != '-') in_.fail("expected a header line '-key = value' or the start of the instructions ('#')");
@@ -330,10 +507,10 @@ class KernelParser {
 
   void stream_line(string_view l) {
     if (l.empty()) return;
-    split(l, tok_);
-    const string_view first = tok_[0];
+    Cursor c(l, in_);
+    const string_view first = c.take("");
     if (first == "#BEGIN_TB") {
-      if (tok_.size() != 1) in_.fail("unexpected text after #BEGIN_TB");
+      if (!c.done()) in_.fail("unexpected text after #BEGIN_TB");
       if (in_tb_) in_.fail("#BEGIN_TB inside a thread block (no #END_TB before it)");
       in_tb_ = true;
       tb_named_ = false;
@@ -342,7 +519,7 @@ class KernelParser {
       return;
     }
     if (first == "#END_TB") {
-      if (tok_.size() != 1) in_.fail("unexpected text after #END_TB");
+      if (!c.done()) in_.fail("unexpected text after #END_TB");
       if (!in_tb_) in_.fail("#END_TB outside a thread block");
       close_warp();
       if (!tb_named_) in_.fail("thread block without a 'thread block = x,y,z' line");
@@ -351,11 +528,11 @@ class KernelParser {
     }
     if (first[0] == '#') return;  // comments, e.g. "#traces format = ..."
     if (first[0] == '-') in_.fail("header line after the start of the instructions");
-    if (first == "thread" && tok_.size() >= 2 && tok_[1] == "block") return thread_block_line(l);
+    if (first == "thread" && c.peek() == "block") return thread_block_line(l);
     if (first == "cluster") return cluster_line(l);
-    if (first == "warp" && tok_.size() >= 2 && tok_[1][0] == '=') return warp_line(l);
-    if (first == "insts" && tok_.size() >= 2 && tok_[1][0] == '=') return insts_line(l);
-    instruction_line();
+    if (first == "warp" && !c.done() && c.peek()[0] == '=') return warp_line(l);
+    if (first == "insts" && !c.done() && c.peek()[0] == '=') return insts_line(l);
+    instruction_line(l);
   }
 
   uint64_t value_after_eq(string_view l, const char* what, uint64_t max) {
@@ -420,8 +597,8 @@ class KernelParser {
     has_insts_ = true;
   }
 
-  void instruction_line() {
-    Cursor c(tok_, in_);
+  void instruction_line(string_view l) {
+    Cursor c(l, in_);
     uint32_t cta = 0, warp = 0;
     if (prefixed_) {
       const uint64_t x = c.dec("thread block x", 0xFFFFFFFFu);
@@ -578,7 +755,7 @@ class KernelParser {
   void classify(TraceInst& t, string_view opcode, uint32_t mem_width, const std::array<Addr, kWarpSize>& lanes,
                 uint32_t cta, uint32_t warp) {
     const string_view base = opcode.substr(0, opcode.find('.'));
-    const OpcodeInfo* info = lookup_opcode(base);
+    const OpcodeInfo* info = find_opcode(base);
     if (info == nullptr) {
       ++k_.unknown_opcodes[std::string(base)];
       t.cls = TraceClass::kUnknown;
@@ -632,11 +809,13 @@ class KernelParser {
     t.kind = load ? OpKind::kLoad : OpKind::kStore;
     if (k_.addrs.size() > 0xFFFFFFFFu - kWarpSize) in_.fail("over 2^32 memory addresses in one kernel");
     t.addr = static_cast<uint32_t>(k_.addrs.size());
-    for (uint32_t l = 0; l < kWarpSize; ++l) {
-      if (!(t.mask >> l & 1u)) continue;
-      if (lanes[l] % width != 0)
+    k_.addrs.resize(k_.addrs.size() + static_cast<size_t>(std::popcount(t.mask)));
+    Addr* out = k_.addrs.data() + t.addr;
+    for (uint32_t m = t.mask; m != 0; m &= m - 1) {  // the active lanes, lowest first
+      const auto l = static_cast<uint32_t>(std::countr_zero(m));
+      if ((lanes[l] & (width - 1)) != 0)  // width is a power of two
         in_.fail(fmt::format("lane {} address {:#x} is not aligned to the access width {}", l, lanes[l], width));
-      k_.addrs.push_back(local ? local_address(lanes[l], width, cta, warp, l) : lanes[l]);
+      *out++ = local ? local_address(lanes[l], width, cta, warp, l) : lanes[l];
     }
   }
 
@@ -689,6 +868,23 @@ class KernelParser {
     }
   }
 
+  // lookup_opcode through a small direct-mapped cache (a trace uses a few dozen mnemonics; the
+  // table's hash costs more than the rest of an ALU line's reading).
+  const OpcodeInfo* find_opcode(string_view base) {
+    const size_t h = (base.size() * 7 + static_cast<uint8_t>(base.front()) * 3 + static_cast<uint8_t>(base.back())) %
+                     opcode_cache_.size();
+    OpcodeCacheEntry& e = opcode_cache_[h];
+    if (!e.valid || e.name != base) e = {true, std::string(base), lookup_opcode(base)};
+    return e.info;
+  }
+
+  struct OpcodeCacheEntry {
+    bool valid = false;
+    std::string name;
+    const OpcodeInfo* info = nullptr;
+  };
+  std::array<OpcodeCacheEntry, 64> opcode_cache_;
+
   LineReader& in_;
   const ParseOptions& opt_;
   ParsedKernel k_;
@@ -696,7 +892,6 @@ class KernelParser {
   bool prefixed_ = false;
   uint64_t total_threads_ = 0;
 
-  std::vector<string_view> tok_;
   std::vector<uint32_t> keys_;                  // per instruction: cta * warps_per_cta + warp
   std::unordered_map<uint32_t, uint32_t> tbs_;  // thread blocks seen -> warps seen (bit mask)
   bool in_tb_ = false, tb_named_ = false;
@@ -752,6 +947,11 @@ const char* to_string(TraceClass c) {
 }
 
 ParsedKernel parse_kernel(LineReader& in, const ParseOptions& opt) { return KernelParser(in, opt).run(); }
+
+ParsedKernel parse_kernel_parts(LineReader& in, const std::function<std::unique_ptr<ByteSource>()>& reopen,
+                                const ParseOptions& opt) {
+  return KernelParser(in, opt).run_parts(reopen);
+}
 
 std::string kernelslist_path(const std::string& path) {
   std::error_code ec;
@@ -813,7 +1013,10 @@ TraceSet parse_trace_dir(const std::string& path, const ParseOptions& opt) {
       }
       ParseOptions o = opt;
       o.prefixed = opt.prefixed || is_raw_trace(c.kernel_path);
-      s.kernels.push_back(parse_kernel(*in, o));
+      if (opt.threads > 1 && codec_for(c.kernel_path) == Codec::kPlain)
+        s.kernels.push_back(parse_kernel_parts(*in, [&c] { return file_source(c.kernel_path); }, o));
+      else
+        s.kernels.push_back(parse_kernel(*in, o));
     }
     s.commands.push_back(c.cmd);
   }

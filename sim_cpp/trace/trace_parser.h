@@ -24,7 +24,9 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -106,6 +108,7 @@ struct ParsedKernel {
   std::map<std::string, uint64_t> unknown_opcodes;
   uint64_t wide_accesses = 0;        // 16 B-per-lane loads/stores (each runs as two 8 B halves)
   uint64_t synthetic_exits = 0;
+  uint32_t parts = 1;  // the pieces the instruction stream was read in (parse_kernel_parts)
 
   uint32_t warps() const { return ctas * warps_per_cta; }
 };
@@ -129,6 +132,10 @@ struct TraceSet {
 struct ParseOptions {
   std::optional<uint32_t> isa_override;  // time every kernel as this binary version
   bool prefixed = false;                 // force the tb/warp prefix (raw .trace files)
+  // parse_kernel_parts (and parse_trace_dir on plain-text kernel traces): up to `threads` parts of
+  // at least `min_part_bytes` each, read side by side. The result is the same for every count.
+  uint32_t threads = 1;
+  uint64_t min_part_bytes = uint64_t{4} << 20;
 };
 
 // `path`: a kernelslist.g file or the directory holding one.
@@ -136,6 +143,12 @@ std::string kernelslist_path(const std::string& path);
 TraceSet parse_trace_dir(const std::string& path, const ParseOptions& opt = {});
 // One kernel trace from `in` (file names in errors come from the reader).
 ParsedKernel parse_kernel(LineReader& in, const ParseOptions& opt = {});
+// parse_kernel on up to opt.threads threads (gpusim --threads): `in` reads plain text from its
+// start, and every reopen() is a new seekable source of the same bytes. The instruction stream is
+// cut at '#BEGIN_TB' lines into parts read side by side; the result, or the error thrown, is
+// parse_kernel's (a prefixed trace, a short one or one without such lines is read as one part).
+ParsedKernel parse_kernel_parts(LineReader& in, const std::function<std::unique_ptr<ByteSource>()>& reopen,
+                                const ParseOptions& opt = {});
 // The command list alone; kernel lines become paths resolved against the list's directory.
 struct CommandLine {
   TraceCommand cmd;

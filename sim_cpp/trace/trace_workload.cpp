@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -107,7 +108,8 @@ class TraceKernel final : public Kernel {
 
 }  // namespace
 
-TraceWorkload::TraceWorkload(TraceSet set, const TraceOptions& opt) : set_(std::move(set)) {
+TraceWorkload::TraceWorkload(TraceSet set, const TraceOptions& opt)
+    : set_(std::move(set)), threads_(std::max<uint32_t>(1, opt.threads)) {
   const uint64_t frames = opt.address_bits >= 64 ? UINT64_MAX : (uint64_t{1} << opt.address_bits) >> kPageBits;
   auto too_big = [&](uint64_t pages) {
     return TraceError(set_.list_file, 0,
@@ -224,17 +226,37 @@ uint64_t TraceWorkload::content_value(Addr pa, uint32_t bytes) const {
 
 void TraceWorkload::init(FunctionalMemory& mem, WorkloadScale, uint64_t seed) {
   copy_salt_ = mix64(seed + 0x7A11CE5Dull);
-  // A line at a time (a copy of many MB byte by byte is a noticeable part of a short run).
+  // A line at a time (a copy of many MB byte by byte is a noticeable part of a short run). The
+  // bytes' hashes are most of the work: batches of lines are hashed on threads_ threads (each
+  // byte's value depends on its address alone), then written in order.
+  struct Piece {
+    Addr line, lo, hi;  // the copied bytes [lo, hi) of the line
+  };
+  std::vector<Piece> pieces;
   for (const auto& [b, e] : copied_)
-    for (Addr line = b & ~Addr{kLineBytes - 1}; line < e; line += kLineBytes) {
-      MemReq w;
-      w.line_addr = line;
-      w.op = MemOp::kStore;
-      const Addr lo = std::max(b, line), hi = std::min(e, line + kLineBytes);
-      for (Addr a = lo; a < hi; ++a) w.data[a - line] = copy_byte(a);
-      w.byte_mask = (ByteMask{}.set() >> (kLineBytes - (hi - lo))) << (lo - line);  // bytes lo .. hi - 1
-      mem.apply_write(w);
+    for (Addr line = b & ~Addr{kLineBytes - 1}; line < e; line += kLineBytes)
+      pieces.push_back({line, std::max(b, line), std::min(e, line + kLineBytes)});
+  constexpr size_t kBatch = size_t{1} << 14;
+  std::vector<MemReq> batch(std::min(kBatch, pieces.size()));
+  for (size_t first = 0; first < pieces.size(); first += kBatch) {
+    const size_t n = std::min(kBatch, pieces.size() - first);
+    const auto hash = [&](size_t from, size_t to) {
+      for (size_t i = from; i < to; ++i) {
+        const Piece& p = pieces[first + i];
+        MemReq& w = batch[i];
+        w.line_addr = p.line;
+        w.op = MemOp::kStore;
+        for (Addr a = p.lo; a < p.hi; ++a) w.data[a - p.line] = copy_byte(a);
+        w.byte_mask = (ByteMask{}.set() >> (kLineBytes - (p.hi - p.lo))) << (p.lo - p.line);  // bytes lo .. hi - 1
+      }
+    };
+    {
+      std::vector<std::jthread> helpers;
+      for (uint32_t t = 1; t < threads_; ++t) helpers.emplace_back(hash, n * t / threads_, n * (t + 1) / threads_);
+      hash(0, n / threads_);
     }
+    for (size_t i = 0; i < n; ++i) mem.apply_write(batch[i]);
+  }
 }
 
 nlohmann::json TraceWorkload::report_json() const {
@@ -308,6 +330,7 @@ std::string TraceWorkload::report() const {
 std::unique_ptr<TraceWorkload> load_trace_workload(const std::string& path, const TraceOptions& opt) {
   ParseOptions p;
   p.isa_override = opt.isa_override;
+  p.threads = opt.threads;
   return std::make_unique<TraceWorkload>(parse_trace_dir(path, p), opt);
 }
 

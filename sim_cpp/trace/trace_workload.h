@@ -43,6 +43,7 @@ inline constexpr uint32_t kPageBits = 21;  // 2 MiB pages (cudaMalloc's large pa
 struct TraceOptions {
   std::optional<uint32_t> isa_override;  // time every kernel as this binary version
   uint32_t address_bits = 32;            // the physical address space (the preset's l1.address_bits)
+  uint32_t threads = 1;                  // reading (plain-text kernel traces in parts) and init() on this many
 };
 
 class TraceWorkload final : public Workload {
@@ -53,7 +54,7 @@ class TraceWorkload final : public Workload {
 
   std::string name() const override;
   std::string description() const override;
-  // Writes the copies' bytes (scale does not apply to a trace).
+  // Writes the copies' bytes (scale does not apply to a trace), on TraceOptions::threads threads.
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override;
   uint32_t kernels() const override { return static_cast<uint32_t>(kernels_.size()); }
   const Kernel& kernel(uint32_t i) const override { return *kernels_.at(i); }
@@ -88,6 +89,7 @@ class TraceWorkload final : public Workload {
   std::vector<std::pair<Addr, Addr>> copied_;     // merged [begin, end) physical ranges of all copies
   std::vector<std::unique_ptr<Kernel>> kernels_;
   uint64_t copy_salt_ = 0;
+  uint32_t threads_ = 1;  // TraceOptions::threads: init() hashes the copies' bytes on this many
 };
 
 // Reads `path` (kernelslist.g or its directory) into a TraceWorkload; throws TraceError.

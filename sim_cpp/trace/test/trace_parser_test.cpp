@@ -2,6 +2,7 @@
 // every format it takes (versions 3 to 6, non-integer versions, the old prefixed format, raw
 // interleaved traces), the three address modes, opcode classes and latencies, the command list,
 // xz, zstd and .tracez input, and every error path with the file and line it names.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -78,9 +79,40 @@ uint64_t line_of(const std::string& text, const std::string& marker) {
 // The last line's number (the text ends with a newline).
 uint64_t last_line(const std::string& text) { return static_cast<uint64_t>(std::count(text.begin(), text.end(), '\n')); }
 
-std::string error_of(const std::string& text, const ParseOptions& opt = {}) {
+// parse_kernel_parts over `text`: cut wherever a '#BEGIN_TB' line allows, up to `threads` parts.
+ParsedKernel parse_parts(const std::string& text, uint32_t threads, ParseOptions opt = {}) {
+  opt.threads = threads;
+  opt.min_part_bytes = 1;
+  auto in = LineReader::from_string("k.traceg", text);
+  return parse_kernel_parts(*in, [&text] { return string_source(text); }, opt);
+}
+
+// Every field of a parsed kernel, to compare two readings.
+std::string fingerprint(const ParsedKernel& k) {
+  std::string s = k.file + "|" + k.header.name + "|" + std::to_string(k.ctas) + "x" + std::to_string(k.warps_per_cta);
+  for (const TraceInst& t : k.insts)
+    s += " " + std::to_string(t.pc) + "," + std::to_string(t.mask) + "," + std::to_string(t.addr) + "," +
+         std::to_string(t.latency) + "," + std::to_string(static_cast<int>(t.kind)) + "," + std::to_string(t.width) + "," +
+         std::to_string(static_cast<int>(t.cls));
+  s += "|";
+  for (uint64_t b : k.warp_begin) s += std::to_string(b) + ",";
+  s += "|";
+  for (uint8_t e : k.synthetic_exit) s += std::to_string(e);
+  s += "|";
+  for (Addr a : k.addrs) s += std::to_string(a) + ",";
+  s += "|" + std::to_string(k.trace_instructions) + "," + std::to_string(k.memory_instructions) + "," +
+       std::to_string(k.wide_accesses) + "," + std::to_string(k.synthetic_exits) + "|";
+  for (uint64_t c : k.by_class) s += std::to_string(c) + ",";
+  for (const auto& [op, n] : k.unknown_opcodes) s += op + "x" + std::to_string(n) + ",";
+  return s;
+}
+
+std::string error_of(const std::string& text, const ParseOptions& opt = {}, uint32_t parts = 1) {
   try {
-    parse(text, opt);
+    if (parts > 1)
+      parse_parts(text, parts, opt);
+    else
+      parse(text, opt);
   } catch (const TraceError& e) {
     return e.what();
   }
@@ -476,6 +508,8 @@ void expect_errors(const std::vector<BadInput>& cases) {
     const std::string want = "k.traceg:" + std::to_string(line) + ": ";
     EXPECT_EQ(got.substr(0, want.size()), want) << c.what << ": " << got;
     EXPECT_NE(got.find(c.message), std::string::npos) << c.what << ": " << got << "\n  wanted: " << c.message;
+    // Read in parts (cut at every '#BEGIN_TB' line the text has, up to 3), the error is the same.
+    EXPECT_EQ(error_of(c.text, c.opt, 3), got) << c.what;
   }
 }
 
@@ -1045,6 +1079,83 @@ TEST(AutoPreset, SharedTracesPickTheirGpus) {
   const std::pair<const char*, const char*> cases[] = {{"romnn_vectoradd_100", "gtx1080"}, {"bfs_rodinia31_bv70", "qv100"},
                                                        {"vecadd_a100_bv80", "a100"}, {"backprop_h100_bv90", "h100"}};
   for (const auto& [trace, preset] : cases) EXPECT_EQ(choose_auto_preset((t / trace).string()).preset, preset) << trace;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading in parts (gpusim --threads)
+
+// A kernel of `blocks` thread blocks of two warps (one load, one store, an exit each).
+std::string many_blocks(uint32_t blocks) {
+  std::string text = replace(replace(kHeader, "(1,1,1)", "(" + std::to_string(blocks) + ",1,1)"), "(32,1,1)", "(64,1,1)");
+  for (uint32_t b = 0; b < blocks; ++b) {
+    const std::string st = "0020 0000ffff 0 STG.E 2 R6 R0 4 1 0x7f2b2d5" + fmt::format("{:05x}", b * 256) + " 4";
+    text += tb(std::to_string(b) + ",0,0", {{kLdg, kExit}, {st, "0030 ffffffff 0 NOPE 0 0", kExit}});
+  }
+  return text;
+}
+
+TEST(TraceParserParts, EveryCutGivesTheSameKernelAsOneReader) {
+  const std::string text = many_blocks(9);
+  const std::string one = fingerprint(parse(text));
+  for (uint32_t threads : {2u, 3u, 4u, 9u, 20u}) {
+    const ParsedKernel k = parse_parts(text, threads);
+    EXPECT_EQ(fingerprint(k), one) << threads;
+    EXPECT_EQ(k.parts, std::min(threads, 9u)) << "not read in parts";
+  }
+  // With CR LF line ends, and blocks written in another order.
+  std::string crlf;
+  for (char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  const ParsedKernel k = parse_parts(crlf, 4);
+  EXPECT_EQ(fingerprint(k), fingerprint(parse(crlf)));
+  EXPECT_EQ(k.parts, 4u);
+}
+
+TEST(TraceParserParts, ErrorsAcrossPartsAreTheOneReadersFirstError) {
+  const std::string text = many_blocks(6);
+  const auto blocks_at = [&](size_t n) {  // offset of the n-th '#BEGIN_TB' (0-based)
+    size_t p = 0;
+    for (size_t i = 0; i <= n; ++i) p = text.find("#BEGIN_TB", i == 0 ? 0 : p + 1);
+    return p;
+  };
+  const std::string dup_block = replace(text, "thread block = 4,0,0", "thread block = 1,0,0");
+  const size_t end2 = text.find("#END_TB\n", blocks_at(2));  // block 2 left open when block 3 begins
+  const std::string unclosed = text.substr(0, end2) + text.substr(end2 + 8);
+  const std::string late_error = replace(text, "thread block = 5,0,0\n\nwarp = 0\ninsts = 2", "thread block = 5,0,0\n\nwarp = 0\ninsts = 3");
+  const std::string two_errors =
+      replace(late_error, "thread block = 2,0,0\n\nwarp = 0\ninsts = 2", "thread block = 2,0,0\n\nwarp = 0\ninsts = 7");
+  for (const std::string* t : {&dup_block, &unclosed, &late_error, &two_errors}) {
+    const std::string one = error_of(*t);
+    ASSERT_NE(one, "(accepted)");
+    for (uint32_t threads : {2u, 3u, 6u}) EXPECT_EQ(error_of(*t, {}, threads), one) << threads;
+  }
+  EXPECT_NE(error_of(dup_block).find("thread block (1,0,0) appears twice"), std::string::npos);
+  EXPECT_NE(error_of(two_errors).find("declares 7 instructions"), std::string::npos);
+}
+
+TEST(TraceParserParts, SharedTracesReadAlikeInParts) {
+  namespace fs = std::filesystem;
+  uint32_t files = 0, split = 0;
+  for (const auto& d : fs::directory_iterator(L1D_TRACE_DIR)) {
+    if (!d.is_directory()) continue;
+    for (const auto& f : fs::directory_iterator(d.path())) {
+      const std::string name = f.path().string();
+      if (!name.ends_with(".traceg")) continue;
+      auto in = LineReader::open_file(name);
+      const std::string one = fingerprint(parse_kernel(*in));
+      for (uint32_t threads : {2u, 3u}) {
+        ParseOptions o;
+        o.threads = threads;
+        o.min_part_bytes = 1;
+        auto again = LineReader::open_file(name);
+        const ParsedKernel k = parse_kernel_parts(*again, [&name] { return file_source(name); }, o);
+        EXPECT_EQ(fingerprint(k), one) << name << " in " << threads << " parts";
+        split += k.parts > 1;
+      }
+      ++files;
+    }
+  }
+  EXPECT_GT(files, 4u);
+  EXPECT_GT(split, files);  // most kernels have several thread blocks: each is cut in 2 and 3 parts
 }
 
 }  // namespace

@@ -17,7 +17,9 @@
 // the physical address space, every warp ends with an exit), or rejects it with a TraceError
 // naming the input and a line inside it. Anything else fails the run: another exception type,
 // a broken stream, an unmutated seed that is rejected, a format variant that reads differently
-// from its original, a compressed copy that reads differently from the plain text. Crashes and
+// from its original, a compressed copy that reads differently from the plain text, a reading in
+// parts (parse_kernel_parts, cut at up to two '#BEGIN_TB' lines) that gives another kernel or
+// another error than one reader. Crashes and
 // sanitizer reports (build with -fsanitize=address,undefined) end the process.
 // Exit status: 0 all passed, 1 a failure (the input is written to --fail-out), 2 bad usage.
 #include <CLI/CLI.hpp>
@@ -223,7 +225,30 @@ struct ReadResult {
   bool accepted = false;
   std::string error;
   std::string counts;  // instructions, memory instructions, warps, addresses of every kernel
+  uint64_t digest = 0;  // of every parsed field of every kernel
 };
+
+uint64_t fnv(uint64_t h, uint64_t v) {
+  for (int i = 0; i < 8; ++i) h = (h ^ (v >> (8 * i) & 0xFF)) * 0x100000001B3ull;
+  return h;
+}
+
+uint64_t digest(const TraceSet& s) {
+  uint64_t h = 0xCBF29CE484222325ull;
+  for (const ParsedKernel& k : s.kernels) {
+    for (const TraceInst& t : k.insts)
+      for (uint64_t v : {t.pc, uint64_t{t.mask}, uint64_t{t.addr}, uint64_t{t.latency}, uint64_t(t.kind), uint64_t{t.width},
+                         uint64_t(t.cls)})
+        h = fnv(h, v);
+    for (uint64_t v : k.warp_begin) h = fnv(h, v);
+    for (uint8_t v : k.synthetic_exit) h = fnv(h, v);
+    for (Addr v : k.addrs) h = fnv(h, v);
+    for (uint64_t v : k.by_class) h = fnv(h, v);
+    for (const auto& [op, n] : k.unknown_opcodes) h = fnv(fnv(h, std::hash<std::string>{}(op)), n);
+    h = fnv(fnv(fnv(h, k.trace_instructions), k.memory_instructions), k.wide_accesses);
+  }
+  return h;
+}
 
 class Failure : public std::runtime_error {
  public:
@@ -269,7 +294,9 @@ void check_streams(const TraceWorkload& w) {
   }
 }
 
-ReadResult read_input(const std::string& list, const std::string& kernel, Codec codec, const std::string& kname) {
+// `parts` > 1: a plain kernel trace is read with parse_kernel_parts, cut wherever it allows.
+ReadResult read_input(const std::string& list, const std::string& kernel, Codec codec, const std::string& kname,
+                      uint32_t parts = 1) {
   ReadResult o;
   const std::string lname = "kernelslist.g";
   const std::string& text_for_lines = kernel;
@@ -280,10 +307,17 @@ ReadResult read_input(const std::string& list, const std::string& kernel, Codec 
     for (CommandLine& c : parse_kernelslist(*lr, ".", &s.ignored_commands)) {
       if (c.cmd.kind == TraceCommand::Kind::kKernel) {
         auto kr = LineReader::from_string(kname, kernel, codec);
-        s.kernels.push_back(parse_kernel(*kr));
+        ParseOptions po;
+        po.threads = parts;
+        po.min_part_bytes = 1;
+        if (parts > 1 && codec == Codec::kPlain)
+          s.kernels.push_back(parse_kernel_parts(*kr, [&kernel] { return string_source(kernel); }, po));
+        else
+          s.kernels.push_back(parse_kernel(*kr));
       }
       s.commands.push_back(c.cmd);
     }
+    o.digest = digest(s);
     TraceWorkload w(std::move(s), TraceOptions{std::nullopt, kAddressBits});
     check_streams(w);
     o.accepted = true;
@@ -436,6 +470,11 @@ int main(int argc, char** argv) {
         ++errors[what.substr(0, cut)];
       }
       if (m.chance(packed_percent)) check_packed(m, list, kernel, o, s.prefixed);
+      // Read in up to 3 parts (gpusim --threads), it must give the same kernel or the same error.
+      const ReadResult p = read_input(list, kernel, Codec::kPlain, kname, 3);
+      if (p.accepted != o.accepted || p.error != o.error || p.digest != o.digest || p.counts != o.counts)
+        throw Failure(fmt::format("read in parts: '{}{}' ({:x}), on one reader: '{}{}' ({:x})", p.counts, p.error, p.digest,
+                                  o.counts, o.error, o.digest));
     } catch (const std::exception& e) {
       const bool ours = dynamic_cast<const Failure*>(&e) != nullptr;
       fmt::print(stderr, "trace_fuzz: input {} (seed {}, from {}, {} mutations): {}{}\n", i, seed, s.name, n,
