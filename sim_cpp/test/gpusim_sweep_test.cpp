@@ -106,7 +106,7 @@ TEST_P(VariantSweep, StaticPcalBtoAtWarpOptSix) { sweep(GetParam(), "pcal-bto", 
 // the golden L1's section-13 options (allocation on miss, block merging, write-evict, ...). One
 // test per preset and workload runs every policy (1 330 runs; one process each would cost more
 // start-up than simulation). At test scale in make test (the small-scale matrix of both presets
-// adds about 6 CPU-minutes); L1D_FAITHFUL_SWEEP_SCALE=small runs it at small scale.
+// adds about 6 CPU-minutes); L1D_FAITHFUL_SWEEP_SCALE=small (make test-slow) runs it at small scale.
 using FaithfulParam = std::tuple<std::string, std::string>;
 class FaithfulSweep : public ::testing::TestWithParam<FaithfulParam> {};
 
