@@ -61,8 +61,8 @@ struct LineSetView {
   uint32_t chunk_tag(uint32_t w, uint32_t s) const { return lines[w].slot[s].chunk_tag; }
 };
 
-// Per way, the valid slots holding a chunk of memory line `chunk_tag >> 2` (with common_tag)
-// whose chunk index is in `sectors`.
+// The valid slots of way w holding a chunk of memory line `line_part` (with common_tag) whose chunk
+// index is in `sectors`.
 template <TagSetView V>
 uint8_t way_copies(const V& set, uint32_t w, uint64_t common_tag, uint32_t line_part, SectorMask sectors) {
   uint8_t m = 0;
@@ -74,6 +74,8 @@ uint8_t way_copies(const V& set, uint32_t w, uint64_t common_tag, uint32_t line_
   return m;
 }
 
+// Per way, the valid slots holding a chunk of memory line `chunk_tag >> 2` (with common_tag)
+// whose chunk index is in `sectors`.
 template <TagSetView V>
 WaySlotMasks find_copies(const V& set, uint64_t common_tag, uint32_t chunk_tag, SectorMask sectors) {
   WaySlotMasks masks{};
