@@ -27,13 +27,15 @@ test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE slow
 
 # The checks too slow for make test: Yosys on l1d_top (ctest label `slow`), the
-# netlist co-simulation of every block on every configuration (a longer build) and the golden
-# L1's 10^6-request soak on gtx1080 and qv100 (make test: gtx480).
+# netlist co-simulation of every block on every configuration (a longer build), the golden
+# L1's 10^6-request soaks (make test: gtx480, and 4 x 10^4 requests per [Fidelity] option set)
+# and the sector and [Fidelity] preset sweeps at small scale (make test: test scale).
 test-slow:
 	@$(MAKE) --no-print-directory build ALL_NETLISTS=ON
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L slow
-	L1_SOAK_ALL_PRESETS=1 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'Netlist|L1Soak'
+	L1_SOAK_ALL_PRESETS=1 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'Netlist|L1Soak|L1FidelitySoak'
 	L1D_SECTOR_SWEEP_SCALE=small ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'SectorSweep'
+	L1D_FAITHFUL_SWEEP_SCALE=small ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'FaithfulSweep'
 
 # The main job: six workloads x seven policies on gtx480 with the RTL L1 (the verilated l1d_top
 # in every SM), reduced inputs; prints IPC normalised to baseline, L1 miss rates and bypass

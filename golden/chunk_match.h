@@ -12,6 +12,7 @@
 #include <bit>
 #include <concepts>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "golden/cache_line.h"
@@ -60,6 +61,19 @@ struct LineSetView {
   uint32_t chunk_tag(uint32_t w, uint32_t s) const { return lines[w].slot[s].chunk_tag; }
 };
 
+// The valid slots of way w holding a chunk of memory line `line_part` (with common_tag) whose chunk
+// index is in `sectors`.
+template <TagSetView V>
+uint8_t way_copies(const V& set, uint32_t w, uint64_t common_tag, uint32_t line_part, SectorMask sectors) {
+  uint8_t m = 0;
+  if (set.common_tag(w) != common_tag) return 0;
+  for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
+    const uint32_t t = set.chunk_tag(w, s);
+    if (set.valid(w, s) && (t >> 2) == line_part && (sectors >> (t & 3)) & 1) m = static_cast<uint8_t>(m | (1u << s));
+  }
+  return m;
+}
+
 // Per way, the valid slots holding a chunk of memory line `chunk_tag >> 2` (with common_tag)
 // whose chunk index is in `sectors`.
 template <TagSetView V>
@@ -68,14 +82,21 @@ WaySlotMasks find_copies(const V& set, uint64_t common_tag, uint32_t chunk_tag, 
   const uint32_t line_part = chunk_tag >> 2;
   for (uint64_t ways = ways_to_search(set, common_tag, line_part); ways; ways &= ways - 1) {
     const auto w = static_cast<uint32_t>(std::countr_zero(ways));
-    if (set.common_tag(w) != common_tag) continue;
-    for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
-      const uint32_t t = set.chunk_tag(w, s);
-      if (set.valid(w, s) && (t >> 2) == line_part && (sectors >> (t & 3)) & 1)
-        masks[w] = static_cast<uint8_t>(masks[w] | (1u << s));
-    }
+    masks[w] = way_copies(set, w, common_tag, line_part, sectors);
   }
   return masks;
+}
+
+// The lowest way of find_copies with a copy and its slots ({0, 0}: none), without building the
+// per-way array (a sector L1's lookup needs only the one way that holds its line).
+template <TagSetView V>
+std::pair<uint32_t, uint8_t> first_copy(const V& set, uint64_t common_tag, uint32_t chunk_tag, SectorMask sectors) {
+  const uint32_t line_part = chunk_tag >> 2;
+  for (uint64_t ways = ways_to_search(set, common_tag, line_part); ways; ways &= ways - 1) {
+    const auto w = static_cast<uint32_t>(std::countr_zero(ways));
+    if (const uint8_t m = way_copies(set, w, common_tag, line_part, sectors)) return {w, m};
+  }
+  return {0, 0};
 }
 
 // Hit, partial hit (a valid copy of one of the request's chunks elsewhere) or miss of a request

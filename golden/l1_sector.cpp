@@ -34,9 +34,8 @@ SectorMask L1::written_sectors(uint32_t set, uint32_t way, uint64_t common_tag, 
 L1::SectorLine L1::sector_line(uint32_t set, uint64_t common_tag, uint32_t chunk_tag, Addr line_addr) const {
   const bool lazy = cfg_.l1.write_allocate != WriteAllocate::kNone;
   // Slot i holds chunk i, so a way's slot mask of the line's chunks is its sector mask.
-  const WaySlotMasks copies = find_copies(tags_.set(set), common_tag, chunk_tag, kAllSectors);
-  for (uint32_t w = 0; w < ways_; ++w)
-    if (copies[w]) return {w, copies[w], lazy ? written_sectors(set, w, common_tag, chunk_tag) : SectorMask{0}};
+  if (const auto [w, slots] = first_copy(tags_.set(set), common_tag, chunk_tag, kAllSectors); slots)
+    return {w, slots, lazy ? written_sectors(set, w, common_tag, chunk_tag) : SectorMask{0}};
   if (const std::optional<uint32_t> w = mshr_.reserved_way(line_addr))
     return {*w, 0, lazy ? written_sectors(set, *w, common_tag, chunk_tag) : SectorMask{0}};
   if (lazy)  // a line holding only written slots is not in the tag index: look at every way

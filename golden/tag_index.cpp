@@ -9,6 +9,7 @@ TagIndex::TagIndex(uint32_t sets, uint32_t ways)
     : ways_(ways),
       common_(size_t{sets} * ways, 0),
       slot_(size_t{sets} * ways * kSlotsPerLine, kEmpty),
+      occupied_((size_t{sets} * ways + 63) / 64, 0),
       lines_(size_t{sets} * ways * kSlotsPerLine) {}
 
 void TagIndex::sync(uint32_t set, uint32_t way, const CacheLine& line) {
@@ -21,15 +22,22 @@ void TagIndex::sync(uint32_t set, uint32_t way, const CacheLine& line) {
     if (uint64_t* m = lines_.find(k); m && (*m &= ~bit) == 0) lines_.erase(k);
   }
   common_[i] = line.common_tag;
+  bool any = false;
   for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
     slots[s] = packed(line, s);
     if (slots[s] != kEmpty) lines_[LineKey{common_[i], set, line.slot[s].chunk_tag >> 2}] |= bit;
+    any |= slots[s] != kEmpty;
   }
+  const uint64_t word_bit = uint64_t{1} << (i % 64);
+  occupied_[i / 64] = any ? occupied_[i / 64] | word_bit : occupied_[i / 64] & ~word_bit;
 }
 
 bool TagIndex::in_step(uint32_t set, uint32_t way, const CacheLine& line) const {
   const size_t i = size_t{set} * ways_ + way;
   if (common_[i] != line.common_tag) return false;
+  bool any = false;
+  for (uint32_t s = 0; s < kSlotsPerLine; ++s) any |= line.slot[s].valid;
+  if (way_empty(set, way) == any) return false;
   for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
     if (slot_[i * kSlotsPerLine + s] != packed(line, s)) return false;
     if (!line.slot[s].valid) continue;

@@ -20,6 +20,12 @@ class TagIndex {
   // Re-reads way `way` of set `set` after its common tag or a slot's valid bit or chunk tag changed.
   void sync(uint32_t set, uint32_t way, const CacheLine& line);
   bool in_step(uint32_t set, uint32_t way, const CacheLine& line) const;
+  // No valid slot in way `way` of set `set`: one bit of a packed array, so that a kernel-end walk
+  // over a large L1 (L1::flush_step) reads a few hundred bytes per SM, not every way's slots.
+  bool way_empty(uint32_t set, uint32_t way) const {
+    const size_t i = size_t{set} * ways_ + way;
+    return !((occupied_[i / 64] >> (i % 64)) & 1);
+  }
   // (way, memory line) pairs in the line index; with in_step on every way, equal to the pairs
   // the lines hold exactly when the index has no stale entry.
   uint64_t indexed_pairs() const;
@@ -62,6 +68,7 @@ class TagIndex {
   uint32_t ways_;
   std::vector<uint64_t> common_;
   std::vector<uint64_t> slot_;
+  std::vector<uint64_t> occupied_;  // bit set * ways + way: the way has a valid slot
   FlatMap<LineKey, uint64_t, LineKeyHash> lines_;  // way mask per memory line held
 };
 

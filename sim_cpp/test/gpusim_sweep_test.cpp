@@ -78,6 +78,7 @@ TEST_P(Sweep, CompletesWithCorrectData) {
 }
 TEST_P(PressureSweep, CompletesWithCorrectData) { sweep(std::get<0>(GetParam()), std::get<1>(GetParam()), true); }
 
+// "<first>_<second>", '-' as '_' (workload_policy, preset_workload).
 std::string name(const ::testing::TestParamInfo<std::tuple<std::string, std::string>>& p) {
   std::string n = std::get<0>(p.param) + "_" + std::get<1>(p.param);
   for (char& c : n)
@@ -106,7 +107,7 @@ TEST_P(VariantSweep, StaticPcalBtoAtWarpOptSix) { sweep(GetParam(), "pcal-bto", 
 // the golden L1's section-13 options (allocation on miss, block merging, write-evict, ...). One
 // test per preset and workload runs every policy (1 330 runs; one process each would cost more
 // start-up than simulation). At test scale in make test (the small-scale matrix of both presets
-// adds about 6 CPU-minutes); L1D_FAITHFUL_SWEEP_SCALE=small runs it at small scale.
+// adds about 6 CPU-minutes); L1D_FAITHFUL_SWEEP_SCALE=small (make test-slow) runs it at small scale.
 using FaithfulParam = std::tuple<std::string, std::string>;
 class FaithfulSweep : public ::testing::TestWithParam<FaithfulParam> {};
 
@@ -154,6 +155,29 @@ TEST_P(SectorSweep, EveryLegalPolicyCompletesWithCorrectData) {
   ASSERT_TRUE(load_preset(preset).l1.sector);
   sweep_legal_policies(preset, workload, sector_scale());
 }
+// [Fidelity]'s pressure run for the LDST unit's options (l1.hit_latency_at none / before_tag,
+// l1.bypass_path direct) and the L1 options of both reference presets together: two SMs, 4 MSHRs,
+// the smallest miss queue, the headline policies legal on each, three workloads at test scale
+// (the golden L1's own pressure tests cover its options: L1FidelitySoak, L1SectorPressure).
+using FaithfulPressureParam = std::tuple<std::string, std::string>;
+class FaithfulPressureSweep : public ::testing::TestWithParam<FaithfulPressureParam> {};
+TEST_P(FaithfulPressureSweep, HeadlinePoliciesCompleteWithCorrectData) {
+  const auto& [preset, workload] = GetParam();
+  const Config cfg = load_preset(preset);
+  uint32_t ran = 0;
+  for (const std::string& policy : kHeadlinePolicies) {
+    SCOPED_TRACE(preset + " " + workload + " " + policy);
+    if (!policy_conflict(cfg, policy).empty()) continue;
+    sweep(workload, policy, true, {}, WorkloadScale::kTest, preset);
+    ++ran;
+  }
+  EXPECT_GE(ran, 7u);
+}
+INSTANTIATE_TEST_SUITE_P(Faithful, FaithfulPressureSweep,
+                         ::testing::Combine(::testing::Values("gtx480-gpgpusim", "gtx1080-jips"),
+                                            ::testing::Values("bfs", "kmeans", "atax")),
+                         name);
+
 // RTL v2's staged pipeline (contract section 16) in the golden L1, end to end: three workloads x
 // the headline policies legal on each preset (DyCache's granularities are not, on a sector L1), on
 // the realistic, the GPGPU-Sim 3.x and the Accel-Sim (sector) presets. About 20 CPU-s at test scale.
@@ -171,12 +195,7 @@ TEST_P(StagedSweep, HeadlinePoliciesCompleteWithCorrectData) {
 INSTANTIATE_TEST_SUITE_P(Staged, StagedSweep,
                          ::testing::Combine(::testing::Values("gtx480", "gtx480-gpgpusim", "qv100-accelsim"),
                                             ::testing::Values("bfs", "kmeans", "atax")),
-                         [](const ::testing::TestParamInfo<StagedParam>& p) {
-                           std::string n = std::get<0>(p.param) + "_" + std::get<1>(p.param);
-                           for (char& c : n)
-                             if (c == '-') c = '_';
-                           return n;
-                         });
+                         name);
 
 INSTANTIATE_TEST_SUITE_P(Sector, SectorSweep,
                          ::testing::Combine(::testing::Values("qv100", "a100"), ::testing::ValuesIn(kWorkloads)),
@@ -187,12 +206,7 @@ INSTANTIATE_TEST_SUITE_P(Sector, SectorSweep,
 INSTANTIATE_TEST_SUITE_P(Faithful, FaithfulSweep,
                          ::testing::Combine(::testing::Values("gtx480-gpgpusim", "gtx1080-jips"),
                                             ::testing::ValuesIn(kWorkloads)),
-                         [](const ::testing::TestParamInfo<FaithfulParam>& p) {
-                           std::string n = std::get<0>(p.param) + "_" + std::get<1>(p.param);
-                           for (char& c : n)
-                             if (c == '-') c = '_';
-                           return n;
-                         });
+                         name);
 
 INSTANTIATE_TEST_SUITE_P(Gtx480, VariantSweep, ::testing::ValuesIn(kWorkloads),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
