@@ -95,8 +95,9 @@ struct AccelSimCounters {
 // dirty bits, the set's MSHR entries). A design that splits M in two (contract 16.5, open point)
 // would have to squash or correct the younger operation of each such pair.
 struct StagedPairs {
-  uint64_t decided = 0, same_set = 0, stale = 0;
+  uint64_t decided = 0, same_set = 0;
   uint64_t stale_core = 0, stale_fill = 0, stale_flush = 0;  // stale pairs by the younger operation's kind
+  uint64_t stale() const { return stale_core + stale_fill + stale_flush; }
 };
 
 class L1 {

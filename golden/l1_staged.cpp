@@ -48,7 +48,6 @@ void L1::step_staged(const L1Inputs& in, L1Outputs& out) {
     if (last_decided_ && last_set_ == set) {
       ++staged_pairs_.same_set;
       if (last_changed_) {
-        ++staged_pairs_.stale;
         ++(is(m_op_, Op::Kind::kCore)   ? staged_pairs_.stale_core
            : is(m_op_, Op::Kind::kFill) ? staged_pairs_.stale_fill
                                         : staged_pairs_.stale_flush);

@@ -596,11 +596,11 @@ nlohmann::json Gpu::stats_json() const {
       golden::StagedPairs p;
       for (const auto& s : sms_) {
         const golden::StagedPairs& q = s->l1().golden_model()->staged_pairs();
-        p.decided += q.decided, p.same_set += q.same_set, p.stale += q.stale;
+        p.decided += q.decided, p.same_set += q.same_set;
         p.stale_core += q.stale_core, p.stale_fill += q.stale_fill, p.stale_flush += q.stale_flush;
       }
       j["l1"]["staged_m_pairs"] = {{"decided", p.decided},         {"same_set", p.same_set},
-                                   {"stale", p.stale},             {"stale_core", p.stale_core},
+                                   {"stale", p.stale()},             {"stale_core", p.stale_core},
                                    {"stale_fill", p.stale_fill},   {"stale_flush", p.stale_flush}};
     }
   }
