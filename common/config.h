@@ -122,7 +122,7 @@ std::optional<CarveoutChoice> choose_carveout(const L1Config& c, uint64_t shared
 // The cycles the simulator charges for l1.hit_latency (contract 16.1): the staged L1's own pipe
 // is kStagedExtraLatency cycles longer than single_cycle's, so its share comes off the preset's
 // hit latency, which stays the total its source gives (with hit_latency_at none nothing is charged).
-inline constexpr uint32_t kStagedExtraLatency = 4;
+inline constexpr uint32_t kStagedExtraLatency = 5;
 uint32_t charged_hit_latency(const L1Config& c);
 
 // The memory system behind the L1 (sim_cpp/mem/; fields, values and sources in docs/simulator.md,

@@ -798,8 +798,10 @@ std::string L1::describe_state() const {
   os << "miss queue: " << miss_queue_.size() << "/" << cfg_.l1.miss_queue_entries << "\n";
   os << "fill FIFO: " << fill_fifo_.size() << (flushing_ ? ", flushing\n" : "\n");
   if (cfg_.l1.pipeline == L1Pipeline::kStaged)
-    os << fmt::format("staged pipe: T {} M {}, core FIFO {}, replay FIFO {}, fill cursor ({}, {}), flush cursor {}\n",
-                      static_cast<int>(t_op_.kind), static_cast<int>(m_op_.kind), core_fifo_.size(),
+    os << fmt::format("staged pipe: T {} M1 {} M2 {}, core FIFO {}, replay FIFO {}, fill cursor ({}, {}), flush "
+                      "cursor {}\n",
+                      static_cast<int>(t_op_.kind), static_cast<int>(m1_op_.kind), static_cast<int>(m_op_.kind),
+                      core_fifo_.size(),
                       replay_fifo_.size(), fill_cursor_pos_, fill_cursor_step_, flush_cursor_);
   return os.str();
 }
@@ -826,11 +828,12 @@ void L1::check_sector_way(uint32_t set, uint32_t way, std::vector<std::pair<uint
 
 void L1::check_invariants() const {
   const bool staged = cfg_.l1.pipeline == L1Pipeline::kStaged;
-  if (core_fifo_.size() > 2 || replay_fifo_.size() > 3 ||
+  if (core_fifo_.size() > 2 || replay_fifo_.size() > kReplayFifoDepth ||
       (staged && miss_queue_visible_.size() != miss_queue_.size()))
-    throw std::logic_error(fmt::format("staged pipe: core FIFO {} (at most 2), replay FIFO {} (at most 3), {} "
+    throw std::logic_error(fmt::format("staged pipe: core FIFO {} (at most 2), replay FIFO {} (at most {}), {} "
                                        "presentable times for {} queued requests",
-                                       core_fifo_.size(), replay_fifo_.size(), miss_queue_visible_.size(),
+                                       core_fifo_.size(), replay_fifo_.size(), kReplayFifoDepth,
+                                       miss_queue_visible_.size(),
                                        miss_queue_.size()));
   uint64_t line_pairs = 0;  // (way, memory line) pairs the lines hold
   for (uint32_t s = 0; s < sets_.size(); ++s) {

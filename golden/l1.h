@@ -90,10 +90,11 @@ struct AccelSimCounters {
   AccelSimCounts read, write;
 };
 
-// l1.pipeline staged: operations decided at M in consecutive cycles on the same set, and those of
+// l1.pipeline staged: operations decided at M2 in consecutive cycles on the same set, and those of
 // them whose older operation changed what a match of the set reads (valid bits, tags, common-tags,
-// dirty bits, the set's MSHR entries). A design that splits M in two (contract 16.5, open point)
-// would have to squash or correct the younger operation of each such pair.
+// dirty bits, the set's MSHR entries). In each such pair the younger operation's match, computed at
+// M1 while the older one was deciding, is stale: the RTL corrects it in M2 (contract 16.5), so this
+// counts how often that forwarding path is used; it changes nothing observable.
 struct StagedPairs {
   uint64_t decided = 0, same_set = 0;
   uint64_t stale_core = 0, stale_fill = 0, stale_flush = 0;  // stale pairs by the younger operation's kind
@@ -222,7 +223,7 @@ class L1 {
   // Applies the end-of-cycle inputs both pipelines share (section 3 steps 3, 5-6).
   void accept_cycle_inputs(const L1Inputs& in);
 
-  // l1.pipeline staged (section 16; golden/l1_staged.cpp): the same decisions at stage M, with
+  // l1.pipeline staged (section 16; golden/l1_staged.cpp): the same decisions at stage M2, with
   // the arbiter, the pipe registers, the FIFOs and the delays around them.
   struct Op {
     enum class Kind : uint8_t { kNone, kCore, kFill, kFlush } kind = Kind::kNone;
@@ -234,7 +235,7 @@ class L1 {
   uint32_t set_of(const Op& op) const;
   uint64_t set_signature(uint32_t set) const;
   Op arbitrate();
-  bool decide(const Op& op, Op& a);  // stage M; true: a response was produced
+  bool decide(const Op& op, Op& a);  // stage M2; true: a response was produced
   void fill_decided(bool placed, Op& a);
   void squash(Op::Kind kind, Op& a);
   void squash_core_to_replay(const Op* failed, Op& a);
@@ -296,13 +297,15 @@ class L1 {
   L1Counters counters_;
   AccelSimCounters accelsim_;
 
-  // Staged pipeline state (section 16). The ops in T and in M during the cycle; the two FIFOs
+  // Staged pipeline state (section 16). The ops in T, M1 and M2 during the cycle; the two FIFOs
   // of core requests; the fill unit's and flush walker's issue cursors; the response delay line
-  // (a response decided at M in cycle m is presented in m + 3) and each queued memory request's
+  // (a response decided at M2 in cycle m is presented in m + 3) and each queued memory request's
   // first presentable cycle.
-  Op t_op_, m_op_;
+  Op t_op_, m1_op_, m_op_;
+  // A failed core request and the younger ones behind it in M1, T and A (16.2).
+  static constexpr size_t kReplayFifoDepth = 4;
   StagedPairs staged_pairs_;
-  bool last_decided_ = false;  // an operation was decided at M in the last cycle, on last_set_
+  bool last_decided_ = false;  // an operation was decided at M2 in the last cycle, on last_set_
   bool last_changed_ = false;  // and it changed that set's match state
   uint32_t last_set_ = 0;
   std::deque<CoreReq> core_fifo_, replay_fifo_;

@@ -1,11 +1,13 @@
 // golden::L1 with l1.pipeline staged (docs/l1d-microarchitecture.md section 16): the decisions of
-// sections 4-15 unchanged, taken at stage M by the same functions the single-cycle L1 calls
+// sections 4-15 unchanged, taken at stage M2 by the same functions the single-cycle L1 calls
 // (lookup, fill_step, flush_step), with the timing of RTL v2's pipe around them: an arbiter at A
-// (fill > flush > replay > core), two pipe registers (T, M), a 2-entry core input FIFO, a replay
-// FIFO for failed core requests, squashes, a 3-cycle response path and a delayed miss-queue head.
+// (fill > flush > replay > core), three pipe registers (T, M1, M2: the decisions are taken at M2),
+// a 2-entry core input FIFO, a replay FIFO for failed core requests, squashes, a 3-cycle response
+// path and a delayed miss-queue head.
 //
-// The per-operation model is sound because the RTL forwards every same-set write into M (16.5):
-// an operation at M sees exactly the state the operations decided before it left.
+// The per-operation model is sound because the RTL forwards every same-set write into M1's row and
+// corrects M1's match with the change M2 made in the cycle before (16.5): an operation at M2 sees
+// exactly the state the operations decided before it left.
 #include <algorithm>
 #include <stdexcept>
 
@@ -36,7 +38,7 @@ void L1::step_staged(const L1Inputs& in, L1Outputs& out) {
   // A waiting core request is passed over only for a fill step or a flush (which holds A).
   if (core_waiting && !is(a, Op::Kind::kCore)) ++counters_.s1_stall_cycles;
 
-  // M.
+  // M2: the decision.
   const size_t queued_before = miss_queue_.size();
   const uint64_t epoch = flush_epoch_;
   bool produced = false;
@@ -57,7 +59,7 @@ void L1::step_staged(const L1Inputs& in, L1Outputs& out) {
     last_set_ = set;
   }
   last_decided_ = !is(m_op_, Op::Kind::kNone);
-  // The requests M queued become presentable from m + 3, one per cycle, in order (16.4).
+  // The requests M2 queued become presentable from m + 3, one per cycle, in order (16.4).
   for (size_t k = queued_before; k < miss_queue_.size(); ++k) {
     last_visible_ = std::max(now + 3 + (k - queued_before), last_visible_ + 1);
     miss_queue_visible_.push_back(last_visible_);
@@ -74,7 +76,7 @@ void L1::step_staged(const L1Inputs& in, L1Outputs& out) {
   }
   accept_cycle_inputs(in);
   if (flush_epoch_ != epoch) {
-    // A flush started (a granularity switch at M or a kernel end): the walk issues from line 0,
+    // A flush started (a granularity switch at M2 or a kernel end): the walk issues from line 0,
     // and no core request is decided while it runs (16.3).
     squash(Op::Kind::kFlush, a);
     flush_cursor_ = 0;
@@ -85,7 +87,8 @@ void L1::step_staged(const L1Inputs& in, L1Outputs& out) {
   resp_pipe_[2] = resp_pipe_[1];
   resp_pipe_[1] = resp_pipe_[0];
   resp_pipe_[0] = {produced, produced ? next_resp_ : CoreResp{}};
-  m_op_ = t_op_;
+  m_op_ = m1_op_;
+  m1_op_ = t_op_;
   t_op_ = a;
   ++counters_.cycles;
 }
@@ -106,7 +109,7 @@ L1::Op L1::arbitrate() {
     return op;
   }
   if (flushing_) {
-    // The walker holds A until its last line is done at M (16.3).
+    // The walker holds A until its last line is done at M2 (16.3).
     if (flush_cursor_ < split_.sets() * ways_) {
       op.kind = Op::Kind::kFlush;
       op.index = flush_cursor_++;
@@ -155,7 +158,7 @@ uint64_t L1::set_signature(uint32_t set) const {
 bool L1::decide(const Op& op, Op& a) {
   switch (op.kind) {
     case Op::Kind::kCore: {
-      if (flushing_) throw std::logic_error("L1 (staged): a core request reached M during a flush");
+      if (flushing_) throw std::logic_error("L1 (staged): a core request reached M2 during a flush");
       const S1Result r = lookup(op.req);
       if (!r.completed) {
         (op.req.op == MemOp::kLoad ? accelsim_.read : accelsim_.write).res_fail +=
@@ -166,7 +169,7 @@ bool L1::decide(const Op& op, Op& a) {
     }
     case Op::Kind::kFill: {
       if (fill_fifo_.empty() || op.entry != fill_fifo_.front() || op.index != (fill_placed_ ? fill_index_ : 0))
-        throw std::logic_error(fmt::format("L1 (staged): fill step {} of MSHR {} reached M out of order", op.index,
+        throw std::logic_error(fmt::format("L1 (staged): fill step {} of MSHR {} reached M2 out of order", op.index,
                                            op.entry));
       const size_t fifo_before = fill_fifo_.size();
       const bool produced = fill_step();
@@ -181,7 +184,7 @@ bool L1::decide(const Op& op, Op& a) {
     }
     case Op::Kind::kFlush: {
       if (!flushing_ || op.index != flush_next_)
-        throw std::logic_error(fmt::format("L1 (staged): flush of line {} reached M out of order", op.index));
+        throw std::logic_error(fmt::format("L1 (staged): flush of line {} reached M2 out of order", op.index));
       flush_step();
       if (flushing_ && flush_next_ == op.index) {  // it waits for miss-queue room: reissue from it
         squash(Op::Kind::kFlush, a);
@@ -194,12 +197,18 @@ bool L1::decide(const Op& op, Op& a) {
   return false;
 }
 
-// After a fill step at M that left the head entry in the FIFO: the next fill operation to reach M
+// After a fill step at M2 that left the head entry in the FIFO: the next fill operation to reach M2
 // must be the entry's next step (step 0 again if placement waited; a step a load merged after the
 // fill unit read the entry's request count). Otherwise the fill unit reissues from it (16.3).
 void L1::fill_decided(bool placed, Op& a) {
   const uint32_t next = placed ? fill_index_ : 0;
-  const Op* younger = is(t_op_, Op::Kind::kFill) ? &t_op_ : is(a, Op::Kind::kFill) ? &a : nullptr;
+  const Op* younger = nullptr;  // the next fill operation behind it: in M1, T or A, oldest first
+  for (const Op* op : {&m1_op_, &t_op_, &a}) {
+    if (is(*op, Op::Kind::kFill)) {
+      younger = op;
+      break;
+    }
+  }
   const bool in_step = younger ? younger->entry == fill_fifo_.front() && younger->index == next
                                : fill_cursor_pos_ == 0 && fill_cursor_step_ == next;
   if (in_step) return;
@@ -209,27 +218,28 @@ void L1::fill_decided(bool placed, Op& a) {
 }
 
 void L1::squash(Op::Kind kind, Op& a) {
-  for (Op* op : {&t_op_, &a})
+  for (Op* op : {&m1_op_, &t_op_, &a})
     if (op->kind == kind) *op = Op{};
 }
 
-// The failed core request (if any) and the younger core requests in T and A go back to the
+// The failed core request (if any) and the younger core requests in M1, T and A go back to the
 // front of the replay FIFO, oldest first (16.3).
 void L1::squash_core_to_replay(const Op* failed, Op& a) {
   std::vector<CoreReq> back;
   if (failed) back.push_back(failed->req);
-  for (Op* op : {&t_op_, &a})
+  for (Op* op : {&m1_op_, &t_op_, &a})
     if (is(*op, Op::Kind::kCore)) {
       back.push_back(op->req);
       *op = Op{};
     }
   replay_fifo_.insert(replay_fifo_.begin(), back.begin(), back.end());
-  if (replay_fifo_.size() > 3)
-    throw std::logic_error(fmt::format("L1 (staged): {} requests in the replay FIFO (at most 3)", replay_fifo_.size()));
+  if (replay_fifo_.size() > kReplayFifoDepth)
+    throw std::logic_error(fmt::format("L1 (staged): {} requests in the replay FIFO (at most {})", replay_fifo_.size(),
+                                       kReplayFifoDepth));
 }
 
 bool L1::staged_idle() const {
-  return is(t_op_, Op::Kind::kNone) && is(m_op_, Op::Kind::kNone) && core_fifo_.empty() && replay_fifo_.empty() &&
+  return is(t_op_, Op::Kind::kNone) && is(m1_op_, Op::Kind::kNone) && is(m_op_, Op::Kind::kNone) && core_fifo_.empty() && replay_fifo_.empty() &&
          !resp_pipe_[0].valid && !resp_pipe_[1].valid && !resp_pipe_[2].valid;
 }
 

@@ -163,12 +163,12 @@ TEST(FidelityFields, CrossFieldRules) {
 
 // l1.pipeline (contract section 16): read back, refused by the RTL until RTL v2, the hit latency
 // the simulator charges, and the smallest hit latency that leaves room for the staged pipe.
-TEST(FidelityFields, PipelineStagedChargesFourCyclesLessAndIsGoldenOnly) {
+TEST(FidelityFields, PipelineStagedChargesFiveCyclesLessAndIsGoldenOnly) {
   const Config c = load_config_file(write_temp("staged.yaml", "l1:\n  pipeline: staged\n  hit_latency: 35\n"));
   EXPECT_EQ(c.l1.pipeline, L1Pipeline::kStaged);
   EXPECT_EQ(to_string(c.l1.pipeline), "staged");
   EXPECT_EQ(rtl_unsupported_l1_option(c.l1), "l1.pipeline: staged");
-  EXPECT_EQ(charged_hit_latency(c.l1), 31u);
+  EXPECT_EQ(charged_hit_latency(c.l1), 30u);
   L1Config single;
   single.hit_latency = 35;
   EXPECT_EQ(charged_hit_latency(single), 35u);
@@ -177,13 +177,13 @@ TEST(FidelityFields, PipelineStagedChargesFourCyclesLessAndIsGoldenOnly) {
   EXPECT_EQ(charged_hit_latency(single), 0u);
   EXPECT_EQ(load_error("l1: {pipeline: deep}\n"),
             "l1.pipeline: value \"deep\" not allowed (allowed: single_cycle, staged)");
-  EXPECT_EQ(load_error("l1: {pipeline: staged, hit_latency: 3}\n"),
-            "l1.hit_latency: value 3 out of range with pipeline staged and hit_latency_at response (allowed "
-            "4..10000: the staged L1's pipe already takes 4 cycles of it)");
-  EXPECT_EQ(load_error("l1: {pipeline: staged, hit_latency: 5, write_policy: write_through, hit_latency_at: "
+  EXPECT_EQ(load_error("l1: {pipeline: staged, hit_latency: 4}\n"),
+            "l1.hit_latency: value 4 out of range with pipeline staged and hit_latency_at response (allowed "
+            "5..10000: the staged L1's pipe already takes 5 cycles of it)");
+  EXPECT_EQ(load_error("l1: {pipeline: staged, hit_latency: 6, write_policy: write_through, hit_latency_at: "
                        "before_tag}\n"),
-            "l1.hit_latency: value 5 out of range with pipeline staged and hit_latency_at before_tag (allowed "
-            "6..10000: the staged L1's pipe already takes 4 cycles of it)");
+            "l1.hit_latency: value 6 out of range with pipeline staged and hit_latency_at before_tag (allowed "
+            "7..10000: the staged L1's pipe already takes 5 cycles of it)");
   EXPECT_NO_THROW(load_config_file(write_temp("none.yaml", "l1: {pipeline: staged, hit_latency: 1, hit_latency_at: none}\n")));
 }
 
