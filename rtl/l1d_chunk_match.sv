@@ -38,115 +38,44 @@ module l1d_chunk_match #(
   output logic [Ways * 4-1:0]                copies_o
 );
 
-  // The tag-mask table and the tag processor: the compared slots (piece heads) and their chunk-tags.
-  // Their upper ChunkTagBits-2 bits are chunk_tag_i's, which each slot compares once (line_eq), so
-  // only the low two bits of each tag are used here.
-  logic [3:0] compared;
-  logic [4 * ChunkTagBits-1:0] mask_tags;
-  logic unused_mask_tags;
+  // The compares of the set's tags (stage M1 of the staged L1), then the decision (stage M2).
+  logic [Ways-1:0] common_eq;
+  logic [Ways * 4-1:0] line_eq;
+  logic [Ways * 4 * 2-1:0] slot_chunk;
 
-  l1d_tag_mask #(
-    .ChunkTagBits(ChunkTagBits)
-  ) u_tag_mask (
-    .gran_i     (gran_i),
-    .size_i     (size_i),
-    .chunk_tag_i(chunk_tag_i),
-    .compared_o (compared),
-    .tags_o     (mask_tags)
+  l1d_tag_compare #(
+    .Ways         (Ways),
+    .ChunkTagBits (ChunkTagBits),
+    .CommonTagBits(CommonTagBits)
+  ) u_compare (
+    .common_tag_i    (common_tag_i),
+    .line_tag_i      (chunk_tag_i[ChunkTagBits - 1:2]),
+    .way_common_tag_i(way_common_tag_i),
+    .slot_tag_i      (slot_tag_i),
+    .common_eq_o     (common_eq),
+    .line_eq_o       (line_eq),
+    .slot_chunk_o    (slot_chunk)
   );
 
-  assign unused_mask_tags = ^mask_tags;
-
-  // U = max(G, R) / 32 slots form a candidate position; head_mask keeps the slot-index bits that
-  // name the position (2'b11 << log2(U)), size_mask the chunk-index bits that name the request.
-  logic legal;
-  logic [1:0] span_log2;
-  logic [1:0] head_mask;
-  logic [1:0] size_mask;
-
-  assign legal = gran_i != 2'd3 && size_i != 2'd3;
-  assign span_log2 = gran_i > size_i ? gran_i : size_i;
-  assign head_mask = 2'b11 << span_log2;
-  assign size_mask = 2'b11 << size_i;
-
-  // Per index s: req_chunks (chunk s of the memory line is one of the request's), need_slots (a
-  // hitting position keeps one of the request's chunks in slot s, so it must be valid), pos_head (slot s
-  // heads a position) and pos_slots (the slots of the position headed by s; none if s is no head).
-  logic [3:0] req_chunks;
-  logic [3:0] need_slots;
-  logic [3:0] pos_head;
-  logic [15:0] pos_slots;
-
-  for (genvar s = 0; s < 4; s++) begin : g_index
-    logic [1:0] diff;
-
-    assign diff = 2'(s) ^ chunk_tag_i[1:0];
-    assign req_chunks[s] = (diff & size_mask) == 2'd0;
-    assign need_slots[s] = (diff & size_mask & ~head_mask) == 2'd0;
-    assign pos_head[s] = (2'(s) & ~head_mask) == 2'd0;
-
-    for (genvar t = 0; t < 4; t++) begin : g_member
-      assign pos_slots[s * 4 + t] = pos_head[s] && (2'(t) & head_mask) == 2'(s);
-    end
-  end
-
-  logic [Ways-1:0] way_hit;
-  logic [Ways-1:0] way_partial;
-  logic [Ways * 4-1:0] way_slots;
-
-  // Per way: common_eq (the request's common-tag); per slot line_eq (holds a chunk of the request's
-  // memory line), slot_ok (if compared, holds its chunk-tag; if needed, valid), held (holds one of the
-  // request's chunks), copy (holds a chunk of sectors_i); pos_hit (the position headed by the slot
-  // hits) and first_pos, the lowest of those.
-  for (genvar w = 0; w < Ways; w++) begin : g_way
-    logic common_eq;
-    logic [3:0] valid;
-    logic [3:0] line_eq;
-    logic [3:0] slot_ok;
-    logic [3:0] held;
-    logic [3:0] copy;
-    logic [3:0] pos_hit;
-    logic [3:0] first_pos;
-
-    assign common_eq = way_common_tag_i[w * CommonTagBits +: CommonTagBits] == common_tag_i;
-    assign valid = slot_valid_i[w * 4 +: 4];
-
-    for (genvar s = 0; s < 4; s++) begin : g_slot
-      logic [ChunkTagBits-1:0] tag;
-      logic [1:0] chunk;
-
-      assign tag = slot_tag_i[(w * 4 + s) * ChunkTagBits +: ChunkTagBits];
-      assign chunk = tag[1:0];
-      assign line_eq[s] = tag[ChunkTagBits - 1:2] == chunk_tag_i[ChunkTagBits - 1:2];
-      assign slot_ok[s] = (!compared[s] || valid[s] && line_eq[s] && chunk == mask_tags[s * ChunkTagBits +: 2]) && (!need_slots[s] || valid[s]);
-      assign held[s] = valid[s] & line_eq[s] & req_chunks[chunk];
-      assign copy[s] = valid[s] & line_eq[s] & sectors_i[chunk];
-      assign pos_hit[s] = pos_head[s] & &(slot_ok | ~pos_slots[s * 4 +: 4]);
-      assign way_slots[w * 4 + s] = need_slots[s] & first_pos[2'(s) & head_mask];
-    end
-
-    // The lowest hitting position (the lowest set bit), as golden::chunk_match scans them.
-    assign first_pos = pos_hit & -pos_hit;
-    assign way_hit[w] = legal & common_eq & |pos_hit;
-    assign way_partial[w] = common_eq & |held;
-    assign copies_o[w * 4 +: 4] = common_eq ? copy : '0;
-  end
-
-  // The first hitting way (the lowest index), as golden::chunk_match scans them.
-  always_comb begin
-    hit_o = 1'b0;
-    hit_way_o = '0;
-    hit_slots_o = '0;
-    for (int unsigned i = 0; i < Ways; i++) begin
-      if (!hit_o && way_hit[i]) begin
-        hit_o = 1'b1;
-        hit_way_o = WayIdxBits'(i);
-        hit_slots_o = way_slots[i * 4 +: 4];
-      end
-    end
-  end
-
-  assign partial_o = legal & !hit_o & |way_partial;
+  l1d_match_combine #(
+    .Ways        (Ways),
+    .ChunkTagBits(ChunkTagBits),
+    .WayIdxBits  (WayIdxBits)
+  ) u_combine (
+    .chunk_tag_i (chunk_tag_i),
+    .size_i      (size_i),
+    .gran_i      (gran_i),
+    .sectors_i   (sectors_i),
+    .common_eq_i (common_eq),
+    .line_eq_i   (line_eq),
+    .slot_chunk_i(slot_chunk),
+    .slot_valid_i(slot_valid_i),
+    .hit_o       (hit_o),
+    .partial_o   (partial_o),
+    .hit_way_o   (hit_way_o),
+    .hit_slots_o (hit_slots_o),
+    .copies_o    (copies_o)
+  );
 
 endmodule
 

@@ -1,11 +1,11 @@
 // l1d_chunk_match: the DyCache chunk-tag match controller (SPEC section 3, microarchitecture doc
 // section 4; golden model: golden::chunk_match and golden::find_copies). Combinational.
 //
-// Structure: the request is decoded once (the tag-mask table and tag processor come from an
-// l1d_tag_mask instance, the one source of that table); then, per way (g_way), every slot compares
-// the upper ChunkTagBits-2 bits of its chunk-tag with the request's once (line_eq), which serves the
-// hit (with the two low bits against the tag processor's), the partial-hit search and the copies;
-// positions are checked per head slot, and the first hitting way is picked by a priority loop.
+// Structure: two units back to back. l1d_tag_compare compares the set's tags with the request
+// (the common-tag per way; per slot, the upper ChunkTagBits-2 bits of its chunk-tag with the
+// request's, once, which serves the hit, the partial-hit search and the copies); l1d_match_combine
+// decodes the request (l1d_tag_mask), checks positions and valid bits and picks the first hitting
+// way. The staged L1 registers the compares between them (contract 16.5: stages M1 and M2).
 #include <algorithm>
 
 #include "common/address.h"
@@ -25,7 +25,6 @@ class ChunkMatch final : public RtlBlock {
 
   Module module(const l1d::Config& cfg) const override {
     const l1d::AddressSplit split(cfg.l1);  // refuses a geometry the golden model refuses
-    const Module tag_mask = tag_mask_block().module(cfg);
     Module m(name());
     m.describe("DyCache chunk-tag match controller (SPEC section 3), combinational: one request against the");
     m.describe("Ways lines of one set. gran_i and size_i: 0 = 32 B, 1 = 64 B, 2 = 128 B.");
@@ -59,101 +58,34 @@ class ChunkMatch final : public RtlBlock {
     Expr hit_slots = m.output("hit_slots_o", kSlots);
     Expr copies = m.output("copies_o", ways * kSlots);
 
-    // --- The request, decoded once for every way.
-    m.comment("The tag-mask table and the tag processor: the compared slots (piece heads) and their chunk-tags.");
-    m.comment("Their upper ChunkTagBits-2 bits are chunk_tag_i's, which each slot compares once (line_eq), so");
-    m.comment("only the low two bits of each tag are used here.");
-    Expr compared = m.logic("compared", kSlots);
-    Expr mask_tags = m.logic("mask_tags", kSlots * ct_bits);
-    Expr unused_mask_tags = m.logic("unused_mask_tags");
-    m.instance("u_tag_mask", tag_mask, {{"ChunkTagBits", ct_bits}},
-               {{"gran_i", gran},
+    m.comment("The compares of the set's tags (stage M1 of the staged L1), then the decision (stage M2).");
+    Expr common_eq = m.logic("common_eq", ways);
+    Expr line_eq = m.logic("line_eq", ways * kSlots);
+    Expr slot_chunk = m.logic("slot_chunk", ways * kSlots * 2);
+    m.instance("u_compare", tag_compare_block().module(cfg),
+               {{"Ways", ways}, {"ChunkTagBits", ct_bits}, {"CommonTagBits", cm_bits}},
+               {{"common_tag_i", common_tag},
+                {"line_tag_i", chunk_tag.slice(ct_bits - 1, 2)},
+                {"way_common_tag_i", way_common_tag},
+                {"slot_tag_i", slot_tag},
+                {"common_eq_o", common_eq},
+                {"line_eq_o", line_eq},
+                {"slot_chunk_o", slot_chunk}});
+    m.instance("u_combine", match_combine_block().module(cfg),
+               {{"Ways", ways}, {"ChunkTagBits", ct_bits}, {"WayIdxBits", way_bits}},
+               {{"chunk_tag_i", chunk_tag},
                 {"size_i", size},
-                {"chunk_tag_i", chunk_tag},
-                {"compared_o", compared},
-                {"tags_o", mask_tags}});
-    m.assign(unused_mask_tags, red_xor(mask_tags));
-
-    m.comment("U = max(G, R) / 32 slots form a candidate position; head_mask keeps the slot-index bits that");
-    m.comment("name the position (2'b11 << log2(U)), size_mask the chunk-index bits that name the request.");
-    Expr legal = m.logic("legal");
-    Expr span_log2 = m.logic("span_log2", 2);
-    Expr head_mask = m.logic("head_mask", 2);
-    Expr size_mask = m.logic("size_mask", 2);
-    m.assign(legal, gran.ne(lit(2, 3)).land(size.ne(lit(2, 3))));
-    m.assign(span_log2, mux(gran.gt(size), gran, size));
-    m.assign(head_mask, bin(2, 3) << span_log2);
-    m.assign(size_mask, bin(2, 3) << size);
-
-    m.comment("Per index s: req_chunks (chunk s of the memory line is one of the request's), need_slots (a");
-    m.comment("hitting position keeps one of the request's chunks in slot s, so it must be valid), pos_head (slot s");
-    m.comment("heads a position) and pos_slots (the slots of the position headed by s; none if s is no head).");
-    Expr req_chunks = m.logic("req_chunks", kSlots);
-    Expr need_slots = m.logic("need_slots", kSlots);
-    Expr pos_head = m.logic("pos_head", kSlots);
-    Expr pos_slots = m.logic("pos_slots", kSlots * kSlots);
-    m.gen_for("g_index", "s", 0, kSlots, [&](Scope& g, const Expr& s) {
-      Expr diff = g.logic("diff", 2);  // where chunk / slot s differs from the request's first chunk
-      g.assign(diff, cast(2, s) ^ chunk_tag.slice(1, 0));
-      g.assign(req_chunks[s], (diff & size_mask).eq(lit(2, 0)));
-      g.assign(need_slots[s], (diff & size_mask & ~head_mask).eq(lit(2, 0)));
-      g.assign(pos_head[s], (cast(2, s) & ~head_mask).eq(lit(2, 0)));
-      g.gen_for("g_member", "t", 0, kSlots, [&](Scope& gm, const Expr& t) {
-        gm.assign(pos_slots[s * kSlots + t], pos_head[s].land((cast(2, t) & head_mask).eq(cast(2, s))));
-      });
-    });
-
-    // --- Per way: common-tag, per-slot compares, positions, partial-hit chunks and copies.
-    Expr way_hit = m.logic("way_hit", ways);
-    Expr way_partial = m.logic("way_partial", ways);
-    Expr way_slots = m.logic("way_slots", ways * kSlots);
-    m.comment("Per way: common_eq (the request's common-tag); per slot line_eq (holds a chunk of the request's");
-    m.comment("memory line), slot_ok (if compared, holds its chunk-tag; if needed, valid), held (holds one of the");
-    m.comment("request's chunks), copy (holds a chunk of sectors_i); pos_hit (the position headed by the slot");
-    m.comment("hits) and first_pos, the lowest of those.");
-    m.gen_for("g_way", "w", 0, ways, [&](Scope& g, const Expr& w) {
-      Expr common_eq = g.logic("common_eq");
-      Expr valid = g.logic("valid", kSlots);
-      Expr line_eq = g.logic("line_eq", kSlots);  // the slot holds a chunk of the request's memory line
-      Expr slot_ok = g.logic("slot_ok", kSlots);  // compared: holds its chunk-tag; needed: valid
-      Expr held = g.logic("held", kSlots);        // holds one of the request's chunks
-      Expr copy = g.logic("copy", kSlots);        // holds a chunk of sectors_i
-      Expr pos_hit = g.logic("pos_hit", kSlots);  // the position headed by this slot hits
-      Expr first_pos = g.logic("first_pos", kSlots);
-      g.assign(common_eq, way_common_tag.part(w * cm_bits, cm_bits).eq(common_tag));
-      g.assign(valid, slot_valid.part(w * kSlots, kSlots));
-      g.gen_for("g_slot", "s", 0, kSlots, [&](Scope& gs, const Expr& s) {
-        Expr tag = gs.logic("tag", ct_bits);
-        Expr chunk = gs.logic("chunk", 2);  // the chunk index the slot holds
-        gs.assign(tag, slot_tag.part((w * kSlots + s) * ct_bits, ct_bits));
-        gs.assign(chunk, tag.slice(1, 0));
-        gs.assign(line_eq[s], tag.slice(ct_bits - 1, 2).eq(chunk_tag.slice(ct_bits - 1, 2)));
-        Expr holds_tag = valid[s].land(line_eq[s]).land(chunk.eq(mask_tags.part(s * ct_bits, 2)));
-        gs.assign(slot_ok[s], (!compared[s]).lor(holds_tag).land((!need_slots[s]).lor(valid[s])));
-        gs.assign(held[s], valid[s] & line_eq[s] & req_chunks[chunk]);
-        gs.assign(copy[s], valid[s] & line_eq[s] & sectors[chunk]);
-        gs.assign(pos_hit[s], pos_head[s] & red_and(slot_ok | ~pos_slots.part(s * kSlots, kSlots)));
-        gs.assign(way_slots[w * kSlots + s], need_slots[s] & first_pos[cast(2, s) & head_mask]);
-      });
-      g.comment("The lowest hitting position (the lowest set bit), as golden::chunk_match scans them.");
-      g.assign(first_pos, pos_hit & -pos_hit);
-      g.assign(way_hit[w], legal & common_eq & red_or(pos_hit));
-      g.assign(way_partial[w], common_eq & red_or(held));
-      g.assign(copies.part(w * kSlots, kSlots), mux(common_eq, copy, zeros()));
-    });
-
-    // --- The set.
-    m.comment("The first hitting way (the lowest index), as golden::chunk_match scans them.");
-    m.always_comb({{hit, bit(false)}, {hit_way, zeros()}, {hit_slots, zeros()}}, [&](Block& b) {
-      b.for_("i", 0, ways, [&](Block& body, const Expr& i) {
-        body.if_((!hit).land(way_hit[i]), [&](Block& t) {
-          t.assign(hit, bit(true));
-          t.assign(hit_way, cast(way_bits, i));
-          t.assign(hit_slots, way_slots.part(i * kSlots, kSlots));
-        });
-      });
-    });
-    m.assign(partial, legal & !hit & red_or(way_partial));
+                {"gran_i", gran},
+                {"sectors_i", sectors},
+                {"common_eq_i", common_eq},
+                {"line_eq_i", line_eq},
+                {"slot_chunk_i", slot_chunk},
+                {"slot_valid_i", slot_valid},
+                {"hit_o", hit},
+                {"partial_o", partial},
+                {"hit_way_o", hit_way},
+                {"hit_slots_o", hit_slots},
+                {"copies_o", copies}});
     return m;
   }
 };

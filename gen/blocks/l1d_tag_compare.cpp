@@ -1,0 +1,67 @@
+// l1d_tag_compare: the part of the DyCache chunk-tag match (SPEC section 3) that reads only the tag
+// SRAM's fields: per way, the common-tag against the request's; per slot, the memory line its
+// chunk-tag names against the request's line, and the chunk index it holds. Combinational.
+//
+// Why a unit of its own: the staged L1 (docs/l1d-microarchitecture.md 16.5) does this in stage M1,
+// right behind the SRAM row, and registers the vectors; the valid bits (flip-flops) and everything
+// that combines the vectors (l1d_match_combine) wait for M2, where the operation decided just
+// before can still correct them (l1d_match_fix). l1d_chunk_match is this unit and l1d_match_combine
+// back to back, so the single-cycle l1d_top's lockstep checks both.
+#include <algorithm>
+
+#include "common/address.h"
+#include "gen/blocks/block.h"
+
+namespace gen::blocks {
+namespace {
+
+constexpr unsigned kSlots = l1d::kSlotsPerLine;
+
+class TagCompare final : public RtlBlock {
+ public:
+  std::string_view name() const override { return "l1d_tag_compare"; }
+  std::string_view summary() const override {
+    return "the chunk match's compares of a set's tags (common-tag per way, memory line per slot): stage M1";
+  }
+
+  Module module(const l1d::Config& cfg) const override {
+    const l1d::AddressSplit split(cfg.l1);
+    Module m(name());
+    m.describe("The compares of the chunk-tag match that read only the set's tags (SRAM fields), for stage M1 of");
+    m.describe("the staged L1 (contract 16.5). line_tag_i: the request's chunk-tag without its two chunk-index");
+    m.describe("bits (its memory line). Per way w: common_eq_o[w] (way_common_tag_i's field equals common_tag_i);");
+    m.describe("per slot s of way w (bit w*4+s): line_eq_o (the slot's chunk-tag names the request's memory line)");
+    m.describe("and slot_chunk_o[(w*4+s)*2 +: 2] (the chunk index it holds). Valid bits are not read here.");
+    Expr ways = m.param("Ways", cfg.l1.ways);
+    Expr ct_bits = m.param("ChunkTagBits", split.chunk_tag_bits());
+    Expr cm_bits = m.param("CommonTagBits", std::max(split.common_tag_bits(), 1U));
+
+    Expr common_tag = m.input("common_tag_i", cm_bits);
+    Expr line_tag = m.input("line_tag_i", ct_bits - 2);
+    Expr way_common_tag = m.input("way_common_tag_i", ways * cm_bits);
+    Expr slot_tag = m.input("slot_tag_i", ways * kSlots * ct_bits);
+    Expr common_eq = m.output("common_eq_o", ways);
+    Expr line_eq = m.output("line_eq_o", ways * kSlots);
+    Expr slot_chunk = m.output("slot_chunk_o", ways * kSlots * 2);
+
+    m.gen_for("g_way", "w", 0, ways, [&](Scope& g, const Expr& w) {
+      g.assign(common_eq[w], way_common_tag.part(w * cm_bits, cm_bits).eq(common_tag));
+      g.gen_for("g_slot", "s", 0, kSlots, [&](Scope& gs, const Expr& s) {
+        Expr tag = gs.logic("tag", ct_bits);
+        gs.assign(tag, slot_tag.part((w * kSlots + s) * ct_bits, ct_bits));
+        gs.assign(line_eq[w * kSlots + s], tag.slice(ct_bits - 1, 2).eq(line_tag));
+        gs.assign(slot_chunk.part((w * kSlots + s) * 2, 2), tag.slice(1, 0));
+      });
+    });
+    return m;
+  }
+};
+
+}  // namespace
+
+const RtlBlock& tag_compare_block() {
+  static const TagCompare block;
+  return block;
+}
+
+}  // namespace gen::blocks
