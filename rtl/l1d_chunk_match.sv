@@ -38,7 +38,7 @@ module l1d_chunk_match #(
   output logic [Ways * 4-1:0]                copies_o
 );
 
-  // The compares of the set's tags (stage M1 of the staged L1), then the decision (stage M2).
+  // The compares of the set's tags (stage M1 of the staged L1).
   logic [Ways-1:0] common_eq;
   logic [Ways * 4-1:0] line_eq;
   logic [Ways * 4 * 2-1:0] slot_chunk;
@@ -57,14 +57,38 @@ module l1d_chunk_match #(
     .slot_chunk_o    (slot_chunk)
   );
 
-  l1d_match_combine #(
-    .Ways        (Ways),
-    .ChunkTagBits(ChunkTagBits),
-    .WayIdxBits  (WayIdxBits)
-  ) u_combine (
+  // The request's decode, which reads no tag (also stage M1); then the decision (stage M2).
+  logic legal;
+  logic [3:0] compared;
+  logic [7:0] mask_chunk;
+  logic [3:0] req_chunks;
+  logic [3:0] need_slots;
+  logic [1:0] head_mask;
+
+  l1d_match_request #(
+    .ChunkTagBits(ChunkTagBits)
+  ) u_request (
     .chunk_tag_i (chunk_tag_i),
     .size_i      (size_i),
     .gran_i      (gran_i),
+    .legal_o     (legal),
+    .compared_o  (compared),
+    .mask_chunk_o(mask_chunk),
+    .req_chunks_o(req_chunks),
+    .need_slots_o(need_slots),
+    .head_mask_o (head_mask)
+  );
+
+  l1d_match_combine #(
+    .Ways      (Ways),
+    .WayIdxBits(WayIdxBits)
+  ) u_combine (
+    .legal_i     (legal),
+    .compared_i  (compared),
+    .mask_chunk_i(mask_chunk),
+    .req_chunks_i(req_chunks),
+    .need_slots_i(need_slots),
+    .head_mask_i (head_mask),
     .sectors_i   (sectors_i),
     .common_eq_i (common_eq),
     .line_eq_i   (line_eq),

@@ -6,20 +6,22 @@
 
 // The chunk-tag match's decision (SPEC section 3), combinational, from l1d_tag_compare's vectors:
 // per way common_eq_i[w]; per slot s of way w (bit w*4+s) line_eq_i, slot_chunk_i[(w*4+s)*2 +: 2]
-// and slot_valid_i. The request: chunk_tag_i, size_i and gran_i (0 = 32 B, 1 = 64 B, 2 = 128 B),
-// sectors_i. Outputs as l1d_chunk_match's: hit_o (the first hitting way, hit_way_o, at its lowest
+// and slot_valid_i; the request as l1d_match_request decodes it (legal_i ... head_mask_i, same
+// names) and sectors_i. Outputs as l1d_chunk_match's: hit_o (the first hitting way, hit_way_o, at its lowest
 // hitting position; hit_slots_o the slots holding the request's chunks), partial_o (no hit, but a
 // valid slot of a way with the request's common-tag holds one of its chunks), copies_o[w*4 +: 4]
 // (valid slots of way w, common-tag equal, holding a chunk of the request's line set in sectors_i).
-// The illegal code 3 (of gran_i or size_i) neither hits nor partially hits.
+// An illegal request (legal_i low) neither hits nor partially hits.
 module l1d_match_combine #(
   parameter int unsigned Ways = 4,
-  parameter int unsigned ChunkTagBits = 16,
   parameter int unsigned WayIdxBits = Ways > 1 ? $clog2(Ways) : 1
 ) (
-  input  logic [ChunkTagBits-1:0] chunk_tag_i,
-  input  logic [1:0]              size_i,
-  input  logic [1:0]              gran_i,
+  input  logic                    legal_i,
+  input  logic [3:0]              compared_i,
+  input  logic [7:0]              mask_chunk_i,
+  input  logic [3:0]              req_chunks_i,
+  input  logic [3:0]              need_slots_i,
+  input  logic [1:0]              head_mask_i,
   input  logic [3:0]              sectors_i,
   input  logic [Ways-1:0]         common_eq_i,
   input  logic [Ways * 4-1:0]     line_eq_i,
@@ -32,55 +34,16 @@ module l1d_match_combine #(
   output logic [Ways * 4-1:0]     copies_o
 );
 
-  // The tag-mask table and the tag processor: the compared slots (piece heads) and their chunk-tags.
-  // Their upper ChunkTagBits-2 bits are chunk_tag_i's, which l1d_tag_compare compared (line_eq_i), so
-  // only the low two bits of each tag are used here.
-  logic [3:0] compared;
-  logic [4 * ChunkTagBits-1:0] mask_tags;
-  logic unused_mask_tags;
-
-  l1d_tag_mask #(
-    .ChunkTagBits(ChunkTagBits)
-  ) u_tag_mask (
-    .gran_i     (gran_i),
-    .size_i     (size_i),
-    .chunk_tag_i(chunk_tag_i),
-    .compared_o (compared),
-    .tags_o     (mask_tags)
-  );
-
-  assign unused_mask_tags = ^mask_tags;
-
-  // U = max(G, R) / 32 slots form a candidate position; head_mask keeps the slot-index bits that
-  // name the position (2'b11 << log2(U)), size_mask the chunk-index bits that name the request.
-  logic legal;
-  logic [1:0] span_log2;
-  logic [1:0] head_mask;
-  logic [1:0] size_mask;
-
-  assign legal = gran_i != 2'd3 && size_i != 2'd3;
-  assign span_log2 = gran_i > size_i ? gran_i : size_i;
-  assign head_mask = 2'b11 << span_log2;
-  assign size_mask = 2'b11 << size_i;
-
-  // Per index s: req_chunks (chunk s of the memory line is one of the request's), need_slots (a
-  // hitting position keeps one of the request's chunks in slot s, so it must be valid), pos_head (slot s
-  // heads a position) and pos_slots (the slots of the position headed by s; none if s is no head).
-  logic [3:0] req_chunks;
-  logic [3:0] need_slots;
+  // The positions, from head_mask alone: pos_head (slot s heads a position) and pos_slots (the slots
+  // of the position headed by s; none if s is no head).
   logic [3:0] pos_head;
   logic [15:0] pos_slots;
 
-  for (genvar s = 0; s < 4; s++) begin : g_index
-    logic [1:0] diff;
-
-    assign diff = 2'(s) ^ chunk_tag_i[1:0];
-    assign req_chunks[s] = (diff & size_mask) == 2'd0;
-    assign need_slots[s] = (diff & size_mask & ~head_mask) == 2'd0;
-    assign pos_head[s] = (2'(s) & ~head_mask) == 2'd0;
+  for (genvar s = 0; s < 4; s++) begin : g_pos
+    assign pos_head[s] = (2'(s) & ~head_mask_i) == 2'd0;
 
     for (genvar t = 0; t < 4; t++) begin : g_member
-      assign pos_slots[s * 4 + t] = pos_head[s] && (2'(t) & head_mask) == 2'(s);
+      assign pos_slots[s * 4 + t] = pos_head[s] && (2'(t) & head_mask_i) == 2'(s);
     end
   end
 
@@ -110,16 +73,16 @@ module l1d_match_combine #(
       logic [1:0] chunk;
 
       assign chunk = slot_chunk_i[(w * 4 + s) * 2 +: 2];
-      assign slot_ok[s] = (!compared[s] || valid[s] && line_eq[s] && chunk == mask_tags[s * ChunkTagBits +: 2]) && (!need_slots[s] || valid[s]);
-      assign held[s] = valid[s] & line_eq[s] & req_chunks[chunk];
+      assign slot_ok[s] = (!compared_i[s] || valid[s] && line_eq[s] && chunk == mask_chunk_i[s * 2 +: 2]) && (!need_slots_i[s] || valid[s]);
+      assign held[s] = valid[s] & line_eq[s] & req_chunks_i[chunk];
       assign copy[s] = valid[s] & line_eq[s] & sectors_i[chunk];
       assign pos_hit[s] = pos_head[s] & &(slot_ok | ~pos_slots[s * 4 +: 4]);
-      assign way_slots[w * 4 + s] = need_slots[s] & first_pos[2'(s) & head_mask];
+      assign way_slots[w * 4 + s] = need_slots_i[s] & first_pos[2'(s) & head_mask_i];
     end
 
     // The lowest hitting position (the lowest set bit), as golden::chunk_match scans them.
     assign first_pos = pos_hit & -pos_hit;
-    assign way_hit[w] = legal & common_eq & |pos_hit;
+    assign way_hit[w] = legal_i & common_eq & |pos_hit;
     assign way_partial[w] = common_eq & |held;
     assign copies_o[w * 4 +: 4] = common_eq ? copy : '0;
   end
@@ -138,7 +101,7 @@ module l1d_match_combine #(
     end
   end
 
-  assign partial_o = legal & !hit_o & |way_partial;
+  assign partial_o = legal_i & !hit_o & |way_partial;
 
 endmodule
 

@@ -1,6 +1,7 @@
 // Testbench of l1d_match_combine (gen/blocks/l1d_match_combine.cpp), stage M2's chunk-match
-// decision, against golden::chunk_match and golden::find_copies (SPEC section 3): random compare
-// vectors and valid bits, turned into a set the golden model can read (a way's common-tag is the
+// decision, against golden::chunk_match and golden::find_copies (SPEC section 3): random requests
+// (decoded by tb/match_request_model.h, as l1d_match_request would), random compare vectors and
+// valid bits, turned into a set the golden model can read (a way's common-tag is the
 // request's where common_eq says so, another one elsewhere; a slot holds its chunk index of the
 // request's memory line where line_eq says so, of another line elsewhere), so any vector is a set;
 // and the netlist co-simulation.
@@ -15,6 +16,7 @@
 #include "golden/chunk_match.h"
 #include "l1d_match_combine_models.h"
 #include "tb/golden_set.h"
+#include "tb/match_request_model.h"
 #include "tb/tag_vectors.h"
 #include "tb/testbench.h"
 
@@ -55,9 +57,7 @@ struct MatchCombineIo {
 
   template <class M>
   void drive(M& m, const In& in) const {
-    tb::put(m.chunk_tag_i, in.chunk_tag);
-    tb::put(m.size_i, in.size);
-    tb::put(m.gran_i, in.gran);
+    tb::MatchRequestDecode::of(in.chunk_tag, in.size, in.gran, bits).put(m);
     tb::put(m.sectors_i, in.sectors);
     in.v.put(m.common_eq_i, m.line_eq_i, m.slot_chunk_i);
     for (unsigned w = 0; w < ways; ++w) tb::put(m.slot_valid_i, in.valid[w], w * kSlots, kSlots);

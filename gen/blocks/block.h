@@ -50,6 +50,7 @@ const RtlBlock& addr_decode_block();  // l1d_addr_decode.cpp
 const RtlBlock& tag_mask_block();     // l1d_tag_mask.cpp
 const RtlBlock& chunk_match_block();  // l1d_chunk_match.cpp
 const RtlBlock& tag_compare_block();    // l1d_tag_compare.cpp (the chunk match's compares: stage M1)
+const RtlBlock& match_request_block();  // l1d_match_request.cpp (the chunk match's request decode: stage M1)
 const RtlBlock& match_combine_block();  // l1d_match_combine.cpp (the chunk match's decision: stage M2)
 const RtlBlock& match_fix_block();      // l1d_match_fix.cpp (M2's correction of M1's compares, 16.5)
 const RtlBlock& agcb_table_block();   // l1d_agcb_table.cpp

@@ -3,13 +3,10 @@
 // the compares l1d_tag_compare made and the slots' valid bits: hit / partial hit / way / slots and
 // the copies of the line's chunks. Combinational.
 //
-// Structure: the request is decoded once (the tag-mask table and tag processor come from an
-// l1d_tag_mask instance, the one source of that table); then, per way (g_way), every slot checks
+// Structure: the request comes decoded (l1d_match_request); per way (g_way), every slot checks
 // its chunk index and valid bit; positions are checked per head slot, and the first hitting way is
 // picked by a priority loop. The staged L1 runs it in stage M2 on M1's registered compares, after
 // l1d_match_fix has applied the decision of the operation ahead (contract 16.5).
-#include <algorithm>
-
 #include "common/address.h"
 #include "gen/blocks/block.h"
 
@@ -26,24 +23,24 @@ class MatchCombine final : public RtlBlock {
   }
 
   Module module(const l1d::Config& cfg) const override {
-    const l1d::AddressSplit split(cfg.l1);
-    const Module tag_mask = tag_mask_block().module(cfg);
     Module m(name());
     m.describe("The chunk-tag match's decision (SPEC section 3), combinational, from l1d_tag_compare's vectors:");
     m.describe("per way common_eq_i[w]; per slot s of way w (bit w*4+s) line_eq_i, slot_chunk_i[(w*4+s)*2 +: 2]");
-    m.describe("and slot_valid_i. The request: chunk_tag_i, size_i and gran_i (0 = 32 B, 1 = 64 B, 2 = 128 B),");
-    m.describe("sectors_i. Outputs as l1d_chunk_match's: hit_o (the first hitting way, hit_way_o, at its lowest");
+    m.describe("and slot_valid_i; the request as l1d_match_request decodes it (legal_i ... head_mask_i, same");
+    m.describe("names) and sectors_i. Outputs as l1d_chunk_match's: hit_o (the first hitting way, hit_way_o, at its lowest");
     m.describe("hitting position; hit_slots_o the slots holding the request's chunks), partial_o (no hit, but a");
     m.describe("valid slot of a way with the request's common-tag holds one of its chunks), copies_o[w*4 +: 4]");
     m.describe("(valid slots of way w, common-tag equal, holding a chunk of the request's line set in sectors_i).");
-    m.describe("The illegal code 3 (of gran_i or size_i) neither hits nor partially hits.");
+    m.describe("An illegal request (legal_i low) neither hits nor partially hits.");
     Expr ways = m.param("Ways", cfg.l1.ways);
-    Expr ct_bits = m.param("ChunkTagBits", split.chunk_tag_bits());
     Expr way_bits = m.param("WayIdxBits", mux(ways.gt(1), clog2(ways), 1));
 
-    Expr chunk_tag = m.input("chunk_tag_i", ct_bits);
-    Expr size = m.input("size_i", 2);
-    Expr gran = m.input("gran_i", 2);
+    Expr legal = m.input("legal_i");
+    Expr compared = m.input("compared_i", kSlots);
+    Expr mask_chunk = m.input("mask_chunk_i", kSlots * 2);
+    Expr req_chunks = m.input("req_chunks_i", kSlots);
+    Expr need_slots = m.input("need_slots_i", kSlots);
+    Expr head_mask = m.input("head_mask_i", 2);
     Expr sectors = m.input("sectors_i", kSlots);
     Expr common_eq_in = m.input("common_eq_i", ways);
     Expr line_eq_in = m.input("line_eq_i", ways * kSlots);
@@ -55,44 +52,11 @@ class MatchCombine final : public RtlBlock {
     Expr hit_slots = m.output("hit_slots_o", kSlots);
     Expr copies = m.output("copies_o", ways * kSlots);
 
-    // --- The request, decoded once for every way.
-    m.comment("The tag-mask table and the tag processor: the compared slots (piece heads) and their chunk-tags.");
-    m.comment("Their upper ChunkTagBits-2 bits are chunk_tag_i's, which l1d_tag_compare compared (line_eq_i), so");
-    m.comment("only the low two bits of each tag are used here.");
-    Expr compared = m.logic("compared", kSlots);
-    Expr mask_tags = m.logic("mask_tags", kSlots * ct_bits);
-    Expr unused_mask_tags = m.logic("unused_mask_tags");
-    m.instance("u_tag_mask", tag_mask, {{"ChunkTagBits", ct_bits}},
-               {{"gran_i", gran},
-                {"size_i", size},
-                {"chunk_tag_i", chunk_tag},
-                {"compared_o", compared},
-                {"tags_o", mask_tags}});
-    m.assign(unused_mask_tags, red_xor(mask_tags));
-
-    m.comment("U = max(G, R) / 32 slots form a candidate position; head_mask keeps the slot-index bits that");
-    m.comment("name the position (2'b11 << log2(U)), size_mask the chunk-index bits that name the request.");
-    Expr legal = m.logic("legal");
-    Expr span_log2 = m.logic("span_log2", 2);
-    Expr head_mask = m.logic("head_mask", 2);
-    Expr size_mask = m.logic("size_mask", 2);
-    m.assign(legal, gran.ne(lit(2, 3)).land(size.ne(lit(2, 3))));
-    m.assign(span_log2, mux(gran.gt(size), gran, size));
-    m.assign(head_mask, bin(2, 3) << span_log2);
-    m.assign(size_mask, bin(2, 3) << size);
-
-    m.comment("Per index s: req_chunks (chunk s of the memory line is one of the request's), need_slots (a");
-    m.comment("hitting position keeps one of the request's chunks in slot s, so it must be valid), pos_head (slot s");
-    m.comment("heads a position) and pos_slots (the slots of the position headed by s; none if s is no head).");
-    Expr req_chunks = m.logic("req_chunks", kSlots);
-    Expr need_slots = m.logic("need_slots", kSlots);
+    m.comment("The positions, from head_mask alone: pos_head (slot s heads a position) and pos_slots (the slots");
+    m.comment("of the position headed by s; none if s is no head).");
     Expr pos_head = m.logic("pos_head", kSlots);
     Expr pos_slots = m.logic("pos_slots", kSlots * kSlots);
-    m.gen_for("g_index", "s", 0, kSlots, [&](Scope& g, const Expr& s) {
-      Expr diff = g.logic("diff", 2);  // where chunk / slot s differs from the request's first chunk
-      g.assign(diff, cast(2, s) ^ chunk_tag.slice(1, 0));
-      g.assign(req_chunks[s], (diff & size_mask).eq(lit(2, 0)));
-      g.assign(need_slots[s], (diff & size_mask & ~head_mask).eq(lit(2, 0)));
+    m.gen_for("g_pos", "s", 0, kSlots, [&](Scope& g, const Expr& s) {
       g.assign(pos_head[s], (cast(2, s) & ~head_mask).eq(lit(2, 0)));
       g.gen_for("g_member", "t", 0, kSlots, [&](Scope& gm, const Expr& t) {
         gm.assign(pos_slots[s * kSlots + t], pos_head[s].land((cast(2, t) & head_mask).eq(cast(2, s))));
@@ -122,7 +86,7 @@ class MatchCombine final : public RtlBlock {
       g.gen_for("g_slot", "s", 0, kSlots, [&](Scope& gs, const Expr& s) {
         Expr chunk = gs.logic("chunk", 2);  // the chunk index the slot holds
         gs.assign(chunk, slot_chunk.part((w * kSlots + s) * 2, 2));
-        Expr holds_tag = valid[s].land(line_eq[s]).land(chunk.eq(mask_tags.part(s * ct_bits, 2)));
+        Expr holds_tag = valid[s].land(line_eq[s]).land(chunk.eq(mask_chunk.part(s * 2, 2)));
         gs.assign(slot_ok[s], (!compared[s]).lor(holds_tag).land((!need_slots[s]).lor(valid[s])));
         gs.assign(held[s], valid[s] & line_eq[s] & req_chunks[chunk]);
         gs.assign(copy[s], valid[s] & line_eq[s] & sectors[chunk]);

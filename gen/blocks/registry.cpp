@@ -12,8 +12,9 @@ const std::vector<const RtlBlock*>& all_blocks() {
       &addr_decode_block(),
       &tag_mask_block(),
       &tag_compare_block(),
-      &match_combine_block(),  // instantiates l1d_tag_mask
-      &chunk_match_block(),    // instantiates l1d_tag_compare and l1d_match_combine
+      &match_request_block(),  // instantiates l1d_tag_mask
+      &match_combine_block(),
+      &chunk_match_block(),    // instantiates l1d_tag_compare, l1d_match_request, l1d_match_combine
       &match_fix_block(),
       &core_match_block(),  // instantiates l1d_chunk_match
       &agcb_table_block(),
