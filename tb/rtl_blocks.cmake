@@ -63,7 +63,11 @@ option(RTL_NETLIST_ALL_CONFIGS "co-simulate the Yosys netlist of every configura
 option(RTL_TB_ALL_PRESETS "run every block's testbench on gtx480, gtx1080 and qv100" OFF)
 # Options of every model (one cycle is 10 ns in the waves). The RTL also gets -Wall: no warning is
 # allowed. The Yosys netlists get -Wno-UNOPTFLAT: Yosys writes aliased output bits as
-# `assign o[31:18] = o[63:50]`, which Verilator reports as a (false) loop on the vector.
+# `assign o[31:18] = o[63:50]`, which Verilator reports as a loop on the vector. It is not always
+# harmless: Verilator orders such assigns per vector, and an output whose bits alias other bits of
+# the same output that logic drives can settle one step behind (l1d_match_request's old
+# pos_slots_o, 2026-11-27: the netlist was right, its simulation wrong). A block keeps such
+# vectors internal (the co-simulation fails otherwise).
 set(RTL_VERILATOR_ARGS --x-initial unique -O3 --x-assign fast --timescale 1ns/1ns)
 # The RTL models (not the netlists, which have none) run with their assertions on: a violated
 # assertion stops the testbench with its name (docs/rtl-verification.md).
