@@ -113,6 +113,12 @@ class Workload {
   // naming the file and line of a bad file. Throws std::invalid_argument when the workload
   // reads no input files (the default).
   virtual void set_input_file(const std::string& path);
+  // The shapes of generated input the workload can make (the graph workloads: "kronecker" and
+  // "road", docs/workloads.md), and the one the next init() makes instead of its scale's
+  // default ("" = the default). set_generator throws std::invalid_argument naming the shapes
+  // allowed (none: the default).
+  virtual std::vector<std::string> generators() const { return {}; }
+  virtual void set_generator(const std::string& name);
 
   // The result check. verify(mem) compares every array the kernels write, as `mem` holds it
   // after the last kernel (the simulator's memory image, or the stores applied in order), with
