@@ -389,6 +389,8 @@ TEST(WorkloadScales, PaperIsParsedAndIsFullUnlessAWorkloadGivesItsOwn) {
   EXPECT_EQ(pf.w->kernel(0).grid().ctas, 2u);
   EXPECT_EQ(pf.w->kernels(), 2u * 9);
   EXPECT_EQ(load("jacobi1d", 1, WorkloadScale::kPaper).w->kernel(0).grid().ctas, 4096u / 256);
+  // Rodinia's streamcluster run script: 65536 points in 256 dimensions (full: 64).
+  EXPECT_EQ(load("streamcluster", 1, WorkloadScale::kPaper).w->info().input.rfind("65536 points x 256 dims", 0), 0u);
 }
 
 // ------------------------------------------------------------------ algorithms
