@@ -64,6 +64,11 @@ int main(int argc, char** argv) {
   app.add_option("--input", input_file,
                  "the workload's input instead of the generated one: a Matrix Market file (spmv) or a SNAP "
                  "edge list (bfs, sssp, cc, gc, tc, bc, dc)");
+  std::string generator;
+  app.add_option("--generator", generator,
+                 "the shape of the generated input, where a workload has more than one: kronecker or road for "
+                 "the graph workloads (default: road for bfs and sssp at small scale, else kronecker; "
+                 "docs/workloads.md)");
   std::string trace_path;
   std::optional<uint32_t> trace_isa;
   app.add_option("--trace", trace_path, "run an Accel-Sim / NVBit trace: DIR/kernelslist.g or DIR (instead of --workload)");
@@ -178,6 +183,8 @@ int main(int argc, char** argv) {
     if (workload_name.empty() && trace_path.empty()) return fail("--workload or --trace is required (--list-workloads)", 2);
     if (!workload_name.empty() && !trace_path.empty()) return fail("--workload and --trace exclude each other", 2);
     if (!input_file.empty() && workload_name.empty()) return fail("--input needs --workload", 2);
+    if (!generator.empty() && workload_name.empty()) return fail("--generator needs --workload", 2);
+    if (!generator.empty() && !input_file.empty()) return fail("--generator and --input exclude each other", 2);
 
     if (preset == "auto") {  // the GPU the trace was taken on (sim_cpp/trace/auto_preset.h)
       try {
@@ -219,6 +226,7 @@ int main(int argc, char** argv) {
       } else {
         w = make_workload(workload_name);
         if (!input_file.empty()) w->set_input_file(input_file);
+        if (!generator.empty()) w->set_generator(generator);
       }
     } catch (const std::invalid_argument& e) {
       return fail(e.what(), 2);

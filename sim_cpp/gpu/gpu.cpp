@@ -240,6 +240,7 @@ uint64_t Gpu::instructions() const {
 RunResult Gpu::run(Workload& w, WorkloadScale scale) {
   if (ran_) throw std::logic_error("Gpu::run: a Gpu runs one workload");
   ran_ = true;
+  w.set_device({cfg_.core.num_sms, cfg_.core.warps_per_sm});
   w.init(image_, scale, cfg_.seed);
   wall_start_ = wall_last_ = wall_seconds();
   for (uint32_t k = 0; k < w.kernels(); ++k) {

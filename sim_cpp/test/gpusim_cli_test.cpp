@@ -139,6 +139,18 @@ TEST_F(GpusimCli, InputFileRunsWithItsResultCheckAndBadFilesNameTheLine) {
   fs::remove_all(dir);
 }
 
+TEST_F(GpusimCli, GeneratorSelectsTheGraphShapeAndRejectsOthersInOneLine) {
+  CliResult r = run("--preset gtx480 --workload bfs --scale test --generator road");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("result check: passed"), std::string::npos) << r.out;
+  r = run("--preset gtx480 --workload bfs --generator grid", true);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out, "error: workload bfs has no generated input 'grid' (allowed: kronecker, road)\n");
+  r = run("--preset gtx480 --workload atax --generator road", true);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("has one shape of input"), std::string::npos) << r.out;
+}
+
 
 // RPR replacement (SPEC 9: golden model and simulator; the RTL has none): --l1 golden runs the
 // rpr presets, --l1 verilated and --l1 lockstep refuse them with exit code 2 and one line naming

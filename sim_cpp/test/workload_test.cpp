@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "sim_cpp/core/coalescer.h"
+#include "sim_cpp/workload/graph.h"
 #include "sim_cpp/workload/kernel_builder.h"
 
 namespace l1d::sim {
@@ -388,6 +389,8 @@ TEST(WorkloadScales, PaperIsParsedAndIsFullUnlessAWorkloadGivesItsOwn) {
   EXPECT_EQ(pf.w->kernel(0).grid().ctas, 2u);
   EXPECT_EQ(pf.w->kernels(), 2u * 9);
   EXPECT_EQ(load("jacobi1d", 1, WorkloadScale::kPaper).w->kernel(0).grid().ctas, 4096u / 256);
+  // Rodinia's streamcluster run script: 65536 points in 256 dimensions (full: 64).
+  EXPECT_EQ(load("streamcluster", 1, WorkloadScale::kPaper).w->info().input.rfind("65536 points x 256 dims", 0), 0u);
 }
 
 // ------------------------------------------------------------------ algorithms
@@ -565,6 +568,36 @@ TEST(Bfs, GraphIsAnUndirectedSkewedKroneckerGraph) {
   }
   for (const auto& [u, v] : edges) ASSERT_TRUE(edges.count({v, u})) << u << "-" << v;
   EXPECT_GT(max_deg, 8.0 * static_cast<double>(col.size()) / static_cast<double>(n));
+}
+
+// The road-network shape (graph.h): connected, no vertex above the lattice's 4 neighbours, the
+// mean degree of USA-road-d.NY, lengths that agree both ways, ids local (most neighbours within
+// a few 16 x 16 tiles).
+TEST(Bfs, RoadGraphHasTheShapeOfARoadNetwork) {
+  wl::Rng rng(7);
+  const uint32_t n = 5000;
+  const wl::RoadGraph r = wl::road_graph(n, wl::kRoadMeanDegree, rng);
+  ASSERT_EQ(r.g.n, n);
+  ASSERT_EQ(r.length.size(), r.g.col.size());
+  EXPECT_NEAR(static_cast<double>(r.g.col.size()) / n, wl::kRoadMeanDegree, 0.01);
+  const auto lvl = wl::bfs_levels(r.g, 0);
+  EXPECT_EQ(std::count(lvl.begin(), lvl.end(), -1), 0);  // connected
+  std::map<std::pair<int32_t, int32_t>, int32_t> len;
+  uint64_t near = 0;
+  for (uint32_t v = 0; v < n; ++v) {
+    EXPECT_LE(r.g.degree(v), 4);
+    EXPECT_GE(r.g.degree(v), 1);
+    for (int32_t e = r.g.row_ptr[v]; e < r.g.row_ptr[v + 1]; ++e) {
+      EXPECT_GE(r.length[static_cast<size_t>(e)], 1);
+      EXPECT_LE(r.length[static_cast<size_t>(e)], 80);
+      len[{static_cast<int32_t>(v), r.g.col[e]}] = r.length[static_cast<size_t>(e)];
+      near += std::abs(r.g.col[e] - static_cast<int32_t>(v)) < 4 * 256 ? 1 : 0;
+    }
+  }
+  for (const auto& [uv, l] : len) ASSERT_EQ(len.at({uv.second, uv.first}), l);
+  EXPECT_GT(static_cast<double>(near), 0.9 * static_cast<double>(r.g.col.size()));
+  // The diameter of a lattice, not of a small world: far deeper than a Kronecker graph's.
+  EXPECT_GT(*std::max_element(lvl.begin(), lvl.end()), 70);
 }
 
 TEST(Bfs, LevelsMatchAnIndependentBfs) {

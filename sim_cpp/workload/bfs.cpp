@@ -1,5 +1,6 @@
 // bfs: level-synchronous BFS on a Graph500-style Kronecker graph (R-MAT a=0.57, b=0.19, c=0.19,
-// edge factor 16, vertex labels permuted, undirected, no self-loops or duplicate edges) in CSR.
+// edge factor 16, vertex labels permuted, undirected, no self-loops or duplicate edges) or a
+// road-network-shaped graph, in CSR.
 // One kernel per level L, one thread per vertex v:
 //   lv = cur[v];  if (lv == L) { nxt[v] = L; for e in [row_ptr[v], row_ptr[v+1]):
 //                   u = col[e]; if (cur[u] == -1) { nxt[u] = L + 1; found = 1 } }
@@ -11,11 +12,15 @@
 // vertices write their own level into nxt so that nxt is complete after the kernel.
 // The host's loop test (`while changed`) reads changed[L]; the levels are computed at init.
 // A SNAP edge list given with set_input_file (gpusim --input) replaces the generated graph.
-// Issue 21: small has 2^15 vertices = 128 CTAs a level, which fill gtx480's 15 SMs (2^13
-// vertices launched 32 a level), at edge factor 2 (was 8: the same number of edge samples, so
-// about the same edge work over the levels). The Kronecker hub (about 2 x 2^16 x 0.76^15 = 1 K
-// edges) keeps one warp looping long after the rest of its level: the mean resident warps per
-// scheduler stays below the 24 that 128 CTAs could hold.
+// Inputs (issue 21): test, full and paper run the Kronecker graph (2^9 x 4, 2^18 x 16); small
+// runs a road-network-shaped graph (graph.h, road_graph: the shape of the USA-road-d graphs
+// LonestarGPU ships for its BFS) of 92160 vertices = 360 CTAs a level, four waves of gtx480's
+// 90, and stops after the first 16 levels (the road network is hundreds of levels deep; each
+// level is a launch over every vertex, so the scan of the level array dominates, as in
+// LonestarGPU's topology-driven BFS on a road network). The Kronecker graph at small (2^15 x 2,
+// `gpusim --generator kronecker`) left the GPU half idle: its hub (about 2 x 2^16 x 0.76^15 = 1 K
+// edges) kept one warp looping long after the rest of its level (7.8 resident warps per
+// scheduler, road network: 18.4).
 #include <algorithm>
 
 #include "sim_cpp/workload/graph.h"
@@ -26,33 +31,36 @@
 namespace l1d::sim::wl {
 namespace {
 
-class Bfs final : public GeneratedWorkload {
+// Small on the road network: 360 CTAs a level (four waves of gtx480's 90), the first 16 levels.
+constexpr uint32_t kSmallRoadVertices = 360 * 256;
+constexpr int32_t kSmallRoadLevels = 16;
+
+class Bfs final : public GraphWorkload {
  public:
   std::string name() const override { return "bfs"; }
-  std::string description() const override { return "level-synchronous BFS on a Graph500 Kronecker graph (irregular)"; }
-
-  WorkloadInfo info() const override {
-    return {true, true, "LonestarGPU / Graph500", graph_ ? describe(*graph_) : "", "SNAP edge list"};
-  }
+  std::string description() const override { return "level-synchronous BFS on a road-network or Kronecker graph (irregular)"; }
+  WorkloadInfo graph_info() const override { return {true, true, "LonestarGPU / Graph500", "", ""}; }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t lg = scale == WorkloadScale::kTest ? 9 : scale == WorkloadScale::kSmall ? 15 : 18;
-    const uint32_t edge_factor = scale == WorkloadScale::kTest ? 4 : scale == WorkloadScale::kSmall ? 2 : 16;
+    const bool small = scale == WorkloadScale::kSmall;
     Rng rng(mix_seed(seed, "bfs"));
-    auto g = std::make_shared<Graph>(input_path_.empty() ? kronecker_graph(lg, edge_factor, rng)
-                                                         : load_snap_edge_list(input_path_));
-    graph_ = g;
+    make_graph(mem, by_scale(scale, 9u, 15u, 18u), by_scale(scale, 4u, 2u, 16u), rng, small ? kSmallRoadVertices : 0);
+    const auto g = graph_;
     // Source: a random vertex with an edge whose BFS reaches at least a quarter of the
     // non-isolated vertices (Graph500 samples roots with degree >= 1).
     const uint32_t src = pick_source(*g, rng);
     src_ = src;
     std::vector<int32_t> lvl = bfs_levels(*g, src);
-    const int32_t max_level = *std::max_element(lvl.begin(), lvl.end());
+    const int32_t depth = *std::max_element(lvl.begin(), lvl.end());
+    // A road network is hundreds of levels deep (412 at small, from one random source), each a
+    // launch over every vertex: small stops after kSmallRoadLevels kernels, the same grid each.
+    const bool cap = small && input_path_.empty() && !road_length_.empty() && depth + 1 > kSmallRoadLevels;
+    const int32_t max_level = cap ? kSmallRoadLevels - 1 : depth;
+    capped_ = cap;
     auto level = std::make_shared<const std::vector<int32_t>>(std::move(lvl));
 
-    const Addr ptr_base = layout_.array(mem, "row_ptr", g->row_ptr);
-    const Addr col_base = layout_.array(mem, "col", g->col);
+    const Addr ptr_base = row_ptr_, col_base = col_;
     std::vector<int32_t> init_level(g->n, -1);
     init_level[src] = 0;
     const Addr lvl_base[2] = {layout_.array(mem, "level_a", init_level),
@@ -134,25 +142,26 @@ class Bfs final : public GeneratedWorkload {
       frontier.swap(next);
       if (!frontier.empty()) ++depth;
     }
-    if (depth + 1 != static_cast<int32_t>(levels_)) {
+    // Uncapped: one kernel per level, the last finding nothing new; capped: the first levels_.
+    if (capped_ ? depth + 1 <= static_cast<int32_t>(levels_) : depth + 1 != static_cast<int32_t>(levels_)) {
       c.fail("kernels for " + std::to_string(levels_) + " levels, the reference BFS has " + std::to_string(depth + 1));
       return;
     }
+    const auto kernels = static_cast<int32_t>(levels_);
     for (int32_t parity = 0; parity < 2; ++parity) {
       int32_t last = -1;  // the last kernel writing this array (-1: none)
-      for (int32_t l = 0; l <= depth; ++l) last = (1 - l % 2) == parity ? l : last;
+      for (int32_t l = 0; l < kernels; ++l) last = (1 - l % 2) == parity ? l : last;
       std::vector<int32_t> arr(g.n);
       for (uint32_t v = 0; v < g.n; ++v) arr[v] = want[v] >= 0 && want[v] <= last + 1 ? want[v] : -1;
       c.exact(parity == 0 ? "level_a" : "level_b", arr);
     }
-    std::vector<int32_t> changed(levels_, 1);
-    changed.back() = 0;
+    std::vector<int32_t> changed(levels_);
+    for (int32_t l = 0; l < kernels; ++l) changed[static_cast<size_t>(l)] = l + 1 <= depth ? 1 : 0;
     c.exact("changed", changed);
   }
 
  private:
-  std::shared_ptr<const Graph> graph_;
-  uint32_t src_ = 0, levels_ = 0;
+  uint32_t src_ = 0, levels_ = 0;  // levels_: kernels launched
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <numeric>
 
@@ -47,6 +48,63 @@ Graph kronecker_graph(uint32_t scale, uint32_t edge_factor, Rng& rng) {
     edges.emplace_back(perm[i], perm[j]);
   }
   return graph_from_edges(n, std::move(edges));
+}
+
+RoadGraph road_graph(uint32_t n, double mean_degree, Rng& rng) {
+  const auto w = static_cast<uint32_t>(std::ceil(std::sqrt(static_cast<double>(n))));
+  std::vector<double> x(n), y(n);
+  for (uint32_t i = 0; i < n; ++i) {  // jitter below half a lattice step keeps edges short and uncrossed
+    x[i] = i % w + 0.7 * (rng.unit() - 0.5);
+    y[i] = i / w + 0.7 * (rng.unit() - 0.5);
+  }
+  std::vector<std::pair<uint32_t, uint32_t>> lattice;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i % w + 1 < w && i + 1 < n) lattice.emplace_back(i, i + 1);
+    if (i + w < n) lattice.emplace_back(i, i + w);
+  }
+  for (size_t i = lattice.size(); i > 1; --i) std::swap(lattice[i - 1], lattice[rng.below(i)]);
+  // Kruskal over the shuffled edges: a random spanning tree first, then the rest in the same order.
+  std::vector<uint32_t> parent(n);
+  std::iota(parent.begin(), parent.end(), 0u);
+  const auto root = [&](uint32_t v) {
+    while (parent[v] != v) v = parent[v] = parent[parent[v]];
+    return v;
+  };
+  std::vector<std::pair<uint32_t, uint32_t>> edges, rest;
+  for (const auto& [a, b] : lattice) {
+    const uint32_t ra = root(a), rb = root(b);
+    if (ra != rb) parent[ra] = rb, edges.emplace_back(a, b);
+    else rest.emplace_back(a, b);
+  }
+  const auto target = static_cast<size_t>(std::llround(mean_degree * n / 2.0));
+  for (size_t i = 0; i < rest.size() && edges.size() < target; ++i) edges.push_back(rest[i]);
+  // Ids: 16 x 16 lattice tiles row by row, shuffled inside each tile.
+  constexpr uint32_t kTile = 16;
+  std::vector<uint32_t> id(n);
+  uint32_t next = 0;
+  for (uint32_t ty = 0; ty * kTile * w < n; ++ty) {
+    for (uint32_t tx = 0; tx * kTile < w; ++tx) {
+      std::vector<uint32_t> tile;
+      for (uint32_t yy = ty * kTile; yy < (ty + 1) * kTile; ++yy)
+        for (uint32_t xx = tx * kTile; xx < std::min(w, (tx + 1) * kTile); ++xx)
+          if (uint64_t{yy} * w + xx < n) tile.push_back(yy * w + xx);
+      for (size_t i = tile.size(); i > 1; --i) std::swap(tile[i - 1], tile[rng.below(i)]);
+      for (uint32_t v : tile) id[v] = next++;
+    }
+  }
+  std::vector<uint32_t> point(n);  // id -> lattice point
+  for (uint32_t v = 0; v < n; ++v) point[id[v]] = v;
+  for (auto& [a, b] : edges) a = id[a], b = id[b];
+  RoadGraph r{graph_from_edges(n, std::move(edges)), {}};
+  r.length.reserve(r.g.col.size());
+  for (uint32_t v = 0; v < n; ++v) {
+    for (int32_t e = r.g.row_ptr[v]; e < r.g.row_ptr[v + 1]; ++e) {
+      const uint32_t a = point[v], b = point[static_cast<uint32_t>(r.g.col[e])];
+      const double len = std::hypot(x[a] - x[b], y[a] - y[b]);
+      r.length.push_back(std::max<int32_t>(1, static_cast<int32_t>(std::lround(40.0 * len))));
+    }
+  }
+  return r;
 }
 
 namespace {
@@ -137,9 +195,17 @@ std::string describe(const Graph& g) {
          " edges";
 }
 
-void GraphWorkload::make_graph(FunctionalMemory& mem, uint32_t lg, uint32_t edge_factor, Rng& rng) {
-  graph_ = std::make_shared<const Graph>(input_path_.empty() ? kronecker_graph(lg, edge_factor, rng)
-                                                             : load_snap_edge_list(input_path_));
+void GraphWorkload::make_graph(FunctionalMemory& mem, uint32_t lg, uint32_t edge_factor, Rng& rng, uint32_t road_n) {
+  road_length_.clear();
+  if (!input_path_.empty()) {
+    graph_ = std::make_shared<const Graph>(load_snap_edge_list(input_path_));
+  } else if (generator_ == "road" || (generator_.empty() && road_n != 0)) {
+    RoadGraph r = road_graph(road_n != 0 ? road_n : 1u << lg, kRoadMeanDegree, rng);
+    road_length_ = std::move(r.length);
+    graph_ = std::make_shared<const Graph>(std::move(r.g));
+  } else {
+    graph_ = std::make_shared<const Graph>(kronecker_graph(lg, edge_factor, rng));
+  }
   row_ptr_ = layout_.array(mem, "row_ptr", graph_->row_ptr);
   col_ = layout_.array(mem, "col", graph_->col);
 }

@@ -1,6 +1,6 @@
 // Graphs of the graph workloads (bfs, sssp, cc, tc): undirected, no self-loops or duplicate
-// edges, in CSR with each vertex's neighbours sorted. Generated (Graph500 Kronecker / R-MAT) or
-// loaded from a SNAP edge list.
+// edges, in CSR with each vertex's neighbours sorted. Generated (Graph500 Kronecker / R-MAT, or
+// road-network shaped) or loaded from a SNAP edge list.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +21,25 @@ struct Graph {
 // Graph500 Kronecker generator: 2^scale vertices, edge_factor * 2^scale edge samples from
 // R-MAT (a 0.57, b 0.19, c 0.19), vertex labels permuted, then made undirected and simple.
 Graph kronecker_graph(uint32_t scale, uint32_t edge_factor, Rng& rng);
+
+// A road-network-shaped graph (issue 21). The DIMACS USA-road-d graphs that LonestarGPU and
+// Pannotia give their BFS and SSSP (USA-road-d.NY / .FLA / .USA) have no hub vertex: degrees 1
+// to about 4, a mean of 2.4 - 2.8 (NY: 733,846 arcs over 264,346 nodes = 2.78), arc lengths as
+// weights, and vertex ids with spatial locality. Generated: n points on a jittered square
+// lattice, a random spanning tree of its 4-neighbour edges (connected) plus further lattice
+// edges at random up to `mean_degree`; vertices numbered tile by tile (16 x 16 lattice points,
+// tiles row by row, in random order inside a tile: neighbours are near in memory but not in
+// step with the lanes). `length` has one entry per CSR slot (both directions agree): the
+// Euclidean length of the edge in lattice units x 40, rounded, at least 1 (about 12 - 70).
+struct RoadGraph {
+  Graph g;
+  std::vector<int32_t> length;
+};
+RoadGraph road_graph(uint32_t n, double mean_degree, Rng& rng);
+inline constexpr double kRoadMeanDegree = 2.78;  // USA-road-d.NY (DIMACS 9th challenge): 733,846 / 264,346
+
+// The generated shapes a graph workload can run on (Workload::set_generator).
+inline const std::vector<std::string> kGraphGenerators = {"kronecker", "road"};
 
 // A SNAP edge list: '#' comment lines, then one edge "u v" per line (whitespace separated,
 // non-negative integer ids; further columns, e.g. a weight or timestamp, are ignored). Ids are
@@ -55,9 +74,12 @@ class GraphWorkload : public GeneratedWorkload {
 
  protected:
   virtual WorkloadInfo graph_info() const = 0;  // irregular, cache_sensitive, suite
-  // Sets graph_ (2^lg vertices, edge_factor * 2^lg edge samples when generated) and places
-  // "row_ptr" and "col" (row_ptr_, col_).
-  void make_graph(FunctionalMemory& mem, uint32_t lg, uint32_t edge_factor, Rng& rng);
+  std::vector<std::string> generators() const override { return kGraphGenerators; }
+  // Sets graph_ and places "row_ptr" and "col" (row_ptr_, col_). Generated: a Kronecker graph of
+  // 2^lg vertices and edge_factor * 2^lg edge samples, or a road network (road_length_ its edge
+  // lengths) when generator_ is "road" (2^lg vertices, or road_n when not 0) or when generator_
+  // is "" and road_n is not 0 (the workload's default at this scale: road_n vertices).
+  void make_graph(FunctionalMemory& mem, uint32_t lg, uint32_t edge_factor, Rng& rng, uint32_t road_n = 0);
   // Rounds of `d[v] = min(d[v], min over neighbours u of d[u] + weight[e])` (weight null: + 0),
   // Jacobi style on ping-pong arrays "<array>_a" / "<array>_b" (round r reads one, writes the
   // other; every thread writes its own element), until a round changes nothing; round r sets
@@ -75,6 +97,7 @@ class GraphWorkload : public GeneratedWorkload {
                            const std::vector<int32_t>& prev, const std::vector<int32_t>& changed) const;
 
   std::shared_ptr<const Graph> graph_;
+  std::vector<int32_t> road_length_;  // per CSR slot, when make_graph made a road network; else empty
   Addr row_ptr_ = 0, col_ = 0;
   uint32_t rounds_ = 0;
   bool capped_ = false;  // add_min_rounds stopped at max_rounds before its fixpoint

@@ -205,6 +205,11 @@ void GeneratedWorkload::set_input_file(const std::string& path) {
   input_path_ = path;
 }
 
+void GeneratedWorkload::set_generator(const std::string& name) {
+  Workload::set_generator(name);
+  generator_ = name;
+}
+
 std::string GeneratedWorkload::verify(const FunctionalMemory& mem) const {
   if (kernels_.empty()) return "workload " + name() + ": init() has not run";
   ResultCheck c(mem, name(), layout_);

@@ -301,6 +301,7 @@ class GeneratedWorkload : public Workload {
   WorkloadInfo info() const override = 0;
   // Accepted when info().input_format is not empty.
   void set_input_file(const std::string& path) override;
+  void set_generator(const std::string& name) override;  // checked against generators()
   bool has_verify() const final { return true; }
   std::string verify(const FunctionalMemory& mem) const final;
 
@@ -317,6 +318,7 @@ class GeneratedWorkload : public Workload {
 
   MemoryLayout layout_;
   std::string input_path_;  // set_input_file(); "" = generate the inputs
+  std::string generator_;   // set_generator(); "" = the scale's default shape
 
  private:
   std::vector<std::unique_ptr<Kernel>> kernels_;

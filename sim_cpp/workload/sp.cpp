@@ -16,7 +16,8 @@
 // converge()); on gtx480, the dissertation's GPU, 48 warp slots hold 4 CTAs of 12 warps, so 15 x
 // 4 = 60 CTAs = 23040 threads, the whole GPU, at every input size (issue 21: the thread per
 // variable and per clause of our earlier kernels launched 22 and 90 CTAs at small scale). The
-// grid is fixed at gtx480's: a generated workload does not know the preset it runs on. Small
+// grid follows the preset's SM count and warp slots (Workload::set_device), as newsp.cu's
+// follows the device's: it fills every preset, not only gtx480. Small
 // has one edge per thread (1828 variables, one iteration); its mean resident warps per
 // scheduler is about 14 of 24, not 24, because GTO runs the oldest warps to completion first:
 // the single wave drains warp by warp, as on the real grid (with LRR: 23.8).
@@ -31,8 +32,6 @@ namespace {
 
 constexpr uint32_t kK = 3;                 // literals per clause
 constexpr uint32_t kBlockThreads = 384;  // newsp.cu's block size
-constexpr uint32_t kGridCtas = 15 * 4;     // gtx480: 15 SMs x 4 resident CTAs of 12 warps
-constexpr uint64_t kThreads = uint64_t{kGridCtas} * kBlockThreads;
 
 struct Formula {
   uint32_t n = 0;                       // variables
@@ -163,16 +162,19 @@ class Sp final : public GeneratedWorkload {
     const StaticOp b_zero = k2.alu(kLatInt), b_div = k2.alu(20), b_mul = k2.alu(kLatFp), b_loop = k2.alu(kLatInt);
     const StaticOp b_eta = k2.load(4), b_eps = k2.alu(kLatFp), b_st = k2.store(4), b_exit = k2.exit();
 
+    // newsp.cu's grid: nSM x maximum_residency(kernel, 384), here by warp slots (the limit the
+    // simulator models): gtx480 15 x 4 = 60 CTAs, gtx1080-jips 56 x 5, qv100 80 x 5.
+    const uint64_t threads = uint64_t{device_.sms} * std::max(1u, device_.warps_per_sm / (kBlockThreads / 32)) * kBlockThreads;
     // A thread's edges: id, id + threads, ... below ne (the grid-stride loop).
-    const auto trips = [ne](uint64_t id) { return id < ne ? (ne - id + kThreads - 1) / kThreads : 0; };
+    const auto trips = [ne, threads](uint64_t id) { return id < ne ? (ne - id + threads - 1) / threads : 0; };
     std::vector<float> eta = *eta0_;
     for (uint32_t t = 0; t < iters_; ++t) {
       auto msg = std::make_shared<const Messages>(iterate(*f, eta));
-      add_kernel("calc_pi_values", kThreads, [=](WarpStream& s, const WarpCoords& w) {
+      add_kernel("calc_pi_values", threads, [=](WarpStream& s, const WarpCoords& w) {
         s.alu(a_tid, w.mask_below(UINT64_MAX));
         simt_loop(w.mask_below(UINT64_MAX), [&](uint32_t l) { return trips(w.global_id(l)); },
                   [&](int64_t it, uint32_t am) {
-          const auto e = [&](uint32_t l) { return w.global_id(l) + static_cast<uint64_t>(it) * kThreads; };
+          const auto e = [&](uint32_t l) { return w.global_id(l) + static_cast<uint64_t>(it) * threads; };
           const auto j = [&](uint32_t l) { return static_cast<uint32_t>(f->dst[e(l)]); };
           s.alu(a_loop_e, am);
           s.load(a_dst, am, [&](uint32_t l) { return w4(dst_b, e(l)); });
@@ -205,11 +207,11 @@ class Sp final : public GeneratedWorkload {
         });
         s.exit(a_exit);
       }, kBlockThreads);
-      add_kernel("update_eta", kThreads, [=](WarpStream& s, const WarpCoords& w) {
+      add_kernel("update_eta", threads, [=](WarpStream& s, const WarpCoords& w) {
         s.alu(b_tid, w.mask_below(UINT64_MAX));
         simt_loop(w.mask_below(UINT64_MAX), [&](uint32_t l) { return trips(w.global_id(l)); },
                   [&](int64_t it, uint32_t am) {
-          const auto e = [&](uint32_t l) { return w.global_id(l) + static_cast<uint64_t>(it) * kThreads; };
+          const auto e = [&](uint32_t l) { return w.global_id(l) + static_cast<uint64_t>(it) * threads; };
           const auto a = [&](uint32_t l) { return e(l) / kK; };
           s.alu(b_loop_e, am);
           s.load(b_src, am, [&](uint32_t l) { return w4(src_b, e(l)); });

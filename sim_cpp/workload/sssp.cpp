@@ -1,14 +1,19 @@
 // sssp (SSSP, LonestarGPU / Pannotia style topology-driven Bellman-Ford): single-source shortest
-// paths on a weighted Kronecker graph (integer weights 1..100, the same both ways). Each round
+// paths on a weighted Kronecker graph (integer weights 1..100, the same both ways) or a road
+// network (its edge lengths). Each round
 // is one kernel, one thread per vertex, pulling over its edges (no atomics needed):
 //   d = dist[v]; for e in [row_ptr[v], row_ptr[v+1]): d = min(d, dist[col[e]] + weight[e])
 //   dist'[v] = d; if (d != dist[v]) changed[round] = 1
 // until a round changes nothing (GraphWorkload::add_min_rounds). The check is Dijkstra.
-// Issue 21: small has 2^15 vertices = 128 CTAs a round, which fill gtx480's 15 SMs (2^10
-// vertices launched 4 a round), with one edge sample per vertex (a shorter per-thread edge loop)
-// and only the first kSmallRounds rounds (the fixpoint takes 15; every round runs the same grid
-// and edge walk). The check of a capped run is the first rounds of Bellman-Ford, computed over
-// the edges from the source (distances over at most r edges). Test and full run to the fixpoint.
+// Inputs (issue 21): test, full and paper run the Kronecker graph (2^8 x 4, 2^17 x 16) to the
+// fixpoint; small runs a road-network-shaped graph (graph.h, road_graph: the shape of
+// USA-road-d.NY, Pannotia's SSSP input and one of LonestarGPU's, its edge lengths as weights)
+// of 23040 vertices = 90 CTAs a round, one wave on gtx480, for the first kSmallRoadRounds
+// rounds (the fixpoint takes hundreds on a road network; every round runs the same grid and
+// edge walk). The check of a capped run is the first rounds of Bellman-Ford, computed over the
+// edges from the source (distances over at most r edges). The Kronecker graph at small (2^15,
+// edge factor 1, 2 rounds: `gpusim --generator kronecker`) kept 9.8 warps per scheduler
+// resident: its hub gives one warp a serial edge loop that outlasts its round.
 #include <algorithm>
 #include <functional>
 #include <queue>
@@ -21,23 +26,28 @@ namespace l1d::sim::wl {
 namespace {
 
 constexpr int32_t kInf = 1 << 29;
-constexpr uint32_t kSmallRounds = 2;
+constexpr uint32_t kSmallRounds = 2;       // on a Kronecker graph (--generator kronecker)
+constexpr uint32_t kSmallRoadVertices = 90 * 256;  // on the road network: one wave of gtx480's 90 CTAs a round
+constexpr uint32_t kSmallRoadRounds = 6;
 
 class Sssp final : public GraphWorkload {
  public:
   std::string name() const override { return "sssp"; }
-  std::string description() const override { return "Bellman-Ford SSSP, pull rounds over a weighted Kronecker graph"; }
+  std::string description() const override { return "Bellman-Ford SSSP, pull rounds over a weighted road-network or Kronecker graph"; }
   WorkloadInfo graph_info() const override { return {true, true, "LonestarGPU / Pannotia (SSSP)", "", ""}; }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
     Rng rng(mix_seed(seed, "sssp"));
-    make_graph(mem, by_scale(scale, 8u, 15u, 17u), by_scale(scale, 4u, 1u, 16u), rng);
+    const bool small = scale == WorkloadScale::kSmall;
+    make_graph(mem, by_scale(scale, 8u, 15u, 17u), by_scale(scale, 4u, 1u, 16u), rng, small ? kSmallRoadVertices : 0);
     const Graph& g = *graph_;
-    // Weight of edge {u, v}: a hash of the pair, so both directions agree.
+    // Weight of edge {u, v}: a road network's edge length, else a hash of the pair (both
+    // directions agree either way).
     const uint64_t salt = rng.next();
     std::vector<int32_t> w(g.edges());
-    for (uint32_t v = 0; v < g.n; ++v) {
+    if (!road_length_.empty()) w = road_length_;
+    for (uint32_t v = 0; v < g.n && road_length_.empty(); ++v) {
       for (int32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) {
         const auto u = static_cast<uint32_t>(g.col[e]);
         w[static_cast<size_t>(e)] =
@@ -48,8 +58,9 @@ class Sssp final : public GraphWorkload {
     src_ = pick_source(g, rng);
     std::vector<int32_t> dist(g.n, kInf);
     dist[src_] = 0;
-    const bool cap = scale == WorkloadScale::kSmall && input_path_.empty();
-    add_min_rounds(mem, "sssp_relax", "dist", dist, weight_, cap ? kSmallRounds : 0);
+    const bool cap = small && input_path_.empty();
+    add_min_rounds(mem, "sssp_relax", "dist", dist, weight_,
+                   !cap ? 0 : road_length_.empty() ? kSmallRounds : kSmallRoadRounds);
   }
 
  protected:

@@ -1,6 +1,7 @@
 // Defaults of the Workload interface (workload.h).
 #include "sim_cpp/workload/workload.h"
 
+#include <algorithm>
 #include <iterator>
 #include <stdexcept>
 
@@ -14,6 +15,15 @@ std::optional<WorkloadScale> parse_scale(std::string_view name) {
 
 void Workload::set_input_file(const std::string& path) {
   throw std::invalid_argument("workload " + name() + " reads no input file (" + path + "); it generates its inputs");
+}
+
+void Workload::set_generator(const std::string& name) {
+  const std::vector<std::string> allowed = generators();
+  if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) return;
+  std::string list;
+  for (const std::string& g : allowed) list += (list.empty() ? "" : ", ") + g;
+  throw std::invalid_argument("workload " + this->name() + " has no generated input '" + name + "' (" +
+                              (list.empty() ? "it has one shape of input, no choice" : "allowed: " + list) + ")");
 }
 
 std::string Workload::verify(const FunctionalMemory&) const {

@@ -96,6 +96,15 @@ struct WorkloadInfo {
   std::string input_format;  // file format set_input_file() reads; "" = generated inputs only
 };
 
+// The GPU a workload is launched on, for the workloads whose benchmark sizes its grid by the
+// device (LonestarGPU's sp: nSM x resident CTAs). Gpu::run sets it from the preset before
+// init(); a workload initialised without it (unit tests, tools that only list inputs) assumes
+// gtx480's 15 SMs of 48 warp slots.
+struct DeviceShape {
+  uint32_t sms = 15;
+  uint32_t warps_per_sm = 48;
+};
+
 class Workload {
  public:
   virtual ~Workload() = default;
@@ -113,6 +122,12 @@ class Workload {
   // naming the file and line of a bad file. Throws std::invalid_argument when the workload
   // reads no input files (the default).
   virtual void set_input_file(const std::string& path);
+  // The shapes of generated input the workload can make (the graph workloads: "kronecker" and
+  // "road", docs/workloads.md), and the one the next init() makes instead of its scale's
+  // default ("" = the default). set_generator throws std::invalid_argument naming the shapes
+  // allowed (none: the default).
+  virtual std::vector<std::string> generators() const { return {}; }
+  virtual void set_generator(const std::string& name);
 
   // The result check. verify(mem) compares every array the kernels write, as `mem` holds it
   // after the last kernel (the simulator's memory image, or the stores applied in order), with
@@ -122,6 +137,11 @@ class Workload {
   // the defaults: has_verify() false, and verify() says there is no check.
   virtual bool has_verify() const { return false; }
   virtual std::string verify(const FunctionalMemory& mem) const;
+
+  void set_device(const DeviceShape& d) { device_ = d; }  // read by the next init()
+
+ protected:
+  DeviceShape device_;
 };
 
 // Registry: one explicit table (workload/registry.cpp), names as `gpusim --workload` takes them.
