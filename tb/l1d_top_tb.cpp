@@ -15,6 +15,7 @@
 #include <array>
 #include <bit>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -83,7 +84,10 @@ struct Setup {
   std::string stream = "mixed";
   uint64_t seed = 1;
   uint64_t requests = kRequests;
+  l1d::golden::RequestSource source{};  // instead of `stream` when set
   l1d::golden::MemoryModel memory{};
+  uint32_t ready_period = 0, ready_cycles = 0;  // period > 0: the memory takes requests only in
+                                                // the first ready_cycles cycles of every period
   uint32_t event_period = 1500, launch_at = 700, kernel_cycles = 20'000;  // Events
   bool corners = false;                  // CornerSource over the stream, AWIDs of live warps
   uint64_t counter_base = 0;             // VerilatedOptions::counter_base
@@ -152,7 +156,10 @@ Run lockstep(const Config& cfg, Setup s) {
   auto rtl = l1d::sim::make_verilated_l1(cfg, opt);
   Events events(std::min<uint32_t>(cfg.core.warps_per_sm, 255), s.event_period, s.launch_at, s.kernel_cycles);
   Run run;
-  tb.on_cycle = [&](uint64_t cycle, L1Inputs& in) { events.apply(cycle, in); };
+  tb.on_cycle = [&](uint64_t cycle, L1Inputs& in) {
+    events.apply(cycle, in);
+    if (s.ready_period != 0 && cycle % s.ready_period >= s.ready_cycles) in.mem_req_ready = false;
+  };
   tb.on_step = [&](uint64_t cycle, const L1Inputs& in, const L1Outputs& golden) {
     if (run.mismatch_cycle) return;
     L1Inputs rin = in;
@@ -169,12 +176,13 @@ Run lockstep(const Config& cfg, Setup s) {
       run.mismatch = diff;
     }
   };
+  l1d::golden::RequestSource source = s.source ? s.source : l1d::golden::make_stream(s.stream, cfg);
   if (s.corners) {
-    CornerSource corners(l1d::golden::make_stream(s.stream, cfg), events);
+    CornerSource corners(std::move(source), events);
     run.result = tb.run(std::ref(corners), s.requests);
     run.corners_widened = corners.every_bit_both_ways();
   } else {
-    run.result = tb.run(l1d::golden::make_stream(s.stream, cfg), s.requests);
+    run.result = tb.run(source, s.requests);
   }
   run.counters = tb.l1().counters();
   run.launched = events.launched();
@@ -322,6 +330,48 @@ TYPED_TEST(L1dTop, LockstepCorners) {
 TYPED_TEST(L1dTop, LockstepIdsPast32K) {
   constexpr uint64_t kMany = (uint64_t{1} << 15) + 500;
   expect_clean(lockstep(l1d::load_preset(TypeParam::kName), {.stream = "reuse", .seed = 300, .requests = kMany}), kMany);
+}
+
+// Rounds of requests that keep every MSHR entry full of merged loads and the evicted lines dirty:
+// loads to mshr_entries fresh lines, round-robin, mshr_max_merge times each (the misses take every
+// entry, the rest merge to the limit); then stores to each line of the round before (hits: the
+// lines the next rounds evict are dirty) and to as many lines never loaded as the miss queue
+// holds (misses: writes that fill the miss queue while the memory is not ready).
+l1d::golden::RequestSource fifo_pressure(const Config& cfg) {
+  const uint32_t lines = cfg.l1.mshr_entries, loads = lines * cfg.l1.mshr_max_merge;
+  const uint32_t per_round = loads + lines + cfg.l1.miss_queue_entries;
+  const uint32_t warps = std::min<uint32_t>(cfg.core.warps_per_sm, 255);
+  auto n = std::make_shared<uint64_t>(0);
+  return [=](std::mt19937_64& rng) {
+    const uint64_t k = (*n)++, round = k / per_round, i = k % per_round;
+    CoreReq q;
+    uint64_t line = round * lines + i % lines;                      // this round's loads
+    if (i >= loads + lines || (i >= loads && round == 0)) line = (uint64_t{1} << 20) + k;  // stores that miss
+    else if (i >= loads) line = (round - 1) * lines + i - loads;                           // stores that hit
+    q.op = i >= loads ? l1d::MemOp::kStore : l1d::MemOp::kLoad;
+    q.addr = 0x20000000 + line * l1d::kLineBytes;
+    q.size = l1d::kLineBytes;
+    q.byte_mask.set();
+    for (auto& b : q.data) b = static_cast<uint8_t>(rng());
+    q.warp = q.awid = static_cast<uint8_t>(k % warps);
+    q.pc = 0x2000;
+    return std::optional<CoreReq>(q);
+  };
+}
+
+// The fill FIFO full (all 32 responses waiting): the memory answers after a fixed 400 cycles and
+// takes requests only in the first 150 cycles of every 600, so a round's reads, sent in one ready
+// span, come back when the store misses after them have filled the miss queue, and the first fill,
+// which must write back a dirty victim, waits for room while every response queues behind it.
+TYPED_TEST(L1dTop, LockstepFillFifoBacksUp) {
+  constexpr uint64_t kFifoRequests = 6'000;
+  const Config cfg = l1d::load_preset(TypeParam::kName);
+  const Run run = lockstep(cfg, {.seed = 400, .requests = kFifoRequests, .source = fifo_pressure(cfg),
+                                 .memory = {.min_latency = 400, .max_latency = 400, .ready_percent = 100},
+                                 .ready_period = 600, .ready_cycles = 150});
+  expect_clean(run, kFifoRequests);
+  EXPECT_GT(run.counters.merges, kFifoRequests / 2);
+  EXPECT_GT(run.counters.fill_stall_cycles, 0U);
 }
 
 // The checker can fail: one memory response whose sectors each have one flipped bit, seen by the
