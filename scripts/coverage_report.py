@@ -205,7 +205,8 @@ def main():
             key = (kind, line, signal_of(comment) if kind == "toggle" else comment)
             grouped.setdefault(key, []).append(comment)
         for (kind, line, what), items in grouped.items():
-            detail = f" ({len(items)} points: {bit_ranges(items)})" if len(items) > 1 else ""
+            detail = (f" ({len(items)} points: {bit_ranges(items)})" if len(items) > 1
+                      else f" ({items[0]})" if items[0] != what else "")
             out.append(f"- {kind} line {line}: {what}{detail}")
         out.append("")
     if errors:
