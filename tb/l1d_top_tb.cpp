@@ -243,22 +243,30 @@ std::vector<std::string> policies_with_models(const std::string& preset) {
   return out;
 }
 
-TYPED_TEST(L1dTop, LockstepWithGoldenEveryPolicyAndStream) {
-  const std::vector<std::string> policies = policies_with_models(TypeParam::kName);
+// f(cfg, stream, seed) for every policy with a model x every stream of `streams`, the seeds
+// counting up from `seed`, each under a trace naming them.
+template <class F>
+void each_policy_and_stream(const std::string& preset, const std::vector<std::string>& streams, uint64_t seed, F f) {
+  const std::vector<std::string> policies = policies_with_models(preset);
   ASSERT_FALSE(policies.empty());
-  uint64_t seed = 1;
   for (const std::string& policy : policies) {
-    Config cfg = l1d::load_preset(TypeParam::kName);
+    Config cfg = l1d::load_preset(preset);
     l1d::apply_policy_preset(cfg, policy);
-    for (const std::string& stream : l1d::golden::stream_names()) {
-      SCOPED_TRACE(fmt::format("{} policy {} stream {} seed {}", TypeParam::kName, policy, stream, seed));
-      // The first run of the default configuration writes the waves (make waves BLOCK=l1d_top).
-      const bool trace = tb::tracing() && seed == 1;
-      expect_clean(lockstep(cfg, {.stream = stream, .seed = seed++,
-                                  .waves = trace ? (tb::waves_dir() / "l1d_top.fst").string() : ""}),
-                   kRequests);
+    for (const std::string& stream : streams) {
+      SCOPED_TRACE(fmt::format("{} policy {} stream {} seed {}", preset, policy, stream, seed));
+      f(cfg, stream, seed++);
     }
   }
+}
+
+TYPED_TEST(L1dTop, LockstepWithGoldenEveryPolicyAndStream) {
+  // The first run of the default configuration writes the waves (make waves BLOCK=l1d_top).
+  const std::string waves = tb::tracing() ? (tb::waves_dir() / "l1d_top.fst").string() : "";
+  each_policy_and_stream(TypeParam::kName, l1d::golden::stream_names(), 1,
+                         [&](const Config& cfg, const std::string& stream, uint64_t seed) {
+                           expect_clean(lockstep(cfg, {.stream = stream, .seed = seed, .waves = seed == 1 ? waves : ""}),
+                                        kRequests);
+                         });
 }
 
 // The RTL's counters (those diff_counters compares) that none of `runs` counted, one line each
@@ -287,42 +295,32 @@ std::string never_counted(const std::vector<L1Counters>& runs) {
 TYPED_TEST(L1dTop, CountersCarryToTheirTopBit) {
   constexpr uint64_t kShort = 3'000;
   std::vector<L1Counters> counted;
-  uint64_t seed = 100;
-  for (const std::string& policy : policies_with_models(TypeParam::kName)) {
-    Config cfg = l1d::load_preset(TypeParam::kName);
-    l1d::apply_policy_preset(cfg, policy);
-    for (const char* stream : {"mixed", "burst"}) {
-      SCOPED_TRACE(fmt::format("{} policy {} stream {} seed {}", TypeParam::kName, policy, stream, seed));
-      const Run run = lockstep(cfg, {.stream = stream, .seed = seed++, .requests = kShort, .kernel_cycles = 4'000,
-                                     .counter_base = (uint64_t{1} << 63) - 1});
-      expect_clean(run, kShort);
-      counted.push_back(run.counters);
-    }
-  }
+  each_policy_and_stream(TypeParam::kName, {"mixed", "burst"}, 100,
+                         [&](const Config& cfg, const std::string& stream, uint64_t seed) {
+                           const Run run = lockstep(cfg, {.stream = stream, .seed = seed, .requests = kShort,
+                                                          .kernel_cycles = 4'000,
+                                                          .counter_base = (uint64_t{1} << 63) - 1});
+                           expect_clean(run, kShort);
+                           counted.push_back(run.counters);
+                         });
   EXPECT_EQ(never_counted(counted), "") << "counters no run counted: their carry was not checked";
 }
 
 // Corners the other runs leave alone (make coverage, docs/rtl-verification.md): the address and
 // PC bits the synthetic streams hold constant (CornerSource), AWIDs wrapping round all 256 (a warp
 // exits and one launches every 40 cycles), a kernel end every 3000 cycles (flushes of dirty
-// lines), and a memory ready one cycle in four with long latencies, so that the fill FIFO backs up
-// behind a miss queue full of write-backs.
+// lines), and a memory ready one cycle in four with long latencies (a miss queue often full).
 TYPED_TEST(L1dTop, LockstepCorners) {
   constexpr uint64_t kCornerRequests = 6'000;
-  uint64_t seed = 200;
-  for (const std::string& policy : policies_with_models(TypeParam::kName)) {
-    Config cfg = l1d::load_preset(TypeParam::kName);
-    l1d::apply_policy_preset(cfg, policy);
-    for (const char* stream : {"mixed", "irregular"}) {
-      SCOPED_TRACE(fmt::format("{} policy {} stream {} seed {}", TypeParam::kName, policy, stream, seed));
-      const Run run = lockstep(cfg, {.stream = stream, .seed = seed++, .requests = kCornerRequests,
-                                     .memory = {.min_latency = 200, .max_latency = 400, .ready_percent = 25},
-                                     .event_period = 40, .launch_at = 20, .kernel_cycles = 3'000, .corners = true});
-      expect_clean(run, kCornerRequests);
-      EXPECT_TRUE(run.corners_widened);
-      EXPECT_GT(run.launched, 256U) << "AWIDs did not wrap";
-    }
-  }
+  each_policy_and_stream(
+      TypeParam::kName, {"mixed", "irregular"}, 200, [](const Config& cfg, const std::string& stream, uint64_t seed) {
+        const Run run = lockstep(cfg, {.stream = stream, .seed = seed, .requests = kCornerRequests,
+                                       .memory = {.min_latency = 200, .max_latency = 400, .ready_percent = 25},
+                                       .event_period = 40, .launch_at = 20, .kernel_cycles = 3'000, .corners = true});
+        expect_clean(run, kCornerRequests);
+        EXPECT_TRUE(run.corners_widened);
+        EXPECT_GT(run.launched, 256U) << "AWIDs did not wrap";
+      });
 }
 
 // Request ids past 2^15 (the testbench numbers requests from 1; the other runs stop below 2^14,
