@@ -12,7 +12,12 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <array>
+#include <bit>
+#include <functional>
+#include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -25,6 +30,8 @@
 namespace {
 
 using l1d::Config;
+using l1d::CoreReq;
+using l1d::golden::L1Counters;
 using l1d::golden::L1Inputs;
 using l1d::golden::L1Outputs;
 
@@ -32,32 +39,100 @@ constexpr uint64_t kRequests = 12'000;  // per policy and stream: 30 to 60 thous
 
 // Warp exits and launches, kernel boundaries and the AgeLRU enable, as the simulator's SM drives
 // them (one event of a kind per cycle, exits of the oldest warp with the next oldest named).
+// period: the oldest warp exits every `period` cycles and a new one launches `launch` cycles
+// later; a kernel ends every `kernel` cycles.
 class Events {
  public:
-  explicit Events(uint32_t warps) : warps_(warps) {}
+  explicit Events(uint32_t warps, uint32_t period = 1500, uint32_t launch = 700, uint32_t kernel = 20'000)
+      : warps_(warps), period_(period), launch_(launch), kernel_(kernel) {}
 
   void apply(uint64_t cycle, L1Inputs& in) {
     if (cycle < warps_) {  // the testbench launches the first warps
       youngest_ = static_cast<uint8_t>(cycle);
       return;
     }
-    if (cycle % 1500 == 0) {  // the oldest warp exits ...
+    if (cycle % period_ == 0) {  // the oldest warp exits ...
       in.warp_exit = true;
       in.exit_awid = oldest_;
       in.exit_has_next = true;
       in.exit_next_oldest = ++oldest_;
-    } else if (cycle % 1500 == 700) {  // ... and a new one launches (AWIDs wrap at 256)
+    } else if (cycle % period_ == launch_) {  // ... and a new one launches (AWIDs wrap at 256)
       in.warp_launch = true;
       ++youngest_;
+      ++launched_;
     }
-    if (cycle % 20'000 == 19'990) in.kernel_end = true;
-    if (cycle % 20'000 == 19'995) in.kernel_start = true;
+    if (cycle % kernel_ == kernel_ - 10) in.kernel_end = true;
+    if (cycle % kernel_ == kernel_ - 5) in.kernel_start = true;
     in.agelru_enable = cycle % 9'000 < 7'000;
   }
 
+  // The AWID of a live warp (slot-th oldest, wrapping round the live ones).
+  uint8_t live_awid(uint32_t slot) const {
+    const uint32_t live = static_cast<uint8_t>(youngest_ - oldest_) + 1U;
+    return static_cast<uint8_t>(oldest_ + slot % live);
+  }
+  uint64_t launched() const { return launched_; }  // after the first warps
+
  private:
-  uint32_t warps_;
+  uint32_t warps_, period_, launch_, kernel_;
   uint8_t oldest_ = 0, youngest_ = 0;
+  uint64_t launched_ = 0;
+};
+
+// One lockstep run: what drives it and what the RTL is given.
+struct Setup {
+  std::string stream = "mixed";
+  uint64_t seed = 1;
+  uint64_t requests = kRequests;
+  l1d::golden::RequestSource source{};  // instead of `stream` when set
+  l1d::golden::MemoryModel memory{};
+  uint32_t ready_period = 0, ready_cycles = 0;  // period > 0: the memory takes requests only in
+                                                // the first ready_cycles cycles of every period
+  uint32_t event_period = 1500, launch_at = 700, kernel_cycles = 20'000;  // Events
+  bool corners = false;                  // CornerSource over the stream, AWIDs of live warps
+  uint64_t counter_base = 0;             // VerilatedOptions::counter_base
+  std::optional<uint64_t> corrupt_at{};  // the RTL alone sees the first memory response at or
+                                         // after this cycle with one data byte flipped
+  std::string waves{};
+  uint64_t rtl_fault_cycle = UINT64_MAX;  // VerilatedOptions::fault_cycle
+};
+
+// Request fields the synthetic streams keep in a narrow range, widened: every kPhase requests
+// the address bits [31:17] and the PC bits [63:8] are XORed with new patterns, random ones and
+// their complements in turn (locality within a phase is the stream's), and the AWID is that of a
+// live warp, which with fast warp turnover wraps round all 256. Records which bits took both
+// values.
+class CornerSource {
+ public:
+  static constexpr uint64_t kPhase = 1'000;
+  static constexpr uint64_t kAddrBits = 0xFFFE0000, kPcBits = ~uint64_t{0xFF};
+
+  CornerSource(l1d::golden::RequestSource inner, const Events& events) : inner_(std::move(inner)), events_(events) {}
+
+  std::optional<CoreReq> operator()(std::mt19937_64& rng) {
+    std::optional<CoreReq> q = inner_(rng);
+    if (!q) return q;
+    if (n_ % kPhase == 0) {  // odd phases invert the even ones: every bit both ways in two
+      addr_xor_ = n_ / kPhase % 2 ? ~addr_xor_ & kAddrBits : rng() & kAddrBits;
+      pc_xor_ = n_ / kPhase % 2 ? ~pc_xor_ & kPcBits : rng() & kPcBits;
+    }
+    ++n_;
+    q->addr ^= addr_xor_;
+    q->pc ^= pc_xor_;
+    q->awid = events_.live_awid(q->warp);
+    addr_ones_ |= q->addr, addr_zeros_ |= ~q->addr, pc_ones_ |= q->pc, pc_zeros_ |= ~q->pc;
+    return q;
+  }
+  // The widened bits that were both 0 and 1 in some request (all of them, after a few phases).
+  bool every_bit_both_ways() const {
+    return (addr_ones_ & addr_zeros_ & kAddrBits) == kAddrBits && (pc_ones_ & pc_zeros_ & kPcBits) == kPcBits;
+  }
+
+ private:
+  l1d::golden::RequestSource inner_;
+  const Events& events_;
+  uint64_t n_ = 0, addr_xor_ = 0, pc_xor_ = 0;
+  uint64_t addr_ones_ = 0, addr_zeros_ = 0, pc_ones_ = 0, pc_zeros_ = 0;
 };
 
 struct Run {
@@ -65,27 +140,32 @@ struct Run {
   std::optional<uint64_t> mismatch_cycle;
   std::optional<uint64_t> corrupted_at;  // the cycle of the corrupted memory response
   std::string mismatch;
+  L1Counters counters;       // golden's at the end
+  uint64_t launched = 0;     // warps launched after the first ones
+  bool corners_widened = false;  // CornerSource::every_bit_both_ways
 };
 
-// Lockstep of golden and RTL on `stream`. corrupt_at: the RTL alone sees the first memory
-// response at or after this cycle with one data byte flipped.
-Run lockstep(const Config& cfg, const std::string& stream, uint64_t seed, std::optional<uint64_t> corrupt_at = {},
-             const std::string& waves = "", uint64_t rtl_fault_cycle = UINT64_MAX) {
-  l1d::golden::L1Testbench tb(cfg, l1d::golden::MemoryModel{}, seed);
+// Lockstep of golden and RTL as `s` says.
+Run lockstep(const Config& cfg, Setup s) {
+  l1d::golden::L1Testbench tb(cfg, s.memory, s.seed);
   l1d::sim::VerilatedOptions opt;
-  opt.x_seed = seed;
-  opt.trace_file = waves;
-  opt.fault_cycle = rtl_fault_cycle;
+  opt.x_seed = s.seed;
+  opt.trace_file = s.waves;
+  opt.fault_cycle = s.rtl_fault_cycle;
+  opt.counter_base = s.counter_base;
   auto rtl = l1d::sim::make_verilated_l1(cfg, opt);
-  Events events(std::min<uint32_t>(cfg.core.warps_per_sm, 255));
+  Events events(std::min<uint32_t>(cfg.core.warps_per_sm, 255), s.event_period, s.launch_at, s.kernel_cycles);
   Run run;
-  tb.on_cycle = [&](uint64_t cycle, L1Inputs& in) { events.apply(cycle, in); };
+  tb.on_cycle = [&](uint64_t cycle, L1Inputs& in) {
+    events.apply(cycle, in);
+    if (s.ready_period != 0 && cycle % s.ready_period >= s.ready_cycles) in.mem_req_ready = false;
+  };
   tb.on_step = [&](uint64_t cycle, const L1Inputs& in, const L1Outputs& golden) {
     if (run.mismatch_cycle) return;
     L1Inputs rin = in;
-    if (corrupt_at && cycle >= *corrupt_at && in.mem_resp_valid) {
+    if (s.corrupt_at && cycle >= *s.corrupt_at && in.mem_resp_valid) {
       for (uint32_t b = 5; b < l1d::kLineBytes; b += 32) rin.mem_resp.data[b] ^= 0x10;  // a byte of each sector
-      corrupt_at.reset();
+      s.corrupt_at.reset();
       run.corrupted_at = cycle;
     }
     const L1Outputs r = rtl->step(rin);
@@ -96,8 +176,26 @@ Run lockstep(const Config& cfg, const std::string& stream, uint64_t seed, std::o
       run.mismatch = diff;
     }
   };
-  run.result = tb.run(l1d::golden::make_stream(stream, cfg), kRequests);
+  l1d::golden::RequestSource source = s.source ? s.source : l1d::golden::make_stream(s.stream, cfg);
+  if (s.corners) {
+    CornerSource corners(std::move(source), events);
+    run.result = tb.run(std::ref(corners), s.requests);
+    run.corners_widened = corners.every_bit_both_ways();
+  } else {
+    run.result = tb.run(source, s.requests);
+  }
+  run.counters = tb.l1().counters();
+  run.launched = events.launched();
   return run;
+}
+
+// The checks every lockstep run of the suite passes.
+void expect_clean(const Run& run, uint64_t requests) {
+  EXPECT_FALSE(run.mismatch_cycle) << "first mismatch at cycle " << *run.mismatch_cycle << ":\n" << run.mismatch;
+  EXPECT_EQ(run.result.data_mismatches, 0U) << run.result.first_mismatch;
+  EXPECT_TRUE(run.result.drained);
+  EXPECT_EQ(run.result.requests, requests);
+  EXPECT_GT(run.result.loads_checked, requests / 2);
 }
 
 // What a contract-violation run changes (tb.contract.*, none for the mutation tests rtl.mutant.*).
@@ -145,25 +243,133 @@ std::vector<std::string> policies_with_models(const std::string& preset) {
   return out;
 }
 
-TYPED_TEST(L1dTop, LockstepWithGoldenEveryPolicyAndStream) {
-  const std::vector<std::string> policies = policies_with_models(TypeParam::kName);
+// f(cfg, stream, seed) for every policy with a model x every stream of `streams`, the seeds
+// counting up from `seed`, each under a trace naming them.
+template <class F>
+void each_policy_and_stream(const std::string& preset, const std::vector<std::string>& streams, uint64_t seed, F f) {
+  const std::vector<std::string> policies = policies_with_models(preset);
   ASSERT_FALSE(policies.empty());
-  uint64_t seed = 1;
   for (const std::string& policy : policies) {
-    Config cfg = l1d::load_preset(TypeParam::kName);
+    Config cfg = l1d::load_preset(preset);
     l1d::apply_policy_preset(cfg, policy);
-    for (const std::string& stream : l1d::golden::stream_names()) {
-      SCOPED_TRACE(fmt::format("{} policy {} stream {} seed {}", TypeParam::kName, policy, stream, seed));
-      // The first run of the default configuration writes the waves (make waves BLOCK=l1d_top).
-      const bool trace = tb::tracing() && seed == 1;
-      const Run run = lockstep(cfg, stream, seed++, {}, trace ? (tb::waves_dir() / "l1d_top.fst").string() : "");
-      EXPECT_FALSE(run.mismatch_cycle) << "first mismatch at cycle " << *run.mismatch_cycle << ":\n" << run.mismatch;
-      EXPECT_EQ(run.result.data_mismatches, 0U) << run.result.first_mismatch;
-      EXPECT_TRUE(run.result.drained);
-      EXPECT_EQ(run.result.requests, kRequests);
-      EXPECT_GT(run.result.loads_checked, kRequests / 2);
+    for (const std::string& stream : streams) {
+      SCOPED_TRACE(fmt::format("{} policy {} stream {} seed {}", preset, policy, stream, seed));
+      f(cfg, stream, seed++);
     }
   }
+}
+
+TYPED_TEST(L1dTop, LockstepWithGoldenEveryPolicyAndStream) {
+  // The first run of the default configuration writes the waves (make waves BLOCK=l1d_top).
+  const std::string waves = tb::tracing() ? (tb::waves_dir() / "l1d_top.fst").string() : "";
+  each_policy_and_stream(TypeParam::kName, l1d::golden::stream_names(), 1,
+                         [&](const Config& cfg, const std::string& stream, uint64_t seed) {
+                           expect_clean(lockstep(cfg, {.stream = stream, .seed = seed, .waves = seed == 1 ? waves : ""}),
+                                        kRequests);
+                         });
+}
+
+// The RTL's counters (those diff_counters compares) that none of `runs` counted, one line each
+// ("counter X: golden 0 rtl 1"); "" when every one counted in some run. L1Counters is all
+// uint64_t, so it is compared word by word.
+std::string never_counted(const std::vector<L1Counters>& runs) {
+  constexpr size_t kWords = sizeof(L1Counters) / sizeof(uint64_t);
+  static_assert(sizeof(L1Counters) == kWords * sizeof(uint64_t));
+  std::array<uint64_t, kWords> unreached;
+  unreached.fill(1);
+  for (const L1Counters& c : runs) {
+    const auto words = std::bit_cast<std::array<uint64_t, kWords>>(c);
+    for (size_t i = 0; i < kWords; ++i)
+      if (words[i] != 0) unreached[i] = 0;
+  }
+  auto marks = std::bit_cast<L1Counters>(unreached);
+  // Golden-only (a reference-faithful option, contract section 13): the RTL has no such counter.
+  marks.res_fail[static_cast<int>(l1d::golden::ResFail::kLineAlloc)] = 0;
+  return l1d::sim::diff_counters(L1Counters{}, marks);
+}
+
+// The counters' upper bits, which no run counts far enough to reach (bit k after 2^k events):
+// every counter flop starts at 2^63 - 1 after reset, so its first increment carries through all
+// 64 bits, and lockstep compares the counts (outputs minus the base) with golden's every cycle.
+// The runs together count every counter at least once, so every counter's carry is checked.
+TYPED_TEST(L1dTop, CountersCarryToTheirTopBit) {
+  constexpr uint64_t kShort = 3'000;
+  std::vector<L1Counters> counted;
+  each_policy_and_stream(TypeParam::kName, {"mixed", "burst"}, 100,
+                         [&](const Config& cfg, const std::string& stream, uint64_t seed) {
+                           const Run run = lockstep(cfg, {.stream = stream, .seed = seed, .requests = kShort,
+                                                          .kernel_cycles = 4'000,
+                                                          .counter_base = (uint64_t{1} << 63) - 1});
+                           expect_clean(run, kShort);
+                           counted.push_back(run.counters);
+                         });
+  EXPECT_EQ(never_counted(counted), "") << "counters no run counted: their carry was not checked";
+}
+
+// Corners the other runs leave alone (make coverage, docs/rtl-verification.md): the address and
+// PC bits the synthetic streams hold constant (CornerSource), AWIDs wrapping round all 256 (a warp
+// exits and one launches every 40 cycles), a kernel end every 3000 cycles (flushes of dirty
+// lines), and a memory ready one cycle in four with long latencies (a miss queue often full).
+TYPED_TEST(L1dTop, LockstepCorners) {
+  constexpr uint64_t kCornerRequests = 6'000;
+  each_policy_and_stream(
+      TypeParam::kName, {"mixed", "irregular"}, 200, [](const Config& cfg, const std::string& stream, uint64_t seed) {
+        const Run run = lockstep(cfg, {.stream = stream, .seed = seed, .requests = kCornerRequests,
+                                       .memory = {.min_latency = 200, .max_latency = 400, .ready_percent = 25},
+                                       .event_period = 40, .launch_at = 20, .kernel_cycles = 3'000, .corners = true});
+        expect_clean(run, kCornerRequests);
+        EXPECT_TRUE(run.corners_widened);
+        EXPECT_GT(run.launched, 256U) << "AWIDs did not wrap";
+      });
+}
+
+// Request ids past 2^15 (the testbench numbers requests from 1; the other runs stop below 2^14,
+// and gpusim's ids put a generation count above a 16-bit in-flight index that stays small).
+TYPED_TEST(L1dTop, LockstepIdsPast32K) {
+  constexpr uint64_t kMany = (uint64_t{1} << 15) + 500;
+  expect_clean(lockstep(l1d::load_preset(TypeParam::kName), {.stream = "reuse", .seed = 300, .requests = kMany}), kMany);
+}
+
+// Rounds of requests that keep every MSHR entry full of merged loads and the evicted lines dirty:
+// loads to mshr_entries fresh lines, round-robin, mshr_max_merge times each (the misses take every
+// entry, the rest merge to the limit); then stores to each line of the round before (hits: the
+// lines the next rounds evict are dirty) and to as many lines never loaded as the miss queue
+// holds (misses: writes that fill the miss queue while the memory is not ready).
+l1d::golden::RequestSource fifo_pressure(const Config& cfg) {
+  const uint32_t lines = cfg.l1.mshr_entries, loads = lines * cfg.l1.mshr_max_merge;
+  const uint32_t per_round = loads + lines + cfg.l1.miss_queue_entries;
+  const uint32_t warps = std::min<uint32_t>(cfg.core.warps_per_sm, 255);
+  auto n = std::make_shared<uint64_t>(0);
+  return [=](std::mt19937_64& rng) {
+    const uint64_t k = (*n)++, round = k / per_round, i = k % per_round;
+    CoreReq q;
+    uint64_t line = round * lines + i % lines;                      // this round's loads
+    if (i >= loads + lines || (i >= loads && round == 0)) line = (uint64_t{1} << 20) + k;  // stores that miss
+    else if (i >= loads) line = (round - 1) * lines + i - loads;                           // stores that hit
+    q.op = i >= loads ? l1d::MemOp::kStore : l1d::MemOp::kLoad;
+    q.addr = 0x20000000 + line * l1d::kLineBytes;
+    q.size = l1d::kLineBytes;
+    q.byte_mask.set();
+    for (auto& b : q.data) b = static_cast<uint8_t>(rng());
+    q.warp = q.awid = static_cast<uint8_t>(k % warps);
+    q.pc = 0x2000;
+    return std::optional<CoreReq>(q);
+  };
+}
+
+// The fill FIFO full (all 32 responses waiting): the memory answers after a fixed 400 cycles and
+// takes requests only in the first 150 cycles of every 600, so a round's reads, sent in one ready
+// span, come back when the store misses after them have filled the miss queue, and the first fill,
+// which must write back a dirty victim, waits for room while every response queues behind it.
+TYPED_TEST(L1dTop, LockstepFillFifoBacksUp) {
+  constexpr uint64_t kFifoRequests = 6'000;
+  const Config cfg = l1d::load_preset(TypeParam::kName);
+  const Run run = lockstep(cfg, {.seed = 400, .requests = kFifoRequests, .source = fifo_pressure(cfg),
+                                 .memory = {.min_latency = 400, .max_latency = 400, .ready_percent = 100},
+                                 .ready_period = 600, .ready_cycles = 150});
+  expect_clean(run, kFifoRequests);
+  EXPECT_GT(run.counters.merges, kFifoRequests / 2);
+  EXPECT_GT(run.counters.fill_stall_cycles, 0U);
 }
 
 // The checker can fail: one memory response whose sectors each have one flipped bit, seen by the
@@ -171,7 +377,7 @@ TYPED_TEST(L1dTop, LockstepWithGoldenEveryPolicyAndStream) {
 TYPED_TEST(L1dTop, LockstepReportsACorruptedResponse) {
   const Config cfg = l1d::load_preset(TypeParam::kName);
   const std::string waves = tb::tracing() ? (tb::waves_dir() / "l1d_top_corrupted.fst").string() : "";
-  const Run run = lockstep(cfg, "mixed", 3, /*corrupt_at=*/2'000, waves);
+  const Run run = lockstep(cfg, {.seed = 3, .corrupt_at = 2'000, .waves = waves});
   ASSERT_TRUE(run.corrupted_at);
   ASSERT_TRUE(run.mismatch_cycle) << "the response corrupted at cycle " << *run.corrupted_at << " went unnoticed";
   EXPECT_GT(*run.mismatch_cycle, *run.corrupted_at);
@@ -184,7 +390,7 @@ TYPED_TEST(L1dTop, LockstepReportsACorruptedResponse) {
 TYPED_TEST(L1dTop, LockstepReportsAnRtlFaultAtItsCycle) {
   constexpr uint64_t kFaultCycle = 5'000;
   const Config cfg = l1d::load_preset(TypeParam::kName);
-  const Run run = lockstep(cfg, "mixed", 4, {}, "", kFaultCycle);
+  const Run run = lockstep(cfg, {.seed = 4, .rtl_fault_cycle = kFaultCycle});
   ASSERT_TRUE(run.mismatch_cycle) << "the fault went unnoticed";
   EXPECT_EQ(*run.mismatch_cycle, kFaultCycle);
   EXPECT_NE(run.mismatch.find("counter hits: golden"), std::string::npos) << run.mismatch;

@@ -100,6 +100,35 @@ Config model_config(const std::string& preset, const std::string& policy) {
 
 // --- The verilated port --------------------------------------------------------------------
 
+// l1d_top's counter flops, cnt_<name>_q, and outputs, cnt_<name>_o.
+#define L1D_TOP_COUNTERS(X)                                                                              \
+  X(cycles) X(accesses) X(loads) X(stores) X(hits) X(misses) X(partial_hits) X(hits_32) X(hits_64)          \
+  X(hits_128) X(misses_32) X(misses_64) X(misses_128) X(bypasses) X(merges) X(fail_mshr_full)             \
+  X(fail_merge_full) X(fail_conflict) X(fail_queue_full) X(fills) X(fills_allocated) X(agcb_overrides)     \
+  X(writebacks) X(mem_reads) X(mem_writes) X(gran_switches) X(flush_cycles) X(s1_stall_cycles)             \
+  X(fill_stall_cycles)
+
+// VerilatedOptions::counter_base, after reset (every counter is 0, no increment pending). The
+// outputs are loaded as well (they follow the flops only at the next edge), and in a coverage
+// model the toggle shadows of flops and outputs, so that the load itself counts as no toggle.
+template <class Model>
+void load_counters(Model& m, uint64_t base) {
+  if constexpr (requires { m.rootp->l1d_top__DOT__cnt_hits_q; }) {
+    auto& r = *m.rootp;
+#define L1D_LOAD_COUNTER(name)                                                      \
+  r.l1d_top__DOT__cnt_##name##_q = base;                                             \
+  m.cnt_##name##_o = base;                                                           \
+  if constexpr (requires { r.l1d_top__DOT____Vtogcov__cnt_##name##_q; }) {           \
+    r.l1d_top__DOT____Vtogcov__cnt_##name##_q = base;                                \
+    r.l1d_top__DOT____Vtogcov__cnt_##name##_o = base;                                \
+  }
+    L1D_TOP_COUNTERS(L1D_LOAD_COUNTER)
+#undef L1D_LOAD_COUNTER
+  } else {
+    throw ConfigError("VerilatedOptions::counter_base: the gate-level model has no named counter flops to load");
+  }
+}
+
 template <class Model>
 class VerilatedL1 final : public L1Port {
  public:
@@ -144,6 +173,7 @@ class VerilatedL1 final : public L1Port {
     m.clk_i = 0;
     m.rst_ni = 1;
     m.eval();
+    if (opt.counter_base != 0) load_counters(m, opt.counter_base);
 #ifdef L1D_RTL_COVERAGE
     // Coverage counts from here: the reset itself toggles every flop that starts at a random
     // value (x_seed), which would count as covered.
@@ -299,35 +329,36 @@ class VerilatedL1 final : public L1Port {
   void read_counters() const {
     const Model& m = *model_;
     L1Counters& c = counters_;
-    c.cycles = m.cnt_cycles_o + skipped_;
-    c.accesses = m.cnt_accesses_o;
-    c.loads = m.cnt_loads_o;
-    c.stores = m.cnt_stores_o;
-    c.hits = m.cnt_hits_o;
-    c.misses = m.cnt_misses_o;
-    c.partial_hits = m.cnt_partial_hits_o;
-    c.hits_by_size[0] = m.cnt_hits_32_o;
-    c.hits_by_size[1] = m.cnt_hits_64_o;
-    c.hits_by_size[2] = m.cnt_hits_128_o;
-    c.misses_by_size[0] = m.cnt_misses_32_o;
-    c.misses_by_size[1] = m.cnt_misses_64_o;
-    c.misses_by_size[2] = m.cnt_misses_128_o;
-    c.bypasses = m.cnt_bypasses_o;
-    c.merges = m.cnt_merges_o;
-    c.res_fail[static_cast<int>(golden::ResFail::kMshrFull)] = m.cnt_fail_mshr_full_o;
-    c.res_fail[static_cast<int>(golden::ResFail::kMergeFull)] = m.cnt_fail_merge_full_o;
-    c.res_fail[static_cast<int>(golden::ResFail::kConflict)] = m.cnt_fail_conflict_o;
-    c.res_fail[static_cast<int>(golden::ResFail::kMissQueueFull)] = m.cnt_fail_queue_full_o;
-    c.fills = m.cnt_fills_o;
-    c.fills_allocated = m.cnt_fills_allocated_o;
-    c.agcb_overrides = m.cnt_agcb_overrides_o;
-    c.writebacks = m.cnt_writebacks_o;
-    c.mem_reads = m.cnt_mem_reads_o;
-    c.mem_writes = m.cnt_mem_writes_o;
-    c.granularity_switches = m.cnt_gran_switches_o;
-    c.flush_cycles = m.cnt_flush_cycles_o;
-    c.s1_stall_cycles = m.cnt_s1_stall_cycles_o;
-    c.fill_stall_cycles = m.cnt_fill_stall_cycles_o;
+    const uint64_t b = opt_.counter_base;  // 0 unless loaded (VerilatedOptions::counter_base)
+    c.cycles = m.cnt_cycles_o - b + skipped_;
+    c.accesses = m.cnt_accesses_o - b;
+    c.loads = m.cnt_loads_o - b;
+    c.stores = m.cnt_stores_o - b;
+    c.hits = m.cnt_hits_o - b;
+    c.misses = m.cnt_misses_o - b;
+    c.partial_hits = m.cnt_partial_hits_o - b;
+    c.hits_by_size[0] = m.cnt_hits_32_o - b;
+    c.hits_by_size[1] = m.cnt_hits_64_o - b;
+    c.hits_by_size[2] = m.cnt_hits_128_o - b;
+    c.misses_by_size[0] = m.cnt_misses_32_o - b;
+    c.misses_by_size[1] = m.cnt_misses_64_o - b;
+    c.misses_by_size[2] = m.cnt_misses_128_o - b;
+    c.bypasses = m.cnt_bypasses_o - b;
+    c.merges = m.cnt_merges_o - b;
+    c.res_fail[static_cast<int>(golden::ResFail::kMshrFull)] = m.cnt_fail_mshr_full_o - b;
+    c.res_fail[static_cast<int>(golden::ResFail::kMergeFull)] = m.cnt_fail_merge_full_o - b;
+    c.res_fail[static_cast<int>(golden::ResFail::kConflict)] = m.cnt_fail_conflict_o - b;
+    c.res_fail[static_cast<int>(golden::ResFail::kMissQueueFull)] = m.cnt_fail_queue_full_o - b;
+    c.fills = m.cnt_fills_o - b;
+    c.fills_allocated = m.cnt_fills_allocated_o - b;
+    c.agcb_overrides = m.cnt_agcb_overrides_o - b;
+    c.writebacks = m.cnt_writebacks_o - b;
+    c.mem_reads = m.cnt_mem_reads_o - b;
+    c.mem_writes = m.cnt_mem_writes_o - b;
+    c.granularity_switches = m.cnt_gran_switches_o - b;
+    c.flush_cycles = m.cnt_flush_cycles_o - b;
+    c.s1_stall_cycles = m.cnt_s1_stall_cycles_o - b;
+    c.fill_stall_cycles = m.cnt_fill_stall_cycles_o - b;
   }
 
   Config cfg_;

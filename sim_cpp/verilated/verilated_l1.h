@@ -39,6 +39,13 @@ struct VerilatedOptions {
   // Contract-violation test (tb.contract.CfgChangedAfterReset): cfg_bypass_i changes in this
   // cycle, after reset, which the RTL's TopCfgStable_A must report. UINT64_MAX = never.
   uint64_t cfg_change_cycle = UINT64_MAX;
+  // Carry test of the counters' upper bits (tb_l1d_top CountersCarryToTheirTopBit, make coverage):
+  // right after reset every cnt_*_q flop is loaded with this value, and counters() reports the
+  // outputs minus it, so lockstep still compares the counts with golden's every cycle while the
+  // flops carry through bits no run could count to. In a coverage model the load is no toggle
+  // (Verilator's toggle shadows are loaded too): only the increments' carries are counted.
+  // 0 = none. The RTL models only (a netlist has no named flops: ConfigError).
+  uint64_t counter_base = 0;
   // Given to the model's $test$plusargs (e.g. +mut_<name>: a mutant of the mutation tests).
   std::vector<std::string> plusargs;
   // The gate-level model (the Yosys netlist of l1d_top, gpusim --l1 netlist) instead of the RTL.
