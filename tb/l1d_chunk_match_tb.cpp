@@ -20,6 +20,7 @@
 #include "golden/chunk_match.h"
 #include "l1d_chunk_match_models.h"
 #include "tb/golden_set.h"
+#include "tb/match_out.h"
 #include "tb/testbench.h"
 
 namespace {
@@ -53,20 +54,7 @@ struct ChunkMatchIo {
       return os;
     }
   };
-  struct Out {
-    bool hit = false, partial = false;
-    uint64_t hit_way = 0, hit_slots = 0;
-    std::vector<uint64_t> copies;  // per way
-    bool operator==(const Out&) const = default;
-    friend std::ostream& operator<<(std::ostream& os, const Out& o) {
-      os << fmt::format("hit_o {} partial_o {} hit_way_o {} hit_slots_o {} copies_o (non-zero ways):", int{o.hit},
-                        int{o.partial}, o.hit_way, bits4(o.hit_slots));
-      for (size_t w = 0; w < o.copies.size(); ++w) {
-        if (o.copies[w] != 0) os << fmt::format(" w{} {}", w, bits4(o.copies[w]));
-      }
-      return os;
-    }
-  };
+  using Out = tb::MatchOut;
 
   explicit ChunkMatchIo(const l1d::Config& cfg)
       : ways(cfg.l1.ways),
@@ -101,35 +89,11 @@ struct ChunkMatchIo {
   }
   template <class M>
   Out sample(const M& m) const {
-    Out o;
-    o.hit = tb::get(m.hit_o) != 0;
-    o.partial = tb::get(m.partial_o) != 0;
-    o.hit_way = tb::get(m.hit_way_o);
-    o.hit_slots = tb::get(m.hit_slots_o);
-    o.copies.resize(ways);
-    for (unsigned w = 0; w < ways; ++w) o.copies[w] = tb::get(m.copies_o, w * kSlots, kSlots);
-    return o;
+    return Out::sample(m, ways);
   }
-  // The golden model, plus what the module's header defines outside its contract: the illegal
-  // code 3 neither hits nor partially hits, and the chunk-tag is aligned down to the request size.
   Out golden(const In& in) {
     tb::load_golden_set(set, in.way_common_tag, in.slot_valid, in.slot_tag);
-    Out o;
-    const auto chunk_tag = static_cast<uint32_t>(in.chunk_tag);
-    const l1d::golden::WaySlotMasks copies =
-        l1d::golden::find_copies(set, in.common_tag, chunk_tag, static_cast<l1d::SectorMask>(in.sectors));
-    o.copies.assign(copies.begin(), copies.begin() + ways);
-    if (in.gran == kIllegal || in.size == kIllegal) return o;
-    const uint32_t aligned = chunk_tag & ~((1U << in.size) - 1);
-    const l1d::golden::MatchResult r =
-        l1d::golden::chunk_match(set, in.common_tag, aligned, 32U << in.size, 32U << in.gran);
-    o.hit = r.kind == l1d::golden::MatchKind::kHit;
-    o.partial = r.kind == l1d::golden::MatchKind::kPartial;
-    if (o.hit) {
-      o.hit_way = r.way;
-      o.hit_slots = r.slots;
-    }
-    return o;
+    return Out::golden(set, ways, in.common_tag, in.chunk_tag, in.size, in.gran, in.sectors);
   }
   // The co-simulation's stimulus: the random sets below, with out-of-contract inputs too.
   In random(std::mt19937_64& rng) const { return draw(rng, /*in_contract=*/false); }

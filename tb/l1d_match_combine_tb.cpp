@@ -13,9 +13,9 @@
 #include <random>
 #include <vector>
 
-#include "golden/chunk_match.h"
 #include "l1d_match_combine_models.h"
 #include "tb/golden_set.h"
+#include "tb/match_out.h"
 #include "tb/match_request_model.h"
 #include "tb/tag_vectors.h"
 #include "tb/testbench.h"
@@ -40,18 +40,7 @@ struct MatchCombineIo {
       return os;
     }
   };
-  struct Out {
-    bool hit = false, partial = false;
-    uint64_t hit_way = 0, hit_slots = 0;
-    std::vector<uint64_t> copies;
-    bool operator==(const Out&) const = default;
-    friend std::ostream& operator<<(std::ostream& os, const Out& o) {
-      os << fmt::format("hit {} partial {} way {} slots {:04b} copies", int{o.hit}, int{o.partial}, o.hit_way,
-                        o.hit_slots);
-      for (uint64_t c : o.copies) os << fmt::format(" {:04b}", c);
-      return os;
-    }
-  };
+  using Out = tb::MatchOut;
 
   explicit MatchCombineIo(const l1d::Config& cfg) : ways(cfg.l1.ways), bits(cfg.l1.chunk_tag_bits), set(ways) {}
 
@@ -64,13 +53,7 @@ struct MatchCombineIo {
   }
   template <class M>
   Out sample(const M& m) const {
-    Out o;
-    o.hit = tb::get(m.hit_o) != 0;
-    o.partial = tb::get(m.partial_o) != 0;
-    o.hit_way = tb::get(m.hit_way_o);
-    o.hit_slots = tb::get(m.hit_slots_o);
-    for (unsigned w = 0; w < ways; ++w) o.copies.push_back(tb::get(m.copies_o, w * kSlots, kSlots));
-    return o;
+    return Out::sample(m, ways);
   }
   // The set the vectors describe, then golden::chunk_match / find_copies on it.
   Out golden(const In& in) {
@@ -82,20 +65,7 @@ struct MatchCombineIo {
         tags[w * kSlots + s] = (((in.v.line_eq[w] >> s) & 1) ? line : other_line) << 2 | ((in.v.chunk[w] >> 2 * s) & 3);
     }
     tb::load_golden_set(set, common, in.valid, tags);
-    Out o;
-    const auto chunk_tag = static_cast<uint32_t>(in.chunk_tag);
-    const l1d::golden::WaySlotMasks copies =
-        l1d::golden::find_copies(set, 0, chunk_tag, static_cast<l1d::SectorMask>(in.sectors));
-    o.copies.assign(copies.begin(), copies.begin() + ways);
-    const uint32_t aligned = chunk_tag & ~((1U << in.size) - 1);
-    const l1d::golden::MatchResult r = l1d::golden::chunk_match(set, 0, aligned, 32U << in.size, 32U << in.gran);
-    o.hit = r.kind == l1d::golden::MatchKind::kHit;
-    o.partial = r.kind == l1d::golden::MatchKind::kPartial;
-    if (o.hit) {
-      o.hit_way = r.way;
-      o.hit_slots = r.slots;
-    }
-    return o;
+    return Out::golden(set, ways, 0, in.chunk_tag, in.size, in.gran, in.sectors);
   }
   // Each draw picks how often a field is equal or a slot valid (rarely, sometimes, mostly; fewer
   // where there are many ways), with chunks often in order, so that hits, partial hits and misses

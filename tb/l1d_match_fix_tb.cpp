@@ -68,22 +68,19 @@ struct MatchFixIo {
     return Out::compare(in.common_tag, in.line, common, tags);
   }
   In random(std::mt19937_64& rng) const {
-    const uint64_t commons[2] = {rng() & 0xFF, rng() & 0xFF};
-    const uint64_t lines[3] = {rng() & 0xFFF, rng() & 0xFFF, rng() & 0xFFF};
+    const tb::TagSetDraw d = tb::TagSetDraw::draw(rng, ways, 0xFF, 0xFFF);
     In in;
-    in.common_tag = commons[0];
-    in.line = lines[0];
-    for (unsigned w = 0; w < ways; ++w) {
-      in.way_common.push_back(commons[rng() % 2]);
-      for (unsigned s = 0; s < 4; ++s) in.slot_tag.push_back(lines[rng() % 3] << 2 | (rng() & 3));
-    }
+    in.common_tag = d.commons[0];
+    in.line = d.lines[0];
+    in.way_common = d.way_common;
+    in.slot_tag = d.slot_tag;
     in.wr = rng() % 4 != 0;
     in.way = rng() % ways;
     in.common_wr = rng() % 2 != 0;
     in.slots = rng() & 0xF;
     in.chunks = rng() & 0xFF;
-    in.wr_common = commons[rng() % 2];
-    in.wr_line = lines[rng() % 3];
+    in.wr_common = d.commons[rng() % 2];
+    in.wr_line = d.lines[rng() % 3];
     return in;
   }
   unsigned ways;

@@ -57,15 +57,12 @@ struct TagCompareIo {
   Out golden(const In& in) const { return Out::compare(in.common_tag, in.line, in.way_common, in.slot_tag); }
   In random(std::mt19937_64& rng) const {
     const uint64_t cmask = tb::low_mask(common_bits), lmask = tb::low_mask(bits - 2);
-    const uint64_t commons[2] = {rng() & cmask, rng() & cmask};
-    const uint64_t lines[3] = {rng() & lmask, rng() & lmask, rng() & lmask};
+    const tb::TagSetDraw d = tb::TagSetDraw::draw(rng, ways, cmask, lmask);
     In in;
-    in.common_tag = commons[0];
-    in.line = lines[0];
-    for (unsigned w = 0; w < ways; ++w) {
-      in.way_common.push_back(commons[rng() % 2]);
-      for (unsigned s = 0; s < 4; ++s) in.slot_tag.push_back(lines[rng() % 3] << 2 | (rng() & 3));
-    }
+    in.common_tag = d.commons[0];
+    in.line = d.lines[0];
+    in.way_common = d.way_common;
+    in.slot_tag = d.slot_tag;
     return in;
   }
   unsigned ways, bits, common_bits;

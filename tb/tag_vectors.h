@@ -13,6 +13,24 @@
 
 namespace tb {
 
+// A request and a set of `ways` lines drawn from two common-tags and three memory lines (the
+// request's own first of each), so that equal and unequal fields are both frequent.
+struct TagSetDraw {
+  uint64_t commons[2], lines[3];
+  std::vector<uint64_t> way_common, slot_tag;  // per way; [w * 4 + s]
+
+  template <class Rng>
+  static TagSetDraw draw(Rng& rng, unsigned ways, uint64_t common_mask, uint64_t line_mask) {
+    TagSetDraw d{{rng() & common_mask, rng() & common_mask}, {rng() & line_mask, rng() & line_mask, rng() & line_mask},
+                 {}, {}};
+    for (unsigned w = 0; w < ways; ++w) {
+      d.way_common.push_back(d.commons[rng() % 2]);
+      for (unsigned s = 0; s < 4; ++s) d.slot_tag.push_back(d.lines[rng() % 3] << 2 | (rng() & 3));
+    }
+    return d;
+  }
+};
+
 struct TagVectors {
   std::vector<uint64_t> common_eq;  // per way, 0 or 1
   std::vector<uint64_t> line_eq;    // per way, bit s = slot s
