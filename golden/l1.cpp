@@ -205,7 +205,7 @@ bool L1::store_pending(Addr line_addr) const {
   const auto line_of = [](Addr a) { return a & ~Addr{kLineBytes - 1}; };
   const auto store_to = [&](const CoreReq& r) { return r.op == MemOp::kStore && line_of(r.addr) == line_of(line_addr); };
   if (s1_valid_ && store_to(s1_)) return true;
-  for (const Op* op : {&t_op_, &m_op_})  // l1.pipeline staged: the pipe and the two FIFOs
+  for (const Op* op : {&t_op_, &m1_op_, &m_op_})  // l1.pipeline staged: the pipe and the two FIFOs
     if (op->kind == Op::Kind::kCore && store_to(op->req)) return true;
   for (const auto* fifo : {&core_fifo_, &replay_fifo_})
     for (const CoreReq& r : *fifo)
