@@ -69,6 +69,12 @@ struct IssueIo {
 
   explicit IssueIo(const l1d::Config&) {}
 
+  // Contract 16.3: a squash drops the operations of its source.
+  static bool squashed(const In& in, uint32_t kind) {
+    return (in.squash_core && kind == kCore) || (in.squash_fill && kind == kFill) ||
+           (in.squash_flush && kind == kFlush);
+  }
+
   template <class M>
   void drive(M& m, const In& in) const {
     m.core_req_valid_i = in.core_valid;
@@ -116,9 +122,7 @@ struct IssueIo {
     o.a_req = a_req;
     o.t_kind = t_kind;
     o.t_req = t_kind == kCore ? t_req : 0;
-    const auto squashed = [&](uint32_t k) {
-      return (in.squash_core && k == kCore) || (in.squash_fill && k == kFill) || (in.squash_flush && k == kFlush);
-    };
+    const auto squashed = [&](uint32_t k) { return IssueIo::squashed(in, k); };
     o.t_squash = squashed(t_kind);
     o.m1_kind = m1_kind;
     o.m1_req = m1_kind == kCore ? m1_req : 0;
@@ -205,9 +209,6 @@ class Issue : public ::testing::Test {
   static constexpr const char* kMainTest = "FailureSendsFourBackInOrder";
   static std::string name() { return ::testing::UnitTest::GetInstance()->current_test_info()->name(); }
 
-  static bool squashed(const IssueIo::In& in, uint32_t kind) {
-    return (in.squash_core && kind == kCore) || (in.squash_fill && kind == kFill) || (in.squash_flush && kind == kFlush);
-  }
   // One cycle with the L1's M2 stage around the unit: M2 holds what left M1 unsquashed last cycle;
   // `fail` fails M2's core request (squashing M1's, T's and A's behind it). Records what M2
   // completes.
@@ -232,7 +233,7 @@ class Issue : public ::testing::Test {
     const IssueIo::Out rtl = io.sample(*dut);
     board.check(dut.cycles(), in, io.golden(in), rtl);
     dut.tick();
-    m2_kind = squashed(in, m1_kind) ? kNone : m1_kind;
+    m2_kind = IssueIo::squashed(in, m1_kind) ? kNone : m1_kind;
     m2_req = m1_req;
     return rtl;
   }

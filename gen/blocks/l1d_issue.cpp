@@ -131,8 +131,9 @@ class Issue final : public RtlBlock {
                     });
                   });
 
-    const Expr replay_after_squash = replay_fifo(m, replay, in_fifo[0], take_replay, take_in, squash_core, failed_valid, failed_req, m1_kind_q, m1_req_q,
-                t_kind_q, t_req_q, req_bits);
+    const Expr replay_after_squash =
+        replay_fifo(m, replay, in_fifo[0], take_replay, take_in, squash_core, failed_valid, failed_req, m1_kind_q,
+                    m1_req_q, t_kind_q, t_req_q, req_bits);
 
     std::vector<Init> valid_resets = {{t_kind_q, lit(2, kNone)}, {m1_kind_q, lit(2, kNone)}};
     for (const auto& [v, p] : in_fifo) valid_resets.push_back({v, bit(false)});
@@ -199,7 +200,8 @@ class Issue final : public RtlBlock {
     }
     for (unsigned k = 0; k < n; ++k) {
       const bool last = k + 1 == n;
-      m.assign(kept_v[k], last ? replay[k].first.land(!take_replay) : mux(take_replay, replay[k + 1].first, replay[k].first));
+      m.assign(kept_v[k],
+               last ? replay[k].first.land(!take_replay) : mux(take_replay, replay[k + 1].first, replay[k].first));
       m.assign(kept_p[k], last ? replay[k].second : mux(take_replay, replay[k + 1].second, replay[k].second));
       // The FIFO with A's core pick at its head (an input-FIFO pick only when the FIFO was empty).
       base_v.push_back(k == 0 ? replay[0].first.lor(take_in) : replay[k].first);
