@@ -1,12 +1,14 @@
-// Testbench of l1d_issue (gen/blocks/l1d_issue.cpp), stage A of the staged L1, against a model
-// written from docs/l1d-microarchitecture.md 16.2-16.3 (FIFOs as deques, the arbiter's priority
-// list, squashes as list operations), independent of the RTL's packed-register form:
-// - random traffic with the environment the L1 gives it: an M stage that fails core requests
+// Testbench of l1d_issue (gen/blocks/l1d_issue.cpp), stage A and the T and M1 registers of the
+// staged L1, against a model written from docs/l1d-microarchitecture.md 16.2-16.3 (FIFOs as deques,
+// the arbiter's priority list, squashes as list operations), independent of the RTL's packed-register
+// form:
+// - random traffic with the environment the L1 gives it: an M2 stage that fails core requests
 //   and squashes (failed request first), flush starts, fill bursts and rewinds, flush walks;
-//   every output compared every cycle, and the core requests reaching M without failing must be
+//   every output compared every cycle, and the core requests reaching M2 without failing must be
 //   exactly the fired ones in firing order;
-// - directed: back-to-back requests at one per cycle; a failure sending three requests back in
-//   order; a flush holding A;
+// - directed: back-to-back requests at one per cycle; a failure sending four requests back in
+//   order; fill squashes of M1, T and A around core requests; a flush holding A;
+// - driven by the staged golden::L1 itself, the unit and the model checked against its pipe;
 // - the netlist co-simulation.
 #include <fmt/format.h>
 
