@@ -9,8 +9,8 @@
 // count_i, the number of requests of that entry (cursor_entry_o), read from the MSHR file's
 // registered state. take_i (stage A took it): the cursor moves to the next step, or to step 0 of
 // the next entry after the last. At the edge, in this order: push_i appends push_entry_i (a memory
-// response completed that entry); done_i (M answered the head entry's last step) pops the head and
-// moves the cursor back one position; rewind_i (M) puts the cursor at the head entry's step
+// response completed that entry); done_i (M2 answered the head entry's last step) pops the head
+// and moves the cursor back one position; rewind_i (M2) puts the cursor at the head entry's step
 // rewind_step_i. done_i and rewind_i never come together.
 module l1d_fill_issue #(
   parameter int unsigned Entries = 32,

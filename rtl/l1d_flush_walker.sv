@@ -7,9 +7,9 @@
 // The flush walk's issue cursor (contract 7, 9, 16.2-16.3). Lines = sets x ways, line = set * Ways
 // + way. active_o: a flush runs (stage A takes no core request meanwhile); valid_o: a line is left
 // to issue (line_o). At the edge, in this order: take_i (A took line_o) moves the cursor on;
-// rewind_i (M's visit of rewind_line_i waits for miss-queue room) puts it back there; finish_i (M
+// rewind_i (M2's visit of rewind_line_i waits for miss-queue room) puts it back there; finish_i (M2
 // completed the last line) ends the walk; cancel_i (kernel end without dirty state) ends it too;
-// start_i (a granularity switch at M or a kernel-end flush) starts a walk at line 0, over all.
+// start_i (a granularity switch at M2 or a kernel-end flush) starts a walk at line 0, over all.
 module l1d_flush_walker #(
   parameter int unsigned Lines = 128
 ) (

@@ -8,12 +8,13 @@
 // core_req_ready_o: the 2-entry input FIFO holds fewer than 2 (registered). A takes, in order:
 // a fill step (fill_valid_i), a flush line (flush_valid_i; while flush_active_i no core request
 // is taken, with or without a line), the replay FIFO's head, the input FIFO's head. a_*_o is
-// A's pick this cycle (the tag SRAM is addressed from it); it enters T at the clock edge unless
-// squashed. Squashes from M at the edge: squash_core_i sends back to the front of the replay FIFO,
-// oldest first, the failed M request (failed_valid_i, failed_req_i) and the core requests in T
-// and A; squash_fill_i / squash_flush_i drop the fill / flush operations in T and A (their units
-// rewind). t_squash_o says the T operation does not enter M. stall_o: a core request waits while a
-// fill step or the flush holds A (s1_stall_cycles). Only valid bits are reset, never payloads.
+// A's pick this cycle (the tag SRAM is addressed from it); it enters T, and T's operation enters
+// M1, at the clock edge unless squashed. Squashes from M2 at the edge: squash_core_i sends back to
+// the front of the replay FIFO, oldest first, the failed M2 request (failed_valid_i, failed_req_i)
+// and the core requests in M1, T and A; squash_fill_i / squash_flush_i drop the fill / flush
+// operations in M1, T and A (their units rewind). t_squash_o: the T operation does not enter M1;
+// m1_squash_o: the M1 operation does not enter M2. stall_o: a core request waits while a fill
+// step or the flush holds A (s1_stall_cycles). Only valid bits are reset, never payloads.
 module l1d_issue #(
   parameter int unsigned ReqBits = 64
 ) (
@@ -37,6 +38,9 @@ module l1d_issue #(
   output logic [1:0]         t_kind_o,
   output logic [ReqBits-1:0] t_req_o,
   output logic               t_squash_o,
+  output logic [1:0]         m1_kind_o,
+  output logic [ReqBits-1:0] m1_req_o,
+  output logic               m1_squash_o,
   output logic               stall_o
 );
 
@@ -50,8 +54,12 @@ module l1d_issue #(
   logic replay1_valid_q;
   logic [ReqBits-1:0] replay2_q;
   logic replay2_valid_q;
+  logic [ReqBits-1:0] replay3_q;
+  logic replay3_valid_q;
   logic [1:0] t_kind_q;
   logic [ReqBits-1:0] t_req_q;
+  logic [1:0] m1_kind_q;
+  logic [ReqBits-1:0] m1_req_q;
 
   // Arbitration on the state at the start of the cycle.
   logic core_blocked;
@@ -71,12 +79,8 @@ module l1d_issue #(
   assign stall_o = (replay0_valid_q || in0_valid_q) && core_blocked;
 
   // Squashes at the edge (contract 16.3).
-  logic t_back;
-  logic a_back;
-
   assign t_squash_o = squash_core_i && t_kind_q == 2'd1 || squash_fill_i && t_kind_q == 2'd2 || squash_flush_i && t_kind_q == 2'd3;
-  assign t_back = squash_core_i && t_kind_q == 2'd1;
-  assign a_back = squash_core_i && a_kind == 2'd1;
+  assign m1_squash_o = squash_core_i && m1_kind_q == 2'd1 || squash_fill_i && m1_kind_q == 2'd2 || squash_flush_i && m1_kind_q == 2'd3;
 
   // Input FIFO: pop the head A took, then push a fired request behind what is left.
   logic fire;
@@ -111,11 +115,24 @@ module l1d_issue #(
     end
   end
 
-  // Replay FIFO: pop the head A took; on squash_core_i put the failed M request, then the core
-  // requests of T and A, in front of what is left (at most 3 in all: asserted).
-  logic [1:0] back_count;
+  // Replay FIFO: pop the head A took; on squash_core_i put the failed M2 request, then the core
+  // requests of M1 and T, in front of the FIFO with A's core pick back at its head (at most 4 in
+  // all: asserted).
+  logic has_failed;
+  logic m1_back;
+  logic t_back;
+  logic [1:0] front_count;
 
-  assign back_count = 2'(failed_valid_i && squash_core_i) + 2'(t_back) + 2'(a_back);
+  assign has_failed = failed_valid_i && squash_core_i;
+  assign m1_back = squash_core_i && m1_kind_q == 2'd1;
+  assign t_back = squash_core_i && t_kind_q == 2'd1;
+  assign front_count = 2'(has_failed) + 2'(m1_back) + 2'(t_back);
+
+  logic [ReqBits-1:0] front0;
+  logic [ReqBits-1:0] front1;
+
+  assign front0 = has_failed ? failed_req_i : m1_back ? m1_req_q : t_req_q;
+  assign front1 = has_failed && m1_back ? m1_req_q : t_req_q;
 
   logic kept0_valid;
   logic [ReqBits-1:0] kept0;
@@ -129,23 +146,19 @@ module l1d_issue #(
   logic [ReqBits-1:0] kept2;
   logic replay2_valid_d;
   logic [ReqBits-1:0] replay2_d;
+  logic kept3_valid;
+  logic [ReqBits-1:0] kept3;
+  logic replay3_valid_d;
+  logic [ReqBits-1:0] replay3_d;
 
   assign kept0_valid = take_replay ? replay1_valid_q : replay0_valid_q;
   assign kept0 = take_replay ? replay1_q : replay0_q;
   assign kept1_valid = take_replay ? replay2_valid_q : replay1_valid_q;
   assign kept1 = take_replay ? replay2_q : replay1_q;
-  assign kept2_valid = replay2_valid_q && !take_replay;
-  assign kept2 = replay2_q;
-
-  logic [ReqBits-1:0] back0;
-  logic [ReqBits-1:0] back1;
-  logic [ReqBits-1:0] back2;
-  logic has_failed;
-
-  assign has_failed = failed_valid_i && squash_core_i;
-  assign back0 = has_failed ? failed_req_i : t_back ? t_req_q : a_req_o;
-  assign back1 = has_failed && t_back ? t_req_q : a_req_o;
-  assign back2 = a_req_o;
+  assign kept2_valid = take_replay ? replay3_valid_q : replay2_valid_q;
+  assign kept2 = take_replay ? replay3_q : replay2_q;
+  assign kept3_valid = replay3_valid_q && !take_replay;
+  assign kept3 = replay3_q;
 
   always_comb begin
     replay0_valid_d = kept0_valid;
@@ -154,61 +167,101 @@ module l1d_issue #(
     replay1_d = kept1;
     replay2_valid_d = kept2_valid;
     replay2_d = kept2;
-    if (back_count > 2'd0) begin
-      replay0_valid_d = 1'b1;
-      replay0_d = back0;
-    end
-    if (back_count > 2'd1) begin
-      replay1_valid_d = 1'b1;
-      replay1_d = back1;
-    end
-    if (back_count == 2'd1) begin
-      replay1_valid_d = kept0_valid;
-      replay1_d = kept0;
-    end
-    if (back_count > 2'd2) begin
-      replay2_valid_d = 1'b1;
-      replay2_d = back2;
-    end
-    if (back_count == 2'd1) begin
-      replay2_valid_d = kept1_valid;
-      replay2_d = kept1;
-    end
-    if (back_count == 2'd2) begin
-      replay2_valid_d = kept0_valid;
-      replay2_d = kept0;
+    replay3_valid_d = kept3_valid;
+    replay3_d = kept3;
+    if (squash_core_i) begin
+      if (front_count > 2'd0) begin
+        replay0_valid_d = 1'b1;
+        replay0_d = front0;
+      end else begin
+        replay0_valid_d = replay0_valid_q || take_in;
+        replay0_d = replay0_valid_q ? replay0_q : in0_q;
+      end
+      if (front_count > 2'd1) begin
+        replay1_valid_d = 1'b1;
+        replay1_d = front1;
+      end else if (front_count == 2'd0) begin
+        replay1_valid_d = replay1_valid_q;
+        replay1_d = replay1_q;
+      end else begin
+        replay1_valid_d = replay0_valid_q || take_in;
+        replay1_d = replay0_valid_q ? replay0_q : in0_q;
+      end
+      if (front_count > 2'd2) begin
+        replay2_valid_d = 1'b1;
+        replay2_d = t_req_q;
+      end else if (front_count == 2'd0) begin
+        replay2_valid_d = replay2_valid_q;
+        replay2_d = replay2_q;
+      end else if (front_count == 2'd1) begin
+        replay2_valid_d = replay1_valid_q;
+        replay2_d = replay1_q;
+      end else begin
+        replay2_valid_d = replay0_valid_q || take_in;
+        replay2_d = replay0_valid_q ? replay0_q : in0_q;
+      end
+      if (front_count == 2'd0) begin
+        replay3_valid_d = replay3_valid_q;
+        replay3_d = replay3_q;
+      end else if (front_count == 2'd1) begin
+        replay3_valid_d = replay2_valid_q;
+        replay3_d = replay2_q;
+      end else if (front_count == 2'd2) begin
+        replay3_valid_d = replay1_valid_q;
+        replay3_d = replay1_q;
+      end else begin
+        replay3_valid_d = replay0_valid_q || take_in;
+        replay3_d = replay0_valid_q ? replay0_q : in0_q;
+      end
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      t_kind_q <= 2'd0;
-      in0_valid_q <= 1'b0;
-      in1_valid_q <= 1'b0;
       replay0_valid_q <= 1'b0;
       replay1_valid_q <= 1'b0;
       replay2_valid_q <= 1'b0;
+      replay3_valid_q <= 1'b0;
     end else begin
-      t_kind_q <= squash_core_i && a_kind == 2'd1 || squash_fill_i && a_kind == 2'd2 || squash_flush_i && a_kind == 2'd3 ? 2'd0 : a_kind;
-      in0_valid_q <= in0_valid_d;
-      in1_valid_q <= in1_valid_d;
       replay0_valid_q <= replay0_valid_d;
       replay1_valid_q <= replay1_valid_d;
       replay2_valid_q <= replay2_valid_d;
+      replay3_valid_q <= replay3_valid_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    replay0_q <= replay0_d;
+    replay1_q <= replay1_d;
+    replay2_q <= replay2_d;
+    replay3_q <= replay3_d;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      t_kind_q <= 2'd0;
+      m1_kind_q <= 2'd0;
+      in0_valid_q <= 1'b0;
+      in1_valid_q <= 1'b0;
+    end else begin
+      t_kind_q <= squash_core_i && a_kind == 2'd1 || squash_fill_i && a_kind == 2'd2 || squash_flush_i && a_kind == 2'd3 ? 2'd0 : a_kind;
+      m1_kind_q <= t_squash_o ? 2'd0 : t_kind_q;
+      in0_valid_q <= in0_valid_d;
+      in1_valid_q <= in1_valid_d;
     end
   end
 
   always_ff @(posedge clk_i) begin
     t_req_q <= a_req_o;
+    m1_req_q <= t_req_q;
     in0_q <= in0_d;
     in1_q <= in1_d;
-    replay0_q <= replay0_d;
-    replay1_q <= replay1_d;
-    replay2_q <= replay2_d;
   end
 
   assign t_kind_o = t_kind_q;
   assign t_req_o = t_req_q;
+  assign m1_kind_o = m1_kind_q;
+  assign m1_req_o = m1_req_q;
 
 `ifndef SYNTHESIS
   // Assertions (docs/rtl-verification.md); not synthesized.
@@ -220,7 +273,7 @@ module l1d_issue #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      IssueReplayWithinThree_A: assert (!squash_core_i || 3'(back_count) + 3'(kept0_valid) + 3'(kept1_valid) + 3'(kept2_valid) <= 3'd3);
+      IssueReplayWithinFour_A: assert (!squash_core_i || 3'(front_count) + 3'(replay0_valid_q || take_in) + 3'(replay1_valid_q) + 3'(replay2_valid_q) + 3'(replay3_valid_q) <= 3'd4);
     end
   end
 `endif

@@ -6,10 +6,11 @@
 
 // Stage T of the staged L1 (contract 16.1, 16.5). rd_set_i: the set of the operation A picks this
 // cycle (read when rd_en_i); wr_en_i / wr_set_i / wr_row_i: C's write of a whole row this cycle.
-// m_row_o is the row of the set A read two cycles ago (m_set_o), as the array holds it after every
-// write before this cycle and this cycle's write: the SRAM word, then the write of the read's cycle,
-// then the one of the cycle after (both merged into the T -> M register), then this cycle's (at M).
-// Only the forwarding history's valid bit is reset; rows are not.
+// m1_row_o is the row of the set A read two cycles ago (m1_set_o), m2_row_o the row of the set A
+// read three cycles ago (m2_set_o), each as the array holds it after every write before this cycle
+// and this cycle's write: the SRAM word, then the write of the read's cycle, then the one of the
+// cycle after (both merged into the T -> M1 register), then M1's cycle's (at M1, and so into the
+// M1 -> M2 register), then M2's cycle's (at M2). Only the forwarding history's valid bit is reset.
 module l1d_tag_read #(
   parameter int unsigned Sets = 32,
   parameter int unsigned RowBits = 64
@@ -21,8 +22,10 @@ module l1d_tag_read #(
   input  logic               wr_en_i,
   input  logic [SetBits-1:0] wr_set_i,
   input  logic [RowBits-1:0] wr_row_i,
-  output logic [SetBits-1:0] m_set_o,
-  output logic [RowBits-1:0] m_row_o
+  output logic [SetBits-1:0] m1_set_o,
+  output logic [RowBits-1:0] m1_row_o,
+  output logic [SetBits-1:0] m2_set_o,
+  output logic [RowBits-1:0] m2_row_o
 );
 
   localparam int unsigned SetBits = Sets > 1 ? $clog2(Sets) : 1;
@@ -50,17 +53,22 @@ module l1d_tag_read #(
   logic [SetBits-1:0] w1_set_q;
   logic [RowBits-1:0] w1_row_q;
   logic [SetBits-1:0] t_set_q;
-  logic [SetBits-1:0] m_set_q;
-  logic [RowBits-1:0] m_row_q;
+  logic [SetBits-1:0] m1_set_q;
+  logic [RowBits-1:0] m1_row_q;
+  logic [SetBits-1:0] m2_set_q;
+  logic [RowBits-1:0] m2_row_q;
 
   // T: the SRAM word, then w1, then this cycle's write (newest wins).
   logic [RowBits-1:0] t_row;
 
   assign t_row = wr_en_i && wr_set_i == t_set_q ? wr_row_i : w1_valid_q && w1_set_q == t_set_q ? w1_row_q : sram_row;
 
-  // M: this cycle's write of M's set replaces the registered row.
-  assign m_row_o = wr_en_i && wr_set_i == m_set_q ? wr_row_i : m_row_q;
-  assign m_set_o = m_set_q;
+  // M1 and M2: this cycle's write of the stage's set replaces its registered row (at M2 the
+  // write of the operation decided in the cycle before: the whole-row mux).
+  assign m1_row_o = wr_en_i && wr_set_i == m1_set_q ? wr_row_i : m1_row_q;
+  assign m1_set_o = m1_set_q;
+  assign m2_row_o = wr_en_i && wr_set_i == m2_set_q ? wr_row_i : m2_row_q;
+  assign m2_set_o = m2_set_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -74,8 +82,10 @@ module l1d_tag_read #(
     w1_set_q <= wr_set_i;
     w1_row_q <= wr_row_i;
     t_set_q <= rd_set_i;
-    m_set_q <= t_set_q;
-    m_row_q <= t_row;
+    m1_set_q <= t_set_q;
+    m1_row_q <= t_row;
+    m2_set_q <= m1_set_q;
+    m2_row_q <= m1_row_o;
   end
 
 endmodule

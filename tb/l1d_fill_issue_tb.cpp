@@ -1,14 +1,17 @@
 // Testbench of l1d_fill_issue (gen/blocks/l1d_fill_issue.cpp), the staged L1's fill FIFO and
 // fill-step cursor, against a model written from docs/l1d-microarchitecture.md 16.2-16.3 (a deque
 // of ids and a (position, step) cursor). The environment is the rest of the staged pipe as the
-// golden model runs it: memory responses push entries, stage A takes a step when the arbiter lets
-// it (fill has priority, but the test also withholds takes), the step reaches M two cycles later,
-// where step 0 may wait for miss-queue room (rewind to step 0), the last step pops the entry, and
-// a load merging after the cursor passed an entry's last step makes M rewind to the next one.
+// golden model runs it (golden/l1_staged.cpp): memory responses push entries, stage A takes a step
+// when the arbiter lets it (fill has priority, but the test also withholds takes), the step passes
+// the pipe registers T and M1 and is decided at M2 three cycles later, where step 0 may wait for
+// miss-queue room (rewind to step 0, the fill steps in M1, T and A squashed), the last step pops
+// the entry, and a load merging after the cursor passed an entry's last step makes M2 rewind to
+// the next one (the next fill step in flight, the oldest of M1, T and A, is not that step).
 // Besides every output every cycle: each merged request of each entry is answered exactly once,
 // entries in push order, steps in order.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <iostream>
@@ -153,7 +156,7 @@ class FillIssue : public ::testing::Test {
     std::deque<uint32_t> free_ids;
     for (uint32_t e = 0; e < io.entries; ++e) free_ids.push_back(e);
     std::vector<uint32_t> waiting;  // entries in flight at memory
-    std::optional<Step> t_op, m_op;
+    std::optional<Step> t_op, m1_op, m2_op;
     for (uint64_t c = 0; c < cycles; ++c) {
       FillIo::In in;
       // Memory: an entry in flight completes now and then.
@@ -178,33 +181,35 @@ class FillIssue : public ::testing::Test {
       in.take = rng() % 100 < take_percent;
       const bool takes = in.take && inside && io.step < in.count;
       const std::optional<Step> a_op = takes ? std::optional<Step>(Step{io.fifo[io.pos], io.step}) : std::nullopt;
-      // M: the step two cycles after A (the golden model's decide for a fill step).
-      if (m_op) {
+      // M2: the step three cycles after A (the golden model's decide for a fill step).
+      if (m2_op) {
         const uint32_t head = io.fifo.front();
-        EXPECT_EQ(m_op->entry, head);
-        const bool wait = m_op->step == 0 && rng() % 100 < fail_percent;
+        EXPECT_EQ(m2_op->entry, head);
+        const bool wait = m2_op->step == 0 && rng() % 100 < fail_percent;
         if (wait) {
           in.rewind = true, in.rewind_step = 0, ++waits;
         } else {
-          answered.push_back(*m_op);
-          if (m_op->step + 1 == count[head]) {
+          answered.push_back(*m2_op);
+          if (m2_op->step + 1 == count[head]) {
             in.done = true;
             answered.back().last = true;
             finished.push_back(head);
             free_ids.push_back(head);
           } else {
-            const std::optional<Step>& next = t_op ? t_op : a_op;
-            const bool in_step = next ? next->entry == head && next->step == m_op->step + 1
-                                      : io.pos == 0 && io.step == m_op->step + 1;
-            if (!in_step) in.rewind = true, in.rewind_step = m_op->step + 1, ++late_merges;
+            const std::optional<Step>& next = m1_op ? m1_op : t_op ? t_op : a_op;
+            const bool in_step = next ? next->entry == head && next->step == m2_op->step + 1
+                                      : io.pos == 0 && io.step == m2_op->step + 1;
+            if (!in_step) in.rewind = true, in.rewind_step = m2_op->step + 1, ++late_merges;
           }
         }
       }
       if (in.push) pushed.push_back(in.push_entry);
       tb::check_cycle(dut, io, board, in);
-      // Squashes: a rewind drops the younger fill steps in T and A.
-      m_op = in.rewind ? std::nullopt : t_op;
+      // Squashes: a rewind drops the younger fill steps in M1, T and A.
+      m2_op = in.rewind ? std::nullopt : m1_op;
+      m1_op = in.rewind ? std::nullopt : t_op;
       t_op = in.rewind ? std::nullopt : a_op;
+      in_flight_max = std::max<uint32_t>(in_flight_max, !!m2_op + !!m1_op + !!t_op);
     }
   }
 
@@ -215,6 +220,7 @@ class FillIssue : public ::testing::Test {
   std::vector<Step> answered;
   std::vector<uint32_t> pushed, finished;
   uint64_t merges = 0, waits = 0, late_merges = 0;
+  uint32_t in_flight_max = 0;  // fill steps in T, M1 and M2 at once
 };
 TYPED_TEST_SUITE(FillIssue, models::Configs);
 
@@ -232,6 +238,7 @@ TYPED_TEST(FillIssue, StepsAnsweredOnceInOrder) {
   EXPECT_GT(this->waits, 1'000u);
   EXPECT_GT(this->merges, 1'000u);
   EXPECT_GT(this->late_merges, 10u);
+  EXPECT_EQ(this->in_flight_max, 3u);  // the three pipe registers were all used
   EXPECT_EQ(this->board.mismatches(), 0U);
 }
 

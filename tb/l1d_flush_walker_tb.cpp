@@ -1,9 +1,10 @@
 // Testbench of l1d_flush_walker (gen/blocks/l1d_flush_walker.cpp), the staged L1's flush walk
 // cursor, against a model written from docs/l1d-microarchitecture.md 16.2-16.3, in the staged
 // pipe's environment as golden/l1_staged.cpp runs it: stage A takes a line when it is offered
-// (fills may hold A), M sees the line two cycles later, a visit may wait for miss-queue room (M
-// rewinds the cursor to it and the younger visits in T and A are squashed), the last line's
-// completion ends the walk, and walks start again (kernel end, granularity switch) or are cancelled.
+// (fills may hold A), the line passes the pipe registers T and M1 and is decided at M2 three cycles
+// later, a visit may wait for miss-queue room (M2 rewinds the cursor to it and the younger visits in
+// M1, T and A are squashed), the last line's completion ends the walk, and walks start again
+// (kernel end, granularity switch: the visits in M1, T and A squashed) or are cancelled.
 // Besides every output every cycle: each walk completes the lines 0 .. Lines-1 once each, in order.
 #include <fmt/format.h>
 
@@ -101,35 +102,38 @@ TYPED_TEST_SUITE(FlushWalker, models::Configs);
 TYPED_TEST(FlushWalker, WalksVisitEveryLineOnceInOrder) {
   auto& gen = this->rng;
   const uint32_t lines = this->io.lines;
-  std::optional<uint32_t> t_line, m_line;
+  std::optional<uint32_t> t_line, m1_line, m2_line;
   uint32_t expect = 0;  // the line the current walk completes next
-  uint64_t walks_done = 0, restarts = 0, waits = 0, visits = 0;
+  uint64_t walks_done = 0, restarts = 0, waits = 0, visits = 0, full_pipe = 0;
   for (uint64_t c = 0; c < kRandomCycles; ++c) {
     WalkerIo::In in;
     const bool offered = this->io.active && this->io.cursor < lines;
     in.take = gen() % 4 != 0;  // a fill step holds A now and then
     const std::optional<uint32_t> a_line =
         in.take && offered ? std::optional<uint32_t>(this->io.cursor) : std::nullopt;
-    if (m_line) {
-      ASSERT_EQ(*m_line, expect) << "cycle " << c;
+    if (m2_line) {
+      ASSERT_EQ(*m2_line, expect) << "cycle " << c;
       if (gen() % 8 == 0) {
-        in.rewind = true, in.rewind_line = *m_line, ++waits;
+        in.rewind = true, in.rewind_line = *m2_line, ++waits;
       } else {
         ++expect, ++visits;
-        if (*m_line + 1 == lines) in.finish = true, ++walks_done;
+        if (*m2_line + 1 == lines) in.finish = true, ++walks_done;
       }
     }
     // A walk starts now and then (kernel end, granularity switch), also over a running one.
     if (gen() % 2000 == 0 || (!this->io.active && gen() % 50 == 0)) in.start = true, ++restarts;
     tb::check_cycle(this->dut, this->io, this->board, in);
     const bool squash = in.rewind || in.start;
-    m_line = squash ? std::nullopt : t_line;
+    m2_line = squash ? std::nullopt : m1_line;
+    m1_line = squash ? std::nullopt : t_line;
     t_line = squash ? std::nullopt : a_line;
+    full_pipe += m2_line && m1_line && t_line;
     if (in.start) expect = 0;
   }
   EXPECT_GT(walks_done, 50u);
   EXPECT_GT(waits, 1000u);
   EXPECT_GT(restarts, walks_done);
+  EXPECT_GT(full_pipe, 1000u);  // visits in T, M1 and M2 at once
   EXPECT_EQ(this->board.mismatches(), 0U);
 }
 

@@ -1,10 +1,11 @@
 // Testbench of l1d_tag_read (gen/blocks/l1d_tag_read.cpp), stage T of the staged L1, against a
-// plain array written at the clock edge: the row stage M sees for a set read at A two cycles
-// earlier must be the array after every earlier write, with this cycle's write of the set on top
-// (docs/l1d-microarchitecture.md 16.5: same-set hazards are forwarded, never replayed). Writes go
-// mostly to a few sets, so that the writes of the read's cycle, of its T cycle and of its M cycle
-// hit the set being read, alone and together; every set is written once first (an SRAM word has
-// no reset value). Also the netlist co-simulation.
+// plain array written at the clock edge: the rows stages M1 and M2 see for sets read at A two and
+// three cycles earlier must be the array after every earlier write, with this cycle's write of the
+// set on top (docs/l1d-microarchitecture.md 16.5: same-set hazards are forwarded, never replayed;
+// at M2 this cycle's write is the one of the operation decided just before, the whole-row mux).
+// Writes go mostly to a few sets, so that the writes of the read's cycle, of its T, M1 and M2
+// cycles hit the set being read, alone and together; every set is written once first (an SRAM
+// word has no reset value). Also the netlist co-simulation.
 #include <fmt/format.h>
 
 #include <cstdint>
@@ -34,15 +35,22 @@ struct TagReadIo {
                                in.wr_row);
     }
   };
-  // M's outputs mean something only for an enabled read two cycles ago: elsewhere the golden side
-  // says `any` and the comparison skips them.
-  struct Out {
+  // A stage's outputs mean something only for an enabled read two (M1) or three (M2) cycles ago:
+  // elsewhere the golden side says `any` and the comparison skips them.
+  struct Stage {
     bool any = false;
     uint32_t set = 0;
     uint64_t row = 0;
-    bool operator==(const Out& o) const { return any || o.any || (set == o.set && row == o.row); }
+    bool operator==(const Stage& o) const { return any || o.any || (set == o.set && row == o.row); }
+  };
+  struct Out {
+    Stage m1, m2;
+    bool operator==(const Out&) const = default;
     friend std::ostream& operator<<(std::ostream& os, const Out& o) {
-      return o.any ? os << "(no read at M)" : os << fmt::format("m_set_o {} m_row_o {:#x}", o.set, o.row);
+      const auto show = [](const Stage& s, const char* name) {
+        return s.any ? fmt::format("(no read at {})", name) : fmt::format("{} set {} row {:#x}", name, s.set, s.row);
+      };
+      return os << show(o.m1, "M1") << ", " << show(o.m2, "M2");
     }
   };
 
@@ -58,22 +66,28 @@ struct TagReadIo {
   }
   template <class M>
   Out sample(const M& m) const {
-    return {false, static_cast<uint32_t>(tb::get(m.m_set_o)), tb::get(m.m_row_o)};
+    return {{false, static_cast<uint32_t>(tb::get(m.m1_set_o)), tb::get(m.m1_row_o)},
+            {false, static_cast<uint32_t>(tb::get(m.m2_set_o)), tb::get(m.m2_row_o)}};
   }
   Out golden(const In& in) {
-    Out o{!m_read, m_set, 0};
-    if (m_read) o.row = in.wr_en && in.wr_set == m_set ? in.wr_row : rows[m_set];
-    m_read = t_read, m_set = t_set;
+    const auto stage = [&](bool read, uint32_t set) {
+      return Stage{!read, set, read ? (in.wr_en && in.wr_set == set ? in.wr_row : rows[set]) : 0};
+    };
+    const Out o{stage(m1_read, m1_set), stage(m2_read, m2_set)};
+    m1_forwards += m1_read && in.wr_en && in.wr_set == m1_set;
+    m2_forwards += m2_read && in.wr_en && in.wr_set == m2_set;
+    m2_read = m1_read, m2_set = m1_set;
+    m1_read = t_read, m1_set = t_set;
     t_read = in.rd_en, t_set = in.rd_set;
     if (in.wr_en) rows[in.wr_set] = in.wr_row;
     return o;
   }
-  // Every set written once, then three reads to fill T and M: afterwards no output holds a word
+  // Every set written once, then four reads to fill T, M1 and M2: afterwards no output holds a word
   // nobody wrote (an SRAM word and the pipe registers have no reset value).
   std::vector<In> cosim_preload() const {
     std::vector<In> pre;
     for (uint32_t s = 0; s < sets; ++s) pre.push_back({false, 0, true, s, 0x5eed0000ull + s});
-    for (int i = 0; i < 3; ++i) pre.push_back({true, 0, false, 0, 0});
+    for (int i = 0; i < 4; ++i) pre.push_back({true, 0, false, 0, 0});
     return pre;
   }
   // Reads and writes mostly of sets 0-2 (hazards), now and then any set.
@@ -88,8 +102,9 @@ struct TagReadIo {
 
   uint32_t sets;
   std::vector<uint64_t> rows;
-  bool t_read = false, m_read = false;
-  uint32_t t_set = 0, m_set = 0;
+  bool t_read = false, m1_read = false, m2_read = false;
+  uint32_t t_set = 0, m1_set = 0, m2_set = 0;
+  uint64_t m1_forwards = 0, m2_forwards = 0;  // cycles whose write M1's / M2's row must take
 };
 
 using Board = tb::Scoreboard<TagReadIo::In, TagReadIo::Out>;
@@ -115,21 +130,23 @@ class TagRead : public ::testing::Test {
 };
 TYPED_TEST_SUITE(TagRead, models::Configs);
 
-// Set 1 read in cycle 0; written in cycle 0 (its read's cycle), 1 (its T) or 2 (its M), alone
-// and in every combination: M must see the newest.
+// Set 1 read in cycle 0; written in cycle 0 (its read's cycle), 1 (its T), 2 (its M1) or 3 (its
+// M2), alone and in every combination: M1 must see the newest of the first three, M2 the newest
+// of all four. Then the same with a decoy: the other set written in those cycles changes nothing.
 TYPED_TEST(TagRead, EachForwardingPath) {
-  for (uint32_t mask = 0; mask < 8; ++mask) {
+  for (uint32_t mask = 0; mask < 32; ++mask) {
     const uint32_t set = 1 % this->io.sets;
-    for (uint32_t c = 0; c < 3; ++c) {
+    const bool decoy = mask >= 16 && this->io.sets > 1;
+    for (uint32_t c = 0; c < 4; ++c) {
       TagReadIo::In in;
       in.rd_en = c == 0;
       in.rd_set = set;
       in.wr_en = (mask >> c) & 1;
-      in.wr_set = set;
+      in.wr_set = decoy ? 2 % this->io.sets : set;
       in.wr_row = 0xA000 + mask * 16 + c;
       tb::check_cycle(this->dut, this->io, this->board, in);
     }
-    for (uint32_t c = 0; c < 3; ++c) tb::check_cycle(this->dut, this->io, this->board, {});
+    for (uint32_t c = 0; c < 4; ++c) tb::check_cycle(this->dut, this->io, this->board, {});
   }
   EXPECT_EQ(this->board.mismatches(), 0U);
 }
@@ -137,6 +154,10 @@ TYPED_TEST(TagRead, EachForwardingPath) {
 TYPED_TEST(TagRead, RandomHazardsMatchTheArray) {
   for (uint64_t c = 0; c < kRandomCycles; ++c)
     tb::check_cycle(this->dut, this->io, this->board, this->io.random(this->rng));
+  EXPECT_GT(this->io.m1_forwards, kRandomCycles / 20);
+  EXPECT_GT(this->io.m2_forwards, kRandomCycles / 20);
+  std::cout << "[ hazards  ] " << this->io.m1_forwards << " writes forwarded at M1, " << this->io.m2_forwards
+            << " at M2\n";
   EXPECT_EQ(this->board.mismatches(), 0U);
 }
 

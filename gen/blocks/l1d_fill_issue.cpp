@@ -1,9 +1,11 @@
 // l1d_fill_issue: the fill unit's issue side in the staged L1 (docs/l1d-microarchitecture.md
 // 16.2-16.3): the fill FIFO of MSHR ids in response order and the cursor (FIFO position, step)
-// of the next fill step stage A may take. Stage M reports what became of the steps: the head
-// entry done (its last step answered), or a rewind to one of the head entry's steps (step 0 after
-// a placement that waits for miss-queue room; a later step when a load merged after the cursor
-// passed it). Golden counterpart: golden::L1's fill_fifo_ and fill cursor (golden/l1_staged.cpp).
+// of the next fill step stage A may take. Stage M2 (the decision, three cycles after A) reports
+// what became of the steps: the head entry done (its last step answered), or a rewind to one of
+// the head entry's steps (step 0 after a placement that waits for miss-queue room; a later step
+// when a load merged after the cursor passed it). The pipe's depth between A and M2 is not the
+// unit's business: the cursor only moves on at A and back at M2. Golden counterpart: golden::L1's
+// fill_fifo_ and fill cursor (golden/l1_staged.cpp).
 #include <string>
 
 #include "common/config.h"
@@ -27,8 +29,8 @@ class FillIssue final : public RtlBlock {
     m.describe("count_i, the number of requests of that entry (cursor_entry_o), read from the MSHR file's");
     m.describe("registered state. take_i (stage A took it): the cursor moves to the next step, or to step 0 of");
     m.describe("the next entry after the last. At the edge, in this order: push_i appends push_entry_i (a memory");
-    m.describe("response completed that entry); done_i (M answered the head entry's last step) pops the head and");
-    m.describe("moves the cursor back one position; rewind_i (M) puts the cursor at the head entry's step");
+    m.describe("response completed that entry); done_i (M2 answered the head entry's last step) pops the head");
+    m.describe("and moves the cursor back one position; rewind_i (M2) puts the cursor at the head entry's step");
     m.describe("rewind_step_i. done_i and rewind_i never come together.");
     Expr entries = m.param("Entries", cfg.l1.mshr_entries);
     Expr max_merge = m.param("MaxMerge", cfg.l1.mshr_max_merge);

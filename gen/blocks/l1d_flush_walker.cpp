@@ -1,8 +1,8 @@
 // l1d_flush_walker: the flush walker's issue side in the staged L1 (docs/l1d-microarchitecture.md
 // sections 7, 9 and 16.2-16.3): while a flush runs, the cursor names the next line (set-major,
-// way-minor) stage A may take; stage M reports a visit that waits for miss-queue room (rewind to
-// it) and the completion of the last line. Golden counterpart: golden::L1's flushing_ and flush
-// cursor (golden/l1_staged.cpp).
+// way-minor) stage A may take; stage M2 (the decision, three cycles after A) reports a visit that
+// waits for miss-queue room (rewind to it) and the completion of the last line. Golden
+// counterpart: golden::L1's flushing_ and flush cursor (golden/l1_staged.cpp).
 #include <string>
 
 #include "common/config.h"
@@ -15,7 +15,7 @@ class FlushWalker final : public RtlBlock {
  public:
   std::string_view name() const override { return "l1d_flush_walker"; }
   std::string_view summary() const override {
-    return "staged L1 flush walker: active flag and line cursor with M's rewinds, start and cancel";
+    return "staged L1 flush walker: active flag and line cursor with M2's rewinds, start and cancel";
   }
 
   Module module(const l1d::Config& cfg) const override {
@@ -23,9 +23,9 @@ class FlushWalker final : public RtlBlock {
     m.describe("The flush walk's issue cursor (contract 7, 9, 16.2-16.3). Lines = sets x ways, line = set * Ways");
     m.describe("+ way. active_o: a flush runs (stage A takes no core request meanwhile); valid_o: a line is left");
     m.describe("to issue (line_o). At the edge, in this order: take_i (A took line_o) moves the cursor on;");
-    m.describe("rewind_i (M's visit of rewind_line_i waits for miss-queue room) puts it back there; finish_i (M");
+    m.describe("rewind_i (M2's visit of rewind_line_i waits for miss-queue room) puts it back there; finish_i (M2");
     m.describe("completed the last line) ends the walk; cancel_i (kernel end without dirty state) ends it too;");
-    m.describe("start_i (a granularity switch at M or a kernel-end flush) starts a walk at line 0, over all.");
+    m.describe("start_i (a granularity switch at M2 or a kernel-end flush) starts a walk at line 0, over all.");
     Expr lines = m.param("Lines", cfg.l1.sets() * cfg.l1.ways);
     Expr line_bits = m.localparam("LineBits", clog2(lines + 1));
 

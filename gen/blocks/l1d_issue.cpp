@@ -1,8 +1,9 @@
 // l1d_issue: stage A of the staged L1 (docs/l1d-microarchitecture.md sections 16.2-16.3): the
 // core input FIFO, the replay FIFO of failed core requests, the arbiter (fill > flush > replay >
-// core) and the pipe register of stage T. The fill unit and the flush walker keep their own issue
-// cursors; this unit only says when it takes their operation. Core request payloads are opaque
-// (ReqBits wide): l1d_top packs a CoreReq into them.
+// core) and the pipe registers of stages T and M1 (the decision is taken at M2, outside). The fill
+// unit and the flush walker keep their own issue cursors; this unit only says when it takes their
+// operation. Core request payloads are opaque (ReqBits wide): l1d_top packs a CoreReq into them.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,8 @@ class Issue final : public RtlBlock {
  public:
   std::string_view name() const override { return "l1d_issue"; }
   std::string_view summary() const override {
-    return "staged L1 stage A: core input FIFO (2), replay FIFO (3), arbiter fill > flush > replay > core, T register";
+    return "staged L1 stage A: core input FIFO (2), replay FIFO (4), arbiter fill > flush > replay > core, T and M1 "
+           "registers";
   }
 
   Module module(const l1d::Config& cfg) const override {
@@ -29,12 +31,13 @@ class Issue final : public RtlBlock {
     m.describe("core_req_ready_o: the 2-entry input FIFO holds fewer than 2 (registered). A takes, in order:");
     m.describe("a fill step (fill_valid_i), a flush line (flush_valid_i; while flush_active_i no core request");
     m.describe("is taken, with or without a line), the replay FIFO's head, the input FIFO's head. a_*_o is");
-    m.describe("A's pick this cycle (the tag SRAM is addressed from it); it enters T at the clock edge unless");
-    m.describe("squashed. Squashes from M at the edge: squash_core_i sends back to the front of the replay FIFO,");
-    m.describe("oldest first, the failed M request (failed_valid_i, failed_req_i) and the core requests in T");
-    m.describe("and A; squash_fill_i / squash_flush_i drop the fill / flush operations in T and A (their units");
-    m.describe("rewind). t_squash_o says the T operation does not enter M. stall_o: a core request waits while a");
-    m.describe("fill step or the flush holds A (s1_stall_cycles). Only valid bits are reset, never payloads.");
+    m.describe("A's pick this cycle (the tag SRAM is addressed from it); it enters T, and T's operation enters");
+    m.describe("M1, at the clock edge unless squashed. Squashes from M2 at the edge: squash_core_i sends back to");
+    m.describe("the front of the replay FIFO, oldest first, the failed M2 request (failed_valid_i, failed_req_i)");
+    m.describe("and the core requests in M1, T and A; squash_fill_i / squash_flush_i drop the fill / flush");
+    m.describe("operations in M1, T and A (their units rewind). t_squash_o: the T operation does not enter M1;");
+    m.describe("m1_squash_o: the M1 operation does not enter M2. stall_o: a core request waits while a fill");
+    m.describe("step or the flush holds A (s1_stall_cycles). Only valid bits are reset, never payloads.");
     Expr req_bits = m.param("ReqBits", 64);
 
     m.clk();
@@ -57,6 +60,9 @@ class Issue final : public RtlBlock {
     Expr t_kind_o = m.output("t_kind_o", 2);
     Expr t_req_o = m.output("t_req_o", req_bits);
     Expr t_squash_o = m.output("t_squash_o");
+    Expr m1_kind_o = m.output("m1_kind_o", 2);
+    Expr m1_req_o = m.output("m1_req_o", req_bits);
+    Expr m1_squash_o = m.output("m1_squash_o");
     Expr stall_o = m.output("stall_o");
 
     // The FIFOs: entry 0 is the head; valid bits are packed to the front.
@@ -67,9 +73,11 @@ class Issue final : public RtlBlock {
       return e;
     };
     const auto in_fifo = entries("in", 2);
-    const auto replay = entries("replay", 3);
+    const auto replay = entries("replay", kReplayDepth);
     Expr t_kind_q = m.logic("t_kind_q", 2);
     Expr t_req_q = m.logic("t_req_q", req_bits);
+    Expr m1_kind_q = m.logic("m1_kind_q", 2);
+    Expr m1_req_q = m.logic("m1_req_q", req_bits);
 
     m.comment("Arbitration on the state at the start of the cycle.");
     Expr core_blocked = m.logic("core_blocked");
@@ -94,11 +102,8 @@ class Issue final : public RtlBlock {
           .lor(squash_fill.land(kind.eq(lit(2, kFill))))
           .lor(squash_flush.land(kind.eq(lit(2, kFlush))));
     };
-    Expr t_back = m.logic("t_back");
-    Expr a_back = m.logic("a_back");
     m.assign(t_squash_o, squashed(t_kind_q));
-    m.assign(t_back, squash_core.land(t_kind_q.eq(lit(2, kCore))));
-    m.assign(a_back, squash_core.land(a_kind.eq(lit(2, kCore))));
+    m.assign(m1_squash_o, squashed(m1_kind_q));
 
     m.comment("Input FIFO: pop the head A took, then push a fired request behind what is left.");
     Expr fire = m.logic("fire");
@@ -126,78 +131,121 @@ class Issue final : public RtlBlock {
                     });
                   });
 
-    m.comment("Replay FIFO: pop the head A took; on squash_core_i put the failed M request, then the core");
-    m.comment("requests of T and A, in front of what is left (at most 3 in all: asserted).");
-    Expr back_count = m.logic("back_count", 2);
-    m.assign(back_count, cast(2, failed_valid.land(squash_core)) + cast(2, t_back) + cast(2, a_back));
-    std::vector<Expr> kept_v, kept_p, rv, rp;  // after the pop; next state
-    for (unsigned k = 0; k < 3; ++k) {
-      kept_v.push_back(m.logic("kept" + std::to_string(k) + "_valid"));
-      kept_p.push_back(m.logic("kept" + std::to_string(k), req_bits));
-      rv.push_back(m.logic("replay" + std::to_string(k) + "_valid_d"));
-      rp.push_back(m.logic("replay" + std::to_string(k) + "_d", req_bits));
-    }
-    for (unsigned k = 0; k < 3; ++k) {
-      const bool last = k + 1 == 3;
-      m.assign(kept_v[k], last ? (replay[k].first.land(!take_replay)) : mux(take_replay, replay[k + 1].first, replay[k].first));
-      m.assign(kept_p[k], last ? replay[k].second : mux(take_replay, replay[k + 1].second, replay[k].second));
-    }
-    // The requests going back, oldest first: failed, T's, A's (those present), packed to the front.
-    Expr back0 = m.logic("back0", req_bits);
-    Expr back1 = m.logic("back1", req_bits);
-    Expr back2 = m.logic("back2", req_bits);
-    Expr has_failed = m.logic("has_failed");
-    m.assign(has_failed, failed_valid.land(squash_core));
-    m.assign(back0, mux(has_failed, failed_req, mux(t_back, t_req_q, a_req_o)));
-    m.assign(back1, mux(has_failed.land(t_back), t_req_q, a_req_o));
-    m.assign(back2, a_req_o);
-    const std::vector<Expr> back = {back0, back1, back2};
-    std::vector<Init> replay_next;
-    for (unsigned k = 0; k < 3; ++k) {
-      replay_next.push_back({rv[k], kept_v[k]});
-      replay_next.push_back({rp[k], kept_p[k]});
-    }
-    m.always_comb(replay_next, [&](Block& b) {
-      for (unsigned k = 0; k < 3; ++k) {
-        // Slot k: the k-th request going back, else the kept entry k - back_count.
-        b.if_(back_count.gt(lit(2, k)), [&](Block& t) {
-          t.assign(rv[k], bit(true));
-          t.assign(rp[k], back[k]);
-        });
-        for (unsigned n = 1; n <= k; ++n)
-          b.if_(back_count.eq(lit(2, n)), [&](Block& t) {
-            t.assign(rv[k], kept_v[k - n]);
-            t.assign(rp[k], kept_p[k - n]);
-          });
-      }
-    });
+    const Expr replay_after_squash =
+        replay_fifo(m, replay, in_fifo[0], take_replay, take_in, squash_core, failed_valid, failed_req, m1_kind_q,
+                    m1_req_q, t_kind_q, t_req_q, req_bits);
 
-    std::vector<Init> valid_resets = {{t_kind_q, lit(2, kNone)}};
+    std::vector<Init> valid_resets = {{t_kind_q, lit(2, kNone)}, {m1_kind_q, lit(2, kNone)}};
     for (const auto& [v, p] : in_fifo) valid_resets.push_back({v, bit(false)});
-    for (const auto& [v, p] : replay) valid_resets.push_back({v, bit(false)});
     m.always_ff(valid_resets, [&](Block& b) {
       b.assign(t_kind_q, mux(squashed(a_kind), lit(2, kNone), a_kind));
+      b.assign(m1_kind_q, mux(t_squash_o, lit(2, kNone), t_kind_q));
       b.assign(in_fifo[0].first, in0_valid_d);
       b.assign(in_fifo[1].first, in1_valid_d);
-      for (unsigned k = 0; k < 3; ++k) b.assign(replay[k].first, rv[k]);
     });
     m.always_ff_noreset([&](Block& b) {
       b.assign(t_req_q, a_req_o);
+      b.assign(m1_req_q, t_req_q);
       b.assign(in_fifo[0].second, in0_d);
       b.assign(in_fifo[1].second, in1_d);
-      for (unsigned k = 0; k < 3; ++k) b.assign(replay[k].second, rp[k]);
     });
     m.assign(t_kind_o, t_kind_q);
     m.assign(t_req_o, t_req_q);
-
+    m.assign(m1_kind_o, m1_kind_q);
+    m.assign(m1_req_o, m1_req_q);
     m.verification("Assertions (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
       v.assert_clocked("IssueFailedNeedsSquash_A", (!failed_valid).lor(squash_core));
-      v.assert_clocked("IssueReplayWithinThree_A",
-                       (!squash_core).lor((cast(3, back_count) + cast(3, kept_v[0]) + cast(3, kept_v[1]) +
-                                           cast(3, kept_v[2]))
-                                              .le(lit(3, 3))));
+      v.assert_clocked("IssueReplayWithinFour_A", (!squash_core).lor(replay_after_squash.le(lit(3, kReplayDepth))));
     });
     return m;
+  }
+
+ private:
+  static constexpr unsigned kReplayDepth = 4;  // contract 16.2: A, T, M1 and M2 hold at most 4 core requests
+
+  // The replay FIFO. A squash puts the failed M2 request and the core requests of M1 and T (the
+  // "front", oldest first) before the FIFO as it was at the start of the cycle, A's core pick
+  // included: A's pick is the replay FIFO's head, or the input FIFO's head when the replay FIFO was
+  // empty. So the squash's next state does not wait for A's payload mux.
+  static Expr replay_fifo(Module& m, const std::vector<std::pair<Expr, Expr>>& replay, const std::pair<Expr, Expr>& in0,
+                          const Expr& take_replay, const Expr& take_in, const Expr& squash_core,
+                          const Expr& failed_valid, const Expr& failed_req, const Expr& m1_kind_q,
+                          const Expr& m1_req_q, const Expr& t_kind_q, const Expr& t_req_q, const Expr& req_bits) {
+    m.comment("Replay FIFO: pop the head A took; on squash_core_i put the failed M2 request, then the core");
+    m.comment("requests of M1 and T, in front of the FIFO with A's core pick back at its head (at most 4 in");
+    m.comment("all: asserted).");
+    const unsigned n = kReplayDepth;
+    Expr has_failed = m.logic("has_failed");
+    Expr m1_back = m.logic("m1_back");
+    Expr t_back = m.logic("t_back");
+    Expr front_count = m.logic("front_count", 2);
+    m.assign(has_failed, failed_valid.land(squash_core));
+    m.assign(m1_back, squash_core.land(m1_kind_q.eq(lit(2, kCore))));
+    m.assign(t_back, squash_core.land(t_kind_q.eq(lit(2, kCore))));
+    m.assign(front_count, cast(2, has_failed) + cast(2, m1_back) + cast(2, t_back));
+    // The front, packed: the k-th of (failed, M1's, T's) present.
+    Expr front0 = m.logic("front0", req_bits);
+    Expr front1 = m.logic("front1", req_bits);
+    m.assign(front0, mux(has_failed, failed_req, mux(m1_back, m1_req_q, t_req_q)));
+    m.assign(front1, mux(has_failed.land(m1_back), m1_req_q, t_req_q));
+    const std::vector<Expr> front = {front0, front1, t_req_q};
+
+    std::vector<Expr> kept_v, kept_p, base_v, base_p, rv, rp;  // after a pop; before A's pop; next state
+    for (unsigned k = 0; k < n; ++k) {
+      const std::string i = std::to_string(k);
+      kept_v.push_back(m.logic("kept" + i + "_valid"));
+      kept_p.push_back(m.logic("kept" + i, req_bits));
+      rv.push_back(m.logic("replay" + i + "_valid_d"));
+      rp.push_back(m.logic("replay" + i + "_d", req_bits));
+    }
+    for (unsigned k = 0; k < n; ++k) {
+      const bool last = k + 1 == n;
+      m.assign(kept_v[k],
+               last ? replay[k].first.land(!take_replay) : mux(take_replay, replay[k + 1].first, replay[k].first));
+      m.assign(kept_p[k], last ? replay[k].second : mux(take_replay, replay[k + 1].second, replay[k].second));
+      // The FIFO with A's core pick at its head (an input-FIFO pick only when the FIFO was empty).
+      base_v.push_back(k == 0 ? replay[0].first.lor(take_in) : replay[k].first);
+      base_p.push_back(k == 0 ? mux(replay[0].first, replay[0].second, in0.second) : replay[k].second);
+    }
+    std::vector<Init> next;
+    for (unsigned k = 0; k < n; ++k) {
+      next.push_back({rv[k], kept_v[k]});
+      next.push_back({rp[k], kept_p[k]});
+    }
+    m.always_comb(next, [&](Block& b) {
+      b.if_(squash_core, [&](Block& s) {
+        // Slot k: the front's k-th request, else, with f requests in the front, the base's entry k - f.
+        for (unsigned k = 0; k < n; ++k) {
+          const auto base = [&](unsigned f) {
+            return [&, f](Block& t) {
+              t.assign(rv[k], base_v[k - f]);
+              t.assign(rp[k], base_p[k - f]);
+            };
+          };
+          const unsigned fmax = std::min<unsigned>(k, 3);  // front_count is at most 3
+          auto chain = k < front.size() ? s.if_(front_count.gt(lit(2, k)),
+                                                [&](Block& t) {
+                                                  t.assign(rv[k], bit(true));
+                                                  t.assign(rp[k], front[k]);
+                                                })
+                                        : s.if_(front_count.eq(lit(2, 0)), base(0));
+          for (unsigned f = k < front.size() ? 0 : 1; f < fmax; ++f) chain.else_if(front_count.eq(lit(2, f)), base(f));
+          chain.else_(base(fmax));
+        }
+      });
+    });
+    std::vector<Init> resets;
+    for (const auto& [v, p] : replay) resets.push_back({v, bit(false)});
+    m.always_ff(resets, [&](Block& b) {
+      for (unsigned k = 0; k < n; ++k) b.assign(replay[k].first, rv[k]);
+    });
+    m.always_ff_noreset([&](Block& b) {
+      for (unsigned k = 0; k < n; ++k) b.assign(replay[k].second, rp[k]);
+    });
+    // The requests in the FIFO after a squash (at most 4: asserted by the caller).
+    Expr total = cast(3, front_count);
+    for (unsigned k = 0; k < n; ++k) total = total + cast(3, base_v[k]);
+    return total;
   }
 };
 

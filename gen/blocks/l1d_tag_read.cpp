@@ -1,10 +1,13 @@
 // l1d_tag_read: stage T of the staged L1 (docs/l1d-microarchitecture.md 16.1, 16.5): the tag/state
 // array in a 1r1w SRAM (l1d_sram_1r1w, one word per set), read at A for T and written by C, with
-// the forwarding that lets stage M see the row every older operation left. The row an operation
-// reads at A is older than three writes it must see: the write in the same cycle as its read (a
-// macro's read-during-write is undefined), the write while it is in T, and the write while it is
-// in M. The first two are merged into the T -> M register, the last one at M's input; the newest
-// write of the set wins. Rows are written whole (C writes the row M decided from).
+// the forwarding that lets stages M1 and M2 see the row every older operation left. The row an
+// operation reads at A is older than four writes: the write in the same cycle as its read (a
+// macro's read-during-write is undefined), the write while it is in T, the write while it is in M1
+// (all three from operations decided before it reaches M1: M1 matches against that row), and the
+// write while it is in M2 (C's write of the operation decided just before it). The first two are
+// merged into the T -> M1 register, the third at M1's input (and so into the M1 -> M2 register),
+// the fourth at M2's input: the contract's whole-row mux, so the row M2 writes back loses no
+// write. The newest write of the set wins. Rows are written whole (C writes the row M2 decided from).
 #include <string>
 
 #include "common/config.h"
@@ -17,17 +20,18 @@ class TagRead final : public RtlBlock {
  public:
   std::string_view name() const override { return "l1d_tag_read"; }
   std::string_view summary() const override {
-    return "staged L1 stage T: tag/state rows in a 1r1w SRAM, read at A, written at C, forwarded into M";
+    return "staged L1 stage T: tag/state rows in a 1r1w SRAM, read at A, written at C, forwarded into M1 and M2";
   }
 
   Module module(const l1d::Config& cfg) const override {
     Module m(name());
     m.describe("Stage T of the staged L1 (contract 16.1, 16.5). rd_set_i: the set of the operation A picks this");
     m.describe("cycle (read when rd_en_i); wr_en_i / wr_set_i / wr_row_i: C's write of a whole row this cycle.");
-    m.describe("m_row_o is the row of the set A read two cycles ago (m_set_o), as the array holds it after every");
-    m.describe("write before this cycle and this cycle's write: the SRAM word, then the write of the read's cycle,");
-    m.describe("then the one of the cycle after (both merged into the T -> M register), then this cycle's (at M).");
-    m.describe("Only the forwarding history's valid bit is reset; rows are not.");
+    m.describe("m1_row_o is the row of the set A read two cycles ago (m1_set_o), m2_row_o the row of the set A");
+    m.describe("read three cycles ago (m2_set_o), each as the array holds it after every write before this cycle");
+    m.describe("and this cycle's write: the SRAM word, then the write of the read's cycle, then the one of the");
+    m.describe("cycle after (both merged into the T -> M1 register), then M1's cycle's (at M1, and so into the");
+    m.describe("M1 -> M2 register), then M2's cycle's (at M2). Only the forwarding history's valid bit is reset.");
     Expr sets = m.param("Sets", cfg.l1.sets());
     Expr row_bits = m.param("RowBits", 64);
     Expr set_bits = m.localparam("SetBits", mux(sets.gt(1), clog2(sets), 1));
@@ -39,8 +43,10 @@ class TagRead final : public RtlBlock {
     Expr wr_en = m.input("wr_en_i");
     Expr wr_set = m.input("wr_set_i", set_bits);
     Expr wr_row = m.input("wr_row_i", row_bits);
-    Expr m_set_o = m.output("m_set_o", set_bits);
-    Expr m_row_o = m.output("m_row_o", row_bits);
+    Expr m1_set_o = m.output("m1_set_o", set_bits);
+    Expr m1_row_o = m.output("m1_row_o", row_bits);
+    Expr m2_set_o = m.output("m2_set_o", set_bits);
+    Expr m2_row_o = m.output("m2_row_o", row_bits);
 
     Expr sram_row = m.logic("sram_row", row_bits);
     m.instance("u_rows", "l1d_sram_1r1w",
@@ -53,24 +59,31 @@ class TagRead final : public RtlBlock {
     Expr w1_set_q = m.logic("w1_set_q", set_bits);
     Expr w1_row_q = m.logic("w1_row_q", row_bits);
     Expr t_set_q = m.logic("t_set_q", set_bits);
-    Expr m_set_q = m.logic("m_set_q", set_bits);
-    Expr m_row_q = m.logic("m_row_q", row_bits);
+    Expr m1_set_q = m.logic("m1_set_q", set_bits);
+    Expr m1_row_q = m.logic("m1_row_q", row_bits);
+    Expr m2_set_q = m.logic("m2_set_q", set_bits);
+    Expr m2_row_q = m.logic("m2_row_q", row_bits);
 
     m.comment("T: the SRAM word, then w1, then this cycle's write (newest wins).");
     Expr t_row = m.logic("t_row", row_bits);
     m.assign(t_row, mux(wr_en.land(wr_set.eq(t_set_q)), wr_row,
                         mux(w1_valid_q.land(w1_set_q.eq(t_set_q)), w1_row_q, sram_row)));
-    m.comment("M: this cycle's write of M's set replaces the registered row.");
-    m.assign(m_row_o, mux(wr_en.land(wr_set.eq(m_set_q)), wr_row, m_row_q));
-    m.assign(m_set_o, m_set_q);
+    m.comment("M1 and M2: this cycle's write of the stage's set replaces its registered row (at M2 the");
+    m.comment("write of the operation decided in the cycle before: the whole-row mux).");
+    m.assign(m1_row_o, mux(wr_en.land(wr_set.eq(m1_set_q)), wr_row, m1_row_q));
+    m.assign(m1_set_o, m1_set_q);
+    m.assign(m2_row_o, mux(wr_en.land(wr_set.eq(m2_set_q)), wr_row, m2_row_q));
+    m.assign(m2_set_o, m2_set_q);
 
     m.always_ff({{w1_valid_q, bit(false)}}, [&](Block& b) { b.assign(w1_valid_q, wr_en); });
     m.always_ff_noreset([&](Block& b) {
       b.assign(w1_set_q, wr_set);
       b.assign(w1_row_q, wr_row);
       b.assign(t_set_q, rd_set);
-      b.assign(m_set_q, t_set_q);
-      b.assign(m_row_q, t_row);
+      b.assign(m1_set_q, t_set_q);
+      b.assign(m1_row_q, t_row);
+      b.assign(m2_set_q, m1_set_q);
+      b.assign(m2_row_q, m1_row_o);
     });
     return m;
   }
