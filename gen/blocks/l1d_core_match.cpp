@@ -1,7 +1,7 @@
 // l1d_core_match: the lookup decision of a core request (docs/l1d-microarchitecture.md section 4)
 // on its set's row: which sectors it needs and would fetch, the bypass decision, the chunk-tag
 // match (l1d_chunk_match) and the copies of its chunks that a miss or a store drops, with their
-// write-back order. Combinational; the single-cycle l1d_top's S1 and the staged L1's stage M use
+// write-back order. Combinational; the single-cycle l1d_top's S1 and the staged L1's M1 and M2 use
 // it, with the MSHR probe (l1d_mshr) on its sector outputs. Golden counterpart: golden::L1's
 // lookup (load / store), bypass_decision and count_dirty, with chunk_match and find_copies.
 #include <string>

@@ -1,7 +1,7 @@
 // l1d_fill_place: the fill unit's placement decision (docs/l1d-microarchitecture.md section 6, step
 // 0 of a fill): whether the block allocates, into which way and position, which slots it replaces
 // and which of those are written back, and the AgeLRU bypass. Combinational on the set's row as
-// the fill sees it; the single-cycle l1d_top uses it in its fill actor, the staged L1 at stage M.
+// the fill sees it; the single-cycle l1d_top uses it in its fill actor, the staged L1 at M1 and M2.
 // Golden counterpart: golden::L1::choose_placement, placement_dirty and agelru_bypasses (without
 // reservations: the RTL implements allocation on_fill).
 #include <string>

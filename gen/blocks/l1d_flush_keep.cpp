@@ -2,7 +2,7 @@
 // and 9): with DyCache's keep_large_pieces (and not at kernel end) every aligned piece of the
 // granularity G that is complete and in order stays; every other valid slot is invalidated, the
 // dirty ones written back. Combinational; the single-cycle l1d_top's flush walker and the staged
-// L1's stage M use it. Golden counterpart: golden::L1::flush_step.
+// L1's M1 and M2 use it. Golden counterpart: golden::L1::flush_step.
 #include <string>
 
 #include "common/address.h"

@@ -1,7 +1,7 @@
 // l1d_top: the L1 data cache of one SM (docs/l1d-microarchitecture.md, the contract; golden
 // model golden::L1). It composes the blocks: address decoders, the tag/state array, the data
 // array, the MSHR file, the replacement state, the AGCB table, the two-level unit, the
-// granularity selector, the AgeLRU ages, and the decision units the staged L1's stage M shares
+// granularity selector, the AgeLRU ages, and the decision units the staged L1's M1 and M2 share
 // (l1d_core_match around the chunk-tag match controller, l1d_fill_place, l1d_flush_keep); and adds
 // what belongs to the whole cache: the lookup stage S1, the fill unit, the flush walker, the miss
 // queue, the fill FIFO, the response register and the counters.
