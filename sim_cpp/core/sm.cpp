@@ -226,7 +226,7 @@ void Sm::mem_peek() {
     fetched_resp_.reset();
 }
 
-void Sm::commit() {
+void Sm::commit_work() {
   if (peeked_resp_) mem_.take_response(id_);
   peeked_resp_ = false;
   // The L1's request first, then a direct load's (the order cycle() decided them in).
