@@ -94,6 +94,7 @@ class LdstUnit {
   // while they run, so they may run on several threads (docs/performance.md).
   Fired fired(uint64_t now);
   void commit_arch();
+  bool arch_pending() const { return arch_op_.pending; }  // commit_arch() has work
   // The offered request was refused in this cycle.
   void refused() { ++stats_.stall_cycles; }
   // Counts a cycle with an instruction in the unit.

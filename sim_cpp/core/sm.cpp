@@ -157,7 +157,7 @@ void Sm::send_events() {
     live_order_.push_back(slot);
     schedulers_[sched_of(slot)]->launch(slot);
     tokens_[sched_of(slot)].launch(local_of(slot));
-    ibufs_[slot] = w.program->next();
+    w.program->next_into(ibufs_[slot]);
     w.ibuf_kind = ibufs_[slot].kind;
     w.ibuf_valid = true;
     ++occupancy_;
@@ -226,7 +226,7 @@ void Sm::mem_peek() {
     fetched_resp_.reset();
 }
 
-void Sm::commit() {
+void Sm::commit_work() {
   if (peeked_resp_) mem_.take_response(id_);
   peeked_resp_ = false;
   // The L1's request first, then a direct load's (the order cycle() decided them in).
@@ -453,7 +453,7 @@ void Sm::execute(uint32_t slot, uint64_t now) {
       return;
     }
   }
-  ibufs_[slot] = w.program->next();  // the i-buffer refills with the next instruction
+  w.program->next_into(ibufs_[slot]);  // the i-buffer refills with the next instruction
   w.ibuf_kind = ibufs_[slot].kind;
 }
 

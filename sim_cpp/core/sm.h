@@ -115,7 +115,11 @@ class Sm final : private IssueOracle {
   void mem_peek();
   // Returns whether anything moved (an issue or an L1 port transfer).
   bool cycle(uint64_t now);
-  void commit();
+  // Inline: the GPU calls it for every clocked SM on one thread, and in most cycles an SM has
+  // nothing to commit.
+  void commit() {
+    if (peeked_resp_ || mem_req_fired_ || direct_req_fired_ || ldst_.arch_pending()) commit_work();
+  }
 
   // Runtime controls (controllers.h).
   void set_warp_limit(uint32_t per_scheduler);  // 0 = all
@@ -166,6 +170,7 @@ class Sm final : private IssueOracle {
   void wake_all_schedulers();
   void execute(uint32_t slot, uint64_t now);
   void check_barrier(Cta& c);
+  void commit_work();
   // The offered request leaves the LDST unit other than through the L1's core port: into the
   // before-tag pipe, or (direct_now) to the memory port (contract 13.5, 13.6).
   bool dispatch(uint64_t now, bool direct_now);

@@ -264,8 +264,7 @@ void Gpu::dispatch(const Kernel& k, uint32_t warps_per_cta, uint32_t total, uint
   // Round robin over the SMs, at most one CTA per SM per cycle, as many as fit.
   const uint32_t n = num_sms();
   uint32_t last = n;
-  for (uint32_t i = 0; i < n && next < total; ++i) {
-    const uint32_t s = (rr_ + i) % n;
+  for (uint32_t i = 0, s = rr_; i < n && next < total; ++i, s = s + 1 == n ? 0 : s + 1) {
     if (!sms_[s]->fits(warps_per_cta)) continue;
     sms_[s]->launch_cta(k, next++, warps_per_cta);
     last = s;

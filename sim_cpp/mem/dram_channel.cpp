@@ -27,6 +27,7 @@ void DramChannel::enqueue(const DramRequest& r, uint64_t /*now*/) {
   e.row = map_.dram_row(r.channel_line);
   Bank& b = banks_[e.bank];
   if (b.open && b.row == e.row) ++b.queued_hits;
+  ++b.queued;
   queue_.push_back(e);
   quiet_until_ = 0;
 }
@@ -59,18 +60,32 @@ void DramChannel::tick(uint64_t now) {
     quiet_until_ = std::min(bus_at, next_act_);
     return;
   }
+  // Per bank first: a bank with a queued hit to its open row offers a column (every queued
+  // request to it that is not a hit waits), a bank with queued requests and none a hit offers
+  // activations. So whether a column / an activation can issue now, and when one could when
+  // none can, follow from the banks alone; the queue is scanned only for the oldest request of
+  // a kind that can issue, and only until it is found.
   uint64_t issue_at = ~uint64_t{0};  // when nothing issues: the first cycle something could
-  for (size_t i = 0; i < queue_.size(); ++i) {
+  bool column_now = false, activate_now = false;
+  for (const Bank& b : banks_) {
+    if (b.queued_hits > 0) {
+      column_now |= b.ready <= now;
+      issue_at = std::min(issue_at, std::max(b.ready, bus_at));
+    } else if (b.queued > 0) {
+      activate_now |= b.ready <= now;
+      issue_at = std::min(issue_at, std::max(b.ready, next_act_));
+    }
+  }
+  const bool want_column = bus && column_now, want_activate = may_activate && activate_now;
+  for (size_t i = 0; (want_column || want_activate) && i < queue_.size(); ++i) {
     const Entry& e = queue_[i];
     const Bank& b = banks_[e.bank];
     if (b.open && b.row == e.row) {
-      if (column == none && bus && b.ready <= now) column = i;
-      issue_at = std::min(issue_at, std::max(b.ready, bus_at));
+      if (column == none && want_column && b.ready <= now) column = i;
     } else if (b.queued_hits == 0) {
-      if (activate == none && may_activate && b.ready <= now) activate = i;
-      issue_at = std::min(issue_at, std::max(b.ready, next_act_));
+      if (activate == none && want_activate && b.ready <= now) activate = i;
     }
-    if ((column != none || !bus) && (activate != none || !may_activate)) break;
+    if ((column != none || !want_column) && (activate != none || !want_activate)) break;
   }
   if (activate != none) {
     Entry& e = queue_[activate];
@@ -87,13 +102,14 @@ void DramChannel::tick(uint64_t now) {
     for (const Entry& q : queue_) b.queued_hits += (q.bank == e.bank && q.row == e.row) ? 1 : 0;
   }
   if (column == none) {
-    // Nothing issued: the loop saw every entry (it stops early only after finding one).
+    // Nothing issued: issue_at is the first cycle a bank allows something.
     if (activate == none) quiet_until_ = issue_at;
     return;
   }
   const Entry e = queue_[column];
   queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(column));
   --banks_[e.bank].queued_hits;
+  --banks_[e.bank].queued;
   const uint64_t bytes = uint64_t{sector_count(e.req.sectors)} * kChunkBytes;
   credit_ -= static_cast<int64_t>(bytes * p_.bw_den);
   if (stats_) {

@@ -66,6 +66,7 @@ class DramChannel {
     uint64_t ready = 0;     // activation complete: column commands allowed from this cycle
     uint64_t act_at = 0;    // cycle of the activate command (tRAS)
     uint32_t queued_hits = 0;  // queued requests to the open row
+    uint32_t queued = 0;       // queued requests to the bank
   };
   struct Done {
     uint64_t ready = 0;

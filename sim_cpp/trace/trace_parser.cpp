@@ -133,18 +133,39 @@ class Cursor {
     skip_blanks();
     return t;
   }
+  // hex() and dec() read the digits as they find the token's end (one pass over the characters
+  // instead of take()'s and the number's); anything but plain digits ending in a blank or the
+  // line's end, and any value they would reject, goes the general way, which decides and names
+  // the error.
   uint64_t hex(const char* what) {
-    const string_view t = take(what);
-    uint64_t v = 0;
-    if (!parse_u64(t, 16, v)) in_.fail(fmt::format("bad {}: {} is not a 64-bit hex number", what, show(t)));
-    return v;
+    const char* p = rest_.data();
+    const char* const end = p + rest_.size();
+    if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) p += 2;  // as parse_u64
+    const char* const digits = p;
+    uint64_t n = 0;
+    for (; p != end && n >> 60 == 0; ++p) {
+      const uint64_t d = kDigit[static_cast<uint8_t>(*p)];
+      if (d >= 16) break;
+      n = n << 4 | d;
+    }
+    if (p == digits || (p != end && !is_blank(*p))) return hex_token(what);
+    advance(p);
+    return n;
   }
   uint64_t dec(const char* what, uint64_t max) {
-    const string_view t = take(what);
-    uint64_t v = 0;
-    if (!parse_u64(t, 10, v)) in_.fail(fmt::format("bad {}: {} is not a decimal number", what, show(t)));
-    if (v > max) in_.fail(fmt::format("bad {}: {} is over {}", what, v, max));
-    return v;
+    constexpr size_t kSafeDigits = 19;  // any 19 decimal digits fit in 64 bits
+    const char* p = rest_.data();
+    const char* const end = p + std::min(rest_.size(), kSafeDigits);
+    uint64_t n = 0;
+    for (; p != end; ++p) {
+      const uint64_t d = kDigit[static_cast<uint8_t>(*p)];
+      if (d >= 10) break;
+      n = n * 10 + d;
+    }
+    const char* const stop = rest_.data() + rest_.size();
+    if (p == rest_.data() || (p != stop && !is_blank(*p)) || n > max) return dec_token(what, max);
+    advance(p);
+    return n;
   }
   int64_t sdec(const char* what) {
     const string_view t = take(what);
@@ -166,6 +187,24 @@ class Cursor {
     size_t n = 0;
     while (n < rest_.size() && is_blank(rest_[n])) ++n;
     rest_.remove_prefix(n);
+  }
+  // Past the token that ends before p, and the blanks after it.
+  void advance(const char* p) {
+    rest_.remove_prefix(static_cast<size_t>(p - rest_.data()));
+    skip_blanks();
+  }
+  uint64_t hex_token(const char* what) {
+    const string_view t = take(what);
+    uint64_t v = 0;
+    if (!parse_u64(t, 16, v)) in_.fail(fmt::format("bad {}: {} is not a 64-bit hex number", what, show(t)));
+    return v;
+  }
+  uint64_t dec_token(const char* what, uint64_t max) {
+    const string_view t = take(what);
+    uint64_t v = 0;
+    if (!parse_u64(t, 10, v)) in_.fail(fmt::format("bad {}: {} is not a decimal number", what, show(t)));
+    if (v > max) in_.fail(fmt::format("bad {}: {} is over {}", what, v, max));
+    return v;
   }
 
   string_view rest_;

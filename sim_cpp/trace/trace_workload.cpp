@@ -34,10 +34,31 @@ class TraceWarp final : public WarpProgram {
 
   WarpInst next() override {
     WarpInst out;
+    fill(out, true, true);
+    return out;
+  }
+  void next_into(WarpInst& out) override {
+    const auto [addr_zero, value_zero] = fill(out, addr_zero_, value_zero_);
+    addr_zero_ = addr_zero, value_zero_ = value_zero;
+  }
+
+ private:
+  // Writes the next instruction into `out`, whose addr / value arrays are known to be all zero
+  // when addr_zero / value_zero (then they are not cleared again: an ALU instruction refills the
+  // i-buffer without touching its 512 bytes of lanes). Returns the same two facts after.
+  std::pair<bool, bool> fill(WarpInst& out, bool addr_zero, bool value_zero) {
+    const auto clear = [&](bool addr, bool value) {
+      if (addr && !addr_zero) out.addr.fill(0);
+      if (value && !value_zero) out.value.fill(0);
+    };
+    out.latency = 1;
+    out.access_bytes = 4;
     if (i_ == end_) {  // the trace did not end with EXIT / RET (or has no instruction)
       out.kind = OpKind::kExit;
       out.pc = pc_base_ + (end_ > begin_ ? k_.insts[end_ - 1].pc + 16 : 0);
-      return out;
+      out.active_mask = 0xFFFFFFFFu;
+      clear(true, true);
+      return {true, true};
     }
     const TraceInst& t = k_.insts[i_];
     out.kind = t.kind;
@@ -55,36 +76,41 @@ class TraceWarp final : public WarpProgram {
         break;  // stays: next() after the exit returns it again
       case OpKind::kLoad:
       case OpKind::kStore: {
+        const bool store = t.kind == OpKind::kStore;
         const uint32_t bytes = t.width == 16 ? 8 : t.width;
         const uint64_t offset = t.width == 16 && high_half_ ? 8 : 0;
         out.access_bytes = bytes;
         uint32_t k = t.addr;
-        for (uint32_t l = 0; l < kWarpSize; ++l) {
-          if (!(t.mask >> l & 1u)) continue;
-          const Addr a = k_.addrs[k++] + offset;
-          out.addr[l] = a;
-          if (t.kind == OpKind::kStore) {
-            out.value[l] = w_.content_value(a, bytes);
+        for (uint32_t l = 0; l < kWarpSize; ++l) {  // every lane: inactive ones read 0
+          Addr a = 0;
+          uint64_t v = 0;
+          if (t.mask >> l & 1u) {
+            a = k_.addrs[k++] + offset;
+            if (store) v = w_.content_value(a, bytes);
           }
+          out.addr[l] = a;
+          if (store) out.value[l] = v;
         }
+        clear(false, !store);
         if (t.width == 16 && !high_half_) {
           high_half_ = true;
         } else {
           high_half_ = false;
           ++i_;
         }
-        break;
+        return {false, !store};
       }
     }
-    return out;
+    clear(true, true);
+    return {true, true};
   }
 
- private:
   const ParsedKernel& k_;
   const TraceWorkload& w_;
   uint64_t pc_base_;
   uint64_t begin_, i_, end_;
   bool high_half_ = false;
+  bool addr_zero_ = false, value_zero_ = false;  // next_into's target, as the last call left it
 };
 
 class TraceKernel final : public Kernel {

@@ -52,6 +52,10 @@ class WarpProgram {
  public:
   virtual ~WarpProgram() = default;
   virtual WarpInst next() = 0;
+  // next() written into `out`, which holds what the previous next_into() of this program wrote
+  // there (or anything, before the first call): the SM refills a warp's i-buffer in place, and a
+  // program may then leave untouched what the previous instruction left right.
+  virtual void next_into(WarpInst& out) { out = next(); }
 };
 
 struct KernelGrid {
