@@ -17,8 +17,8 @@ class TagIndex {
  public:
   // lines_per_way: the most memory lines one way's valid slots can hold chunks of (kSlotsPerLine
   // under DyCache's granularities; 1 on a sector L1, whose slot i holds sector i of the way's one
-  // line). It sizes the line index: a quarter of the table is a quarter of the cache misses of a
-  // large sector L1's lookups (qv100 at 128 KB: 64 KB per SM instead of 256 KB).
+  // line). It sizes the line index, whose slots a lookup misses in the cache on a large L1: a
+  // sector L1's table is a quarter of the size (qv100 at 128 KB: 64 KB per SM instead of 256 KB).
   TagIndex(uint32_t sets, uint32_t ways, uint32_t lines_per_way = kSlotsPerLine);
 
   // Re-reads way `way` of set `set` after its common tag or a slot's valid bit or chunk tag changed.
