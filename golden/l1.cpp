@@ -57,7 +57,7 @@ L1::L1(const Config& cfg)
       split_(cfg.l1),
       ways_(cfg.l1.ways),
       sets_(split_.sets(), std::vector<CacheLine>(cfg.l1.ways)),
-      tags_(split_.sets(), cfg.l1.ways),
+      tags_(split_.sets(), cfg.l1.ways, index_lines_per_way(cfg.l1)),
       replacement_(make_replacement(cfg.policy.replacement, split_.sets(), cfg.l1.ways, cfg.policy)),
       agcb_(cfg.policy.agcb, cfg.core.instruction_bytes),
       two_level_(cfg.policy.two_level, cfg.core.warps_per_sm),

@@ -249,6 +249,8 @@ class L1 {
   void write_back_slot(uint32_t set, uint32_t way, uint32_t slot);
   // After a change of a line's common tag or a slot's valid bit or chunk tag.
   void sync_tags(uint32_t set, uint32_t way) { tags_.sync(set, way, sets_[set][way]); }
+  // A sector way holds one memory line (section 14: granularity fixed128, slot i = sector i).
+  static uint32_t index_lines_per_way(const L1Config& l1) { return l1.sector ? 1 : kSlotsPerLine; }
   void fail(ResFail cause) {
     ++counters_.res_fail[static_cast<int>(cause)];
     last_fail_ = cause;

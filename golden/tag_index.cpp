@@ -4,28 +4,28 @@
 
 namespace l1d::golden {
 
-// At most one key per valid slot.
-TagIndex::TagIndex(uint32_t sets, uint32_t ways)
+// At most one key per valid slot, and lines_per_way per way (FlatMap throws beyond it).
+TagIndex::TagIndex(uint32_t sets, uint32_t ways, uint32_t lines_per_way)
     : ways_(ways),
-      common_(size_t{sets} * ways, 0),
-      slot_(size_t{sets} * ways * kSlotsPerLine, kEmpty),
+      way_(size_t{sets} * ways),
       occupied_((size_t{sets} * ways + 63) / 64, 0),
-      lines_(size_t{sets} * ways * kSlotsPerLine) {}
+      lines_(size_t{sets} * ways * lines_per_way) {}
 
 void TagIndex::sync(uint32_t set, uint32_t way, const CacheLine& line) {
   const size_t i = size_t{set} * ways_ + way;
-  uint64_t* slots = &slot_[i * kSlotsPerLine];
+  WayTags& t = way_[i];
+  uint64_t* slots = t.slot;
   const uint64_t bit = uint64_t{1} << way;
   for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
     if (slots[s] == kEmpty) continue;
-    const LineKey k{common_[i], set, static_cast<uint32_t>(slots[s]) >> 2};
+    const LineKey k{t.common, set, static_cast<uint32_t>(slots[s]) >> 2};
     if (uint64_t* m = lines_.find(k); m && (*m &= ~bit) == 0) lines_.erase(k);
   }
-  common_[i] = line.common_tag;
+  t.common = line.common_tag;
   bool any = false;
   for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
     slots[s] = packed(line, s);
-    if (slots[s] != kEmpty) lines_[LineKey{common_[i], set, line.slot[s].chunk_tag >> 2}] |= bit;
+    if (slots[s] != kEmpty) lines_[LineKey{t.common, set, line.slot[s].chunk_tag >> 2}] |= bit;
     any |= slots[s] != kEmpty;
   }
   const uint64_t word_bit = uint64_t{1} << (i % 64);
@@ -34,12 +34,12 @@ void TagIndex::sync(uint32_t set, uint32_t way, const CacheLine& line) {
 
 bool TagIndex::in_step(uint32_t set, uint32_t way, const CacheLine& line) const {
   const size_t i = size_t{set} * ways_ + way;
-  if (common_[i] != line.common_tag) return false;
+  if (way_[i].common != line.common_tag) return false;
   bool any = false;
   for (uint32_t s = 0; s < kSlotsPerLine; ++s) any |= line.slot[s].valid;
   if (way_empty(set, way) == any) return false;
   for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
-    if (slot_[i * kSlotsPerLine + s] != packed(line, s)) return false;
+    if (way_[i].slot[s] != packed(line, s)) return false;
     if (!line.slot[s].valid) continue;
     const uint64_t* m = lines_.find(LineKey{line.common_tag, set, line.slot[s].chunk_tag >> 2});
     if (!m || !((*m >> way) & 1)) return false;

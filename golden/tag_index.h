@@ -15,7 +15,11 @@ namespace l1d::golden {
 
 class TagIndex {
  public:
-  TagIndex(uint32_t sets, uint32_t ways);
+  // lines_per_way: the most memory lines one way's valid slots can hold chunks of (kSlotsPerLine
+  // under DyCache's granularities; 1 on a sector L1, whose slot i holds sector i of the way's one
+  // line). It sizes the line index, whose slots a lookup misses in the cache on a large L1: a
+  // sector L1's table is a quarter of the size (qv100 at 128 KB: 64 KB per SM instead of 256 KB).
+  TagIndex(uint32_t sets, uint32_t ways, uint32_t lines_per_way = kSlotsPerLine);
 
   // Re-reads way `way` of set `set` after its common tag or a slot's valid bit or chunk tag changed.
   void sync(uint32_t set, uint32_t way, const CacheLine& line);
@@ -35,7 +39,7 @@ class TagIndex {
     const TagIndex* index;
     uint32_t set;
     uint32_t ways() const { return index->ways_; }
-    uint64_t common_tag(uint32_t w) const { return index->common_[base() + w]; }
+    uint64_t common_tag(uint32_t w) const { return index->way_[base() + w].common; }
     bool valid(uint32_t w, uint32_t s) const { return slot(w, s) != kEmpty; }
     uint32_t chunk_tag(uint32_t w, uint32_t s) const { return static_cast<uint32_t>(slot(w, s)); }
     // The ways that may hold a chunk of memory line `line_part` (chunk tag >> 2) with common_tag.
@@ -44,7 +48,7 @@ class TagIndex {
       return m ? *m : 0;
     }
     size_t base() const { return size_t{set} * index->ways_; }
-    uint64_t slot(uint32_t w, uint32_t s) const { return index->slot_[(base() + w) * kSlotsPerLine + s]; }
+    uint64_t slot(uint32_t w, uint32_t s) const { return index->way_[base() + w].slot[s]; }
   };
   Set set(uint32_t set) const { return Set{this, set}; }
 
@@ -66,8 +70,14 @@ class TagIndex {
   }
 
   uint32_t ways_;
-  std::vector<uint64_t> common_;
-  std::vector<uint64_t> slot_;
+  // A way's common tag beside its slots: a lookup reads one or two cache lines per way, not a
+  // line of a common-tag array and another of a slot array (both missed on a large L1).
+  struct WayTags {
+    uint64_t common = 0;
+    uint64_t slot[kSlotsPerLine] = {kEmpty, kEmpty, kEmpty, kEmpty};
+    static_assert(kSlotsPerLine == 4, "one kEmpty per slot above");
+  };
+  std::vector<WayTags> way_;
   std::vector<uint64_t> occupied_;  // bit set * ways + way: the way has a valid slot
   FlatMap<LineKey, uint64_t, LineKeyHash> lines_;  // way mask per memory line held
 };
