@@ -5,8 +5,9 @@
 // Why a unit of its own: the staged L1 (docs/l1d-microarchitecture.md 16.5) does this in stage M1,
 // right behind the SRAM row, and registers the vectors; the valid bits (flip-flops) and everything
 // that combines the vectors (l1d_match_combine) wait for M2, where the operation decided just
-// before can still correct them (l1d_match_fix). l1d_chunk_match is this unit and l1d_match_combine
-// back to back, so the single-cycle l1d_top's lockstep checks both.
+// before can still correct them (l1d_match_fix). l1d_chunk_match composes this unit with
+// l1d_match_request and l1d_match_combine in one cycle, so the single-cycle l1d_top's lockstep
+// checks all three.
 #include <algorithm>
 
 #include "common/address.h"
