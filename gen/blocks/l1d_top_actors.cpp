@@ -1,0 +1,282 @@
+// l1d_top's generator, continued (gen/blocks/l1d_top_gen.h): actors, fill_actor, walk_actor, s1_actor.
+#include "gen/blocks/l1d_top_gen.h"
+
+namespace gen::blocks::top_gen {
+
+// ---------------------------------------------------------------------------------------
+// The acting actor's decisions: which branch acts, its narrow outputs and the counters. The wide
+// writes it causes (tag/state row, data row, response data) are computed from these flags by
+// row_writes() and response(): one candidate per source, selected once.
+void Top::actors() {
+  mq_count_q = m.logic("mq_count_q", queue_count_bits_);
+  auto room = [&](const Expr& n) {  // the miss queue has room for n more (occupancy at cycle start)
+    return (cast(queue_count_bits_ + 3, mq_count_q) + cast(queue_count_bits_ + 3, n))
+        .le(cast(queue_count_bits_ + 3, Expr(queue_)));
+  };
+  room_s1 = m.logic("room_s1");
+  room_one = m.logic("room_one");
+  room_fill = m.logic("room_fill");
+  room_walk = m.logic("room_walk");
+  Expr s1_need = m.logic("s1_need", 3);
+  m.assign(s1_need, s1_dirty_n + lit(3, 1));
+  m.assign(room_s1, room(s1_need));
+  m.assign(room_one, room(lit(3, 1)));
+  m.assign(room_fill, room(fill_dirty_n));
+  m.assign(room_walk, room(walk_dirty_n));
+
+  // Write-back candidates k = 0..3 and the final push (S1's read or store).
+  wb_en = m.logic("wb_en", kSlots);
+  wb_way = m.logic("wb_way", kSlots * way_bits_);
+  wb_slot = m.logic("wb_slot", kSlots * 2);
+  wb_off = m.logic("wb_off", kSlots * 3);
+  wb_from_s1 = m.logic("wb_from_s1");  // S1's write-backs are of its own line; others compose the address
+  push_final = m.logic("push_final");
+  final_off = m.logic("final_off", 3);
+
+  s1_complete = m.logic("s1_complete");
+  s1_hit_done = m.logic("s1_hit_done");  // completion counts
+  s1_miss_done = m.logic("s1_miss_done");
+  s1_partial_done = m.logic("s1_partial_done");
+  fill_placing = m.logic("fill_placing");
+  fill_answer = m.logic("fill_answer");
+  walk_step = m.logic("walk_step");
+  fill_write = m.logic("fill_write");  // the fill allocates: its block goes into fill_way
+  load_hit = m.logic("load_hit");      // S1's load hits: its bytes are answered
+  store_hit = m.logic("store_hit");    // S1's store hits: its bytes are written
+
+  // Counter increments.
+  inc_ = {};
+  for (const std::string& n : counter_names()) inc_.push_back(m.logic("inc_" + n, 3));
+
+  rank_new = m.logic("rank_new", kSlots * 2);  // slot ranks of the written way after promotion
+  rank_sel = m.logic("rank_sel", kSlots);      // slots promoted, in increasing order
+  wr_way = m.logic("wr_way", way_bits_);       // the way whose ranks change
+  m.comment("The way whose slot ranks change and its promoted slots: the fill's, else S1's hit.");
+  m.assign(wr_way, mux(act_fill, fill_way, m_way));
+  m.assign(rank_sel, mux(act_fill, fill_slotmask, m_slots));
+  m.comment("Slot-rank promotion of the written way: each selected slot in increasing order becomes the");
+  m.comment("most recent, the ones that were more recent age by one.");
+  m.always_comb({{rank_new, select_part(t_rank, wr_way, ways_, kSlots * 2)}}, [&](Block& b) {
+    b.for_("s", 0, Expr(kSlots), [&](Block& bs, const Expr& s) {
+      bs.if_(rank_sel[s], [&](Block& t) {
+        t.for_("o", 0, Expr(kSlots), [&](Block& to, const Expr& o) {
+          to.if_(rank_new.part(o * 2, 2).lt(rank_new.part(s * 2, 2)),
+                 [&](Block& u) { u.assign(rank_new.part(o * 2, 2), rank_new.part(o * 2, 2) + lit(2, 1)); });
+        });
+        t.assign(rank_new.part(s * 2, 2), lit(2, 0));
+      });
+    });
+  });
+
+  std::vector<Init> drives = {
+      {w_en, zeros()}, {wb_en, zeros()}, {wb_way, zeros()}, {wb_slot, zeros()}, {wb_off, zeros()},
+      {wb_from_s1, bit(false)}, {push_final, bit(false)}, {final_off, lit(3, 0)},
+      {s1_complete, bit(false)}, {s1_hit_done, bit(false)}, {s1_miss_done, bit(false)},
+      {s1_partial_done, bit(false)}, {fill_placing, bit(false)},
+      {fill_answer, bit(false)}, {walk_step, bit(false)},
+      {fill_write, bit(false)}, {load_hit, bit(false)}, {store_hit, bit(false)},
+      {mshr_alloc, bit(false)}, {mshr_add, bit(false)}, {mshr_release, bit(false)},
+      {agcb_dec, bit(false)}, {agcb_dec_idx, zeros()}, {agcb_inc, bit(false)}, {agcb_inc_idx, zeros()},
+      {rp_hit, bit(false)}, {rp_miss, bit(false)}, {rp_fill, bit(false)}, {rp_way, zeros()},
+      {resp_valid_d, bit(false)}, {resp_id_d, zeros()}, {resp_warp_d, zeros()}, {resp_outcome_d, lit(2, 0)}};
+  for (const Expr& i : inc_) drives.push_back({i, lit(3, 0)});
+
+  auto inc = [&](Block& b, const std::string& name, const Expr& v) {
+    const auto& names = counter_names();
+    const size_t i = static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    b.assign(inc_.at(i), cast(3, v));
+  };
+
+  m.comment("The acting actor's decisions: flags, narrow outputs and counter increments. The wide writes");
+  m.comment("(tag/state row, data row, response data) follow from the flags below, outside this block: as");
+  m.comment("partial assignments in these branches Yosys made a multiplexer of every such write.");
+  m.always_comb(drives, [&](Block& b) {
+    b.if_(act_fill, [&](Block& f) { fill_actor(f, inc); })
+        .else_if(act_flush, [&](Block& f) { walk_actor(f, inc); })
+        .else_if(act_s1, [&](Block& f) { s1_actor(f, inc); });
+    b.comment("Completed requests are counted once (section 4, request accounting).");
+    b.if_(s1_hit_done.lor(s1_miss_done), [&](Block& t) {
+      inc(t, "accesses", lit(1, 1));
+      t.if_(s1_store_q, [&](Block& u) { inc(u, "stores", lit(1, 1)); }).else_([&](Block& u) { inc(u, "loads", lit(1, 1)); });
+      t.if_(s1_hit_done, [&](Block& u) {
+        inc(u, "hits", lit(1, 1));
+        u.unique_case(s1_size_q, [&](CaseBuilder& cb) {
+          cb.item(lit(2, 0), [&](Block& v) { inc(v, "hits_32", lit(1, 1)); });
+          cb.item(lit(2, 1), [&](Block& v) { inc(v, "hits_64", lit(1, 1)); });
+          cb.default_([&](Block& v) { inc(v, "hits_128", lit(1, 1)); });
+        });
+      }).else_([&](Block& u) {
+        inc(u, "misses", lit(1, 1));
+        inc(u, "partial_hits", s1_partial_done);
+        u.unique_case(s1_size_q, [&](CaseBuilder& cb) {
+          cb.item(lit(2, 0), [&](Block& v) { inc(v, "misses_32", lit(1, 1)); });
+          cb.item(lit(2, 1), [&](Block& v) { inc(v, "misses_64", lit(1, 1)); });
+          cb.default_([&](Block& v) { inc(v, "misses_128", lit(1, 1)); });
+        });
+      });
+    });
+    b.if_(s1_valid_q.land(act_fill.lor(act_flush)), [&](Block& t) { inc(t, "s1_stall_cycles", lit(1, 1)); });
+    inc(b, "cycles", lit(1, 1));
+  });
+}
+
+template <class Inc>
+void Top::fill_actor(Block& f, const Inc& inc) {
+  f.comment("Fill unit: cycle 0 places the block (or waits for queue room for its write-backs); every cycle");
+  f.comment("answers one merged request; the last one frees the entry.");
+  f.assign(fill_placing, !fill_placed_q);
+  f.if_((!fill_placed_q).land(mr_bypass.eq(lit(2, 1))).land(mr_l2), [&](Block& t) { inc(t, "agcb_overrides", lit(1, 1)); });
+  f.if_((!fill_placed_q).land(fill_allocates).land(!room_fill), [&](Block& t) {
+    inc(t, "fill_stall_cycles", lit(1, 1));
+  }).else_([&](Block& t) {
+    t.assign(fill_answer, bit(true));
+    t.if_(!fill_placed_q, [&](Block& p) {
+      inc(p, "fills", lit(1, 1));
+      p.if_(fill_allocates, [&](Block& a) {
+        inc(a, "fills_allocated", lit(1, 1));
+        a.comment("Write back the dirty valid slots being replaced, invalidate them, write the block");
+        a.comment("(fill_write: row_writes).");
+        a.assign(fill_write, bit(true));
+        a.assign(wb_en, fill_wb);
+        a.assign(wb_way, repl(kSlots, fill_way));
+        a.assign(wb_slot, concat({lit(2, 3), lit(2, 2), lit(2, 1), lit(2, 0)}));
+        a.for_("s", 0, Expr(kSlots), [&](Block& as, const Expr& s) {
+          as.assign(wb_off.part(s * 3, 3), cast(3, countones(fill_wb & ((lit(4, 1) << s) - lit(4, 1)))));
+        });
+        a.assign(w_en, cast(ways_, lit(1, 1)) << fill_way);
+        a.if_(fill_replaces, [&](Block& u) {
+          u.assign(agcb_inc, bit(true));
+          u.assign(agcb_inc_idx, select_part(t_hpc, fill_way, ways_, hpc_bits_));
+        });
+        a.assign(rp_fill, bit(true));
+        a.assign(rp_way, fill_way);
+        inc(a, "writebacks", fill_dirty_n);
+        inc(a, "mem_writes", fill_dirty_n);
+      });
+    });
+    t.comment("Answer request fill_index_q: miss-return if the block allocated, else bypass-return (its");
+    t.comment("bytes: response).");
+    t.assign(resp_valid_d, bit(true));
+    t.assign(resp_id_d, mr_id);
+    t.assign(resp_warp_d, mr_warp);
+    t.assign(resp_outcome_d, mux(mux(fill_placed_q, fill_alloc_q, fill_allocates), lit(2, 1), lit(2, 2)));
+    t.if_((cast(count_bits_, fill_index_q) + cast(count_bits_, 1)).eq(mr_count),
+          [&](Block& u) { u.assign(mshr_release, bit(true)); });
+  });
+}
+
+template <class Inc>
+void Top::walk_actor(Block& f, const Inc& inc) {
+  f.comment("Flush walker: write back and invalidate one line (keeping complete pieces if asked), or wait");
+  f.comment("for queue room.");
+  inc(f, "flush_cycles", lit(1, 1));
+  f.if_(room_walk, [&](Block& t) {
+    t.assign(walk_step, bit(true));
+    t.assign(wb_en, walk_wb);
+    t.assign(wb_way, repl(kSlots, walk_way));
+    t.assign(wb_slot, concat({lit(2, 3), lit(2, 2), lit(2, 1), lit(2, 0)}));
+    t.for_("s", 0, Expr(kSlots), [&](Block& ts, const Expr& s) {
+      ts.assign(wb_off.part(s * 3, 3), cast(3, countones(walk_wb & ((lit(4, 1) << s) - lit(4, 1)))));
+    });
+    t.assign(w_en, cast(ways_, lit(1, 1)) << walk_way);
+    inc(t, "writebacks", walk_dirty_n);
+    inc(t, "mem_writes", walk_dirty_n);
+  });
+}
+
+template <class Inc>
+void Top::s1_actor(Block& f, const Inc& inc) {
+  // The copies of S1's chunks: invalidate them (wb_from_s1: row_writes) and write back the dirty
+  // ones (way, then slot order).
+  auto drop_copies = [&](Block& b) {
+    b.assign(wb_from_s1, bit(true));
+    b.assign(wb_en, cp_wb);
+    b.assign(wb_way, cp_way);
+    b.assign(wb_slot, cp_slot);
+    b.assign(wb_off, cp_off);
+    b.assign(w_en, zeros());
+    b.for_("w", 0, Expr(ways_), [&](Block& bw, const Expr& w) {
+      bw.assign(w_en[w], red_or(m_copies.part(w * kSlots, kSlots)));
+    });
+    b.assign(push_final, bit(true));
+    b.assign(final_off, s1_dirty_n);
+    inc(b, "writebacks", s1_dirty_n);
+  };
+  auto hit_updates = [&](Block& b) {
+    b.assign(rp_hit, bit(true));
+    b.assign(rp_way, m_way);
+    b.assign(w_en, cast(ways_, lit(1, 1)) << m_way);
+  };
+  f.if_(!s1_store_q, [&](Block& ld) {
+    ld.if_(m_hit, [&](Block& h) {
+      h.comment("Load hit: the request's bytes from the slots holding its chunks (load_hit: response).");
+      h.assign(load_hit, bit(true));
+      h.assign(s1_complete, bit(true));
+      h.assign(s1_hit_done, bit(true));
+      hit_updates(h);
+      h.assign(agcb_dec, bit(true));
+      h.assign(agcb_dec_idx, select_part(t_hpc, m_way, ways_, hpc_bits_));
+      h.assign(resp_valid_d, bit(true));
+      h.assign(resp_id_d, s1_id_q);
+      h.assign(resp_warp_d, s1_warp_q);
+      h.assign(resp_outcome_d, lit(2, 0));
+    }).else_if(p_merge_full, [&](Block& t) { inc(t, "fail_merge_full", lit(1, 1)); })
+        .else_if(p_conflict, [&](Block& t) { inc(t, "fail_conflict", lit(1, 1)); })
+        .else_if(p_merge, [&](Block& t) {
+          t.comment("Merge into the entry fetching the line's needed sectors.");
+          t.assign(s1_complete, bit(true));
+          t.assign(s1_miss_done, bit(true));
+          t.assign(s1_partial_done, m_partial);
+          t.assign(mshr_add, bit(true));
+          inc(t, "merges", lit(1, 1));
+        })
+        .else_if(!p_free, [&](Block& t) { inc(t, "fail_mshr_full", lit(1, 1)); })
+        .else_if(!room_s1, [&](Block& t) { inc(t, "fail_queue_full", lit(1, 1)); })
+        .else_([&](Block& t) {
+          t.comment("Miss: drop the copies of the fetched block, send the read, record the entry.");
+          t.assign(s1_complete, bit(true));
+          t.assign(s1_miss_done, bit(true));
+          t.assign(s1_partial_done, m_partial);
+          drop_copies(t);
+          t.assign(mshr_alloc, bit(true));
+          t.assign(rp_miss, bit(true));
+          inc(t, "mem_reads", lit(1, 1));
+          inc(t, "mem_writes", s1_dirty_n);
+          inc(t, "bypasses", s1_reason.ne(lit(2, 0)));
+        });
+  }).else_([&](Block& st) {
+    st.if_(p_conflict, [&](Block& t) { inc(t, "fail_conflict", lit(1, 1)); })
+        .else_if(m_hit.land((!write_back_).land(!room_one)), [&](Block& t) { inc(t, "fail_queue_full", lit(1, 1)); })
+        .else_if(m_hit, [&](Block& h) {
+          h.comment("Store hit: write the masked bytes into the slots holding its chunks, dirty in write-back");
+          h.comment("(store_hit: row_writes); write-through sends the store.");
+          h.assign(store_hit, bit(true));
+          h.assign(s1_complete, bit(true));
+          h.assign(s1_hit_done, bit(true));
+          hit_updates(h);
+          h.if_(!write_back_, [&](Block& u) {
+            u.assign(push_final, bit(true));
+            inc(u, "mem_writes", lit(1, 1));
+          });
+          h.assign(resp_valid_d, bit(true));
+          h.assign(resp_id_d, s1_id_q);
+          h.assign(resp_warp_d, s1_warp_q);
+          h.assign(resp_outcome_d, lit(2, 3));
+        })
+        .else_if(!room_s1, [&](Block& t) { inc(t, "fail_queue_full", lit(1, 1)); })
+        .else_([&](Block& t) {
+          t.comment("Store miss: drop the copies of its chunks, send the store.");
+          t.assign(s1_complete, bit(true));
+          t.assign(s1_miss_done, bit(true));
+          t.assign(s1_partial_done, m_partial);
+          drop_copies(t);
+          inc(t, "mem_writes", s1_dirty_n + lit(3, 1));
+          t.assign(resp_valid_d, bit(true));
+          t.assign(resp_id_d, s1_id_q);
+          t.assign(resp_warp_d, s1_warp_q);
+          t.assign(resp_outcome_d, lit(2, 3));
+        });
+  });
+}
+
+}  // namespace gen::blocks::top_gen

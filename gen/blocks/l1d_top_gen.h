@@ -1,0 +1,171 @@
+// The generator of l1d_top (gen/blocks/l1d_top*.cpp): the class that builds the module, shared
+// by the files that emit its parts (one file per part of the cache: see build()).
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "common/address.h"
+#include "common/config.h"
+#include "gen/blocks/block.h"
+#include "gen/blocks/l1d_top_assert.h"
+#include "gen/blocks/wide_select.h"
+
+namespace gen::blocks::top_gen {
+
+constexpr unsigned kSlots = 4;
+constexpr unsigned kLineBits = 1024;  // 128 B
+constexpr unsigned kMaskBits = 128;
+constexpr unsigned kSlotBits = 256;   // 32 B
+constexpr unsigned kIdBits = 32;
+constexpr unsigned kWarpBits = 8;
+constexpr unsigned kAwidBits = 8;
+constexpr unsigned kPcBits = 64;
+constexpr unsigned kMshrPortBits = 8;  // MemReq::mshr / MemResp::mshr
+constexpr unsigned kCounterBits = 64;
+
+// The counters of golden::L1Counters, in its order, with the names the ports carry.
+const std::vector<std::string>& counter_names();
+
+// Miss-queue request fields (LSB first): a MemReq without its data and mask, and whether the
+// entry is a write-back (its payload is a slot, placed at its sector when sent).
+struct ReqLayout {
+  unsigned line_bits;
+  unsigned mshr = 0, agcb = kMshrPortBits, bypass = agcb + 1, wb = bypass + 1, sectors = wb + 1,
+           store = sectors + kSlots, line = store + 1;
+  unsigned width() const { return line + line_bits; }
+  Expr pack(const Expr& line_v, const Expr& store_v, const Expr& sectors_v, const Expr& wb_v, const Expr& bypass_v,
+            const Expr& agcb_v, const Expr& mshr_v) const {
+    return concat({line_v, store_v, sectors_v, wb_v, bypass_v, agcb_v, mshr_v});
+  }
+};
+
+class Top {
+ public:
+  Top(const l1d::Config& cfg, std::string_view name) : cfg_(cfg), split_(cfg.l1), m(name) {
+    sets_ = split_.sets();
+    ways_ = cfg.l1.ways;
+    addr_bits_ = cfg.l1.address_bits;
+    line_bits_ = addr_bits_ - 7;
+    set_idx_bits_ = std::max(split_.set_bits(), 1U);
+    ct_bits_ = split_.chunk_tag_bits();
+    cm_bits_ = std::max(split_.common_tag_bits(), 1U);
+    way_bits_ = bits_for(ways_);
+    hpc_bits_ = static_cast<unsigned>(std::countr_zero(cfg.policy.agcb.entries));
+    mshrs_ = cfg.l1.mshr_entries;
+    mshr_bits_ = bits_for(mshrs_);
+    merge_ = cfg.l1.mshr_max_merge;
+    req_idx_bits_ = bits_for(merge_);
+    count_bits_ = static_cast<unsigned>(std::bit_width(merge_));
+    queue_ = cfg.l1.miss_queue_entries;
+    queue_idx_bits_ = bits_for(queue_);
+    queue_count_bits_ = static_cast<unsigned>(std::bit_width(queue_));
+    occ_bits_ = static_cast<unsigned>(std::bit_width(cfg.core.warps_per_sm));
+    req_layout_.line_bits = line_bits_;
+  }
+
+  Module build();
+
+ private:
+  void describe();
+
+  void ports();
+
+  void registers();
+
+  void decode_and_select();
+
+  void storage();
+
+  void policy_units();
+
+  void s1_decision();
+
+  void fill_decision();
+
+  void flush_decision();
+
+  void actors();
+
+  template <class Inc> void fill_actor(Block& f, const Inc& inc);
+
+  template <class Inc> void walk_actor(Block& f, const Inc& inc);
+
+  template <class Inc> void s1_actor(Block& f, const Inc& inc);
+
+  void row_writes();
+
+  void response();
+
+  void miss_queue();
+
+  Expr compose_line(Scope& g, const Expr& common, const Expr& tag, const Expr& set);
+
+  void fill_fifo();
+
+  void state_updates();
+
+  void counters();
+
+  void outputs();
+
+  void assertions();
+
+  const l1d::Config& cfg_;
+  l1d::AddressSplit split_;
+  unsigned sets_ = 0, ways_ = 0, addr_bits_ = 0, line_bits_ = 0, set_idx_bits_ = 0, ct_bits_ = 0, cm_bits_ = 0,
+           way_bits_ = 0, hpc_bits_ = 0, mshrs_ = 0, mshr_bits_ = 0, merge_ = 0, req_idx_bits_ = 0, count_bits_ = 0,
+           queue_ = 0, queue_idx_bits_ = 0, queue_count_bits_ = 0, occ_bits_ = 0;
+  ReqLayout req_layout_{};
+
+ public:
+  Module m;
+
+ private:
+  std::vector<Expr> cfg_in_;
+  Expr write_back_, clk, rst, cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep;
+  Expr req_valid, req_ready, req_id, req_warp, req_awid, req_token, req_pc, req_store, req_addr, req_size, req_mask,
+      req_data;
+  Expr resp_valid_o, resp_id_o, resp_warp_o, resp_outcome_o, resp_data_o;
+  Expr mem_valid_o, mem_ready, mem_line_o, mem_store_o, mem_sectors_o, mem_mask_o, mem_data_o, mem_bypass_o,
+      mem_agcb_o, mem_mshr_o;
+  Expr rsp_valid, rsp_mshr, rsp_data, rsp_l2;
+  Expr ev_launch, ev_exit, ev_exit_awid, ev_exit_has_next, ev_exit_next, ev_kstart, ev_kend, occupancy, agelru_enable;
+  Expr idle_o, quiet_o, gran_o;
+  std::vector<Expr> cnt_o, inc_;
+  Expr s1_valid_q, s1_id_q, s1_warp_q, s1_awid_q, s1_token_q, s1_pc_q, s1_store_q, s1_addr_q, s1_size_q, s1_mask_q,
+      s1_data_q;
+  Expr resp_valid_d, resp_valid_q, resp_id_d, resp_id_q, resp_warp_d, resp_warp_q, resp_outcome_d, resp_outcome_q,
+      resp_data_d, resp_data_q;
+  Expr fill_placed_d, fill_placed_q, fill_alloc_d, fill_alloc_q, fill_index_d, fill_index_q;
+  Expr flushing_d, flushing_q, flush_all_d, flush_all_q, flush_set_d, flush_set_q, flush_way_d, flush_way_q;
+  Expr agelru_en_q, gran_prev_q;
+  Expr s1_set, s1_common, s1_chunk_tag, s1_chunk;
+  Expr fill_head, mr_valid, mr_filled, mr_line, mr_sectors, mr_bypass, mr_hpc, mr_awid, mr_token, mr_l2, mr_count,
+      mr_data, mr_id, mr_warp, mr_mask;
+  Expr fill_first, fill_slots, fill_addr, fill_set, fill_common, fill_chunk_tag;
+  Expr sel_gran, sel_switch, gran, dynamic, fifo_count_q, flush_start, flush_on, act_fill, act_flush, act_s1;
+  Expr walk_set, walk_way, rd_set;
+  Expr t_dirty_any;
+  Expr t_common, t_valid, t_dirty, t_tag, t_rank, t_hpc, t_awid, t_prio;
+  Expr w_en, w_common, w_valid, w_dirty, w_tag, w_rank, w_hpc, w_awid, w_prio;
+  Expr t_data, d_be, d_line;
+  Expr p_merge, p_merge_full, p_merge_entry, p_conflict, p_free, p_free_entry, mshr_in_use;
+  Expr s1_line, s1_needed, s1_fetch, s1_probe_sectors, mshr_alloc, mshr_add, mshr_release, s1_hpc, s1_reason,
+      rsp_entry;
+  Expr agcb_dec, agcb_dec_idx, agcb_inc, agcb_inc_idx, agcb_bypass, tl_access, tl_miss, tl_bypass, sel_record, sel_miss;
+  Expr age_ids, age_active, age_rel, age_oldest, age_youngest, age_empty;
+  Expr rp_hit, rp_miss, rp_fill, rp_way, rp_eligible, rp_victim;
+  Expr m_hit, m_partial, m_way, m_slots, m_copies, cp_way, cp_slot, cp_wb, s1_dirty_n, cp_off;
+  Expr fill_way, fill_pos, fill_posmask, fill_whole, fill_replaces, fill_wb, fill_dirty_n, fill_allocates;
+  Expr walk_keep, walk_wb, walk_dirty_n, walk_last;
+  Expr room_s1, room_one, room_fill, room_walk, rank_sel, wr_way, way_active, way_rel, fill_slotmask;
+  Expr mq_count_q, mq_pop_, mq_pushes_, wb_en, wb_way, wb_slot, wb_off, wb_from_s1, push_final, final_off;
+  Expr fill_write, load_hit, store_hit, rank_new, hit_chunk, hit_mask, lane_way, lane_slot, lane_data;
+  Expr s1_complete, s1_hit_done, s1_miss_done, s1_partial_done, fill_placing, fill_answer, walk_step;
+};
+
+}  // namespace gen::blocks::top_gen

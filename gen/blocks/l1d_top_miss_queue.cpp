@@ -1,0 +1,208 @@
+// l1d_top's generator, continued (gen/blocks/l1d_top_gen.h): miss_queue, compose_line, fill_fifo.
+#include "gen/blocks/l1d_top_gen.h"
+
+namespace gen::blocks::top_gen {
+
+// ---------------------------------------------------------------------------------------
+// The miss queue: up to four write-backs and one read/store pushed per cycle, one popped.
+void Top::miss_queue() {
+  const ReqLayout& L = req_layout_;
+  const unsigned R = L.width();
+  const unsigned Q = queue_;
+  m.comment("Entry e: the request's fields but its data and mask (mq<e>_req_q), and one of two payloads:");
+  m.comment("a write-back's slot (mq<e>_wb_q: its 32 B and dirty mask, unshifted, placed at its sector when");
+  m.comment("the entry is sent) or S1's store data and mask (mq<e>_st_q, the whole line; a read sends zeros).");
+  m.comment("An entry that is written takes the request and one payload: no multiplexer of the other one,");
+  m.comment("and S1's line and mask go into mq<e>_st_q unselected.");
+  // One register per entry and field, not a (* mem2reg *) table: Verilator gives every write
+  // statement into a table a delayed-write value of the word's width, which it zeroes on every
+  // clock edge (32 x 288 + 8 x 1152 bits for the payloads, 7-9 % of a verilated kmeans run).
+  // Plain registers written from one always_ff each need no such temporary; Yosys makes the
+  // same flops and the same head select of them.
+  std::vector<Expr> req_q, wbp_q, stp_q;
+  for (unsigned e = 0; e < Q; ++e) {
+    req_q.push_back(m.logic("mq" + std::to_string(e) + "_req_q", R));
+    wbp_q.push_back(m.logic("mq" + std::to_string(e) + "_wb_q", kSlotBits + 32));
+    stp_q.push_back(m.logic("mq" + std::to_string(e) + "_st_q", kLineBits + kMaskBits));
+  }
+  Expr head_d = m.logic("mq_head_d", queue_idx_bits_);
+  Expr head_q = m.logic("mq_head_q", queue_idx_bits_);
+  Expr count_d = m.logic("mq_count_d", queue_count_bits_);
+  Expr pop = mq_pop_ = m.logic("mq_pop");
+  m.assign(pop, mq_count_q.ne(zeros()) & mem_ready);
+
+  m.comment("Write-back k: slot wb_slot[k] of way wb_way[k], the chunk it holds, at its memory address");
+  m.comment("(S1's own line, or composed from the set and the slot's tags).");
+  Expr wb_req = m.logic("wb_req", kSlots * R);
+  Expr wb_pay = m.logic("wb_pay", kSlots * (kSlotBits + 32));
+  Expr wb_set = m.logic("wb_set", set_idx_bits_);
+  m.assign(wb_set, rd_set);
+  m.gen_for("g_wb", "gk", 0, kSlots, [&](Scope& g, const Expr& k) {
+    Expr way = g.logic("way", way_bits_);
+    Expr slot = g.logic("slot", 2);
+    Expr tag = g.logic("tag", ct_bits_);
+    Expr chunk = g.logic("chunk", 2);
+    Expr line = g.logic("line", line_bits_);
+    Expr common = g.logic("common", cm_bits_);
+    g.assign(way, lane_way.part(k * way_bits_, way_bits_));
+    g.assign(slot, lane_slot.part(k * 2, 2));
+    g.comment("The slot's tag and dirty mask (selects over the row's 16 slots) and its data, lane k.");
+    g.assign(tag, select_part(t_tag, concat({way, slot}), ways_ * kSlots, ct_bits_));
+    g.assign(chunk, tag.slice(1, 0));
+    g.assign(common, select_part(t_common, way, ways_, cm_bits_));
+    g.assign(wb_pay.part(k * (kSlotBits + 32), kSlotBits + 32),
+             concat({select_part(t_dirty, concat({way, slot}), ways_ * kSlots, 32),
+                     lane_data.part(k * kSlotBits, kSlotBits)}));
+    g.assign(line, mux(wb_from_s1, s1_line, compose_line(g, common, tag, wb_set)));
+    g.assign(wb_req.part(k * R, R), L.pack(line, bit(true), cast(kSlots, lit(4, 1) << chunk), bit(true), bit(false),
+                                           bit(false), lit(kMshrPortBits, 0)));
+  });
+  m.comment("S1's read (its fetch, bypass reason and new MSHR entry) or store (its needed sectors).");
+  Expr final_req = m.logic("final_req", R);
+  m.assign(final_req, L.pack(s1_line, s1_store_q, mux(s1_store_q, s1_needed, s1_fetch), bit(false),
+                             (!s1_store_q) & s1_reason.ne(lit(2, 0)), (!s1_store_q) & s1_reason.eq(lit(2, 1)),
+                             mux(s1_store_q, lit(kMshrPortBits, 0), cast(kMshrPortBits, p_free_entry))));
+
+  Expr pushes = mq_pushes_ = m.logic("mq_pushes", 3);
+  m.assign(pushes, cast(3, countones(wb_en)) + cast(3, push_final));
+  const unsigned pw = queue_count_bits_ + 2;
+  auto wrap = [&](const Expr& x) {  // (head + count + off) mod Q for a pw-bit x < 2Q
+    return mux(x.ge(lit(pw, Q)), x - lit(pw, Q), x);
+  };
+  Expr tail = m.logic("mq_tail", queue_count_bits_ + 1);
+  m.assign(tail, cast(queue_count_bits_ + 1, head_q) + cast(queue_count_bits_ + 1, mq_count_q));
+  m.comment("Where each push goes: write-back k at tail + wb_off[k], the final push at tail + final_off.");
+  Expr wb_at = m.logic("mq_wb_at", kSlots * queue_idx_bits_);
+  Expr final_at = m.logic("mq_final_at", queue_idx_bits_);
+  for (unsigned k = 0; k < kSlots; ++k) {
+    m.assign(wb_at.part(Expr(k * queue_idx_bits_), queue_idx_bits_),
+             cast(queue_idx_bits_, wrap(cast(pw, tail) + cast(pw, wb_off.part(Expr(k * 3), 3)))));
+  }
+  m.assign(final_at, cast(queue_idx_bits_, wrap(cast(pw, tail) + cast(pw, final_off))));
+  m.comment("Which pushes write entry e: write-back k (mq_wb_hit[e*4 + k]) or the final push (mq_final_hit[e]).");
+  Expr wb_hit = m.logic("mq_wb_hit", Q * kSlots);
+  Expr final_hit = m.logic("mq_final_hit", Q);
+  m.gen_for("g_mq", "ge", 0, Expr(Q), [&](Scope& g, const Expr& e) {
+    for (unsigned k = 0; k < kSlots; ++k) {
+      g.assign(wb_hit[e * kSlots + Expr(k)],
+               wb_en[Expr(k)] & wb_at.part(Expr(k * queue_idx_bits_), queue_idx_bits_).eq(cast(queue_idx_bits_, e)));
+    }
+    g.assign(final_hit[e], push_final & final_at.eq(cast(queue_idx_bits_, e)));
+  });
+  for (unsigned e = 0; e < Q; ++e) {
+    m.comment("Entry " + std::to_string(e) + ": a later push to the same entry wins (none does: the offsets differ).");
+    m.always_ff_noreset([&](Block& b) {
+      b.for_("k", 0, Expr(kSlots), [&](Block& bk, const Expr& k) {
+        bk.if_(wb_hit[Expr(e * kSlots) + k], [&](Block& t) {
+          t.assign(req_q[e], wb_req.part(k * R, R));
+          t.assign(wbp_q[e], wb_pay.part(k * (kSlotBits + 32), kSlotBits + 32));
+        });
+      });
+      b.if_(final_hit[Expr(e)], [&](Block& t) {
+        t.assign(req_q[e], final_req);
+        t.assign(stp_q[e], concat({s1_mask_q, s1_data_q}));
+      });
+    });
+  }
+  m.assign(head_d, mux(pop, cast(queue_idx_bits_, wrap(cast(pw, head_q) + lit(pw, 1))), head_q));
+  m.assign(count_d, mq_count_q - cast(queue_count_bits_, pop) + cast(queue_count_bits_, pushes));
+  m.always_ff({{head_q, zeros()}, {mq_count_q, zeros()}}, [&](Block& b) {
+    b.assign(head_q, head_d);
+    b.assign(mq_count_q, count_d);
+  });
+
+  m.comment("The head entry (a chain of selects, as select_part) and the request it sends: a write-back's");
+  m.comment("payload at its sector, a store's line and mask, zeros for a read.");
+  Expr head_req = m.logic("mq_head_req", R);
+  Expr head_wb = m.logic("mq_head_wb", kSlotBits + 32);
+  Expr head_st = m.logic("mq_head_st", kLineBits + kMaskBits);
+  auto entry = [&](const std::vector<Expr>& regs) {
+    Expr out = regs[Q - 1];
+    for (unsigned e = Q - 1; e-- > 0;) out = mux(head_q.eq(lit(queue_idx_bits_, e)), regs[e], out);
+    return out;
+  };
+  m.assign(head_req, entry(req_q));
+  m.assign(head_wb, entry(wbp_q));
+  m.assign(head_st, entry(stp_q));
+  Expr head_is_wb = m.logic("mq_head_is_wb");
+  Expr head_is_st = m.logic("mq_head_is_st");
+  Expr head_sectors = m.logic("mq_head_sectors", kSlots);
+  m.assign(head_is_wb, head_req[Expr(L.wb)]);
+  m.assign(head_is_st, head_req[Expr(L.store)] & !head_is_wb);
+  m.assign(head_sectors, head_req.part(Expr(L.sectors), kSlots));
+  m.gen_for("g_mem_chunk", "gc", 0, kSlots, [&](Scope& g, const Expr& c) {
+    Expr from_wb = g.logic("from_wb");
+    g.assign(from_wb, head_is_wb & head_sectors[c]);
+    g.assign(mem_data_o.part(c * kSlotBits, kSlotBits),
+             mux(from_wb, head_wb.part(Expr(0), kSlotBits),
+                 head_st.part(c * kSlotBits, kSlotBits) & repl(kSlotBits, head_is_st)));
+    g.assign(mem_mask_o.part(c * 32, 32),
+             mux(from_wb, head_wb.part(Expr(kSlotBits), 32),
+                 head_st.part(Expr(kLineBits) + c * 32, 32) & repl(32, head_is_st)));
+  });
+  m.assign(mem_valid_o, mq_count_q.ne(zeros()));
+  m.assign(mem_line_o, head_req.part(Expr(L.line), line_bits_));
+  m.assign(mem_store_o, head_req[Expr(L.store)]);
+  m.assign(mem_sectors_o, head_sectors);
+  m.assign(mem_bypass_o, head_req[Expr(L.bypass)]);
+  m.assign(mem_agcb_o, head_req[Expr(L.agcb)]);
+  m.assign(mem_mshr_o, head_req.part(Expr(L.mshr), kMshrPortBits));
+}
+
+// The memory line address (AddrBits-7 bits) of chunk-tag `tag` with common-tag `common` in set
+// `set`: the inverse of l1d_addr_decode (the Fermi hash only reads bits above the set field).
+Expr Top::compose_line(Scope& g, const Expr& common, const Expr& tag, const Expr& set) {
+  const unsigned set_bits = split_.set_bits();
+  const unsigned low = ct_bits_ - 2;                  // chunk-tag bits of the line tag
+  const unsigned line_tag_bits = line_bits_ - set_bits;
+  Expr line_tag = g.logic("line_tag", line_tag_bits);
+  if (split_.common_tag_bits() > 0) {
+    g.assign(line_tag, concat({common, tag.slice(ct_bits_ - 1, 2)}));
+  } else {
+    Expr unused_common = g.logic("unused_common");
+    g.assign(unused_common, red_or(common));
+    g.assign(line_tag, tag.slice(ct_bits_ - 1, 2));
+  }
+  (void)low;
+  if (set_bits == 0) {
+    Expr unused_set = g.logic("unused_set");
+    g.assign(unused_set, red_or(set));
+    return line_tag;
+  }
+  Expr linear = g.logic("linear", set_bits);
+  if (cfg_.l1.set_index == l1d::SetIndexHash::kFermiXor) {
+    // Address bit b (>= 7 + set_bits) is line-tag bit b - 7 - set_bits.
+    auto abit = [&](unsigned b) { return line_tag[Expr(b - 7 - set_bits)]; };
+    Expr hash = g.logic("hash", 5);
+    g.assign(hash, concat({abit(19), abit(17), abit(15), abit(14), abit(13)}));
+    g.assign(linear, set ^ hash.slice(set_bits - 1 < 4 ? set_bits - 1 : 4, 0));
+  } else {
+    g.assign(linear, set);
+  }
+  return concat({line_tag, linear});
+}
+
+// ---------------------------------------------------------------------------------------
+// Fill FIFO: MSHR ids in response order.
+void Top::fill_fifo() {
+  Expr fifo_q = m.logic("fifo_q", mshr_bits_, {Expr(mshrs_)});
+  Expr head_q = m.logic("fifo_head_q", mshr_bits_);
+  Expr head_d = m.logic("fifo_head_d", mshr_bits_);
+  Expr count_d = m.logic("fifo_count_d", bits_for(mshrs_ + 1));
+  const unsigned cb = bits_for(mshrs_ + 1) + 1;
+  auto wrap = [&](const Expr& x) { return mux(x.ge(lit(cb, mshrs_)), x - lit(cb, mshrs_), x); };
+  m.always_ff_noreset([&](Block& b) {
+    b.if_(rsp_valid, [&](Block& t) {
+      t.assign(fifo_q[cast(mshr_bits_, wrap(cast(cb, head_q) + cast(cb, fifo_count_q)))], rsp_entry);
+    });
+  });
+  m.assign(head_d, mux(mshr_release, cast(mshr_bits_, wrap(cast(cb, head_q) + lit(cb, 1))), head_q));
+  m.assign(count_d, fifo_count_q + cast(bits_for(mshrs_ + 1), rsp_valid) - cast(bits_for(mshrs_ + 1), mshr_release));
+  m.always_ff({{head_q, zeros()}, {fifo_count_q, zeros()}}, [&](Block& b) {
+    b.assign(head_q, head_d);
+    b.assign(fifo_count_q, count_d);
+  });
+  m.assign(fill_head, fifo_q[head_q]);
+}
+
+}  // namespace gen::blocks::top_gen

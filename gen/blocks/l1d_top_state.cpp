@@ -1,0 +1,179 @@
+// l1d_top's generator, continued (gen/blocks/l1d_top_gen.h): state_updates, counters, outputs, assertions.
+#include "gen/blocks/l1d_top_gen.h"
+
+namespace gen::blocks::top_gen {
+
+// ---------------------------------------------------------------------------------------
+void Top::state_updates() {
+  m.comment("core_req_ready: S1 is empty or completes this cycle.");
+  m.assign(req_ready, (!s1_valid_q).lor(s1_complete));
+  Expr fire = m.logic("req_fire");
+  m.assign(fire, req_valid & req_ready);
+  m.always_ff({{s1_valid_q, bit(false)}}, [&](Block& b) {
+    b.if_(fire, [&](Block& t) { t.assign(s1_valid_q, bit(true)); })
+        .else_if(s1_complete, [&](Block& t) { t.assign(s1_valid_q, bit(false)); });
+  });
+  m.always_ff({{s1_id_q, zeros()}, {s1_warp_q, zeros()}, {s1_awid_q, zeros()}, {s1_token_q, bit(false)},
+               {s1_pc_q, zeros()}, {s1_store_q, bit(false)}, {s1_addr_q, zeros()}, {s1_size_q, lit(2, 0)},
+               {s1_mask_q, zeros()}, {s1_data_q, zeros()}},
+              [&](Block& b) {
+                b.if_(fire, [&](Block& t) {
+                  t.assign(s1_id_q, req_id);
+                  t.assign(s1_warp_q, req_warp);
+                  t.assign(s1_awid_q, req_awid);
+                  t.assign(s1_token_q, req_token);
+                  t.assign(s1_pc_q, req_pc);
+                  t.assign(s1_store_q, req_store);
+                  t.assign(s1_addr_q, req_addr);
+                  t.assign(s1_size_q, req_size);
+                  t.assign(s1_mask_q, req_mask);
+                  t.assign(s1_data_q, req_data);
+                });
+              });
+  m.always_ff({{resp_valid_q, bit(false)}, {resp_id_q, zeros()}, {resp_warp_q, zeros()}, {resp_outcome_q, lit(2, 0)},
+               {resp_data_q, zeros()}},
+              [&](Block& b) {
+                b.assign(resp_valid_q, resp_valid_d);
+                b.assign(resp_id_q, resp_id_d);
+                b.assign(resp_warp_q, resp_warp_d);
+                b.assign(resp_outcome_q, resp_outcome_d);
+                b.assign(resp_data_q, resp_data_d);
+              });
+
+  m.comment("Fill unit state.");
+  m.always_comb({{fill_placed_d, fill_placed_q}, {fill_alloc_d, fill_alloc_q}, {fill_index_d, fill_index_q}},
+                [&](Block& b) {
+                  b.if_(mshr_release, [&](Block& t) {
+                    t.assign(fill_placed_d, bit(false));
+                    t.assign(fill_alloc_d, bit(false));
+                    t.assign(fill_index_d, zeros());
+                  }).else_if(fill_answer, [&](Block& t) {
+                    t.assign(fill_placed_d, bit(true));
+                    t.if_(fill_placing, [&](Block& u) { u.assign(fill_alloc_d, fill_allocates); });
+                    t.assign(fill_index_d, fill_index_q + cast(req_idx_bits_, 1));
+                  });
+                });
+  m.always_ff({{fill_placed_q, bit(false)}, {fill_alloc_q, bit(false)}, {fill_index_q, zeros()}}, [&](Block& b) {
+    b.assign(fill_placed_q, fill_placed_d);
+    b.assign(fill_alloc_q, fill_alloc_d);
+    b.assign(fill_index_q, fill_index_d);
+  });
+
+  m.comment("Flush walker state: kernel end (re)starts a full flush from line 0.");
+  m.always_comb({{flushing_d, flush_on}, {flush_all_d, flush_all_q}, {flush_set_d, walk_set}, {flush_way_d, walk_way}},
+                [&](Block& b) {
+                  b.if_(walk_step.land(walk_last), [&](Block& t) {
+                    t.assign(flushing_d, bit(false));
+                    t.assign(flush_all_d, bit(false));
+                    t.assign(flush_set_d, zeros());
+                    t.assign(flush_way_d, zeros());
+                  }).else_if(walk_step.land(walk_way.eq(cast(way_bits_, ways_ - 1))), [&](Block& t) {
+                    t.assign(flush_way_d, zeros());
+                    t.assign(flush_set_d, walk_set + cast(set_idx_bits_, 1));
+                  }).else_if(walk_step, [&](Block& t) { t.assign(flush_way_d, walk_way + cast(way_bits_, 1)); });
+                  b.if_(ev_kend, [&](Block& t) {
+                    t.assign(flushing_d, bit(true));
+                    t.assign(flush_all_d, bit(true));
+                    t.assign(flush_set_d, zeros());
+                    t.assign(flush_way_d, zeros());
+                  });
+                });
+  m.always_ff({{flushing_q, bit(false)}, {flush_all_q, bit(false)}, {flush_set_q, zeros()}, {flush_way_q, zeros()},
+               {agelru_en_q, bit(true)}, {gran_prev_q, lit(2, 2)}},
+              [&](Block& b) {
+                b.assign(flushing_q, flushing_d);
+                b.assign(flush_all_q, flush_all_d);
+                b.assign(flush_set_q, flush_set_d);
+                b.assign(flush_way_q, flush_way_d);
+                b.assign(agelru_en_q, agelru_enable);
+                b.assign(gran_prev_q, sel_gran);
+              });
+
+  m.comment("Policy units' per-cycle inputs.");
+  m.assign(tl_access, (s1_hit_done | s1_miss_done) & !s1_store_q & cfg_bypass.eq(lit(3, 2)));
+  m.assign(tl_miss, !s1_hit_done);
+  m.assign(sel_record, (s1_hit_done | s1_miss_done) & dynamic);
+  m.assign(sel_miss, !s1_hit_done);
+}
+
+// ---------------------------------------------------------------------------------------
+void Top::counters() {
+  m.comment("Counters (golden::L1Counters). The granularity switch is counted when the selector decides,");
+  m.comment("which is the cycle before its registered switch_o: the output adds the pending pulse.");
+  const auto& names = counter_names();
+  Expr switched = m.logic("gran_switched");
+  m.assign(switched, sel_switch & dynamic);
+  for (size_t i = 0; i < names.size(); ++i) {
+    Expr q = m.logic("cnt_" + names[i] + "_q", kCounterBits);
+    Expr add = names[i] == "gran_switches" ? cast(kCounterBits, switched) : cast(kCounterBits, inc_[i]);
+    m.always_ff({{q, zeros()}}, [&](Block& b) { b.assign(q, q + add); });
+    if (names[i] == "gran_switches") {
+      Expr unused = m.logic("unused_inc_gran_switches");
+      m.assign(unused, red_or(inc_[i]));
+      m.assign(cnt_o[i], q + cast(kCounterBits, switched));
+    } else {
+      m.assign(cnt_o[i], q);
+    }
+  }
+}
+
+void Top::outputs() {
+  m.assign(resp_valid_o, resp_valid_q);
+  m.assign(resp_id_o, resp_id_q);
+  m.assign(resp_warp_o, resp_warp_q);
+  m.assign(resp_outcome_o, resp_outcome_q);
+  m.assign(resp_data_o, resp_data_q);
+  m.assign(gran_o, gran);
+  m.assign(idle_o, (!s1_valid_q) & mshr_in_use.eq(zeros()) & mq_count_q.eq(zeros()) & fifo_count_q.eq(zeros()) &
+                       !flush_on & !resp_valid_q);
+  m.comment("quiet_o, for a simulator that skips the clock edges that would change nothing (gpusim's");
+  m.comment("verilated L1): no actor acts and no response or granularity switch is pending, so with");
+  m.comment("core_req_valid_i, mem_resp_valid_i and the events low, mem_req_ready_i low or the miss queue");
+  m.comment("empty, and agelru_enable_i and the cfg_* inputs as at the last edge, the edge changes no");
+  m.comment("register but cnt_cycles_q and the two-level unit's, which only two-level mode uses (never");
+  m.comment("quiet there). Waiting MSHRs and a miss queue stalled by memory are quiet.");
+  m.assign(quiet_o, (!s1_valid_q) & fifo_count_q.eq(zeros()) & !flush_on & !resp_valid_q & !sel_switch &
+                        cfg_bypass.ne(lit(3, 2)));
+}
+
+// The whole-cache assertions (gen/blocks/l1d_top_assert.cpp) on this module's signals.
+void Top::assertions() {
+  TopAssertSignals a;
+  a.cfg_in = cfg_in_;
+  a.cfg_q = {cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep};
+  a.mem_valid = mem_valid_o;
+  a.mem_ready = mem_ready;
+  a.mem_payload = {mem_line_o, mem_store_o, mem_sectors_o, mem_mask_o,
+                   mem_data_o, mem_bypass_o, mem_agcb_o, mem_mshr_o};
+  a.mem_payload_bits = line_bits_ + 1 + kSlots + kMaskBits + kLineBits + 1 + 1 + kMshrPortBits;
+  a.act_fill = act_fill;
+  a.act_flush = act_flush;
+  a.act_s1 = act_s1;
+  a.fill_actions = {fill_placing, fill_answer, fill_write, mshr_release, rp_fill};
+  a.flush_actions = {walk_step};
+  a.s1_actions = {s1_complete, load_hit, store_hit, wb_from_s1, push_final, mshr_alloc, mshr_add, rp_hit, rp_miss};
+  a.queue_count = mq_count_q;
+  a.queue_pop = mq_pop_;
+  a.queue_pushes = mq_pushes_;
+  a.queue_entries = queue_;
+  a.queue_count_bits = queue_count_bits_;
+  a.fifo_count = fifo_count_q;
+  a.fifo_pop = mshr_release;
+  a.fifo_entries = mshrs_;
+  a.exclusive_groups = {
+      {mshr_alloc, mshr_add}, {rp_hit, rp_miss, rp_fill}, {fill_write, walk_step, wb_from_s1, store_hit}};
+  a.ways = ways_;
+  a.slots = kSlots;
+  a.common_bits = cm_bits_;
+  a.chunk_tag_bits = ct_bits_;
+  a.w_en = w_en;
+  a.t_common = t_common;
+  a.t_valid = t_valid;
+  a.t_tag = t_tag;
+  a.w_common = w_common;
+  a.w_valid = w_valid;
+  a.w_tag = w_tag;
+  top_assertions(m, a);
+}
+
+}  // namespace gen::blocks::top_gen

@@ -1,0 +1,147 @@
+// l1d_top's generator, continued (gen/blocks/l1d_top_gen.h): policy_units, s1_decision, fill_decision, flush_decision.
+#include "gen/blocks/l1d_top_gen.h"
+
+namespace gen::blocks::top_gen {
+
+// ---------------------------------------------------------------------------------------
+// AGCB table, two-level unit, granularity selector, AgeLRU ages, replacement state.
+void Top::policy_units() {
+  agcb_dec = m.logic("agcb_dec");
+  agcb_dec_idx = m.logic("agcb_dec_idx", hpc_bits_);
+  agcb_inc = m.logic("agcb_inc");
+  agcb_inc_idx = m.logic("agcb_inc_idx", hpc_bits_);
+  agcb_bypass = m.logic("agcb_bypass");
+  m.instance("u_agcb", agcb_table_block().module(cfg_), {},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"pc_i", s1_pc_q}, {"dec_i", agcb_dec}, {"dec_idx_i", agcb_dec_idx},
+              {"inc_i", agcb_inc}, {"inc_idx_i", agcb_inc_idx}, {"hpc_o", s1_hpc}, {"bypass_o", agcb_bypass}});
+
+  tl_access = m.logic("tl_access");
+  tl_miss = m.logic("tl_miss");
+  tl_bypass = m.logic("tl_bypass");
+  Expr tl_accesses = m.logic("unused_tl_accesses", 13);
+  Expr tl_misses = m.logic("unused_tl_misses", 13);
+  m.instance("u_two_level", two_level_block().module(cfg_), {},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"access_i", tl_access}, {"miss_i", tl_miss},
+              {"occupancy_i", occupancy}, {"kernel_start_i", ev_kstart}, {"bypass_o", tl_bypass},
+              {"accesses_o", tl_accesses}, {"misses_o", tl_misses}});
+
+  sel_record = m.logic("sel_record");
+  sel_miss = m.logic("sel_miss");
+  m.instance("u_gran_selector", gran_selector_block().module(cfg_), {},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"record_i", sel_record}, {"size_i", s1_size_q}, {"miss_i", sel_miss},
+              {"gran_o", sel_gran}, {"switch_o", sel_switch}});
+
+  m.comment("AgeLRU ages: one query per way of the set being worked on, and one for the fill's requester.");
+  age_ids = m.logic("age_ids", (ways_ + 1) * kAwidBits);
+  age_active = m.logic("age_active", ways_ + 1);
+  age_rel = m.logic("age_rel", (ways_ + 1) * kAwidBits);
+  age_oldest = m.logic("age_oldest", kAwidBits);
+  age_youngest = m.logic("age_youngest", kAwidBits);
+  age_empty = m.logic("age_empty");
+  m.assign(age_ids, concat({mr_awid, t_awid}));
+  m.instance("u_ages", agelru_ages_block().module(cfg_), {},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"launch_i", ev_launch}, {"exit_i", ev_exit},
+              {"exit_awid_i", ev_exit_awid}, {"exit_has_next_i", ev_exit_has_next}, {"exit_next_i", ev_exit_next},
+              {"id_i", age_ids}, {"oldest_o", age_oldest}, {"youngest_o", age_youngest}, {"empty_o", age_empty},
+              {"active_o", age_active}, {"rel_age_o", age_rel}});
+
+  m.comment("Replacement state: S1 hits and misses, fills, and the fill's victim query.");
+  rp_hit = m.logic("rp_hit");
+  rp_miss = m.logic("rp_miss");
+  rp_fill = m.logic("rp_fill");
+  rp_way = m.logic("rp_way", way_bits_);  // the hit or filled way
+  rp_eligible = m.logic("rp_eligible", ways_);
+  rp_victim = m.logic("rp_victim", way_bits_);
+  Expr rp_ranks = m.logic("unused_rp_ranks", ways_ * way_bits_);
+  way_active = m.logic("way_active", ways_);
+  way_rel = m.logic("way_rel", ways_ * kAwidBits);
+  m.assign(way_active, age_active.slice(ways_ - 1, 0));
+  m.assign(way_rel, age_rel.slice(ways_ * kAwidBits - 1, 0));
+  m.instance("u_repl", repl_state_block().module(cfg_), {},
+             {{"clk_i", clk}, {"rst_ni", rst},
+              {"hit_i", rp_hit}, {"hit_set_i", rd_set}, {"hit_way_i", rp_way},
+              {"miss_i", rp_miss}, {"miss_set_i", rd_set},
+              {"fill_i", rp_fill}, {"fill_set_i", rd_set}, {"fill_way_i", rp_way},
+              {"set_i", rd_set}, {"eligible_i", rp_eligible}, {"way_active_i", way_active},
+              {"way_rel_age_i", way_rel}, {"age_filter_i", agelru_en_q}, {"victim_o", rp_victim},
+              {"ranks_o", rp_ranks}});
+  Expr unused_ages = m.logic("unused_ages");
+  m.comment("The requester's active bit is not needed (only its relative age is compared).");
+  m.assign(unused_ages, red_or(age_oldest) ^ red_or(age_youngest) ^ age_empty ^ age_active[Expr(ways_)]);
+}
+
+// ---------------------------------------------------------------------------------------
+// S1: the match, the bypass decision, the sectors and the copies (l1d_core_match).
+void Top::s1_decision() {
+  m_hit = m.logic("m_hit");
+  m_partial = m.logic("m_partial");
+  m_way = m.logic("m_way", way_bits_);
+  m_slots = m.logic("m_slots", kSlots);
+  m_copies = m.logic("m_copies", ways_ * kSlots);
+  cp_way = m.logic("cp_way", kSlots * way_bits_);
+  cp_slot = m.logic("cp_slot", kSlots * 2);
+  cp_wb = m.logic("cp_wb", kSlots);
+  cp_off = m.logic("cp_off", kSlots * 3);
+  s1_dirty_n = m.logic("s1_dirty_n", 3);
+  m.instance("u_core_match", core_match_block().module(cfg_), {},
+             {{"store_i", s1_store_q}, {"size_i", s1_size_q}, {"chunk_i", s1_chunk}, {"mask_i", s1_mask_q},
+              {"token_i", s1_token_q}, {"common_tag_i", s1_common}, {"chunk_tag_i", s1_chunk_tag}, {"gran_i", gran},
+              {"cfg_bypass_i", cfg_bypass}, {"cfg_bto_i", cfg_bto}, {"cfg_opportunistic_i", cfg_opp},
+              {"agcb_bypass_i", agcb_bypass}, {"two_level_bypass_i", tl_bypass}, {"row_common_tag_i", t_common},
+              {"row_valid_i", t_valid}, {"row_chunk_tag_i", t_tag}, {"row_dirty_any_i", t_dirty_any},
+              {"needed_o", s1_needed}, {"fetch_o", s1_fetch}, {"probe_o", s1_probe_sectors},
+              {"reason_o", s1_reason}, {"hit_o", m_hit}, {"partial_o", m_partial}, {"hit_way_o", m_way},
+              {"hit_slots_o", m_slots}, {"copies_o", m_copies}, {"cp_way_o", cp_way}, {"cp_slot_o", cp_slot},
+              {"cp_wb_o", cp_wb}, {"cp_off_o", cp_off}, {"writebacks_o", s1_dirty_n}});
+}
+
+// ---------------------------------------------------------------------------------------
+// Fill unit, cycle 0: allocate? where? write-backs? (contract section 6; l1d_fill_place)
+void Top::fill_decision() {
+  fill_way = m.logic("fill_way", way_bits_);
+  fill_pos = m.logic("fill_pos_eff", 2);
+  fill_whole = m.logic("fill_whole");
+  fill_posmask = m.logic("fill_posmask", kSlots);
+  fill_slotmask = m.logic("fill_slotmask", kSlots);
+  fill_replaces = m.logic("fill_replaces");
+  fill_wb = m.logic("fill_wb", kSlots);
+  fill_dirty_n = m.logic("fill_dirty_n", 3);
+  fill_allocates = m.logic("fill_allocates");
+  Expr age_bypass_en = m.logic("fill_age_bypass_en");
+  m.assign(age_bypass_en, cfg_bypass.eq(lit(3, 4)) & agelru_en_q);
+  m.instance("u_fill_place", fill_place_block().module(cfg_), {},
+             {{"row_valid_i", t_valid}, {"row_common_tag_i", t_common}, {"row_priority_i", t_prio},
+              {"row_rank_i", t_rank}, {"row_dirty_any_i", t_dirty_any}, {"common_tag_i", fill_common},
+              {"slots_i", fill_slots}, {"bypass_i", mr_bypass}, {"l2_bit_i", mr_l2}, {"gran_i", gran},
+              {"cfg_opportunistic_i", cfg_opp}, {"victim_i", rp_victim}, {"age_bypass_en_i", age_bypass_en},
+              {"way_active_i", way_active}, {"way_rel_age_i", way_rel},
+              {"req_rel_age_i", age_rel.part(Expr(ways_ * kAwidBits), kAwidBits)},
+              {"eligible_o", rp_eligible}, {"allocates_o", fill_allocates}, {"way_o", fill_way},
+              {"pos_o", fill_pos}, {"whole_o", fill_whole}, {"replace_slots_o", fill_posmask},
+              {"block_slots_o", fill_slotmask}, {"replaces_valid_o", fill_replaces}, {"writeback_slots_o", fill_wb},
+              {"writebacks_o", fill_dirty_n}});
+}
+
+// ---------------------------------------------------------------------------------------
+// Flush walker: the slots it keeps (keep_large_pieces) and writes back (section 7; l1d_flush_keep).
+void Top::flush_decision() {
+  Expr valid = m.logic("walk_valid", kSlots);
+  Expr tag = m.logic("walk_tag", kSlots * ct_bits_);
+  Expr dirty_any = m.logic("walk_dirty_any", kSlots);
+  m.assign(valid, select_part(t_valid, walk_way, ways_, kSlots));
+  m.assign(tag, select_part(t_tag, walk_way, ways_, kSlots * ct_bits_));
+  m.assign(dirty_any, select_part(t_dirty_any, walk_way, ways_, kSlots));
+  Expr keep_any = m.logic("walk_keep_any");
+  m.assign(keep_any, cfg_keep & !flush_all_q);
+  walk_keep = m.logic("walk_keep", kSlots);
+  walk_wb = m.logic("walk_wb", kSlots);
+  walk_dirty_n = m.logic("walk_dirty_n", 3);
+  m.instance("u_flush_keep", flush_keep_block().module(cfg_), {},
+             {{"valid_i", valid}, {"chunk_tag_i", tag}, {"dirty_any_i", dirty_any}, {"gran_i", gran},
+              {"keep_i", keep_any}, {"keep_o", walk_keep}, {"writeback_slots_o", walk_wb},
+              {"writebacks_o", walk_dirty_n}});
+  walk_last = m.logic("walk_last");
+  m.assign(walk_last, walk_set.eq(cast(set_idx_bits_, sets_ - 1)) & walk_way.eq(cast(way_bits_, ways_ - 1)));
+}
+
+}  // namespace gen::blocks::top_gen

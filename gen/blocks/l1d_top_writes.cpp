@@ -1,0 +1,128 @@
+// l1d_top's generator, continued (gen/blocks/l1d_top_gen.h): row_writes, response.
+#include "gen/blocks/l1d_top_gen.h"
+
+namespace gen::blocks::top_gen {
+
+// ---------------------------------------------------------------------------------------
+// The writes of the tag/state row and the data row of set rd_set. Each field is the row as read
+// with the acting branch's changes: slot-granular masks (bit 4w+s is slot s of way w) say what is
+// invalidated and written, and every new value is computed once, unconditionally. The arrays write
+// only the ways of w_en and the bytes of d_be, so the values elsewhere are free.
+void Top::row_writes() {
+  m.comment("S1's hit way, slot by slot: the chunk each slot holds, and the request's byte mask of it.");
+  hit_chunk = m.logic("hit_chunk", kSlots * 2);
+  hit_mask = m.logic("hit_mask", kSlots * 32);
+  m.gen_for("g_hit_slot", "gs", 0, kSlots, [&](Scope& g, const Expr& s) {
+    g.assign(hit_chunk.part(s * 2, 2), select_strided(t_tag, m_way, ways_, kSlots * ct_bits_, 2, s * ct_bits_));
+    g.assign(hit_mask.part(s * 32, 32), select_part(s1_mask_q, hit_chunk.part(s * 2, 2), kSlots, 32));
+  });
+
+  m.comment("Slot masks of the row: invalidated (the fill's replaced slots, the walked line's dropped slots,");
+  m.comment("S1's copies), written by the fill (fill_slots slots from fill_pos_eff of fill_way) and by a store");
+  m.comment("hit (its slots of m_way).");
+  Expr fill_run = m.logic("fill_run", kSlots);
+  Expr walk_drop = m.logic("walk_drop", kSlots);
+  Expr slot_inval = m.logic("slot_inval", ways_ * kSlots);
+  Expr slot_fill = m.logic("slot_fill", ways_ * kSlots);
+  Expr slot_store = m.logic("slot_store", ways_ * kSlots);
+  Expr slot_dirty = m.logic("slot_dirty", ways_ * kSlots);
+  const unsigned rw = ways_ * kSlots;
+  for (unsigned i = 0; i < kSlots; ++i) m.assign(fill_run[Expr(i)], lit(3, i).lt(fill_slots));
+  m.assign(walk_drop, ~walk_keep);
+  m.assign(slot_inval,
+           mux(walk_step, cast(rw, walk_drop) << (walk_way * kSlots),
+               mux(fill_write, cast(rw, fill_posmask) << (fill_way * kSlots), mux(wb_from_s1, m_copies, zeros()))));
+  m.assign(slot_fill, mux(fill_write, cast(rw, fill_run) << (fill_way * kSlots + fill_pos), zeros()));
+  m.assign(slot_store, mux(store_hit, cast(rw, m_slots) << (m_way * kSlots), zeros()));
+  m.comment("Write-back marks the stored bytes dirty; write-through leaves the dirty masks.");
+  m.assign(slot_dirty, mux(write_back_, slot_store, zeros()));
+  m.assign(w_valid, (t_valid & ~slot_inval) | slot_fill);
+
+  m.comment("The fill's chunk-tags: slot s of the block's line gets chunk fill_first + s - fill_pos_eff.");
+  Expr fill_tag = m.logic("fill_tag", kSlots * ct_bits_);
+  m.gen_for("g_fill_tag", "gs", 0, kSlots, [&](Scope& g, const Expr& s) {
+    g.assign(fill_tag.part(s * ct_bits_, ct_bits_),
+             concat({fill_chunk_tag.slice(ct_bits_ - 1, 2), cast(2, fill_first + cast(2, s) - fill_pos)}));
+  });
+  m.gen_for("g_row_slot", "gi", 0, rw, [&](Scope& g, const Expr& i) {
+    const Expr s = i % kSlots;
+    g.assign(w_dirty.part(i * 32, 32), (t_dirty.part(i * 32, 32) & ~repl(32, slot_inval[i])) |
+                                           (hit_mask.part(s * 32, 32) & repl(32, slot_dirty[i])));
+    g.assign(w_tag.part(i * ct_bits_, ct_bits_),
+             mux(slot_fill[i], fill_tag.part(s * ct_bits_, ct_bits_), t_tag.part(i * ct_bits_, ct_bits_)));
+    g.assign(d_be.part(i * 32, 32), repl(32, slot_fill[i]) | (hit_mask.part(s * 32, 32) & repl(32, slot_store[i])));
+  });
+
+  m.comment("Per-way fields: the fill's (and a load hit's predictor index), the promoted slot ranks.");
+  Expr rank_write = m.logic("rank_write");
+  m.assign(rank_write, fill_write | load_hit | store_hit);
+  m.gen_for("g_row_way", "gw", 0, ways_, [&](Scope& g, const Expr& w) {
+    Expr fill_here = g.logic("fill_here");
+    g.assign(fill_here, fill_write & fill_way.eq(cast(way_bits_, w)));
+    g.assign(w_common.part(w * cm_bits_, cm_bits_),
+             mux(fill_here & fill_whole, fill_common, t_common.part(w * cm_bits_, cm_bits_)));
+    g.assign(w_rank.part(w * (kSlots * 2), kSlots * 2),
+             mux(rank_write & wr_way.eq(cast(way_bits_, w)), rank_new, t_rank.part(w * (kSlots * 2), kSlots * 2)));
+    g.assign(w_hpc.part(w * hpc_bits_, hpc_bits_),
+             mux(fill_here, mr_hpc,
+                 mux(load_hit & m_way.eq(cast(way_bits_, w)), s1_hpc, t_hpc.part(w * hpc_bits_, hpc_bits_))));
+    g.assign(w_awid.part(w * kAwidBits, kAwidBits), mux(fill_here, mr_awid, t_awid.part(w * kAwidBits, kAwidBits)));
+    g.assign(w_prio[w], mux(fill_here, mr_token, t_prio[w]));
+  });
+
+  m.comment("The data row's new bytes (d_be selects): slot s gets the fill's chunk fill_first + s -");
+  m.comment("fill_pos_eff, or the store's chunk held in slot s of the hit way. One source line and one");
+  m.comment("index per slot, then a 4-way select per slot.");
+  Expr d_src = m.logic("d_src", kLineBits);
+  Expr d_idx = m.logic("d_idx", kSlots * 2);
+  m.assign(d_src, mux(fill_write, mr_data, s1_data_q));
+  m.gen_for("g_d_line", "gs", 0, kSlots, [&](Scope& g, const Expr& s) {
+    g.assign(d_idx.part(s * 2, 2), mux(fill_write, cast(2, fill_first + cast(2, s) - fill_pos), hit_chunk.part(s * 2, 2)));
+    g.assign(d_line.part(s * kSlotBits, kSlotBits), select_part(d_src, d_idx.part(s * 2, 2), kSlots, kSlotBits));
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// The response data: a fill's answer (the merged request's bytes of the block) or a load hit's
+// (each chunk's bytes from the slot of the hit way holding it).
+void Top::response() {
+  m.comment("Load hit: the slot of the hit way that supplies chunk c (the last of m_slots holding it, as");
+  m.comment("the golden L1 copies them in slot order), and whether one does.");
+  Expr hit_src = m.logic("hit_src", kSlots * 2);
+  Expr hit_any = m.logic("hit_any", kSlots);
+  m.always_comb({{hit_src, zeros()}, {hit_any, zeros()}}, [&](Block& b) {
+    b.for_("s", 0, Expr(kSlots), [&](Block& bs, const Expr& s) {
+      bs.if_(m_slots[s], [&](Block& t) {
+        write_at(t, hit_chunk.part(s * 2, 2), kSlots, {{hit_any, 1, 1, bit(true)}, {hit_src, 2, 2, cast(2, s)}});
+      });
+    });
+  });
+
+  m.comment("Row lanes: four slots of the row (way lane_way[k], slot lane_slot[k]) read out through 16-to-1");
+  m.comment("selects: the write-backs' slots (miss_queue), or for a load hit, which pushes none, the slot of");
+  m.comment("the hit way supplying chunk k. Sharing them saves a way select and a slot select of the line.");
+  lane_way = m.logic("lane_way", kSlots * way_bits_);
+  lane_slot = m.logic("lane_slot", kSlots * 2);
+  lane_data = m.logic("lane_data", kSlots * kSlotBits);
+  m.assign(lane_way, mux(load_hit, repl(kSlots, m_way), wb_way));
+  m.assign(lane_slot, mux(load_hit, hit_src, wb_slot));
+  m.gen_for("g_lane", "gk", 0, kSlots, [&](Scope& g, const Expr& k) {
+    g.assign(lane_data.part(k * kSlotBits, kSlotBits),
+             select_part(t_data, concat({lane_way.part(k * way_bits_, way_bits_), lane_slot.part(k * 2, 2)}),
+                         ways_ * kSlots, kSlotBits));
+  });
+  m.comment("Byte b of the response: the fill's data under the request's mask, or the hit line's under S1's.");
+  Expr resp_be = m.logic("resp_be", kMaskBits);
+  Expr resp_src = m.logic("resp_src", kLineBits);
+  Expr hit_be = m.logic("hit_be", kMaskBits);
+  m.gen_for("g_hit_be", "gc", 0, kSlots, [&](Scope& g, const Expr& c) {
+    g.assign(hit_be.part(c * 32, 32), s1_mask_q.part(c * 32, 32) & repl(32, load_hit & hit_any[c]));
+  });
+  m.assign(resp_be, mux(fill_answer, mr_mask, hit_be));
+  m.assign(resp_src, mux(fill_answer, mr_data, lane_data));
+  m.gen_for("g_resp_byte", "gb", 0, kMaskBits, [&](Scope& g, const Expr& bi) {
+    g.assign(resp_data_d.part(bi * 8, 8), resp_src.part(bi * 8, 8) & repl(8, resp_be[bi]));
+  });
+}
+
+}  // namespace gen::blocks::top_gen
