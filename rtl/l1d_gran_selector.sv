@@ -13,6 +13,8 @@
 // then a new sample starts. For integers, x * 100 > ThresholdPct * n <=> x > Limit with the constant
 // Limit = ThresholdPct * n / 100 (rounded down), so the compares need no multiplier.
 // gran_o resets to ResetGran; switch_o pulses for one cycle with a changed gran_o (both registered).
+// next_gran_o / next_switch_o: what this cycle's request makes of them at the edge (combinational;
+// the staged L1 starts a flush walk in the cycle its stage M2 decides the switch, contract 16.3).
 module l1d_gran_selector #(
   parameter int unsigned SampleRequests = 1000,
   parameter int unsigned ThresholdPct = 50,
@@ -24,7 +26,9 @@ module l1d_gran_selector #(
   input  logic [1:0] size_i,
   input  logic       miss_i,
   output logic [1:0] gran_o,
-  output logic       switch_o
+  output logic       switch_o,
+  output logic [1:0] next_gran_o,
+  output logic       next_switch_o
 );
 
   localparam int unsigned CountBits = $clog2(SampleRequests + 1);
@@ -115,6 +119,8 @@ module l1d_gran_selector #(
 
   assign gran_o = gran_q;
   assign switch_o = switch_q;
+  assign next_gran_o = gran_d;
+  assign next_switch_o = switch_d;
 
 endmodule
 

@@ -14,7 +14,8 @@
 // and the core requests in M1, T and A; squash_fill_i / squash_flush_i drop the fill / flush
 // operations in M1, T and A (their units rewind). t_squash_o: the T operation does not enter M1;
 // m1_squash_o: the M1 operation does not enter M2. stall_o: a core request waits while a fill
-// step or the flush holds A (s1_stall_cycles). Only valid bits are reset, never payloads.
+// step or the flush holds A (s1_stall_cycles). empty_o: both FIFOs, T and M1 hold nothing (the
+// L1's idle output). Only valid bits are reset, never payloads.
 module l1d_issue #(
   parameter int unsigned ReqBits = 64
 ) (
@@ -41,7 +42,8 @@ module l1d_issue #(
   output logic [1:0]         m1_kind_o,
   output logic [ReqBits-1:0] m1_req_o,
   output logic               m1_squash_o,
-  output logic               stall_o
+  output logic               stall_o,
+  output logic               empty_o
 );
 
   logic [ReqBits-1:0] in0_q;
@@ -77,6 +79,7 @@ module l1d_issue #(
   assign a_kind_o = a_kind;
   assign a_req_o = take_replay ? replay0_q : in0_q;
   assign stall_o = (replay0_valid_q || in0_valid_q) && core_blocked;
+  assign empty_o = !replay0_valid_q && !in0_valid_q && t_kind_q == 2'd0 && m1_kind_q == 2'd0;
 
   // Squashes at the edge (contract 16.3).
   assign t_squash_o = squash_core_i && t_kind_q == 2'd1 || squash_fill_i && t_kind_q == 2'd2 || squash_flush_i && t_kind_q == 2'd3;

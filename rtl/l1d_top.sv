@@ -128,6 +128,7 @@ module l1d_top #(
   logic [1:0] s1_size_q;
   logic [127:0] s1_mask_q;
   logic [1023:0] s1_data_q;
+  logic [4:0] fill_head;
 
   // The response register: what the actor of the last cycle answered.
   logic resp_valid_d;
@@ -178,7 +179,6 @@ module l1d_top #(
   );
 
   // The fill unit's head entry (MSHR read port) and the address of its block's first chunk.
-  logic [4:0] fill_head;
   logic mr_valid;
   logic mr_filled;
   logic [24:0] mr_line;
@@ -238,6 +238,8 @@ module l1d_top #(
   // The current granularity G: fixed by the mode, or the selector's.
   logic [1:0] sel_gran;
   logic sel_switch;
+  logic [1:0] unused_sel_next_gran;
+  logic unused_sel_next_switch;
   logic [1:0] gran;
   logic dynamic;
 
@@ -247,12 +249,12 @@ module l1d_top #(
   // Actors. The selector's switch is registered with the new G, so a small-to-large switch
   // decided last cycle starts the flush walker now (flush_start): the golden L1 flushes from the
   // cycle after the decision, as here.
-  logic [5:0] fifo_count_q;
   logic flush_start;
   logic flush_on;
   logic act_fill;
   logic act_flush;
   logic act_s1;
+  logic [5:0] fifo_count_q;
 
   assign flush_start = sel_switch && dynamic && sel_gran > gran_prev_q && !flushing_q;
   assign flush_on = flushing_q || flush_start;
@@ -374,6 +376,8 @@ module l1d_top #(
   end
 `endif
 
+  logic [3:0] unused_cnt_count;
+
   l1d_mshr u_mshr (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
@@ -423,6 +427,8 @@ module l1d_top #(
     .rd_id_o        (mr_id),
     .rd_warp_o      (mr_warp),
     .rd_mask_o      (mr_mask),
+    .cnt_entry_i    (fill_head),
+    .cnt_count_o    (unused_cnt_count),
     .release_i      (mshr_release),
     .release_entry_i(fill_head)
   );
@@ -471,13 +477,15 @@ module l1d_top #(
   logic sel_miss;
 
   l1d_gran_selector u_gran_selector (
-    .clk_i   (clk_i),
-    .rst_ni  (rst_ni),
-    .record_i(sel_record),
-    .size_i  (s1_size_q),
-    .miss_i  (sel_miss),
-    .gran_o  (sel_gran),
-    .switch_o(sel_switch)
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .record_i     (sel_record),
+    .size_i       (s1_size_q),
+    .miss_i       (sel_miss),
+    .gran_o       (sel_gran),
+    .switch_o     (sel_switch),
+    .next_gran_o  (unused_sel_next_gran),
+    .next_switch_o(unused_sel_next_switch)
   );
 
   // AgeLRU ages: one query per way of the set being worked on, and one for the fill's requester.

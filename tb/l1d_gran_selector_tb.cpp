@@ -43,9 +43,12 @@ struct GranIo {
   struct Out {
     uint32_t gran = 2;
     bool switched = false;
+    uint32_t next_gran = 2;  // the combinational next_gran_o / next_switch_o
+    bool next_switch = false;
     bool operator==(const Out&) const = default;
     friend std::ostream& operator<<(std::ostream& os, const Out& o) {
-      return os << fmt::format("gran_o {} switch_o {}", o.gran, o.switched);
+      return os << fmt::format("gran_o {} switch_o {} next_gran_o {} next_switch_o {}", o.gran, o.switched,
+                               o.next_gran, o.next_switch);
     }
   };
 
@@ -59,11 +62,14 @@ struct GranIo {
   }
   template <class M>
   Out sample(const M& m) const {
-    return {static_cast<uint32_t>(m.gran_o), m.switch_o != 0};
+    return {static_cast<uint32_t>(m.gran_o), m.switch_o != 0, static_cast<uint32_t>(m.next_gran_o),
+            m.next_switch_o != 0};
   }
   Out golden(const In& in) {
-    const Out o{code_of(model.granularity()), switched};
+    Out o{code_of(model.granularity()), switched};
     switched = in.record && model.record(32U << in.size, in.miss).has_value();
+    o.next_gran = code_of(model.granularity());
+    o.next_switch = switched;
     return o;
   }
   // Co-simulation stimulus: legal sizes, a miss rate and a fine ratio around one half.

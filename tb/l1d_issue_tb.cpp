@@ -60,12 +60,13 @@ struct IssueIo {
     uint32_t m1_kind = 0;
     uint64_t m1_req = 0;  // compared only for a core M1
     bool m1_squash = false, stall = false;
+    bool empty = true;  // empty_o: both FIFOs, T and M1 hold nothing
     bool operator==(const Out&) const = default;
     friend std::ostream& operator<<(std::ostream& os, const Out& o) {
       return os << fmt::format("ready {} take fill {} flush {} A {} {:#x} T {} {:#x} t_squash {} M1 {} {:#x} "
-                               "m1_squash {} stall {}",
+                               "m1_squash {} stall {} empty {}",
                                o.ready, o.fill_take, o.flush_take, o.a_kind, o.a_req, o.t_kind, o.t_req, o.t_squash,
-                               o.m1_kind, o.m1_req, o.m1_squash, o.stall);
+                               o.m1_kind, o.m1_req, o.m1_squash, o.stall, o.empty);
     }
   };
 
@@ -94,7 +95,7 @@ struct IssueIo {
   Out sample(const M& m) const {
     Out o{m.core_req_ready_o != 0, m.fill_take_o != 0, m.flush_take_o != 0, m.a_kind_o, tb::get(m.a_req_o),
           m.t_kind_o, tb::get(m.t_req_o), m.t_squash_o != 0, m.m1_kind_o, tb::get(m.m1_req_o),
-          m.m1_squash_o != 0, m.stall_o != 0};
+          m.m1_squash_o != 0, m.stall_o != 0, m.empty_o != 0};
     if (o.a_kind != kCore) o.a_req = 0;
     if (o.t_kind != kCore) o.t_req = 0;
     if (o.m1_kind != kCore) o.m1_req = 0;
@@ -109,6 +110,7 @@ struct IssueIo {
     o.fill_take = in.fill_valid;
     o.flush_take = !in.fill_valid && in.flush_active && in.flush_valid;
     o.stall = blocked && (!replay.empty() || !in_fifo.empty());
+    o.empty = replay.empty() && in_fifo.empty() && t_kind == kNone && m1_kind == kNone;
     uint32_t a = kNone;
     uint64_t a_req = 0;
     if (o.fill_take) {

@@ -93,7 +93,7 @@ struct MshrIo {
     unsigned resp_entry = 0;
     bool resp_l2_bit = false;
     BitVec resp_data{kDataBits};
-    unsigned rd_entry = 0, rd_req = 0;
+    unsigned rd_entry = 0, rd_req = 0, cnt_entry = 0;
     bool release = false;
     unsigned release_entry = 0;
     bool operator==(const In&) const = default;
@@ -101,11 +101,11 @@ struct MshrIo {
       os << fmt::format(
           "probe line {:#x} needed {:#x} fetch {:#x} store {}; alloc {} line {:#x} sectors {:#x} bypass {} hpc {} "
           "awid {} token {} id {} warp {}; add {} entry {} id {} warp {}; resp {} entry {} l2 {}; rd entry {} req {}; "
-          "release {} entry {}",
+          "cnt entry {}; release {} entry {}",
           in.probe_line, in.probe_needed, in.probe_fetch, in.probe_store, in.alloc, in.alloc_line, in.alloc_sectors,
           in.alloc_bypass, in.alloc_hpc, in.alloc_awid, in.alloc_token, in.alloc_id, in.alloc_warp, in.add,
           in.add_entry, in.add_id, in.add_warp, in.resp, in.resp_entry, in.resp_l2_bit, in.rd_entry, in.rd_req,
-          in.release, in.release_entry);
+          in.cnt_entry, in.release, in.release_entry);
       return os << " alloc_mask " << in.alloc_mask << " add_mask " << in.add_mask;
     }
   };
@@ -120,7 +120,7 @@ struct MshrIo {
     uint64_t rd_hpc = 0;
     unsigned rd_awid = 0;
     bool rd_token = false, rd_l2_bit = false;
-    unsigned rd_count = 0;
+    unsigned rd_count = 0, cnt_count = 0;
     BitVec rd_data{kDataBits};
     uint32_t rd_id = 0;
     unsigned rd_warp = 0;
@@ -129,10 +129,10 @@ struct MshrIo {
     friend std::ostream& operator<<(std::ostream& os, const Out& o) {
       os << fmt::format(
           "merge {} merge_full {} merge_entry {} conflict {} free {} free_entry {} in_use {}; rd valid {} filled {} "
-          "line {:#x} sectors {:#x} bypass {} hpc {} awid {} token {} l2 {} count {} id {} warp {}",
+          "line {:#x} sectors {:#x} bypass {} hpc {} awid {} token {} l2 {} count {} id {} warp {}; cnt count {}",
           o.merge, o.merge_full, o.merge_entry, o.conflict, o.free, o.free_entry, o.in_use, o.rd_valid, o.rd_filled,
           o.rd_line, o.rd_sectors, o.rd_bypass, o.rd_hpc, o.rd_awid, o.rd_token, o.rd_l2_bit, o.rd_count, o.rd_id,
-          o.rd_warp);
+          o.rd_warp, o.cnt_count);
       return os << " mask " << o.rd_mask << " data " << o.rd_data;
     }
   };
@@ -171,6 +171,7 @@ struct MshrIo {
     in.resp_data.store(m.resp_data_i);
     tb::put(m.rd_entry_i, in.rd_entry);
     tb::put(m.rd_req_i, in.rd_req);
+    tb::put(m.cnt_entry_i, in.cnt_entry);
     m.release_i = in.release;
     tb::put(m.release_entry_i, in.release_entry);
   }
@@ -194,6 +195,7 @@ struct MshrIo {
     o.rd_token = m.rd_token_o != 0;
     o.rd_l2_bit = m.rd_l2_bit_o != 0;
     o.rd_count = static_cast<unsigned>(tb::get(m.rd_count_o));
+    o.cnt_count = static_cast<unsigned>(tb::get(m.cnt_count_o));
     o.rd_data.load(m.rd_data_o);
     o.rd_id = m.rd_id_o;
     o.rd_warp = m.rd_warp_o;
@@ -220,6 +222,7 @@ struct MshrIo {
     o.in_use = model.in_use();
     // The read port: a free entry reads zero, data and L2 bit zero until filled, requests
     // beyond the count zero.
+    if (const MshrEntry& c = model.entry(in.cnt_entry); c.valid) o.cnt_count = static_cast<unsigned>(c.requests.size());
     const MshrEntry& e = model.entry(in.rd_entry);
     if (e.valid) {
       o.rd_valid = true;
@@ -310,6 +313,7 @@ struct MshrIo {
     if (in.resp) in.resp_data = random_bits(kDataBits, rng);
     in.rd_entry = static_cast<unsigned>(rng() % entries);
     in.rd_req = static_cast<unsigned>(rng() % max_merge);
+    in.cnt_entry = static_cast<unsigned>(rng() % entries);
     in.release = ((r >> 15) & 3) == 0;
     in.release_entry = static_cast<unsigned>(rng() % entries);
     return in;
@@ -554,6 +558,7 @@ TYPED_TEST(MshrFile, RandomMatchesGolden) {
     in.probe_store = (r() & 7) == 0;
     in.rd_entry = static_cast<unsigned>(r() % bind.entries);
     in.rd_req = static_cast<unsigned>(r() % bind.max_merge);
+    in.cnt_entry = static_cast<unsigned>(r() % bind.entries);
     const bool filling = !fifo.empty();
     if (filling) {  // the fill unit owns the cycle; S1 waits
       in.rd_entry = fifo.front();

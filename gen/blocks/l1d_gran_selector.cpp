@@ -30,6 +30,8 @@ class GranSelector final : public RtlBlock {
     m.describe("then a new sample starts. For integers, x * 100 > ThresholdPct * n <=> x > Limit with the constant");
     m.describe("Limit = ThresholdPct * n / 100 (rounded down), so the compares need no multiplier.");
     m.describe("gran_o resets to ResetGran; switch_o pulses for one cycle with a changed gran_o (both registered).");
+    m.describe("next_gran_o / next_switch_o: what this cycle's request makes of them at the edge (combinational;");
+    m.describe("the staged L1 starts a flush walk in the cycle its stage M2 decides the switch, contract 16.3).");
     Expr samples = m.param("SampleRequests", d.sample_requests);
     Expr threshold = m.param("ThresholdPct", d.threshold_pct);
     Expr reset_gran = m.param("ResetGran", Type::logic(2), lit(2, 2));
@@ -41,6 +43,8 @@ class GranSelector final : public RtlBlock {
     Expr miss = m.input("miss_i");
     Expr gran = m.output("gran_o", 2);
     Expr switch_o = m.output("switch_o");
+    Expr next_gran = m.output("next_gran_o", 2);
+    Expr next_switch = m.output("next_switch_o");
 
     Expr count_bits = m.localparam("CountBits", clog2(samples + 1));
     Expr limit = m.localparam("Limit", threshold * samples / 100);
@@ -121,6 +125,8 @@ class GranSelector final : public RtlBlock {
 
     m.assign(gran, gran_q);
     m.assign(switch_o, switch_q);
+    m.assign(next_gran, gran_d);
+    m.assign(next_switch, switch_d);
     return m;
   }
 };

@@ -37,7 +37,8 @@ class Issue final : public RtlBlock {
     m.describe("and the core requests in M1, T and A; squash_fill_i / squash_flush_i drop the fill / flush");
     m.describe("operations in M1, T and A (their units rewind). t_squash_o: the T operation does not enter M1;");
     m.describe("m1_squash_o: the M1 operation does not enter M2. stall_o: a core request waits while a fill");
-    m.describe("step or the flush holds A (s1_stall_cycles). Only valid bits are reset, never payloads.");
+    m.describe("step or the flush holds A (s1_stall_cycles). empty_o: both FIFOs, T and M1 hold nothing (the");
+    m.describe("L1's idle output). Only valid bits are reset, never payloads.");
     Expr req_bits = m.param("ReqBits", 64);
 
     m.clk();
@@ -64,6 +65,7 @@ class Issue final : public RtlBlock {
     Expr m1_req_o = m.output("m1_req_o", req_bits);
     Expr m1_squash_o = m.output("m1_squash_o");
     Expr stall_o = m.output("stall_o");
+    Expr empty_o = m.output("empty_o");
 
     // The FIFOs: entry 0 is the head; valid bits are packed to the front.
     const auto entries = [&](const std::string& fifo, unsigned n) {
@@ -95,6 +97,8 @@ class Issue final : public RtlBlock {
     m.assign(a_kind_o, a_kind);
     m.assign(a_req_o, mux(take_replay, replay[0].second, in_fifo[0].second));
     m.assign(stall_o, replay[0].first.lor(in_fifo[0].first).land(core_blocked));
+    m.assign(empty_o, (!replay[0].first).land(!in_fifo[0].first).land(t_kind_q.eq(lit(2, kNone)))
+                          .land(m1_kind_q.eq(lit(2, kNone))));
 
     m.comment("Squashes at the edge (contract 16.3).");
     const auto squashed = [&](const Expr& kind) {

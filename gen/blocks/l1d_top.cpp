@@ -43,6 +43,7 @@ Module Top::build() {
   describe();
   ports();
   registers();
+  if (staged_) staged_front();
   decode_and_select();
   storage();
   policy_units();
@@ -52,11 +53,21 @@ Module Top::build() {
   actors();
   row_writes();
   response();
-  miss_queue();
-  fill_fifo();
+  if (staged_) {
+    staged_miss_queue();
+  } else {
+    miss_queue();
+    fill_fifo();
+  }
   state_updates();
-  counters();
-  outputs();
+  if (staged_) {
+    staged_control();
+    staged_counters();
+    staged_outputs();
+  } else {
+    counters();
+    outputs();
+  }
   assertions();
   return std::move(m);
 }
@@ -161,19 +172,25 @@ void Top::ports() {
 // ---------------------------------------------------------------------------------------
 // Registers of the whole cache (the blocks hold their own).
 void Top::registers() {
-  m.comment("S1, the lookup stage: the request that fired on the core port last cycle.");
-  s1_valid_q = m.logic("s1_valid_q");
-  s1_id_q = m.logic("s1_id_q", kIdBits);
-  s1_warp_q = m.logic("s1_warp_q", kWarpBits);
-  s1_awid_q = m.logic("s1_awid_q", kAwidBits);
-  s1_token_q = m.logic("s1_token_q");
-  s1_pc_q = m.logic("s1_pc_q", kPcBits);
-  s1_store_q = m.logic("s1_store_q");
-  s1_addr_q = m.logic("s1_addr_q", addr_bits_);
-  s1_size_q = m.logic("s1_size_q", 2);
-  s1_mask_q = m.logic("s1_mask_q", kMaskBits);
-  s1_data_q = m.logic("s1_data_q", kLineBits);
-  m.comment("The response register: what the actor of the last cycle answered.");
+  // Staged: the core request M2 decides, unpacked from its pipe register (staged_front).
+  const std::string s1 = staged_ ? "m2_" : "s1_";
+  const std::string q = staged_ ? "" : "_q";
+  m.comment(staged_ ? "M2's core request (l1d_issue's request, registered from M1 in staged_front's m2_req_q)."
+                    : "S1, the lookup stage: the request that fired on the core port last cycle.");
+  s1_valid_q = m.logic(s1 + (staged_ ? "core" : "valid_q"));
+  s1_id_q = m.logic(s1 + "id" + q, kIdBits);
+  s1_warp_q = m.logic(s1 + "warp" + q, kWarpBits);
+  s1_awid_q = m.logic(s1 + "awid" + q, kAwidBits);
+  s1_token_q = m.logic(s1 + "token" + q);
+  s1_pc_q = m.logic(s1 + "pc" + q, kPcBits);
+  s1_store_q = m.logic(s1 + "store" + q);
+  s1_addr_q = m.logic(s1 + "addr" + q, addr_bits_);
+  s1_size_q = m.logic(s1 + "size" + q, 2);
+  s1_mask_q = m.logic(s1 + "mask" + q, kMaskBits);
+  s1_data_q = m.logic(s1 + "data" + q, kLineBits);
+  fill_head = m.logic("fill_head", mshr_bits_);
+  m.comment(staged_ ? "The response M2 decides (resp_*_d), registered at C (resp_*_q), then D and R."
+                    : "The response register: what the actor of the last cycle answered.");
   resp_valid_d = m.logic("resp_valid_d");
   resp_valid_q = m.logic("resp_valid_q");
   resp_id_d = m.logic("resp_id_d", kIdBits);
@@ -202,7 +219,7 @@ void Top::registers() {
   flush_way_q = m.logic("flush_way_q", way_bits_);
   m.comment("Dynamic-AgeLRU voting input (registered, contract section 1) and the last cycle's G.");
   agelru_en_q = m.logic("agelru_en_q");
-  gran_prev_q = m.logic("gran_prev_q", 2);
+  if (!staged_) gran_prev_q = m.logic("gran_prev_q", 2);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -218,7 +235,6 @@ void Top::decode_and_select() {
                                          {"chunk_tag_o", s1_chunk_tag}, {"chunk_o", s1_chunk}});
 
   m.comment("The fill unit's head entry (MSHR read port) and the address of its block's first chunk.");
-  fill_head = m.logic("fill_head", mshr_bits_);
   mr_valid = m.logic("mr_valid");
   mr_filled = m.logic("mr_filled");
   mr_line = m.logic("mr_line", line_bits_);
@@ -256,6 +272,9 @@ void Top::decode_and_select() {
   m.comment("The current granularity G: fixed by the mode, or the selector's.");
   sel_gran = m.logic("sel_gran", 2);
   sel_switch = m.logic("sel_switch");
+  // What this cycle's record makes of G at the edge: the staged pipe starts a walk from it.
+  sel_next_gran = m.logic(staged_ ? "sel_next_gran" : "unused_sel_next_gran", 2);
+  sel_next_switch = m.logic(staged_ ? "sel_next_switch" : "unused_sel_next_switch");
   gran = m.logic("gran", 2);
   dynamic = m.logic("dynamic");
   m.assign(dynamic, cfg_gran.eq(lit(2, 3)));
@@ -265,17 +284,27 @@ void Top::decode_and_select() {
   m.comment("Actors. The selector's switch is registered with the new G, so a small-to-large switch");
   m.comment("decided last cycle starts the flush walker now (flush_start): the golden L1 flushes from the");
   m.comment("cycle after the decision, as here.");
-  fifo_count_q = m.logic("fifo_count_q", bits_for(mshrs_ + 1));
   flush_start = m.logic("flush_start");
   flush_on = m.logic("flush_on");
   act_fill = m.logic("act_fill");
   act_flush = m.logic("act_flush");
   act_s1 = m.logic("act_s1");
-  m.assign(flush_start, sel_switch.land(dynamic).land(sel_gran.gt(gran_prev_q)).land(!flushing_q));
-  m.assign(flush_on, flushing_q.lor(flush_start));
-  m.assign(act_fill, fifo_count_q.ne(zeros()));
-  m.assign(act_flush, (!act_fill).land(flush_on));
-  m.assign(act_s1, (!act_fill).land(!flush_on).land(s1_valid_q));
+  if (staged_) {
+    m.comment("Staged: the actor is M2's operation; a switch to a larger G decided at M2 now starts the");
+    m.comment("walk at this edge (contract 16.3: the selector's next_* outputs).");
+    m.assign(flush_start, sel_next_switch.land(dynamic).land(sel_next_gran.gt(sel_gran)).land(!flushing_q));
+    m.assign(flush_on, flushing_q.lor(flush_start));
+    m.assign(act_fill, m2_kind_q.eq(lit(2, 2)));
+    m.assign(act_flush, m2_kind_q.eq(lit(2, 3)));
+    m.assign(act_s1, s1_valid_q);  // m2_core: M2 holds a core request (staged_front)
+  } else {
+    fifo_count_q = m.logic("fifo_count_q", bits_for(mshrs_ + 1));
+    m.assign(flush_start, sel_switch.land(dynamic).land(sel_gran.gt(gran_prev_q)).land(!flushing_q));
+    m.assign(flush_on, flushing_q.lor(flush_start));
+    m.assign(act_fill, fifo_count_q.ne(zeros()));
+    m.assign(act_flush, (!act_fill).land(flush_on));
+    m.assign(act_s1, (!act_fill).land(!flush_on).land(s1_valid_q));
+  }
 
   m.comment("The line the flush walker visits (line 0 when it starts).");
   walk_set = m.logic("walk_set", set_idx_bits_);
@@ -379,6 +408,8 @@ void Top::storage() {
               {"rd_bypass_o", mr_bypass}, {"rd_hpc_o", mr_hpc}, {"rd_awid_o", mr_awid}, {"rd_token_o", mr_token},
               {"rd_l2_bit_o", mr_l2}, {"rd_count_o", mr_count}, {"rd_data_o", mr_data}, {"rd_id_o", mr_id},
               {"rd_warp_o", mr_warp}, {"rd_mask_o", mr_mask},
+              {"cnt_entry_i", staged_ ? fill_cursor_entry : fill_head},
+              {"cnt_count_o", staged_ ? fill_cursor_count : m.logic("unused_cnt_count", count_bits_)},
               {"release_i", mshr_release}, {"release_entry_i", fill_head}});
   Expr unused_mr = m.logic("unused_mr");
   m.assign(unused_mr, mr_valid ^ mr_filled);

@@ -8,7 +8,8 @@ namespace gen::blocks::top_gen {
 // writes it causes (tag/state row, data row, response data) are computed from these flags by
 // row_writes() and response(): one candidate per source, selected once.
 void Top::actors() {
-  mq_count_q = m.logic("mq_count_q", queue_count_bits_);
+  // Staged: l1d_miss_queue's registered count (staged_miss_queue).
+  mq_count_q = m.logic(staged_ ? "mq_count" : "mq_count_q", queue_count_bits_);
   auto room = [&](const Expr& n) {  // the miss queue has room for n more (occupancy at cycle start)
     return (cast(queue_count_bits_ + 3, mq_count_q) + cast(queue_count_bits_ + 3, n))
         .le(cast(queue_count_bits_ + 3, Expr(queue_)));
@@ -48,6 +49,8 @@ void Top::actors() {
   inc_ = {};
   for (const std::string& n : counter_names()) inc_.push_back(m.logic("inc_" + n, 3));
 
+  // A core request waits while a fill step or a flush visit acts (s1_stall_cycles); staged: at A.
+  stall_event_ = staged_ ? iss_stall : s1_valid_q.land(act_fill.lor(act_flush));
   rank_new = m.logic("rank_new", kSlots * 2);  // slot ranks of the written way after promotion
   rank_sel = m.logic("rank_sel", kSlots);      // slots promoted, in increasing order
   wr_way = m.logic("wr_way", way_bits_);       // the way whose ranks change
@@ -115,7 +118,7 @@ void Top::actors() {
         });
       });
     });
-    b.if_(s1_valid_q.land(act_fill.lor(act_flush)), [&](Block& t) { inc(t, "s1_stall_cycles", lit(1, 1)); });
+    b.if_(stall_event_, [&](Block& t) { inc(t, "s1_stall_cycles", lit(1, 1)); });
     inc(b, "cycles", lit(1, 1));
   });
 }

@@ -65,6 +65,7 @@ class Top {
     queue_count_bits_ = static_cast<unsigned>(std::bit_width(queue_));
     occ_bits_ = static_cast<unsigned>(std::bit_width(cfg.core.warps_per_sm));
     req_layout_.line_bits = line_bits_;
+    staged_ = cfg.l1.pipeline == l1d::L1Pipeline::kStaged;
   }
 
   Module build();
@@ -113,6 +114,19 @@ class Top {
   void outputs();
 
   void assertions();
+
+  // The staged pipe (contract 16; gen/blocks/l1d_top_staged.cpp). Its stage M2 decides with the
+  // single-cycle cache's decision logic (the sections above); these add what is around it.
+  void staged_front();                  // stage A's units and the operations' T, M1, M2 registers
+  void staged_control();                // M2's squashes, rewinds and completions
+  void staged_miss_queue();             // the batch of M2 into l1d_miss_queue at D
+  void staged_counters();               // increments registered once: read from m + 2
+  void staged_outputs();
+  std::vector<std::pair<Expr, unsigned>> core_req_fields() const;  // a core request, LSB first
+  void miss_candidates();  // wb_req_, wb_pay_, final_req_, mq_pushes_ (both pipes)
+  void mem_outputs(const Expr& valid, const Expr& head_req, const Expr& head_wb, const Expr& head_st);
+  Expr wb_req_, wb_pay_, final_req_;
+  std::vector<Expr> inc_q_;  // staged: the registered increments, in counter_names() order but gran_switches
 
   const l1d::Config& cfg_;
   l1d::AddressSplit split_;
@@ -166,6 +180,15 @@ class Top {
   Expr mq_count_q, mq_pop_, mq_pushes_, wb_en, wb_way, wb_slot, wb_off, wb_from_s1, push_final, final_off;
   Expr fill_write, load_hit, store_hit, rank_new, hit_chunk, hit_mask, lane_way, lane_slot, lane_data;
   Expr s1_complete, s1_hit_done, s1_miss_done, s1_partial_done, fill_placing, fill_answer, walk_step;
+  Expr stall_event_, sel_next_gran, sel_next_switch, fill_cursor_entry, fill_cursor_count;
+  // Staged only: M2's operation (kind, the fill step's entry and step, the flush visit's line), the
+  // units of stage A, the response pipe.
+  bool staged_ = false;
+  Expr m2_kind_q, m2_req_q, m2_entry_q, m2_step_q, m2_line_q;
+  Expr iss_a_kind, iss_t_kind, iss_m1_kind, iss_m1_squash, iss_t_squash, iss_empty, iss_stall;
+  Expr fi_valid, fi_step, fi_empty, fw_active, fw_valid, fw_line, fi_take, fw_take;
+  Expr t_entry_q, t_step_q, t_line_q, m1_entry_q, m1_step_q, m1_line_q;
+  Expr sq_core, sq_failed, sq_fill, sq_flush, fi_done, fi_rewind, fi_rewind_step, fw_rewind, fw_finish, fw_start;
 };
 
 }  // namespace gen::blocks::top_gen

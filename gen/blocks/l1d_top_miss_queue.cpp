@@ -31,40 +31,11 @@ void Top::miss_queue() {
   Expr pop = mq_pop_ = m.logic("mq_pop");
   m.assign(pop, mq_count_q.ne(zeros()) & mem_ready);
 
-  m.comment("Write-back k: slot wb_slot[k] of way wb_way[k], the chunk it holds, at its memory address");
-  m.comment("(S1's own line, or composed from the set and the slot's tags).");
-  Expr wb_req = m.logic("wb_req", kSlots * R);
-  Expr wb_pay = m.logic("wb_pay", kSlots * (kSlotBits + 32));
-  Expr wb_set = m.logic("wb_set", set_idx_bits_);
-  m.assign(wb_set, rd_set);
-  m.gen_for("g_wb", "gk", 0, kSlots, [&](Scope& g, const Expr& k) {
-    Expr way = g.logic("way", way_bits_);
-    Expr slot = g.logic("slot", 2);
-    Expr tag = g.logic("tag", ct_bits_);
-    Expr chunk = g.logic("chunk", 2);
-    Expr line = g.logic("line", line_bits_);
-    Expr common = g.logic("common", cm_bits_);
-    g.assign(way, lane_way.part(k * way_bits_, way_bits_));
-    g.assign(slot, lane_slot.part(k * 2, 2));
-    g.comment("The slot's tag and dirty mask (selects over the row's 16 slots) and its data, lane k.");
-    g.assign(tag, select_part(t_tag, concat({way, slot}), ways_ * kSlots, ct_bits_));
-    g.assign(chunk, tag.slice(1, 0));
-    g.assign(common, select_part(t_common, way, ways_, cm_bits_));
-    g.assign(wb_pay.part(k * (kSlotBits + 32), kSlotBits + 32),
-             concat({select_part(t_dirty, concat({way, slot}), ways_ * kSlots, 32),
-                     lane_data.part(k * kSlotBits, kSlotBits)}));
-    g.assign(line, mux(wb_from_s1, s1_line, compose_line(g, common, tag, wb_set)));
-    g.assign(wb_req.part(k * R, R), L.pack(line, bit(true), cast(kSlots, lit(4, 1) << chunk), bit(true), bit(false),
-                                           bit(false), lit(kMshrPortBits, 0)));
-  });
-  m.comment("S1's read (its fetch, bypass reason and new MSHR entry) or store (its needed sectors).");
-  Expr final_req = m.logic("final_req", R);
-  m.assign(final_req, L.pack(s1_line, s1_store_q, mux(s1_store_q, s1_needed, s1_fetch), bit(false),
-                             (!s1_store_q) & s1_reason.ne(lit(2, 0)), (!s1_store_q) & s1_reason.eq(lit(2, 1)),
-                             mux(s1_store_q, lit(kMshrPortBits, 0), cast(kMshrPortBits, p_free_entry))));
-
-  Expr pushes = mq_pushes_ = m.logic("mq_pushes", 3);
-  m.assign(pushes, cast(3, countones(wb_en)) + cast(3, push_final));
+  miss_candidates();
+  const Expr& wb_req = wb_req_;
+  const Expr& wb_pay = wb_pay_;
+  const Expr& final_req = final_req_;
+  const Expr& pushes = mq_pushes_;
   const unsigned pw = queue_count_bits_ + 2;
   auto wrap = [&](const Expr& x) {  // (head + count + off) mod Q for a pw-bit x < 2Q
     return mux(x.ge(lit(pw, Q)), x - lit(pw, Q), x);
@@ -124,6 +95,53 @@ void Top::miss_queue() {
   m.assign(head_req, entry(req_q));
   m.assign(head_wb, entry(wbp_q));
   m.assign(head_st, entry(stp_q));
+  mem_outputs(mq_count_q.ne(zeros()), head_req, head_wb, head_st);
+}
+
+// The requests M2 (S1) may queue this cycle: write-back k (k = 0..3) and the final read or store,
+// and how many it queues (mq_pushes).
+void Top::miss_candidates() {
+  const ReqLayout& L = req_layout_;
+  const unsigned R = L.width();
+  m.comment("Write-back k: slot wb_slot[k] of way wb_way[k], the chunk it holds, at its memory address");
+  m.comment("(S1's own line, or composed from the set and the slot's tags).");
+  Expr wb_req = wb_req_ = m.logic("wb_req", kSlots * R);
+  Expr wb_pay = wb_pay_ = m.logic("wb_pay", kSlots * (kSlotBits + 32));
+  Expr wb_set = m.logic("wb_set", set_idx_bits_);
+  m.assign(wb_set, rd_set);
+  m.gen_for("g_wb", "gk", 0, kSlots, [&](Scope& g, const Expr& k) {
+    Expr way = g.logic("way", way_bits_);
+    Expr slot = g.logic("slot", 2);
+    Expr tag = g.logic("tag", ct_bits_);
+    Expr chunk = g.logic("chunk", 2);
+    Expr line = g.logic("line", line_bits_);
+    Expr common = g.logic("common", cm_bits_);
+    g.assign(way, lane_way.part(k * way_bits_, way_bits_));
+    g.assign(slot, lane_slot.part(k * 2, 2));
+    g.comment("The slot's tag and dirty mask (selects over the row's 16 slots) and its data, lane k.");
+    g.assign(tag, select_part(t_tag, concat({way, slot}), ways_ * kSlots, ct_bits_));
+    g.assign(chunk, tag.slice(1, 0));
+    g.assign(common, select_part(t_common, way, ways_, cm_bits_));
+    g.assign(wb_pay.part(k * (kSlotBits + 32), kSlotBits + 32),
+             concat({select_part(t_dirty, concat({way, slot}), ways_ * kSlots, 32),
+                     lane_data.part(k * kSlotBits, kSlotBits)}));
+    g.assign(line, mux(wb_from_s1, s1_line, compose_line(g, common, tag, wb_set)));
+    g.assign(wb_req.part(k * R, R), L.pack(line, bit(true), cast(kSlots, lit(4, 1) << chunk), bit(true), bit(false),
+                                           bit(false), lit(kMshrPortBits, 0)));
+  });
+  m.comment("S1's read (its fetch, bypass reason and new MSHR entry) or store (its needed sectors).");
+  Expr final_req = final_req_ = m.logic("final_req", R);
+  m.assign(final_req, L.pack(s1_line, s1_store_q, mux(s1_store_q, s1_needed, s1_fetch), bit(false),
+                             (!s1_store_q) & s1_reason.ne(lit(2, 0)), (!s1_store_q) & s1_reason.eq(lit(2, 1)),
+                             mux(s1_store_q, lit(kMshrPortBits, 0), cast(kMshrPortBits, p_free_entry))));
+
+  Expr pushes = mq_pushes_ = m.logic("mq_pushes", 3);
+  m.assign(pushes, cast(3, countones(wb_en)) + cast(3, push_final));
+}
+
+// The memory request port from the queue's head entry (its request, write-back and store payloads).
+void Top::mem_outputs(const Expr& valid, const Expr& head_req, const Expr& head_wb, const Expr& head_st) {
+  const ReqLayout& L = req_layout_;
   Expr head_is_wb = m.logic("mq_head_is_wb");
   Expr head_is_st = m.logic("mq_head_is_st");
   Expr head_sectors = m.logic("mq_head_sectors", kSlots);
@@ -140,7 +158,7 @@ void Top::miss_queue() {
              mux(from_wb, head_wb.part(Expr(kSlotBits), 32),
                  head_st.part(Expr(kLineBits) + c * 32, 32) & repl(32, head_is_st)));
   });
-  m.assign(mem_valid_o, mq_count_q.ne(zeros()));
+  m.assign(mem_valid_o, valid);
   m.assign(mem_line_o, head_req.part(Expr(L.line), line_bits_));
   m.assign(mem_store_o, head_req[Expr(L.store)]);
   m.assign(mem_sectors_o, head_sectors);

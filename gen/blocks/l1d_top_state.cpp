@@ -5,31 +5,33 @@ namespace gen::blocks::top_gen {
 
 // ---------------------------------------------------------------------------------------
 void Top::state_updates() {
-  m.comment("core_req_ready: S1 is empty or completes this cycle.");
-  m.assign(req_ready, (!s1_valid_q).lor(s1_complete));
-  Expr fire = m.logic("req_fire");
-  m.assign(fire, req_valid & req_ready);
-  m.always_ff({{s1_valid_q, bit(false)}}, [&](Block& b) {
-    b.if_(fire, [&](Block& t) { t.assign(s1_valid_q, bit(true)); })
-        .else_if(s1_complete, [&](Block& t) { t.assign(s1_valid_q, bit(false)); });
-  });
-  m.always_ff({{s1_id_q, zeros()}, {s1_warp_q, zeros()}, {s1_awid_q, zeros()}, {s1_token_q, bit(false)},
-               {s1_pc_q, zeros()}, {s1_store_q, bit(false)}, {s1_addr_q, zeros()}, {s1_size_q, lit(2, 0)},
-               {s1_mask_q, zeros()}, {s1_data_q, zeros()}},
-              [&](Block& b) {
-                b.if_(fire, [&](Block& t) {
-                  t.assign(s1_id_q, req_id);
-                  t.assign(s1_warp_q, req_warp);
-                  t.assign(s1_awid_q, req_awid);
-                  t.assign(s1_token_q, req_token);
-                  t.assign(s1_pc_q, req_pc);
-                  t.assign(s1_store_q, req_store);
-                  t.assign(s1_addr_q, req_addr);
-                  t.assign(s1_size_q, req_size);
-                  t.assign(s1_mask_q, req_mask);
-                  t.assign(s1_data_q, req_data);
+  if (!staged_) {  // staged: l1d_issue takes the request (staged_front)
+    m.comment("core_req_ready: S1 is empty or completes this cycle.");
+    m.assign(req_ready, (!s1_valid_q).lor(s1_complete));
+    Expr fire = m.logic("req_fire");
+    m.assign(fire, req_valid & req_ready);
+    m.always_ff({{s1_valid_q, bit(false)}}, [&](Block& b) {
+      b.if_(fire, [&](Block& t) { t.assign(s1_valid_q, bit(true)); })
+          .else_if(s1_complete, [&](Block& t) { t.assign(s1_valid_q, bit(false)); });
+    });
+    m.always_ff({{s1_id_q, zeros()}, {s1_warp_q, zeros()}, {s1_awid_q, zeros()}, {s1_token_q, bit(false)},
+                 {s1_pc_q, zeros()}, {s1_store_q, bit(false)}, {s1_addr_q, zeros()}, {s1_size_q, lit(2, 0)},
+                 {s1_mask_q, zeros()}, {s1_data_q, zeros()}},
+                [&](Block& b) {
+                  b.if_(fire, [&](Block& t) {
+                    t.assign(s1_id_q, req_id);
+                    t.assign(s1_warp_q, req_warp);
+                    t.assign(s1_awid_q, req_awid);
+                    t.assign(s1_token_q, req_token);
+                    t.assign(s1_pc_q, req_pc);
+                    t.assign(s1_store_q, req_store);
+                    t.assign(s1_addr_q, req_addr);
+                    t.assign(s1_size_q, req_size);
+                    t.assign(s1_mask_q, req_mask);
+                    t.assign(s1_data_q, req_data);
+                  });
                 });
-              });
+  }
   m.always_ff({{resp_valid_q, bit(false)}, {resp_id_q, zeros()}, {resp_warp_q, zeros()}, {resp_outcome_q, lit(2, 0)},
                {resp_data_q, zeros()}},
               [&](Block& b) {
@@ -78,16 +80,17 @@ void Top::state_updates() {
                     t.assign(flush_way_d, zeros());
                   });
                 });
-  m.always_ff({{flushing_q, bit(false)}, {flush_all_q, bit(false)}, {flush_set_q, zeros()}, {flush_way_q, zeros()},
-               {agelru_en_q, bit(true)}, {gran_prev_q, lit(2, 2)}},
-              [&](Block& b) {
-                b.assign(flushing_q, flushing_d);
-                b.assign(flush_all_q, flush_all_d);
-                b.assign(flush_set_q, flush_set_d);
-                b.assign(flush_way_q, flush_way_d);
-                b.assign(agelru_en_q, agelru_enable);
-                b.assign(gran_prev_q, sel_gran);
-              });
+  std::vector<Init> walk_regs = {{flushing_q, bit(false)}, {flush_all_q, bit(false)}, {flush_set_q, zeros()},
+                                 {flush_way_q, zeros()}, {agelru_en_q, bit(true)}};
+  if (!staged_) walk_regs.push_back({gran_prev_q, lit(2, 2)});  // the staged pipe reads next_gran_o
+  m.always_ff(walk_regs, [&](Block& b) {
+    b.assign(flushing_q, flushing_d);
+    b.assign(flush_all_q, flush_all_d);
+    b.assign(flush_set_q, flush_set_d);
+    b.assign(flush_way_q, flush_way_d);
+    b.assign(agelru_en_q, agelru_enable);
+    if (!staged_) b.assign(gran_prev_q, sel_gran);
+  });
 
   m.comment("Policy units' per-cycle inputs.");
   m.assign(tl_access, (s1_hit_done | s1_miss_done) & !s1_store_q & cfg_bypass.eq(lit(3, 2)));
@@ -157,7 +160,7 @@ void Top::assertions() {
   a.queue_pushes = mq_pushes_;
   a.queue_entries = queue_;
   a.queue_count_bits = queue_count_bits_;
-  a.fifo_count = fifo_count_q;
+  a.fifo_count = staged_ ? Expr(!fi_empty) : fifo_count_q;  // staged: holds an id or not
   a.fifo_pop = mshr_release;
   a.fifo_entries = mshrs_;
   a.exclusive_groups = {

@@ -29,7 +29,8 @@ void Top::policy_units() {
   sel_miss = m.logic("sel_miss");
   m.instance("u_gran_selector", gran_selector_block().module(cfg_), {},
              {{"clk_i", clk}, {"rst_ni", rst}, {"record_i", sel_record}, {"size_i", s1_size_q}, {"miss_i", sel_miss},
-              {"gran_o", sel_gran}, {"switch_o", sel_switch}});
+              {"gran_o", sel_gran}, {"switch_o", sel_switch}, {"next_gran_o", sel_next_gran},
+              {"next_switch_o", sel_next_switch}});
 
   m.comment("AgeLRU ages: one query per way of the set being worked on, and one for the fill's requester.");
   age_ids = m.logic("age_ids", (ways_ + 1) * kAwidBits);

@@ -50,6 +50,22 @@ foreach(repl ${L1D_TOP_REPLACEMENTS})
   string(APPEND _entries " \\\n  X(${prefix}, \"gtx480\", \"${policy}\")")
 endforeach()
 
+# The staged l1d_top (contract v2, docs/l1d-microarchitecture.md section 16) of gtx480 with LRU:
+# tb/block_configs/gtx480_staged.yaml, the preset with l1.pipeline staged. gpusim --l1
+# verilated|lockstep takes it for a staged gtx480 configuration; tb_l1d_top's L1dTopStaged runs
+# it in lockstep with the staged golden::L1.
+option(L1D_TOP_STAGED "build the staged l1d_top of gtx480 (tb/block_configs/gtx480_staged.yaml)" ON)
+if(L1D_TOP_STAGED)
+  set(_staged_cfg ${CMAKE_SOURCE_DIR}/tb/block_configs/gtx480_staged.yaml)
+  set(_staged_dir ${RTL_BUILD_DIR}/gtx480_staged/rtl)
+  _dcgen_rtl(gtx480_staged "gtx480, staged pipe" ${_staged_cfg} --config ${_staged_cfg})
+  _rtl_model(Vl1d_top_gtx480_staged DEPENDS ${_staged_dir}/l1d_top.sv
+             ARGS --rtl ${_staged_dir} l1d_top -Wall ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
+  list(APPEND _models Vl1d_top_gtx480_staged)
+  string(APPEND _includes "#include \"Vl1d_top_gtx480_staged.h\"\n#include \"Vl1d_top_gtx480_staged___024root.h\"\n")
+  string(APPEND _entries " \\\n  X(Vl1d_top_gtx480_staged, \"${_staged_cfg}\", \"\")")
+endif()
+
 # The gate-level l1d_top (gpusim --l1 netlist, docs/rtl-verification.md "Gate-level lockstep"): the
 # Yosys netlist (synth/yosys_check.sh: generic cells; the SRAM black boxes l1d_data_sram and
 # l1d_ram_1r1w stay instances, and Verilator takes their behavioural RTL, -y) of the small

@@ -81,9 +81,9 @@ std::string rtl_key(const Config& c) {
   const L1Config& l = c.l1;
   const PolicyConfig& p = c.policy;
   return fmt::format(
-      "l1 {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | bip {} "
-      "{} | dip {} {}",
-      l.size_bytes, l.ways, l.address_bits, l.chunk_tag_bits, static_cast<int>(l.set_index), l.mshr_entries,
+      "l1 {} {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
+      "bip {} {} | dip {} {}",
+      static_cast<int>(l.pipeline), l.size_bytes, l.ways, l.address_bits, l.chunk_tag_bits, static_cast<int>(l.set_index), l.mshr_entries,
       l.mshr_max_merge, l.miss_queue_entries, static_cast<int>(l.write_policy), c.core.warps_per_sm,
       c.core.instruction_bytes, static_cast<int>(p.replacement), p.agcb.entries, p.agcb.counter_bits,
       p.agcb.reset_value, p.agcb.threshold, p.two_level.window_cycles, p.two_level.bypass_period_cycles,
@@ -402,13 +402,20 @@ const std::vector<ModelEntry>& models() {
 class LockstepL1 final : public L1Port {
  public:
   LockstepL1(const Config& cfg, uint32_t sm, const VerilatedOptions& opt)
-      : golden_(cfg), rtl_(make_verilated_l1(cfg, opt)), sm_(sm), waves_(opt.trace_file) {}
+      : golden_(cfg),
+        rtl_(make_verilated_l1(cfg, opt)),
+        sm_(sm),
+        waves_(opt.trace_file),
+        staged_(cfg.l1.pipeline == L1Pipeline::kStaged) {}
 
   L1Outputs step(const L1Inputs& in) override {
+    // The staged L1's counters lag by two cycles (contract 16.4): after this cycle's edge the RTL
+    // presents what golden counted up to the cycle before.
+    const L1Counters before = staged_ ? golden_.counters() : L1Counters{};
     const L1Outputs g = golden_.step(in);
     const L1Outputs r = rtl_->step(in);
     std::string diff = diff_outputs(g, r);
-    diff += diff_counters(golden_.counters(), rtl_->counters());
+    diff += diff_counters(staged_ ? before : golden_.counters(), rtl_->counters());
     if (golden_.idle() != rtl_->idle()) diff += fmt::format("  idle: golden {} rtl {}\n", golden_.idle(), rtl_->idle());
     if (!diff.empty()) {
       std::string waves;
@@ -432,6 +439,7 @@ class LockstepL1 final : public L1Port {
   std::unique_ptr<L1Port> rtl_;
   uint32_t sm_;
   std::string waves_;
+  bool staged_;
   uint64_t cycle_ = 0;
 };
 
@@ -484,9 +492,10 @@ std::unique_ptr<L1Port> make_verilated_l1(const Config& cfg, const VerilatedOpti
   if (const ModelEntry* e = find_model(cfg, opt.netlist)) return e->make(cfg, opt);
   std::string names;
   for (const std::string& n : available_rtl_models()) names += (names.empty() ? "" : ", ") + n;
-  throw ConfigError(fmt::format("--l1 {}: no l1d_top {} was built for this configuration's geometry and "
-                                "replacement policy (built: {}{})",
-                                opt.netlist ? "netlist" : "verilated", opt.netlist ? "netlist" : "model", names,
+  throw ConfigError(fmt::format("--l1 {}: no l1d_top {} was built for this configuration's pipeline ({}), "
+                                "geometry and replacement policy (built: {}{})",
+                                opt.netlist ? "netlist" : "verilated", opt.netlist ? "netlist" : "model",
+                                to_string(cfg.l1.pipeline), names,
                                 opt.netlist ? "; the netlist needs -DL1D_TOP_NETLIST=ON and --config "
                                               "tb/configs/gate_small.yaml"
                                             : ""));

@@ -1,0 +1,301 @@
+// l1d_top's generator, continued (gen/blocks/l1d_top_gen.h): the staged pipe of contract v2
+// (docs/l1d-microarchitecture.md section 16), generated for `l1.pipeline: staged`.
+//
+// First step of the staged l1d_top (issue 24): the pipe's observable timing around the
+// single-cycle cache's decision logic. Stage A is l1d_issue (input and replay FIFOs, the
+// arbiter, the T and M1 registers of the core operation) with l1d_fill_issue and
+// l1d_flush_walker; this file adds the fill and flush operations' payload registers through T and
+// M1, the M2 register, M2's squashes, rewinds and completions (16.3), the response pipe (answer at
+// m + 3), the miss queue (l1d_miss_queue: count at M2, requests at D, offered from m + 3 + k) and
+// counters read from m + 2. M2 itself decides with the same logic as the single-cycle S1, fill
+// unit and flush walker, on the arrays as they are at M2 (flip-flops read combinationally), which
+// is what the golden model's per-operation M2 sees. Still to come (docs/rtl-blocks.md): the
+// tag/state and data arrays in SRAM read at A and C (l1d_tag_read, l1d_data_stage), the match
+// split over M1 and M2 with l1d_match_fix, and the MSHR payloads in 1r1w arrays.
+#include "gen/blocks/l1d_top_gen.h"
+
+namespace gen::blocks::top_gen {
+
+namespace {
+constexpr unsigned kKindNone = 0, kKindCore = 1, kKindFill = 2, kKindFlush = 3;  // l1d_issue's kinds
+constexpr unsigned kBatch = kSlots + 1;  // four write-backs and the read or store (allocation on_fill)
+}  // namespace
+
+// A core request as l1d_issue carries it, LSB first.
+std::vector<std::pair<Expr, unsigned>> Top::core_req_fields() const {
+  return {{req_data, kLineBits}, {req_mask, kMaskBits}, {req_size, 2},      {req_addr, addr_bits_},
+          {req_store, 1},        {req_pc, kPcBits},     {req_token, 1},     {req_awid, kAwidBits},
+          {req_warp, kWarpBits}, {req_id, kIdBits}};
+}
+
+// ---------------------------------------------------------------------------------------
+// Stage A (l1d_issue) and the registers that carry every operation to M2.
+void Top::staged_front() {
+  const auto fields = core_req_fields();
+  unsigned rb = 0;
+  std::vector<Expr> msb_first;
+  for (const auto& [e, w] : fields) {
+    rb += w;
+    msb_first.insert(msb_first.begin(), e);
+  }
+  m.comment("Stage A: the core request port into l1d_issue, which holds the core operations to M1.");
+  Expr core_req = m.logic("core_req", rb);
+  m.assign(core_req, concat(msb_first));
+  m2_kind_q = m.logic("m2_kind_q", 2);
+  m2_req_q = m.logic("m2_req_q", rb);
+  sq_core = m.logic("squash_core");
+  sq_failed = m.logic("squash_failed");
+  sq_fill = m.logic("squash_fill");
+  sq_flush = m.logic("squash_flush");
+  fi_valid = m.logic("fill_valid");
+  fw_active = m.logic("flush_active");
+  fw_valid = m.logic("flush_valid");
+  fi_take = m.logic("fill_take");
+  fw_take = m.logic("flush_take");
+  iss_a_kind = m.logic("a_kind", 2);
+  iss_t_kind = m.logic("t_kind", 2);
+  iss_t_squash = m.logic("unused_t_squash");  // T's payload registers need no valid: the kinds say
+  iss_m1_kind = m.logic("m1_kind", 2);
+  iss_m1_squash = m.logic("m1_squash");
+  iss_stall = m.logic("a_stall");
+  iss_empty = m.logic("issue_empty");
+  Expr m1_req = m.logic("m1_req", rb);
+  Expr unused_a_req = m.logic("unused_a_req", rb);
+  Expr unused_t_req = m.logic("unused_t_req", rb);
+  m.instance("u_issue", issue_block().module(cfg_), {{"ReqBits", Expr(rb)}},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"core_req_valid_i", req_valid}, {"core_req_i", core_req},
+              {"core_req_ready_o", req_ready}, {"fill_valid_i", fi_valid}, {"flush_active_i", fw_active},
+              {"flush_valid_i", fw_valid}, {"squash_core_i", sq_core}, {"failed_valid_i", sq_failed},
+              {"failed_req_i", m2_req_q}, {"squash_fill_i", sq_fill}, {"squash_flush_i", sq_flush},
+              {"fill_take_o", fi_take}, {"flush_take_o", fw_take}, {"a_kind_o", iss_a_kind}, {"a_req_o", unused_a_req},
+              {"t_kind_o", iss_t_kind}, {"t_req_o", unused_t_req}, {"t_squash_o", iss_t_squash},
+              {"m1_kind_o", iss_m1_kind}, {"m1_req_o", m1_req}, {"m1_squash_o", iss_m1_squash},
+              {"stall_o", iss_stall}, {"empty_o", iss_empty}});
+
+  m.comment("M2's core request, unpacked.");
+  unsigned lsb = 0;
+  const std::vector<Expr> m2_fields = {s1_data_q, s1_mask_q, s1_size_q, s1_addr_q, s1_store_q,
+                                       s1_pc_q,   s1_token_q, s1_awid_q, s1_warp_q, s1_id_q};
+  for (size_t i = 0; i < fields.size(); ++i) {
+    m.assign(m2_fields[i], m2_req_q.part(Expr(lsb), fields[i].second));
+    lsb += fields[i].second;
+  }
+  m.assign(s1_valid_q, m2_kind_q.eq(lit(2, kKindCore)));
+
+  m.comment("A fill step's (entry, step) and a flush visit's line, from A through T and M1 to M2 (payloads,");
+  m.comment("not reset: l1d_issue's kinds say which register holds an operation).");
+  const unsigned line_bits = bits_for(sets_ * ways_ + 1);  // l1d_flush_walker's LineBits: a line or the end
+  fill_cursor_entry = m.logic("fill_cursor_entry", mshr_bits_);
+  fill_cursor_count = m.logic("fill_cursor_count", count_bits_);
+  fi_step = m.logic("fill_step", req_idx_bits_);
+  fw_line = m.logic("flush_line", line_bits);
+  t_entry_q = m.logic("t_entry_q", mshr_bits_);
+  t_step_q = m.logic("t_step_q", req_idx_bits_);
+  t_line_q = m.logic("t_line_q", line_bits);
+  m1_entry_q = m.logic("m1_entry_q", mshr_bits_);
+  m1_step_q = m.logic("m1_step_q", req_idx_bits_);
+  m1_line_q = m.logic("m1_line_q", line_bits);
+  m2_entry_q = m.logic("m2_entry_q", mshr_bits_);
+  m2_step_q = m.logic("m2_step_q", req_idx_bits_);
+  m2_line_q = m.logic("m2_line_q", line_bits);
+  m.always_ff_noreset([&](Block& b) {
+    b.assign(t_entry_q, fill_cursor_entry);
+    b.assign(t_step_q, fi_step);
+    b.assign(t_line_q, fw_line);
+    b.assign(m1_entry_q, t_entry_q);
+    b.assign(m1_step_q, t_step_q);
+    b.assign(m1_line_q, t_line_q);
+    b.assign(m2_entry_q, m1_entry_q);
+    b.assign(m2_step_q, m1_step_q);
+    b.assign(m2_line_q, m1_line_q);
+    b.assign(m2_req_q, m1_req);
+  });
+  m.always_ff({{m2_kind_q, lit(2, kKindNone)}},
+              [&](Block& b) { b.assign(m2_kind_q, mux(iss_m1_squash, lit(2, kKindNone), iss_m1_kind)); });
+}
+
+// ---------------------------------------------------------------------------------------
+// M2's outcome for the pipe (contract 16.3): a failed core request and the younger core
+// operations go back to the replay FIFO; a fill step that waits, or whose successor was issued
+// before a late merge, rewinds the fill cursor; a flush visit that waits rewinds the walker; a
+// flush that starts squashes the younger core operations and restarts the walk at line 0.
+void Top::staged_control() {
+  fw_start = m.logic("flush_begin");
+  fi_done = m.logic("fill_done");
+  fi_rewind = m.logic("fill_rewind");
+  fi_rewind_step = m.logic("fill_rewind_step", req_idx_bits_);
+  fw_rewind = m.logic("flush_rewind");
+  fw_finish = m.logic("flush_finish");
+  fi_empty = m.logic("fill_empty");
+  Expr core_fail = m.logic("core_fail");
+  m.assign(core_fail, act_s1 & !s1_complete);
+  m.assign(fw_start, flush_start | ev_kend);
+  m.assign(sq_core, core_fail | fw_start);
+  m.assign(sq_failed, core_fail);
+
+  m.comment("The fill step M2 expects next of the head entry, and the oldest fill operation behind M2 (in");
+  m.comment("M1, T or A). Fill steps have A's first priority, so when none is behind M2 the cursor is past");
+  m.comment("the FIFO's end and a late merge's steps must be issued again: a rewind.");
+  Expr fill_next = m.logic("fill_next", req_idx_bits_);
+  m.assign(fill_next, mux(fill_answer, fill_index_q + cast(req_idx_bits_, 1), zeros()));
+  Expr next_entry = m.logic("behind_entry", mshr_bits_);
+  Expr next_step = m.logic("behind_step", req_idx_bits_);
+  Expr next_any = m.logic("behind_any");
+  m.always_comb({{next_entry, fill_cursor_entry}, {next_step, fi_step}, {next_any, iss_a_kind.eq(lit(2, kKindFill))}},
+                [&](Block& b) {
+                  b.if_(iss_m1_kind.eq(lit(2, kKindFill)), [&](Block& t) {
+                    t.assign(next_entry, m1_entry_q);
+                    t.assign(next_step, m1_step_q);
+                    t.assign(next_any, bit(true));
+                  }).else_if(iss_t_kind.eq(lit(2, kKindFill)), [&](Block& t) {
+                    t.assign(next_entry, t_entry_q);
+                    t.assign(next_step, t_step_q);
+                    t.assign(next_any, bit(true));
+                  });
+                });
+  Expr in_step = m.logic("fill_in_step");
+  m.assign(in_step, next_any & next_entry.eq(fill_head) & next_step.eq(fill_next));
+  m.assign(fi_done, mshr_release);
+  m.assign(fi_rewind, act_fill & !mshr_release & !in_step);
+  m.assign(fi_rewind_step, fill_next);
+  m.assign(sq_fill, fi_rewind);
+
+  m.comment("The flush visit at M2 waits for miss-queue room: the walk is issued again from its line.");
+  m.assign(fw_rewind, act_flush & !walk_step);
+  m.assign(fw_finish, walk_step & walk_last);
+  m.assign(sq_flush, fw_rewind | fw_start);
+
+  m.instance("u_fill_issue", fill_issue_block().module(cfg_), {},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"push_i", rsp_valid}, {"push_entry_i", rsp_entry},
+              {"count_i", fill_cursor_count}, {"take_i", fi_take}, {"done_i", fi_done}, {"rewind_i", fi_rewind},
+              {"rewind_step_i", fi_rewind_step}, {"valid_o", fi_valid}, {"cursor_entry_o", fill_cursor_entry},
+              {"step_o", fi_step}, {"head_entry_o", fill_head}, {"empty_o", fi_empty}});
+  m.instance("u_flush_walker", flush_walker_block().module(cfg_), {},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"start_i", fw_start}, {"cancel_i", bit(false)}, {"take_i", fw_take},
+              {"rewind_i", fw_rewind}, {"rewind_line_i", m2_line_q}, {"finish_i", fw_finish},
+              {"active_o", fw_active}, {"valid_o", fw_valid}, {"line_o", fw_line}});
+
+  m.verification("Assertions of the staged pipe (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
+    v.comment("M2 takes the head entry's fill steps in order, the walk's lines in order, and no core");
+    v.comment("request while a flush runs (the golden model throws on each).");
+    v.assert_comb("StagedFillInOrder_A",
+                  (!act_fill).lor(m2_entry_q.eq(fill_head).land(m2_step_q.eq(mux(fill_placed_q, fill_index_q, zeros())))));
+    v.assert_comb("StagedNoCoreInFlush_A", (!act_s1).lor(!flushing_q));
+    v.assert_comb("StagedFlushInOrder_A", (!act_flush).lor(flushing_q));
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// The miss queue: M2 gives the number of requests it queues; their contents follow two registers
+// later, at D (contract 16.4-16.5). Lane j is the j-th request of the batch: a write-back k at
+// its offset wb_off[k], or the read/store at final_off. An entry is {store payload, write-back
+// payload, request}, the single-cycle queue's three fields.
+void Top::staged_miss_queue() {
+  miss_candidates();
+  const unsigned R = req_layout_.width();
+  const unsigned wbw = kSlotBits + 32, stw = kLineBits + kMaskBits;
+  const unsigned E = R + wbw + stw;
+  Expr lanes = m.logic("mq_lanes", kBatch * E);
+  Expr lanes_c = m.logic("mq_lanes_c_q", kBatch * E);
+  Expr lanes_d = m.logic("mq_lanes_d_q", kBatch * E);
+  m.comment("The batch's lanes: lane j holds the request queued j-th (lanes past the count are free).");
+  m.always_comb({{lanes, zeros()}}, [&](Block& b) {
+    for (unsigned j = 0; j < kBatch; ++j) {
+      for (unsigned k = 0; k < kSlots; ++k) {
+        b.if_(wb_en[Expr(k)].land(wb_off.part(Expr(k * 3), 3).eq(lit(3, j))), [&](Block& t) {
+          t.assign(lanes.part(Expr(j * E), E),
+                   concat({repl(stw, bit(false)), wb_pay_.part(Expr(k * wbw), wbw), wb_req_.part(Expr(k * R), R)}));
+        });
+      }
+      b.if_(push_final.land(final_off.eq(lit(3, j))), [&](Block& t) {
+        t.assign(lanes.part(Expr(j * E), E), concat({s1_mask_q, s1_data_q, repl(wbw, bit(false)), final_req_}));
+      });
+    }
+  });
+  m.always_ff_noreset([&](Block& b) {
+    b.assign(lanes_c, lanes);
+    b.assign(lanes_d, lanes_c);
+  });
+  Expr head = m.logic("mq_head", E);
+  Expr head_valid = m.logic("mq_head_valid");
+  mq_pop_ = m.logic("mq_pop");
+  m.instance("u_miss_queue", miss_queue_block().module(cfg_),
+             {{"Entries", Expr(queue_)}, {"Batch", Expr(kBatch)}, {"ReqBits", Expr(E)}},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"m_count_i", mq_pushes_}, {"d_req_i", lanes_d},
+              {"mem_req_ready_i", mem_ready}, {"mem_req_valid_o", head_valid}, {"mem_req_o", head},
+              {"count_o", mq_count_q}});
+  m.assign(mq_pop_, head_valid & mem_ready);
+  Expr head_req = m.logic("mq_head_req", R);
+  Expr head_wb = m.logic("mq_head_wb", wbw);
+  Expr head_st = m.logic("mq_head_st", stw);
+  m.assign(head_req, head.part(Expr(0), R));
+  m.assign(head_wb, head.part(Expr(R), wbw));
+  m.assign(head_st, head.part(Expr(R + wbw), stw));
+  mem_outputs(head_valid, head_req, head_wb, head_st);
+}
+
+// ---------------------------------------------------------------------------------------
+// Counters: an event M2 decides in cycle m is in the value read from m + 2 (contract 16.4): the
+// increments are registered once, then added. The granularity switch's registered pulse comes a
+// cycle after the decision already, so it is added as it comes.
+void Top::staged_counters() {
+  const auto& names = counter_names();
+  Expr switched = m.logic("gran_switched");
+  m.assign(switched, sel_switch & dynamic);
+  for (size_t i = 0; i < names.size(); ++i) {
+    Expr q = m.logic("cnt_" + names[i] + "_q", kCounterBits);
+    if (names[i] == "gran_switches") {
+      Expr unused = m.logic("unused_inc_gran_switches");
+      m.assign(unused, red_or(inc_[i]));
+      m.always_ff({{q, zeros()}}, [&](Block& b) { b.assign(q, q + cast(kCounterBits, switched)); });
+    } else {
+      Expr inc_q = m.logic("inc_" + names[i] + "_q", 3);
+      inc_q_.push_back(inc_q);
+      m.always_ff({{inc_q, lit(3, 0)}}, [&](Block& b) { b.assign(inc_q, inc_[i]); });
+      m.always_ff({{q, zeros()}}, [&](Block& b) { b.assign(q, q + cast(kCounterBits, inc_q)); });
+    }
+    m.assign(cnt_o[i], q);
+  }
+}
+
+void Top::staged_outputs() {
+  m.comment("The response pipe: C (resp_*_q, from M2), D, and R, the output register (m + 3).");
+  const std::vector<std::pair<Expr, unsigned>> c = {
+      {resp_valid_q, 1}, {resp_id_q, kIdBits}, {resp_warp_q, kWarpBits}, {resp_outcome_q, 2}, {resp_data_q, kLineBits}};
+  const std::vector<Expr> outs = {resp_valid_o, resp_id_o, resp_warp_o, resp_outcome_o, resp_data_o};
+  const std::vector<std::string> names = {"valid", "id", "warp", "outcome", "data"};
+  std::vector<Expr> d, r;
+  for (size_t i = 0; i < c.size(); ++i) {
+    d.push_back(m.logic("resp_" + names[i] + "_d_q", c[i].second));
+    r.push_back(m.logic("resp_" + names[i] + "_r_q", c[i].second));
+  }
+  m.always_ff({{d[0], bit(false)}, {r[0], bit(false)}}, [&](Block& b) {
+    b.assign(d[0], c[0].first);
+    b.assign(r[0], d[0]);
+  });
+  m.always_ff_noreset([&](Block& b) {
+    for (size_t i = 1; i < c.size(); ++i) {
+      b.assign(d[i], c[i].first);
+      b.assign(r[i], d[i]);
+    }
+  });
+  for (size_t i = 0; i < c.size(); ++i) m.assign(outs[i], r[i]);
+  m.assign(gran_o, gran);
+
+  m.comment("idle_o: no operation anywhere in the pipe, nothing queued or waiting, no flush.");
+  Expr pipe_empty = m.logic("pipe_empty");
+  m.assign(pipe_empty, iss_empty & m2_kind_q.eq(lit(2, kKindNone)) & !resp_valid_q & !d[0] & !r[0]);
+  m.assign(idle_o, pipe_empty & mshr_in_use.eq(zeros()) & mq_count_q.eq(zeros()) & fi_empty & !flushing_q);
+  m.comment("quiet_o (as in the single-cycle L1): no operation in the pipe, no fill step or flush to issue,");
+  m.comment("nothing queued, no counter increment or switch pending, not two-level mode: with idle inputs");
+  m.comment("the edge changes no register but the cycle counter. Waiting MSHRs are quiet.");
+  Expr incs = m.logic("inc_pending");
+  std::vector<Expr> pending;
+  for (size_t i = 0; i < inc_q_.size(); ++i)
+    if (i != 0) pending.push_back(red_or(inc_q_[i]));  // inc_q_[0] is cycles: always 1
+  m.assign(incs, red_or(concat(pending)));
+  m.assign(quiet_o, pipe_empty & mq_count_q.eq(zeros()) & fi_empty & !flushing_q & !incs & !sel_switch &
+                        cfg_bypass.ne(lit(3, 2)));
+}
+
+}  // namespace gen::blocks::top_gen
