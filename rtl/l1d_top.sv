@@ -324,9 +324,9 @@ module l1d_top #(
     assign t_dirty_any[gi] = |t_dirty[gi * 32 +: 32];
   end
 
-  logic [4095:0] t_data;
   logic [511:0] d_be;
   logic [1023:0] d_line;
+  logic [4095:0] t_data;
 
   l1d_data_sram u_data (
     .clk_i    (clk_i),
@@ -1114,10 +1114,11 @@ module l1d_top #(
   // the hit way supplying chunk k. Sharing them saves a way select and a slot select of the line.
   logic [7:0] lane_way;
   logic [7:0] lane_slot;
-  logic [1023:0] lane_data;
 
   assign lane_way = load_hit ? {4{m_way}} : wb_way;
   assign lane_slot = load_hit ? hit_src : wb_slot;
+
+  logic [1023:0] lane_data;
 
   for (genvar gk = 0; gk < 4; gk++) begin : g_lane
     assign lane_data[gk * 256 +: 256] = 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 0 ? t_data[0 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 1 ? t_data[256 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 2 ? t_data[512 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 3 ? t_data[768 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 4 ? t_data[1024 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 5 ? t_data[1280 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 6 ? t_data[1536 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 7 ? t_data[1792 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 8 ? t_data[2048 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 9 ? t_data[2304 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 10 ? t_data[2560 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 11 ? t_data[2816 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 12 ? t_data[3072 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 13 ? t_data[3328 +: 256] : 32'({lane_way[gk * 2 +: 2], lane_slot[gk * 2 +: 2]}) == 14 ? t_data[3584 +: 256] : t_data[3840 +: 256];
@@ -1125,7 +1126,6 @@ module l1d_top #(
 
   // Byte b of the response: the fill's data under the request's mask, or the hit line's under S1's.
   logic [127:0] resp_be;
-  logic [1023:0] resp_src;
   logic [127:0] hit_be;
 
   for (genvar gc = 0; gc < 4; gc++) begin : g_hit_be
@@ -1133,6 +1133,9 @@ module l1d_top #(
   end
 
   assign resp_be = fill_answer ? mr_mask : hit_be;
+
+  logic [1023:0] resp_src;
+
   assign resp_src = fill_answer ? mr_data : lane_data;
 
   for (genvar gb = 0; gb < 128; gb++) begin : g_resp_byte
@@ -1178,7 +1181,7 @@ module l1d_top #(
   // Write-back k: slot wb_slot[k] of way wb_way[k], the chunk it holds, at its memory address
   // (S1's own line, or composed from the set and the slot's tags).
   logic [163:0] wb_req;
-  logic [1151:0] wb_pay;
+  logic [127:0] wb_dirty;
   logic [4:0] wb_set;
 
   assign wb_set = rd_set;
@@ -1198,7 +1201,7 @@ module l1d_top #(
     assign tag = 32'({way, slot}) == 0 ? t_tag[0 +: 16] : 32'({way, slot}) == 1 ? t_tag[16 +: 16] : 32'({way, slot}) == 2 ? t_tag[32 +: 16] : 32'({way, slot}) == 3 ? t_tag[48 +: 16] : 32'({way, slot}) == 4 ? t_tag[64 +: 16] : 32'({way, slot}) == 5 ? t_tag[80 +: 16] : 32'({way, slot}) == 6 ? t_tag[96 +: 16] : 32'({way, slot}) == 7 ? t_tag[112 +: 16] : 32'({way, slot}) == 8 ? t_tag[128 +: 16] : 32'({way, slot}) == 9 ? t_tag[144 +: 16] : 32'({way, slot}) == 10 ? t_tag[160 +: 16] : 32'({way, slot}) == 11 ? t_tag[176 +: 16] : 32'({way, slot}) == 12 ? t_tag[192 +: 16] : 32'({way, slot}) == 13 ? t_tag[208 +: 16] : 32'({way, slot}) == 14 ? t_tag[224 +: 16] : t_tag[240 +: 16];
     assign chunk = tag[1:0];
     assign common = 32'(way) == 0 ? t_common[0 +: 6] : 32'(way) == 1 ? t_common[6 +: 6] : 32'(way) == 2 ? t_common[12 +: 6] : t_common[18 +: 6];
-    assign wb_pay[gk * 288 +: 288] = {32'({way, slot}) == 0 ? t_dirty[0 +: 32] : 32'({way, slot}) == 1 ? t_dirty[32 +: 32] : 32'({way, slot}) == 2 ? t_dirty[64 +: 32] : 32'({way, slot}) == 3 ? t_dirty[96 +: 32] : 32'({way, slot}) == 4 ? t_dirty[128 +: 32] : 32'({way, slot}) == 5 ? t_dirty[160 +: 32] : 32'({way, slot}) == 6 ? t_dirty[192 +: 32] : 32'({way, slot}) == 7 ? t_dirty[224 +: 32] : 32'({way, slot}) == 8 ? t_dirty[256 +: 32] : 32'({way, slot}) == 9 ? t_dirty[288 +: 32] : 32'({way, slot}) == 10 ? t_dirty[320 +: 32] : 32'({way, slot}) == 11 ? t_dirty[352 +: 32] : 32'({way, slot}) == 12 ? t_dirty[384 +: 32] : 32'({way, slot}) == 13 ? t_dirty[416 +: 32] : 32'({way, slot}) == 14 ? t_dirty[448 +: 32] : t_dirty[480 +: 32], lane_data[gk * 256 +: 256]};
+    assign wb_dirty[gk * 32 +: 32] = 32'({way, slot}) == 0 ? t_dirty[0 +: 32] : 32'({way, slot}) == 1 ? t_dirty[32 +: 32] : 32'({way, slot}) == 2 ? t_dirty[64 +: 32] : 32'({way, slot}) == 3 ? t_dirty[96 +: 32] : 32'({way, slot}) == 4 ? t_dirty[128 +: 32] : 32'({way, slot}) == 5 ? t_dirty[160 +: 32] : 32'({way, slot}) == 6 ? t_dirty[192 +: 32] : 32'({way, slot}) == 7 ? t_dirty[224 +: 32] : 32'({way, slot}) == 8 ? t_dirty[256 +: 32] : 32'({way, slot}) == 9 ? t_dirty[288 +: 32] : 32'({way, slot}) == 10 ? t_dirty[320 +: 32] : 32'({way, slot}) == 11 ? t_dirty[352 +: 32] : 32'({way, slot}) == 12 ? t_dirty[384 +: 32] : 32'({way, slot}) == 13 ? t_dirty[416 +: 32] : 32'({way, slot}) == 14 ? t_dirty[448 +: 32] : t_dirty[480 +: 32];
 
     logic [19:0] line_tag;
 
@@ -1217,6 +1220,13 @@ module l1d_top #(
   logic [40:0] final_req;
 
   assign final_req = {s1_line, s1_store_q, s1_store_q ? s1_needed : s1_fetch, 1'b0, !s1_store_q & s1_reason != 2'd0, !s1_store_q & s1_reason == 2'd1, s1_store_q ? 8'd0 : 8'(p_free_entry)};
+
+  logic [1151:0] wb_pay;
+
+  assign wb_pay[0 +: 288] = {wb_dirty[0 +: 32], lane_data[0 +: 256]};
+  assign wb_pay[288 +: 288] = {wb_dirty[32 +: 32], lane_data[256 +: 256]};
+  assign wb_pay[576 +: 288] = {wb_dirty[64 +: 32], lane_data[512 +: 256]};
+  assign wb_pay[864 +: 288] = {wb_dirty[96 +: 32], lane_data[768 +: 256]};
 
   logic [2:0] mq_pushes;
 
@@ -1486,12 +1496,18 @@ module l1d_top #(
       resp_id_q <= '0;
       resp_warp_q <= '0;
       resp_outcome_q <= 2'd0;
-      resp_data_q <= '0;
     end else begin
       resp_valid_q <= resp_valid_d;
       resp_id_q <= resp_id_d;
       resp_warp_q <= resp_warp_d;
       resp_outcome_q <= resp_outcome_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      resp_data_q <= '0;
+    end else begin
       resp_data_q <= resp_data_d;
     end
   end

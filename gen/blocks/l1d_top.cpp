@@ -54,6 +54,8 @@ Module Top::build() {
   row_writes();
   response();
   if (staged_) {
+    miss_candidates();
+    staged_data();
     staged_miss_queue();
   } else {
     miss_queue();
@@ -199,8 +201,11 @@ void Top::registers() {
   resp_warp_q = m.logic("resp_warp_q", kWarpBits);
   resp_outcome_d = m.logic("resp_outcome_d", 2);
   resp_outcome_q = m.logic("resp_outcome_q", 2);
-  resp_data_d = m.logic("resp_data_d", kLineBits);
-  resp_data_q = m.logic("resp_data_q", kLineBits);
+  // Staged: the bytes are assembled at D from the data array (resp_data_r_q, staged_data).
+  if (!staged_) {
+    resp_data_d = m.logic("resp_data_d", kLineBits);
+    resp_data_q = m.logic("resp_data_q", kLineBits);
+  }
   m.comment("Fill unit: the head entry is placed (cycle 0 done), whether it allocated, the next request.");
   fill_placed_d = m.logic("fill_placed_d");
   fill_placed_q = m.logic("fill_placed_q");
@@ -352,12 +357,14 @@ void Top::storage() {
     g.assign(t_dirty_any[i], red_or(t_dirty.part(i * 32, 32)));
   });
 
-  t_data = m.logic("t_data", ways_ * kLineBits);
   d_be = m.logic("d_be", ways_ * kMaskBits);
   d_line = m.logic("d_line", kLineBits);  // the written way's new bytes (d_be selects)
-  m.instance("u_data", data_sram_block().module(cfg_), {},
-             {{"clk_i", clk}, {"rd_set_i", rd_set}, {"rd_data_o", t_data}, {"wr_set_i", rd_set},
-              {"wr_be_i", d_be}, {"wr_data_i", repl(Expr(ways_), d_line)}});
+  if (!staged_) {  // staged: l1d_data_stage, read at C and written at D (staged_data)
+    t_data = m.logic("t_data", ways_ * kLineBits);
+    m.instance("u_data", data_sram_block().module(cfg_), {},
+               {{"clk_i", clk}, {"rd_set_i", rd_set}, {"rd_data_o", t_data}, {"wr_set_i", rd_set},
+                {"wr_be_i", d_be}, {"wr_data_i", repl(Expr(ways_), d_line)}});
+  }
 
   m.comment("MSHR file: S1 probes, allocates and merges; the memory response fills; the fill unit reads");
   m.comment("its head entry and releases it.");

@@ -125,7 +125,14 @@ class Top {
   std::vector<std::pair<Expr, unsigned>> core_req_fields() const;  // a core request, LSB first
   void miss_candidates();  // wb_req_, wb_pay_, final_req_, mq_pushes_ (both pipes)
   void mem_outputs(const Expr& valid, const Expr& head_req, const Expr& head_wb, const Expr& head_st);
-  Expr wb_req_, wb_pay_, final_req_;
+  Expr wb_req_, wb_pay_, wb_dirty_, final_req_, resp_be_;
+  Expr row_lanes(const Expr& row, const Expr& ways, const Expr& slots);
+  void response_bytes(const Expr& be, const Expr& fill, const Expr& fill_data, const Expr& lanes, const Expr& out);
+  void staged_data();
+  Expr wb_payloads(const Expr& dirty, const Expr& lanes);  // {dirty mask, bytes} per write-back
+  std::vector<Expr> pipe_to_d(const std::vector<std::pair<std::string, Expr>>& sigs,
+                              const std::vector<unsigned>& widths, size_t flags);
+  std::vector<Expr> staged_batch_;  // D's copies of what the miss queue's batch is made of  // the data array at C and D, the response's and write-backs' bytes at D
   std::vector<Expr> inc_q_;  // staged: the registered increments, in counter_names() order but gran_switches
 
   const l1d::Config& cfg_;
@@ -184,7 +191,7 @@ class Top {
   // Staged only: M2's operation (kind, the fill step's entry and step, the flush visit's line), the
   // units of stage A, the response pipe.
   bool staged_ = false;
-  Expr m2_kind_q, m2_req_q, m2_entry_q, m2_step_q, m2_line_q;
+  Expr m2_kind_q, m2_req_q, m2_entry_q, m2_step_q, m2_line_q, resp_data_r_;
   Expr iss_a_kind, iss_t_kind, iss_m1_kind, iss_m1_squash, iss_t_squash, iss_empty, iss_stall;
   Expr fi_valid, fi_step, fi_empty, fw_active, fw_valid, fw_line, fi_take, fw_take;
   Expr t_entry_q, t_step_q, t_line_q, m1_entry_q, m1_step_q, m1_line_q;

@@ -106,7 +106,7 @@ void Top::miss_candidates() {
   m.comment("Write-back k: slot wb_slot[k] of way wb_way[k], the chunk it holds, at its memory address");
   m.comment("(S1's own line, or composed from the set and the slot's tags).");
   Expr wb_req = wb_req_ = m.logic("wb_req", kSlots * R);
-  Expr wb_pay = wb_pay_ = m.logic("wb_pay", kSlots * (kSlotBits + 32));
+  Expr wb_dirty = wb_dirty_ = m.logic("wb_dirty", kSlots * 32);
   Expr wb_set = m.logic("wb_set", set_idx_bits_);
   m.assign(wb_set, rd_set);
   m.gen_for("g_wb", "gk", 0, kSlots, [&](Scope& g, const Expr& k) {
@@ -122,9 +122,7 @@ void Top::miss_candidates() {
     g.assign(tag, select_part(t_tag, concat({way, slot}), ways_ * kSlots, ct_bits_));
     g.assign(chunk, tag.slice(1, 0));
     g.assign(common, select_part(t_common, way, ways_, cm_bits_));
-    g.assign(wb_pay.part(k * (kSlotBits + 32), kSlotBits + 32),
-             concat({select_part(t_dirty, concat({way, slot}), ways_ * kSlots, 32),
-                     lane_data.part(k * kSlotBits, kSlotBits)}));
+    g.assign(wb_dirty.part(k * 32, 32), select_part(t_dirty, concat({way, slot}), ways_ * kSlots, 32));
     g.assign(line, mux(wb_from_s1, s1_line, compose_line(g, common, tag, wb_set)));
     g.assign(wb_req.part(k * R, R), L.pack(line, bit(true), cast(kSlots, lit(4, 1) << chunk), bit(true), bit(false),
                                            bit(false), lit(kMshrPortBits, 0)));
@@ -135,8 +133,19 @@ void Top::miss_candidates() {
                              (!s1_store_q) & s1_reason.ne(lit(2, 0)), (!s1_store_q) & s1_reason.eq(lit(2, 1)),
                              mux(s1_store_q, lit(kMshrPortBits, 0), cast(kMshrPortBits, p_free_entry))));
 
+  // A write-back's payload: its dirty mask over its 32 B (staged: the bytes come at D, staged_data).
+  if (!staged_) wb_pay_ = wb_payloads(wb_dirty, lane_data);
   Expr pushes = mq_pushes_ = m.logic("mq_pushes", 3);
   m.assign(pushes, cast(3, countones(wb_en)) + cast(3, push_final));
+}
+
+Expr Top::wb_payloads(const Expr& dirty, const Expr& lanes) {
+  Expr pay = m.logic("wb_pay", kSlots * (kSlotBits + 32));
+  for (unsigned k = 0; k < kSlots; ++k) {
+    m.assign(pay.part(Expr(k * (kSlotBits + 32)), kSlotBits + 32),
+             concat({dirty.part(Expr(k * 32), 32), lanes.part(Expr(k * kSlotBits), kSlotBits)}));
+  }
+  return pay;
 }
 
 // The memory request port from the queue's head entry (its request, write-back and store payloads).

@@ -7,10 +7,11 @@
 // l1d_flush_walker; this file adds the fill and flush operations' payload registers through T and
 // M1, the M2 register, M2's squashes, rewinds and completions (16.3), the response pipe (answer at
 // m + 3), the miss queue (l1d_miss_queue: count at M2, requests at D, offered from m + 3 + k) and
-// counters read from m + 2. M2 itself decides with the same logic as the single-cycle S1, fill
+// counters read from m + 2; the data array (l1d_data_stage) read at C and written at D, with the
+// response's and the write-backs' bytes taken from it at D (gen/blocks/l1d_top_staged_data.cpp). M2 itself decides with the same logic as the single-cycle S1, fill
 // unit and flush walker, on the arrays as they are at M2 (flip-flops read combinationally), which
 // is what the golden model's per-operation M2 sees. Still to come (docs/rtl-blocks.md): the
-// tag/state and data arrays in SRAM read at A and C (l1d_tag_read, l1d_data_stage), the match
+// tag/state array in SRAM read at A (l1d_tag_read), the match
 // split over M1 and M2 with l1d_match_fix, and the MSHR payloads in 1r1w arrays.
 #include "gen/blocks/l1d_top_gen.h"
 
@@ -186,55 +187,6 @@ void Top::staged_control() {
 }
 
 // ---------------------------------------------------------------------------------------
-// The miss queue: M2 gives the number of requests it queues; their contents follow two registers
-// later, at D (contract 16.4-16.5). Lane j is the j-th request of the batch: a write-back k at
-// its offset wb_off[k], or the read/store at final_off. An entry is {store payload, write-back
-// payload, request}, the single-cycle queue's three fields.
-void Top::staged_miss_queue() {
-  miss_candidates();
-  const unsigned R = req_layout_.width();
-  const unsigned wbw = kSlotBits + 32, stw = kLineBits + kMaskBits;
-  const unsigned E = R + wbw + stw;
-  Expr lanes = m.logic("mq_lanes", kBatch * E);
-  Expr lanes_c = m.logic("mq_lanes_c_q", kBatch * E);
-  Expr lanes_d = m.logic("mq_lanes_d_q", kBatch * E);
-  m.comment("The batch's lanes: lane j holds the request queued j-th (lanes past the count are free).");
-  m.always_comb({{lanes, zeros()}}, [&](Block& b) {
-    for (unsigned j = 0; j < kBatch; ++j) {
-      for (unsigned k = 0; k < kSlots; ++k) {
-        b.if_(wb_en[Expr(k)].land(wb_off.part(Expr(k * 3), 3).eq(lit(3, j))), [&](Block& t) {
-          t.assign(lanes.part(Expr(j * E), E),
-                   concat({repl(stw, bit(false)), wb_pay_.part(Expr(k * wbw), wbw), wb_req_.part(Expr(k * R), R)}));
-        });
-      }
-      b.if_(push_final.land(final_off.eq(lit(3, j))), [&](Block& t) {
-        t.assign(lanes.part(Expr(j * E), E), concat({s1_mask_q, s1_data_q, repl(wbw, bit(false)), final_req_}));
-      });
-    }
-  });
-  m.always_ff_noreset([&](Block& b) {
-    b.assign(lanes_c, lanes);
-    b.assign(lanes_d, lanes_c);
-  });
-  Expr head = m.logic("mq_head", E);
-  Expr head_valid = m.logic("mq_head_valid");
-  mq_pop_ = m.logic("mq_pop");
-  m.instance("u_miss_queue", miss_queue_block().module(cfg_),
-             {{"Entries", Expr(queue_)}, {"Batch", Expr(kBatch)}, {"ReqBits", Expr(E)}},
-             {{"clk_i", clk}, {"rst_ni", rst}, {"m_count_i", mq_pushes_}, {"d_req_i", lanes_d},
-              {"mem_req_ready_i", mem_ready}, {"mem_req_valid_o", head_valid}, {"mem_req_o", head},
-              {"count_o", mq_count_q}});
-  m.assign(mq_pop_, head_valid & mem_ready);
-  Expr head_req = m.logic("mq_head_req", R);
-  Expr head_wb = m.logic("mq_head_wb", wbw);
-  Expr head_st = m.logic("mq_head_st", stw);
-  m.assign(head_req, head.part(Expr(0), R));
-  m.assign(head_wb, head.part(Expr(R), wbw));
-  m.assign(head_st, head.part(Expr(R + wbw), stw));
-  mem_outputs(head_valid, head_req, head_wb, head_st);
-}
-
-// ---------------------------------------------------------------------------------------
 // Counters: an event M2 decides in cycle m is in the value read from m + 2 (contract 16.4): the
 // increments are registered once, then added. The granularity switch's registered pulse comes a
 // cycle after the decision already, so it is added as it comes.
@@ -261,9 +213,9 @@ void Top::staged_counters() {
 void Top::staged_outputs() {
   m.comment("The response pipe: C (resp_*_q, from M2), D, and R, the output register (m + 3).");
   const std::vector<std::pair<Expr, unsigned>> c = {
-      {resp_valid_q, 1}, {resp_id_q, kIdBits}, {resp_warp_q, kWarpBits}, {resp_outcome_q, 2}, {resp_data_q, kLineBits}};
-  const std::vector<Expr> outs = {resp_valid_o, resp_id_o, resp_warp_o, resp_outcome_o, resp_data_o};
-  const std::vector<std::string> names = {"valid", "id", "warp", "outcome", "data"};
+      {resp_valid_q, 1}, {resp_id_q, kIdBits}, {resp_warp_q, kWarpBits}, {resp_outcome_q, 2}};
+  const std::vector<Expr> outs = {resp_valid_o, resp_id_o, resp_warp_o, resp_outcome_o};
+  const std::vector<std::string> names = {"valid", "id", "warp", "outcome"};
   std::vector<Expr> d, r;
   for (size_t i = 0; i < c.size(); ++i) {
     d.push_back(m.logic("resp_" + names[i] + "_d_q", c[i].second));
@@ -280,6 +232,7 @@ void Top::staged_outputs() {
     }
   });
   for (size_t i = 0; i < c.size(); ++i) m.assign(outs[i], r[i]);
+  m.assign(resp_data_o, resp_data_r_);  // assembled at D (staged_data)
   m.assign(gran_o, gran);
 
   m.comment("idle_o: no operation anywhere in the pipe, nothing queued or waiting, no flush.");

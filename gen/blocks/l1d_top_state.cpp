@@ -32,15 +32,14 @@ void Top::state_updates() {
                   });
                 });
   }
-  m.always_ff({{resp_valid_q, bit(false)}, {resp_id_q, zeros()}, {resp_warp_q, zeros()}, {resp_outcome_q, lit(2, 0)},
-               {resp_data_q, zeros()}},
+  m.always_ff({{resp_valid_q, bit(false)}, {resp_id_q, zeros()}, {resp_warp_q, zeros()}, {resp_outcome_q, lit(2, 0)}},
               [&](Block& b) {
                 b.assign(resp_valid_q, resp_valid_d);
                 b.assign(resp_id_q, resp_id_d);
                 b.assign(resp_warp_q, resp_warp_d);
                 b.assign(resp_outcome_q, resp_outcome_d);
-                b.assign(resp_data_q, resp_data_d);
               });
+  if (!staged_) m.always_ff({{resp_data_q, zeros()}}, [&](Block& b) { b.assign(resp_data_q, resp_data_d); });
 
   m.comment("Fill unit state.");
   m.always_comb({{fill_placed_d, fill_placed_q}, {fill_alloc_d, fill_alloc_q}, {fill_index_d, fill_index_q}},

@@ -103,25 +103,38 @@ void Top::response() {
   m.comment("the hit way supplying chunk k. Sharing them saves a way select and a slot select of the line.");
   lane_way = m.logic("lane_way", kSlots * way_bits_);
   lane_slot = m.logic("lane_slot", kSlots * 2);
-  lane_data = m.logic("lane_data", kSlots * kSlotBits);
   m.assign(lane_way, mux(load_hit, repl(kSlots, m_way), wb_way));
   m.assign(lane_slot, mux(load_hit, hit_src, wb_slot));
-  m.gen_for("g_lane", "gk", 0, kSlots, [&](Scope& g, const Expr& k) {
-    g.assign(lane_data.part(k * kSlotBits, kSlotBits),
-             select_part(t_data, concat({lane_way.part(k * way_bits_, way_bits_), lane_slot.part(k * 2, 2)}),
-                         ways_ * kSlots, kSlotBits));
-  });
+  // Staged: the data array is read at C and the lanes selected at D (staged_data).
+  if (!staged_) lane_data = row_lanes(t_data, lane_way, lane_slot);
   m.comment("Byte b of the response: the fill's data under the request's mask, or the hit line's under S1's.");
-  Expr resp_be = m.logic("resp_be", kMaskBits);
-  Expr resp_src = m.logic("resp_src", kLineBits);
+  resp_be_ = m.logic("resp_be", kMaskBits);
   Expr hit_be = m.logic("hit_be", kMaskBits);
   m.gen_for("g_hit_be", "gc", 0, kSlots, [&](Scope& g, const Expr& c) {
     g.assign(hit_be.part(c * 32, 32), s1_mask_q.part(c * 32, 32) & repl(32, load_hit & hit_any[c]));
   });
-  m.assign(resp_be, mux(fill_answer, mr_mask, hit_be));
-  m.assign(resp_src, mux(fill_answer, mr_data, lane_data));
+  m.assign(resp_be_, mux(fill_answer, mr_mask, hit_be));
+  if (!staged_) response_bytes(resp_be_, fill_answer, mr_data, lane_data, resp_data_d);
+}
+
+// Four 32 B lanes of a row of lines (way w's line at [w*1024 +: 1024]): lane k is slot
+// slots[k] of way ways[k], through a 16-to-1 select each.
+Expr Top::row_lanes(const Expr& row, const Expr& ways, const Expr& slots) {
+  Expr lanes = m.logic("lane_data", kSlots * kSlotBits);
+  m.gen_for("g_lane", "gk", 0, kSlots, [&](Scope& g, const Expr& k) {
+    g.assign(lanes.part(k * kSlotBits, kSlotBits),
+             select_part(row, concat({ways.part(k * way_bits_, way_bits_), slots.part(k * 2, 2)}), ways_ * kSlots,
+                         kSlotBits));
+  });
+  return lanes;
+}
+
+// The response's bytes: the fill's data or the lanes, under the byte enables.
+void Top::response_bytes(const Expr& be, const Expr& fill, const Expr& fill_data, const Expr& lanes, const Expr& out) {
+  Expr resp_src = m.logic("resp_src", kLineBits);
+  m.assign(resp_src, mux(fill, fill_data, lanes));
   m.gen_for("g_resp_byte", "gb", 0, kMaskBits, [&](Scope& g, const Expr& bi) {
-    g.assign(resp_data_d.part(bi * 8, 8), resp_src.part(bi * 8, 8) & repl(8, resp_be[bi]));
+    g.assign(out.part(bi * 8, 8), resp_src.part(bi * 8, 8) & repl(8, be[bi]));
   });
 }
 

@@ -1,0 +1,150 @@
+// l1d_top's generator, continued (gen/blocks/l1d_top_gen.h): the staged pipe's stages C and D
+// (docs/l1d-microarchitecture.md 16.1, 16.5): the data array (l1d_data_stage, one 1r1w bank per
+// way) read at C and written at D, the response's bytes and the write-backs' bytes taken from it at
+// D, and the miss queue, whose requests l1d_miss_queue takes at D.
+#include "gen/blocks/l1d_top_gen.h"
+
+namespace gen::blocks::top_gen {
+
+namespace {
+constexpr unsigned kBatch = kSlots + 1;  // four write-backs and the read or store (allocation on_fill)
+}  // namespace
+
+// What M2 decided about the data, carried to C (<name>_c_q) and D (<name>_d_q); returns the D
+// copies in the order given. Payloads: no reset, except the flags in `flags`.
+std::vector<Expr> Top::pipe_to_d(const std::vector<std::pair<std::string, Expr>>& sigs,
+                                 const std::vector<unsigned>& widths, size_t flags) {
+  std::vector<Expr> c, d;
+  for (size_t i = 0; i < sigs.size(); ++i) {
+    c.push_back(m.logic(sigs[i].first + "_c_q", widths[i]));
+    d.push_back(m.logic(sigs[i].first + "_d_q", widths[i]));
+  }
+  std::vector<Init> resets;
+  for (size_t i = 0; i < flags; ++i) {
+    resets.push_back({c[i], zeros()});
+    resets.push_back({d[i], zeros()});
+  }
+  m.always_ff(resets, [&](Block& b) {
+    for (size_t i = 0; i < flags; ++i) {
+      b.assign(c[i], sigs[i].second);
+      b.assign(d[i], c[i]);
+    }
+  });
+  m.always_ff_noreset([&](Block& b) {
+    for (size_t i = flags; i < sigs.size(); ++i) {
+      b.assign(c[i], sigs[i].second);
+      b.assign(d[i], c[i]);
+    }
+  });
+  return d;
+}
+
+// ---------------------------------------------------------------------------------------
+void Top::staged_data() {
+  m.comment("Stage C reads the ways M2's lanes name (a load hit: its way; write-backs: their ways) in");
+  m.comment("the set M2 worked on; stage D writes the bytes M2 decided (a fill's block, a store hit's");
+  m.comment("bytes) into one way. l1d_data_stage forwards the write of the read's cycle.");
+  Expr rd_ways = m.logic("data_rd_ways", ways_);
+  Expr lane_used = m.logic("lane_used", kSlots);
+  m.assign(lane_used, mux(load_hit, repl(kSlots, bit(true)), wb_en));
+  m.always_comb({{rd_ways, zeros()}}, [&](Block& b) {
+    for (unsigned k = 0; k < kSlots; ++k) {
+      b.if_(lane_used[Expr(k)], [&](Block& t) {
+        t.assign(rd_ways[lane_way.part(Expr(k * way_bits_), way_bits_)], bit(true));
+      });
+    }
+  });
+  Expr rd_en = m.logic("data_rd_en");
+  m.assign(rd_en, load_hit | red_or(wb_en));
+  Expr wr_en = m.logic("data_wr_en");
+  Expr data_way = m.logic("data_wr_way", way_bits_);
+  Expr wr_be = m.logic("data_wr_be", kMaskBits);
+  m.assign(wr_en, fill_write | store_hit);
+  m.assign(data_way, mux(fill_write, fill_way, m_way));
+  m.assign(wr_be, select_part(d_be, data_way, ways_, kMaskBits));
+  Expr c_rd_en = m.logic("data_rd_en_c_q");
+  Expr c_rd_set = m.logic("data_rd_set_c_q", set_idx_bits_);
+  Expr c_rd_ways = m.logic("data_rd_ways_c_q", ways_);
+  m.always_ff({{c_rd_en, bit(false)}}, [&](Block& b) { b.assign(c_rd_en, rd_en); });
+  m.always_ff_noreset([&](Block& b) {
+    b.assign(c_rd_set, rd_set);
+    b.assign(c_rd_ways, rd_ways);
+  });
+
+  const unsigned R = req_layout_.width();
+  const std::vector<Expr> d = pipe_to_d(
+      {{"data_wr_en", wr_en}, {"resp_fill", fill_answer}, {"push_final", push_final}, {"wb_en", wb_en},
+       {"data_wr_set", rd_set}, {"data_wr_way", data_way}, {"data_wr_be", wr_be}, {"data_wr_line", d_line},
+       {"lane_way", lane_way}, {"lane_slot", lane_slot}, {"resp_be", resp_be_}, {"resp_fill_data", mr_data},
+       {"wb_off", wb_off}, {"final_off", final_off}, {"wb_req", wb_req_}, {"wb_dirty", wb_dirty_},
+       {"final_req", final_req_}, {"st_payload", concat({s1_mask_q, s1_data_q})}},
+      {1, 1, 1, kSlots, set_idx_bits_, way_bits_, kMaskBits, kLineBits, kSlots * way_bits_, kSlots * 2, kMaskBits,
+       kLineBits, kSlots * 3, 3, kSlots * R, kSlots * 32, R, kLineBits + kMaskBits},
+      4);
+  const Expr &d_wr_en = d[0], &d_fill = d[1], &d_final = d[2], &d_wb_en = d[3], &d_wr_set = d[4], &d_wr_way = d[5],
+             &d_wr_be = d[6], &d_wr_line = d[7], &d_lane_way = d[8], &d_lane_slot = d[9], &d_resp_be = d[10],
+             &d_fill_data = d[11], &d_wb_off = d[12], &d_final_off = d[13], &d_wb_req = d[14], &d_wb_dirty = d[15],
+             &d_final_req = d[16], &d_st = d[17];
+
+  Expr row = m.logic("data_row", ways_ * kLineBits);
+  m.instance("u_data", data_stage_block().module(cfg_), {},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"rd_en_i", c_rd_en}, {"rd_set_i", c_rd_set}, {"rd_ways_i", c_rd_ways},
+              {"wr_en_i", d_wr_en}, {"wr_set_i", d_wr_set}, {"wr_way_i", d_wr_way}, {"wr_be_i", d_wr_be},
+              {"wr_data_i", d_wr_line}, {"rd_data_o", row}});
+
+  m.comment("D: the lanes of the row read at C, the response's bytes into R, the batch's requests.");
+  lane_data = row_lanes(row, d_lane_way, d_lane_slot);
+  Expr resp_bytes = m.logic("resp_bytes", kLineBits);
+  response_bytes(d_resp_be, d_fill, d_fill_data, lane_data, resp_bytes);
+  resp_data_r_ = m.logic("resp_data_r_q", kLineBits);
+  m.always_ff_noreset([&](Block& b) { b.assign(resp_data_r_, resp_bytes); });
+  wb_pay_ = wb_payloads(d_wb_dirty, lane_data);
+  staged_batch_ = {d_wb_en, d_wb_off, d_wb_req, d_final, d_final_off, d_final_req, d_st};
+}
+
+// ---------------------------------------------------------------------------------------
+// The miss queue: M2 gives the number of requests it queues; their contents come at D (contract
+// 16.4-16.5). Lane j is the j-th request of the batch: a write-back k at its offset wb_off[k], or
+// the read/store at final_off. An entry is {store payload, write-back payload, request}, the
+// single-cycle queue's three fields.
+void Top::staged_miss_queue() {
+  const unsigned R = req_layout_.width();
+  const unsigned wbw = kSlotBits + 32, stw = kLineBits + kMaskBits;
+  const unsigned E = R + wbw + stw;
+  const Expr &wb_en_d = staged_batch_[0], &wb_off_d = staged_batch_[1], &wb_req_d = staged_batch_[2],
+             &final_d = staged_batch_[3], &final_off_d = staged_batch_[4], &final_req_d = staged_batch_[5],
+             &st_d = staged_batch_[6];
+  Expr lanes = m.logic("mq_lanes", kBatch * E);
+  m.comment("The batch's lanes at D: lane j holds the request queued j-th (lanes past the count are free).");
+  m.always_comb({{lanes, zeros()}}, [&](Block& b) {
+    for (unsigned j = 0; j < kBatch; ++j) {
+      for (unsigned k = 0; k < kSlots; ++k) {
+        b.if_(wb_en_d[Expr(k)].land(wb_off_d.part(Expr(k * 3), 3).eq(lit(3, j))), [&](Block& t) {
+          t.assign(lanes.part(Expr(j * E), E), concat({repl(stw, bit(false)), wb_pay_.part(Expr(k * wbw), wbw),
+                                                       wb_req_d.part(Expr(k * R), R)}));
+        });
+      }
+      b.if_(final_d.land(final_off_d.eq(lit(3, j))), [&](Block& t) {
+        t.assign(lanes.part(Expr(j * E), E), concat({st_d, repl(wbw, bit(false)), final_req_d}));
+      });
+    }
+  });
+  Expr head = m.logic("mq_head", E);
+  Expr head_valid = m.logic("mq_head_valid");
+  mq_pop_ = m.logic("mq_pop");
+  m.instance("u_miss_queue", miss_queue_block().module(cfg_),
+             {{"Entries", Expr(queue_)}, {"Batch", Expr(kBatch)}, {"ReqBits", Expr(E)}},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"m_count_i", mq_pushes_}, {"d_req_i", lanes},
+              {"mem_req_ready_i", mem_ready}, {"mem_req_valid_o", head_valid}, {"mem_req_o", head},
+              {"count_o", mq_count_q}});
+  m.assign(mq_pop_, head_valid & mem_ready);
+  Expr head_req = m.logic("mq_head_req", R);
+  Expr head_wb = m.logic("mq_head_wb", wbw);
+  Expr head_st = m.logic("mq_head_st", stw);
+  m.assign(head_req, head.part(Expr(0), R));
+  m.assign(head_wb, head.part(Expr(R), wbw));
+  m.assign(head_st, head.part(Expr(R + wbw), stw));
+  mem_outputs(head_valid, head_req, head_wb, head_st);
+}
+
+}  // namespace gen::blocks::top_gen
