@@ -32,8 +32,8 @@
 // Read port (combinational) for the fill unit: entry rd_entry_i's fields, zero when it is free;
 // rd_data_o and rd_l2_bit_o zero until it is filled; request rd_req_i's fields, zero when
 // rd_req_i >= rd_count_o.
-// Count port (combinational) for the staged L1's fill cursor: cnt_count_o is entry
-// cnt_entry_i's request count, zero when it is free.
+// Cursor port (combinational) for the staged L1's fill cursor: cnt_count_o and cnt_line_o are
+// entry cnt_entry_i's request count and line, zero when it is free.
 // Reset: every entry free. The record, request and data memories have no reset: no output reads
 // a word before the update that makes it visible writes it.
 // EntryBits and ReqBits are port widths derived from Entries and MaxMerge (do not override them):
@@ -98,6 +98,7 @@ module l1d_mshr #(
   output logic [127:0]                    rd_mask_o,
   input  logic [EntryBits-1:0]            cnt_entry_i,
   output logic [$clog2(MaxMerge + 1)-1:0] cnt_count_o,
+  output logic [LineBits-1:0]             cnt_line_o,
   input  logic                            release_i,
   input  logic [EntryBits-1:0]            release_entry_i
 );
@@ -291,6 +292,7 @@ module l1d_mshr #(
   assign rd_sectors_o = rd_valid_o ? sectors[rd_entry_i * 4 +: 4] : '0;
   assign rd_count_o = rd_valid_o ? counts[rd_entry_i * CountBits +: CountBits] : '0;
   assign cnt_count_o = valid[cnt_entry_i] ? counts[cnt_entry_i * CountBits +: CountBits] : '0;
+  assign cnt_line_o = valid[cnt_entry_i] ? lines[cnt_entry_i * LineBits +: LineBits] : '0;
   assign rd_bypass_o = rd_record[RecordBits - 1:RecordBits - 2];
   assign rd_hpc_o = rd_record[9 +: HpcBits];
   assign rd_awid_o = rd_record[8:1];

@@ -377,6 +377,7 @@ module l1d_top #(
 `endif
 
   logic [3:0] unused_cnt_count;
+  logic [24:0] unused_cnt_line;
 
   l1d_mshr u_mshr (
     .clk_i          (clk_i),
@@ -429,6 +430,7 @@ module l1d_top #(
     .rd_mask_o      (mr_mask),
     .cnt_entry_i    (fill_head),
     .cnt_count_o    (unused_cnt_count),
+    .cnt_line_o     (unused_cnt_line),
     .release_i      (mshr_release),
     .release_entry_i(fill_head)
   );
@@ -2059,7 +2061,7 @@ module l1d_top #(
 
   always_comb begin
     if (rst_ni) begin
-      TopOneCopyPerChunk_A: assert (oc_dup == '0);
+      TopOneCopyPerChunk_A: assert (!1'b1 || oc_dup == '0);
     end
   end
 `endif

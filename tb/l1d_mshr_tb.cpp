@@ -121,6 +121,7 @@ struct MshrIo {
     unsigned rd_awid = 0;
     bool rd_token = false, rd_l2_bit = false;
     unsigned rd_count = 0, cnt_count = 0;
+    uint64_t cnt_line = 0;
     BitVec rd_data{kDataBits};
     uint32_t rd_id = 0;
     unsigned rd_warp = 0;
@@ -129,10 +130,10 @@ struct MshrIo {
     friend std::ostream& operator<<(std::ostream& os, const Out& o) {
       os << fmt::format(
           "merge {} merge_full {} merge_entry {} conflict {} free {} free_entry {} in_use {}; rd valid {} filled {} "
-          "line {:#x} sectors {:#x} bypass {} hpc {} awid {} token {} l2 {} count {} id {} warp {}; cnt count {}",
+          "line {:#x} sectors {:#x} bypass {} hpc {} awid {} token {} l2 {} count {} id {} warp {}; cnt count {} line {:#x}",
           o.merge, o.merge_full, o.merge_entry, o.conflict, o.free, o.free_entry, o.in_use, o.rd_valid, o.rd_filled,
           o.rd_line, o.rd_sectors, o.rd_bypass, o.rd_hpc, o.rd_awid, o.rd_token, o.rd_l2_bit, o.rd_count, o.rd_id,
-          o.rd_warp, o.cnt_count);
+          o.rd_warp, o.cnt_count, o.cnt_line);
       return os << " mask " << o.rd_mask << " data " << o.rd_data;
     }
   };
@@ -196,6 +197,7 @@ struct MshrIo {
     o.rd_l2_bit = m.rd_l2_bit_o != 0;
     o.rd_count = static_cast<unsigned>(tb::get(m.rd_count_o));
     o.cnt_count = static_cast<unsigned>(tb::get(m.cnt_count_o));
+    o.cnt_line = tb::get(m.cnt_line_o);
     o.rd_data.load(m.rd_data_o);
     o.rd_id = m.rd_id_o;
     o.rd_warp = m.rd_warp_o;
@@ -222,7 +224,10 @@ struct MshrIo {
     o.in_use = model.in_use();
     // The read port: a free entry reads zero, data and L2 bit zero until filled, requests
     // beyond the count zero.
-    if (const MshrEntry& c = model.entry(in.cnt_entry); c.valid) o.cnt_count = static_cast<unsigned>(c.requests.size());
+    if (const MshrEntry& c = model.entry(in.cnt_entry); c.valid) {
+      o.cnt_count = static_cast<unsigned>(c.requests.size());
+      o.cnt_line = c.line_addr >> 7;
+    }
     const MshrEntry& e = model.entry(in.rd_entry);
     if (e.valid) {
       o.rd_valid = true;

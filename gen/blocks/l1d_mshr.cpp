@@ -77,8 +77,8 @@ class Mshr final : public RtlBlock {
     m.describe("Read port (combinational) for the fill unit: entry rd_entry_i's fields, zero when it is free;");
     m.describe("rd_data_o and rd_l2_bit_o zero until it is filled; request rd_req_i's fields, zero when");
     m.describe("rd_req_i >= rd_count_o.");
-    m.describe("Count port (combinational) for the staged L1's fill cursor: cnt_count_o is entry");
-    m.describe("cnt_entry_i's request count, zero when it is free.");
+    m.describe("Cursor port (combinational) for the staged L1's fill cursor: cnt_count_o and cnt_line_o are");
+    m.describe("entry cnt_entry_i's request count and line, zero when it is free.");
     m.describe("Reset: every entry free. The record, request and data memories have no reset: no output reads");
     m.describe("a word before the update that makes it visible writes it.");
     m.describe("EntryBits and ReqBits are port widths derived from Entries and MaxMerge (do not override them):");
@@ -149,6 +149,7 @@ class Mshr final : public RtlBlock {
     Expr rd_mask_o = m.output("rd_mask_o", kMaskBits);
     Expr cnt_entry = m.input("cnt_entry_i", entry_w);
     Expr cnt_count_o = m.output("cnt_count_o", clog2(max_merge + 1));
+    Expr cnt_line_o = m.output("cnt_line_o", line_bits);
     // Release.
     Expr release = m.input("release_i");
     Expr release_entry = m.input("release_entry_i", entry_w);
@@ -320,6 +321,7 @@ class Mshr final : public RtlBlock {
     m.assign(rd_sectors_o, mux(rd_valid_o, sectors.part(rd_entry * kSectors, kSectors), zeros()));
     m.assign(rd_count_o, mux(rd_valid_o, counts.part(rd_entry * count_w, count_w), zeros()));
     m.assign(cnt_count_o, mux(valid[cnt_entry], counts.part(cnt_entry * count_w, count_w), zeros()));
+    m.assign(cnt_line_o, mux(valid[cnt_entry], lines.part(cnt_entry * line_bits, line_bits), zeros()));
     m.assign(rd_bypass_o, rd_record.slice(rec_w - 1, rec_w - kBypassBits));
     m.assign(rd_hpc_o, rd_record.part(kAwidBits + 1, hpc_w));
     m.assign(rd_awid_o, rd_record.slice(kAwidBits, 1));

@@ -341,15 +341,19 @@ void Top::storage() {
   w_hpc = m.logic("w_hpc", ways_ * hpc_bits_);
   w_awid = m.logic("w_awid", ways_ * kAwidBits);
   w_prio = m.logic("w_prio", ways_);
-  m.instance("u_tags", tag_array_block().module(cfg_), {},
-             {{"clk_i", clk}, {"rst_ni", rst}, {"rd_set_i", rd_set},
-              {"rd_common_tag_o", t_common}, {"rd_valid_o", t_valid}, {"rd_dirty_o", t_dirty},
-              {"rd_chunk_tag_o", t_tag}, {"rd_slot_rank_o", t_rank}, {"rd_hpc_o", t_hpc},
-              {"rd_awid_o", t_awid}, {"rd_priority_o", t_prio},
-              {"wr_set_i", rd_set}, {"wr_way_en_i", w_en}, {"wr_common_tag_i", w_common},
-              {"wr_valid_i", w_valid}, {"wr_dirty_i", w_dirty}, {"wr_chunk_tag_i", w_tag},
-              {"wr_slot_rank_i", w_rank}, {"wr_hpc_i", w_hpc}, {"wr_awid_i", w_awid},
-              {"wr_priority_i", w_prio}, {"clear_priority_i", ev_kend}});
+  if (staged_) {
+    staged_tags();
+  } else {
+    m.instance("u_tags", tag_array_block().module(cfg_), {},
+               {{"clk_i", clk}, {"rst_ni", rst}, {"rd_set_i", rd_set},
+                {"rd_common_tag_o", t_common}, {"rd_valid_o", t_valid}, {"rd_dirty_o", t_dirty},
+                {"rd_chunk_tag_o", t_tag}, {"rd_slot_rank_o", t_rank}, {"rd_hpc_o", t_hpc},
+                {"rd_awid_o", t_awid}, {"rd_priority_o", t_prio},
+                {"wr_set_i", rd_set}, {"wr_way_en_i", w_en}, {"wr_common_tag_i", w_common},
+                {"wr_valid_i", w_valid}, {"wr_dirty_i", w_dirty}, {"wr_chunk_tag_i", w_tag},
+                {"wr_slot_rank_i", w_rank}, {"wr_hpc_i", w_hpc}, {"wr_awid_i", w_awid},
+                {"wr_priority_i", w_prio}, {"clear_priority_i", ev_kend}});
+  }
 
   m.comment("Whether each slot of the row has a dirty byte (bit 4w+s: slot s of way w).");
   t_dirty_any = m.logic("t_dirty_any", ways_ * kSlots);
@@ -417,6 +421,7 @@ void Top::storage() {
               {"rd_warp_o", mr_warp}, {"rd_mask_o", mr_mask},
               {"cnt_entry_i", staged_ ? fill_cursor_entry : fill_head},
               {"cnt_count_o", staged_ ? fill_cursor_count : m.logic("unused_cnt_count", count_bits_)},
+              {"cnt_line_o", staged_ ? fill_cursor_line : m.logic("unused_cnt_line", line_bits_)},
               {"release_i", mshr_release}, {"release_entry_i", fill_head}});
   Expr unused_mr = m.logic("unused_mr");
   m.assign(unused_mr, mr_valid ^ mr_filled);

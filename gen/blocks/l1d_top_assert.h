@@ -31,6 +31,9 @@ struct TopAssertSignals {
   // The row of the set being worked on, as read (t_*) and as written (w_* under w_en).
   unsigned ways = 0, slots = 0, common_bits = 0, chunk_tag_bits = 0;
   Expr w_en, t_common, t_valid, t_tag, w_common, w_valid, w_tag;
+  // Whether t_* is a set's row this cycle (the staged pipe's row is only while M2 holds an
+  // operation); the one-copy check holds when it is.
+  Expr row_read = bit(true);
 };
 
 void top_assertions(Scope& m, const TopAssertSignals& s);

@@ -129,6 +129,7 @@ class Top {
   Expr row_lanes(const Expr& row, const Expr& ways, const Expr& slots);
   void response_bytes(const Expr& be, const Expr& fill, const Expr& fill_data, const Expr& lanes, const Expr& out);
   void staged_data();
+  void staged_tags();  // the tag/state row in l1d_tag_read (read at A, written at C), the flop fields
   Expr wb_payloads(const Expr& dirty, const Expr& lanes);  // {dirty mask, bytes} per write-back
   std::vector<Expr> pipe_to_d(const std::vector<std::pair<std::string, Expr>>& sigs,
                               const std::vector<unsigned>& widths, size_t flags);
@@ -191,7 +192,7 @@ class Top {
   // Staged only: M2's operation (kind, the fill step's entry and step, the flush visit's line), the
   // units of stage A, the response pipe.
   bool staged_ = false;
-  Expr m2_kind_q, m2_req_q, m2_entry_q, m2_step_q, m2_line_q, resp_data_r_;
+  Expr m2_kind_q, m2_req_q, m2_entry_q, m2_step_q, m2_line_q, resp_data_r_, a_req_, fill_cursor_line;
   Expr iss_a_kind, iss_t_kind, iss_m1_kind, iss_m1_squash, iss_t_squash, iss_empty, iss_stall;
   Expr fi_valid, fi_step, fi_empty, fw_active, fw_valid, fw_line, fi_take, fw_take;
   Expr t_entry_q, t_step_q, t_line_q, m1_entry_q, m1_step_q, m1_line_q;

@@ -61,14 +61,14 @@ void Top::staged_front() {
   iss_stall = m.logic("a_stall");
   iss_empty = m.logic("issue_empty");
   Expr m1_req = m.logic("m1_req", rb);
-  Expr unused_a_req = m.logic("unused_a_req", rb);
+  a_req_ = m.logic("a_req", rb);
   Expr unused_t_req = m.logic("unused_t_req", rb);
   m.instance("u_issue", issue_block().module(cfg_), {{"ReqBits", Expr(rb)}},
              {{"clk_i", clk}, {"rst_ni", rst}, {"core_req_valid_i", req_valid}, {"core_req_i", core_req},
               {"core_req_ready_o", req_ready}, {"fill_valid_i", fi_valid}, {"flush_active_i", fw_active},
               {"flush_valid_i", fw_valid}, {"squash_core_i", sq_core}, {"failed_valid_i", sq_failed},
               {"failed_req_i", m2_req_q}, {"squash_fill_i", sq_fill}, {"squash_flush_i", sq_flush},
-              {"fill_take_o", fi_take}, {"flush_take_o", fw_take}, {"a_kind_o", iss_a_kind}, {"a_req_o", unused_a_req},
+              {"fill_take_o", fi_take}, {"flush_take_o", fw_take}, {"a_kind_o", iss_a_kind}, {"a_req_o", a_req_},
               {"t_kind_o", iss_t_kind}, {"t_req_o", unused_t_req}, {"t_squash_o", iss_t_squash},
               {"m1_kind_o", iss_m1_kind}, {"m1_req_o", m1_req}, {"m1_squash_o", iss_m1_squash},
               {"stall_o", iss_stall}, {"empty_o", iss_empty}});
@@ -88,6 +88,7 @@ void Top::staged_front() {
   const unsigned line_bits = bits_for(sets_ * ways_ + 1);  // l1d_flush_walker's LineBits: a line or the end
   fill_cursor_entry = m.logic("fill_cursor_entry", mshr_bits_);
   fill_cursor_count = m.logic("fill_cursor_count", count_bits_);
+  fill_cursor_line = m.logic("fill_cursor_line", line_bits_);
   fi_step = m.logic("fill_step", req_idx_bits_);
   fw_line = m.logic("flush_line", line_bits);
   t_entry_q = m.logic("t_entry_q", mshr_bits_);

@@ -175,6 +175,7 @@ void Top::assertions() {
   a.w_common = w_common;
   a.w_valid = w_valid;
   a.w_tag = w_tag;
+  if (staged_) a.row_read = m2_kind_q.ne(lit(2, 0));
   top_assertions(m, a);
 }
 

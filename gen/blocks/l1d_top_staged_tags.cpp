@@ -1,0 +1,115 @@
+// l1d_top's generator, continued (gen/blocks/l1d_top_gen.h): the staged pipe's tag/state array
+// (docs/l1d-microarchitecture.md 16.5). The fields an operation only reads for valid slots or
+// lines it writes first (common-tags, chunk-tags, dirty byte masks, hpc, awid) are one row per set
+// in l1d_tag_read's SRAM: read at A for the operation A picks, forwarded through T, M1 and M2,
+// written back whole at C. The fields that must reset or clear at once (valid bits, slot ranks,
+// priority bits) stay flip-flops read at M2 (l1d_tag_array, whose SRAM-held fields are tied off
+// here and have no load, so synthesis removes their flops).
+#include <fmt/format.h>
+
+#include <bit>
+#include <tuple>
+
+#include "gen/blocks/l1d_top_gen.h"
+
+namespace gen::blocks::top_gen {
+
+void Top::staged_tags() {
+  if (!std::has_single_bit(ways_)) {
+    throw l1d::ConfigError(fmt::format("l1.ways: value {} not allowed with l1.pipeline staged in the RTL "
+                                       "generator (a power of two: the flush walk's line splits into set "
+                                       "and way by its bits)",
+                                       ways_));
+  }
+  const unsigned hb = hpc_bits_;
+  // The row, LSB first: common-tags, chunk-tags, dirty masks, hpc, awid (each all ways).
+  const std::vector<std::pair<Expr, unsigned>> fields = {{t_common, ways_ * cm_bits_},
+                                                         {t_tag, ways_ * kSlots * ct_bits_},
+                                                         {t_dirty, ways_ * kSlots * 32},
+                                                         {t_hpc, ways_ * hb},
+                                                         {t_awid, ways_ * kAwidBits}};
+  unsigned row_bits = 0;
+  for (const auto& f : fields) row_bits += f.second;
+
+  m.comment("Flip-flop fields (valid, slot ranks, priority) of M2's set; the other fields' ports are tied");
+  m.comment("off (their flops have no load).");
+  m.instance("u_tags", tag_array_block().module(cfg_), {},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"rd_set_i", rd_set},
+              {"rd_common_tag_o", m.logic("unused_ff_common", ways_ * cm_bits_)}, {"rd_valid_o", t_valid},
+              {"rd_dirty_o", m.logic("unused_ff_dirty", ways_ * kSlots * 32)},
+              {"rd_chunk_tag_o", m.logic("unused_ff_tag", ways_ * kSlots * ct_bits_)}, {"rd_slot_rank_o", t_rank},
+              {"rd_hpc_o", m.logic("unused_ff_hpc", ways_ * hb)},
+              {"rd_awid_o", m.logic("unused_ff_awid", ways_ * kAwidBits)}, {"rd_priority_o", t_prio},
+              {"wr_set_i", rd_set}, {"wr_way_en_i", w_en}, {"wr_common_tag_i", repl(ways_ * cm_bits_, bit(false))},
+              {"wr_valid_i", w_valid}, {"wr_dirty_i", repl(ways_ * kSlots * 32, bit(false))},
+              {"wr_chunk_tag_i", repl(ways_ * kSlots * ct_bits_, bit(false))}, {"wr_slot_rank_i", w_rank},
+              {"wr_hpc_i", repl(ways_ * hb, bit(false))}, {"wr_awid_i", repl(ways_ * kAwidBits, bit(false))},
+              {"wr_priority_i", w_prio}, {"clear_priority_i", ev_kend}});
+
+  m.comment("Stage A's set: the core request's, the fill step's entry's line's, or the walk's line's.");
+  const Module decode = addr_decode_block().module(cfg_);
+  const unsigned addr_lsb = kLineBits + kMaskBits + 2;  // core_req_fields(): data, mask, size, addr
+  Expr a_addr = m.logic("a_addr", addr_bits_);
+  m.assign(a_addr, a_req_.part(Expr(addr_lsb), addr_bits_));
+  unsigned req_bits = 0;
+  for (const auto& f : core_req_fields()) req_bits += f.second;
+  Expr unused_a_req = m.logic("unused_a_req_rest");  // A reads only the address (the set)
+  m.assign(unused_a_req, red_or(concat({a_req_.slice(req_bits - 1, addr_lsb + addr_bits_), a_req_.slice(addr_lsb - 1, 0)})));
+  Expr a_core_set = m.logic("a_core_set", set_idx_bits_);
+  Expr a_fill_set = m.logic("a_fill_set", set_idx_bits_);
+  Expr a_fill_addr = m.logic("a_fill_addr", addr_bits_);
+  m.assign(a_fill_addr, concat({fill_cursor_line, lit(7, 0)}));
+  for (const auto& [inst, addr, set] : {std::tuple{"u_a_core_decode", a_addr, a_core_set},
+                                        std::tuple{"u_a_fill_decode", a_fill_addr, a_fill_set}}) {
+    const std::string n = inst;
+    m.instance(n, decode, {},
+               {{"addr_i", addr}, {"set_o", set}, {"common_tag_o", m.logic("unused_" + n.substr(2) + "_common", cm_bits_)},
+                {"chunk_tag_o", m.logic("unused_" + n.substr(2) + "_tag", ct_bits_)},
+                {"chunk_o", m.logic("unused_" + n.substr(2) + "_chunk", 2)}});
+  }
+  Expr a_set = m.logic("a_set", set_idx_bits_);
+  const unsigned way_shift = static_cast<unsigned>(std::countr_zero(ways_));
+  m.assign(a_set, mux(iss_a_kind.eq(lit(2, 2)), a_fill_set,
+                      mux(iss_a_kind.eq(lit(2, 3)), cast(set_idx_bits_, fw_line >> Expr(way_shift)), a_core_set)));
+
+  m.comment("C's write: M2's set as M2 leaves it, the whole row (written ways' new fields, the others as read).");
+  const std::vector<std::pair<Expr, Expr>> per_way = {{w_common, t_common}, {w_tag, t_tag}, {w_dirty, t_dirty},
+                                                      {w_hpc, t_hpc}, {w_awid, t_awid}};
+  std::vector<Expr> msb_first;
+  for (size_t i = 0; i < per_way.size(); ++i) {
+    const unsigned fw = fields[i].second / ways_;
+    Expr merged = m.logic("row_new_" + std::to_string(i), fields[i].second);
+    m.gen_for("g_row_new_" + std::to_string(i), "gw", 0, ways_, [&](Scope& g, const Expr& w) {
+      g.assign(merged.part(w * fw, fw), mux(w_en[w], per_way[i].first.part(w * fw, fw), per_way[i].second.part(w * fw, fw)));
+    });
+    msb_first.insert(msb_first.begin(), merged);
+  }
+  Expr c_wr_en = m.logic("tag_wr_en_c_q");
+  Expr c_wr_set = m.logic("tag_wr_set_c_q", set_idx_bits_);
+  Expr c_wr_row = m.logic("tag_wr_row_c_q", row_bits);
+  m.always_ff({{c_wr_en, bit(false)}}, [&](Block& b) { b.assign(c_wr_en, red_or(w_en)); });
+  m.always_ff_noreset([&](Block& b) {
+    b.assign(c_wr_set, rd_set);
+    b.assign(c_wr_row, concat(msb_first));
+  });
+
+  Expr m2_row = m.logic("m2_row", row_bits);
+  Expr m2_set = m.logic("m2_set", set_idx_bits_);
+  m.instance("u_tag_read", tag_read_block().module(cfg_), {{"RowBits", Expr(row_bits)}},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"rd_en_i", iss_a_kind.ne(lit(2, 0))}, {"rd_set_i", a_set},
+              {"wr_en_i", c_wr_en}, {"wr_set_i", c_wr_set}, {"wr_row_i", c_wr_row},
+              {"m1_set_o", m.logic("unused_m1_set", set_idx_bits_)}, {"m1_row_o", m.logic("unused_m1_row", row_bits)},
+              {"m2_set_o", m2_set}, {"m2_row_o", m2_row}});
+  m.comment("M2's row from the SRAM, every older operation's write forwarded.");
+  unsigned lsb = 0;
+  for (const auto& [f, w] : fields) {
+    m.assign(f, m2_row.part(Expr(lsb), w));
+    lsb += w;
+  }
+  m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
+    v.comment("The row at M2 is of the set M2 works on.");
+    v.assert_comb("StagedRowOfM2Set_A", m2_kind_q.eq(lit(2, 0)).lor(m2_set.eq(rd_set)));
+  });
+}
+
+}  // namespace gen::blocks::top_gen
