@@ -456,4 +456,15 @@ TEST(L1dTopStaged, LockstepReportsACorruptedResponse) {
   EXPECT_NE(run.mismatch.find("data"), std::string::npos) << run.mismatch;
 }
 
+// A fault in the staged RTL's registered hit increment at the edge of cycle 5000 (the counters
+// are carry-save there: VerilatedOptions::fault_cycle reaches inc_hits_q) is reported at that
+// cycle, like the single-cycle one's.
+TEST(L1dTopStaged, LockstepReportsAnRtlFaultAtItsCycle) {
+  constexpr uint64_t kFaultCycle = 5'000;
+  const ::Run run = lockstep(staged_config(), {.seed = 4, .rtl_fault_cycle = kFaultCycle});
+  ASSERT_TRUE(run.mismatch_cycle) << "the fault went unnoticed";
+  EXPECT_EQ(*run.mismatch_cycle, kFaultCycle);
+  EXPECT_NE(run.mismatch.find("counter hits: golden"), std::string::npos) << run.mismatch;
+}
+
 }  // namespace

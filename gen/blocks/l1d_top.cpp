@@ -169,6 +169,9 @@ void Top::ports() {
   quiet_o = m.output("quiet_o");
   gran_o = m.output("gran_o", 2);
   for (const std::string& n : counter_names()) cnt_o.push_back(m.output("cnt_" + n + "_o", kCounterBits));
+  // Staged: the counters are carry-save (l1d_perf_counters): cnt_*_o are four 16-bit chunks and
+  // counter i's carries out of chunks 0-2 are bits 3i..3i+2 here; the reader adds them.
+  if (staged_) cnt_carry_o_ = m.output("cnt_carry_o", static_cast<unsigned>(counter_names().size()) * 3);
 }
 
 // ---------------------------------------------------------------------------------------

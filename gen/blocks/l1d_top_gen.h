@@ -133,7 +133,8 @@ class Top {
   Expr wb_payloads(const Expr& dirty, const Expr& lanes);  // {dirty mask, bytes} per write-back
   std::vector<Expr> pipe_to_d(const std::vector<std::pair<std::string, Expr>>& sigs,
                               const std::vector<unsigned>& widths, size_t flags);
-  std::vector<Expr> staged_batch_;  // D's copies of what the miss queue's batch is made of  // the data array at C and D, the response's and write-backs' bytes at D
+  std::vector<Expr> staged_batch_;
+  Expr cnt_carry_o_;  // D's copies of what the miss queue's batch is made of  // the data array at C and D, the response's and write-backs' bytes at D
   std::vector<Expr> inc_q_;  // staged: the registered increments, in counter_names() order but gran_switches
 
   const l1d::Config& cfg_;

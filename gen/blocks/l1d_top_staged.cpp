@@ -189,26 +189,33 @@ void Top::staged_control() {
 
 // ---------------------------------------------------------------------------------------
 // Counters: an event M2 decides in cycle m is in the value read from m + 2 (contract 16.4): the
-// increments are registered once, then added. The granularity switch's registered pulse comes a
-// cycle after the decision already, so it is added as it comes.
+// increments are registered once (C), then added by the carry-save unit l1d_perf_counters, whose
+// chunks and pending carries the reader adds. The granularity switch's registered pulse comes a
+// cycle after the decision already, so it goes in as it comes.
 void Top::staged_counters() {
   const auto& names = counter_names();
+  const unsigned n = static_cast<unsigned>(names.size());
   Expr switched = m.logic("gran_switched");
   m.assign(switched, sel_switch & dynamic);
+  std::vector<Expr> msb_first;
   for (size_t i = 0; i < names.size(); ++i) {
-    Expr q = m.logic("cnt_" + names[i] + "_q", kCounterBits);
     if (names[i] == "gran_switches") {
       Expr unused = m.logic("unused_inc_gran_switches");
       m.assign(unused, red_or(inc_[i]));
-      m.always_ff({{q, zeros()}}, [&](Block& b) { b.assign(q, q + cast(kCounterBits, switched)); });
+      msb_first.insert(msb_first.begin(), cast(3, switched));
     } else {
       Expr inc_q = m.logic("inc_" + names[i] + "_q", 3);
       inc_q_.push_back(inc_q);
       m.always_ff({{inc_q, lit(3, 0)}}, [&](Block& b) { b.assign(inc_q, inc_[i]); });
-      m.always_ff({{q, zeros()}}, [&](Block& b) { b.assign(q, q + cast(kCounterBits, inc_q)); });
+      msb_first.insert(msb_first.begin(), inc_q);
     }
-    m.assign(cnt_o[i], q);
   }
+  Expr incs = m.logic("cnt_incs", n * 3);
+  Expr chunks = m.logic("cnt_chunks", n * kCounterBits);
+  m.assign(incs, concat(msb_first));
+  m.instance("u_counters", perf_counters_block().module(cfg_), {{"Counters", Expr(n)}, {"IncBits", Expr(3U)}},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"inc_i", incs}, {"count_o", chunks}, {"carry_o", cnt_carry_o_}});
+  for (unsigned i = 0; i < n; ++i) m.assign(cnt_o[i], chunks.part(Expr(i * kCounterBits), kCounterBits));
 }
 
 void Top::staged_outputs() {

@@ -125,7 +125,8 @@ void load_counters(Model& m, uint64_t base) {
     L1D_TOP_COUNTERS(L1D_LOAD_COUNTER)
 #undef L1D_LOAD_COUNTER
   } else {
-    throw ConfigError("VerilatedOptions::counter_base: the gate-level model has no named counter flops to load");
+    throw ConfigError("VerilatedOptions::counter_base: this model (gate-level or staged) has no 64-bit counter "
+                      "flops to load");
   }
 }
 
@@ -249,6 +250,10 @@ class VerilatedL1 final : public L1Port {
     dump(cycle_ * 10);  // one cycle is 10 ns: inputs at the start, the rising edge at +5 ns
     if constexpr (requires { m.rootp->l1d_top__DOT__cnt_hits_q; }) {  // not in a netlist (no fault injection)
       if (cycle_ == opt_.fault_cycle) m.rootp->l1d_top__DOT__cnt_hits_q += 1;  // the edge adds this cycle's hits to it
+    } else if constexpr (requires { m.rootp->l1d_top__DOT__u_counters__DOT__g_counter__BRA__4__KET____DOT__chunk0_d; }) {
+      // The staged L1's carry-save counters (l1d_perf_counters; hits is counter 4): the low
+      // chunk's next value, which the edge loads into its flop, gains one.
+      if (cycle_ == opt_.fault_cycle) ++m.rootp->l1d_top__DOT__u_counters__DOT__g_counter__BRA__4__KET____DOT__chunk0_d;
     }
     m.clk_i = 1;
     m.eval();
@@ -359,6 +364,26 @@ class VerilatedL1 final : public L1Port {
     c.flush_cycles = m.cnt_flush_cycles_o - b;
     c.s1_stall_cycles = m.cnt_s1_stall_cycles_o - b;
     c.fill_stall_cycles = m.cnt_fill_stall_cycles_o - b;
+    if constexpr (requires { m.cnt_carry_o; }) {
+      // The staged L1's carry-save counters (l1d_perf_counters): counter i's carries out of its
+      // 16-bit chunks 0-2 are bits 3i..3i+2 of cnt_carry_o, worth 2^16, 2^32 and 2^48.
+      uint64_t* const fields[] = {
+          &c.cycles, &c.accesses, &c.loads, &c.stores, &c.hits, &c.misses, &c.partial_hits, &c.hits_by_size[0],
+          &c.hits_by_size[1], &c.hits_by_size[2], &c.misses_by_size[0], &c.misses_by_size[1], &c.misses_by_size[2],
+          &c.bypasses, &c.merges, &c.res_fail[static_cast<int>(golden::ResFail::kMshrFull)],
+          &c.res_fail[static_cast<int>(golden::ResFail::kMergeFull)],
+          &c.res_fail[static_cast<int>(golden::ResFail::kConflict)],
+          &c.res_fail[static_cast<int>(golden::ResFail::kMissQueueFull)], &c.fills, &c.fills_allocated,
+          &c.agcb_overrides, &c.writebacks, &c.mem_reads, &c.mem_writes, &c.granularity_switches, &c.flush_cycles,
+          &c.s1_stall_cycles, &c.fill_stall_cycles};
+      static_assert(std::size(fields) * 3 <= sizeof(m.cnt_carry_o) * 8);
+      for (size_t i = 0; i < std::size(fields); ++i) {
+        for (unsigned k = 0; k < 3; ++k) {
+          const size_t bit = i * 3 + k;
+          if ((m.cnt_carry_o[bit / 32] >> (bit % 32)) & 1U) *fields[i] += uint64_t{1} << (16 * (k + 1));
+        }
+      }
+    }
   }
 
   Config cfg_;
