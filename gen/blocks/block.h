@@ -64,6 +64,7 @@ const RtlBlock& repl_state_block();     // l1d_repl_state.cpp
 const RtlBlock& pcal_tokens_block();    // l1d_pcal_tokens.cpp
 const RtlBlock& pcal_decode_block();    // l1d_pcal_decode.cpp
 const RtlBlock& tag_array_block();      // l1d_tag_array.cpp
+const RtlBlock& line_state_block();     // l1d_tag_array.cpp (the staged L1's flop fields: valid, rank, priority)
 const RtlBlock& data_sram_block();      // l1d_data_sram.cpp
 const RtlBlock& perf_counters_block();  // l1d_perf_counters.cpp (staged L1, contract 16)
 const RtlBlock& issue_block();          // l1d_issue.cpp (staged L1 stage A, contract 16)

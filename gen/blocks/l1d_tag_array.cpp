@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <bit>
 #include <string>
+#include <vector>
 
 #include "common/address.h"
 #include "gen/blocks/block.h"
@@ -28,11 +29,16 @@ constexpr unsigned kAwidBits = 8;
 // Reset value of one line's slot ranks: slot s has rank s ({2'd3, 2'd2, 2'd1, 2'd0}).
 constexpr uint64_t kResetRanks = 0xE4;
 
+// Two blocks from one generator: l1d_tag_array (every field: the single-cycle l1d_top's array)
+// and l1d_line_state (only the fields that must reset or clear at once, valid, slot_rank and
+// priority: the staged l1d_top keeps the others in l1d_tag_read's SRAM, contract 16.5).
 class TagArray final : public RtlBlock {
  public:
-  std::string_view name() const override { return "l1d_tag_array"; }
+  explicit TagArray(bool line_state) : line_state_(line_state) {}
+  std::string_view name() const override { return line_state_ ? "l1d_line_state" : "l1d_tag_array"; }
   std::string_view summary() const override {
-    return "tag/state array: per line common-tag, per slot valid/dirty/chunk-tag/rank, hpc, awid, priority";
+    return line_state_ ? "staged L1 line state in flops: per slot valid and rank, per line priority"
+                       : "tag/state array: per line common-tag, per slot valid/dirty/chunk-tag/rank, hpc, awid, priority";
   }
 
   Module module(const l1d::Config& cfg) const override {
@@ -53,56 +59,51 @@ class TagArray final : public RtlBlock {
     m.describe("wr_* field. clear_priority_i (kernel end): every line's priority becomes 0 at the same edge,");
     m.describe("overriding a write of 1 in that cycle.");
     m.describe("Reset: every slot invalid and clean, slot s of every line rank s, every other field 0.");
+    if (line_state_) {
+      m.describe("This is l1d_line_state: the fields valid, slot_rank and priority only (the staged L1 keeps");
+      m.describe("the others in an SRAM row, contract 16.5).");
+    }
     m.describe("CommonTagBits is at least 1: without common-tag bits in the address that field keeps one bit,");
     m.describe("which l1d_top writes 0. With one set, rd_set_i and wr_set_i keep one bit and are ignored.");
     Expr sets = m.param("Sets", split.sets());
     Expr ways = m.param("Ways", cfg.l1.ways);
-    Expr cm_bits = m.param("CommonTagBits", std::max(split.common_tag_bits(), 1U));
-    Expr ct_bits = m.param("ChunkTagBits", split.chunk_tag_bits());
-    Expr hpc_bits = m.param("HpcBits", static_cast<uint32_t>(std::countr_zero(entries)));
+    // Only the full array has the SRAM-held fields (and their widths' parameters).
+    const bool all = !line_state_;
+    Expr cm_bits = all ? m.param("CommonTagBits", std::max(split.common_tag_bits(), 1U)) : Expr(1U);
+    Expr ct_bits = all ? m.param("ChunkTagBits", split.chunk_tag_bits()) : Expr(1U);
+    Expr hpc_bits = all ? m.param("HpcBits", static_cast<uint32_t>(std::countr_zero(entries))) : Expr(1U);
     const Expr set_w = mux(sets.gt(1), clog2(sets), 1);
-
-    m.clk();
-    m.rst_n();
-    Expr rd_set = m.input("rd_set_i", set_w);
-    Expr rd_common_tag = m.output("rd_common_tag_o", ways * cm_bits);
-    Expr rd_valid = m.output("rd_valid_o", ways * kSlots);
-    Expr rd_dirty = m.output("rd_dirty_o", ways * kSlots * kDirtyBits);
-    Expr rd_chunk_tag = m.output("rd_chunk_tag_o", ways * kSlots * ct_bits);
-    Expr rd_slot_rank = m.output("rd_slot_rank_o", ways * kSlots * kRankBits);
-    Expr rd_hpc = m.output("rd_hpc_o", ways * hpc_bits);
-    Expr rd_awid = m.output("rd_awid_o", ways * kAwidBits);
-    Expr rd_priority = m.output("rd_priority_o", ways);
-    Expr wr_set = m.input("wr_set_i", set_w);
-    Expr wr_way_en = m.input("wr_way_en_i", ways);
-    Expr wr_common_tag = m.input("wr_common_tag_i", ways * cm_bits);
-    Expr wr_valid = m.input("wr_valid_i", ways * kSlots);
-    Expr wr_dirty = m.input("wr_dirty_i", ways * kSlots * kDirtyBits);
-    Expr wr_chunk_tag = m.input("wr_chunk_tag_i", ways * kSlots * ct_bits);
-    Expr wr_slot_rank = m.input("wr_slot_rank_i", ways * kSlots * kRankBits);
-    Expr wr_hpc = m.input("wr_hpc_i", ways * hpc_bits);
-    Expr wr_awid = m.input("wr_awid_i", ways * kAwidBits);
-    Expr wr_priority = m.input("wr_priority_i", ways);
-    Expr clear_priority = m.input("clear_priority_i");
 
     // One field: its per-way width, the write and read ports, the per-set flops' reset value.
     struct Field {
       const char* name;
       Expr width;
-      Expr wr, rd;
       Expr reset;
+      bool kept;        // in this block
+      Expr port_width;  // all ways
+      Expr wr, rd;
       Expr q;  // the flops: one word per set, way w's field at [w*width +: width]
     };
     std::vector<Field> fields = {
-        {"common_tag", cm_bits, wr_common_tag, rd_common_tag, zeros(), {}},
-        {"valid", Expr(kSlots), wr_valid, rd_valid, zeros(), {}},
-        {"dirty", Expr(kSlots * kDirtyBits), wr_dirty, rd_dirty, zeros(), {}},
-        {"chunk_tag", kSlots * ct_bits, wr_chunk_tag, rd_chunk_tag, zeros(), {}},
-        {"slot_rank", Expr(kSlots * kRankBits), wr_slot_rank, rd_slot_rank, repl(ways, hex(8, kResetRanks)), {}},
-        {"hpc", hpc_bits, wr_hpc, rd_hpc, zeros(), {}},
-        {"awid", Expr(kAwidBits), wr_awid, rd_awid, zeros(), {}},
-        {"priority", Expr(1), wr_priority, rd_priority, zeros(), {}},
+        {"common_tag", cm_bits, zeros(), all, ways * cm_bits, {}, {}, {}},
+        {"valid", Expr(kSlots), zeros(), true, ways * kSlots, {}, {}, {}},
+        {"dirty", Expr(kSlots * kDirtyBits), zeros(), all, ways * kSlots * kDirtyBits, {}, {}, {}},
+        {"chunk_tag", kSlots * ct_bits, zeros(), all, ways * kSlots * ct_bits, {}, {}, {}},
+        {"slot_rank", Expr(kSlots * kRankBits), repl(ways, hex(8, kResetRanks)), true, ways * kSlots * kRankBits, {}, {}, {}},
+        {"hpc", hpc_bits, zeros(), all, ways * hpc_bits, {}, {}, {}},
+        {"awid", Expr(kAwidBits), zeros(), all, ways * kAwidBits, {}, {}, {}},
+        {"priority", Expr(1), zeros(), true, ways, {}, {}, {}},
     };
+    std::erase_if(fields, [](const Field& f) { return !f.kept; });
+
+    m.clk();
+    m.rst_n();
+    Expr rd_set = m.input("rd_set_i", set_w);
+    for (Field& f : fields) f.rd = m.output(std::string("rd_") + f.name + "_o", f.port_width);
+    Expr wr_set = m.input("wr_set_i", set_w);
+    Expr wr_way_en = m.input("wr_way_en_i", ways);
+    for (Field& f : fields) f.wr = m.input(std::string("wr_") + f.name + "_i", f.port_width);
+    Expr clear_priority = m.input("clear_priority_i");
 
     m.comment("Every set's state: one memory per field, one word per set.");
     for (Field& f : fields) f.q = m.register_table(std::string(f.name) + "_q", ways * f.width, sets);
@@ -156,12 +157,20 @@ class TagArray final : public RtlBlock {
     });
     return m;
   }
+
+ private:
+  bool line_state_;
 };
 
 }  // namespace
 
 const RtlBlock& tag_array_block() {
-  static const TagArray block;
+  static const TagArray block(false);
+  return block;
+}
+
+const RtlBlock& line_state_block() {
+  static const TagArray block(true);
   return block;
 }
 

@@ -3,8 +3,7 @@
 // lines it writes first (common-tags, chunk-tags, dirty byte masks, hpc, awid) are one row per set
 // in l1d_tag_read's SRAM: read at A for the operation A picks, forwarded through T, M1 and M2,
 // written back whole at C. The fields that must reset or clear at once (valid bits, slot ranks,
-// priority bits) stay flip-flops read at M2 (l1d_tag_array, whose SRAM-held fields are tied off
-// here and have no load, so synthesis removes their flops).
+// priority bits) stay flip-flops read at M2 (l1d_line_state).
 #include <fmt/format.h>
 
 #include <bit>
@@ -31,20 +30,12 @@ void Top::staged_tags() {
   unsigned row_bits = 0;
   for (const auto& f : fields) row_bits += f.second;
 
-  m.comment("Flip-flop fields (valid, slot ranks, priority) of M2's set; the other fields' ports are tied");
-  m.comment("off (their flops have no load).");
-  m.instance("u_tags", tag_array_block().module(cfg_), {},
-             {{"clk_i", clk}, {"rst_ni", rst}, {"rd_set_i", rd_set},
-              {"rd_common_tag_o", m.logic("unused_ff_common", ways_ * cm_bits_)}, {"rd_valid_o", t_valid},
-              {"rd_dirty_o", m.logic("unused_ff_dirty", ways_ * kSlots * 32)},
-              {"rd_chunk_tag_o", m.logic("unused_ff_tag", ways_ * kSlots * ct_bits_)}, {"rd_slot_rank_o", t_rank},
-              {"rd_hpc_o", m.logic("unused_ff_hpc", ways_ * hb)},
-              {"rd_awid_o", m.logic("unused_ff_awid", ways_ * kAwidBits)}, {"rd_priority_o", t_prio},
-              {"wr_set_i", rd_set}, {"wr_way_en_i", w_en}, {"wr_common_tag_i", repl(ways_ * cm_bits_, bit(false))},
-              {"wr_valid_i", w_valid}, {"wr_dirty_i", repl(ways_ * kSlots * 32, bit(false))},
-              {"wr_chunk_tag_i", repl(ways_ * kSlots * ct_bits_, bit(false))}, {"wr_slot_rank_i", w_rank},
-              {"wr_hpc_i", repl(ways_ * hb, bit(false))}, {"wr_awid_i", repl(ways_ * kAwidBits, bit(false))},
-              {"wr_priority_i", w_prio}, {"clear_priority_i", ev_kend}});
+  m.comment("Flip-flop fields (valid, slot ranks, priority) of M2's set.");
+  m.instance("u_line_state", line_state_block().module(cfg_), {},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"rd_set_i", rd_set}, {"rd_valid_o", t_valid},
+              {"rd_slot_rank_o", t_rank}, {"rd_priority_o", t_prio}, {"wr_set_i", rd_set}, {"wr_way_en_i", w_en},
+              {"wr_valid_i", w_valid}, {"wr_slot_rank_i", w_rank}, {"wr_priority_i", w_prio},
+              {"clear_priority_i", ev_kend}});
 
   m.comment("Stage A's set: the core request's, the fill step's entry's line's, or the walk's line's.");
   const Module decode = addr_decode_block().module(cfg_);

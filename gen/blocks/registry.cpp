@@ -29,6 +29,7 @@ const std::vector<const RtlBlock*>& all_blocks() {
       &pcal_tokens_block(),
       &pcal_decode_block(),
       &tag_array_block(),
+      &line_state_block(),
       &data_sram_block(),
       &perf_counters_block(),
       &issue_block(),
