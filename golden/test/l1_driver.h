@@ -22,6 +22,12 @@ inline Config preset(const std::string& name, const std::string& policy = "basel
   return c;
 }
 
+// make test-slow's longer soak and pressure runs: L1_SOAK_ALL_PRESETS set (and not "0").
+inline bool slow_soaks() {
+  const char* all = std::getenv("L1_SOAK_ALL_PRESETS");
+  return all != nullptr && *all != '\0' && *all != '0';
+}
+
 // The randomized soak shared by l1_random_test and l1_fidelity_test: `n` requests of the "mixed"
 // stream behind a random-latency, back-pressuring memory, with the policy timers shortened so that
 // granularity switches and two-level periods happen often. Checks that every load saw its data,

@@ -308,24 +308,20 @@ Config variant_config(Variant v, const char* policy) {
   return c;
 }
 
-bool fidelity_slow() {
-  const char* all = std::getenv("L1_SOAK_ALL_PRESETS");
-  return all != nullptr && *all != '\0' && *all != '0';
-}
-
 // 4 x 10^4 requests per run in make test (32 runs, about 3 CPU-s); 10^6 (or L1_SOAK_REQUESTS) with
 // L1_SOAK_ALL_PRESETS set, as make test-slow does.
 uint64_t fidelity_soak_requests() {
-  if (const char* e = std::getenv("L1_SOAK_REQUESTS"); e && fidelity_slow()) return std::strtoull(e, nullptr, 10);
-  return fidelity_slow() ? 1'000'000 : 40'000;
+  if (const char* e = std::getenv("L1_SOAK_REQUESTS"); e && testing::slow_soaks()) return std::strtoull(e, nullptr, 10);
+  return testing::slow_soaks() ? 1'000'000 : 40'000;
 }
 
 // The pressure runs check the invariants every cycle: 2 500 requests each in make test, 5 000 in
 // make test-slow. gcov of golden/ over these 32 runs (2026-11-27, docs/performance.md): the same
 // lines and branches of the L1 model at 2 500 as at 5 000; only one branch of the testbench's
 // stream generator (a request whose random lanes all came out absent) goes untaken, and
-// L1SectorPressure, at 5 000, takes it. Half the count is about 40 CPU-s less make test.
-uint64_t fidelity_pressure_requests() { return fidelity_slow() ? 5'000 : 2'500; }
+// L1SectorPressure, at 5 000, takes it. The 32 runs: 31 CPU-s at 2 500, 82 at 5 000 before
+// check_invariants stopped allocating per set.
+uint64_t fidelity_pressure_requests() { return testing::slow_soaks() ? 5'000 : 2'500; }
 
 using Param = std::tuple<Variant, const char*>;
 class L1FidelitySoak : public ::testing::TestWithParam<Param> {};

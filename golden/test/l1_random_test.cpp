@@ -20,22 +20,17 @@ const char* const kPolicies[] = {"baseline", "dycache",  "elastic32", "elastic64
                                  "bip",      "dip",      "fifo",      "combined",      "rpr",
                                  "rpr-counter"};
 
-bool soak_all_presets() {
-  const char* all = std::getenv("L1_SOAK_ALL_PRESETS");
-  return all != nullptr && *all != '\0' && *all != '0';
-}
-
 // Requests per soak run: 10^6 with L1_SOAK_ALL_PRESETS set (make test-slow), 10^5 in make test;
 // L1_SOAK_REQUESTS overrides (e.g. larger for a nightly run). gcov of golden/ over the 16 gtx480
 // runs (2026-11-27, docs/performance.md): the same lines and branches at 10^5 as at 10^6.
 uint64_t soak_requests() {
   if (const char* e = std::getenv("L1_SOAK_REQUESTS")) return std::strtoull(e, nullptr, 10);
-  return soak_all_presets() ? 1'000'000 : 100'000;
+  return testing::slow_soaks() ? 1'000'000 : 100'000;
 }
 
 // make test soaks every policy on gtx480 (16 runs, about 2 CPU-s at 10^5); the other presets' 32
 // runs run when L1_SOAK_ALL_PRESETS is set, as make test-slow does.
-bool soak_preset(const char* preset) { return std::string_view(preset) == "gtx480" || soak_all_presets(); }
+bool soak_preset(const char* preset) { return std::string_view(preset) == "gtx480" || testing::slow_soaks(); }
 
 using Param = std::tuple<const char*, const char*>;
 
