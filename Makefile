@@ -28,8 +28,9 @@ test: build
 
 # The checks too slow for make test: Yosys on l1d_top (ctest label `slow`), the
 # netlist co-simulation of every block on every configuration (a longer build), the golden
-# L1's 10^6-request soaks (make test: gtx480, and 4 x 10^4 requests per [Fidelity] option set)
-# and the sector and [Fidelity] preset sweeps at small scale (make test: test scale).
+# L1's 10^6-request soaks (make test: gtx480 at 10^5, and 4 x 10^4 requests per [Fidelity] option
+# set), the [Fidelity] pressure runs at 5 000 requests (make test: 2 500) and the sector and
+# [Fidelity] preset sweeps at small scale (make test: test scale).
 test-slow:
 	@$(MAKE) --no-print-directory build ALL_NETLISTS=ON
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L slow

@@ -836,9 +836,15 @@ void L1::check_invariants() const {
                                        miss_queue_visible_.size(),
                                        miss_queue_.size()));
   uint64_t line_pairs = 0;  // (way, memory line) pairs the lines hold
+  // Cleared per set, allocated once: the pressure tests run this every cycle, and a pair of
+  // allocations per set was a sixth of their time (perf, 2026-11-27).
+  std::vector<std::pair<uint64_t, uint32_t>> chunks;  // (common-tag, chunk-tag) of valid slots
+  std::vector<std::pair<uint64_t, uint32_t>> held;    // sector mode: (common-tag, line) of each way
+  chunks.reserve(size_t{ways_} * kSlotsPerLine);
+  held.reserve(ways_);
   for (uint32_t s = 0; s < sets_.size(); ++s) {
-    std::vector<std::pair<uint64_t, uint32_t>> chunks;  // (common-tag, chunk-tag) of valid slots
-    std::vector<std::pair<uint64_t, uint32_t>> held;    // sector mode: (common-tag, line) of each way
+    chunks.clear();
+    held.clear();
     for (uint32_t w = 0; w < ways_; ++w) {
       const CacheLine& line = sets_[s][w];
       if (cfg_.l1.sector) check_sector_way(s, w, held);

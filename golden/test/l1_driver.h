@@ -2,6 +2,7 @@
 // answers reads after a fixed latency, and a log of every memory request the L1 sent.
 #pragma once
 
+#include <cstdlib>
 #include <deque>
 #include <map>
 #include <optional>
@@ -19,6 +20,12 @@ inline Config preset(const std::string& name, const std::string& policy = "basel
   Config c = load_preset(name);
   apply_policy_preset(c, policy);
   return c;
+}
+
+// make test-slow's longer soak and pressure runs: L1_SOAK_ALL_PRESETS set (and not "0").
+inline bool slow_soaks() {
+  const char* all = std::getenv("L1_SOAK_ALL_PRESETS");
+  return all != nullptr && *all != '\0' && *all != '0';
 }
 
 // The randomized soak shared by l1_random_test and l1_fidelity_test: `n` requests of the "mixed"
@@ -42,7 +49,9 @@ inline L1Counters soak(Config cfg, uint64_t n, uint64_t seed) {
 // Deadlock freedom under MSHR and miss-queue pressure, shared by l1_random_test and
 // l1_fidelity_test: 2 MSHRs without merging, memory ready 1 cycle in 10, long latencies, the
 // invariants checked every cycle; the caller picks the miss queue. Returns the L1's counters.
+// L1_PRESSURE_REQUESTS overrides the request count (to measure what a count covers, gcov).
 inline L1Counters pressure(Config cfg, uint64_t requests = 5'000) {
+  if (const char* e = std::getenv("L1_PRESSURE_REQUESTS")) requests = std::strtoull(e, nullptr, 10);
   cfg.l1.mshr_entries = 2;
   cfg.l1.mshr_max_merge = 1;
   cfg.policy.dycache.sample_requests = 100;
