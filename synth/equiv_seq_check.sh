@@ -3,11 +3,13 @@
 # synth/equiv_check.sh (combinational blocks): Yosys' equivalence flow pairs the two designs'
 # flops and outputs by name (equiv_make), then proves every pair equal from any state in which the
 # pairs already agree (equiv_simple, equiv_induct: induction over the clock edges). What it proves:
-# from equal states (reset gives them) the two give equal outputs and next states for every input,
-# so they agree on every cycle of every run.
+# from equal states the two give equal outputs and next states for every input, so started equal
+# they agree on every cycle of every run. Reset makes the reset flops equal; a flop without reset
+# (datapath) is assumed to start equal on both sides, as the proof cannot know otherwise.
 #   synth/equiv_seq_check.sh RTL_DIR BLOCK NETLIST.v
 #
-# Only the flops (`*_q`, the RTL's naming rule) and the ports are paired: the netlist also keeps
+# Only the flops (`*_q`, the RTL's naming rule, and `*_q[i]`, a memory's words) and the ports are
+# paired: the netlist also keeps
 # names of the RTL's next-state wires (`*_d`), which Yosys is free to change where they do not
 # matter (a flop with an enable ignores its D when disabled), so pairing them would report
 # differences that are none. Both sides take async2sync (the asynchronous reset as a
@@ -24,7 +26,7 @@ rtl=$1 block=$2 netlist=$3
 [ -f "$netlist" ] || { echo "equiv_seq_check: $netlist: no such file" >&2; exit 2; }
 pkgs=$(ls "$rtl"/*_pkg.sv 2>/dev/null | tr "\n" " " || true)
 # The synthesis black boxes (synth/yosys_check.sh's SYN_BLACKBOX: SRAM macros) stay black boxes on
-# both sides, read with -lib: the netlist instantiates them, and they are paired as cells.
+# both sides, read with -lib: the netlist instantiates them, and their pins are compared (below).
 blackboxes=" ${SYN_BLACKBOX-l1d_data_sram l1d_ram_1r1w l1d_sram_1rw l1d_sram_1r1w} "
 others="" libs=""
 for f in "$rtl"/*.sv; do
