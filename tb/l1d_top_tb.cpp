@@ -403,8 +403,8 @@ TYPED_TEST(L1dTop, LockstepDyCacheSampleAll64B) {
 
 // The two-level unit's window monitors at their top (l1d_two_level's misses_q[11], occ_sum_q[17]):
 // 2 048 misses in a 5 000-cycle window and an occupancy sum past 2^17 (an average above 26 of 48
-// warps ready). The streams miss at most about one cycle in four and draw the occupancy uniformly
-// from 0..48. Here: loads of whole fresh lines, MaxMerge in a row to each (one miss allocates,
+// warps ready), which the other runs never reach (make coverage: the testbench draws the occupancy
+// uniformly from 0..48, mean 24). Here: loads of whole fresh lines, MaxMerge in a row to each (one miss allocates,
 // the rest merge), answered after 30 cycles with the memory always ready, so the arrays
 // alternate between S1's misses and the fill's answers (two cycles a miss, the most a window can
 // hold); 40 to 48 warps ready every cycle. misses_q[12] (4 096 misses) is out of reach
