@@ -41,8 +41,9 @@ for w in "${workloads[@]}"; do
   done
 done | xargs -P "$jobs" -L 1 bash -c 'run_one "$@"' _
 # The testbench's lockstep runs: every policy and stream, and the directed ones (counters' carry
-# to bit 63, widened addresses / PCs / AWIDs with a slow memory, ids past 2^15, the fill FIFO full).
-tb_tests=LockstepWithGoldenEveryPolicyAndStream:CountersCarryToTheirTopBit:LockstepCorners:LockstepIdsPast32K:LockstepFillFifoBacksUp
+# to bit 63, widened addresses / PCs / AWIDs with a slow memory, ids past 2^15, the fill FIFO full,
+# a DyCache sample of 64 B requests, a two-level window full of misses and ready warps).
+tb_tests=LockstepWithGoldenEveryPolicyAndStream:CountersCarryToTheirTopBit:LockstepCorners:LockstepIdsPast32K:LockstepFillFifoBacksUp:LockstepDyCacheSampleAll64B:LockstepTwoLevelWindowFull
 run_one tb "$build/bin/tb_l1d_top_cov" --gtest_filter="L1dTop/0.${tb_tests//:/:L1dTop/0.}"
 verilator_coverage --write "$out/coverage.dat" "$out/runs"/*.dat >/dev/null
 verilator_coverage --annotate "$out/annotated" "$out/coverage.dat" >/dev/null

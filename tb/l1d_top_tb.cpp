@@ -95,6 +95,9 @@ struct Setup {
                                          // after this cycle with one data byte flipped
   std::string waves{};
   uint64_t rtl_fault_cycle = UINT64_MAX;  // VerilatedOptions::fault_cycle
+  std::function<uint32_t(uint64_t cycle)> occupancy{};  // the ready warps of each cycle (default:
+                                                        // the testbench's uniform 0..warps)
+  std::function<void(const l1d::golden::L1&)> watch{};  // sees golden after every cycle
 };
 
 // Request fields the synthetic streams keep in a narrow range, widened: every kPhase requests
@@ -164,6 +167,7 @@ Run lockstep(const Config& cfg, Setup s) {
     if (staged) before = tb.l1().counters();
     events.apply(cycle, in);
     if (s.ready_period != 0 && cycle % s.ready_period >= s.ready_cycles) in.mem_req_ready = false;
+    if (s.occupancy) in.occupancy = s.occupancy(cycle);
   };
   tb.on_step = [&](uint64_t cycle, const L1Inputs& in, const L1Outputs& golden) {
     if (run.mismatch_cycle) return;
@@ -173,6 +177,7 @@ Run lockstep(const Config& cfg, Setup s) {
       s.corrupt_at.reset();
       run.corrupted_at = cycle;
     }
+    if (s.watch) s.watch(tb.l1());
     const L1Outputs r = rtl->step(rin);
     std::string diff = l1d::sim::diff_outputs(golden, r) +
                        l1d::sim::diff_counters(staged ? before : tb.l1().counters(), rtl->counters());
@@ -376,6 +381,68 @@ TYPED_TEST(L1dTop, LockstepFillFifoBacksUp) {
   expect_clean(run, kFifoRequests);
   EXPECT_GT(run.counters.merges, kFifoRequests / 2);
   EXPECT_GT(run.counters.fill_stall_cycles, 0U);
+}
+
+// DyCache's 64 B count (l1d_gran_selector's n64_q) past 511 of a 1 000-request sample, which the
+// streams' random sizes never reach: only 64 B requests, loads and stores, to a 256-line footprint.
+TYPED_TEST(L1dTop, LockstepDyCacheSampleAll64B) {
+  constexpr uint64_t kRequests64 = 2'500;  // two whole samples and a half
+  Config cfg = l1d::load_preset(TypeParam::kName);
+  l1d::apply_policy_preset(cfg, "dycache");
+  const uint32_t warps = std::min<uint32_t>(cfg.core.warps_per_sm, 255);
+  const l1d::golden::RequestSource only_64b = [warps](std::mt19937_64& rng) {
+    CoreReq q;
+    q.op = rng() % 4 == 0 ? l1d::MemOp::kStore : l1d::MemOp::kLoad;
+    q.size = 64;
+    q.addr = 0x30000000 + rng() % 512 * 64;
+    for (uint32_t b = 0; b < 64; ++b) q.byte_mask.set(q.addr % l1d::kLineBytes + b);
+    for (auto& b : q.data) b = static_cast<uint8_t>(rng());
+    q.warp = q.awid = static_cast<uint8_t>(rng() % warps);
+    q.pc = 0x3000 + rng() % 4 * 8;
+    return std::optional<CoreReq>(q);
+  };
+  const Run run = lockstep(cfg, {.seed = 500, .requests = kRequests64, .source = only_64b});
+  expect_clean(run, kRequests64);
+  // Every completed request is recorded, so a whole sample of them counted 1 000 64 B requests.
+  EXPECT_EQ(run.counters.hits_by_size[1] + run.counters.misses_by_size[1], kRequests64);
+}
+
+// The two-level unit's window monitors at their top (l1d_two_level's misses_q[11], occ_sum_q[17]):
+// 2 048 misses in a 5 000-cycle window and an occupancy sum past 2^17 (an average above 26 of 48
+// warps ready), which the other runs never reach (make coverage: the testbench draws the occupancy
+// uniformly from 0..48, mean 24). Here: loads of whole fresh lines, MaxMerge in a row to each (one miss allocates,
+// the rest merge), answered after 30 cycles with the memory always ready, so the arrays
+// alternate between S1's misses and the fill's answers (two cycles a miss, the most a window can
+// hold); 40 to 48 warps ready every cycle. misses_q[12] (4 096 misses) is out of reach
+// (scripts/coverage_waivers.txt).
+TYPED_TEST(L1dTop, LockstepTwoLevelWindowFull) {
+  constexpr uint64_t kWindowRequests = 8'000;
+  Config cfg = l1d::load_preset(TypeParam::kName);
+  l1d::apply_policy_preset(cfg, "two-level");
+  const uint32_t warps = std::min<uint32_t>(cfg.core.warps_per_sm, 255), merge = cfg.l1.mshr_max_merge;
+  auto n = std::make_shared<uint64_t>(0);
+  const l1d::golden::RequestSource merged_misses = [warps, merge, n](std::mt19937_64&) {
+    const uint64_t k = (*n)++;
+    CoreReq q;
+    q.addr = 0x40000000 + k / merge * l1d::kLineBytes;
+    q.size = l1d::kLineBytes;
+    q.byte_mask.set();
+    q.warp = q.awid = static_cast<uint8_t>(k % warps);
+    q.pc = 0x4000;
+    return std::optional<CoreReq>(q);
+  };
+  uint32_t max_misses = 0;
+  uint64_t max_occupancy_sum = 0;
+  Setup s{.seed = 600, .requests = kWindowRequests, .source = merged_misses,
+          .memory = {.min_latency = 30, .max_latency = 30, .ready_percent = 100}};
+  s.occupancy = [](uint64_t cycle) { return static_cast<uint32_t>(40 + cycle % 9); };
+  s.watch = [&](const l1d::golden::L1& golden) {
+    max_misses = std::max(max_misses, golden.two_level().misses());
+    max_occupancy_sum = std::max(max_occupancy_sum, golden.two_level().occupancy_sum());
+  };
+  expect_clean(lockstep(cfg, s), kWindowRequests);
+  EXPECT_GE(max_misses, 2'048U);
+  EXPECT_GE(max_occupancy_sum, uint64_t{1} << 17);
 }
 
 // The checker can fail: one memory response whose sectors each have one flipped bit, seen by the

@@ -62,13 +62,16 @@ option(RTL_NETLIST_ALL_CONFIGS "co-simulate the Yosys netlist of every configura
 # three presets too with this option (make test-slow); l1d_top stays on its own list.
 option(RTL_TB_ALL_PRESETS "run every block's testbench on gtx480, gtx1080 and qv100" OFF)
 # Options of every model (one cycle is 10 ns in the waves). The RTL also gets -Wall: no warning is
-# allowed. The Yosys netlists get -Wno-UNOPTFLAT: Yosys writes aliased output bits as
-# `assign o[31:18] = o[63:50]`, which Verilator reports as a loop on the vector. It is not always
-# harmless: Verilator orders such assigns per vector, and an output whose bits alias other bits of
-# the same output that logic drives can settle one step behind (l1d_match_request's old
-# pos_slots_o, 2026-11-27: the netlist was right, its simulation wrong). A block keeps such
-# vectors internal (the co-simulation fails otherwise).
+# allowed. The Yosys netlists: Yosys writes aliased output bits as `assign o[31:18] = o[63:50]` and
+# lets logic read output bits, which Verilator reports as a loop on the vector (UNOPTFLAT) and
+# evaluates in one pass without iterating: a bit read before the assign that drives it keeps its
+# old value, so the netlist settles a step behind (l1d_match_request's old pos_slots_o,
+# 2026-11-27; -O0 and the -fno-* options do not change it; tb/selftest/alias_netlist.v). So the
+# models verilate the netlists with every multi-bit wire marked split_var and each multi-bit output
+# driven from such a wire (synth/netlist_split_vectors.py): no vector loop is left. SPLITVAR: a
+# wire connected to a black box's port stays whole (it is not a loop of the netlist's own logic).
 set(RTL_VERILATOR_ARGS --x-initial unique -O3 --x-assign fast --timescale 1ns/1ns)
+set(RTL_NETLIST_ARGS -Wno-UNOPTFLAT -Wno-SPLITVAR)
 # The RTL models (not the netlists, which have none) run with their assertions on: a violated
 # assertion stops the testbench with its name (docs/rtl-verification.md).
 option(RTL_ASSERT "verilate the RTL models with --assert (gpusim's verilated L1 too)" ON)
@@ -244,9 +247,17 @@ function(add_rtl_block module)
         DEPENDS ${sources} ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh
         COMMENT "Yosys: ${module} netlist for ${name}"
         VERBATIM)
+      # Verilator 5.006 mis-simulates a vector whose bits feed each other (RTL_NETLIST_ARGS): it
+      # verilates a copy with every such vector split into bits (synth/netlist_split_vectors.py).
+      set(netlist_sim ${RTL_BUILD_DIR}/${name}/netlist/${module}_netlist_split.v)
+      add_custom_command(
+        OUTPUT ${netlist_sim}
+        COMMAND python3 ${CMAKE_SOURCE_DIR}/synth/netlist_split_vectors.py ${netlist} ${netlist_sim}
+        DEPENDS ${netlist} ${CMAKE_SOURCE_DIR}/synth/netlist_split_vectors.py
+        VERBATIM)
       # -y: the black boxes the netlist instantiates (SYN_BLACKBOX) are their behavioural RTL.
-      _rtl_model(${net} OPT -O0 DEPENDS ${netlist} ${sources}
-                 ARGS --file ${netlist} -y ${RTL_DIR_${name}} -Wno-UNOPTFLAT ${RTL_VERILATOR_ARGS})
+      _rtl_model(${net} OPT -O0 DEPENDS ${netlist_sim} ${sources}
+                 ARGS --file ${netlist_sim} -y ${RTL_DIR_${name}} ${RTL_NETLIST_ARGS} ${RTL_VERILATOR_ARGS})
       list(APPEND models ${rtl} ${net})
       string(APPEND includes "#include \"${rtl}.h\"\n#include \"${net}.h\"\n")
       set(netlist_alias "  using Netlist = ::${net};\n")
@@ -373,6 +384,21 @@ function(_rtl_emit_rules)
   endforeach()
 endfunction()
 cmake_language(DEFER CALL _rtl_emit_rules)
+
+# Verilator and a vector whose bits feed each other (tb/alias_netlist_test.cpp): the netlist as it
+# is (mis-simulated by Verilator 5.006) and as the netlist models verilate it.
+set(_alias ${RTL_TB_DIR}/selftest/alias_netlist.v)
+set(_alias_split ${RTL_BUILD_DIR}/selftest/alias_netlist_split.v)
+add_custom_command(OUTPUT ${_alias_split}
+                   COMMAND python3 ${CMAKE_SOURCE_DIR}/synth/netlist_split_vectors.py ${_alias} ${_alias_split}
+                   DEPENDS ${_alias} ${CMAKE_SOURCE_DIR}/synth/netlist_split_vectors.py VERBATIM)
+_rtl_model(Valias_netlist_raw DEPENDS ${_alias} ARGS --file ${_alias} ${RTL_NETLIST_ARGS} ${RTL_VERILATOR_ARGS})
+_rtl_model(Valias_netlist_split DEPENDS ${_alias_split} ARGS --file ${_alias_split} ${RTL_NETLIST_ARGS} ${RTL_VERILATOR_ARGS})
+add_executable(tb_alias_netlist ${RTL_TB_DIR}/alias_netlist_test.cpp)
+target_compile_options(tb_alias_netlist PRIVATE ${PROJECT_WARNINGS} ${TEST_CODE_OPT})
+target_link_libraries(tb_alias_netlist PRIVATE tb_main Valias_netlist_raw Valias_netlist_split)
+gtest_discover_tests(tb_alias_netlist TEST_PREFIX "tb." DISCOVERY_TIMEOUT 60)
+add_dependencies(tb_tests tb_alias_netlist)
 
 # The self-test of tb/fixture.h and tb/ports.h, on a small hand-written clocked design.
 _rtl_model(Vfixture_counter DEPENDS ${RTL_TB_DIR}/selftest/fixture_counter.sv

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Formal equivalence of a sequential block's RTL and its Yosys netlist (issue 25), the sibling of
+# synth/equiv_check.sh (combinational blocks): Yosys' equivalence flow pairs the two designs'
+# flops and outputs by name (equiv_make), then proves every pair equal from any state in which the
+# pairs already agree (equiv_simple, equiv_induct: induction over the clock edges). What it proves:
+# from equal states the two give equal outputs and next states for every input, so started equal
+# they agree on every cycle of every run. Reset makes the reset flops equal; a flop without reset
+# (datapath) is assumed to start equal on both sides, as the proof cannot know otherwise.
+#   synth/equiv_seq_check.sh RTL_DIR BLOCK NETLIST.v
+#
+# Only the flops (`*_q`, the RTL's naming rule, and `*_q[i]`, a memory's words) and the ports are
+# paired: the netlist also keeps
+# names of the RTL's next-state wires (`*_d`), which Yosys is free to change where they do not
+# matter (a flop with an enable ignores its D when disabled), so pairing them would report
+# differences that are none. Both sides take async2sync (the asynchronous reset as a
+# multiplexer in front of each flop), which the $equiv proof needs; it changes both alike.
+# A netlist that renames or merges flops leaves them unpaired, and the induction then fails: a
+# false alarm, never a false proof.
+set -euo pipefail
+if [ $# -ne 3 ]; then
+  echo "usage: $0 RTL_DIR BLOCK NETLIST.v" >&2
+  exit 2
+fi
+rtl=$1 block=$2 netlist=$3
+[ -f "$rtl/$block.sv" ] || { echo "equiv_seq_check: $rtl/$block.sv: no such file" >&2; exit 2; }
+[ -f "$netlist" ] || { echo "equiv_seq_check: $netlist: no such file" >&2; exit 2; }
+pkgs=$(ls "$rtl"/*_pkg.sv 2>/dev/null | tr "\n" " " || true)
+# The synthesis black boxes (synth/yosys_check.sh's SYN_BLACKBOX: SRAM macros) stay black boxes on
+# both sides, read with -lib: the netlist instantiates them, and their pins are compared (below).
+blackboxes=" ${SYN_BLACKBOX-l1d_data_sram l1d_ram_1r1w l1d_sram_1rw l1d_sram_1r1w} "
+others="" libs=""
+for f in "$rtl"/*.sv; do
+  m=$(basename "$f" .sv)
+  case $m in *_pkg) continue ;; esac
+  if [[ "$blackboxes" == *" $m "* && "$m" != "$block" ]]; then libs+=" $f"; else others+=" $f"; fi
+done
+lib_read=""
+[ -z "$libs" ] || lib_read="read_verilog -sv -lib $libs; "
+# A black box's instance becomes ports of the block (expose -evert: its inputs outputs, its
+# outputs inputs), paired by name like the others, so what the two sides feed it is compared.
+evert=""
+for bb in $blackboxes; do evert+="; expose -evert t:$bb"; done
+prep="proc; flatten; memory; opt_clean; async2sync$evert; rename -hide w:* w:*_q* x:* %u %d"
+script="${lib_read}read_verilog -defer -sv $pkgs $others; hierarchy -top $block; $prep"
+script+="; rename $block gold; design -stash gold"
+script+="; ${lib_read}read_verilog $netlist; hierarchy -top ${block}_netlist; $prep"
+script+="; rename ${block}_netlist gate; design -stash gate"
+script+="; design -copy-from gold -as gold gold; design -copy-from gate -as gate gate"
+script+="; equiv_make gold gate equiv; hierarchy -top equiv"
+script+="; equiv_simple; equiv_induct; equiv_status -assert"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if yosys -p "$script" > "$log" 2>&1 && ! grep -q '^ERROR' "$log"; then
+  pairs=$(grep -m1 -oE 'Found [0-9]+ \$equiv cells' "$log" | grep -oE '[0-9]+')
+  echo "equiv_seq_check: $block: RTL and netlist equivalent from reset on, $pairs flop and output bits paired (induction)"
+else
+  grep -m 40 -E "^ERROR|^  Unproven" "$log" >&2 || true
+  echo "equiv_seq_check: $block: RTL and netlist differ (or the proof failed), see above" >&2
+  exit 1
+fi
