@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <vector>
 
 namespace l1d::sim {
 namespace {
@@ -31,6 +32,17 @@ ByteMask bytes_set(uint32_t from, uint32_t to) {  // [from, to)
   ByteMask m;
   for (uint32_t i = from; i < to; ++i) m.set(i);
   return m;
+}
+
+// n requests of `size` B, the i-th at kBase + step * i, each with byte mask `mask`.
+void expect_requests(const std::vector<CoalescedRequest>& r, uint32_t n, Addr step, uint32_t size,
+                     const ByteMask& mask) {
+  ASSERT_EQ(r.size(), n);
+  for (uint32_t i = 0; i < n; ++i) {
+    EXPECT_EQ(r[i].addr, kBase + step * i) << i;
+    EXPECT_EQ(r[i].size, size) << i;
+    EXPECT_EQ(r[i].byte_mask, mask) << i;
+  }
 }
 
 TEST(Coalescer, FourByteUnitStrideIsOne128ByteRequest) {
@@ -106,12 +118,7 @@ TEST(Coalescer, Stride8Of4ByteWordsIsTwoFullLines) {
 
 TEST(Coalescer, Stride128GivesThirtyTwo32ByteRequests) {
   auto r = coalesce(load(4, kBase, 128));
-  ASSERT_EQ(r.size(), 32u);
-  for (uint32_t i = 0; i < 32; ++i) {
-    EXPECT_EQ(r[i].addr, kBase + 128 * i);
-    EXPECT_EQ(r[i].size, 32u);
-    EXPECT_EQ(r[i].byte_mask, bytes_set(0, 4));
-  }
+  expect_requests(r, 32, 128, 32, bytes_set(0, 4));
   // Offset 0x44 in each line: the request is the line's third quarter.
   r = coalesce(load(4, kBase + 0x44, 128));
   ASSERT_EQ(r.size(), 32u);
@@ -293,12 +300,7 @@ TEST(Coalescer, RejectsUnsupportedWidthsAndNonMemoryInstructions) {
 // lines, eight 64 B requests; a lane's bytes 8-15 come from value_hi.
 TEST(Coalescer, SixteenByteLanes) {
   auto r = coalesce(load(16, kBase, 16));
-  ASSERT_EQ(r.size(), 4u);
-  for (uint32_t i = 0; i < 4; ++i) {
-    EXPECT_EQ(r[i].addr, kBase + 128 * i);
-    EXPECT_EQ(r[i].size, 128u);
-    EXPECT_EQ(r[i].byte_mask, bytes_set(0, 128));
-  }
+  expect_requests(r, 4, 128, 128, bytes_set(0, 128));
   WarpInst w = mem_inst(OpKind::kStore, 16, kBase, 0);
   for (uint32_t l = 0; l < kWarpSize; ++l) {
     w.addr[l] = kBase + 16 * ((l / 4) * 16 + l % 4);
@@ -306,12 +308,10 @@ TEST(Coalescer, SixteenByteLanes) {
     w.value_hi[l] = 0x0F0E0D0C0B0A0908ull;
   }
   r = coalesce(w);
-  ASSERT_EQ(r.size(), 8u);
-  for (uint32_t g = 0; g < 8; ++g) {
-    EXPECT_EQ(r[g].addr, kBase + 256 * g);
-    EXPECT_EQ(r[g].size, 64u);
-    EXPECT_EQ(r[g].byte_mask, bytes_set(0, 64));
-    for (uint32_t b = 0; b < 16; ++b) EXPECT_EQ(r[g].data[16 + b], b == 0 ? 4 * g + 1 : b) << g << " " << b;  // lane 4g + 1
+  expect_requests(r, 8, 256, 64, bytes_set(0, 64));
+  for (uint32_t g = 0; g < r.size(); ++g) {
+    for (uint32_t b = 0; b < 16; ++b)  // lane 4g + 1's uint4, at offset 16 of its 64 B
+      EXPECT_EQ(r[g].data[16 + b], b == 0 ? 4 * g + 1 : b) << g << " " << b;
   }
   EXPECT_EQ(coalesce_sector(w).size(), 8u);
   EXPECT_THROW(coalesce(load(16, kBase + 8, 16)), std::invalid_argument);  // 16 B lanes 16 B aligned

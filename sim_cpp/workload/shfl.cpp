@@ -210,7 +210,9 @@ class Shfl final : public GeneratedWorkload {
         [=](WarpStream& s, const WarpCoords& w) {
           const uint32_t m = w.mask_below(UINT64_MAX), row = w.cta;
           s.alu(r_tid, m);
-          s.load(r_ld, m, [&](uint32_t lane) { return img + 16 * (uint64_t{row} * kRowThreads + w.thread_in_cta(lane)); });
+          s.load(r_ld, m, [&](uint32_t lane) {
+            return img + 16 * (uint64_t{row} * kRowThreads + w.thread_in_cta(lane));
+          });
           for (uint32_t i = 0; i < kSums; ++i) s.alu(r_unpack, m);
           for (uint32_t i = 0; i < 12; ++i) s.alu(r_fold, m);
           for (uint32_t i = 1; i < kWarpSize; i *= 2) {
@@ -233,8 +235,8 @@ class Shfl final : public GeneratedWorkload {
             s.alu(r_sum, m);
             for (uint32_t i = 0; i < kSums; ++i) s.alu(r_addsum, m);
           }
-          // Four stores, each after the shuffles that bring its uint4 into place: the first three
-          // follow 12 __shfl_xor and four selects, the fourth 16 more __shfl_xor (the sample).
+          // Four stores, each after four selects of the uint4 it writes; the first also after 12
+          // __shfl_xor (result[4..15]), the third after 16 more (all of result[]), as the sample.
           const uint32_t group_offset[4] = {0, 8, 4, 12};
           for (uint32_t k = 0; k < 4; ++k) {
             const uint32_t xors = k == 0 ? 12 : k == 2 ? 16 : 0;
@@ -243,7 +245,9 @@ class Shfl final : public GeneratedWorkload {
             s.store(r_st, m, [&](uint32_t lane) {
               const uint32_t t = w.thread_in_cta(lane), rot = k % 2 == 0 ? t % 4 : (t + 2) % 4;
               const uint32_t q = (t / 4) * 16 + group_offset[k] + rot;  // uint4 index in the row
-              const auto sum = [&](uint32_t e) { return uint64_t{(*row_sums)[uint64_t{row} * kImageWidth + 4 * q + e]}; };
+              const auto sum = [&](uint32_t e) {
+                return uint64_t{(*row_sums)[uint64_t{row} * kImageWidth + 4 * q + e]};
+              };
               return LaneWrite{out + 16 * (uint64_t{row} * kImageWidth / 4 + q), sum(0) | sum(1) << 32,
                                sum(2) | sum(3) << 32};
             });

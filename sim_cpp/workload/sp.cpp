@@ -104,7 +104,8 @@ class Sp final : public GeneratedWorkload {
     reset();
     // newsp.cu's grid: nSM x maximum_residency(kernel, 384), here by warp slots (the limit the
     // simulator models): gtx480 15 x 4 = 60 CTAs, gtx1080-jips 56 x 5, qv100 80 x 5.
-    const uint64_t threads = uint64_t{device_.sms} * std::max(1u, device_.warps_per_sm / (kBlockThreads / 32)) * kBlockThreads;
+    const uint64_t threads =
+        uint64_t{device_.sms} * std::max(1u, device_.warps_per_sm / (kBlockThreads / 32)) * kBlockThreads;
     // Full (= paper): LonestarGPU's input random-42000-10000-3.cnf, 10000 variables and 42000
     // clauses. Small: as many edges as the grid has threads (12.6 edges a variable: 3 x 4.2), one
     // per thread, so that every preset's grid is full and small is shorter than full by its one
