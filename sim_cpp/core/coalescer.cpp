@@ -2,8 +2,10 @@
 //
 // Rules both implement:
 //  - only lanes in active_mask take part; an instruction with no active lane yields no request;
-//  - access_bytes must be 1, 2, 4 or 8 and every active lane's address aligned to it (an aligned
-//    access of at most 8 B cannot cross a 128 B line; the check is kept for clarity);
+//  - access_bytes must be 1, 2, 4, 8 or 16 and every active lane's address aligned to it (an
+//    aligned access of at most 16 B cannot cross a 128 B line; the check is kept for clarity). A
+//    16-byte lane (uint4 / float4) is coalesced as the narrower ones: GPGPU-Sim's
+//    memory_coalescing_arch gives data sizes 4, 8 and 16 the same 128 B segment (32 B sectored);
 //  - byte_mask / data are indexed by the offset in the 128 B line; stores carry the lanes'
 //    values little-endian, a later lane overwriting an earlier one where they overlap;
 //  - requests are sorted by address (one per touched line, so addresses are distinct).
@@ -73,8 +75,8 @@ void gather(const WarpInst& inst, Gathered& g) {
     throw std::invalid_argument("coalesce: not a load or store");
   }
   const uint32_t bytes = inst.access_bytes;
-  if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) {
-    throw std::invalid_argument("coalesce: access_bytes must be 1, 2, 4 or 8, got " + std::to_string(bytes));
+  if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 && bytes != 16) {
+    throw std::invalid_argument("coalesce: access_bytes must be 1, 2, 4, 8 or 16, got " + std::to_string(bytes));
   }
   const bool store = inst.kind == OpKind::kStore;
   g.store = store;
@@ -107,10 +109,10 @@ void gather(const WarpInst& inst, Gathered& g) {
       seg->mask[0] = seg->mask[1] = 0;
       if (store) seg->data.fill(0);
     }
-    // An aligned access of at most 8 B lies in one 64-bit mask word.
+    // An aligned access of at most 16 B lies in one 64-bit mask word.
     seg->mask[off / 64] |= ((uint64_t{1} << bytes) - 1) << (off % 64);
     if (store)
-      for (uint32_t b = 0; b < bytes; ++b) seg->data[off + b] = static_cast<uint8_t>(inst.value[lane] >> (8 * b));
+      for (uint32_t b = 0; b < bytes; ++b) seg->data[off + b] = inst.store_byte(lane, b);
   }
   // Sorted by address through an index (cheaper than moving 150-byte segments).
   for (uint32_t i = 0; i < g.count; ++i) g.order[i] = static_cast<uint8_t>(i);

@@ -5,7 +5,7 @@
 //    whose byte mask is exactly the touched bytes (so the L1 sees the touched 32 B sectors).
 // Both emit requests in increasing address order and carry store data at line offsets.
 // Inactive lanes are ignored (an instruction with no active lane gives no request). Throws
-// std::invalid_argument for a non-memory instruction, access_bytes not in {1, 2, 4, 8}, or an
+// std::invalid_argument for a non-memory instruction, access_bytes not in {1, 2, 4, 8, 16}, or an
 // active lane whose address is not aligned to access_bytes (so no lane crosses a 128 B line).
 #pragma once
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <vector>
 
 namespace l1d::sim {
 namespace {
@@ -31,6 +32,17 @@ ByteMask bytes_set(uint32_t from, uint32_t to) {  // [from, to)
   ByteMask m;
   for (uint32_t i = from; i < to; ++i) m.set(i);
   return m;
+}
+
+// n requests of `size` B, the i-th at kBase + step * i, each with byte mask `mask`.
+void expect_requests(const std::vector<CoalescedRequest>& r, uint32_t n, Addr step, uint32_t size,
+                     const ByteMask& mask) {
+  ASSERT_EQ(r.size(), n);
+  for (uint32_t i = 0; i < n; ++i) {
+    EXPECT_EQ(r[i].addr, kBase + step * i) << i;
+    EXPECT_EQ(r[i].size, size) << i;
+    EXPECT_EQ(r[i].byte_mask, mask) << i;
+  }
 }
 
 TEST(Coalescer, FourByteUnitStrideIsOne128ByteRequest) {
@@ -106,12 +118,7 @@ TEST(Coalescer, Stride8Of4ByteWordsIsTwoFullLines) {
 
 TEST(Coalescer, Stride128GivesThirtyTwo32ByteRequests) {
   auto r = coalesce(load(4, kBase, 128));
-  ASSERT_EQ(r.size(), 32u);
-  for (uint32_t i = 0; i < 32; ++i) {
-    EXPECT_EQ(r[i].addr, kBase + 128 * i);
-    EXPECT_EQ(r[i].size, 32u);
-    EXPECT_EQ(r[i].byte_mask, bytes_set(0, 4));
-  }
+  expect_requests(r, 32, 128, 32, bytes_set(0, 4));
   // Offset 0x44 in each line: the request is the line's third quarter.
   r = coalesce(load(4, kBase + 0x44, 128));
   ASSERT_EQ(r.size(), 32u);
@@ -277,7 +284,7 @@ TEST(Coalescer, RejectsMisalignedAndLineCrossingLanes) {
 }
 
 TEST(Coalescer, RejectsUnsupportedWidthsAndNonMemoryInstructions) {
-  EXPECT_THROW(coalesce(load(16, kBase, 16)), std::invalid_argument);  // 16 B vector accesses: not modelled
+  EXPECT_THROW(coalesce(load(32, kBase, 32)), std::invalid_argument);  // wider than a uint4
   EXPECT_THROW(coalesce(load(0, kBase, 0)), std::invalid_argument);
   EXPECT_THROW(coalesce(load(3, kBase, 3)), std::invalid_argument);
   WarpInst alu;
@@ -288,22 +295,45 @@ TEST(Coalescer, RejectsUnsupportedWidthsAndNonMemoryInstructions) {
   EXPECT_THROW(coalesce(exit), std::invalid_argument);
 }
 
-// A random load or store of 1, 2, 4 or 8 B per lane, some lanes inactive, its lanes within 1..8
-// lines from kBase (an LCG advanced in `s`).
+// A uint4 / float4 per lane (16 B): unit stride is 512 B, four full lines; the CUDA SDK
+// shfl_intimage_rows store (threads 4g..4g+3 write uint4s 16g + 0..3) touches 64 B of each of 8
+// lines, eight 64 B requests; a lane's bytes 8-15 come from value_hi.
+TEST(Coalescer, SixteenByteLanes) {
+  auto r = coalesce(load(16, kBase, 16));
+  expect_requests(r, 4, 128, 128, bytes_set(0, 128));
+  WarpInst w = mem_inst(OpKind::kStore, 16, kBase, 0);
+  for (uint32_t l = 0; l < kWarpSize; ++l) {
+    w.addr[l] = kBase + 16 * ((l / 4) * 16 + l % 4);
+    w.value[l] = 0x0706050403020100ull + l;
+    w.value_hi[l] = 0x0F0E0D0C0B0A0908ull;
+  }
+  r = coalesce(w);
+  expect_requests(r, 8, 256, 64, bytes_set(0, 64));
+  for (uint32_t g = 0; g < r.size(); ++g) {
+    for (uint32_t b = 0; b < 16; ++b)  // lane 4g + 1's uint4, at offset 16 of its 64 B
+      EXPECT_EQ(r[g].data[16 + b], b == 0 ? 4 * g + 1 : b) << g << " " << b;
+  }
+  EXPECT_EQ(coalesce_sector(w).size(), 8u);
+  EXPECT_THROW(coalesce(load(16, kBase + 8, 16)), std::invalid_argument);  // 16 B lanes 16 B aligned
+}
+
+// A random load or store of 1, 2, 4, 8 or 16 B per lane, some lanes inactive, its lanes within
+// 1..8 lines from kBase (an LCG advanced in `s`).
 WarpInst random_memory_inst(uint64_t& s) {
   const auto rnd = [&s]() {
     s = s * 6364136223846793005ull + 1442695040888963407ull;
     return s >> 33;
   };
-  const uint32_t widths[] = {1, 2, 4, 8};
+  const uint32_t widths[] = {1, 2, 4, 8, 16};
   WarpInst w;
   w.kind = rnd() % 2 ? OpKind::kStore : OpKind::kLoad;
-  w.access_bytes = widths[rnd() % 4];
+  w.access_bytes = widths[rnd() % 5];
   w.active_mask = static_cast<uint32_t>(rnd()) | (rnd() % 4 == 0 ? 0xFFFFFFFFu : 0u);
   const uint64_t span = 128ull << (rnd() % 4);
   for (uint32_t l = 0; l < kWarpSize; ++l) {
     w.addr[l] = kBase + (rnd() % span) / w.access_bytes * w.access_bytes;
     w.value[l] = (rnd() << 32) | rnd();
+    w.value_hi[l] = (rnd() << 32) | rnd();
   }
   return w;
 }
@@ -318,7 +348,7 @@ TEST(Coalescer, MatchesByteOracleOnRandomInstructions) {
     std::map<Addr, uint8_t> oracle;  // byte -> value (last lane wins)
     for (uint32_t l = 0; l < kWarpSize; ++l) {
       if (!((w.active_mask >> l) & 1)) continue;
-      for (uint32_t b = 0; b < w.access_bytes; ++b) oracle[w.addr[l] + b] = static_cast<uint8_t>(w.value[l] >> (8 * b));
+      for (uint32_t b = 0; b < w.access_bytes; ++b) oracle[w.addr[l] + b] = w.store_byte(l, b);
     }
     const auto reqs = coalesce(w);
     std::set<Addr> lines;
@@ -457,7 +487,8 @@ TEST(SectorCoalescer, InactiveLanesAreIgnored) {
   // A misaligned active lane is still refused.
   w.active_mask |= 1u << 16;
   EXPECT_THROW(coalesce_sector(w), std::invalid_argument);
-  EXPECT_THROW(coalesce_sector(load(16, kBase, 16)), std::invalid_argument);
+  EXPECT_THROW(coalesce_sector(load(32, kBase, 32)), std::invalid_argument);  // wider than a uint4
+  EXPECT_EQ(coalesce_sector(load(16, kBase, 16)).size(), 4u);                  // a uint4 per lane: 4 lines
 }
 
 TEST(SectorCoalescer, ConfigChoosesTheCoalescer) {
@@ -483,7 +514,7 @@ TEST(SectorCoalescer, MatchesByteOracleAndFermiMasksOnRandomInstructions) {
     std::map<Addr, uint8_t> oracle;
     for (uint32_t l = 0; l < kWarpSize; ++l) {
       if (!((w.active_mask >> l) & 1)) continue;
-      for (uint32_t b = 0; b < w.access_bytes; ++b) oracle[w.addr[l] + b] = static_cast<uint8_t>(w.value[l] >> (8 * b));
+      for (uint32_t b = 0; b < w.access_bytes; ++b) oracle[w.addr[l] + b] = w.store_byte(l, b);
     }
     const auto reqs = coalesce_sector(w);
     const auto fermi = coalesce(w);

@@ -76,6 +76,22 @@ TEST(WorkloadBuilder, StreamRecordsAndReplaysSparseLanes) {
   EXPECT_EQ(i.value[16], 0xABCDull + 16);
   EXPECT_EQ(p->next().kind, OpKind::kExit);
   EXPECT_EQ(p->next().kind, OpKind::kExit);  // stays at exit
+
+  // A 16-byte store (a uint4 per lane) keeps both halves of each lane's value.
+  KernelCode k16(0x400);
+  const StaticOp st16 = k16.store(16), ex16 = k16.exit();
+  WarpStream w;
+  w.store(st16, 0x00000006u, [](uint32_t l) { return LaneWrite{Addr{0x3000} + 16 * l, 0x1000ull + l, 0x2000ull + l}; });
+  w.exit(ex16);
+  auto q = std::move(w).finish();
+  i = q->next();
+  EXPECT_EQ(i.access_bytes, 16u);
+  EXPECT_EQ(i.addr[2], 0x3020u);
+  EXPECT_EQ(i.value[1], 0x1001u);
+  EXPECT_EQ(i.value_hi[1], 0x2001u);
+  EXPECT_EQ(i.value_hi[2], 0x2002u);
+  EXPECT_EQ(i.store_byte(2, 0), 0x02u);
+  EXPECT_EQ(i.store_byte(2, 9), 0x20u);
 }
 
 TEST(WorkloadBuilder, StreamRejectsMisuse) {
@@ -100,7 +116,7 @@ TEST(WorkloadBuilder, StreamRejectsMisuse) {
 // must be exactly the stream one full recording gives.
 TEST(WorkloadBuilder, LongStreamsComeInWindowsIdenticalToOneRecording) {
   KernelCode k(0x100);
-  const StaticOp alu = k.alu(4), ld = k.load(4), st = k.store(8), ex = k.exit();
+  const StaticOp alu = k.alu(4), ld = k.load(4), st = k.store(8), st16 = k.store(16), ex = k.exit();
   const auto body = [=](WarpStream& s, const WarpCoords& w) {
     std::array<uint64_t, kWarpSize> acc{};
     for (uint32_t it = 0; it < 3000; ++it) {
@@ -109,6 +125,7 @@ TEST(WorkloadBuilder, LongStreamsComeInWindowsIdenticalToOneRecording) {
       s.load(ld, m, [&](uint32_t l) { return Addr{0x100000} * w.cta + 4 * (it * 32 + l); });
       for_lanes(m, [&](uint32_t l) { acc[l] += uint64_t{it} * l + 1; });
       s.store(st, m, [&](uint32_t l) { return LaneWrite{Addr{0x800000} + 8 * l, acc[l]}; });
+      if (it % 3 == 0) s.store(st16, m, [&](uint32_t l) { return LaneWrite{Addr{0x900000} + 16 * l, it, acc[l]}; });
     }
     s.exit(ex);
   };
@@ -125,6 +142,7 @@ TEST(WorkloadBuilder, LongStreamsComeInWindowsIdenticalToOneRecording) {
     ASSERT_EQ(a.active_mask, b.active_mask) << n;
     ASSERT_EQ(a.addr, b.addr) << n;
     ASSERT_EQ(a.value, b.value) << n;
+    ASSERT_EQ(a.value_hi, b.value_hi) << n;
     if (a.kind == OpKind::kExit) break;
   }
   EXPECT_EQ(got->next().kind, OpKind::kExit);

@@ -61,7 +61,7 @@ StoredLane run_functionally(Workload& w, FunctionalMemory& mem) {
           for (uint32_t l = 0; l < kWarpSize; ++l) {
             if (!((i.active_mask >> l) & 1u)) continue;
             for (uint32_t b = 0; b < i.access_bytes; ++b)
-              mem.write8(i.addr[l] + b, static_cast<uint8_t>(i.value[l] >> (8 * b)));
+              mem.write8(i.addr[l] + b, i.store_byte(l, b));
             last = {i.addr[l], i.access_bytes};
           }
         }

@@ -73,7 +73,7 @@ void apply_stores(FunctionalMemory& mem, const std::vector<WarpInst>& insts) {
     if (i.kind != OpKind::kStore) continue;
     for_each_lane(i, [&](uint32_t l) {
       for (uint32_t b = 0; b < i.access_bytes; ++b)
-        mem.write8(i.addr[l] + b, static_cast<uint8_t>(i.value[l] >> (8 * b)));
+        mem.write8(i.addr[l] + b, i.store_byte(l, b));
     });
   }
 }
@@ -176,7 +176,8 @@ TEST_P(EveryWorkload, AccessesAreAlignedAndInsideInitialisedRegions) {
     for_each_warp(l.w->kernel(k), [&](uint32_t, uint32_t, const std::vector<WarpInst>& s) {
       for (const WarpInst& i : s) {
         if (!is_mem(i)) continue;
-        ASSERT_TRUE(i.access_bytes == 1 || i.access_bytes == 2 || i.access_bytes == 4 || i.access_bytes == 8);
+        ASSERT_TRUE(i.access_bytes == 1 || i.access_bytes == 2 || i.access_bytes == 4 || i.access_bytes == 8 ||
+                    i.access_bytes == 16);
         for_each_lane(i, [&](uint32_t lane) {
           const Addr a = i.addr[lane];
           ASSERT_EQ(a % i.access_bytes, 0u) << "pc " << i.pc;
@@ -320,7 +321,7 @@ TEST_P(EveryWorkload, NoCrossCtaDataDependenceWithinAKernel) {
         if (i.kind != OpKind::kStore) continue;
         for_each_lane(i, [&](uint32_t lane) {
           for (uint32_t b = 0; b < i.access_bytes; ++b) {
-            const auto v = static_cast<uint8_t>(i.value[lane] >> (8 * b));
+            const uint8_t v = i.store_byte(lane, b);
             auto [it, fresh] = stored.emplace(i.addr[lane] + b, Writer{gw, c, v, false});
             if (fresh) continue;
             if (it->second.warp == gw) {

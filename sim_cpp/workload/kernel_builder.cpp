@@ -91,7 +91,8 @@ bool WarpStream::begin(const StaticOp& op, OpKind expected, uint32_t mask) {
   const uint64_t index = seen_++;
   last_kind_ = op.kind;
   if (index < first_) return false;  // before the window: skipped
-  const size_t lanes = static_cast<size_t>(std::popcount(mask)) * (op.kind == OpKind::kStore ? 2 : 1);
+  const size_t per_lane = op.kind != OpKind::kStore ? 1 : op.bytes == 16 ? 3 : 2;  // WarpStream::pool_
+  const size_t lanes = static_cast<size_t>(std::popcount(mask)) * per_lane;
   const bool is_mem = op.kind == OpKind::kLoad || op.kind == OpKind::kStore;
   if (!recs_.empty() && (recs_.size() >= max_recs_ || (is_mem && pool_.size() + lanes > max_pool_))) throw WindowFull{};
   recs_.push_back(
@@ -112,11 +113,12 @@ WarpInst WarpStream::replay(size_t i) const {
   w.access_bytes = r.bytes;
   w.active_mask = r.mask;
   if (r.kind == OpKind::kLoad || r.kind == OpKind::kStore) {
-    const bool store = r.kind == OpKind::kStore;
+    const bool store = r.kind == OpKind::kStore, wide = store && r.bytes == 16;
     uint32_t p = r.first;
     for_lanes(r.mask, [&](uint32_t lane) {
       w.addr[lane] = pool_[p++];
       if (store) w.value[lane] = pool_[p++];
+      if (wide) w.value_hi[lane] = pool_[p++];
     });
   }
   return w;

@@ -196,10 +196,11 @@ Shared<T> share(std::vector<T> v) {
 // n uniform floats in [lo, hi).
 std::vector<float> uniform_floats(Rng& rng, uint64_t n, float lo = 0.0f, float hi = 1.0f);
 
-// Address and value of one lane's store.
+// Address and value of one lane's store (value_hi: bytes 8-15 of a 16-byte store).
 struct LaneWrite {
   Addr addr = 0;
   uint64_t value = 0;
+  uint64_t value_hi = 0;
 };
 
 // Records one warp's instruction stream. Instructions whose mask is empty are not recorded.
@@ -224,6 +225,7 @@ class WarpStream {
       const LaneWrite w = write(lane);
       pool_.push_back(w.addr);
       pool_.push_back(w.value);
+      if (op.bytes == 16) pool_.push_back(w.value_hi);
     });
   }
   void barrier(const StaticOp& op);
@@ -257,7 +259,7 @@ class WarpStream {
   size_t max_recs_ = SIZE_MAX;
   size_t max_pool_ = SIZE_MAX;
   std::vector<Rec> recs_;
-  std::vector<uint64_t> pool_;  // loads: addr per active lane; stores: addr, value per active lane
+  std::vector<uint64_t> pool_;  // loads: addr per active lane; stores: addr, value (, value_hi) per active lane
 };
 
 // A kernel whose warps are produced by body(stream, coords); body must end with stream.exit(...).

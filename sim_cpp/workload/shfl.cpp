@@ -1,5 +1,5 @@
-// shfl (SHFL, CUDA SDK 8.0 shfl_scan): inclusive prefix sum of n ints in CTAs of 256 threads,
-// as the sample's two kernels:
+// shfl (SHFL, CUDA SDK 8.0 shfl_scan): the sample's two tests, as its main() runs them.
+// 1. shuffle_simple_test: inclusive prefix sum of n ints in CTAs of 256 threads, two kernels:
 //   shfl_scan_test: v = data[id]; warp scan of v by 5 __shfl_up steps (if (lane >= i) v += n);
 //     lane 31 puts the warp's sum in shared memory; barrier; warp 0 scans the 8 warp sums the
 //     same way; barrier; v += the sum of the warps before; data[id] = v; the CTA's last thread
@@ -8,8 +8,21 @@
 //     barrier; data[id] += it
 // The block sums are scanned by the same kernel, recursively until one CTA holds them (the
 // sample's 65536 ints need one level; larger n more), then each level adds its scanned sums.
+// 2. shuffle_integral_image_test: the integral image of a 1920-pixel-wide greyscale image of h
+//    rows (the sample: 1080; its image is cudaMemset to 1 in every byte, and so is ours), two
+//    kernels (shfl_integral_image.cuh):
+//   shfl_intimage_rows: a CTA of 120 threads per row (4 warps, the last of 24 lanes); thread t
+//     loads the row's pixels 16t..16t+15 as one uint4 (16 B per lane), scans them in registers,
+//     scans the 16-pixel sums across the CTA (__shfl_up, shared memory) and writes its 16 ints
+//     of the row's prefix sums as four uint4 stores, reordered by __shfl_xor so that the 4
+//     threads t = 4g..4g+3 write uint4s 16g + {t%4, (t+2)%4 + 8, t%4 + 4, (t+2)%4 + 12}: each
+//     store instruction of a warp touches 64 B in each of 8 lines;
+//   shfl_vertical_shfl: 1920 / 32 = 60 CTAs of 32 x 8 threads; thread (x, y) walks its column
+//     down in h / 8 steps (the sample hard-codes 135 = 1080 / 8): load the int of row
+//     y + 8 * step, column sums of the 8 rows in shared memory (3 barriers), store it back.
 // A shuffle and the shared-memory accesses are ALU instructions (not modelled); the loads and
-// stores of data and partial_sums are coalesced. Regular.
+// stores of data, partial_sums, the image and the integral image are the sample's, at their
+// widths (the uint4 accesses 16 B per lane). Regular.
 #include "sim_cpp/workload/kernel_builder.h"
 #include "sim_cpp/workload/result_check.h"
 #include "sim_cpp/workload/workloads.h"
@@ -18,6 +31,13 @@ namespace l1d::sim::wl {
 namespace {
 
 constexpr uint32_t kWarps = kCtaThreads / kWarpSize;  // 8 warps per CTA
+
+// The integral image (shfl_integral_image.cuh and shuffle_integral_image_test): the kernels
+// hard-code a 1920-pixel row (120 uint4 of pixels in, 480 uint4 of sums out) and 8-row steps.
+constexpr uint32_t kImageWidth = 1920;
+constexpr uint32_t kRowThreads = kImageWidth / 16;  // 16 pixels per thread
+constexpr uint32_t kColumnRows = 8;                 // blockDim.y of shfl_vertical_shfl
+constexpr uint32_t kColumnThreads = kWarpSize * kColumnRows;
 
 // Inclusive scan.
 std::vector<int32_t> scanned(const std::vector<int32_t>& v) {
@@ -39,14 +59,25 @@ class Shfl final : public GeneratedWorkload {
   std::string name() const override { return "shfl"; }
   std::string description() const override { return "CUDA SDK shfl_scan: warp-shuffle prefix sum, block sums added"; }
   WorkloadInfo info() const override {
-    return {false, false, "CUDA SDK 8.0 (SHFL)", in_ ? std::to_string(in_->size()) + " ints" : "", ""};
+    return {false, false, "CUDA SDK 8.0 (SHFL)",
+            in_ ? std::to_string(in_->size()) + " ints; a " + std::to_string(kImageWidth) + " x " +
+                      std::to_string(rows_) + " integral image"
+                : "",
+            ""};
   }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
     // paper: the sample's own input (shfl_scan.cu, shuffle_simple_test: n_elements = 65536), the
-    // SDK 8.0 SHFL the two-level paper runs (its section 4).
-    const uint32_t n = by_scale(scale, 1u << 13, 1u << 18, 1u << 22, 1u << 16);
+    // SDK 8.0 SHFL the two-level paper runs (its section 4). Small runs it too (256 CTAs fill
+    // gtx480; 2^18 before the integral image was modelled, whose kernels now take most of small's
+    // 0.5 M warp instructions).
+    const uint32_t n = by_scale(scale, 1u << 13, 1u << 16, 1u << 22, 1u << 16);
+    // The image's rows (shuffle_integral_image_test: h = 1080 at full and paper). small and test
+    // run fewer rows, i.e. fewer steps of the column walk: 240 rows are still 240 CTAs of the rows
+    // kernel (gtx480 holds 180 of 4 warps), and the column kernel's 60 CTAs are the sample's own grid
+    // at any height (width / 32).
+    rows_ = by_scale(scale, 8u, 240u, 1080u);
     Rng rng(mix_seed(seed, "shfl"));
     std::vector<int32_t> in(n);
     for (int32_t& x : in) x = static_cast<int32_t>(rng.below(16));
@@ -127,6 +158,7 @@ class Shfl final : public GeneratedWorkload {
         s.exit(u_exit);
       });
     }
+    add_integral_image(mem, k2.next_kernel());
   }
 
  protected:
@@ -137,10 +169,138 @@ class Shfl final : public GeneratedWorkload {
       c.exact(l == 0 ? "data" : "partial_sums" + std::to_string(l), scanned(v));
       v = block_sums(v);
     }
+    c.exact("integral_image", integral_image(pixels_));
   }
 
  private:
+  // Prefix sums of the image's rows (across = true) or of a row-sum image's columns.
+  static std::vector<uint32_t> prefix_sums(const std::vector<uint32_t>& v, bool across) {
+    std::vector<uint32_t> s(v.size());
+    for (size_t i = 0; i < v.size(); ++i) {
+      const bool first = across ? i % kImageWidth == 0 : i < kImageWidth;
+      s[i] = v[i] + (first ? 0 : s[i - (across ? 1 : kImageWidth)]);
+    }
+    return s;
+  }
+  static std::vector<uint32_t> integral_image(const std::vector<uint8_t>& pixels) {
+    return prefix_sums(prefix_sums(std::vector<uint32_t>(pixels.begin(), pixels.end()), true), false);
+  }
+
+  void add_integral_image(FunctionalMemory& mem, KernelCode k3) {
+    const uint32_t rows = rows_;
+    // cudaMemset(d_data, 1, sz): every pixel 1 (which also keeps the sample's int_to_uchar4, whose
+    // masks without parentheses read every byte of an int as its low byte, exact).
+    pixels_ = std::vector<uint8_t>(uint64_t{rows} * kImageWidth, 1);
+    const Addr img = layout_.array(mem, "image", pixels_);
+    const Addr out = layout_.array(mem, "integral_image", std::vector<uint32_t>(pixels_.size(), 0));
+    const auto row_sums = share(prefix_sums(std::vector<uint32_t>(pixels_.begin(), pixels_.end()), true));
+    const auto sums = share(integral_image(pixels_));
+
+    // shfl_intimage_rows. Thread t's 16 sums in registers: 16 adds, 12 to fold the 4-pixel groups;
+    // per __shfl_up step one shuffle and 17 adds (result[0..15], sum) where lane >= i.
+    const StaticOp r_tid = k3.alu(kLatIntMad), r_ld = k3.load(16), r_unpack = k3.alu(kLatInt);
+    const StaticOp r_fold = k3.alu(kLatInt), r_shfl = k3.alu(kLatInt), r_add = k3.alu(kLatInt);
+    const StaticOp r_put = k3.alu(kLatInt), r_bar1 = k3.barrier(), r_get = k3.alu(kLatInt);
+    const StaticOp r_wshfl = k3.alu(kLatInt), r_wadd = k3.alu(kLatInt), r_wput = k3.alu(kLatInt);
+    const StaticOp r_bar2 = k3.barrier(), r_sum = k3.alu(kLatInt), r_addsum = k3.alu(kLatInt);
+    const StaticOp r_xor = k3.alu(kLatInt), r_sel = k3.alu(kLatInt), r_st = k3.store(16), r_exit = k3.exit();
+    constexpr uint32_t kSums = 16;
+    add_kernel(
+        "shfl_intimage_rows", uint64_t{rows} * kRowThreads,
+        [=](WarpStream& s, const WarpCoords& w) {
+          const uint32_t m = w.mask_below(UINT64_MAX), row = w.cta;
+          s.alu(r_tid, m);
+          s.load(r_ld, m, [&](uint32_t lane) {
+            return img + 16 * (uint64_t{row} * kRowThreads + w.thread_in_cta(lane));
+          });
+          for (uint32_t i = 0; i < kSums; ++i) s.alu(r_unpack, m);
+          for (uint32_t i = 0; i < 12; ++i) s.alu(r_fold, m);
+          for (uint32_t i = 1; i < kWarpSize; i *= 2) {
+            s.alu(r_shfl, m);
+            const uint32_t up = lanes_where(m, [&](uint32_t lane) { return lane >= i; });
+            for (uint32_t j = 0; j <= kSums; ++j) s.alu(r_add, up);
+          }
+          s.alu(r_put, m & (1u << (kWarpSize - 1)));
+          s.barrier(r_bar1);
+          if (w.warp == 0) {  // warp 0 scans the warp sums: i = 1 .. 32 as the sample's loop
+            s.alu(r_get, m);
+            for (uint32_t i = 1; i <= kWarpSize; i *= 2) {
+              s.alu(r_wshfl, m);
+              s.alu(r_wadd, lanes_where(m, [&](uint32_t lane) { return lane >= i; }));
+            }
+            s.alu(r_wput, m);
+          }
+          s.barrier(r_bar2);
+          if (w.warp > 0) {
+            s.alu(r_sum, m);
+            for (uint32_t i = 0; i < kSums; ++i) s.alu(r_addsum, m);
+          }
+          // Four stores, each after four selects of the uint4 it writes; the first also after 12
+          // __shfl_xor (result[4..15]), the third after 16 more (all of result[]), as the sample.
+          const uint32_t group_offset[4] = {0, 8, 4, 12};
+          for (uint32_t k = 0; k < 4; ++k) {
+            const uint32_t xors = k == 0 ? 12 : k == 2 ? 16 : 0;
+            for (uint32_t i = 0; i < xors; ++i) s.alu(r_xor, m);
+            for (uint32_t i = 0; i < 4; ++i) s.alu(r_sel, m);
+            s.store(r_st, m, [&](uint32_t lane) {
+              const uint32_t t = w.thread_in_cta(lane), rot = k % 2 == 0 ? t % 4 : (t + 2) % 4;
+              const uint32_t q = (t / 4) * 16 + group_offset[k] + rot;  // uint4 index in the row
+              const auto sum = [&](uint32_t e) {
+                return uint64_t{(*row_sums)[uint64_t{row} * kImageWidth + 4 * q + e]};
+              };
+              return LaneWrite{out + 16 * (uint64_t{row} * kImageWidth / 4 + q), sum(0) | sum(1) << 32,
+                               sum(2) | sum(3) << 32};
+            });
+          }
+          s.exit(r_exit);
+        },
+        kRowThreads);
+
+    // shfl_vertical_shfl: warp y of a CTA is the threads of threadIdx.y = y.
+    KernelCode k4 = k3.next_kernel();
+    const StaticOp v_tid = k4.alu(kLatIntMad), v_zero = k4.alu(kLatInt), v_bar0 = k4.barrier();
+    const StaticOp v_addr = k4.alu(kLatIntMad), v_ld = k4.load(4), v_put = k4.alu(kLatInt), v_bar1 = k4.barrier();
+    const StaticOp v_get = k4.alu(kLatInt), v_shfl = k4.alu(kLatInt), v_add = k4.alu(kLatInt);
+    const StaticOp v_put2 = k4.alu(kLatInt), v_bar2 = k4.barrier(), v_above = k4.alu(kLatInt);
+    const StaticOp v_step = k4.alu(kLatInt), v_bar3 = k4.barrier(), v_st = k4.store(4), v_exit = k4.exit();
+    add_kernel(
+        "shfl_vertical_shfl", uint64_t{kImageWidth / kWarpSize} * kColumnThreads,
+        [=](WarpStream& s, const WarpCoords& w) {
+          const uint32_t y = w.warp;
+          const auto col = [&](uint32_t lane) { return w.cta * kWarpSize + lane; };
+          s.alu(v_tid, kFullMask);
+          s.alu(v_zero, kFullMask);
+          s.barrier(v_bar0);
+          for (uint32_t step = 0; step < rows / kColumnRows; ++step) {
+            const uint32_t r = y + step * kColumnRows;
+            const auto at = [&](uint32_t lane) { return out + 4 * (uint64_t{r} * kImageWidth + col(lane)); };
+            s.alu(v_addr, kFullMask);
+            s.load(v_ld, kFullMask, at);
+            s.alu(v_put, kFullMask);
+            s.barrier(v_bar1);
+            s.alu(v_get, kFullMask);
+            for (uint32_t i = 1; i <= kColumnRows; i *= 2) {  // lane_id = tidx % 8
+              s.alu(v_shfl, kFullMask);
+              s.alu(v_add, lanes_where(kFullMask, [&](uint32_t lane) { return lane % kColumnRows >= i; }));
+            }
+            s.alu(v_put2, kFullMask);
+            s.barrier(v_bar2);
+            if (y > 0) s.alu(v_above, kFullMask);
+            s.alu(v_step, kFullMask);
+            s.alu(v_step, kFullMask);
+            s.barrier(v_bar3);
+            s.store(v_st, kFullMask, [&](uint32_t lane) {
+              return LaneWrite{at(lane), (*sums)[uint64_t{r} * kImageWidth + col(lane)]};
+            });
+          }
+          s.exit(v_exit);
+        },
+        kColumnThreads);
+  }
+
   uint32_t levels_ = 0;
+  uint32_t rows_ = 0;
+  std::vector<uint8_t> pixels_;
   Shared<int32_t> in_;
 };
 

@@ -18,9 +18,11 @@
 // variable and per clause of our earlier kernels launched 22 and 90 CTAs at small scale). The
 // grid follows the preset's SM count and warp slots (Workload::set_device), as newsp.cu's
 // follows the device's: it fills every preset, not only gtx480. Small
-// has one edge per thread (1828 variables, one iteration); its mean resident warps per
-// scheduler is about 14 of 24, not 24, because GTO runs the oldest warps to completion first:
-// the single wave drains warp by warp, as on the real grid (with LRR: 23.8).
+// has one edge per thread on every preset (gtx480: 1828 variables; the formula grows with the
+// grid, so larger presets are filled by more edges, and small stays shorter than full by its one
+// iteration); its mean resident warps per scheduler is about 14 of 24 on gtx480, not 24,
+// because GTO runs the oldest warps to completion first: the single wave drains warp by warp,
+// as on the real grid (with LRR: 23.8).
 // Simplifications: a fixed number of iterations (LonestarGPU iterates until the largest change,
 // an atomicMax, is below 0.01, then fixes variables and repeats); no decimation, no WalkSAT.
 #include "sim_cpp/workload/kernel_builder.h"
@@ -100,9 +102,16 @@ class Sp final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
+    // newsp.cu's grid: nSM x maximum_residency(kernel, 384), here by warp slots (the limit the
+    // simulator models): gtx480 15 x 4 = 60 CTAs, gtx1080-jips 56 x 5, qv100 80 x 5.
+    const uint64_t threads =
+        uint64_t{device_.sms} * std::max(1u, device_.warps_per_sm / (kBlockThreads / 32)) * kBlockThreads;
     // Full (= paper): LonestarGPU's input random-42000-10000-3.cnf, 10000 variables and 42000
-    // clauses. Small: 1828 variables, 23031 edges, one per thread of the grid.
-    const uint32_t n = by_scale(scale, 96u, 1828u, 10000u), m = n * 21 / 5;
+    // clauses. Small: as many edges as the grid has threads (12.6 edges a variable: 3 x 4.2), one
+    // per thread, so that every preset's grid is full and small is shorter than full by its one
+    // iteration, not by idle threads: gtx480 1828 variables (23031 edges of 23040 threads),
+    // gtx1080-jips 8533 (107514 of 107520), qv100 12190 (153594 of 153600).
+    const uint32_t n = by_scale(scale, 96u, static_cast<uint32_t>(threads * 5 / (kK * 21)), 10000u), m = n * 21 / 5;
     iters_ = by_scale(scale, 1u, 1u, 2u);
     Rng rng(mix_seed(seed, "sp"));
     auto f = std::make_shared<Formula>();
@@ -162,9 +171,6 @@ class Sp final : public GeneratedWorkload {
     const StaticOp b_zero = k2.alu(kLatInt), b_div = k2.alu(20), b_mul = k2.alu(kLatFp), b_loop = k2.alu(kLatInt);
     const StaticOp b_eta = k2.load(4), b_eps = k2.alu(kLatFp), b_st = k2.store(4), b_exit = k2.exit();
 
-    // newsp.cu's grid: nSM x maximum_residency(kernel, 384), here by warp slots (the limit the
-    // simulator models): gtx480 15 x 4 = 60 CTAs, gtx1080-jips 56 x 5, qv100 80 x 5.
-    const uint64_t threads = uint64_t{device_.sms} * std::max(1u, device_.warps_per_sm / (kBlockThreads / 32)) * kBlockThreads;
     // A thread's edges: id, id + threads, ... below ne (the grid-stride loop).
     const auto trips = [ne, threads](uint64_t id) { return id < ne ? (ne - id + threads - 1) / threads : 0; };
     std::vector<float> eta = *eta0_;

@@ -40,10 +40,18 @@ struct WarpInst {
   OpKind kind = OpKind::kAlu;
   uint64_t pc = 0;
   uint32_t latency = 1;             // ALU: cycles before the warp may issue again
-  uint32_t access_bytes = 4;        // load/store: bytes per lane (1, 2, 4 or 8)
+  uint32_t access_bytes = 4;        // load/store: bytes per lane (1, 2, 4, 8, or 16: a uint4 / float4)
   uint32_t active_mask = 0xFFFFFFFFu;
   std::array<Addr, kWarpSize> addr{};       // load/store: per active lane, aligned to access_bytes
-  std::array<uint64_t, kWarpSize> value{};  // store: per active lane, low access_bytes bytes
+  std::array<uint64_t, kWarpSize> value{};  // store: per active lane, its low access_bytes (at most 8) bytes
+  // A 16-byte store's bytes 8-15 per active lane (read only when access_bytes is 16, so a program
+  // that never stores 16 bytes may leave it stale).
+  std::array<uint64_t, kWarpSize> value_hi{};
+
+  // Byte b (0 <= b < access_bytes) of lane's store, little-endian.
+  uint8_t store_byte(uint32_t lane, uint32_t b) const {
+    return static_cast<uint8_t>(b < 8 ? value[lane] >> (8 * b) : value_hi[lane] >> (8 * (b - 8)));
+  }
 };
 
 // One warp's instruction stream. The last instruction is kExit; next() after it returns kExit
