@@ -2,7 +2,8 @@
 // tags, against the compare written from its definition (tb/tag_vectors.h): random sets drawn from
 // two common-tags and three memory lines (so equal and unequal fields are both frequent), random
 // decode bits (the checks are defined for any), and the netlist co-simulation. Its composition with l1d_match_combine is checked against golden
-// chunk_match by l1d_chunk_match's testbench and by l1d_top's lockstep.
+// chunk_match by l1d_chunk_match's and l1d_core_match's testbenches and by l1d_top's lockstep
+// (through l1d_core_match).
 #include <fmt/format.h>
 
 #include <cstdint>

@@ -9,7 +9,8 @@
 // before can still correct them (l1d_match_fix). The 2-bit chunk-index checks are here, not in M2,
 // because they were the start of M2's critical path (docs/synthesis.md: l1d_match_combine 20-32 FO4
 // with them, within 25 without). l1d_chunk_match composes this unit with l1d_match_request and
-// l1d_match_combine in one cycle, so the single-cycle l1d_top's lockstep checks all three.
+// l1d_match_combine in one cycle, and so do l1d_core_match_m1 and l1d_core_match_m2 inside
+// l1d_core_match, so the single-cycle l1d_top's lockstep checks all three.
 #include <algorithm>
 
 #include "common/address.h"
