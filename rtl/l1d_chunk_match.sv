@@ -38,32 +38,15 @@ module l1d_chunk_match #(
   output logic [Ways * 4-1:0]                copies_o
 );
 
-  // The compares of the set's tags (stage M1 of the staged L1).
-  logic [Ways-1:0] common_eq;
-  logic [Ways * 4-1:0] line_eq;
-  logic [Ways * 4 * 2-1:0] slot_chunk;
-
-  l1d_tag_compare #(
-    .Ways         (Ways),
-    .ChunkTagBits (ChunkTagBits),
-    .CommonTagBits(CommonTagBits)
-  ) u_compare (
-    .common_tag_i    (common_tag_i),
-    .line_tag_i      (chunk_tag_i[ChunkTagBits - 1:2]),
-    .way_common_tag_i(way_common_tag_i),
-    .slot_tag_i      (slot_tag_i),
-    .common_eq_o     (common_eq),
-    .line_eq_o       (line_eq),
-    .slot_chunk_o    (slot_chunk)
-  );
-
-  // The request's decode, which reads no tag (also stage M1); then the decision (stage M2).
+  // The request's decode, which reads no tag, and the compares of the set's tags against it (stage
+  // M1 of the staged L1); then the decision (stage M2).
   logic legal;
   logic [3:0] compared;
   logic [7:0] mask_chunk;
   logic [3:0] req_chunks;
   logic [3:0] need_slots;
   logic [1:0] head_mask;
+  logic [3:0] free_slots;
 
   l1d_match_request #(
     .ChunkTagBits(ChunkTagBits)
@@ -76,7 +59,32 @@ module l1d_chunk_match #(
     .mask_chunk_o(mask_chunk),
     .req_chunks_o(req_chunks),
     .need_slots_o(need_slots),
-    .head_mask_o (head_mask)
+    .head_mask_o (head_mask),
+    .free_slots_o(free_slots)
+  );
+
+  logic [Ways-1:0] common_eq;
+  logic [Ways * 4-1:0] tag_ok;
+  logic [Ways * 4-1:0] held;
+  logic [Ways * 4-1:0] copy;
+
+  l1d_tag_compare #(
+    .Ways         (Ways),
+    .ChunkTagBits (ChunkTagBits),
+    .CommonTagBits(CommonTagBits)
+  ) u_compare (
+    .common_tag_i    (common_tag_i),
+    .line_tag_i      (chunk_tag_i[ChunkTagBits - 1:2]),
+    .compared_i      (compared),
+    .mask_chunk_i    (mask_chunk),
+    .req_chunks_i    (req_chunks),
+    .sectors_i       (sectors_i),
+    .way_common_tag_i(way_common_tag_i),
+    .slot_tag_i      (slot_tag_i),
+    .common_eq_o     (common_eq),
+    .tag_ok_o        (tag_ok),
+    .held_o          (held),
+    .copy_o          (copy)
   );
 
   l1d_match_combine #(
@@ -84,15 +92,13 @@ module l1d_chunk_match #(
     .WayIdxBits(WayIdxBits)
   ) u_combine (
     .legal_i     (legal),
-    .compared_i  (compared),
-    .mask_chunk_i(mask_chunk),
-    .req_chunks_i(req_chunks),
+    .free_slots_i(free_slots),
     .need_slots_i(need_slots),
     .head_mask_i (head_mask),
-    .sectors_i   (sectors_i),
     .common_eq_i (common_eq),
-    .line_eq_i   (line_eq),
-    .slot_chunk_i(slot_chunk),
+    .tag_ok_i    (tag_ok),
+    .held_i      (held),
+    .copy_i      (copy),
     .slot_valid_i(slot_valid_i),
     .hit_o       (hit_o),
     .partial_o   (partial_o),

@@ -48,113 +48,82 @@ module l1d_core_match (
   output logic [2:0]   writebacks_o
 );
 
-  // Sectors: needed (touched by the byte mask), range (the request's R-aligned block), fetch (what a
-  // new fill brings: the max(R, G) block when it may allocate, else range or, with BTO, needed).
-  for (genvar gc = 0; gc < 4; gc++) begin : g_needed
-    assign needed_o[gc] = |mask_i[gc * 32 +: 32];
-  end
+  // Stage M1's half: what reads no flip-flop.
+  logic legal;
+  logic [3:0] compared;
+  logic [7:0] mask_chunk;
+  logic [3:0] req_chunks;
+  logic [3:0] need_slots;
+  logic [1:0] head_mask;
+  logic [3:0] free_slots;
+  logic [3:0] common_eq;
+  logic [15:0] tag_ok;
+  logic [15:0] held;
+  logic [15:0] copy;
+  logic [31:0] slot_chunk;
+  logic unused_m1;
 
-  logic [3:0] range;
-
-  assign range = size_i == 2'd2 ? 4'd15 : size_i == 2'd1 ? 4'd3 << chunk_i : 4'd1 << chunk_i;
-
-  // The bypass decision; AgeLRU bypassing decides at the fill.
-  always_comb begin
-    reason_o = 2'd0;
-    unique case (cfg_bypass_i)
-      3'd1: begin
-        if (agcb_bypass_i) begin
-          reason_o = 2'd1;
-        end
-      end
-      3'd2: begin
-        if (two_level_bypass_i) begin
-          reason_o = 2'd2;
-        end
-      end
-      3'd3: begin
-        if (!token_i) begin
-          reason_o = 2'd3;
-        end
-      end
-      default: reason_o = 2'd0;
-    endcase
-  end
-
-  logic may_alloc;
-
-  assign may_alloc = reason_o == 2'd0 | reason_o == 2'd1 | reason_o == 2'd3 & cfg_opportunistic_i;
-
-  logic [1:0] span;
-
-  assign span = gran_i > size_i ? gran_i : size_i;
-
-  logic [3:0] alloc_fetch;
-
-  assign alloc_fetch = span == 2'd2 ? 4'd15 : span == 2'd1 ? 4'd3 << (chunk_i & 2'd2) : 4'd1 << chunk_i;
-  assign fetch_o = may_alloc ? alloc_fetch : cfg_bto_i ? needed_o : range;
-  assign probe_o = store_i ? range : fetch_o;
-
-  // The chunk-tag match against the set (copies of the probed sectors).
-  l1d_chunk_match u_match (
-    .common_tag_i    (common_tag_i),
-    .chunk_tag_i     (chunk_tag_i),
-    .size_i          (size_i),
-    .gran_i          (gran_i),
-    .sectors_i       (probe_o),
-    .way_common_tag_i(row_common_tag_i),
-    .slot_valid_i    (row_valid_i),
-    .slot_tag_i      (row_chunk_tag_i),
-    .hit_o           (hit_o),
-    .partial_o       (partial_o),
-    .hit_way_o       (hit_way_o),
-    .hit_slots_o     (hit_slots_o),
-    .copies_o        (copies_o)
+  l1d_core_match_m1 u_m1 (
+    .store_i            (store_i),
+    .size_i             (size_i),
+    .chunk_i            (chunk_i),
+    .mask_i             (mask_i),
+    .token_i            (token_i),
+    .common_tag_i       (common_tag_i),
+    .chunk_tag_i        (chunk_tag_i),
+    .gran_i             (gran_i),
+    .cfg_bypass_i       (cfg_bypass_i),
+    .cfg_bto_i          (cfg_bto_i),
+    .cfg_opportunistic_i(cfg_opportunistic_i),
+    .agcb_bypass_i      (agcb_bypass_i),
+    .two_level_bypass_i (two_level_bypass_i),
+    .row_common_tag_i   (row_common_tag_i),
+    .row_chunk_tag_i    (row_chunk_tag_i),
+    .needed_o           (needed_o),
+    .fetch_o            (fetch_o),
+    .probe_o            (probe_o),
+    .reason_o           (reason_o),
+    .legal_o            (legal),
+    .compared_o         (compared),
+    .mask_chunk_o       (mask_chunk),
+    .req_chunks_o       (req_chunks),
+    .need_slots_o       (need_slots),
+    .head_mask_o        (head_mask),
+    .free_slots_o       (free_slots),
+    .common_eq_o        (common_eq),
+    .tag_ok_o           (tag_ok),
+    .held_o             (held),
+    .copy_o             (copy),
+    .slot_chunk_o       (slot_chunk)
   );
 
-  // Copies by chunk: the one-copy invariant puts each chunk of the line in at most one slot, so a
-  // request writes back at most four slots.
-  logic [3:0] cp_valid;
-  logic [3:0] cp_dirty;
+  // The decode l1d_match_fix reads in the staged L1: nothing to correct here.
+  assign unused_m1 = ^{compared, mask_chunk, req_chunks};
 
-  always_comb begin
-    cp_valid = '0;
-    cp_dirty = '0;
-    cp_way_o = '0;
-    cp_slot_o = '0;
-    for (int unsigned w = 0; w < 4; w++) begin
-      for (int unsigned s = 0; s < 4; s++) begin
-        if (copies_o[w * 4 + s]) begin
-          for (int unsigned k = 0; k < 4; k++) begin
-            if (32'(row_chunk_tag_i[(w * 4 + s) * 16 +: 2]) == k) begin
-              cp_valid[k] = 1'b1;
-              cp_dirty[k] = row_dirty_any_i[w * 4 + s];
-              cp_way_o[k * 2 +: 2] = 2'(w);
-              cp_slot_o[k * 2 +: 2] = 2'(s);
-            end
-          end
-        end
-      end
-    end
-  end
-
-  assign cp_wb_o = cp_valid & cp_dirty;
-  assign writebacks_o = 3'($countones(cp_wb_o));
-
-  // Position of chunk c's write-back among the request's write-backs: those with a smaller key
-  // (way, then slot), the golden L1's order.
-  for (genvar gc = 0; gc < 4; gc++) begin : g_cp
-    logic [3:0] key;
-    logic [3:0] earlier;
-
-    assign key = {cp_way_o[gc * 2 +: 2], cp_slot_o[gc * 2 +: 2]};
-
-    for (genvar go = 0; go < 4; go++) begin : g_other
-      assign earlier[go] = cp_wb_o[go] && {cp_way_o[go * 2 +: 2], cp_slot_o[go * 2 +: 2]} < key;
-    end
-
-    assign cp_off_o[gc * 3 +: 3] = 3'($countones(earlier));
-  end
+  // Stage M2's half: the valid and any-dirty bits.
+  l1d_core_match_m2 u_m2 (
+    .legal_i        (legal),
+    .free_slots_i   (free_slots),
+    .need_slots_i   (need_slots),
+    .head_mask_i    (head_mask),
+    .common_eq_i    (common_eq),
+    .tag_ok_i       (tag_ok),
+    .held_i         (held),
+    .copy_i         (copy),
+    .slot_chunk_i   (slot_chunk),
+    .row_valid_i    (row_valid_i),
+    .row_dirty_any_i(row_dirty_any_i),
+    .hit_o          (hit_o),
+    .partial_o      (partial_o),
+    .hit_way_o      (hit_way_o),
+    .hit_slots_o    (hit_slots_o),
+    .copies_o       (copies_o),
+    .cp_way_o       (cp_way_o),
+    .cp_slot_o      (cp_slot_o),
+    .cp_wb_o        (cp_wb_o),
+    .cp_off_o       (cp_off_o),
+    .writebacks_o   (writebacks_o)
+  );
 
 endmodule
 

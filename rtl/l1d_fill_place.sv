@@ -40,121 +40,48 @@ module l1d_fill_place (
   output logic [2:0]  writebacks_o
 );
 
-  // The block's size code (0 32 B, 1 64 B, 2 128 B) from its chunk count.
-  logic [1:0] size;
-
-  assign size = slots_i == 3'd4 ? 2'd2 : slots_i == 3'd2 ? 2'd1 : 2'd0;
-
-  // Per way: the line holds a valid slot; PCAL opportunistic fills take no priority line; a line of
-  // the block's common-tag can take a smaller block at a free position.
-  logic [3:0] line_valid;
-  logic [3:0] same_common;
-  logic pcal_opp;
-
-  assign pcal_opp = bypass_i == 2'd3;
-
-  for (genvar gw = 0; gw < 4; gw++) begin : g_way
-    assign line_valid[gw] = |row_valid_i[gw * 4 +: 4];
-    assign eligible_o[gw] = !pcal_opp || !line_valid[gw] || !row_priority_i[gw];
-    assign same_common[gw] = line_valid[gw] & eligible_o[gw] & row_common_tag_i[gw * 6 +: 6] == common_tag_i;
-  end
-
-  // Allocate unless: AGCB without the L2's bit, two-level, PCAL without opportunistic caching,
-  // or a block smaller than G (fetched before a small-to-large switch).
+  // Stage M1's half: the common-tag compares and the allocation rule.
+  logic [3:0] common_eq;
   logic wanted;
 
-  assign wanted = (bypass_i == 2'd0 | bypass_i == 2'd1 & l2_bit_i | pcal_opp & cfg_opportunistic_i) & size >= gran_i;
+  l1d_fill_place_m1 u_m1 (
+    .row_common_tag_i   (row_common_tag_i),
+    .common_tag_i       (common_tag_i),
+    .slots_i            (slots_i),
+    .bypass_i           (bypass_i),
+    .l2_bit_i           (l2_bit_i),
+    .gran_i             (gran_i),
+    .cfg_opportunistic_i(cfg_opportunistic_i),
+    .common_eq_o        (common_eq),
+    .wanted_o           (wanted)
+  );
 
-  logic partial_found;
-  logic [1:0] partial_way;
-  logic invalid_found;
-  logic [1:0] invalid_way;
-
-  // The lowest line of the same common-tag, and the lowest free eligible line.
-  always_comb begin
-    partial_found = 1'b0;
-    partial_way = '0;
-    invalid_found = 1'b0;
-    invalid_way = '0;
-    for (int unsigned w = 0; w < 4; w++) begin
-      if (!partial_found && same_common[w]) begin
-        partial_found = 1'b1;
-        partial_way = 2'(w);
-      end
-      if (!invalid_found && eligible_o[w] && !line_valid[w]) begin
-        invalid_found = 1'b1;
-        invalid_way = 2'(w);
-      end
-    end
-  end
-
-  logic use_partial;
-
-  assign use_partial = slots_i < 3'd4 & partial_found;
-
-  logic any;
-
-  assign any = use_partial | |eligible_o;
-  assign way_o = use_partial ? partial_way : invalid_found ? invalid_way : victim_i;
-  assign whole_o = !use_partial;
-
-  // The partial position in the chosen line: the aligned run of slots_i slots whose most recent
-  // valid slot is oldest (age 4 when none is valid); ties to the lowest position.
-  logic [3:0] way_valid;
-  logic [7:0] way_rank;
-
-  assign way_valid = 32'(way_o) == 0 ? row_valid_i[0 +: 4] : 32'(way_o) == 1 ? row_valid_i[4 +: 4] : 32'(way_o) == 2 ? row_valid_i[8 +: 4] : row_valid_i[12 +: 4];
-  assign way_rank = 32'(way_o) == 0 ? row_rank_i[0 +: 8] : 32'(way_o) == 1 ? row_rank_i[8 +: 8] : 32'(way_o) == 2 ? row_rank_i[16 +: 8] : row_rank_i[24 +: 8];
-
-  // age1[p]: slot p's rank if valid, else 4; age2[q]: the smaller of slots 2q and 2q+1 likewise.
-  logic [11:0] age1;
-  logic [5:0] age2;
-
-  assign age1[0 +: 3] = way_valid[0] ? 3'(way_rank[0 +: 2]) : 3'd4;
-  assign age1[3 +: 3] = way_valid[1] ? 3'(way_rank[2 +: 2]) : 3'd4;
-  assign age1[6 +: 3] = way_valid[2] ? 3'(way_rank[4 +: 2]) : 3'd4;
-  assign age1[9 +: 3] = way_valid[3] ? 3'(way_rank[6 +: 2]) : 3'd4;
-  assign age2[0 +: 3] = age1[3 +: 3] < age1[0 +: 3] ? age1[3 +: 3] : age1[0 +: 3];
-  assign age2[3 +: 3] = age1[9 +: 3] < age1[6 +: 3] ? age1[9 +: 3] : age1[6 +: 3];
-
-  logic [1:0] best1;
-  logic [2:0] best1_age;
-
-  always_comb begin
-    best1 = 2'd0;
-    best1_age = age1[0 +: 3];
-    for (int unsigned p = 1; p < 4; p++) begin
-      if (age1[p * 3 +: 3] > best1_age) begin
-        best1 = 2'(p);
-        best1_age = age1[p * 3 +: 3];
-      end
-    end
-  end
-
-  logic [1:0] pos;
-
-  assign pos = slots_i == 3'd1 ? best1 : age2[3 +: 3] > age2[0 +: 3] ? 2'd2 : 2'd0;
-  assign pos_o = use_partial ? pos : 2'd0;
-
-  // The slots the fill replaces (its position, or the whole line) and the ones the block goes
-  // into (slots_i slots from pos_o).
-  assign replace_slots_o = use_partial ? (slots_i == 3'd1 ? 4'd1 << pos : 4'd3 << pos) : 4'd15;
-  assign block_slots_o = slots_i == 3'd4 ? 4'd15 : slots_i == 3'd2 ? 4'd3 << pos_o : 4'd1 << pos_o;
-  assign replaces_valid_o = |(way_valid & replace_slots_o);
-  assign writeback_slots_o = replace_slots_o & way_valid & (32'(way_o) == 0 ? row_dirty_any_i[0 +: 4] : 32'(way_o) == 1 ? row_dirty_any_i[4 +: 4] : 32'(way_o) == 2 ? row_dirty_any_i[8 +: 4] : row_dirty_any_i[12 +: 4]);
-  assign writebacks_o = 3'($countones(writeback_slots_o));
-
-  // AgeLRU bypass: the victim line's owner is active and the requester is younger.
-  logic victim_active;
-  logic [7:0] victim_rel;
-
-  assign victim_active = way_active_i[way_o];
-  assign victim_rel = 32'(way_o) == 0 ? way_rel_age_i[0 +: 8] : 32'(way_o) == 1 ? way_rel_age_i[8 +: 8] : 32'(way_o) == 2 ? way_rel_age_i[16 +: 8] : way_rel_age_i[24 +: 8];
-
-  logic age_bypass;
-
-  assign age_bypass = replaces_valid_o & age_bypass_en_i & victim_active & req_rel_age_i > victim_rel;
-  assign allocates_o = wanted & any & !age_bypass;
+  // Stage M2's half: the set's flip-flops, the victim and the ages.
+  l1d_fill_place_m2 u_m2 (
+    .row_valid_i      (row_valid_i),
+    .row_priority_i   (row_priority_i),
+    .row_rank_i       (row_rank_i),
+    .row_dirty_any_i  (row_dirty_any_i),
+    .common_eq_i      (common_eq),
+    .wanted_i         (wanted),
+    .slots_i          (slots_i),
+    .bypass_i         (bypass_i),
+    .victim_i         (victim_i),
+    .age_bypass_en_i  (age_bypass_en_i),
+    .way_active_i     (way_active_i),
+    .way_rel_age_i    (way_rel_age_i),
+    .req_rel_age_i    (req_rel_age_i),
+    .eligible_o       (eligible_o),
+    .allocates_o      (allocates_o),
+    .way_o            (way_o),
+    .pos_o            (pos_o),
+    .whole_o          (whole_o),
+    .replace_slots_o  (replace_slots_o),
+    .block_slots_o    (block_slots_o),
+    .replaces_valid_o (replaces_valid_o),
+    .writeback_slots_o(writeback_slots_o),
+    .writebacks_o     (writebacks_o)
+  );
 
 endmodule
 

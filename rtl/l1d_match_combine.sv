@@ -5,102 +5,95 @@
 `default_nettype none
 
 // The chunk-tag match's decision (SPEC section 3), combinational, from l1d_tag_compare's vectors:
-// per way common_eq_i[w]; per slot s of way w (bit w*4+s) line_eq_i, slot_chunk_i[(w*4+s)*2 +: 2]
-// and slot_valid_i; the request as l1d_match_request decodes it (legal_i ... head_mask_i, same
-// names) and sectors_i. Outputs as l1d_chunk_match's: hit_o (the first hitting way, hit_way_o, at its lowest
-// hitting position; hit_slots_o the slots holding the request's chunks), partial_o (no hit, but a
-// valid slot of a way with the request's common-tag holds one of its chunks), copies_o[w*4 +: 4]
-// (valid slots of way w, common-tag equal, holding a chunk of the request's line set in sectors_i).
-// An illegal request (legal_i low) neither hits nor partially hits.
+// per way common_eq_i[w]; per slot s of way w (bit w*4+s) tag_ok_i, held_i, copy_i and
+// slot_valid_i; the request as l1d_match_request decodes it (legal_i, free_slots_i, need_slots_i,
+// head_mask_i: 2'b11, 2'b10 or 2'b00 for positions of 1, 2 or 4 slots; 2'b01 never hits).
+// Outputs as l1d_chunk_match's: hit_o (the first hitting way, hit_way_o, at its lowest hitting
+// position; hit_slots_o the slots holding the request's chunks), partial_o (no hit, but a valid
+// slot of a way with the request's common-tag holds one of its chunks), copies_o[w*4 +: 4] (valid
+// slots of way w, common-tag equal, with copy_i). An illegal request (legal_i low) neither hits nor
+// partially hits.
 module l1d_match_combine #(
   parameter int unsigned Ways = 4,
   parameter int unsigned WayIdxBits = Ways > 1 ? $clog2(Ways) : 1
 ) (
-  input  logic                    legal_i,
-  input  logic [3:0]              compared_i,
-  input  logic [7:0]              mask_chunk_i,
-  input  logic [3:0]              req_chunks_i,
-  input  logic [3:0]              need_slots_i,
-  input  logic [1:0]              head_mask_i,
-  input  logic [3:0]              sectors_i,
-  input  logic [Ways-1:0]         common_eq_i,
-  input  logic [Ways * 4-1:0]     line_eq_i,
-  input  logic [Ways * 4 * 2-1:0] slot_chunk_i,
-  input  logic [Ways * 4-1:0]     slot_valid_i,
-  output logic                    hit_o,
-  output logic                    partial_o,
-  output logic [WayIdxBits-1:0]   hit_way_o,
-  output logic [3:0]              hit_slots_o,
-  output logic [Ways * 4-1:0]     copies_o
+  input  logic                  legal_i,
+  input  logic [3:0]            free_slots_i,
+  input  logic [3:0]            need_slots_i,
+  input  logic [1:0]            head_mask_i,
+  input  logic [Ways-1:0]       common_eq_i,
+  input  logic [Ways * 4-1:0]   tag_ok_i,
+  input  logic [Ways * 4-1:0]   held_i,
+  input  logic [Ways * 4-1:0]   copy_i,
+  input  logic [Ways * 4-1:0]   slot_valid_i,
+  output logic                  hit_o,
+  output logic                  partial_o,
+  output logic [WayIdxBits-1:0] hit_way_o,
+  output logic [3:0]            hit_slots_o,
+  output logic [Ways * 4-1:0]   copies_o
 );
 
-  // The positions, from head_mask alone: pos_head (slot s heads a position) and pos_slots (the slots
-  // of the position headed by s; none if s is no head).
-  logic [3:0] pos_head;
-  logic [15:0] pos_slots;
+  // The position size: u1 (one slot), u2 (an aligned pair), u4 (the whole line).
+  logic u1;
+  logic u2;
+  logic u4;
 
-  for (genvar s = 0; s < 4; s++) begin : g_pos
-    assign pos_head[s] = (2'(s) & ~head_mask_i) == 2'd0;
-
-    for (genvar t = 0; t < 4; t++) begin : g_member
-      assign pos_slots[s * 4 + t] = pos_head[s] && (2'(t) & head_mask_i) == 2'(s);
-    end
-  end
+  assign u1 = head_mask_i == 2'b11;
+  assign u2 = head_mask_i == 2'b10;
+  assign u4 = head_mask_i == 2'b00;
 
   logic [Ways-1:0] way_hit;
   logic [Ways-1:0] way_partial;
   logic [Ways * 4-1:0] way_slots;
 
-  // Per way: common_eq (the request's common-tag); per slot line_eq (holds a chunk of the request's
-  // memory line; both from l1d_tag_compare), slot_ok (if compared, holds its chunk-tag; if needed, valid), held (holds one of the
-  // request's chunks), copy (holds a chunk of sectors_i); pos_hit (the position headed by the slot
-  // hits) and first_pos, the lowest of those.
+  // Per way: slot_ok (the slot passes its position's check: free, or valid and its tag check
+  // passed), lo / hi / all (the pairs and the line pass), first (the slots of the lowest passing
+  // position), held and copy (valid slots holding a chunk of the request / of sectors).
   for (genvar w = 0; w < Ways; w++) begin : g_way
-    logic common_eq;
     logic [3:0] valid;
-    logic [3:0] line_eq;
     logic [3:0] slot_ok;
-    logic [3:0] held;
-    logic [3:0] copy;
-    logic [3:0] pos_hit;
-    logic [3:0] first_pos;
+    logic lo;
+    logic hi;
+    logic all;
+    logic [3:0] first;
+    logic way_ok;
 
-    assign common_eq = common_eq_i[w];
     assign valid = slot_valid_i[w * 4 +: 4];
-    assign line_eq = line_eq_i[w * 4 +: 4];
-
-    for (genvar s = 0; s < 4; s++) begin : g_slot
-      logic [1:0] chunk;
-
-      assign chunk = slot_chunk_i[(w * 4 + s) * 2 +: 2];
-      assign slot_ok[s] = (!compared_i[s] || valid[s] && line_eq[s] && chunk == mask_chunk_i[s * 2 +: 2]) && (!need_slots_i[s] || valid[s]);
-      assign held[s] = valid[s] & line_eq[s] & req_chunks_i[chunk];
-      assign copy[s] = valid[s] & line_eq[s] & sectors_i[chunk];
-      assign pos_hit[s] = pos_head[s] & &(slot_ok | ~pos_slots[s * 4 +: 4]);
-      assign way_slots[w * 4 + s] = need_slots_i[s] & first_pos[2'(s) & head_mask_i];
-    end
-
-    // The lowest hitting position (the lowest set bit), as golden::chunk_match scans them.
-    assign first_pos = pos_hit & -pos_hit;
-    assign way_hit[w] = legal_i & common_eq & |pos_hit;
-    assign way_partial[w] = common_eq & |held;
-    assign copies_o[w * 4 +: 4] = common_eq ? copy : '0;
+    assign slot_ok = free_slots_i | valid & tag_ok_i[w * 4 +: 4];
+    assign lo = slot_ok[0] & slot_ok[1];
+    assign hi = slot_ok[2] & slot_ok[3];
+    assign all = lo & hi;
+    assign way_ok = legal_i & common_eq_i[w];
+    assign first[0] = u1 & slot_ok[0] | u2 & lo | u4 & all;
+    assign first[1] = u1 & slot_ok[1] & !slot_ok[0] | u2 & lo | u4 & all;
+    assign first[2] = u1 & slot_ok[2] & !slot_ok[1] & !slot_ok[0] | u2 & hi & !lo | u4 & all;
+    assign first[3] = u1 & slot_ok[3] & !(slot_ok[2] | slot_ok[1] | slot_ok[0]) | u2 & hi & !lo | u4 & all;
+    assign way_slots[w * 4 +: 4] = first & need_slots_i;
+    assign way_hit[w] = way_ok & (u1 & |slot_ok | u2 & (lo | hi) | u4 & all);
+    assign way_partial[w] = common_eq_i[w] & |(valid & held_i[w * 4 +: 4]);
+    assign copies_o[w * 4 +: 4] = common_eq_i[w] ? valid & copy_i[w * 4 +: 4] : '0;
   end
 
-  // The first hitting way (the lowest index), as golden::chunk_match scans them.
+  // The first hitting way (the lowest index, as golden::chunk_match scans them), one-hot: a way
+  // is chosen when no lower way hits, an OR over the lower ways (a balanced tree in synthesis).
+  logic [Ways-1:0] way_sel;
+
+  assign way_sel[0] = way_hit[0];
+
+  for (genvar w = 1; w < Ways; w++) begin : g_sel
+    assign way_sel[w] = way_hit[w] & !(|way_hit[w - 1:0]);
+  end
+
   always_comb begin
-    hit_o = 1'b0;
     hit_way_o = '0;
     hit_slots_o = '0;
     for (int unsigned i = 0; i < Ways; i++) begin
-      if (!hit_o && way_hit[i]) begin
-        hit_o = 1'b1;
-        hit_way_o = WayIdxBits'(i);
-        hit_slots_o = way_slots[i * 4 +: 4];
-      end
+      hit_way_o = hit_way_o | (way_sel[i] ? WayIdxBits'(i) : '0);
+      hit_slots_o = hit_slots_o | (way_sel[i] ? way_slots[i * 4 +: 4] : '0);
     end
   end
 
+  assign hit_o = |way_hit;
   assign partial_o = legal_i & !hit_o & |way_partial;
 
 endmodule

@@ -4,8 +4,9 @@
 
 `default_nettype none
 
-// Corrects the vectors l1d_tag_compare gave at M1 (common_eq_i, line_eq_i, slot_chunk_i; same layout)
-// with the tag write of the operation decided in the cycle they were made (contract 16.5).
+// Corrects the vectors l1d_tag_compare gave at M1 (common_eq_i, tag_ok_i, held_i, copy_i; same
+// layout) with the tag write of the operation decided in the cycle they were made (contract 16.5).
+// compared_i, mask_chunk_i, req_chunks_i, sectors_i: the request's decode, as l1d_tag_compare had it.
 // older_wr_i: that operation wrote tags of this set; older_way_i: the way; older_common_wr_i: it wrote
 // the way's common-tag; older_slots_i[s]: it wrote slot s's chunk-tag, holding chunk
 // older_chunk_i[2s +: 2] of its memory line; older_common_eq_i / older_line_eq_i: its common-tag /
@@ -14,20 +15,40 @@ module l1d_match_fix #(
   parameter int unsigned Ways = 4,
   parameter int unsigned WayIdxBits = Ways > 1 ? $clog2(Ways) : 1
 ) (
-  input  logic [Ways-1:0]         common_eq_i,
-  input  logic [Ways * 4-1:0]     line_eq_i,
-  input  logic [Ways * 4 * 2-1:0] slot_chunk_i,
-  input  logic                    older_wr_i,
-  input  logic [WayIdxBits-1:0]   older_way_i,
-  input  logic                    older_common_wr_i,
-  input  logic [3:0]              older_slots_i,
-  input  logic [7:0]              older_chunk_i,
-  input  logic                    older_common_eq_i,
-  input  logic                    older_line_eq_i,
-  output logic [Ways-1:0]         common_eq_o,
-  output logic [Ways * 4-1:0]     line_eq_o,
-  output logic [Ways * 4 * 2-1:0] slot_chunk_o
+  input  logic [Ways-1:0]       common_eq_i,
+  input  logic [Ways * 4-1:0]   tag_ok_i,
+  input  logic [Ways * 4-1:0]   held_i,
+  input  logic [Ways * 4-1:0]   copy_i,
+  input  logic [3:0]            compared_i,
+  input  logic [7:0]            mask_chunk_i,
+  input  logic [3:0]            req_chunks_i,
+  input  logic [3:0]            sectors_i,
+  input  logic                  older_wr_i,
+  input  logic [WayIdxBits-1:0] older_way_i,
+  input  logic                  older_common_wr_i,
+  input  logic [3:0]            older_slots_i,
+  input  logic [7:0]            older_chunk_i,
+  input  logic                  older_common_eq_i,
+  input  logic                  older_line_eq_i,
+  output logic [Ways-1:0]       common_eq_o,
+  output logic [Ways * 4-1:0]   tag_ok_o,
+  output logic [Ways * 4-1:0]   held_o,
+  output logic [Ways * 4-1:0]   copy_o
 );
+
+  // The checks of the older operation's chunk-tags, per slot index (the same in every way).
+  logic [3:0] new_ok;
+  logic [3:0] new_held;
+  logic [3:0] new_copy;
+
+  for (genvar s = 0; s < 4; s++) begin : g_new
+    logic [1:0] chunk;
+
+    assign chunk = older_chunk_i[s * 2 +: 2];
+    assign new_ok[s] = !compared_i[s] || older_line_eq_i && chunk == mask_chunk_i[s * 2 +: 2];
+    assign new_held[s] = older_line_eq_i & req_chunks_i[chunk];
+    assign new_copy[s] = older_line_eq_i & sectors_i[chunk];
+  end
 
   for (genvar w = 0; w < Ways; w++) begin : g_way
     logic written;
@@ -39,8 +60,9 @@ module l1d_match_fix #(
       logic slot_wr;
 
       assign slot_wr = written && older_slots_i[s];
-      assign line_eq_o[w * 4 + s] = slot_wr ? older_line_eq_i : line_eq_i[w * 4 + s];
-      assign slot_chunk_o[(w * 4 + s) * 2 +: 2] = slot_wr ? older_chunk_i[s * 2 +: 2] : slot_chunk_i[(w * 4 + s) * 2 +: 2];
+      assign tag_ok_o[w * 4 + s] = slot_wr ? new_ok[s] : tag_ok_i[w * 4 + s];
+      assign held_o[w * 4 + s] = slot_wr ? new_held[s] : held_i[w * 4 + s];
+      assign copy_o[w * 4 + s] = slot_wr ? new_copy[s] : copy_i[w * 4 + s];
     end
   end
 

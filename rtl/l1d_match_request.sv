@@ -10,7 +10,8 @@
 // Per slot or chunk index s: compared_o (the tag mask compares slot s), mask_chunk_o[2s +: 2] (the
 // chunk index it must hold), req_chunks_o (chunk s is one of the request's), need_slots_o (a hitting
 // position keeps one of them in slot s); head_mask_o: the slot-index bits that name a position of
-// max(G, R) / 32 slots (the positions themselves follow from it, in l1d_match_combine).
+// max(G, R) / 32 slots (the positions themselves follow from it, in l1d_match_combine);
+// free_slots_o: slot s is neither compared nor needed, so a position takes whatever it holds.
 module l1d_match_request #(
   parameter int unsigned ChunkTagBits = 16
 ) (
@@ -22,7 +23,8 @@ module l1d_match_request #(
   output logic [7:0]              mask_chunk_o,
   output logic [3:0]              req_chunks_o,
   output logic [3:0]              need_slots_o,
-  output logic [1:0]              head_mask_o
+  output logic [1:0]              head_mask_o,
+  output logic [3:0]              free_slots_o
 );
 
   logic [3:0] req_chunks;
@@ -74,6 +76,9 @@ module l1d_match_request #(
   assign req_chunks_o = req_chunks;
   assign need_slots_o = need_slots;
   assign head_mask_o = head_mask;
+
+  // Registered at M1 so that M2's per-slot check is one AND-OR with the valid bit.
+  assign free_slots_o = ~compared_o & ~need_slots;
 
 endmodule
 

@@ -6,9 +6,12 @@
 
 // The compares of the chunk-tag match that read only the set's tags (SRAM fields), for stage M1 of
 // the staged L1 (contract 16.5). line_tag_i: the request's chunk-tag without its two chunk-index
-// bits (its memory line). Per way w: common_eq_o[w] (way_common_tag_i's field equals common_tag_i);
-// per slot s of way w (bit w*4+s): line_eq_o (the slot's chunk-tag names the request's memory line)
-// and slot_chunk_o[(w*4+s)*2 +: 2] (the chunk index it holds). Valid bits are not read here.
+// bits (its memory line); compared_i, mask_chunk_i, req_chunks_i: the request's decode
+// (l1d_match_request's outputs); sectors_i: the chunks whose copies are wanted. Per way w:
+// common_eq_o[w] (way_common_tag_i's field equals common_tag_i). Per slot s of way w (bit w*4+s),
+// for the slot's chunk-tag, valid or not: tag_ok_o (slot s is not compared, or the chunk-tag is the
+// one compared there: the request's line, chunk mask_chunk_i[2s +: 2]), held_o (it names a chunk of
+// the request's line set in req_chunks_i), copy_o (likewise in sectors_i). Valid bits are not read.
 module l1d_tag_compare #(
   parameter int unsigned Ways = 4,
   parameter int unsigned ChunkTagBits = 16,
@@ -16,11 +19,16 @@ module l1d_tag_compare #(
 ) (
   input  logic [CommonTagBits-1:0]           common_tag_i,
   input  logic [ChunkTagBits - 2-1:0]        line_tag_i,
+  input  logic [3:0]                         compared_i,
+  input  logic [7:0]                         mask_chunk_i,
+  input  logic [3:0]                         req_chunks_i,
+  input  logic [3:0]                         sectors_i,
   input  logic [Ways * CommonTagBits-1:0]    way_common_tag_i,
   input  logic [Ways * 4 * ChunkTagBits-1:0] slot_tag_i,
   output logic [Ways-1:0]                    common_eq_o,
-  output logic [Ways * 4-1:0]                line_eq_o,
-  output logic [Ways * 4 * 2-1:0]            slot_chunk_o
+  output logic [Ways * 4-1:0]                tag_ok_o,
+  output logic [Ways * 4-1:0]                held_o,
+  output logic [Ways * 4-1:0]                copy_o
 );
 
   for (genvar w = 0; w < Ways; w++) begin : g_way
@@ -28,10 +36,15 @@ module l1d_tag_compare #(
 
     for (genvar s = 0; s < 4; s++) begin : g_slot
       logic [ChunkTagBits-1:0] tag;
+      logic line_eq;
+      logic [1:0] chunk;
 
       assign tag = slot_tag_i[(w * 4 + s) * ChunkTagBits +: ChunkTagBits];
-      assign line_eq_o[w * 4 + s] = tag[ChunkTagBits - 1:2] == line_tag_i;
-      assign slot_chunk_o[(w * 4 + s) * 2 +: 2] = tag[1:0];
+      assign line_eq = tag[ChunkTagBits - 1:2] == line_tag_i;
+      assign chunk = tag[1:0];
+      assign tag_ok_o[w * 4 + s] = !compared_i[s] || line_eq && chunk == mask_chunk_i[s * 2 +: 2];
+      assign held_o[w * 4 + s] = line_eq & req_chunks_i[chunk];
+      assign copy_o[w * 4 + s] = line_eq & sectors_i[chunk];
     end
   end
 

@@ -251,6 +251,8 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
     row['area_um2'] = chip_areas(os.path.join(bdir, 'stat.txt')).get(name)
     if row['area_um2'] is None and not by_type and not timed:
         row['area_um2'] = 0.0  # emptied by its context: `stat` prints no area for an empty module
+    if row['area_um2'] is None and subs and row['cells'] == 0:
+        row['area_um2'] = 0.0  # glue of sub-block instances only (l1d_core_match): no area line either
     if subs:
         # Glue cells that drive nothing live once the sub-blocks are in context (synth/context.py):
         # a flat synthesis would have removed them.

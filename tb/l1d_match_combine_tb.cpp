@@ -1,9 +1,10 @@
 // Testbench of l1d_match_combine (gen/blocks/l1d_match_combine.cpp), stage M2's chunk-match
 // decision, against golden::chunk_match and golden::find_copies (SPEC section 3): random requests
-// (decoded by tb/match_request_model.h, as l1d_match_request would), random compare vectors and
+// (decoded by tb/match_request_model.h, as l1d_match_request would), random compare fields and
 // valid bits, turned into a set the golden model can read (a way's common-tag is the
 // request's where common_eq says so, another one elsewhere; a slot holds its chunk index of the
-// request's memory line where line_eq says so, of another line elsewhere), so any vector is a set;
+// request's memory line where line_eq says so, of another line elsewhere), so any field vector is
+// a set; the unit reads the slot checks l1d_tag_compare makes of those fields (tb/tag_vectors.h);
 // and the netlist co-simulation.
 #include <fmt/format.h>
 
@@ -29,7 +30,7 @@ constexpr uint64_t kCosimCycles = 10'000;
 struct MatchCombineIo {
   struct In {
     uint64_t chunk_tag = 0, size = 0, gran = 0, sectors = 0;
-    tb::TagVectors v;
+    tb::SlotFields v;
     std::vector<uint64_t> valid;  // per way
     bool operator==(const In&) const = default;
     friend std::ostream& operator<<(std::ostream& os, const In& in) {
@@ -46,9 +47,10 @@ struct MatchCombineIo {
 
   template <class M>
   void drive(M& m, const In& in) const {
-    tb::MatchRequestDecode::of(in.chunk_tag, in.size, in.gran, bits).put(m);
-    tb::put(m.sectors_i, in.sectors);
-    in.v.put(m.common_eq_i, m.line_eq_i, m.slot_chunk_i);
+    const tb::MatchRequestDecode d = tb::MatchRequestDecode::of(in.chunk_tag, in.size, in.gran, bits);
+    d.put_combine(m);
+    tb::TagVectors::check(in.v, {d.compared, d.mask_chunk, d.req_chunks, in.sectors})
+        .put(m.common_eq_i, m.tag_ok_i, m.held_i, m.copy_i);
     for (unsigned w = 0; w < ways; ++w) tb::put(m.slot_valid_i, in.valid[w], w * kSlots, kSlots);
   }
   template <class M>

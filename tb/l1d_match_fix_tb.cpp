@@ -2,7 +2,7 @@
 // compares (contract 16.5), against its defining property: for a random set and a random tag
 // write of the operation ahead (one way; its common-tag or not; some of its slots, each given a
 // chunk of that operation's memory line), correcting the compare made before the write gives the
-// compare made after it (tb/tag_vectors.h). The write's common-tag and line are drawn from the
+// compare made after it (tb/tag_vectors.h), for random decode bits. The write's common-tag and line are drawn from the
 // request's own and others, so both equalities are frequent. And the netlist co-simulation.
 #include <fmt/format.h>
 
@@ -24,6 +24,7 @@ struct MatchFixIo {
   // The request (common-tag, line), the set before the write, and the write.
   struct In {
     uint64_t common_tag = 0, line = 0;
+    tb::SlotCheckRequest req;
     std::vector<uint64_t> way_common, slot_tag;
     bool wr = false, common_wr = false;
     uint64_t way = 0, slots = 0, chunks = 0, wr_common = 0, wr_line = 0;
@@ -33,18 +34,21 @@ struct MatchFixIo {
                         "{:08b} line {:#x}",
                         in.common_tag, in.line, int{in.wr}, in.way, int{in.common_wr}, in.wr_common, in.slots,
                         in.chunks, in.wr_line);
-      return os << "\n    before: " << before(in);
+      return os << "\n    " << in.req << "\n    before: " << before(in);
     }
   };
   using Out = tb::TagVectors;
 
   explicit MatchFixIo(const l1d::Config& cfg) : ways(cfg.l1.ways) {}
 
-  static Out before(const In& in) { return Out::compare(in.common_tag, in.line, in.way_common, in.slot_tag); }
+  static Out before(const In& in) {
+    return Out::compare(in.common_tag, in.line, in.way_common, in.slot_tag, in.req);
+  }
 
   template <class M>
   void drive(M& m, const In& in) const {
-    before(in).put(m.common_eq_i, m.line_eq_i, m.slot_chunk_i);
+    before(in).put(m.common_eq_i, m.tag_ok_i, m.held_i, m.copy_i);
+    in.req.put(m);
     tb::put(m.older_wr_i, in.wr);
     tb::put(m.older_way_i, in.way);
     tb::put(m.older_common_wr_i, in.common_wr);
@@ -55,7 +59,7 @@ struct MatchFixIo {
   }
   template <class M>
   Out sample(const M& m) const {
-    return Out::get(ways, m.common_eq_o, m.line_eq_o, m.slot_chunk_o);
+    return Out::get(ways, m.common_eq_o, m.tag_ok_o, m.held_o, m.copy_o);
   }
   // The compare of the set after the write.
   Out golden(const In& in) const {
@@ -65,7 +69,7 @@ struct MatchFixIo {
       for (unsigned s = 0; s < 4; ++s)
         if ((in.slots >> s) & 1) tags[in.way * 4 + s] = in.wr_line << 2 | ((in.chunks >> 2 * s) & 3);
     }
-    return Out::compare(in.common_tag, in.line, common, tags);
+    return Out::compare(in.common_tag, in.line, common, tags, in.req);
   }
   In random(std::mt19937_64& rng) const {
     const tb::TagSetDraw d = tb::TagSetDraw::draw(rng, ways, 0xFF, 0xFFF);
@@ -74,6 +78,7 @@ struct MatchFixIo {
     in.line = d.lines[0];
     in.way_common = d.way_common;
     in.slot_tag = d.slot_tag;
+    in.req = tb::SlotCheckRequest::random(rng);
     in.wr = rng() % 4 != 0;
     in.way = rng() % ways;
     in.common_wr = rng() % 2 != 0;

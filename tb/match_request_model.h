@@ -3,7 +3,7 @@
 // tables (compute_chunk_tags), and what a hit's position needs: U = max(G, R) / 32 slots form a
 // position (head_mask names its slot-index bits); the request's chunks are the R / 32 chunks from
 // its (aligned) first one; a slot must be valid in a hitting position when the chunk at its index
-// is one of the request's.
+// is one of the request's; a slot neither compared nor needed is free (any content passes).
 #pragma once
 #include <fmt/format.h>
 
@@ -17,12 +17,12 @@
 namespace tb {
 
 struct MatchRequestDecode {
-  uint64_t legal = 0, compared = 0, mask_chunk = 0, req_chunks = 0, need_slots = 0, head_mask = 0;
+  uint64_t legal = 0, compared = 0, mask_chunk = 0, req_chunks = 0, need_slots = 0, head_mask = 0, free_slots = 0;
   bool operator==(const MatchRequestDecode&) const = default;
   friend std::ostream& operator<<(std::ostream& os, const MatchRequestDecode& d) {
     return os << fmt::format("legal {} compared {:04b} mask_chunk {:08b} req_chunks {:04b} need_slots {:04b} "
-                             "head_mask {:02b}",
-                             d.legal, d.compared, d.mask_chunk, d.req_chunks, d.need_slots, d.head_mask);
+                             "head_mask {:02b} free_slots {:04b}",
+                             d.legal, d.compared, d.mask_chunk, d.req_chunks, d.need_slots, d.head_mask, d.free_slots);
   }
 
   // size and gran: 0 = 32 B, 1 = 64 B, 2 = 128 B (the codes are log2 of the size in chunks). Legal
@@ -47,20 +47,20 @@ struct MatchRequestDecode {
       d.compared |= uint64_t{1} << s;
       d.mask_chunk |= uint64_t{tags.tag[s] & 3} << (2 * s);
     }
+    d.free_slots = ~(d.compared | d.need_slots) & 0xF;
     return d;
   }
 
   template <class M>
   static MatchRequestDecode get(const M& m) {
-    return {tb::get(m.legal_o),      tb::get(m.compared_o),   tb::get(m.mask_chunk_o),
-            tb::get(m.req_chunks_o), tb::get(m.need_slots_o), tb::get(m.head_mask_o)};
+    return {tb::get(m.legal_o),      tb::get(m.compared_o), tb::get(m.mask_chunk_o), tb::get(m.req_chunks_o),
+            tb::get(m.need_slots_o), tb::get(m.head_mask_o), tb::get(m.free_slots_o)};
   }
+  // The part l1d_match_combine reads (the rest went into l1d_tag_compare's slot checks).
   template <class M>
-  void put(M& m) const {
+  void put_combine(M& m) const {
     tb::put(m.legal_i, legal);
-    tb::put(m.compared_i, compared);
-    tb::put(m.mask_chunk_i, mask_chunk);
-    tb::put(m.req_chunks_i, req_chunks);
+    tb::put(m.free_slots_i, free_slots);
     tb::put(m.need_slots_i, need_slots);
     tb::put(m.head_mask_i, head_mask);
   }

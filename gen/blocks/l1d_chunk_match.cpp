@@ -1,12 +1,12 @@
 // l1d_chunk_match: the DyCache chunk-tag match controller (SPEC section 3, microarchitecture doc
 // section 4; golden model: golden::chunk_match and golden::find_copies). Combinational.
 //
-// Structure: three units. l1d_tag_compare compares the set's tags with the request (the
-// common-tag per way; per slot, the upper ChunkTagBits-2 bits of its chunk-tag with the request's,
-// once, which serves the hit, the partial-hit search and the copies); l1d_match_request decodes the
-// request (l1d_tag_mask, the positions); l1d_match_combine checks positions, chunk indexes and
-// valid bits and picks the first hitting way. The staged L1 registers the first two's outputs
-// (contract 16.5: stages M1 and M2).
+// Structure: three units. l1d_match_request decodes the request (l1d_tag_mask, the positions);
+// l1d_tag_compare compares the set's tags with it (the common-tag per way; per slot, the upper
+// ChunkTagBits-2 bits of its chunk-tag with the request's line, once, and its chunk index against
+// the decode: the tag check, the request's chunks, the copies); l1d_match_combine adds the valid
+// bits, checks the positions and picks the first hitting way. The staged L1 registers the first
+// two's outputs (contract 16.5: stages M1 and M2).
 #include <algorithm>
 
 #include "common/address.h"
@@ -59,26 +59,15 @@ class ChunkMatch final : public RtlBlock {
     Expr hit_slots = m.output("hit_slots_o", kSlots);
     Expr copies = m.output("copies_o", ways * kSlots);
 
-    m.comment("The compares of the set's tags (stage M1 of the staged L1).");
-    Expr common_eq = m.logic("common_eq", ways);
-    Expr line_eq = m.logic("line_eq", ways * kSlots);
-    Expr slot_chunk = m.logic("slot_chunk", ways * kSlots * 2);
-    m.instance("u_compare", tag_compare_block().module(cfg),
-               {{"Ways", ways}, {"ChunkTagBits", ct_bits}, {"CommonTagBits", cm_bits}},
-               {{"common_tag_i", common_tag},
-                {"line_tag_i", chunk_tag.slice(ct_bits - 1, 2)},
-                {"way_common_tag_i", way_common_tag},
-                {"slot_tag_i", slot_tag},
-                {"common_eq_o", common_eq},
-                {"line_eq_o", line_eq},
-                {"slot_chunk_o", slot_chunk}});
-    m.comment("The request's decode, which reads no tag (also stage M1); then the decision (stage M2).");
+    m.comment("The request's decode, which reads no tag, and the compares of the set's tags against it (stage");
+    m.comment("M1 of the staged L1); then the decision (stage M2).");
     Expr legal = m.logic("legal");
     Expr compared = m.logic("compared", kSlots);
     Expr mask_chunk = m.logic("mask_chunk", kSlots * 2);
     Expr req_chunks = m.logic("req_chunks", kSlots);
     Expr need_slots = m.logic("need_slots", kSlots);
     Expr head_mask = m.logic("head_mask", 2);
+    Expr free_slots = m.logic("free_slots", kSlots);
     m.instance("u_request", match_request_block().module(cfg), {{"ChunkTagBits", ct_bits}},
                {{"chunk_tag_i", chunk_tag},
                 {"size_i", size},
@@ -88,18 +77,35 @@ class ChunkMatch final : public RtlBlock {
                 {"mask_chunk_o", mask_chunk},
                 {"req_chunks_o", req_chunks},
                 {"need_slots_o", need_slots},
-                {"head_mask_o", head_mask}});
-    m.instance("u_combine", match_combine_block().module(cfg), {{"Ways", ways}, {"WayIdxBits", way_bits}},
-               {{"legal_i", legal},
+                {"head_mask_o", head_mask},
+                {"free_slots_o", free_slots}});
+    Expr common_eq = m.logic("common_eq", ways);
+    Expr tag_ok = m.logic("tag_ok", ways * kSlots);
+    Expr held = m.logic("held", ways * kSlots);
+    Expr copy = m.logic("copy", ways * kSlots);
+    m.instance("u_compare", tag_compare_block().module(cfg),
+               {{"Ways", ways}, {"ChunkTagBits", ct_bits}, {"CommonTagBits", cm_bits}},
+               {{"common_tag_i", common_tag},
+                {"line_tag_i", chunk_tag.slice(ct_bits - 1, 2)},
                 {"compared_i", compared},
                 {"mask_chunk_i", mask_chunk},
                 {"req_chunks_i", req_chunks},
+                {"sectors_i", sectors},
+                {"way_common_tag_i", way_common_tag},
+                {"slot_tag_i", slot_tag},
+                {"common_eq_o", common_eq},
+                {"tag_ok_o", tag_ok},
+                {"held_o", held},
+                {"copy_o", copy}});
+    m.instance("u_combine", match_combine_block().module(cfg), {{"Ways", ways}, {"WayIdxBits", way_bits}},
+               {{"legal_i", legal},
+                {"free_slots_i", free_slots},
                 {"need_slots_i", need_slots},
                 {"head_mask_i", head_mask},
-                {"sectors_i", sectors},
                 {"common_eq_i", common_eq},
-                {"line_eq_i", line_eq},
-                {"slot_chunk_i", slot_chunk},
+                {"tag_ok_i", tag_ok},
+                {"held_i", held},
+                {"copy_i", copy},
                 {"slot_valid_i", slot_valid},
                 {"hit_o", hit},
                 {"partial_o", partial},

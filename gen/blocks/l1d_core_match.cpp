@@ -1,15 +1,21 @@
 // l1d_core_match: the lookup decision of a core request (docs/l1d-microarchitecture.md section 4)
 // on its set's row: which sectors it needs and would fetch, the bypass decision, the chunk-tag
-// match (l1d_chunk_match) and the copies of its chunks that a miss or a store drops, with their
-// write-back order. Combinational; the single-cycle l1d_top's S1 and the staged L1's M1 and M2 use
-// it, with the MSHR probe (l1d_mshr) on its sector outputs. Golden counterpart: golden::L1's
-// lookup (load / store), bypass_decision and count_dirty, with chunk_match and find_copies.
-#include <string>
+// match and the copies of its chunks that a miss or a store drops, with their write-back order.
+// Combinational; the single-cycle l1d_top's S1 uses it, with the MSHR probe (l1d_mshr) on its
+// sector outputs. Golden counterpart: golden::L1's lookup (load / store), bypass_decision and
+// count_dirty, with chunk_match and find_copies.
+//
+// Structure: two units along the staged L1's stage line (contract 16.5): l1d_core_match_m1 (what
+// reads no flip-flop: sectors, bypass reason, the chunk match's decode and tag compares) and
+// l1d_core_match_m2 (the valid and any-dirty bits: the match's decision, the copies). The staged
+// L1 registers the first one's outputs; here they are wired back to back, so the single-cycle
+// l1d_top's lockstep checks both.
+#include <algorithm>
 
 #include "common/address.h"
 #include "common/config.h"
 #include "gen/blocks/block.h"
-#include "gen/blocks/wide_select.h"
+#include "gen/blocks/wide_select.h"  // bits_for
 
 namespace gen::blocks {
 namespace {
@@ -75,70 +81,40 @@ class CoreMatch final : public RtlBlock {
     const Expr cp_off = m.output("cp_off_o", kSlots * 3);
     const Expr dirty_n = m.output("writebacks_o", 3);
 
-    m.comment("Sectors: needed (touched by the byte mask), range (the request's R-aligned block), fetch (what a");
-    m.comment("new fill brings: the max(R, G) block when it may allocate, else range or, with BTO, needed).");
-    m.gen_for("g_needed", "gc", 0, kSlots, [&](Scope& g, const Expr& c) {
-      g.assign(needed[c], red_or(mask.part(c * 32, 32)));
-    });
-    Expr range = m.logic("range", kSlots);
-    m.assign(range, mux(size.eq(lit(2, 2)), lit(4, 0xF), mux(size.eq(lit(2, 1)), lit(4, 3) << chunk, lit(4, 1) << chunk)));
-    m.comment("The bypass decision; AgeLRU bypassing decides at the fill.");
-    m.always_comb({{reason, lit(2, 0)}}, [&](Block& b) {
-      b.unique_case(cfg_bypass, [&](CaseBuilder& cb) {
-        cb.item(lit(3, 1), [&](Block& t) { t.if_(agcb_bypass, [&](Block& u) { u.assign(reason, lit(2, 1)); }); });
-        cb.item(lit(3, 2), [&](Block& t) { t.if_(tl_bypass, [&](Block& u) { u.assign(reason, lit(2, 2)); }); });
-        cb.item(lit(3, 3), [&](Block& t) { t.if_(!token, [&](Block& u) { u.assign(reason, lit(2, 3)); }); });
-        cb.default_([&](Block& t) { t.assign(reason, lit(2, 0)); });
-      });
-    });
-    Expr may_alloc = m.logic("may_alloc");
-    m.assign(may_alloc, reason.eq(lit(2, 0)) | reason.eq(lit(2, 1)) | (reason.eq(lit(2, 3)) & cfg_opp));
-    Expr span = m.logic("span", 2);
-    m.assign(span, mux(gran.gt(size), gran, size));
-    Expr alloc_fetch = m.logic("alloc_fetch", kSlots);
-    m.assign(alloc_fetch, mux(span.eq(lit(2, 2)), lit(4, 0xF),
-                              mux(span.eq(lit(2, 1)), lit(4, 3) << (chunk & lit(2, 2)), lit(4, 1) << chunk)));
-    m.assign(fetch, mux(may_alloc, alloc_fetch, mux(cfg_bto, needed, range)));
-    m.assign(probe, mux(store, range, fetch));
-
-    m.comment("The chunk-tag match against the set (copies of the probed sectors).");
-    m.instance("u_match", chunk_match_block().module(cfg), {},
-               {{"common_tag_i", common}, {"chunk_tag_i", chunk_tag}, {"size_i", size}, {"gran_i", gran},
-                {"sectors_i", probe}, {"way_common_tag_i", row_common}, {"slot_valid_i", row_valid},
-                {"slot_tag_i", row_tag}, {"hit_o", hit}, {"partial_o", partial}, {"hit_way_o", hit_way},
-                {"hit_slots_o", hit_slots}, {"copies_o", copies}});
-
-    m.comment("Copies by chunk: the one-copy invariant puts each chunk of the line in at most one slot, so a");
-    m.comment("request writes back at most four slots.");
-    Expr cp_valid = m.logic("cp_valid", kSlots);
-    Expr cp_dirty = m.logic("cp_dirty", kSlots);
-    m.always_comb({{cp_valid, zeros()}, {cp_dirty, zeros()}, {cp_way, zeros()}, {cp_slot, zeros()}}, [&](Block& b) {
-      b.for_("w", 0, Expr(ways), [&](Block& bw, const Expr& w) {
-        bw.for_("s", 0, Expr(kSlots), [&](Block& bs, const Expr& s) {
-          bs.if_(copies[w * kSlots + s], [&](Block& t) {
-            Expr c = row_tag.part((w * kSlots + s) * ct_bits, 2);
-            write_at(t, c, kSlots,
-                     {{cp_valid, 1, 1, bit(true)},
-                      {cp_dirty, 1, 1, row_dirty_any[w * kSlots + s]},
-                      {cp_way, way_bits, way_bits, cast(way_bits, w)},
-                      {cp_slot, 2, 2, cast(2, s)}});
-          });
-        });
-      });
-    });
-    m.assign(cp_wb, cp_valid & cp_dirty);
-    m.assign(dirty_n, cast(3, countones(cp_wb)));
-    m.comment("Position of chunk c's write-back among the request's write-backs: those with a smaller key");
-    m.comment("(way, then slot), the golden L1's order.");
-    m.gen_for("g_cp", "gc", 0, kSlots, [&](Scope& g, const Expr& c) {
-      Expr key = g.logic("key", way_bits + 2);
-      Expr before = g.logic("earlier", kSlots);
-      g.assign(key, concat({cp_way.part(c * way_bits, way_bits), cp_slot.part(c * 2, 2)}));
-      g.gen_for("g_other", "go", 0, kSlots, [&](Scope& go, const Expr& o) {
-        go.assign(before[o], cp_wb[o].land(concat({cp_way.part(o * way_bits, way_bits), cp_slot.part(o * 2, 2)}).lt(key)));
-      });
-      g.assign(cp_off.part(c * 3, 3), cast(3, countones(before)));
-    });
+    m.comment("Stage M1's half: what reads no flip-flop.");
+    const Expr legal = m.logic("legal");
+    const Expr compared = m.logic("compared", kSlots);
+    const Expr mask_chunk = m.logic("mask_chunk", kSlots * 2);
+    const Expr req_chunks = m.logic("req_chunks", kSlots);
+    const Expr need_slots = m.logic("need_slots", kSlots);
+    const Expr head_mask = m.logic("head_mask", 2);
+    const Expr free_slots = m.logic("free_slots", kSlots);
+    const Expr common_eq = m.logic("common_eq", ways);
+    const Expr tag_ok = m.logic("tag_ok", ways * kSlots);
+    const Expr held = m.logic("held", ways * kSlots);
+    const Expr copy = m.logic("copy", ways * kSlots);
+    const Expr slot_chunk = m.logic("slot_chunk", ways * kSlots * 2);
+    const Expr unused_m1 = m.logic("unused_m1");
+    m.instance("u_m1", core_match_m1_block().module(cfg), {},
+               {{"store_i", store}, {"size_i", size}, {"chunk_i", chunk}, {"mask_i", mask}, {"token_i", token},
+                {"common_tag_i", common}, {"chunk_tag_i", chunk_tag}, {"gran_i", gran}, {"cfg_bypass_i", cfg_bypass},
+                {"cfg_bto_i", cfg_bto}, {"cfg_opportunistic_i", cfg_opp}, {"agcb_bypass_i", agcb_bypass},
+                {"two_level_bypass_i", tl_bypass}, {"row_common_tag_i", row_common}, {"row_chunk_tag_i", row_tag},
+                {"needed_o", needed}, {"fetch_o", fetch}, {"probe_o", probe}, {"reason_o", reason},
+                {"legal_o", legal}, {"compared_o", compared}, {"mask_chunk_o", mask_chunk},
+                {"req_chunks_o", req_chunks}, {"need_slots_o", need_slots}, {"head_mask_o", head_mask},
+                {"free_slots_o", free_slots}, {"common_eq_o", common_eq}, {"tag_ok_o", tag_ok}, {"held_o", held},
+                {"copy_o", copy}, {"slot_chunk_o", slot_chunk}});
+    m.comment("The decode l1d_match_fix reads in the staged L1: nothing to correct here.");
+    m.assign(unused_m1, red_xor(concat({compared, mask_chunk, req_chunks})));
+    m.comment("Stage M2's half: the valid and any-dirty bits.");
+    m.instance("u_m2", core_match_m2_block().module(cfg), {},
+               {{"legal_i", legal}, {"free_slots_i", free_slots}, {"need_slots_i", need_slots},
+                {"head_mask_i", head_mask}, {"common_eq_i", common_eq}, {"tag_ok_i", tag_ok}, {"held_i", held},
+                {"copy_i", copy}, {"slot_chunk_i", slot_chunk}, {"row_valid_i", row_valid},
+                {"row_dirty_any_i", row_dirty_any}, {"hit_o", hit}, {"partial_o", partial}, {"hit_way_o", hit_way},
+                {"hit_slots_o", hit_slots}, {"copies_o", copies}, {"cp_way_o", cp_way}, {"cp_slot_o", cp_slot},
+                {"cp_wb_o", cp_wb}, {"cp_off_o", cp_off}, {"writebacks_o", dirty_n}});
     return m;
   }
 };

@@ -1,10 +1,15 @@
 // l1d_fill_place: the fill unit's placement decision (docs/l1d-microarchitecture.md section 6, step
 // 0 of a fill): whether the block allocates, into which way and position, which slots it replaces
 // and which of those are written back, and the AgeLRU bypass. Combinational on the set's row as
-// the fill sees it; the single-cycle l1d_top uses it in its fill actor, the staged L1 at M1 and M2.
+// the fill sees it; the single-cycle l1d_top uses it in its fill actor.
 // Golden counterpart: golden::L1::choose_placement, placement_dirty and agelru_bypasses (without
 // reservations: the RTL implements allocation on_fill).
-#include <string>
+//
+// Structure: two units along the staged L1's stage line (contract 16.5): l1d_fill_place_m1 (the
+// common-tag compares and the allocation rule, which read no flip-flop) and l1d_fill_place_m2
+// (everything that reads the set's flip-flops). Here they are wired back to back, so the
+// single-cycle l1d_top's lockstep checks both.
+#include <algorithm>
 
 #include "common/address.h"
 #include "common/config.h"
@@ -66,103 +71,22 @@ class FillPlace final : public RtlBlock {
     const Expr wb_o = m.output("writeback_slots_o", kSlots);
     const Expr dirty_n_o = m.output("writebacks_o", 3);
 
-    m.comment("The block's size code (0 32 B, 1 64 B, 2 128 B) from its chunk count.");
-    Expr size = m.logic("size", 2);
-    m.assign(size, mux(slots.eq(lit(3, 4)), lit(2, 2), mux(slots.eq(lit(3, 2)), lit(2, 1), lit(2, 0))));
-
-    m.comment("Per way: the line holds a valid slot; PCAL opportunistic fills take no priority line; a line of");
-    m.comment("the block's common-tag can take a smaller block at a free position.");
-    Expr line_valid = m.logic("line_valid", ways);
-    Expr same_common = m.logic("same_common", ways);
-    Expr pcal_opp = m.logic("pcal_opp");
-    m.assign(pcal_opp, bypass.eq(lit(2, 3)));
-    m.gen_for("g_way", "gw", 0, ways, [&](Scope& g, const Expr& w) {
-      g.assign(line_valid[w], red_or(valid.part(w * kSlots, kSlots)));
-      g.assign(eligible_o[w], (!pcal_opp).lor(!line_valid[w]).lor(!prio[w]));
-      g.assign(same_common[w],
-               line_valid[w] & eligible_o[w] & common.part(w * cm_bits, cm_bits).eq(fill_common));
-    });
-
-    m.comment("Allocate unless: AGCB without the L2's bit, two-level, PCAL without opportunistic caching,");
-    m.comment("or a block smaller than G (fetched before a small-to-large switch).");
+    m.comment("Stage M1's half: the common-tag compares and the allocation rule.");
+    Expr common_eq = m.logic("common_eq", ways);
     Expr wanted = m.logic("wanted");
-    m.assign(wanted, (bypass.eq(lit(2, 0)) | (bypass.eq(lit(2, 1)) & l2_bit) | (pcal_opp & opportunistic)) &
-                         size.ge(gran));
-
-    Expr partial_found = m.logic("partial_found");
-    Expr partial_way = m.logic("partial_way", way_bits);
-    Expr invalid_found = m.logic("invalid_found");
-    Expr invalid_way = m.logic("invalid_way", way_bits);
-    m.comment("The lowest line of the same common-tag, and the lowest free eligible line.");
-    m.always_comb({{partial_found, bit(false)}, {partial_way, zeros()}, {invalid_found, bit(false)},
-                   {invalid_way, zeros()}},
-                  [&](Block& b) {
-                    b.for_("w", 0, Expr(ways), [&](Block& bw, const Expr& w) {
-                      bw.if_((!partial_found).land(same_common[w]), [&](Block& t) {
-                        t.assign(partial_found, bit(true));
-                        t.assign(partial_way, cast(way_bits, w));
-                      });
-                      bw.if_((!invalid_found).land(eligible_o[w]).land(!line_valid[w]), [&](Block& t) {
-                        t.assign(invalid_found, bit(true));
-                        t.assign(invalid_way, cast(way_bits, w));
-                      });
-                    });
-                  });
-    Expr use_partial = m.logic("use_partial");
-    m.assign(use_partial, slots.lt(lit(3, 4)) & partial_found);
-    Expr any = m.logic("any");
-    m.assign(any, use_partial | red_or(eligible_o));
-    m.assign(way_o, mux(use_partial, partial_way, mux(invalid_found, invalid_way, victim)));
-    m.assign(whole_o, !use_partial);
-
-    m.comment("The partial position in the chosen line: the aligned run of slots_i slots whose most recent");
-    m.comment("valid slot is oldest (age 4 when none is valid); ties to the lowest position.");
-    Expr way_valid = m.logic("way_valid", kSlots);
-    Expr way_rank = m.logic("way_rank", kSlots * 2);
-    m.assign(way_valid, select_part(valid, way_o, ways, kSlots));
-    m.assign(way_rank, select_part(rank, way_o, ways, kSlots * 2));
-    m.comment("age1[p]: slot p's rank if valid, else 4; age2[q]: the smaller of slots 2q and 2q+1 likewise.");
-    Expr age1 = m.logic("age1", kSlots * 3);
-    Expr age2 = m.logic("age2", 2 * 3);
-    for (unsigned s = 0; s < kSlots; ++s) {
-      m.assign(age1.part(Expr(s * 3), 3),
-               mux(way_valid[Expr(s)], cast(3, way_rank.part(Expr(s * 2), 2)), lit(3, 4)));
-    }
-    for (unsigned q = 0; q < 2; ++q) {
-      Expr a = age1.part(Expr(q * 6), 3), b = age1.part(Expr(q * 6 + 3), 3);
-      m.assign(age2.part(Expr(q * 3), 3), mux(b.lt(a), b, a));
-    }
-    Expr best1 = m.logic("best1", 2);
-    Expr best1_age = m.logic("best1_age", 3);
-    m.always_comb({{best1, lit(2, 0)}, {best1_age, age1.part(Expr(0), 3)}}, [&](Block& b) {
-      b.for_("p", 1, Expr(kSlots), [&](Block& bp, const Expr& p) {
-        bp.if_(age1.part(p * 3, 3).gt(best1_age), [&](Block& t) {
-          t.assign(best1, cast(2, p));
-          t.assign(best1_age, age1.part(p * 3, 3));
-        });
-      });
-    });
-    Expr pos = m.logic("pos", 2);
-    m.assign(pos, mux(slots.eq(lit(3, 1)), best1,
-                      mux(age2.part(Expr(3), 3).gt(age2.part(Expr(0), 3)), lit(2, 2), lit(2, 0))));
-    m.assign(pos_o, mux(use_partial, pos, lit(2, 0)));
-    m.comment("The slots the fill replaces (its position, or the whole line) and the ones the block goes");
-    m.comment("into (slots_i slots from pos_o).");
-    m.assign(posmask_o, mux(use_partial, mux(slots.eq(lit(3, 1)), lit(4, 1) << pos, lit(4, 3) << pos), lit(4, 0xF)));
-    m.assign(slotmask_o, mux(slots.eq(lit(3, 4)), lit(4, 0xF),
-                             mux(slots.eq(lit(3, 2)), lit(4, 3) << pos_o, lit(4, 1) << pos_o)));
-    m.assign(replaces_o, red_or(way_valid & posmask_o));
-    m.assign(wb_o, posmask_o & way_valid & select_part(dirty_any, way_o, ways, kSlots));
-    m.assign(dirty_n_o, cast(3, countones(wb_o)));
-
-    m.comment("AgeLRU bypass: the victim line's owner is active and the requester is younger.");
-    Expr victim_active = m.logic("victim_active");
-    Expr victim_rel = m.logic("victim_rel", kAwidBits);
-    m.assign(victim_active, way_active[way_o]);
-    m.assign(victim_rel, select_part(way_rel, way_o, ways, kAwidBits));
-    Expr age_bypass = m.logic("age_bypass");
-    m.assign(age_bypass, replaces_o & age_bypass_en & victim_active & req_rel.gt(victim_rel));
-    m.assign(allocates_o, wanted & any & !age_bypass);
+    m.instance("u_m1", fill_place_m1_block().module(cfg), {},
+               {{"row_common_tag_i", common}, {"common_tag_i", fill_common}, {"slots_i", slots}, {"bypass_i", bypass},
+                {"l2_bit_i", l2_bit}, {"gran_i", gran}, {"cfg_opportunistic_i", opportunistic},
+                {"common_eq_o", common_eq}, {"wanted_o", wanted}});
+    m.comment("Stage M2's half: the set's flip-flops, the victim and the ages.");
+    m.instance("u_m2", fill_place_m2_block().module(cfg), {},
+               {{"row_valid_i", valid}, {"row_priority_i", prio}, {"row_rank_i", rank},
+                {"row_dirty_any_i", dirty_any}, {"common_eq_i", common_eq}, {"wanted_i", wanted}, {"slots_i", slots},
+                {"bypass_i", bypass}, {"victim_i", victim}, {"age_bypass_en_i", age_bypass_en},
+                {"way_active_i", way_active}, {"way_rel_age_i", way_rel}, {"req_rel_age_i", req_rel},
+                {"eligible_o", eligible_o}, {"allocates_o", allocates_o}, {"way_o", way_o}, {"pos_o", pos_o},
+                {"whole_o", whole_o}, {"replace_slots_o", posmask_o}, {"block_slots_o", slotmask_o},
+                {"replaces_valid_o", replaces_o}, {"writeback_slots_o", wb_o}, {"writebacks_o", dirty_n_o}});
     return m;
   }
 };

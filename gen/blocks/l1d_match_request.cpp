@@ -31,7 +31,8 @@ class MatchRequest final : public RtlBlock {
     m.describe("Per slot or chunk index s: compared_o (the tag mask compares slot s), mask_chunk_o[2s +: 2] (the");
     m.describe("chunk index it must hold), req_chunks_o (chunk s is one of the request's), need_slots_o (a hitting");
     m.describe("position keeps one of them in slot s); head_mask_o: the slot-index bits that name a position of");
-    m.describe("max(G, R) / 32 slots (the positions themselves follow from it, in l1d_match_combine).");
+    m.describe("max(G, R) / 32 slots (the positions themselves follow from it, in l1d_match_combine);");
+    m.describe("free_slots_o: slot s is neither compared nor needed, so a position takes whatever it holds.");
     Expr ct_bits = m.param("ChunkTagBits", l1d::AddressSplit(cfg.l1).chunk_tag_bits());
     Expr chunk_tag = m.input("chunk_tag_i", ct_bits);
     Expr size = m.input("size_i", 2);
@@ -42,6 +43,7 @@ class MatchRequest final : public RtlBlock {
     Expr req_chunks_o = m.output("req_chunks_o", kSlots);
     Expr need_slots_o = m.output("need_slots_o", kSlots);
     Expr head_mask_o = m.output("head_mask_o", 2);
+    Expr free_slots_o = m.output("free_slots_o", kSlots);
     Expr req_chunks = m.logic("req_chunks", kSlots);
     Expr need_slots = m.logic("need_slots", kSlots);
     Expr head_mask = m.logic("head_mask", 2);
@@ -83,6 +85,8 @@ class MatchRequest final : public RtlBlock {
     m.assign(req_chunks_o, req_chunks);
     m.assign(need_slots_o, need_slots);
     m.assign(head_mask_o, head_mask);
+    m.comment("Registered at M1 so that M2's per-slot check is one AND-OR with the valid bit.");
+    m.assign(free_slots_o, ~compared & ~need_slots);
     return m;
   }
 };

@@ -16,12 +16,16 @@ const std::vector<const RtlBlock*>& all_blocks() {
       &match_combine_block(),
       &chunk_match_block(),    // instantiates l1d_tag_compare, l1d_match_request, l1d_match_combine
       &match_fix_block(),
-      &core_match_block(),  // instantiates l1d_chunk_match
+      &core_match_m1_block(),  // instantiates l1d_match_request, l1d_tag_compare
+      &core_match_m2_block(),  // instantiates l1d_match_combine
+      &core_match_block(),     // instantiates l1d_core_match_m1, l1d_core_match_m2
       &agcb_table_block(),
       &two_level_block(),
       &gran_selector_block(),
       &agelru_ages_block(),
-      &fill_place_block(),
+      &fill_place_m1_block(),
+      &fill_place_m2_block(),
+      &fill_place_block(),  // instantiates l1d_fill_place_m1, l1d_fill_place_m2
       &flush_keep_block(),
       &ram_1r1w_block(),
       &mshr_block(),  // instantiates l1d_ram_1r1w

@@ -1,0 +1,165 @@
+// l1d_fill_place_m2: the half of the fill unit's placement decision (docs/l1d-microarchitecture.md
+// section 6, step 0 of a fill) that reads flip-flop state: from l1d_fill_place_m1's common-tag
+// equalities and allocation rule and the set's valid, priority, rank and any-dirty bits, the
+// victim and the AgeLRU ages: whether the block allocates, into which way and position, which
+// slots it replaces and which of those are written back, and the AgeLRU bypass. Combinational.
+//
+// Why a unit of its own: the staged L1 (contract 16.5) runs it at M2 on M1's registered vectors,
+// reading the flip-flops after the edge of the operation ahead. l1d_fill_place composes the two in
+// one cycle. Golden counterpart: golden::L1::choose_placement, placement_dirty and agelru_bypasses
+// (without reservations: the RTL implements allocation on_fill).
+#include <string>
+
+#include "common/config.h"
+#include "gen/blocks/block.h"
+#include "gen/blocks/wide_select.h"
+
+namespace gen::blocks {
+namespace {
+
+constexpr unsigned kSlots = 4;
+constexpr unsigned kAwidBits = 8;
+
+class FillPlaceM2 final : public RtlBlock {
+ public:
+  std::string_view name() const override { return "l1d_fill_place_m2"; }
+  std::string_view summary() const override {
+    return "fill placement, stage M2: allocate?, way and position, replaced and written-back slots, AgeLRU bypass";
+  }
+
+  Module module(const l1d::Config& cfg) const override {
+    const unsigned ways = cfg.l1.ways;
+    const unsigned way_bits = bits_for(ways);
+    Module m(name());
+    m.describe("The fill's placement, the part that reads flip-flops (contract section 6; stage M2 of 16.5).");
+    m.describe("Row inputs: the set's slot valid bits, priority bits (PCAL), slot ranks (2 bits per slot, 0 = most");
+    m.describe("recent) and any-dirty bits; bit 4w+s is slot s of way w. From l1d_fill_place_m1: common_eq_i (way w");
+    m.describe("has the block's common-tag) and wanted_i (the block may allocate). The block: slots_i (1, 2 or 4");
+    m.describe("chunks), bypass_i (the entry's bypass reason: 3 is PCAL). eligible_o goes to the replacement state,");
+    m.describe("whose victim comes back on victim_i.");
+    m.describe("age_bypass_en_i: AgeLRU bypassing is on (policy AgeLRU and agelru_enable); req_rel_age_i is the");
+    m.describe("requester's relative age, way_active_i / way_rel_age_i the owners' of the set's lines.");
+
+    const Expr valid = m.input("row_valid_i", ways * kSlots);
+    const Expr prio = m.input("row_priority_i", ways);
+    const Expr rank = m.input("row_rank_i", ways * kSlots * 2);
+    const Expr dirty_any = m.input("row_dirty_any_i", ways * kSlots);
+    const Expr common_eq = m.input("common_eq_i", ways);
+    const Expr wanted = m.input("wanted_i");
+    const Expr slots = m.input("slots_i", 3);
+    const Expr bypass = m.input("bypass_i", 2);
+    const Expr victim = m.input("victim_i", way_bits);
+    const Expr age_bypass_en = m.input("age_bypass_en_i");
+    const Expr way_active = m.input("way_active_i", ways);
+    const Expr way_rel = m.input("way_rel_age_i", ways * kAwidBits);
+    const Expr req_rel = m.input("req_rel_age_i", kAwidBits);
+
+    const Expr eligible_o = m.output("eligible_o", ways);
+    const Expr allocates_o = m.output("allocates_o");
+    const Expr way_o = m.output("way_o", way_bits);
+    const Expr pos_o = m.output("pos_o", 2);
+    const Expr whole_o = m.output("whole_o");
+    const Expr posmask_o = m.output("replace_slots_o", kSlots);
+    const Expr slotmask_o = m.output("block_slots_o", kSlots);
+    const Expr replaces_o = m.output("replaces_valid_o");
+    const Expr wb_o = m.output("writeback_slots_o", kSlots);
+    const Expr dirty_n_o = m.output("writebacks_o", 3);
+
+    m.comment("Per way: the line holds a valid slot; PCAL opportunistic fills take no priority line; a line of");
+    m.comment("the block's common-tag can take a smaller block at a free position.");
+    Expr line_valid = m.logic("line_valid", ways);
+    Expr same_common = m.logic("same_common", ways);
+    Expr pcal_opp = m.logic("pcal_opp");
+    m.assign(pcal_opp, bypass.eq(lit(2, 3)));
+    m.gen_for("g_way", "gw", 0, ways, [&](Scope& g, const Expr& w) {
+      g.assign(line_valid[w], red_or(valid.part(w * kSlots, kSlots)));
+      g.assign(eligible_o[w], (!pcal_opp).lor(!line_valid[w]).lor(!prio[w]));
+      g.assign(same_common[w], line_valid[w] & eligible_o[w] & common_eq[w]);
+    });
+
+    Expr partial_found = m.logic("partial_found");
+    Expr partial_way = m.logic("partial_way", way_bits);
+    Expr invalid_found = m.logic("invalid_found");
+    Expr invalid_way = m.logic("invalid_way", way_bits);
+    m.comment("The lowest line of the same common-tag, and the lowest free eligible line.");
+    m.always_comb({{partial_found, bit(false)}, {partial_way, zeros()}, {invalid_found, bit(false)},
+                   {invalid_way, zeros()}},
+                  [&](Block& b) {
+                    b.for_("w", 0, Expr(ways), [&](Block& bw, const Expr& w) {
+                      bw.if_((!partial_found).land(same_common[w]), [&](Block& t) {
+                        t.assign(partial_found, bit(true));
+                        t.assign(partial_way, cast(way_bits, w));
+                      });
+                      bw.if_((!invalid_found).land(eligible_o[w]).land(!line_valid[w]), [&](Block& t) {
+                        t.assign(invalid_found, bit(true));
+                        t.assign(invalid_way, cast(way_bits, w));
+                      });
+                    });
+                  });
+    Expr use_partial = m.logic("use_partial");
+    m.assign(use_partial, slots.lt(lit(3, 4)) & partial_found);
+    Expr any = m.logic("any");
+    m.assign(any, use_partial | red_or(eligible_o));
+    m.assign(way_o, mux(use_partial, partial_way, mux(invalid_found, invalid_way, victim)));
+    m.assign(whole_o, !use_partial);
+
+    m.comment("The partial position in the chosen line: the aligned run of slots_i slots whose most recent");
+    m.comment("valid slot is oldest (age 4 when none is valid); ties to the lowest position.");
+    Expr way_valid = m.logic("way_valid", kSlots);
+    Expr way_rank = m.logic("way_rank", kSlots * 2);
+    m.assign(way_valid, select_part(valid, way_o, ways, kSlots));
+    m.assign(way_rank, select_part(rank, way_o, ways, kSlots * 2));
+    m.comment("age1[p]: slot p's rank if valid, else 4; age2[q]: the smaller of slots 2q and 2q+1 likewise.");
+    Expr age1 = m.logic("age1", kSlots * 3);
+    Expr age2 = m.logic("age2", 2 * 3);
+    for (unsigned s = 0; s < kSlots; ++s) {
+      m.assign(age1.part(Expr(s * 3), 3),
+               mux(way_valid[Expr(s)], cast(3, way_rank.part(Expr(s * 2), 2)), lit(3, 4)));
+    }
+    for (unsigned q = 0; q < 2; ++q) {
+      Expr a = age1.part(Expr(q * 6), 3), b = age1.part(Expr(q * 6 + 3), 3);
+      m.assign(age2.part(Expr(q * 3), 3), mux(b.lt(a), b, a));
+    }
+    Expr best1 = m.logic("best1", 2);
+    Expr best1_age = m.logic("best1_age", 3);
+    m.always_comb({{best1, lit(2, 0)}, {best1_age, age1.part(Expr(0), 3)}}, [&](Block& b) {
+      b.for_("p", 1, Expr(kSlots), [&](Block& bp, const Expr& p) {
+        bp.if_(age1.part(p * 3, 3).gt(best1_age), [&](Block& t) {
+          t.assign(best1, cast(2, p));
+          t.assign(best1_age, age1.part(p * 3, 3));
+        });
+      });
+    });
+    Expr pos = m.logic("pos", 2);
+    m.assign(pos, mux(slots.eq(lit(3, 1)), best1,
+                      mux(age2.part(Expr(3), 3).gt(age2.part(Expr(0), 3)), lit(2, 2), lit(2, 0))));
+    m.assign(pos_o, mux(use_partial, pos, lit(2, 0)));
+    m.comment("The slots the fill replaces (its position, or the whole line) and the ones the block goes");
+    m.comment("into (slots_i slots from pos_o).");
+    m.assign(posmask_o, mux(use_partial, mux(slots.eq(lit(3, 1)), lit(4, 1) << pos, lit(4, 3) << pos), lit(4, 0xF)));
+    m.assign(slotmask_o, mux(slots.eq(lit(3, 4)), lit(4, 0xF),
+                             mux(slots.eq(lit(3, 2)), lit(4, 3) << pos_o, lit(4, 1) << pos_o)));
+    m.assign(replaces_o, red_or(way_valid & posmask_o));
+    m.assign(wb_o, posmask_o & way_valid & select_part(dirty_any, way_o, ways, kSlots));
+    m.assign(dirty_n_o, cast(3, countones(wb_o)));
+
+    m.comment("AgeLRU bypass: the victim line's owner is active and the requester is younger.");
+    Expr victim_active = m.logic("victim_active");
+    Expr victim_rel = m.logic("victim_rel", kAwidBits);
+    m.assign(victim_active, way_active[way_o]);
+    m.assign(victim_rel, select_part(way_rel, way_o, ways, kAwidBits));
+    Expr age_bypass = m.logic("age_bypass");
+    m.assign(age_bypass, replaces_o & age_bypass_en & victim_active & req_rel.gt(victim_rel));
+    m.assign(allocates_o, wanted & any & !age_bypass);
+    return m;
+  }
+};
+
+}  // namespace
+
+const RtlBlock& fill_place_m2_block() {
+  static const FillPlaceM2 block;
+  return block;
+}
+
+}  // namespace gen::blocks
