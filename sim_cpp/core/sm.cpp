@@ -217,9 +217,9 @@ void Sm::mem_fetch() {
 }
 
 void Sm::mem_peek() {
-  mem_room_ = mem_.request_room(id_, 2);
+  const MemResp* r = nullptr;
+  mem_room_ = mem_.peek_port(id_, 2, r);
   in_.mem_req_ready = mem_room_ > 0;
-  const MemResp* r = mem_.peek_response(id_);
   peeked_resp_ = r != nullptr;
   if (peeked_resp_)
     fetched_resp_ = *r;
@@ -274,7 +274,12 @@ bool Sm::cycle(uint64_t now) {
   if (in_.mem_resp_valid) in_.mem_resp = *fetched_resp_;
   if (direct_resp) ldst_.direct_response(*fetched_resp_, now);
   in_.occupancy = occupancy_;
-  send_events();
+  // Most cycles have no event to send: the L1's event inputs are only cleared.
+  if (launch_head_ < launch_queue_.size() || exit_head_ < exit_queue_.size() || pending_kernel_start_ ||
+      pending_kernel_end_)
+    send_events();
+  else
+    in_.warp_launch = in_.warp_exit = in_.kernel_start = in_.kernel_end = false;
   if (resident_warps_ > 0) {  // occupancy statistics, after this cycle's launch / exit
     ++occ_.resident_cycles;
     occ_.resident_sum += resident_warps_;
