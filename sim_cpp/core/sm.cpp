@@ -182,6 +182,7 @@ void Sm::send_events() {
     w.state = Warp::State::kFree;
     w.program.reset();
     ++free_slots_;
+    slots_freed_ = true;
     --live_warps_;
     Cta& c = ctas_[w.cta];
     if (--c.remaining == 0) {

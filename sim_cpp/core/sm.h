@@ -82,9 +82,13 @@ class Sm final : private IssueOracle {
   // Block scheduler side.
   bool fits(uint32_t warps) const { return free_slots_ >= warps; }
   void launch_cta(const Kernel& k, uint32_t cta, uint32_t warps);
-  uint32_t take_completed_ctas() {
+  // The CTAs completed since the last call; `slots_freed` is set if a warp slot was freed since
+  // then (only then can fits() have turned true).
+  uint32_t take_completed_ctas(bool& slots_freed) {
     const uint32_t n = completed_ctas_;
     completed_ctas_ = 0;
+    slots_freed |= slots_freed_;
+    slots_freed_ = false;
     return n;
   }
   // `l1_bytes`: the kernel's L1 (l1.carveout adaptive; docs/simulator.md "L1 carveout"). The L1
@@ -209,6 +213,7 @@ class Sm final : private IssueOracle {
   uint32_t free_slots_;
   uint32_t live_warps_ = 0, resident_warps_ = 0, occupancy_ = 0;
   uint32_t completed_ctas_ = 0;
+  bool slots_freed_ = false;  // take_completed_ctas
   uint32_t warp_limit_ = 0;
   int32_t ebt_ = 0;
   bool agelru_enable_ = true;
