@@ -22,6 +22,9 @@ class SystemPort final : public MemoryPort {
   bool split_tick() const override { return true; }
   bool split_response() const override { return true; }
   const MemResp* peek_response(uint32_t sm) const override { return mem_.peek_response(sm); }
+  uint32_t peek_port(uint32_t sm, uint32_t cap, const MemResp*& resp) const override {
+    return mem_.peek_port(sm, cap, resp);
+  }
   void take_response(uint32_t sm) override { mem_.take_response(sm); }
   void tick_independent() override { mem_.tick_partitions(); }
   void tick_rest() override { mem_.tick_networks(); }

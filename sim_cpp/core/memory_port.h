@@ -40,6 +40,11 @@ class MemoryPort {
   // the network's counters). Ports without the split are read with response().
   virtual bool split_response() const { return false; }
   virtual const MemResp* peek_response(uint32_t /*sm*/) const { return nullptr; }
+  // request_room() and peek_response() in one call (Sm::mem_peek, every SM every cycle).
+  virtual uint32_t peek_port(uint32_t sm, uint32_t cap, const MemResp*& resp) const {
+    resp = peek_response(sm);
+    return request_room(sm, cap);
+  }
   virtual void take_response(uint32_t /*sm*/) {}
   virtual void tick_independent() {}
   virtual void tick_rest() { tick(); }

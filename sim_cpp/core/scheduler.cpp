@@ -128,6 +128,8 @@ class TwoLevelScheduler final : public WarpScheduler {
     }
   }
 
+  bool stall_end_moves_warps() const override { return true; }
+
   const std::vector<uint32_t>& active_set() const { return active_; }
 
  private:

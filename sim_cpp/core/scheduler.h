@@ -66,6 +66,10 @@ class WarpScheduler {
   virtual uint32_t pick(const IssueOracle& oracle) = 0;
   // `slot` issued an instruction of kind `kind` this cycle.
   virtual void issued(uint32_t slot, OpKind kind) = 0;
+  // Whether a pick that issues nothing can still change the scheduler's state when a warp's
+  // long stall (IssueOracle::long_stalled) ends (two-level: the warp may enter the active set).
+  // The SM asks such a scheduler again at every stall end, others only once the warp can issue.
+  virtual bool stall_end_moves_warps() const { return false; }
 
  protected:
   virtual void on_launch(uint32_t /*slot*/) {}

@@ -50,7 +50,8 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
       warp_limit_(p.warp_limit),
       ebt_(p.pcal_ebt),
       sched_resident_(cfg.core.schedulers_per_sm, 0),
-      sched_sleep_until_(cfg.core.schedulers_per_sm, 0) {
+      sched_sleep_until_(cfg.core.schedulers_per_sm, 0),
+      ldst_waiter_(cfg.core.schedulers_per_sm, 0) {
   if (num_sched_ == 0 || num_sched_ > cfg.core.warps_per_sm)
     throw ConfigError("core.schedulers_per_sm must be in 1..warps_per_sm");
   if (cfg.core.warps_per_sm > 256) throw ConfigError("core.warps_per_sm above 256 does not fit the 8-bit warp field");
@@ -181,6 +182,7 @@ void Sm::send_events() {
     w.state = Warp::State::kFree;
     w.program.reset();
     ++free_slots_;
+    slots_freed_ = true;
     --live_warps_;
     Cta& c = ctas_[w.cta];
     if (--c.remaining == 0) {
@@ -216,9 +218,9 @@ void Sm::mem_fetch() {
 }
 
 void Sm::mem_peek() {
-  mem_room_ = mem_.request_room(id_, 2);
+  const MemResp* r = nullptr;
+  mem_room_ = mem_.peek_port(id_, 2, r);
   in_.mem_req_ready = mem_room_ > 0;
-  const MemResp* r = mem_.peek_response(id_);
   peeked_resp_ = r != nullptr;
   if (peeked_resp_)
     fetched_resp_ = *r;
@@ -242,11 +244,11 @@ bool Sm::cycle(uint64_t now) {
   stats_.busy_cycles += live_warps_ > 0;
   bool progress = false;
 
-  ldst_.deliver(now, [this](uint32_t slot) {
+  ldst_.deliver(now, [this, now](uint32_t slot) {
     Warp& w = warps_[slot];
     if (w.pending_loads == 0)
       throw std::logic_error(fmt::format("SM {}: load response for warp {} that waits for none", id_, slot));
-    if (--w.pending_loads == 0) wake_scheduler(slot);
+    if (--w.pending_loads == 0) loads_returned(slot, now);
   });
 
   const bool pipe = ldst_.has_pipe();
@@ -273,7 +275,12 @@ bool Sm::cycle(uint64_t now) {
   if (in_.mem_resp_valid) in_.mem_resp = *fetched_resp_;
   if (direct_resp) ldst_.direct_response(*fetched_resp_, now);
   in_.occupancy = occupancy_;
-  send_events();
+  // Most cycles have no event to send: the L1's event inputs are only cleared.
+  if (launch_head_ < launch_queue_.size() || exit_head_ < exit_queue_.size() || pending_kernel_start_ ||
+      pending_kernel_end_)
+    send_events();
+  else
+    in_.warp_launch = in_.warp_exit = in_.kernel_start = in_.kernel_end = false;
   if (resident_warps_ > 0) {  // occupancy statistics, after this cycle's launch / exit
     ++occ_.resident_cycles;
     occ_.resident_sum += resident_warps_;
@@ -294,9 +301,10 @@ bool Sm::cycle(uint64_t now) {
         ldst_.pipe_accepted();
       } else {
         const LdstUnit::Fired f = ldst_.fired(now);
-        if (f.done) {  // the LDST unit is free: any scheduler's memory instruction may issue
-          wake_all_schedulers();
-          if (f.store) warps_[f.warp].store_wait = false;
+        // The LDST unit is free: the schedulers waiting for it are asked (ldst_waiter_).
+        if (f.done && f.store) {
+          warps_[f.warp].store_wait = false;
+          wake_scheduler(f.warp);
         }
       }
       progress = true;
@@ -312,7 +320,7 @@ bool Sm::cycle(uint64_t now) {
   progress |= in_.mem_resp_valid || direct_resp;
   ldst_.tick();
 
-  if (resident_warps_ > 0 && now >= issue_sleep_until_) progress |= issue(now);
+  if (resident_warps_ > 0 && (now >= issue_sleep_until_ || (ldst_waiting_ && !ldst_.busy()))) progress |= issue(now);
   if (live_warps_ == 0)
     sleeping_ = !pending_kernel_start_ && !pending_kernel_end_ && ldst_.quiet() && l1_->idle();
   return progress;
@@ -338,9 +346,9 @@ bool Sm::dispatch(uint64_t now, bool direct_now) {
     }
     f = ldst_.dispatch_to_pipe(now);
   }
-  if (f.done) {
-    wake_all_schedulers();
-    if (f.store) warps_[f.warp].store_wait = false;
+  if (f.done && f.store) {  // the LDST unit is free: see cycle()
+    warps_[f.warp].store_wait = false;
+    wake_scheduler(f.warp);
   }
   return true;
 }
@@ -362,12 +370,16 @@ bool Sm::issue(uint64_t now) {
   for (uint32_t k = 0; k < num_sched_; ++k) {
     const uint32_t s = (first + k) % num_sched_;
     // A sleeping scheduler's pick would find nothing (and, for two-level, move nothing): no
-    // event that can make one of its warps ready has happened since its last pick.
-    if (sched_sleep_until_[s] > now) continue;
+    // event that can make one of its warps ready has happened since its last pick, and the LDST
+    // unit is busy or none of its warps waits for it (an earlier scheduler's memory instruction
+    // of this cycle may have taken it).
+    if (sched_sleep_until_[s] > now && !(ldst_waiter_[s] && !ldst_.busy())) continue;
     WarpScheduler& sched = *schedulers_[s];
     const uint32_t slot = sched.age_order().empty() ? WarpScheduler::kNone : sched.pick(*this);
     if (slot == WarpScheduler::kNone) {
-      sched_sleep_until_[s] = latency_wake(sched, now);
+      bool waiter = false;
+      sched_sleep_until_[s] = latency_wake(sched, now, waiter);
+      ldst_waiter_[s] = waiter;
       continue;
     }
     sched.issued(slot, warps_[slot].ibuf_kind);
@@ -376,19 +388,40 @@ bool Sm::issue(uint64_t now) {
     issued = true;
   }
   issue_sleep_until_ = *std::min_element(sched_sleep_until_.begin(), sched_sleep_until_.end());
+  ldst_waiting_ = std::any_of(ldst_waiter_.begin(), ldst_waiter_.end(), [](uint8_t x) { return x != 0; });
   return issued;
 }
 
-// The earliest ALU-latency expiry of a resident warp of `sched` that waits only for it; every
-// other reason to wait ends with an event that wakes the scheduler (wake_scheduler).
-uint64_t Sm::latency_wake(const WarpScheduler& sched, uint64_t now) const {
+// The earliest ALU-latency expiry of a resident warp of `sched` that waits only for it, and
+// (ldst_waiter) whether a warp waits only for the busy LDST unit; every other reason to wait
+// ends with an event that wakes the scheduler (wake_scheduler).
+uint64_t Sm::latency_wake(const WarpScheduler& sched, uint64_t now, bool& ldst_waiter) const {
   uint64_t at = ~uint64_t{0};
+  const bool ldst_busy = ldst_.busy();
   for (const uint32_t slot : sched.age_order()) {
     const Warp& w = warps_[slot];
-    if (w.ibuf_valid && !w.pending_loads && !w.store_wait && !w.at_barrier && w.ready_at > now)
+    if (!w.ibuf_valid || w.pending_loads || w.store_wait || w.at_barrier) continue;
+    if (w.ready_at > now)
       at = std::min(at, w.ready_at);
+    else
+      ldst_waiter |= ldst_busy && is_memory(w.ibuf_kind);
   }
   return at;
+}
+
+// A warp whose loads have all returned can issue at once, or when the LDST unit frees (its
+// scheduler becomes an ldst_waiter_), or after its ALU latency; a scheduler whose picks move
+// warps at a stall's end is asked at once.
+void Sm::loads_returned(uint32_t slot, uint64_t now) {
+  const Warp& w = warps_[slot];
+  const uint32_t s = sched_of(slot);
+  if (!schedulers_[s]->stall_end_moves_warps() && w.ibuf_valid && !w.store_wait && !w.at_barrier &&
+      w.ready_at <= now && is_memory(w.ibuf_kind) && ldst_.busy()) {
+    ldst_waiter_[s] = 1;
+    ldst_waiting_ = true;
+    return;
+  }
+  wake_scheduler(slot);
 }
 
 void Sm::wake_scheduler(uint32_t slot) {

@@ -82,9 +82,13 @@ class Sm final : private IssueOracle {
   // Block scheduler side.
   bool fits(uint32_t warps) const { return free_slots_ >= warps; }
   void launch_cta(const Kernel& k, uint32_t cta, uint32_t warps);
-  uint32_t take_completed_ctas() {
+  // The CTAs completed since the last call; `slots_freed` is set if a warp slot was freed since
+  // then (only then can fits() have turned true).
+  uint32_t take_completed_ctas(bool& slots_freed) {
     const uint32_t n = completed_ctas_;
     completed_ctas_ = 0;
+    slots_freed |= slots_freed_;
+    slots_freed_ = false;
     return n;
   }
   // `l1_bytes`: the kernel's L1 (l1.carveout adaptive; docs/simulator.md "L1 carveout"). The L1
@@ -165,8 +169,9 @@ class Sm final : private IssueOracle {
   void send_events();
   void resize_l1();  // to pending_l1_bytes_, at a kernel start
   bool issue(uint64_t now);
-  uint64_t latency_wake(const WarpScheduler& sched, uint64_t now) const;
+  uint64_t latency_wake(const WarpScheduler& sched, uint64_t now, bool& ldst_waiter) const;
   void wake_scheduler(uint32_t slot);  // the scheduler of warp `slot`
+  void loads_returned(uint32_t slot, uint64_t now);  // warp `slot`'s last pending load returned
   void wake_all_schedulers();
   void execute(uint32_t slot, uint64_t now);
   void check_barrier(Cta& c);
@@ -208,6 +213,7 @@ class Sm final : private IssueOracle {
   uint32_t free_slots_;
   uint32_t live_warps_ = 0, resident_warps_ = 0, occupancy_ = 0;
   uint32_t completed_ctas_ = 0;
+  bool slots_freed_ = false;  // take_completed_ctas
   uint32_t warp_limit_ = 0;
   int32_t ebt_ = 0;
   bool agelru_enable_ = true;
@@ -229,14 +235,20 @@ class Sm final : private IssueOracle {
   bool sleeping_ = true;
   // Issue skipping: a scheduler whose pick found nothing is not asked again before its
   // sched_sleep_until_ (the earliest ALU-latency expiry of its warps) unless an event that can
-  // make one of its warps ready wakes it (load data or store accepted: the warp's scheduler;
-  // LDST free, barrier release, new limits: all; a launch: the warp's). issue_sleep_until_ is
-  // their minimum: the SM does not call issue() before it.
+  // make one of its warps ready wakes it (store accepted: the warp's scheduler; load data: the
+  // warp's, once the warp can issue; barrier release, new limits: all; a launch: the warp's).
+  // issue_sleep_until_ is their minimum: the SM does not call issue() before it.
   uint64_t issue_sleep_until_ = 0;
   SmStats stats_;
   SmOccupancy occ_;
   std::vector<uint32_t> sched_resident_;  // resident warps per scheduler (occ_'s maximum)
   std::vector<uint64_t> sched_sleep_until_;  // per scheduler; 0: asked in the next issue()
+  // A scheduler with a warp that waits only for the busy LDST unit (ldst_waiter_) is also asked
+  // whenever the LDST unit is free at its turn; ldst_waiting_: any scheduler is. Waking every
+  // scheduler when the LDST unit frees asked many that had no memory instruction ready, and all
+  // but the first to issue one again found the LDST unit busy.
+  std::vector<uint8_t> ldst_waiter_;
+  bool ldst_waiting_ = false;
 };
 
 }  // namespace l1d::sim

@@ -260,7 +260,7 @@ RunResult Gpu::run(Workload& w, WorkloadScale scale) {
   return result_;
 }
 
-void Gpu::dispatch(const Kernel& k, uint32_t warps_per_cta, uint32_t total, uint32_t& next) {
+bool Gpu::dispatch(const Kernel& k, uint32_t warps_per_cta, uint32_t total, uint32_t& next) {
   // Round robin over the SMs, at most one CTA per SM per cycle, as many as fit.
   const uint32_t n = num_sms();
   uint32_t last = n;
@@ -269,7 +269,9 @@ void Gpu::dispatch(const Kernel& k, uint32_t warps_per_cta, uint32_t total, uint
     sms_[s]->launch_cta(k, next++, warps_per_cta);
     last = s;
   }
-  if (last != n) rr_ = (last + 1) % n;
+  if (last == n) return false;
+  rr_ = (last + 1) % n;
+  return true;
 }
 
 L1Counters Gpu::l1_totals() const {
@@ -314,6 +316,13 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
   kernels_.push_back({k.name(), g.ctas, g.warps_per_cta, now_, 0, l1_totals(), carveout});
   uint32_t next = 0, done = 0;
   bool ended = false;
+  // A dispatch that launched nothing is repeated only once a warp slot was freed: until then no
+  // SM fits a CTA, and the pass would change nothing (not even the round robin's start).
+  bool dispatch_again = true;
+  // The clocked SMs are listed again only when one may have woken (a kernel event, a CTA
+  // launch) or fallen quiescent (seen after its cycle); an SM sleeps only at its cycle's end and
+  // wakes only through the GPU's calls below.
+  bool reclock = true;
   last_progress_ = now_;
   mem_signature_ = memory_signature();
   // core.kernel_launch_cycles: the SMs get kernel start and the first CTAs at launch_at (the
@@ -321,9 +330,14 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
   const uint64_t launch_at = now_ + cfg_.core.kernel_launch_cycles;
   for (bool first = true;;) {
     const bool launched = now_ >= launch_at;
-    if (launched && first)
+    if (launched && first) {
       for (auto& s : sms_) s->kernel_start(carveout.l1_bytes);
-    if (launched) dispatch(k, g.warps_per_cta, g.ctas, next);
+      reclock = true;
+    }
+    if (launched && dispatch_again) {
+      dispatch_again = dispatch(k, g.warps_per_cta, g.ctas, next);
+      reclock |= dispatch_again;
+    }
     if (launched && first) {
       first = false;
       for (auto& c : controllers_) c->kernel_start(*this, index);
@@ -338,9 +352,12 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
     bool progress = !launched;
     // The SMs' cycles share no state (Sm::cycle); the memory ports and the architectural image
     // are touched before and after them in SM order, as if the SMs ran one after another.
-    clocked_.clear();
-    for (auto& s : sms_)
-      if (!s->quiescent()) clocked_.push_back(s.get());
+    if (reclock) {
+      clocked_.clear();
+      for (auto& s : sms_)
+        if (!s->quiescent()) clocked_.push_back(s.get());
+      reclock = false;
+    }
     // A port that can be peeked is read inside the SMs' items (Sm::mem_peek; commit() takes the
     // response), any other one here, before them.
     const bool peek = mem_->split_response();
@@ -369,12 +386,14 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
     for (size_t i = 0; i < clocked_.size(); ++i) {
       clocked_[i]->commit();
       progress |= moved_[i] != 0;
-      done += clocked_[i]->take_completed_ctas();  // only a clocked SM completes CTAs
+      done += clocked_[i]->take_completed_ctas(dispatch_again);  // only a clocked SM completes CTAs
+      reclock |= clocked_[i]->quiescent();
     }
     mem_->tick_rest();  // the whole tick() when the port does not split it
     if (!ended && done == g.ctas) {
       for (auto& s : sms_) s->kernel_end();
       ended = true;
+      reclock = true;
     }
     ++now_;
     if (progress) last_progress_ = now_;

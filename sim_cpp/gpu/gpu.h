@@ -136,7 +136,8 @@ class Gpu final : private ControllerHost {
   void set_agelru_enable(uint32_t sm, bool on) override { sms_[sm]->set_agelru_enable(on); }
 
   bool run_kernel(const Kernel& k, uint32_t index);
-  void dispatch(const Kernel& k, uint32_t warps_per_cta, uint32_t total, uint32_t& next);
+  // Returns whether a CTA was launched.
+  bool dispatch(const Kernel& k, uint32_t warps_per_cta, uint32_t total, uint32_t& next);
   void window_begin();
   void window_end();
   uint64_t memory_signature() const;

@@ -142,6 +142,16 @@ uint32_t MemorySystem::request_room(uint32_t sm, uint32_t cap) const {
   return static_cast<uint32_t>(std::min<size_t>(free, cap));
 }
 
+uint32_t MemorySystem::peek_port(uint32_t sm, uint32_t cap, const MemResp*& resp) const {
+  const Impl& m = *impl_;
+  m.check_sm(sm);
+  const auto* pk = m.last_response[sm] == m.now ? nullptr : m.resp_net.peek(sm, m.now);
+  resp = pk == nullptr ? nullptr : &pk->payload.resp;
+  const auto& n = m.req_net;
+  const size_t free = n.source_capacity() - std::min<size_t>(n.source_capacity(), n.source_occupancy(sm));
+  return static_cast<uint32_t>(std::min<size_t>(free, cap));
+}
+
 void MemorySystem::request(uint32_t sm, const MemReq& r) {
   Impl& m = *impl_;
   m.check_sm(sm);

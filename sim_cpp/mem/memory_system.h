@@ -65,6 +65,8 @@ class MemorySystem {
   // taking the peeked response (once, in the same cycle, before tick_networks()).
   const MemResp* peek_response(uint32_t sm) const;
   void take_response(uint32_t sm);
+  // request_room(sm, cap), and peek_response(sm) into `resp` (MemoryPort::peek_port).
+  uint32_t peek_port(uint32_t sm, uint32_t cap, const MemResp*& resp) const;
   // Advances one core cycle (after every SM's request/response calls of the cycle).
   void tick();  // tick_partitions() then tick_networks()
   // The two halves of tick(). tick_partitions() (the L2 slices and DRAM channels) reads only

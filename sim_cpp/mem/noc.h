@@ -16,7 +16,9 @@
 // grant order, so order per (source, destination) is kept.
 //
 // Cost: tick() visits only sources with queued packets (bitmask), and nothing when all are
-// empty; no allocation after construction.
+// empty; a source whose head packet waits for a credit of a full destination is parked (left
+// out of the visits) until that destination's consumer pops a packet, the only event that can
+// give it one; no allocation after construction.
 #pragma once
 
 #include <bit>
@@ -53,7 +55,8 @@ class Network {
         dst_busy_(dests, 0),
         last_grant_(dests, sources - 1),
         cand_(dests, kNone),
-        active_((sources + 63) / 64, 0) {
+        active_((sources + 63) / 64, 0),
+        parked_(dests * active_.size(), 0) {
     if (sources == 0 || dests == 0 || flits_per_cycle == 0 || src_capacity == 0 || dst_capacity == 0)
       throw std::invalid_argument("Network: sizes must be positive");
     touched_.reserve(dests);
@@ -89,7 +92,12 @@ class Network {
         const uint32_t s = static_cast<uint32_t>(w * 64 + static_cast<size_t>(std::countr_zero(bits)));
         if (src_busy_[s] > now) continue;
         const uint32_t d = src_[s].front().dst;
-        if (dst_busy_[d] > now || dst_[d].size() >= dst_cap_) continue;
+        if (dst_busy_[d] > now) continue;
+        if (dst_[d].size() >= dst_cap_) {  // no credit before d's next pop()
+          active_[w] &= ~(uint64_t{1} << (s % 64));
+          parked_[d * active_.size() + w] |= uint64_t{1} << (s % 64);
+          continue;
+        }
         if (cand_[d] == kNone) {
           cand_[d] = s;
           touched_.push_back(d);
@@ -127,6 +135,11 @@ class Network {
   void pop(uint32_t dst) {
     dst_[dst].pop_front();
     --at_dst_;
+    const size_t words = active_.size();
+    for (size_t w = 0; w < words; ++w) {  // the sources parked on dst's credit are visited again
+      active_[w] |= parked_[dst * words + w];
+      parked_[dst * words + w] = 0;
+    }
   }
 
   size_t source_occupancy(uint32_t src) const { return src_[src].size(); }
@@ -155,7 +168,9 @@ class Network {
   std::vector<uint32_t> last_grant_;
   std::vector<uint32_t> cand_;
   std::vector<uint32_t> touched_;
-  std::vector<uint64_t> active_;  // bit s: source s has queued packets
+  std::vector<uint64_t> active_;  // bit s: source s has queued packets and is not parked
+  // Per destination d, words [d * active_.size(), ...): bit s: source s is parked on d's credit.
+  std::vector<uint64_t> parked_;
   uint64_t queued_ = 0;
   uint64_t at_dst_ = 0;
   uint64_t flits_injected_ = 0;

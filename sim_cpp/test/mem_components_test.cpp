@@ -269,6 +269,29 @@ TEST(Network, SourcesSharingADestinationGetFairShares) {
   for (uint32_t s = 0; s < 3; ++s) EXPECT_NEAR(got[s], total / 3.0, 3.0) << s;
 }
 
+// Sources whose head waits for a credit of a full destination (Network parks them) are granted
+// in the first tick after the consumer pops, one per pop, in round-robin order from the source
+// granted last, a packet injected while they wait included.
+TEST(Network, SourcesWaitingOnAFullDestinationAreGrantedInTurnAfterEachPop) {
+  Network<Tagged> net(3, 1, 1, 1, 4, 1);  // one credit: one packet in flight or waiting at d0
+  for (uint32_t s = 0; s < 3; ++s) net.inject(s, 0, 1, 0, Tagged{s, 0});
+  std::vector<uint32_t> order;
+  for (uint64_t t = 0; t < 40; ++t) {
+    if (t == 5) net.inject(0, 0, 1, t, Tagged{0, 1});
+    if (t % 10 == 9) {  // the consumer takes one packet every 10 cycles
+      const auto* p = net.peek(0, t);
+      ASSERT_NE(p, nullptr) << t;
+      order.push_back(p->payload.src);
+      net.pop(0);
+    }
+    net.tick(t);
+    // A grant only in the tick of a pop (and the first one, at cycle 0).
+    EXPECT_EQ(net.granted().size(), t == 0 || (t % 10 == 9 && t < 39) ? 1u : 0u) << t;
+  }
+  EXPECT_EQ(order, (std::vector<uint32_t>{0, 1, 2, 0}));
+  EXPECT_TRUE(net.idle());
+}
+
 TEST(Network, FullDestinationBackPressuresTheSource) {
   const uint32_t src_cap = 8, dst_cap = 12;
   Network<Tagged> net(1, 1, 4, 1, src_cap, dst_cap);
