@@ -42,10 +42,13 @@ def split_module(lines):
             inputs.add(m.group(4))
     names = {o: f"{o}__bits" for o in outputs}
     out = []
-    for i, line in enumerate(lines):
+    in_header = True  # the module line and its port list, which Yosys may wrap over lines
+    for line in lines:
         m = DECL.match(line)
-        if i == 0 or line.strip().startswith(("input", "output")):
+        if in_header or line.strip().startswith(("input", "output")):
             out.append(line)  # the header and the port declarations keep the port names
+            if in_header and ");" in line:
+                in_header = False
         elif m and m.group(4) in outputs:  # the port's own declaration, then its split copy
             indent, kind, rng, name = m.groups()
             out.append(f"{indent}wire {rng} {name};\n")
