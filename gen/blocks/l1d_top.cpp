@@ -90,6 +90,12 @@ void Top::describe() {
   m.describe("Geometry (sets, ways, address and chunk-tag bits, MSHRs, miss queue) is the configuration's,");
   m.describe("fixed by the generator in the instantiated blocks and the widths below; WriteBack selects the");
   m.describe("write policy of store hits.");
+  if (staged_) {
+    m.describe("Staged pipe (l1.pipeline staged, contract 16): the actor is the operation in stage M2 (A, T,");
+    m.describe("M1, M2, C, D, R); core responses at m + 3; cnt_*_o are carry-save chunks whose pending");
+    m.describe("carries are on cnt_carry_o (counter i at bits 3i..3i+2, worth 2^16, 2^32, 2^48), read from");
+    m.describe("m + 2.");
+  }
 }
 
 void Top::ports() {

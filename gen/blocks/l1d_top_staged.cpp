@@ -1,18 +1,16 @@
 // l1d_top's generator, continued (gen/blocks/l1d_top_gen.h): the staged pipe of contract v2
 // (docs/l1d-microarchitecture.md section 16), generated for `l1.pipeline: staged`.
 //
-// First step of the staged l1d_top (issue 24): the pipe's observable timing around the
-// single-cycle cache's decision logic. Stage A is l1d_issue (input and replay FIFOs, the
-// arbiter, the T and M1 registers of the core operation) with l1d_fill_issue and
-// l1d_flush_walker; this file adds the fill and flush operations' payload registers through T and
-// M1, the M2 register, M2's squashes, rewinds and completions (16.3), the response pipe (answer at
-// m + 3), the miss queue (l1d_miss_queue: count at M2, requests at D, offered from m + 3 + k) and
-// counters read from m + 2; the data array (l1d_data_stage) read at C and written at D, with the
-// response's and the write-backs' bytes taken from it at D (gen/blocks/l1d_top_staged_data.cpp). M2 itself decides with the same logic as the single-cycle S1, fill
-// unit and flush walker, on the arrays as they are at M2 (flip-flops read combinationally), which
-// is what the golden model's per-operation M2 sees. Still to come (docs/rtl-blocks.md): the
-// tag/state array in SRAM read at A (l1d_tag_read), the match
-// split over M1 and M2 with l1d_match_fix, and the MSHR payloads in 1r1w arrays.
+// The staged l1d_top (issue 24), built in steps under lockstep with the staged golden model
+// (contract 16.5, "Status"). Stage A is l1d_issue (input and replay FIFOs, the arbiter, the T and
+// M1 registers of core operations) with l1d_fill_issue and l1d_flush_walker; this file adds the
+// fill and flush operations' payload registers through T and M1, the M2 register, M2's squashes,
+// rewinds and completions (16.3), the response pipe (answer at m + 3) and the carry-save counters
+// (l1d_perf_counters, read from m + 2). The tag/state row is in l1d_tag_read's SRAM
+// (l1d_top_staged_tags.cpp), the data in l1d_data_stage's banks with the miss queue's batch built at
+// D (l1d_top_staged_data.cpp). M2 decides with the single-cycle cache's decision logic on the row
+// M2 holds, which is the state the golden model's per-operation M2 sees. Still to come: the decision
+// split over M1 and M2 (the units' halves and l1d_match_fix) and the MSHR payloads in 1r1w arrays.
 #include "gen/blocks/l1d_top_gen.h"
 
 namespace gen::blocks::top_gen {
