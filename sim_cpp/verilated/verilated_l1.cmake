@@ -84,8 +84,16 @@ if(L1D_TOP_NETLIST)
     DEPENDS ${_gate_dir}/l1d_top.sv ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh
     COMMENT "Yosys: l1d_top netlist for gate_small"
     VERBATIM)
-  _rtl_model(Vl1d_top_gate_small_netlist OPT -O0 DEPENDS ${_gate_netlist}
-             ARGS --file ${_gate_netlist} -y ${_gate_dir} -Wno-UNOPTFLAT ${RTL_VERILATOR_ARGS})
+  # Verilated as the block netlists are (tb/rtl_blocks.cmake, RTL_NETLIST_ARGS): vectors split into
+  # bits and -fno-const-bit-op-tree, the two Verilator 5.006 netlist bugs' workarounds.
+  set(_gate_netlist_sim ${RTL_BUILD_DIR}/gate_small/netlist/l1d_top_netlist_split.v)
+  add_custom_command(
+    OUTPUT ${_gate_netlist_sim}
+    COMMAND python3 ${CMAKE_SOURCE_DIR}/synth/netlist_split_vectors.py ${_gate_netlist} ${_gate_netlist_sim}
+    DEPENDS ${_gate_netlist} ${CMAKE_SOURCE_DIR}/synth/netlist_split_vectors.py
+    VERBATIM)
+  _rtl_model(Vl1d_top_gate_small_netlist OPT -O0 DEPENDS ${_gate_netlist_sim}
+             ARGS --file ${_gate_netlist_sim} -y ${_gate_dir} ${RTL_VERILATOR_ARGS} ${RTL_NETLIST_ARGS})
   list(APPEND _models Vl1d_top_gate_small_netlist)
   string(APPEND _includes "#include \"Vl1d_top_gate_small_netlist.h\"\n#include \"Vl1d_top_gate_small_netlist___024root.h\"\n")
   set(_netlist_entries " \\\n  X(Vl1d_top_gate_small_netlist, \"${_gate_cfg}\", \"\")")
