@@ -83,8 +83,8 @@ std::string rtl_key(const Config& c) {
   return fmt::format(
       "l1 {} {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
       "bip {} {} | dip {} {}",
-      static_cast<int>(l.pipeline), l.size_bytes, l.ways, l.address_bits, l.chunk_tag_bits, static_cast<int>(l.set_index), l.mshr_entries,
-      l.mshr_max_merge, l.miss_queue_entries, static_cast<int>(l.write_policy), c.core.warps_per_sm,
+      static_cast<int>(l.pipeline), l.size_bytes, l.ways, l.address_bits, l.chunk_tag_bits,
+      static_cast<int>(l.set_index), l.mshr_entries, l.mshr_max_merge, l.miss_queue_entries, static_cast<int>(l.write_policy), c.core.warps_per_sm,
       c.core.instruction_bytes, static_cast<int>(p.replacement), p.agcb.entries, p.agcb.counter_bits,
       p.agcb.reset_value, p.agcb.threshold, p.two_level.window_cycles, p.two_level.bypass_period_cycles,
       p.two_level.th_low, p.two_level.th_high, p.two_level.th_warp, p.dycache.sample_requests,
