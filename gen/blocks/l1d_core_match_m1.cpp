@@ -12,13 +12,13 @@
 #include "common/address.h"
 #include "common/config.h"
 #include "gen/blocks/block.h"
+#include "gen/blocks/core_request_ports.h"
 #include "gen/blocks/wide_select.h"
 
 namespace gen::blocks {
 namespace {
 
 constexpr unsigned kSlots = 4;
-constexpr unsigned kMaskBits = 128;
 
 class CoreMatchM1 final : public RtlBlock {
  public:
@@ -41,19 +41,8 @@ class CoreMatchM1 final : public RtlBlock {
     m.describe("held_o, copy_o, as l1d_tag_compare's); slot_chunk_o[2(4w+s) +: 2], the chunk index each slot's");
     m.describe("tag holds (for the order of the copies' write-backs).");
 
-    const Expr store = m.input("store_i");
-    const Expr size = m.input("size_i", 2);
-    const Expr chunk = m.input("chunk_i", 2);
-    const Expr mask = m.input("mask_i", kMaskBits);
-    const Expr token = m.input("token_i");
-    const Expr common = m.input("common_tag_i", cm_bits);
-    const Expr chunk_tag = m.input("chunk_tag_i", ct_bits);
-    const Expr gran = m.input("gran_i", 2);
-    const Expr cfg_bypass = m.input("cfg_bypass_i", 3);
-    const Expr cfg_bto = m.input("cfg_bto_i");
-    const Expr cfg_opp = m.input("cfg_opportunistic_i");
-    const Expr agcb_bypass = m.input("agcb_bypass_i");
-    const Expr tl_bypass = m.input("two_level_bypass_i");
+    const auto [store, size, chunk, mask, token, common, chunk_tag, gran, cfg_bypass, cfg_bto, cfg_opp, agcb_bypass,
+                tl_bypass] = core_request_ports(m, cm_bits, ct_bits);
     const Expr row_common = m.input("row_common_tag_i", ways * cm_bits);
     const Expr row_tag = m.input("row_chunk_tag_i", ways * kSlots * ct_bits);
 

@@ -12,6 +12,7 @@
 
 #include "common/config.h"
 #include "gen/blocks/block.h"
+#include "gen/blocks/fill_place_ports.h"
 #include "gen/blocks/wide_select.h"
 
 namespace gen::blocks {
@@ -48,22 +49,8 @@ class FillPlaceM2 final : public RtlBlock {
     const Expr wanted = m.input("wanted_i");
     const Expr slots = m.input("slots_i", 3);
     const Expr bypass = m.input("bypass_i", 2);
-    const Expr victim = m.input("victim_i", way_bits);
-    const Expr age_bypass_en = m.input("age_bypass_en_i");
-    const Expr way_active = m.input("way_active_i", ways);
-    const Expr way_rel = m.input("way_rel_age_i", ways * kAwidBits);
-    const Expr req_rel = m.input("req_rel_age_i", kAwidBits);
-
-    const Expr eligible_o = m.output("eligible_o", ways);
-    const Expr allocates_o = m.output("allocates_o");
-    const Expr way_o = m.output("way_o", way_bits);
-    const Expr pos_o = m.output("pos_o", 2);
-    const Expr whole_o = m.output("whole_o");
-    const Expr posmask_o = m.output("replace_slots_o", kSlots);
-    const Expr slotmask_o = m.output("block_slots_o", kSlots);
-    const Expr replaces_o = m.output("replaces_valid_o");
-    const Expr wb_o = m.output("writeback_slots_o", kSlots);
-    const Expr dirty_n_o = m.output("writebacks_o", 3);
+    const auto [victim, age_bypass_en, way_active, way_rel, req_rel, eligible_o, allocates_o, way_o, pos_o, whole_o,
+                posmask_o, slotmask_o, replaces_o, wb_o, dirty_n_o] = placement_ports(m, ways, way_bits);
 
     m.comment("Per way: the line holds a valid slot; PCAL opportunistic fills take no priority line; a line of");
     m.comment("the block's common-tag can take a smaller block at a free position.");
