@@ -1,5 +1,6 @@
-// The core request's inputs of the lookup units, l1d_core_match and its stage-M1 half
-// l1d_core_match_m1: both declare them alike and in this order (gen/blocks/l1d_core_match*.cpp).
+// Ports the lookup units declare alike and in the same order (gen/blocks/l1d_core_match*.cpp): the
+// core request's inputs (l1d_core_match and its stage-M1 half) and the decision's outputs
+// (l1d_core_match and its stage-M2 half).
 #pragma once
 
 #include "gen/ir.h"
@@ -26,6 +27,26 @@ inline CoreRequestPorts core_request_ports(Module& m, unsigned common_bits, unsi
   p.cfg_opp = m.input("cfg_opportunistic_i");
   p.agcb_bypass = m.input("agcb_bypass_i");
   p.tl_bypass = m.input("two_level_bypass_i");
+  return p;
+}
+
+struct CoreDecisionPorts {
+  Expr hit, partial, hit_way, hit_slots, copies, cp_way, cp_slot, cp_wb, cp_off, dirty_n;
+};
+
+inline CoreDecisionPorts core_decision_ports(Module& m, unsigned ways, unsigned way_bits) {
+  constexpr unsigned kSlots = 4;
+  CoreDecisionPorts p;
+  p.hit = m.output("hit_o");
+  p.partial = m.output("partial_o");
+  p.hit_way = m.output("hit_way_o", way_bits);
+  p.hit_slots = m.output("hit_slots_o", kSlots);
+  p.copies = m.output("copies_o", ways * kSlots);
+  p.cp_way = m.output("cp_way_o", kSlots * way_bits);
+  p.cp_slot = m.output("cp_slot_o", kSlots * 2);
+  p.cp_wb = m.output("cp_wb_o", kSlots);
+  p.cp_off = m.output("cp_off_o", kSlots * 3);
+  p.dirty_n = m.output("writebacks_o", 3);
   return p;
 }
 

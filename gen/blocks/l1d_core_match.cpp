@@ -59,16 +59,8 @@ class CoreMatch final : public RtlBlock {
     const Expr fetch = m.output("fetch_o", kSlots);
     const Expr probe = m.output("probe_o", kSlots);
     const Expr reason = m.output("reason_o", 2);
-    const Expr hit = m.output("hit_o");
-    const Expr partial = m.output("partial_o");
-    const Expr hit_way = m.output("hit_way_o", way_bits);
-    const Expr hit_slots = m.output("hit_slots_o", kSlots);
-    const Expr copies = m.output("copies_o", ways * kSlots);
-    const Expr cp_way = m.output("cp_way_o", kSlots * way_bits);
-    const Expr cp_slot = m.output("cp_slot_o", kSlots * 2);
-    const Expr cp_wb = m.output("cp_wb_o", kSlots);
-    const Expr cp_off = m.output("cp_off_o", kSlots * 3);
-    const Expr dirty_n = m.output("writebacks_o", 3);
+    const auto [hit, partial, hit_way, hit_slots, copies, cp_way, cp_slot, cp_wb, cp_off, dirty_n] =
+        core_decision_ports(m, ways, way_bits);
 
     m.comment("Stage M1's half: what reads no flip-flop.");
     const Expr legal = m.logic("legal");

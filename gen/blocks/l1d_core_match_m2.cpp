@@ -9,6 +9,7 @@
 // golden::L1's lookup with chunk_match, find_copies and count_dirty.
 #include "common/config.h"
 #include "gen/blocks/block.h"
+#include "gen/blocks/core_request_ports.h"
 #include "gen/blocks/wide_select.h"
 
 namespace gen::blocks {
@@ -47,16 +48,8 @@ class CoreMatchM2 final : public RtlBlock {
     const Expr row_valid = m.input("row_valid_i", ways * kSlots);
     const Expr row_dirty_any = m.input("row_dirty_any_i", ways * kSlots);
 
-    const Expr hit = m.output("hit_o");
-    const Expr partial = m.output("partial_o");
-    const Expr hit_way = m.output("hit_way_o", way_bits);
-    const Expr hit_slots = m.output("hit_slots_o", kSlots);
-    const Expr copies = m.output("copies_o", ways * kSlots);
-    const Expr cp_way = m.output("cp_way_o", kSlots * way_bits);
-    const Expr cp_slot = m.output("cp_slot_o", kSlots * 2);
-    const Expr cp_wb = m.output("cp_wb_o", kSlots);
-    const Expr cp_off = m.output("cp_off_o", kSlots * 3);
-    const Expr dirty_n = m.output("writebacks_o", 3);
+    const auto [hit, partial, hit_way, hit_slots, copies, cp_way, cp_slot, cp_wb, cp_off, dirty_n] =
+        core_decision_ports(m, ways, way_bits);
 
     m.comment("The chunk match's decision (copies of the probed sectors).");
     m.instance("u_combine", match_combine_block().module(cfg), {},
