@@ -803,14 +803,28 @@ void read_config(Reader& top, Config& c) {
 
 }  // namespace
 
-Config load_config_file(const fs::path& file) {
+namespace {
+
+// A file may start from a preset (`base: NAME`, a file of configs/) and set only what differs:
+// "gtx480 with the staged pipe" stays gtx480 in every other field when gtx480.yaml changes.
+constexpr int kMaxBaseDepth = 8;
+
+Config load_config_file_at(const fs::path& file, int depth) {
   const std::string name = file.string();
   const YAML::Node doc = parse_file(file);
-  Config c;
-  c.name = file.stem().string();
-  c.source = name;
   std::vector<std::string> found;
   Reader top(doc, name, "", {&found, nullptr});
+  std::string base;
+  top.identifier("base", base);
+  Config c;
+  if (!base.empty()) {
+    if (depth >= kMaxBaseDepth)
+      fail(name, "base", fmt::format("value {} not allowed: more than {} files deep (a cycle of bases?)",
+                                     shown(base), kMaxBaseDepth));
+    c = load_config_file_at(find_named(config_dir(), base, "base preset"), depth + 1);
+  }
+  c.name = file.stem().string();
+  c.source = base.empty() ? name : name + " (base " + c.source + ")";
   read_config(top, c);
   top.finish();
   check_core(c.core, name);
@@ -821,9 +835,14 @@ Config load_config_file(const fs::path& file) {
   check_policy(c.policy, name, "policy.");
   check_rpr(c.policy, c.l1, name, "policy.");
   check_sector(c.policy, c.l1, name, "policy.");
-  for (std::string& path : found) c.set_by.emplace_back(std::move(path), name);
+  for (std::string& path : found)
+    if (path != "base") c.set_by.emplace_back(std::move(path), name);
   return c;
 }
+
+}  // namespace
+
+Config load_config_file(const fs::path& file) { return load_config_file_at(file, 0); }
 
 std::vector<ConfigField> describe_config(const Config& cfg) {
   Config copy = cfg;

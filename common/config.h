@@ -266,7 +266,8 @@ struct ConfigField {
 // Every field of the preset schema, in schema order (gpusim --explain-preset, the JSON statistics).
 std::vector<ConfigField> describe_config(const Config& cfg);
 
-// Loads and validates one YAML file of the preset schema.
+// Loads and validates one YAML file of the preset schema. A top-level `base: NAME` starts it from
+// configs/NAME.yaml (itself possibly based on another), so the file sets only what differs.
 Config load_config_file(const std::filesystem::path& file);
 // Merges a policy file (the `policy:` section schema, at top level) into cfg.policy.
 void apply_policy_file(Config& cfg, const std::filesystem::path& file);

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -382,6 +383,38 @@ TEST(ConfigDir, EnvironmentVariableOverridesSourceTree) {
   EXPECT_EQ(c.core.num_sms, 2u);
   EXPECT_EQ(c.policy.replacement, ReplacementKind::kBip);
   EXPECT_EQ(config_dir(), fs::path(PROJECT_SOURCE_DIR) / "configs");
+}
+
+// `base: NAME` starts a file from a preset of the config directory; the file's own keys override
+// it, a chain of bases resolves in order, and a cycle is refused in one line.
+TEST(ConfigFile, BaseStartsFromAPresetAndOverridesOnlyItsKeys) {
+  TempDir dir;
+  dir.write("gpu.yaml", "core: {num_sms: 3}\nl1: {ways: 8, hit_latency: 30}\nl2: {slices_per_partition: 2}\n");
+  dir.write("gpu-fast.yaml", "base: gpu\nl1: {hit_latency: 10}\n");
+  const fs::path mine = dir.write("mine.yaml", "base: gpu-fast\nl1: {pipeline: staged}\n");
+  dir.write("loop-a.yaml", "base: loop-b\n");
+  dir.write("loop-b.yaml", "base: loop-a\n");
+  ASSERT_EQ(::setenv("L1D_CONFIG_DIR", dir.path().c_str(), 1), 0);
+  const Config c = load_config_file(mine);
+  const std::string cycle = error_of([&] { load_preset("loop-a"); });
+  const std::string missing = error_of([&] { load_config_file(dir.write("x.yaml", "base: nosuch\n")); });
+  ::unsetenv("L1D_CONFIG_DIR");
+  EXPECT_EQ(c.name, "mine");
+  EXPECT_EQ(c.core.num_sms, 3u);                  // from gpu
+  EXPECT_EQ(c.l1.ways, 8u);                       // from gpu
+  EXPECT_EQ(c.l2.slices_per_partition, 2u);      // from gpu
+  EXPECT_EQ(c.l1.hit_latency, 10u);               // gpu-fast overrides gpu
+  EXPECT_EQ(c.l1.pipeline, L1Pipeline::kStaged);  // mine's own key
+  EXPECT_NE(cycle.find("base: value \"loop-"), std::string::npos) << cycle;
+  EXPECT_NE(cycle.find("more than 8 files deep"), std::string::npos) << cycle;
+  EXPECT_NE(missing.find("nosuch"), std::string::npos) << missing;
+  EXPECT_NE(missing.find("available:"), std::string::npos) << missing;
+  // The sources name the file that set each field last.
+  std::map<std::string, std::string> source;
+  for (const ConfigField& f : describe_config(c)) source[f.path] = f.source;
+  EXPECT_EQ(source["l1.pipeline"], mine.string());
+  EXPECT_EQ(source["l1.hit_latency"], (dir.path() / "gpu-fast.yaml").string());
+  EXPECT_EQ(source["l1.ways"], (dir.path() / "gpu.yaml").string());
 }
 
 // The papers' choices for what runtime controllers keep across kernel launches (config.h).
