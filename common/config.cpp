@@ -932,8 +932,6 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   if (c.allocation != AllocationPolicy::kOnFill) return "l1.allocation: " + to_string(c.allocation);
   if (c.bypass_fetch != BypassFetch::kRequest) return "l1.bypass_fetch: " + to_string(c.bypass_fetch);
   if (c.mshr_merge != MshrMerge::kStall) return "l1.mshr_merge: " + to_string(c.mshr_merge);
-  if (c.write_policy == WritePolicy::kWriteEvict) return "l1.write_policy: " + to_string(c.write_policy);
-  if (c.kernel_end != KernelEndAction::kFlush) return "l1.kernel_end: " + to_string(c.kernel_end);
   if (c.hit_latency_at == HitLatencyAt::kBeforeTag) return "l1.hit_latency_at: " + to_string(c.hit_latency_at);
   if (c.bypass_path != BypassPath::kThroughL1) return "l1.bypass_path: " + to_string(c.bypass_path);
   if (c.write_allocate != WriteAllocate::kNone) return "l1.write_allocate: " + to_string(c.write_allocate);

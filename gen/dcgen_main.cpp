@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
     l1d::Config cfg = named ? l1d::load_preset(preset) : l1d::load_config_file(config_file);
     if (!policy.empty()) l1d::apply_policy_preset(cfg, policy);
     if (cfg_inputs) {
-      fmt::print("{}\n", gen::blocks::format_cfg_inputs(gen::blocks::l1d_top_cfg_inputs(cfg.policy)));
+      fmt::print("{}\n", gen::blocks::format_cfg_inputs(gen::blocks::l1d_top_cfg_inputs(cfg)));
       return 0;
     }
 

@@ -12,7 +12,8 @@
 // Read (combinational on the registered array): every way of set rd_set_i.
 // Write (registered): each way w with wr_way_en_i[w] of set wr_set_i takes its slice of every
 // wr_* field. clear_priority_i (kernel end): every line's priority becomes 0 at the same edge,
-// overriding a write of 1 in that cycle.
+// overriding a write of 1 in that cycle; clear_valid_i (kernel end with l1.kernel_end invalidate)
+// does the same to every slot's valid bit.
 // Reset: every slot invalid and clean, slot s of every line rank s, every other field 0.
 // CommonTagBits is at least 1: without common-tag bits in the address that field keeps one bit,
 // which l1d_top writes 0. With one set, rd_set_i and wr_set_i keep one bit and are ignored.
@@ -44,7 +45,8 @@ module l1d_tag_array #(
   input  logic [Ways * HpcBits-1:0]                wr_hpc_i,
   input  logic [Ways * 8-1:0]                      wr_awid_i,
   input  logic [Ways-1:0]                          wr_priority_i,
-  input  logic                                     clear_priority_i
+  input  logic                                     clear_priority_i,
+  input  logic                                     clear_valid_i
 );
 
   // Every set's state: one memory per field, one word per set.
@@ -89,6 +91,11 @@ module l1d_tag_array #(
             priority_q[s] <= '0;
           end
         end
+        if (clear_valid_i) begin
+          for (int unsigned s = 0; s < Sets; s++) begin
+            valid_q[s] <= '0;
+          end
+        end
       end
     end
   end else begin : g_write_one_set
@@ -124,6 +131,11 @@ module l1d_tag_array #(
         if (clear_priority_i) begin
           for (int unsigned s = 0; s < Sets; s++) begin
             priority_q[s] <= '0;
+          end
+        end
+        if (clear_valid_i) begin
+          for (int unsigned s = 0; s < Sets; s++) begin
+            valid_q[s] <= '0;
           end
         end
       end

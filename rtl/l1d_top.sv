@@ -12,15 +12,14 @@
 // 1 miss-return, 2 bypass-return, 3 store-ack. Static configuration inputs, registered (set
 // them before reset and hold them): cfg_bypass_i (0 none, 1 AGCB, 2 two-level, 3 PCAL,
 // 4 AgeLRU), cfg_gran_i (0 fixed 128 B, 1 static 64 B, 2 static 32 B, 3 dynamic), cfg_bto_i,
-// cfg_opportunistic_i (PCAL), cfg_keep_large_i (DyCache). The replacement policy is the
-// configuration's, built into u_repl.
+// cfg_opportunistic_i (PCAL), cfg_keep_large_i (DyCache), cfg_write_i (the write policy of
+// store hits: 0 write-back, 1 write-through, 2 write-evict), cfg_kernel_end_inv_i (1: a kernel
+// end clears every valid bit instead of the flush walk; l1.kernel_end invalidate, only without
+// dirty state). The replacement policy is the configuration's, built into u_repl.
 // One actor uses the arrays per cycle: the fill unit, else the flush walker, else S1.
 // Geometry (sets, ways, address and chunk-tag bits, MSHRs, miss queue) is the configuration's,
-// fixed by the generator in the instantiated blocks and the widths below; WriteBack selects the
-// write policy of store hits.
-module l1d_top #(
-  parameter logic WriteBack = 1'b1
-) (
+// fixed by the generator in the instantiated blocks and the widths below.
+module l1d_top (
   input  logic          clk_i,
   input  logic          rst_ni,
   input  logic [2:0]    cfg_bypass_i,
@@ -28,6 +27,8 @@ module l1d_top #(
   input  logic          cfg_bto_i,
   input  logic          cfg_opportunistic_i,
   input  logic          cfg_keep_large_i,
+  input  logic [1:0]    cfg_write_i,
+  input  logic          cfg_kernel_end_inv_i,
   input  logic          core_req_valid_i,
   output logic          core_req_ready_o,
   input  logic [31:0]   core_req_id_i,
@@ -107,6 +108,8 @@ module l1d_top #(
   logic cfg_bto_q;
   logic cfg_opportunistic_q;
   logic cfg_keep_large_q;
+  logic [1:0] cfg_write_q;
+  logic cfg_kernel_end_inv_q;
 
   always_ff @(posedge clk_i) begin
     cfg_bypass_q <= cfg_bypass_i;
@@ -114,7 +117,15 @@ module l1d_top #(
     cfg_bto_q <= cfg_bto_i;
     cfg_opportunistic_q <= cfg_opportunistic_i;
     cfg_keep_large_q <= cfg_keep_large_i;
+    cfg_write_q <= cfg_write_i;
+    cfg_kernel_end_inv_q <= cfg_kernel_end_inv_i;
   end
+
+  logic write_back;
+  logic write_evict;
+
+  assign write_back = cfg_write_q == 2'd0;
+  assign write_evict = cfg_write_q == 2'd2;
 
   // S1, the lookup stage: the request that fired on the core port last cycle.
   logic s1_valid_q;
@@ -314,7 +325,8 @@ module l1d_top #(
     .wr_hpc_i        (w_hpc),
     .wr_awid_i       (w_awid),
     .wr_priority_i   (w_prio),
-    .clear_priority_i(kernel_end_i)
+    .clear_priority_i(kernel_end_i),
+    .clear_valid_i   (kernel_end_i & cfg_kernel_end_inv_q)
   );
 
   // Whether each slot of the row has a dirty byte (bit 4w+s: slot s of way w).
@@ -703,6 +715,7 @@ module l1d_top #(
   logic fill_write;
   logic load_hit;
   logic store_hit;
+  logic evict_hit;
   logic [2:0] inc_cycles;
   logic [2:0] inc_accesses;
   logic [2:0] inc_loads;
@@ -778,6 +791,7 @@ module l1d_top #(
     fill_write = 1'b0;
     load_hit = 1'b0;
     store_hit = 1'b0;
+    evict_hit = 1'b0;
     mshr_alloc = 1'b0;
     mshr_add = 1'b0;
     mshr_release = 1'b0;
@@ -940,18 +954,25 @@ module l1d_top #(
       end else begin
         if (p_conflict) begin
           inc_fail_conflict = 3'(1'd1);
-        end else if (m_hit && !WriteBack && !room_one) begin
+        end else if (m_hit && !write_back && !room_one) begin
           inc_fail_queue_full = 3'(1'd1);
         end else if (m_hit) begin
           // Store hit: write the masked bytes into the slots holding its chunks, dirty in write-back
-          // (store_hit: row_writes); write-through sends the store.
-          store_hit = 1'b1;
+          // (store_hit: row_writes); write-through sends the store. Write-evict sends it and
+          // invalidates the G-aligned pieces around the hit slots, writing no data and promoting
+          // nothing (evict_hit: row_writes; contract 13.4).
           s1_complete = 1'b1;
           s1_hit_done = 1'b1;
-          rp_hit = 1'b1;
-          rp_way = m_way;
-          w_en = 4'(1'd1) << m_way;
-          if (!WriteBack) begin
+          if (write_evict) begin
+            evict_hit = 1'b1;
+            w_en = 4'(1'd1) << m_way;
+          end else begin
+            store_hit = 1'b1;
+            rp_hit = 1'b1;
+            rp_way = m_way;
+            w_en = 4'(1'd1) << m_way;
+          end
+          if (!write_back) begin
             push_final = 1'b1;
             inc_mem_writes = 3'(1'd1);
           end
@@ -1041,12 +1062,23 @@ module l1d_top #(
   assign fill_run[2] = 3'd2 < fill_slots;
   assign fill_run[3] = 3'd3 < fill_slots;
   assign walk_drop = ~walk_keep;
-  assign slot_inval = walk_step ? 16'(walk_drop) << walk_way * 4 : fill_write ? 16'(fill_posmask) << fill_way * 4 : wb_from_s1 ? m_copies : '0;
+
+  // Write-evict: the hit slots widened to their G-aligned pieces (gran: 0 32 B, 1 64 B, 2 128 B).
+  logic [3:0] evict_pair;
+  logic [3:0] evict_slots;
+
+  assign evict_pair = {{2{m_slots[3] | m_slots[2]}}, {2{m_slots[1] | m_slots[0]}}};
+  assign evict_slots = gran == 2'd2 ? {4{|m_slots}} : gran == 2'd1 ? evict_pair : m_slots;
+
+  logic [15:0] s1_inval;
+
+  assign s1_inval = wb_from_s1 ? m_copies : evict_hit ? 16'(evict_slots) << m_way * 4 : '0;
+  assign slot_inval = walk_step ? 16'(walk_drop) << walk_way * 4 : fill_write ? 16'(fill_posmask) << fill_way * 4 : s1_inval;
   assign slot_fill = fill_write ? 16'(fill_run) << fill_way * 4 + fill_pos_eff : '0;
   assign slot_store = store_hit ? 16'(m_slots) << m_way * 4 : '0;
 
   // Write-back marks the stored bytes dirty; write-through leaves the dirty masks.
-  assign slot_dirty = WriteBack ? slot_store : '0;
+  assign slot_dirty = write_back ? slot_store : '0;
   assign w_valid = t_valid & ~slot_inval | slot_fill;
 
   // The fill's chunk-tags: slot s of the block's line gets chunk fill_first + s - fill_pos_eff.
@@ -1544,7 +1576,8 @@ module l1d_top #(
     end
   end
 
-  // Flush walker state: kernel end (re)starts a full flush from line 0.
+  // Flush walker state: kernel end (re)starts a full flush from line 0; with l1.kernel_end
+  // invalidate it clears the valid bits instead (u_tags) and ends a granularity walk.
   always_comb begin
     flushing_d = flush_on;
     flush_all_d = flush_all_q;
@@ -1562,8 +1595,8 @@ module l1d_top #(
       flush_way_d = walk_way + 2'(1);
     end
     if (kernel_end_i) begin
-      flushing_d = 1'b1;
-      flush_all_d = 1'b1;
+      flushing_d = !cfg_kernel_end_inv_q;
+      flush_all_d = !cfg_kernel_end_inv_q;
       flush_set_d = '0;
       flush_way_d = '0;
     end
@@ -1970,7 +2003,7 @@ module l1d_top #(
   // The configuration inputs are set before reset and held (the reset edge loads cfg_*_q).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      TopCfgStable_A: assert ({cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opportunistic_i, cfg_keep_large_i} == {cfg_bypass_q, cfg_gran_q, cfg_bto_q, cfg_opportunistic_q, cfg_keep_large_q});
+      TopCfgStable_A: assert ({cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opportunistic_i, cfg_keep_large_i, cfg_write_i, cfg_kernel_end_inv_i} == {cfg_bypass_q, cfg_gran_q, cfg_bto_q, cfg_opportunistic_q, cfg_keep_large_q, cfg_write_q, cfg_kernel_end_inv_q});
     end
   end
 
@@ -2009,13 +2042,13 @@ module l1d_top #(
 
   always_comb begin
     if (rst_ni) begin
-      TopActionOfActor_A: assert ((!(|{fill_placing, fill_answer, fill_write, mshr_release, rp_fill}) || act_fill) && (!(|{walk_step}) || act_flush) && (!(|{s1_complete, load_hit, store_hit, wb_from_s1, push_final, mshr_alloc, mshr_add, rp_hit, rp_miss}) || act_s1));
+      TopActionOfActor_A: assert ((!(|{fill_placing, fill_answer, fill_write, mshr_release, rp_fill}) || act_fill) && (!(|{walk_step}) || act_flush) && (!(|{s1_complete, load_hit, store_hit, evict_hit, wb_from_s1, push_final, mshr_alloc, mshr_add, rp_hit, rp_miss}) || act_s1));
     end
   end
 
   always_comb begin
     if (rst_ni) begin
-      TopOpsExclusive_A: assert ($onehot0({mshr_alloc, mshr_add}) && $onehot0({rp_hit, rp_miss, rp_fill}) && $onehot0({fill_write, walk_step, wb_from_s1, store_hit}));
+      TopOpsExclusive_A: assert ($onehot0({mshr_alloc, mshr_add}) && $onehot0({rp_hit, rp_miss, rp_fill}) && $onehot0({fill_write, walk_step, wb_from_s1, store_hit, evict_hit}));
     end
   end
 

@@ -280,6 +280,27 @@ TYPED_TEST(L1dTop, LockstepWithGoldenEveryPolicyAndStream) {
                          });
 }
 
+// Write-evict with the kernel-end invalidate (contract 13.4; l1d_top's cfg_write_i and
+// cfg_kernel_end_inv_i, so the same model runs them): every policy x two streams with stores,
+// a kernel end every 3,000 cycles. Nothing is ever dirty, and without DyCache no line is walked.
+void expect_evict_invalidate_clean(Config base, uint64_t seed) {
+  base.l1.write_policy = l1d::WritePolicy::kWriteEvict;
+  base.l1.kernel_end = l1d::KernelEndAction::kInvalidate;
+  each_policy_and_stream(base, {"mixed", "reuse"}, seed, [&](const Config& cfg, const std::string& stream, uint64_t s) {
+    const Run run = lockstep(cfg, {.stream = stream, .seed = s, .kernel_cycles = 3'000});
+    expect_clean(run, kRequests);
+    EXPECT_EQ(run.counters.writebacks, 0U);
+    EXPECT_GT(run.counters.stores, 0U);
+    if (cfg.policy.granularity == l1d::GranularityKind::kFixed128) {
+      EXPECT_EQ(run.counters.flush_cycles, 0U);
+    }
+  });
+}
+
+TYPED_TEST(L1dTop, LockstepWriteEvictKernelEndInvalidate) {
+  expect_evict_invalidate_clean(l1d::load_preset(TypeParam::kName), 70);
+}
+
 // The RTL's counters (those diff_counters compares) that none of `runs` counted, one line each
 // ("counter X: golden 0 rtl 1"); "" when every one counted in some run. L1Counters is all
 // uint64_t, so it is compared word by word.
@@ -522,6 +543,8 @@ TEST(L1dTopStaged, LockstepUnderBackpressure) {
                                         kRequests);
                          });
 }
+
+TEST(L1dTopStaged, LockstepWriteEvictKernelEndInvalidate) { expect_evict_invalidate_clean(staged_config(), 90); }
 
 TEST(L1dTopStaged, LockstepReportsACorruptedResponse) { expect_corruption_reported(staged_config(), 7); }
 

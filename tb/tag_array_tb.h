@@ -7,7 +7,8 @@
 // apply_events). Cases on every configuration of RTL_TB_CONFIGS (or CONFIGS, CMakeLists.txt):
 // - the reset state of every set (and slot s of every line has rank s);
 // - a write is visible from the next cycle, only in the enabled ways of its set;
-// - the kernel-end clear reaches every set and overrides a priority write of the same cycle;
+// - the kernel-end clears (priority; valid with l1.kernel_end invalidate) reach every set and
+//   override a write of the same cycle;
 // - every field at all ones and back to zero (no bit lost at a field boundary);
 // - >= 10^5 random cycles (random ways of random sets written with random fields, reads mostly of
 //   the written set and of a few hot sets, clears now and then), and the netlist co-simulation
@@ -115,10 +116,11 @@ struct TagArrayIo {
     BitVec way_en;
     SetState wr;
     bool clear_priority = false;
+    bool clear_valid = false;
     bool operator==(const In&) const = default;
     friend std::ostream& operator<<(std::ostream& os, const In& in) {
-      return os << fmt::format("rd_set_i {} wr_set_i {} clear_priority_i {} wr_way_en_i ", in.rd_set, in.wr_set,
-                               in.clear_priority)
+      return os << fmt::format("rd_set_i {} wr_set_i {} clear_priority_i {} clear_valid_i {} wr_way_en_i ",
+                               in.rd_set, in.wr_set, in.clear_priority, in.clear_valid)
                 << in.way_en << " wr_*: " << in.wr;
     }
   };
@@ -142,6 +144,7 @@ struct TagArrayIo {
       in.wr.awid.store(m.wr_awid_i);
     }
     m.clear_priority_i = in.clear_priority;
+    m.clear_valid_i = in.clear_valid;
   }
   template <class M>
   Out sample(const M& m) const {
@@ -175,6 +178,9 @@ struct TagArrayIo {
       if (in.way_en.get(w, 1) != 0) in.wr.get_line(shape, w, line(ws, w));
     if (in.clear_priority)
       for (CacheLine& l : lines) l.priority = false;
+    if (in.clear_valid)
+      for (CacheLine& l : lines)
+        for (auto& slot : l.slot) slot.valid = false;
     return o;
   }
 
@@ -208,6 +214,7 @@ struct TagArrayIo {
     for (unsigned w = 0; w < shape.ways; ++w) in.way_en.set(w, 1, (rng() & 3) == 0);
     randomize(in, rng);
     in.clear_priority = (rng() & 31) == 0;
+    in.clear_valid = (rng() & 31) == 0;
     return in;
   }
 
@@ -244,6 +251,7 @@ class TagArray : public ::testing::Test {
     tb::put(dut->rd_set_i, s);
     dut->wr_way_en_i = 0;
     dut->clear_priority_i = 0;
+    dut->clear_valid_i = 0;
     dut.settle();
     BitVec p(io.shape.ways);
     p.load(dut->rd_priority_o);
@@ -309,6 +317,33 @@ TYPED_TEST(TagArray, ClearPriorityReachesEverySetAndOverridesAWrite) {
   EXPECT_EQ(this->board.mismatches(), 0U);
 }
 
+// Kernel end with l1.kernel_end invalidate: every valid bit of every set clears, also one written
+// in the same cycle (the read-back compares the RTL with the golden lines, all invalid by then).
+TYPED_TEST(TagArray, ClearValidReachesEverySetAndOverridesAWrite) {
+  const Shape& s = this->io.shape;
+  for (int round = 0; round < 2; ++round) {
+    TagArrayIo::In in = this->idle(0);
+    for (uint64_t set = 0; set < s.sets; ++set) {
+      in = this->idle(set);
+      in.wr_set = set;
+      for (unsigned w = 0; w < s.ways; ++w) in.way_en.set(w, 1, 1);
+      this->io.randomize(in, this->rng);
+      for (unsigned w = 0; w < s.ways; ++w) in.wr.valid.set(w * kSlots, kSlots, 0xF);
+      if (round == 1 && set + 1 == s.sets) in.clear_valid = true;  // with the last write
+      this->cycle(in);
+    }
+    if (round == 0) {
+      in = this->idle(0);
+      in.clear_valid = true;
+      this->cycle(in);
+    }
+    this->read_all();
+    for (const CacheLine& l : this->io.lines)
+      for (const auto& slot : l.slot) ASSERT_FALSE(slot.valid);
+  }
+  EXPECT_EQ(this->board.mismatches(), 0U);
+}
+
 // Every field of every way at all ones, then back to zero: no bit is lost or shared at a field
 // or way boundary.
 TYPED_TEST(TagArray, AllOnesAndZeros) {
@@ -360,6 +395,7 @@ TYPED_TEST(TagArray, RandomMatchesGolden) {
     }
     if (kind != 0) this->io.randomize(in, r);
     in.clear_priority = (r() & 63) == 0;
+    in.clear_valid = (r() & 63) == 0;
     this->cycle(in);
   }
   EXPECT_EQ(this->board.mismatches(), 0U);

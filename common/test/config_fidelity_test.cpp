@@ -66,9 +66,13 @@ TEST(FidelityFields, EveryValueReadsBack) {
   EXPECT_EQ(c.l1.hit_latency_at, HitLatencyAt::kNone);
   // The RTL refuses the first option it lacks, naming the field.
   EXPECT_EQ(rtl_unsupported_l1_option(c.l1), "l1.allocation: on_miss");
-  L1Config only_evict;
-  only_evict.write_policy = WritePolicy::kWriteEvict;
-  EXPECT_EQ(rtl_unsupported_l1_option(only_evict), "l1.write_policy: write_evict");
+  L1Config evict_invalidate;  // l1d_top's cfg_write_i and cfg_kernel_end_inv_i
+  evict_invalidate.write_policy = WritePolicy::kWriteEvict;
+  evict_invalidate.kernel_end = KernelEndAction::kInvalidate;
+  EXPECT_EQ(rtl_unsupported_l1_option(evict_invalidate), "");
+  L1Config line_fetch;
+  line_fetch.bypass_fetch = BypassFetch::kLine;
+  EXPECT_EQ(rtl_unsupported_l1_option(line_fetch), "l1.bypass_fetch: line");
   L1Config only_latency;  // the hit latency is the simulator's: the RTL runs it
   only_latency.hit_latency_at = HitLatencyAt::kNone;
   EXPECT_EQ(rtl_unsupported_l1_option(only_latency), "");

@@ -57,7 +57,8 @@ class TagArray final : public RtlBlock {
     m.describe("Read (combinational on the registered array): every way of set rd_set_i.");
     m.describe("Write (registered): each way w with wr_way_en_i[w] of set wr_set_i takes its slice of every");
     m.describe("wr_* field. clear_priority_i (kernel end): every line's priority becomes 0 at the same edge,");
-    m.describe("overriding a write of 1 in that cycle.");
+    m.describe("overriding a write of 1 in that cycle; clear_valid_i (kernel end with l1.kernel_end invalidate)");
+    m.describe("does the same to every slot's valid bit.");
     m.describe("Reset: every slot invalid and clean, slot s of every line rank s, every other field 0.");
     if (line_state_) {
       m.describe("This is l1d_line_state: the fields valid, slot_rank and priority only (the staged L1 keeps");
@@ -104,12 +105,16 @@ class TagArray final : public RtlBlock {
     Expr wr_way_en = m.input("wr_way_en_i", ways);
     for (Field& f : fields) f.wr = m.input(std::string("wr_") + f.name + "_i", f.port_width);
     Expr clear_priority = m.input("clear_priority_i");
+    Expr clear_valid = m.input("clear_valid_i");
+    auto field_q = [&](std::string_view name) {
+      return std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return f.name == name; })->q;
+    };
 
     m.comment("Every set's state: one memory per field, one word per set.");
     for (Field& f : fields) f.q = m.register_table(std::string(f.name) + "_q", ways * f.width, sets);
 
     // One always_ff writes the ways of set `index` (a later write to the same bits wins, so the
-    // kernel-end clear after the writes overrides a priority written in the same cycle).
+    // kernel-end clears after the writes override a priority or valid bit written in the same cycle).
     auto write = [&](Scope& g, const Expr& index) {
       g.always_ff_reset_block(
           FfReset::kAsync,
@@ -126,9 +131,11 @@ class TagArray final : public RtlBlock {
                 }
               });
             });
-            b.if_(clear_priority, [&](Block& t) {
-              t.for_("s", 0, sets, [&](Block& body, const Expr& s) { body.assign(fields.back().q[s], zeros()); });
-            });
+            for (const auto& [clear, field] : {std::pair{clear_priority, "priority"}, std::pair{clear_valid, "valid"}}) {
+              b.if_(clear, [&](Block& t) {
+                t.for_("s", 0, sets, [&](Block& body, const Expr& s) { body.assign(field_q(field)[s], zeros()); });
+              });
+            }
           });
     };
     m.comment("The write port: the ways of set wr_set_i, at a run-time index.");

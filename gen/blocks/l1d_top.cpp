@@ -84,12 +84,13 @@ void Top::describe() {
   m.describe("1 miss-return, 2 bypass-return, 3 store-ack. Static configuration inputs, registered (set");
   m.describe("them before reset and hold them): cfg_bypass_i (0 none, 1 AGCB, 2 two-level, 3 PCAL,");
   m.describe("4 AgeLRU), cfg_gran_i (0 fixed 128 B, 1 static 64 B, 2 static 32 B, 3 dynamic), cfg_bto_i,");
-  m.describe("cfg_opportunistic_i (PCAL), cfg_keep_large_i (DyCache). The replacement policy is the");
-  m.describe("configuration's, built into u_repl.");
+  m.describe("cfg_opportunistic_i (PCAL), cfg_keep_large_i (DyCache), cfg_write_i (the write policy of");
+  m.describe("store hits: 0 write-back, 1 write-through, 2 write-evict), cfg_kernel_end_inv_i (1: a kernel");
+  m.describe("end clears every valid bit instead of the flush walk; l1.kernel_end invalidate, only without");
+  m.describe("dirty state). The replacement policy is the configuration's, built into u_repl.");
   m.describe("One actor uses the arrays per cycle: the fill unit, else the flush walker, else S1.");
   m.describe("Geometry (sets, ways, address and chunk-tag bits, MSHRs, miss queue) is the configuration's,");
-  m.describe("fixed by the generator in the instantiated blocks and the widths below; WriteBack selects the");
-  m.describe("write policy of store hits.");
+  m.describe("fixed by the generator in the instantiated blocks and the widths below.");
   if (staged_) {
     m.describe("Staged pipe (l1.pipeline staged, contract 16): the actor is the operation in stage M2 (A, T,");
     m.describe("M1, M2, C, D, R); core responses at m + 3; cnt_*_o are carry-save chunks whose pending");
@@ -99,8 +100,6 @@ void Top::describe() {
 }
 
 void Top::ports() {
-  write_back_ = m.param("WriteBack", Type::logic(), bit(cfg_.l1.write_policy == l1d::WritePolicy::kWriteBack));
-
   clk = m.clk();
   rst = m.rst_n();
   const Expr cfg_bypass_i = m.input("cfg_bypass_i", 3);
@@ -108,6 +107,8 @@ void Top::ports() {
   const Expr cfg_bto_i = m.input("cfg_bto_i");
   const Expr cfg_opp_i = m.input("cfg_opportunistic_i");
   const Expr cfg_keep_i = m.input("cfg_keep_large_i");
+  const Expr cfg_write_i = m.input("cfg_write_i", 2);
+  const Expr cfg_kinv_i = m.input("cfg_kernel_end_inv_i");
   // Quasi-static configuration, registered so that no logic depends combinationally on it:
   // a change takes effect one cycle later (the reset cycle loads it before the first request).
   // Besides the timing, this keeps Verilator from re-evaluating all the lookup logic whenever
@@ -117,14 +118,22 @@ void Top::ports() {
   cfg_bto = m.logic("cfg_bto_q");
   cfg_opp = m.logic("cfg_opportunistic_q");
   cfg_keep = m.logic("cfg_keep_large_q");
-  cfg_in_ = {cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opp_i, cfg_keep_i};
+  cfg_write = m.logic("cfg_write_q", 2);
+  cfg_kinv = m.logic("cfg_kernel_end_inv_q");
+  cfg_in_ = {cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opp_i, cfg_keep_i, cfg_write_i, cfg_kinv_i};
   m.always_ff_noreset([&](Block& b) {
     b.assign(cfg_bypass, cfg_bypass_i);
     b.assign(cfg_gran, cfg_gran_i);
     b.assign(cfg_bto, cfg_bto_i);
     b.assign(cfg_opp, cfg_opp_i);
     b.assign(cfg_keep, cfg_keep_i);
+    b.assign(cfg_write, cfg_write_i);
+    b.assign(cfg_kinv, cfg_kinv_i);
   });
+  write_back_ = m.logic("write_back");
+  write_evict_ = m.logic("write_evict");
+  m.assign(write_back_, cfg_write.eq(lit(2, 0)));
+  m.assign(write_evict_, cfg_write.eq(lit(2, 2)));
 
   req_valid = m.input("core_req_valid_i");
   req_ready = m.output("core_req_ready_o");
@@ -361,7 +370,7 @@ void Top::storage() {
                 {"wr_set_i", rd_set}, {"wr_way_en_i", w_en}, {"wr_common_tag_i", w_common},
                 {"wr_valid_i", w_valid}, {"wr_dirty_i", w_dirty}, {"wr_chunk_tag_i", w_tag},
                 {"wr_slot_rank_i", w_rank}, {"wr_hpc_i", w_hpc}, {"wr_awid_i", w_awid},
-                {"wr_priority_i", w_prio}, {"clear_priority_i", ev_kend}});
+                {"wr_priority_i", w_prio}, {"clear_priority_i", ev_kend}, {"clear_valid_i", ev_kend & cfg_kinv}});
   }
 
   m.comment("Whether each slot of the row has a dirty byte (bit 4w+s: slot s of way w).");

@@ -44,6 +44,7 @@ void Top::actors() {
   fill_write = m.logic("fill_write");  // the fill allocates: its block goes into fill_way
   load_hit = m.logic("load_hit");      // S1's load hits: its bytes are answered
   store_hit = m.logic("store_hit");    // S1's store hits: its bytes are written
+  evict_hit = m.logic("evict_hit");    // S1's store hits under write-evict: its pieces are invalidated
 
   // Counter increments.
   inc_ = {};
@@ -78,7 +79,7 @@ void Top::actors() {
       {s1_partial_done, bit(false)}, {fill_placing, bit(false)},
       {fill_answer, bit(false)}, {walk_step, bit(false)},
       {fill_write, bit(false)}, {load_hit, bit(false)}, {store_hit, bit(false)},
-      {mshr_alloc, bit(false)}, {mshr_add, bit(false)}, {mshr_release, bit(false)},
+      {evict_hit, bit(false)}, {mshr_alloc, bit(false)}, {mshr_add, bit(false)}, {mshr_release, bit(false)},
       {agcb_dec, bit(false)}, {agcb_dec_idx, zeros()}, {agcb_inc, bit(false)}, {agcb_inc_idx, zeros()},
       {rp_hit, bit(false)}, {rp_miss, bit(false)}, {rp_fill, bit(false)}, {rp_way, zeros()},
       {resp_valid_d, bit(false)}, {resp_id_d, zeros()}, {resp_warp_d, zeros()}, {resp_outcome_d, lit(2, 0)}};
@@ -252,11 +253,18 @@ void Top::s1_actor(Block& f, const Inc& inc) {
         .else_if(m_hit.land((!write_back_).land(!room_one)), [&](Block& t) { inc(t, "fail_queue_full", lit(1, 1)); })
         .else_if(m_hit, [&](Block& h) {
           h.comment("Store hit: write the masked bytes into the slots holding its chunks, dirty in write-back");
-          h.comment("(store_hit: row_writes); write-through sends the store.");
-          h.assign(store_hit, bit(true));
+          h.comment("(store_hit: row_writes); write-through sends the store. Write-evict sends it and");
+          h.comment("invalidates the G-aligned pieces around the hit slots, writing no data and promoting");
+          h.comment("nothing (evict_hit: row_writes; contract 13.4).");
           h.assign(s1_complete, bit(true));
           h.assign(s1_hit_done, bit(true));
-          hit_updates(h);
+          h.if_(write_evict_, [&](Block& e) {
+            e.assign(evict_hit, bit(true));
+            e.assign(w_en, cast(ways_, lit(1, 1)) << m_way);
+          }).else_([&](Block& u) {
+            u.assign(store_hit, bit(true));
+            hit_updates(u);
+          });
           h.if_(!write_back_, [&](Block& u) {
             u.assign(push_final, bit(true));
             inc(u, "mem_writes", lit(1, 1));

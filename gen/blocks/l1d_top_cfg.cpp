@@ -17,13 +17,17 @@ uint32_t gran_code(l1d::GranularityKind k) {
 
 }  // namespace
 
-std::vector<CfgInput> l1d_top_cfg_inputs(const l1d::PolicyConfig& p) {
-  // cfg_bypass_i is BypassKind's order: 0 none, 1 AGCB, 2 two-level, 3 PCAL, 4 AgeLRU.
+std::vector<CfgInput> l1d_top_cfg_inputs(const l1d::Config& cfg) {
+  const l1d::PolicyConfig& p = cfg.policy;
+  // cfg_bypass_i is BypassKind's order: 0 none, 1 AGCB, 2 two-level, 3 PCAL, 4 AgeLRU; cfg_write_i
+  // WritePolicy's: 0 write-back, 1 write-through, 2 write-evict.
   return {{"cfg_bypass_i", static_cast<uint32_t>(p.bypass)},
           {"cfg_gran_i", gran_code(p.granularity)},
           {"cfg_bto_i", p.bto ? 1u : 0u},
           {"cfg_opportunistic_i", p.pcal.opportunistic ? 1u : 0u},
-          {"cfg_keep_large_i", p.dycache.keep_large_pieces ? 1u : 0u}};
+          {"cfg_keep_large_i", p.dycache.keep_large_pieces ? 1u : 0u},
+          {"cfg_write_i", static_cast<uint32_t>(cfg.l1.write_policy)},
+          {"cfg_kernel_end_inv_i", cfg.l1.kernel_end == l1d::KernelEndAction::kInvalidate ? 1u : 0u}};
 }
 
 std::string format_cfg_inputs(const std::vector<CfgInput>& inputs) {

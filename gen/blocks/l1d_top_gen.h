@@ -149,7 +149,7 @@ class Top {
 
  private:
   std::vector<Expr> cfg_in_;
-  Expr write_back_, clk, rst, cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep;
+  Expr write_back_, write_evict_, clk, rst, cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep, cfg_write, cfg_kinv;
   Expr req_valid, req_ready, req_id, req_warp, req_awid, req_token, req_pc, req_store, req_addr, req_size, req_mask,
       req_data;
   Expr resp_valid_o, resp_id_o, resp_warp_o, resp_outcome_o, resp_data_o;
@@ -187,7 +187,7 @@ class Top {
   Expr walk_keep, walk_wb, walk_dirty_n, walk_last;
   Expr room_s1, room_one, room_fill, room_walk, rank_sel, wr_way, way_active, way_rel, fill_slotmask;
   Expr mq_count_q, mq_pop_, mq_pushes_, wb_en, wb_way, wb_slot, wb_off, wb_from_s1, push_final, final_off;
-  Expr fill_write, load_hit, store_hit, rank_new, hit_chunk, hit_mask, lane_way, lane_slot, lane_data;
+  Expr fill_write, load_hit, store_hit, evict_hit, rank_new, hit_chunk, hit_mask, lane_way, lane_slot, lane_data;
   Expr s1_complete, s1_hit_done, s1_miss_done, s1_partial_done, fill_placing, fill_answer, walk_step;
   Expr stall_event_, sel_next_gran, sel_next_switch, fill_cursor_entry, fill_cursor_count;
   // Staged only: M2's operation (kind, the fill step's entry and step, the flush visit's line), the

@@ -129,7 +129,12 @@ void Top::staged_control() {
   fi_empty = m.logic("fill_empty");
   Expr core_fail = m.logic("core_fail");
   m.assign(core_fail, act_s1 & !s1_complete);
-  m.assign(fw_start, flush_start | ev_kend);
+  m.comment("A kernel end starts the walk, or with l1.kernel_end invalidate ends a granularity walk (the");
+  m.comment("valid bits clear at the same edge, u_line_state) and squashes its visits behind M2; a walk that");
+  m.comment("a granularity switch starts in that cycle still squashes the core operations behind M2.");
+  Expr fw_cancel = m.logic("flush_cancel");
+  m.assign(fw_cancel, ev_kend & cfg_kinv);
+  m.assign(fw_start, flush_start | (ev_kend & !cfg_kinv));
   m.assign(sq_core, core_fail | fw_start);
   m.assign(sq_failed, core_fail);
 
@@ -163,7 +168,7 @@ void Top::staged_control() {
   m.comment("The flush visit at M2 waits for miss-queue room: the walk is issued again from its line.");
   m.assign(fw_rewind, act_flush & !walk_step);
   m.assign(fw_finish, walk_step & walk_last);
-  m.assign(sq_flush, fw_rewind | fw_start);
+  m.assign(sq_flush, fw_rewind | fw_start | fw_cancel);
 
   m.instance("u_fill_issue", fill_issue_block().module(cfg_), {},
              {{"clk_i", clk}, {"rst_ni", rst}, {"push_i", rsp_valid}, {"push_entry_i", rsp_entry},
@@ -171,7 +176,7 @@ void Top::staged_control() {
               {"rewind_step_i", fi_rewind_step}, {"valid_o", fi_valid}, {"cursor_entry_o", fill_cursor_entry},
               {"step_o", fi_step}, {"head_entry_o", fill_head}, {"empty_o", fi_empty}});
   m.instance("u_flush_walker", flush_walker_block().module(cfg_), {},
-             {{"clk_i", clk}, {"rst_ni", rst}, {"start_i", fw_start}, {"cancel_i", bit(false)}, {"take_i", fw_take},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"start_i", fw_start & !fw_cancel}, {"cancel_i", fw_cancel}, {"take_i", fw_take},
               {"rewind_i", fw_rewind}, {"rewind_line_i", m2_line_q}, {"finish_i", fw_finish},
               {"active_o", fw_active}, {"valid_o", fw_valid}, {"line_o", fw_line}});
 

@@ -35,7 +35,7 @@ void Top::staged_tags() {
              {{"clk_i", clk}, {"rst_ni", rst}, {"rd_set_i", rd_set}, {"rd_valid_o", t_valid},
               {"rd_slot_rank_o", t_rank}, {"rd_priority_o", t_prio}, {"wr_set_i", rd_set}, {"wr_way_en_i", w_en},
               {"wr_valid_i", w_valid}, {"wr_slot_rank_i", w_rank}, {"wr_priority_i", w_prio},
-              {"clear_priority_i", ev_kend}});
+              {"clear_priority_i", ev_kend}, {"clear_valid_i", ev_kend & cfg_kinv}});
 
   m.comment("Stage A's set: the core request's, the fill step's entry's line's, or the walk's line's.");
   const Module decode = addr_decode_block().module(cfg_);

@@ -60,7 +60,8 @@ void Top::state_updates() {
     b.assign(fill_index_q, fill_index_d);
   });
 
-  m.comment("Flush walker state: kernel end (re)starts a full flush from line 0.");
+  m.comment("Flush walker state: kernel end (re)starts a full flush from line 0; with l1.kernel_end");
+  m.comment("invalidate it clears the valid bits instead (u_tags) and ends a granularity walk.");
   m.always_comb({{flushing_d, flush_on}, {flush_all_d, flush_all_q}, {flush_set_d, walk_set}, {flush_way_d, walk_way}},
                 [&](Block& b) {
                   b.if_(walk_step.land(walk_last), [&](Block& t) {
@@ -73,8 +74,8 @@ void Top::state_updates() {
                     t.assign(flush_set_d, walk_set + cast(set_idx_bits_, 1));
                   }).else_if(walk_step, [&](Block& t) { t.assign(flush_way_d, walk_way + cast(way_bits_, 1)); });
                   b.if_(ev_kend, [&](Block& t) {
-                    t.assign(flushing_d, bit(true));
-                    t.assign(flush_all_d, bit(true));
+                    t.assign(flushing_d, !cfg_kinv);
+                    t.assign(flush_all_d, !cfg_kinv);
                     t.assign(flush_set_d, zeros());
                     t.assign(flush_way_d, zeros());
                   });
@@ -142,7 +143,7 @@ void Top::outputs() {
 void Top::assertions() {
   TopAssertSignals a;
   a.cfg_in = cfg_in_;
-  a.cfg_q = {cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep};
+  a.cfg_q = {cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep, cfg_write, cfg_kinv};
   a.mem_valid = mem_valid_o;
   a.mem_ready = mem_ready;
   a.mem_payload = {mem_line_o, mem_store_o, mem_sectors_o, mem_mask_o,
@@ -153,7 +154,7 @@ void Top::assertions() {
   a.act_s1 = act_s1;
   a.fill_actions = {fill_placing, fill_answer, fill_write, mshr_release, rp_fill};
   a.flush_actions = {walk_step};
-  a.s1_actions = {s1_complete, load_hit, store_hit, wb_from_s1, push_final, mshr_alloc, mshr_add, rp_hit, rp_miss};
+  a.s1_actions = {s1_complete, load_hit, store_hit, evict_hit, wb_from_s1, push_final, mshr_alloc, mshr_add, rp_hit, rp_miss};
   a.queue_count = mq_count_q;
   a.queue_pop = mq_pop_;
   a.queue_pushes = mq_pushes_;
@@ -163,7 +164,7 @@ void Top::assertions() {
   a.fifo_pop = mshr_release;
   a.fifo_entries = mshrs_;
   a.exclusive_groups = {
-      {mshr_alloc, mshr_add}, {rp_hit, rp_miss, rp_fill}, {fill_write, walk_step, wb_from_s1, store_hit}};
+      {mshr_alloc, mshr_add}, {rp_hit, rp_miss, rp_fill}, {fill_write, walk_step, wb_from_s1, store_hit, evict_hit}};
   a.ways = ways_;
   a.slots = kSlots;
   a.common_bits = cm_bits_;

@@ -29,9 +29,16 @@ void Top::row_writes() {
   const unsigned rw = ways_ * kSlots;
   for (unsigned i = 0; i < kSlots; ++i) m.assign(fill_run[Expr(i)], lit(3, i).lt(fill_slots));
   m.assign(walk_drop, ~walk_keep);
+  m.comment("Write-evict: the hit slots widened to their G-aligned pieces (gran: 0 32 B, 1 64 B, 2 128 B).");
+  Expr evict_pair = m.logic("evict_pair", kSlots);
+  Expr evict_slots = m.logic("evict_slots", kSlots);
+  m.assign(evict_pair, concat({repl(2, m_slots[Expr(3U)] | m_slots[Expr(2U)]), repl(2, m_slots[Expr(1U)] | m_slots[Expr(0U)])}));
+  m.assign(evict_slots, mux(gran.eq(lit(2, 2)), repl(kSlots, red_or(m_slots)), mux(gran.eq(lit(2, 1)), evict_pair, m_slots)));
+  Expr s1_inval = m.logic("s1_inval", ways_ * kSlots);
+  m.assign(s1_inval, mux(wb_from_s1, m_copies, mux(evict_hit, cast(ways_ * kSlots, evict_slots) << (m_way * kSlots), zeros())));
   m.assign(slot_inval,
            mux(walk_step, cast(rw, walk_drop) << (walk_way * kSlots),
-               mux(fill_write, cast(rw, fill_posmask) << (fill_way * kSlots), mux(wb_from_s1, m_copies, zeros()))));
+               mux(fill_write, cast(rw, fill_posmask) << (fill_way * kSlots), s1_inval)));
   m.assign(slot_fill, mux(fill_write, cast(rw, fill_run) << (fill_way * kSlots + fill_pos), zeros()));
   m.assign(slot_store, mux(store_hit, cast(rw, m_slots) << (m_way * kSlots), zeros()));
   m.comment("Write-back marks the stored bytes dirty; write-through leaves the dirty masks.");

@@ -81,10 +81,10 @@ std::string rtl_key(const Config& c) {
   const L1Config& l = c.l1;
   const PolicyConfig& p = c.policy;
   return fmt::format(
-      "l1 {} {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
+      "l1 {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
       "bip {} {} | dip {} {}",
       static_cast<int>(l.pipeline), l.size_bytes, l.ways, l.address_bits, l.chunk_tag_bits,
-      static_cast<int>(l.set_index), l.mshr_entries, l.mshr_max_merge, l.miss_queue_entries, static_cast<int>(l.write_policy), c.core.warps_per_sm,
+      static_cast<int>(l.set_index), l.mshr_entries, l.mshr_max_merge, l.miss_queue_entries, c.core.warps_per_sm,
       c.core.instruction_bytes, static_cast<int>(p.replacement), p.agcb.entries, p.agcb.counter_bits,
       p.agcb.reset_value, p.agcb.threshold, p.two_level.window_cycles, p.two_level.bypass_period_cycles,
       p.two_level.th_low, p.two_level.th_high, p.two_level.th_warp, p.dycache.sample_requests,
@@ -155,6 +155,8 @@ class VerilatedL1 final : public L1Port {
     m.cfg_bto_i = cfg.policy.bto;
     m.cfg_opportunistic_i = cfg.policy.pcal.opportunistic;
     m.cfg_keep_large_i = cfg.policy.dycache.keep_large_pieces;
+    m.cfg_write_i = static_cast<uint8_t>(cfg.l1.write_policy);  // 0 write-back, 1 write-through, 2 write-evict
+    m.cfg_kernel_end_inv_i = cfg.l1.kernel_end == KernelEndAction::kInvalidate;
     m.agelru_enable_i = 1;
     if (!opt.trace_file.empty()) {
 #if VM_TRACE_FST
@@ -510,7 +512,7 @@ std::unique_ptr<L1Port> make_verilated_l1(const Config& cfg, const VerilatedOpti
   // The reference-faithful L1 options are golden-only until RTL v2 (docs/l1d-microarchitecture.md 13).
   if (const std::string field = rtl_unsupported_l1_option(cfg.l1); !field.empty())
     throw ConfigError(fmt::format("--l1 verilated/lockstep: preset {} sets {}, which the RTL l1d_top does not "
-                                  "implement (it runs carveout fixed, sector false, on_fill, request, stall, write_back/write_through, flush, hit_latency_at "
+                                  "implement (it runs carveout fixed, sector false, on_fill, request, stall, any write_policy, any kernel_end, hit_latency_at "
                                   "response/none, through_l1); "
                                   "run it with --l1 golden",
                                   cfg.name, field));
