@@ -930,7 +930,6 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   // l1d_top's arrays have a fixed number of sets: a kernel-by-kernel size is golden-only.
   if (c.carveout != Carveout::kFixed) return "l1.carveout: " + to_string(c.carveout);
   if (c.allocation != AllocationPolicy::kOnFill) return "l1.allocation: " + to_string(c.allocation);
-  if (c.bypass_fetch != BypassFetch::kRequest) return "l1.bypass_fetch: " + to_string(c.bypass_fetch);
   if (c.mshr_merge != MshrMerge::kStall) return "l1.mshr_merge: " + to_string(c.mshr_merge);
   if (c.hit_latency_at == HitLatencyAt::kBeforeTag) return "l1.hit_latency_at: " + to_string(c.hit_latency_at);
   if (c.bypass_path != BypassPath::kThroughL1) return "l1.bypass_path: " + to_string(c.bypass_path);

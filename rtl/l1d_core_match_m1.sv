@@ -23,6 +23,7 @@ module l1d_core_match_m1 (
   input  logic [2:0]   cfg_bypass_i,
   input  logic         cfg_bto_i,
   input  logic         cfg_opportunistic_i,
+  input  logic         cfg_line_fetch_i,
   input  logic         agcb_bypass_i,
   input  logic         two_level_bypass_i,
   input  logic [23:0]  row_common_tag_i,
@@ -46,7 +47,8 @@ module l1d_core_match_m1 (
 );
 
   // Sectors: needed (touched by the byte mask), range (the request's R-aligned block), fetch (what a
-  // new fill brings: the max(R, G) block when it may allocate, else range or, with BTO, needed).
+  // new fill brings: the max(R, G) block when it may allocate, else range, the whole line with
+  // l1.bypass_fetch line (cfg_line_fetch_i, contract 13.2) or, with BTO, needed).
   for (genvar gc = 0; gc < 4; gc++) begin : g_needed
     assign needed_o[gc] = |mask_i[gc * 32 +: 32];
   end
@@ -89,7 +91,7 @@ module l1d_core_match_m1 (
   logic [3:0] alloc_fetch;
 
   assign alloc_fetch = span == 2'd2 ? 4'd15 : span == 2'd1 ? 4'd3 << (chunk_i & 2'd2) : 4'd1 << chunk_i;
-  assign fetch_o = may_alloc ? alloc_fetch : cfg_bto_i ? needed_o : range;
+  assign fetch_o = may_alloc ? alloc_fetch : cfg_bto_i ? needed_o : cfg_line_fetch_i ? 4'd15 : range;
   assign probe_o = store_i ? range : fetch_o;
 
   // The chunk match's request decode and its compares of the set's tags (copies of the probed

@@ -12,7 +12,8 @@
 // 1 miss-return, 2 bypass-return, 3 store-ack. Static configuration inputs, registered (set
 // them before reset and hold them): cfg_bypass_i (0 none, 1 AGCB, 2 two-level, 3 PCAL,
 // 4 AgeLRU), cfg_gran_i (0 fixed 128 B, 1 static 64 B, 2 static 32 B, 3 dynamic), cfg_bto_i,
-// cfg_opportunistic_i (PCAL), cfg_keep_large_i (DyCache), cfg_write_i (the write policy of
+// cfg_opportunistic_i (PCAL), cfg_keep_large_i (DyCache), cfg_line_fetch_i (1: a bypassing load
+// miss fetches the whole line, l1.bypass_fetch line), cfg_write_i (the write policy of
 // store hits: 0 write-back, 1 write-through, 2 write-evict), cfg_kernel_end_inv_i (1: a kernel
 // end clears every valid bit instead of the flush walk; l1.kernel_end invalidate, only without
 // dirty state). The replacement policy is the configuration's, built into u_repl.
@@ -27,6 +28,7 @@ module l1d_top (
   input  logic          cfg_bto_i,
   input  logic          cfg_opportunistic_i,
   input  logic          cfg_keep_large_i,
+  input  logic          cfg_line_fetch_i,
   input  logic [1:0]    cfg_write_i,
   input  logic          cfg_kernel_end_inv_i,
   input  logic          core_req_valid_i,
@@ -108,6 +110,7 @@ module l1d_top (
   logic cfg_bto_q;
   logic cfg_opportunistic_q;
   logic cfg_keep_large_q;
+  logic cfg_line_fetch_q;
   logic [1:0] cfg_write_q;
   logic cfg_kernel_end_inv_q;
 
@@ -117,6 +120,7 @@ module l1d_top (
     cfg_bto_q <= cfg_bto_i;
     cfg_opportunistic_q <= cfg_opportunistic_i;
     cfg_keep_large_q <= cfg_keep_large_i;
+    cfg_line_fetch_q <= cfg_line_fetch_i;
     cfg_write_q <= cfg_write_i;
     cfg_kernel_end_inv_q <= cfg_kernel_end_inv_i;
   end
@@ -590,6 +594,7 @@ module l1d_top (
     .cfg_bypass_i       (cfg_bypass_q),
     .cfg_bto_i          (cfg_bto_q),
     .cfg_opportunistic_i(cfg_opportunistic_q),
+    .cfg_line_fetch_i   (cfg_line_fetch_q),
     .agcb_bypass_i      (agcb_bypass),
     .two_level_bypass_i (tl_bypass),
     .row_common_tag_i   (t_common),
@@ -2003,7 +2008,7 @@ module l1d_top (
   // The configuration inputs are set before reset and held (the reset edge loads cfg_*_q).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      TopCfgStable_A: assert ({cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opportunistic_i, cfg_keep_large_i, cfg_write_i, cfg_kernel_end_inv_i} == {cfg_bypass_q, cfg_gran_q, cfg_bto_q, cfg_opportunistic_q, cfg_keep_large_q, cfg_write_q, cfg_kernel_end_inv_q});
+      TopCfgStable_A: assert ({cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opportunistic_i, cfg_keep_large_i, cfg_line_fetch_i, cfg_write_i, cfg_kernel_end_inv_i} == {cfg_bypass_q, cfg_gran_q, cfg_bto_q, cfg_opportunistic_q, cfg_keep_large_q, cfg_line_fetch_q, cfg_write_q, cfg_kernel_end_inv_q});
     end
   end
 

@@ -32,16 +32,16 @@ struct CoreMatchModel {
 
   struct In {
     uint64_t store = 0, size = 0, token = 0, common = 0, chunk_tag = 0, gran = 0, bypass = 0, bto = 0, opp = 0,
-             agcb = 0, two_level = 0;
+             line_fetch = 0, agcb = 0, two_level = 0;
     std::array<uint32_t, 4> mask{};  // 32 bits per chunk
     std::vector<uint64_t> way_common, valid, dirty;  // per way; valid / dirty: bit s = slot s
     std::vector<uint64_t> tag;                       // [w * 4 + s]
     bool operator==(const In&) const = default;
     friend std::ostream& operator<<(std::ostream& os, const In& in) {
       os << fmt::format("store {} size {} token {} common {:#x} chunk_tag {:#x} gran {} bypass {} bto {} opp {} "
-                        "agcb {} two_level {} mask {:08x} {:08x} {:08x} {:08x}",
+                        "line_fetch {} agcb {} two_level {} mask {:08x} {:08x} {:08x} {:08x}",
                         in.store, in.size, in.token, in.common, in.chunk_tag, in.gran, in.bypass, in.bto, in.opp,
-                        in.agcb, in.two_level, in.mask[3], in.mask[2], in.mask[1], in.mask[0]);
+                        in.line_fetch, in.agcb, in.two_level, in.mask[3], in.mask[2], in.mask[1], in.mask[0]);
       for (size_t w = 0; w < in.way_common.size(); ++w) {
         os << fmt::format("\n    way {:2}: common {:#x} valid {:04b} dirty {:04b} tags", w, in.way_common[w],
                           in.valid[w], in.dirty[w]);
@@ -100,6 +100,7 @@ struct CoreMatchModel {
     tb::put(m.cfg_bypass_i, in.bypass);
     tb::put(m.cfg_bto_i, in.bto);
     tb::put(m.cfg_opportunistic_i, in.opp);
+    tb::put(m.cfg_line_fetch_i, in.line_fetch);
     tb::put(m.agcb_bypass_i, in.agcb);
     tb::put(m.two_level_bypass_i, in.two_level);
   }
@@ -157,7 +158,9 @@ struct CoreMatchModel {
     if (in.bypass == 2 && in.two_level) o.reason = 2;
     if (in.bypass == 3 && !in.token) o.reason = 3;
     const bool may_alloc = o.reason == 0 || o.reason == 1 || (o.reason == 3 && in.opp);
-    o.fetch = may_alloc ? block(std::max(in.gran, in.size)) : in.bto ? o.needed : range;
+    // A bypassing miss fetches its range, or the whole line (l1.bypass_fetch line), or with BTO
+    // only what it touches (golden L1::lookup).
+    o.fetch = may_alloc ? block(std::max(in.gran, in.size)) : in.bto ? o.needed : in.line_fetch ? 0xF : range;
     o.probe = in.store ? range : o.fetch;
     return o;
   }
@@ -237,6 +240,7 @@ struct CoreMatchModel {
     in.bypass = below(5);
     in.bto = below(2);
     in.opp = below(2);
+    in.line_fetch = below(2);
     in.agcb = below(2);
     in.two_level = below(2);
     return in;

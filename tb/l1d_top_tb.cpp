@@ -280,10 +280,12 @@ TYPED_TEST(L1dTop, LockstepWithGoldenEveryPolicyAndStream) {
                          });
 }
 
-// Write-evict with the kernel-end invalidate (contract 13.4; l1d_top's cfg_write_i and
-// cfg_kernel_end_inv_i, so the same model runs them): every policy x two streams with stores,
-// a kernel end every 3,000 cycles. Nothing is ever dirty, and without DyCache no line is walked.
-void expect_evict_invalidate_clean(Config base, uint64_t seed) {
+// GPGPU-Sim 3.x's options that l1d_top implements (contract 13.2, 13.4; its cfg_line_fetch_i,
+// cfg_write_i and cfg_kernel_end_inv_i, so the same model runs them): bypassing misses fetch the
+// line, store hits evict, a kernel end (every 3,000 cycles) invalidates. Every policy x two
+// streams with stores. Nothing is ever dirty, and without DyCache no line is walked.
+void expect_3x_options_clean(Config base, uint64_t seed) {
+  base.l1.bypass_fetch = l1d::BypassFetch::kLine;
   base.l1.write_policy = l1d::WritePolicy::kWriteEvict;
   base.l1.kernel_end = l1d::KernelEndAction::kInvalidate;
   each_policy_and_stream(base, {"mixed", "reuse"}, seed, [&](const Config& cfg, const std::string& stream, uint64_t s) {
@@ -297,9 +299,7 @@ void expect_evict_invalidate_clean(Config base, uint64_t seed) {
   });
 }
 
-TYPED_TEST(L1dTop, LockstepWriteEvictKernelEndInvalidate) {
-  expect_evict_invalidate_clean(l1d::load_preset(TypeParam::kName), 70);
-}
+TYPED_TEST(L1dTop, LockstepGpgpuSim3Options) { expect_3x_options_clean(l1d::load_preset(TypeParam::kName), 70); }
 
 // The RTL's counters (those diff_counters compares) that none of `runs` counted, one line each
 // ("counter X: golden 0 rtl 1"); "" when every one counted in some run. L1Counters is all
@@ -544,7 +544,7 @@ TEST(L1dTopStaged, LockstepUnderBackpressure) {
                          });
 }
 
-TEST(L1dTopStaged, LockstepWriteEvictKernelEndInvalidate) { expect_evict_invalidate_clean(staged_config(), 90); }
+TEST(L1dTopStaged, LockstepGpgpuSim3Options) { expect_3x_options_clean(staged_config(), 90); }
 
 TEST(L1dTopStaged, LockstepReportsACorruptedResponse) { expect_corruption_reported(staged_config(), 7); }
 

@@ -70,9 +70,10 @@ TEST(FidelityFields, EveryValueReadsBack) {
   evict_invalidate.write_policy = WritePolicy::kWriteEvict;
   evict_invalidate.kernel_end = KernelEndAction::kInvalidate;
   EXPECT_EQ(rtl_unsupported_l1_option(evict_invalidate), "");
-  L1Config line_fetch;
+  L1Config line_fetch;  // cfg_line_fetch_i
   line_fetch.bypass_fetch = BypassFetch::kLine;
-  EXPECT_EQ(rtl_unsupported_l1_option(line_fetch), "l1.bypass_fetch: line");
+  line_fetch.mshr_merge = MshrMerge::kBlock;
+  EXPECT_EQ(rtl_unsupported_l1_option(line_fetch), "l1.mshr_merge: block");
   L1Config only_latency;  // the hit latency is the simulator's: the RTL runs it
   only_latency.hit_latency_at = HitLatencyAt::kNone;
   EXPECT_EQ(rtl_unsupported_l1_option(only_latency), "");

@@ -8,8 +8,8 @@
 namespace gen::blocks {
 
 struct CoreRequestPorts {
-  Expr store, size, chunk, mask, token, common, chunk_tag, gran, cfg_bypass, cfg_bto, cfg_opp, agcb_bypass,
-      tl_bypass;
+  Expr store, size, chunk, mask, token, common, chunk_tag, gran, cfg_bypass, cfg_bto, cfg_opp, cfg_line_fetch,
+      agcb_bypass, tl_bypass;
 };
 
 inline CoreRequestPorts core_request_ports(Module& m, unsigned common_bits, unsigned chunk_tag_bits) {
@@ -25,6 +25,7 @@ inline CoreRequestPorts core_request_ports(Module& m, unsigned common_bits, unsi
   p.cfg_bypass = m.input("cfg_bypass_i", 3);
   p.cfg_bto = m.input("cfg_bto_i");
   p.cfg_opp = m.input("cfg_opportunistic_i");
+  p.cfg_line_fetch = m.input("cfg_line_fetch_i");
   p.agcb_bypass = m.input("agcb_bypass_i");
   p.tl_bypass = m.input("two_level_bypass_i");
   return p;

@@ -48,8 +48,8 @@ class CoreMatch final : public RtlBlock {
     m.describe("miss or store drops: cp_way_o, cp_slot_o, cp_wb_o (dirty: written back), cp_off_o (its place among");
     m.describe("the write-backs, by way then slot); writebacks_o counts them.");
 
-    const auto [store, size, chunk, mask, token, common, chunk_tag, gran, cfg_bypass, cfg_bto, cfg_opp, agcb_bypass,
-                tl_bypass] = core_request_ports(m, cm_bits, ct_bits);
+    const auto [store, size, chunk, mask, token, common, chunk_tag, gran, cfg_bypass, cfg_bto, cfg_opp,
+                cfg_line_fetch, agcb_bypass, tl_bypass] = core_request_ports(m, cm_bits, ct_bits);
     const Expr row_common = m.input("row_common_tag_i", ways * cm_bits);
     const Expr row_valid = m.input("row_valid_i", ways * kSlots);
     const Expr row_tag = m.input("row_chunk_tag_i", ways * kSlots * ct_bits);
@@ -79,7 +79,8 @@ class CoreMatch final : public RtlBlock {
     m.instance("u_m1", core_match_m1_block().module(cfg), {},
                {{"store_i", store}, {"size_i", size}, {"chunk_i", chunk}, {"mask_i", mask}, {"token_i", token},
                 {"common_tag_i", common}, {"chunk_tag_i", chunk_tag}, {"gran_i", gran}, {"cfg_bypass_i", cfg_bypass},
-                {"cfg_bto_i", cfg_bto}, {"cfg_opportunistic_i", cfg_opp}, {"agcb_bypass_i", agcb_bypass},
+                {"cfg_bto_i", cfg_bto}, {"cfg_opportunistic_i", cfg_opp}, {"cfg_line_fetch_i", cfg_line_fetch},
+                {"agcb_bypass_i", agcb_bypass},
                 {"two_level_bypass_i", tl_bypass}, {"row_common_tag_i", row_common}, {"row_chunk_tag_i", row_tag},
                 {"needed_o", needed}, {"fetch_o", fetch}, {"probe_o", probe}, {"reason_o", reason},
                 {"legal_o", legal}, {"compared_o", compared}, {"mask_chunk_o", mask_chunk},

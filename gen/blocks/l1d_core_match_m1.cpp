@@ -41,8 +41,8 @@ class CoreMatchM1 final : public RtlBlock {
     m.describe("held_o, copy_o, as l1d_tag_compare's); slot_chunk_o[2(4w+s) +: 2], the chunk index each slot's");
     m.describe("tag holds (for the order of the copies' write-backs).");
 
-    const auto [store, size, chunk, mask, token, common, chunk_tag, gran, cfg_bypass, cfg_bto, cfg_opp, agcb_bypass,
-                tl_bypass] = core_request_ports(m, cm_bits, ct_bits);
+    const auto [store, size, chunk, mask, token, common, chunk_tag, gran, cfg_bypass, cfg_bto, cfg_opp,
+                cfg_line_fetch, agcb_bypass, tl_bypass] = core_request_ports(m, cm_bits, ct_bits);
     const Expr row_common = m.input("row_common_tag_i", ways * cm_bits);
     const Expr row_tag = m.input("row_chunk_tag_i", ways * kSlots * ct_bits);
 
@@ -64,7 +64,8 @@ class CoreMatchM1 final : public RtlBlock {
     const Expr slot_chunk = m.output("slot_chunk_o", ways * kSlots * 2);
 
     m.comment("Sectors: needed (touched by the byte mask), range (the request's R-aligned block), fetch (what a");
-    m.comment("new fill brings: the max(R, G) block when it may allocate, else range or, with BTO, needed).");
+    m.comment("new fill brings: the max(R, G) block when it may allocate, else range, the whole line with");
+    m.comment("l1.bypass_fetch line (cfg_line_fetch_i, contract 13.2) or, with BTO, needed).");
     m.gen_for("g_needed", "gc", 0, kSlots, [&](Scope& g, const Expr& c) {
       g.assign(needed[c], red_or(mask.part(c * 32, 32)));
     });
@@ -86,7 +87,7 @@ class CoreMatchM1 final : public RtlBlock {
     Expr alloc_fetch = m.logic("alloc_fetch", kSlots);
     m.assign(alloc_fetch, mux(span.eq(lit(2, 2)), lit(4, 0xF),
                               mux(span.eq(lit(2, 1)), lit(4, 3) << (chunk & lit(2, 2)), lit(4, 1) << chunk)));
-    m.assign(fetch, mux(may_alloc, alloc_fetch, mux(cfg_bto, needed, range)));
+    m.assign(fetch, mux(may_alloc, alloc_fetch, mux(cfg_bto, needed, mux(cfg_line_fetch, lit(4, 0xF), range))));
     m.assign(probe, mux(store, range, fetch));
 
     m.comment("The chunk match's request decode and its compares of the set's tags (copies of the probed");

@@ -84,7 +84,8 @@ void Top::describe() {
   m.describe("1 miss-return, 2 bypass-return, 3 store-ack. Static configuration inputs, registered (set");
   m.describe("them before reset and hold them): cfg_bypass_i (0 none, 1 AGCB, 2 two-level, 3 PCAL,");
   m.describe("4 AgeLRU), cfg_gran_i (0 fixed 128 B, 1 static 64 B, 2 static 32 B, 3 dynamic), cfg_bto_i,");
-  m.describe("cfg_opportunistic_i (PCAL), cfg_keep_large_i (DyCache), cfg_write_i (the write policy of");
+  m.describe("cfg_opportunistic_i (PCAL), cfg_keep_large_i (DyCache), cfg_line_fetch_i (1: a bypassing load");
+  m.describe("miss fetches the whole line, l1.bypass_fetch line), cfg_write_i (the write policy of");
   m.describe("store hits: 0 write-back, 1 write-through, 2 write-evict), cfg_kernel_end_inv_i (1: a kernel");
   m.describe("end clears every valid bit instead of the flush walk; l1.kernel_end invalidate, only without");
   m.describe("dirty state). The replacement policy is the configuration's, built into u_repl.");
@@ -107,6 +108,7 @@ void Top::ports() {
   const Expr cfg_bto_i = m.input("cfg_bto_i");
   const Expr cfg_opp_i = m.input("cfg_opportunistic_i");
   const Expr cfg_keep_i = m.input("cfg_keep_large_i");
+  const Expr cfg_line_fetch_i = m.input("cfg_line_fetch_i");
   const Expr cfg_write_i = m.input("cfg_write_i", 2);
   const Expr cfg_kinv_i = m.input("cfg_kernel_end_inv_i");
   // Quasi-static configuration, registered so that no logic depends combinationally on it:
@@ -118,15 +120,17 @@ void Top::ports() {
   cfg_bto = m.logic("cfg_bto_q");
   cfg_opp = m.logic("cfg_opportunistic_q");
   cfg_keep = m.logic("cfg_keep_large_q");
+  cfg_line_fetch = m.logic("cfg_line_fetch_q");
   cfg_write = m.logic("cfg_write_q", 2);
   cfg_kinv = m.logic("cfg_kernel_end_inv_q");
-  cfg_in_ = {cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opp_i, cfg_keep_i, cfg_write_i, cfg_kinv_i};
+  cfg_in_ = {cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opp_i, cfg_keep_i, cfg_line_fetch_i, cfg_write_i, cfg_kinv_i};
   m.always_ff_noreset([&](Block& b) {
     b.assign(cfg_bypass, cfg_bypass_i);
     b.assign(cfg_gran, cfg_gran_i);
     b.assign(cfg_bto, cfg_bto_i);
     b.assign(cfg_opp, cfg_opp_i);
     b.assign(cfg_keep, cfg_keep_i);
+    b.assign(cfg_line_fetch, cfg_line_fetch_i);
     b.assign(cfg_write, cfg_write_i);
     b.assign(cfg_kinv, cfg_kinv_i);
   });

@@ -26,6 +26,7 @@ std::vector<CfgInput> l1d_top_cfg_inputs(const l1d::Config& cfg) {
           {"cfg_bto_i", p.bto ? 1u : 0u},
           {"cfg_opportunistic_i", p.pcal.opportunistic ? 1u : 0u},
           {"cfg_keep_large_i", p.dycache.keep_large_pieces ? 1u : 0u},
+          {"cfg_line_fetch_i", cfg.l1.bypass_fetch == l1d::BypassFetch::kLine ? 1u : 0u},
           {"cfg_write_i", static_cast<uint32_t>(cfg.l1.write_policy)},
           {"cfg_kernel_end_inv_i", cfg.l1.kernel_end == l1d::KernelEndAction::kInvalidate ? 1u : 0u}};
 }

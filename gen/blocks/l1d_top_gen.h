@@ -149,7 +149,7 @@ class Top {
 
  private:
   std::vector<Expr> cfg_in_;
-  Expr write_back_, write_evict_, clk, rst, cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep, cfg_write, cfg_kinv;
+  Expr write_back_, write_evict_, clk, rst, cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep, cfg_line_fetch, cfg_write, cfg_kinv;
   Expr req_valid, req_ready, req_id, req_warp, req_awid, req_token, req_pc, req_store, req_addr, req_size, req_mask,
       req_data;
   Expr resp_valid_o, resp_id_o, resp_warp_o, resp_outcome_o, resp_data_o;

@@ -143,7 +143,7 @@ void Top::outputs() {
 void Top::assertions() {
   TopAssertSignals a;
   a.cfg_in = cfg_in_;
-  a.cfg_q = {cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep, cfg_write, cfg_kinv};
+  a.cfg_q = {cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep, cfg_line_fetch, cfg_write, cfg_kinv};
   a.mem_valid = mem_valid_o;
   a.mem_ready = mem_ready;
   a.mem_payload = {mem_line_o, mem_store_o, mem_sectors_o, mem_mask_o,

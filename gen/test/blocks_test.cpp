@@ -78,7 +78,8 @@ TEST(TopCfgInputs, PolicyPresetsGiveTheHandWrittenValues) {
     l1d::apply_policy_preset(cfg, policy);
     return format_cfg_inputs(l1d_top_cfg_inputs(cfg));
   };
-  const std::string none = "cfg_bto_i=0,cfg_opportunistic_i=0,cfg_keep_large_i=0,cfg_write_i=0,cfg_kernel_end_inv_i=0";
+  const std::string none =
+      "cfg_bto_i=0,cfg_opportunistic_i=0,cfg_keep_large_i=0,cfg_line_fetch_i=0,cfg_write_i=0,cfg_kernel_end_inv_i=0";
   EXPECT_EQ(inputs("baseline"), "cfg_bypass_i=0,cfg_gran_i=0," + none);
   EXPECT_EQ(inputs("dycache"), "cfg_bypass_i=0,cfg_gran_i=3," + none);
   EXPECT_EQ(inputs("elastic32"), "cfg_bypass_i=0,cfg_gran_i=2," + none);
@@ -86,21 +87,22 @@ TEST(TopCfgInputs, PolicyPresetsGiveTheHandWrittenValues) {
   EXPECT_EQ(inputs("agcb"), "cfg_bypass_i=1,cfg_gran_i=0," + none);
   EXPECT_EQ(inputs("two-level"), "cfg_bypass_i=2,cfg_gran_i=0," + none);
   EXPECT_EQ(inputs("pcal"), "cfg_bypass_i=3,cfg_gran_i=0," + none);
-  const std::string wb = ",cfg_write_i=0,cfg_kernel_end_inv_i=0";
+  const std::string wb = ",cfg_line_fetch_i=0,cfg_write_i=0,cfg_kernel_end_inv_i=0";
   EXPECT_EQ(inputs("pcal-bto"), "cfg_bypass_i=3,cfg_gran_i=0,cfg_bto_i=1,cfg_opportunistic_i=0,cfg_keep_large_i=0" + wb);
   EXPECT_EQ(inputs("agelru-bypass"), "cfg_bypass_i=4,cfg_gran_i=0," + none);
   EXPECT_EQ(inputs("combined"), "cfg_bypass_i=3,cfg_gran_i=3,cfg_bto_i=1,cfg_opportunistic_i=0,cfg_keep_large_i=0" + wb);
 }
 
-// The L1's write policy and kernel-end action (write: 0 write-back, 1 write-through, 2 write-evict).
-TEST(TopCfgInputs, WritePolicyAndKernelEndComeFromTheL1) {
+// The L1's bypass fetch, write policy and kernel-end action (write: 0 write-back, 1 write-through,
+// 2 write-evict).
+TEST(TopCfgInputs, BypassFetchWritePolicyAndKernelEndComeFromTheL1) {
   const auto inputs = [](const char* preset) {
     const auto all = l1d_top_cfg_inputs(l1d::load_preset(preset));
-    return format_cfg_inputs({all.end() - 2, all.end()});
+    return format_cfg_inputs({all.end() - 3, all.end()});
   };
-  EXPECT_EQ(inputs("gtx480"), "cfg_write_i=0,cfg_kernel_end_inv_i=0");
-  EXPECT_EQ(inputs("gtx1080"), "cfg_write_i=1,cfg_kernel_end_inv_i=0");
-  EXPECT_EQ(inputs("gtx480-gpgpusim"), "cfg_write_i=2,cfg_kernel_end_inv_i=1");
+  EXPECT_EQ(inputs("gtx480"), "cfg_line_fetch_i=0,cfg_write_i=0,cfg_kernel_end_inv_i=0");
+  EXPECT_EQ(inputs("gtx1080"), "cfg_line_fetch_i=0,cfg_write_i=1,cfg_kernel_end_inv_i=0");
+  EXPECT_EQ(inputs("gtx480-gpgpusim"), "cfg_line_fetch_i=1,cfg_write_i=2,cfg_kernel_end_inv_i=1");
 }
 
 TEST(AddrDecodeBlock, ParametersComeFromTheConfiguration) {

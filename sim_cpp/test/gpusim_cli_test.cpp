@@ -193,7 +193,7 @@ TEST_F(GpusimCli, VerilatedAndLockstepRefuseAFaithfulPresetNamingTheField) {
     EXPECT_EQ(r.code, 2) << args << ": " << r.out;
     EXPECT_EQ(r.out,
               "error: --l1 verilated/lockstep: preset gtx480-gpgpusim sets l1.allocation: on_miss, which the RTL "
-              "l1d_top does not implement (it runs carveout fixed, sector false, on_fill, request, stall, any write_policy, any kernel_end, "
+              "l1d_top does not implement (it runs carveout fixed, sector false, on_fill, any bypass_fetch, stall, any write_policy, any kernel_end, "
               "hit_latency_at response/none, through_l1); run it "
               "with --l1 golden\n")
         << args;

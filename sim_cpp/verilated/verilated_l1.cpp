@@ -155,6 +155,7 @@ class VerilatedL1 final : public L1Port {
     m.cfg_bto_i = cfg.policy.bto;
     m.cfg_opportunistic_i = cfg.policy.pcal.opportunistic;
     m.cfg_keep_large_i = cfg.policy.dycache.keep_large_pieces;
+    m.cfg_line_fetch_i = cfg.l1.bypass_fetch == BypassFetch::kLine;
     m.cfg_write_i = static_cast<uint8_t>(cfg.l1.write_policy);  // 0 write-back, 1 write-through, 2 write-evict
     m.cfg_kernel_end_inv_i = cfg.l1.kernel_end == KernelEndAction::kInvalidate;
     m.agelru_enable_i = 1;
@@ -512,7 +513,7 @@ std::unique_ptr<L1Port> make_verilated_l1(const Config& cfg, const VerilatedOpti
   // The reference-faithful L1 options are golden-only until RTL v2 (docs/l1d-microarchitecture.md 13).
   if (const std::string field = rtl_unsupported_l1_option(cfg.l1); !field.empty())
     throw ConfigError(fmt::format("--l1 verilated/lockstep: preset {} sets {}, which the RTL l1d_top does not "
-                                  "implement (it runs carveout fixed, sector false, on_fill, request, stall, any write_policy, any kernel_end, hit_latency_at "
+                                  "implement (it runs carveout fixed, sector false, on_fill, any bypass_fetch, stall, any write_policy, any kernel_end, hit_latency_at "
                                   "response/none, through_l1); "
                                   "run it with --l1 golden",
                                   cfg.name, field));
