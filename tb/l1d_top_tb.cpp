@@ -219,7 +219,8 @@ struct Violation {
 // from golden, and a lockstep run would stop stepping it at the first difference): a mutant
 // (+mut_<name>) or a contract violation must stop the process at the RTL assertion it breaks
 // (scripts/expect_assert.sh). Returns normally when nothing fires.
-void run_unchecked(const Config& cfg, const std::string& stream, uint64_t seed, Violation v) {
+void run_unchecked(const Config& cfg, const std::string& stream, uint64_t seed, Violation v,
+                   uint64_t requests = kRequests) {
   l1d::golden::L1Testbench tb(cfg, l1d::golden::MemoryModel{}, seed);
   l1d::sim::VerilatedOptions opt;
   opt.x_seed = seed;
@@ -236,7 +237,7 @@ void run_unchecked(const Config& cfg, const std::string& stream, uint64_t seed, 
     }
     rtl->step(rin);
   };
-  tb.run(l1d::golden::make_stream(stream, cfg), kRequests);
+  tb.run(l1d::golden::make_stream(stream, cfg), requests);
 }
 
 template <class C>
@@ -521,6 +522,19 @@ TEST(L1dTopStaged, LockstepUnderBackpressure) {
                                                        .ready_cycles = 3}),
                                         kRequests);
                          });
+}
+
+// For the mutation tests of the staged pipe's assertions (tb/mutants/l1d_top_staged.txt,
+// tb_l1d_top_staged_mutants +mut_<name>): every policy and stream, then one run long enough
+// (about 100 000 cycles) for the cycle counter's low chunk to carry into the next.
+TEST(L1dTopStaged, DISABLED_RtlOnGoldenInputs) {
+  uint64_t seed = 1;
+  for (const std::string& policy : policies_with_models(staged_config())) {
+    Config cfg = staged_config();
+    l1d::apply_policy_preset(cfg, policy);
+    for (const std::string& stream : l1d::golden::stream_names()) run_unchecked(cfg, stream, seed++, {});
+  }
+  run_unchecked(staged_config(), "mixed", seed, {}, 3 * kRequests);
 }
 
 TEST(L1dTopStaged, LockstepReportsACorruptedResponse) { expect_corruption_reported(staged_config(), 7); }
