@@ -49,8 +49,12 @@ function(add_block_coverage module)
   foreach(name ${ARGN})
     set(dir ${RTL_BUILD_DIR}/${name}/${module})
     set(model V${module}_${name}_cov)
+    # --coverage-max-width: every set's ranks in one vector (all_ranks, the copy of the flops that
+    # Verilator's toggle coverage sees) is 512 bits for FIFO's and DIP's shapes; the default 256
+    # would give it no points.
     _rtl_model(${model} OPT -O1 DEPENDS ${dir}/${module}.sv
-               ARGS --rtl ${dir} ${module} --coverage-line --coverage-toggle ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
+               ARGS --rtl ${dir} ${module} --coverage-line --coverage-toggle --coverage-max-width 1024 ${RTL_ASSERT_ARGS}
+                    ${RTL_VERILATOR_ARGS})
     set_target_properties(${model} PROPERTIES EXCLUDE_FROM_ALL ON)
     target_link_libraries(${model} PUBLIC verilator_cov)
     list(APPEND models ${model})
