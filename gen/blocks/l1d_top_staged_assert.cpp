@@ -21,6 +21,8 @@ void Top::staged_assertions() {
                 [&](Block& b) { b.assign(m2_kind_sh, mux(m1_dead, lit(2, kNone), iss_m1_kind)); });
     v.assert_comb("StagedSquashedNeverDecides_A", m2_kind_q.eq(m2_kind_sh));
 
+    // staged_tags() keeps the C write's registers and M2's set local: named here (a rename is an
+    // undeclared identifier at lint).
     v.comment("C writes the tag/state row only for the operation M2 held in the cycle before, and to the");
     v.comment("set whose row M2 read (l1d_tag_read's m2_set_o), never to another operation's set (16.5).");
     Expr c_live = v.logic("sva_c_live_q");
