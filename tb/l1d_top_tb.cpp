@@ -526,7 +526,7 @@ TEST(L1dTopStaged, LockstepUnderBackpressure) {
 
 // For the mutation tests of the staged pipe's assertions (tb/mutants/l1d_top_staged.txt,
 // tb_l1d_top_staged_mutants +mut_<name>): every policy and stream, then one run long enough
-// (about 100 000 cycles) for the cycle counter's low chunk to carry into the next.
+// (past 65 536 cycles) for the cycle counter's low chunk to carry into the next.
 TEST(L1dTopStaged, DISABLED_RtlOnGoldenInputs) {
   uint64_t seed = 1;
   for (const std::string& policy : policies_with_models(staged_config())) {
