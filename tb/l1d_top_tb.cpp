@@ -537,6 +537,13 @@ TEST(L1dTopStaged, DISABLED_RtlOnGoldenInputs) {
   run_unchecked(staged_config(), "mixed", seed, {}, 3 * kRequests);
 }
 
+// Request ids past 2^15 through the staged pipe's response registers (resp_id_q and its D and R
+// copies; make coverage's staged runs, docs/rtl-verification.md), as L1dTop's LockstepIdsPast32K.
+TEST(L1dTopStaged, LockstepIdsPast32K) {
+  constexpr uint64_t kMany = (uint64_t{1} << 15) + 500;
+  expect_clean(lockstep(staged_config(), {.stream = "reuse", .seed = 300, .requests = kMany}), kMany);
+}
+
 TEST(L1dTopStaged, LockstepReportsACorruptedResponse) { expect_corruption_reported(staged_config(), 7); }
 
 // The counters are carry-save there: the fault reaches the hit counter's low chunk
