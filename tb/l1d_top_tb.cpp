@@ -373,9 +373,8 @@ l1d::golden::RequestSource fifo_pressure(const Config& cfg) {
 // takes requests only in the first 150 cycles of every 600, so a round's reads, sent in one ready
 // span, come back when the store misses after them have filled the miss queue, and the first fill,
 // which must write back a dirty victim, waits for room while every response queues behind it.
-TYPED_TEST(L1dTop, LockstepFillFifoBacksUp) {
+void expect_fill_fifo_backs_up(const Config& cfg) {
   constexpr uint64_t kFifoRequests = 6'000;
-  const Config cfg = l1d::load_preset(TypeParam::kName);
   const Run run = lockstep(cfg, {.seed = 400, .requests = kFifoRequests, .source = fifo_pressure(cfg),
                                  .memory = {.min_latency = 400, .max_latency = 400, .ready_percent = 100},
                                  .ready_period = 600, .ready_cycles = 150});
@@ -383,6 +382,8 @@ TYPED_TEST(L1dTop, LockstepFillFifoBacksUp) {
   EXPECT_GT(run.counters.merges, kFifoRequests / 2);
   EXPECT_GT(run.counters.fill_stall_cycles, 0U);
 }
+
+TYPED_TEST(L1dTop, LockstepFillFifoBacksUp) { expect_fill_fifo_backs_up(l1d::load_preset(TypeParam::kName)); }
 
 // DyCache's 64 B count (l1d_gran_selector's n64_q) past 511 of a 1 000-request sample, which the
 // streams' random sizes never reach: only 64 B requests, loads and stores, to a 256-line footprint.
@@ -543,6 +544,9 @@ TEST(L1dTopStaged, LockstepIdsPast32K) {
   constexpr uint64_t kMany = (uint64_t{1} << 15) + 500;
   expect_clean(lockstep(staged_config(), {.stream = "reuse", .seed = 300, .requests = kMany}), kMany);
 }
+
+// The fill FIFO (l1d_fill_issue's size_q) holding 16 and more entries, as L1dTop's run.
+TEST(L1dTopStaged, LockstepFillFifoBacksUp) { expect_fill_fifo_backs_up(staged_config()); }
 
 TEST(L1dTopStaged, LockstepReportsACorruptedResponse) { expect_corruption_reported(staged_config(), 7); }
 
