@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make coverage (docs/rtl-verification.md, "Coverage"): line and toggle coverage of the gtx480
-# l1d_top (rtl/, LRU replacement) over the lockstep runs of the make run matrix's LRU policies and
-# tb_l1d_top's lockstep test, merged by verilator_coverage.
+# l1d_top (rtl/, LRU replacement) and of the staged one (tb/block_configs/gtx480_staged.yaml) over
+# the lockstep runs of the make run matrix's LRU policies and tb_l1d_top's lockstep tests, merged
+# by verilator_coverage.
 #
 #   coverage.sh BUILD_DIR [SCALE] [JOBS]     SCALE of the gpusim runs (default test), JOBS at a time
 #
@@ -9,46 +10,93 @@
 # %, toggle %, toggle % of registers raw and after the waivers of scripts/coverage_waivers.txt,
 # l1d_top's registers by group, the waived and the uncovered points), annotated/ (the RTL with
 # counts).
-# The coverage models are built here (gpusim_cov, tb_l1d_top_cov: not in the default build).
+# The staged l1d_top's go to BUILD_DIR/coverage/staged/ (waivers scripts/coverage_waivers_staged.txt).
+# The coverage models are built here (gpusim_cov, tb_l1d_top_cov, gpusim_staged_cov,
+# tb_l1d_top_staged_cov: not in the default build).
 # AgeLRU and combined run on the agelru model, which has no coverage build: not included.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:?usage: coverage.sh BUILD_DIR [SCALE] [JOBS]}
 scale=${2:-test}
 jobs=${3:-2}
+# COVERAGE_TOPS: what to measure (single: rtl/'s single-cycle l1d_top; staged: the staged pipe of
+# tb/block_configs/gtx480_staged.yaml, reported in BUILD_DIR/coverage/staged/; repl: l1d_repl_state's
+# testbench on FIFO, BIP, DIP and AgeLRU, tb/block_configs/repl_*.yaml, in BUILD_DIR/coverage/repl/<policy>/).
+tops=${COVERAGE_TOPS:-single staged repl}
 workloads=(vecadd atax mvt bfs spmv kmeans)
 policies=(baseline dycache agcb two-level pcal)
 out=$build/coverage
-cmake --build "$build" -j "$jobs" --target gpusim_cov tb_l1d_top_cov
+targets=()
+for t in $tops; do
+  case $t in
+    single) targets+=(gpusim_cov tb_l1d_top_cov) ;;
+    staged) targets+=(gpusim_staged_cov tb_l1d_top_staged_cov) ;;
+    repl) targets+=(tb_l1d_repl_state_cov) ;;
+    *) echo "coverage: COVERAGE_TOPS: $t is not single, staged or repl" >&2; exit 2 ;;
+  esac
+done
+cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 rm -rf "$out"
-mkdir -p "$out/raw" "$out/runs"
 start=$(date +%s)
-# One run: every SM's model writes a file; they are merged at once (15 files of a few MB each).
+# One run into DIR/runs/NAME.dat: every SM's model writes a file; they are merged at once (15
+# files of a few MB each).
 run_one() {
-  local name=$1
-  shift
-  mkdir -p "$out/raw/$name"
-  L1D_COVERAGE_DIR=$out/raw/$name "$@" >"$out/raw/$name.log" 2>&1 || { echo "coverage: $name failed:"; tail -5 "$out/raw/$name.log"; return 1; }
-  verilator_coverage --write "$out/runs/$name.dat" "$out/raw/$name"/*.dat >/dev/null
-  rm -rf "$out/raw/$name"
+  local dir=$1 name=$2
+  shift 2
+  mkdir -p "$dir/raw/$name" "$dir/runs"
+  L1D_COVERAGE_DIR=$dir/raw/$name TB_COVERAGE_DIR=$dir/raw/$name "$@" >"$dir/raw/$name.log" 2>&1 || { echo "coverage: $name failed:"; tail -5 "$dir/raw/$name.log"; return 1; }
+  verilator_coverage --write "$dir/runs/$name.dat" "$dir/raw/$name"/*.dat >/dev/null
+  rm -rf "$dir/raw/$name"
   echo "coverage: $name done"
 }
 export -f run_one
-export out
-for w in "${workloads[@]}"; do
-  for p in "${policies[@]}"; do
-    echo "$w-$p $build/bin/gpusim_cov --preset gtx480 --workload $w --policy $p --scale $scale --l1 lockstep --quiet --no-progress"
+# The make run matrix's LRU policies in lockstep: matrix DIR GPUSIM [CONFIG ARGS...].
+matrix() {
+  local dir=$1 bin=$2
+  shift 2
+  for w in "${workloads[@]}"; do
+    for p in "${policies[@]}"; do
+      echo "$dir $w-$p $bin $* --workload $w --policy $p --scale $scale --l1 lockstep --quiet --no-progress"
+    done
+  done | xargs -P "$jobs" -L 1 bash -c 'run_one "$@"' _
+}
+# Merge DIR's runs, annotate, report (fails, after writing the report, when a waiver is wrong, or
+# with --min-top-registers when l1d_top's registers are below it after waivers: issue 25).
+report() {
+  local dir=$1 waivers=$2
+  shift 2
+  verilator_coverage --write "$dir/coverage.dat" "$dir/runs"/*.dat >/dev/null
+  verilator_coverage --annotate "$dir/annotated" "$dir/coverage.dat" >/dev/null
+  python3 "$root/scripts/coverage_report.py" "$dir/coverage.dat" "$dir/report.md" --json "$dir/report.json" \
+    --waivers "$waivers" "$@"
+}
+failed=0
+if [[ " $tops " == *" single "* ]]; then
+  matrix "$out" "$build/bin/gpusim_cov" --preset gtx480
+  # The testbench's lockstep runs: every policy and stream, and the directed ones (counters' carry
+  # to bit 63, widened addresses / PCs / AWIDs with a slow memory, ids past 2^15, the fill FIFO
+  # full, a DyCache sample of 64 B requests, a two-level window full of misses and ready warps).
+  tb_tests=LockstepWithGoldenEveryPolicyAndStream:CountersCarryToTheirTopBit:LockstepCorners:LockstepIdsPast32K:LockstepFillFifoBacksUp:LockstepDyCacheSampleAll64B:LockstepTwoLevelWindowFull
+  run_one "$out" tb "$build/bin/tb_l1d_top_cov" --gtest_filter="L1dTop/0.${tb_tests//:/:L1dTop/0.}"
+  report "$out" "$root/scripts/coverage_waivers.txt" --min-top-registers 90 || failed=1
+fi
+if [[ " $tops " == *" staged "* ]]; then
+  staged_cfg=$root/tb/block_configs/gtx480_staged.yaml
+  matrix "$out/staged" "$build/bin/gpusim_staged_cov" --config "$staged_cfg"
+  # Every lockstep test of the staged suite (the L1dTopStaged.Lockstep* runs: every policy and
+  # stream with kernel ends, backpressure, and the directed ones of tb/l1d_top_tb.cpp).
+  run_one "$out/staged" tb "$build/bin/tb_l1d_top_staged_cov" --gtest_filter='L1dTopStaged.Lockstep*-*Reports*'
+  report "$out/staged" "$root/scripts/coverage_waivers_staged.txt" --groups staged --min-top-registers 90 || failed=1
+fi
+if [[ " $tops " == *" repl "* ]]; then
+  # Every test of the replacement state's testbench (against golden's policies), each policy's
+  # model writing its counts; the netlist co-simulation has no coverage model (skipped).
+  repl_policies=(fifo bip dip agelru)  # tb/coverage.cmake's order: typed test i is policy i
+  for i in "${!repl_policies[@]}"; do
+    p=${repl_policies[$i]}
+    run_one "$out/repl/$p" tb "$build/bin/tb_l1d_repl_state_cov" --gtest_filter="ReplState/$i.*"
+    report "$out/repl/$p" "$root/scripts/coverage_waivers_repl.txt" || failed=1
   done
-done | xargs -P "$jobs" -L 1 bash -c 'run_one "$@"' _
-# The testbench's lockstep runs: every policy and stream, and the directed ones (counters' carry
-# to bit 63, widened addresses / PCs / AWIDs with a slow memory, ids past 2^15, the fill FIFO full,
-# a DyCache sample of 64 B requests, a two-level window full of misses and ready warps).
-tb_tests=LockstepWithGoldenEveryPolicyAndStream:CountersCarryToTheirTopBit:LockstepCorners:LockstepIdsPast32K:LockstepFillFifoBacksUp:LockstepDyCacheSampleAll64B:LockstepTwoLevelWindowFull
-run_one tb "$build/bin/tb_l1d_top_cov" --gtest_filter="L1dTop/0.${tb_tests//:/:L1dTop/0.}"
-verilator_coverage --write "$out/coverage.dat" "$out/runs"/*.dat >/dev/null
-verilator_coverage --annotate "$out/annotated" "$out/coverage.dat" >/dev/null
-# Fails (after writing the report) when a waiver is wrong or l1d_top's registers are below 90 %
-# after waivers (issue 25).
-python3 "$root/scripts/coverage_report.py" "$out/coverage.dat" "$out/report.md" --json "$out/report.json" \
-  --waivers "$root/scripts/coverage_waivers.txt" --min-top-registers 90
-echo "coverage: $(( $(date +%s) - start )) s of runs; report in $out/report.md"
+fi
+echo "coverage: $(( $(date +%s) - start )) s of runs; reports in $out/report.md, staged/report.md, repl/<policy>/report.md (as run)"
+exit "$failed"

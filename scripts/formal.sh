@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Bounded model checking of generated blocks (docs/rtl-verification.md), for make formal and ctest.
 #
-#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl mq perf (proofs), mut-<name> (a mutated RTL copy whose
+#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl mq issue perf (proofs), mut-<name> (a mutated RTL copy whose
 #                                counterexample must name the expected assertion); default: all
 #
 # The RTL is dcgen's output for formal/fv_small.yaml; each harness formal/<module>_fv.sv is read
 # with it by Yosys 0.23 (read_verilog -sv -formal: FORMAL defined, so the blocks' `ifndef
 # SYNTHESIS assertions are in), flattened, and checked for DEPTH cycles from reset with Yosys's
-# SAT-based BMC (`sat -seq DEPTH -prove-asserts -set-assumes`, MiniSat). yosys-smtbmc with z3
-# 4.8.12 did not finish step 0 of these harnesses within minutes, and boolector 3.2.2 rejects the
-# SMT-LIB smtbmc 0.23 writes (docs/rtl-verification.md, "Solver").
+# SAT-based BMC (`sat -seq DEPTH -prove-asserts -set-assumes`, MiniSat), except l1d_issue's harness,
+# which yosys-smtbmc checks with z3 (write_smt2, then `yosys-smtbmc -s z3 --unroll --presat`). z3
+# 4.8.12 needs --unroll: in smtbmc's default incremental mode it did not finish step 0 of these
+# harnesses, not even of l1d_issue's alone, within minutes; unrolled, l1d_issue_fv passes depth 14.
+# boolector 3.2.2 rejects the SMT-LIB smtbmc 0.23 writes (docs/rtl-verification.md, "Solver").
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,6 +37,12 @@ DEPTH_REPL=${DEPTH_REPL:-5}
 # behind the first batch), drained at 6, 7 and 8 if memory waited: 9 cycles; DEPTH_MQ 12 adds three
 # after it, so the ring's pointers wrap and new batches land behind the wrapped tail.
 DEPTH_MQ=${DEPTH_MQ:-12}
+# l1d_issue (stage A, contract 16.2-16.3): a request fires at cycle 1, is in the input FIFO from 2,
+# at A 2, T 3, M1 4, M2 5, where it fails: it and the three younger core requests (M1, T, A's pick)
+# go to the replay FIFO, which A drains at 6-9, so they reach M2 at 9-12; a second failure at 9
+# replays them again, the first back at M2 at 13. DEPTH_ISSUE 14 (cycles 0-13) covers a full
+# replay FIFO filled, drained and refilled, with fill and flush operations interleaved at will.
+DEPTH_ISSUE=${DEPTH_ISSUE:-14}
 
 # mutants: name | file | sed expression | harness | depth | the assertion expected in the trace
 mutants=(
@@ -49,6 +57,8 @@ mutants=(
   "mut-agcb-inc-wrap|l1d_agcb_table.sv|s/inc_old != '1 ?/1'b1 ?/|agcb|5|AgcbIncNoOverflow_A"
   "mut-mq-reveal-late|l1d_miss_queue.sv|s/WideBits'(total_q) + WideBits'(n_d_q) > WideBits'(vis_q)/WideBits'(total_q) > WideBits'(vis_q)/|mq|6|FvOfferedOnTime_A"
   "mut-mq-lane-swap|l1d_miss_queue.sv|s/= LaneBits'(off);/= LaneBits'(off + 1'b1);/|mq|7|FvOfferedIsOldest_A"
+  "mut-issue-m1-lost|l1d_issue.sv|s/assign m1_back = squash_core_i \&\& m1_kind_q == 2'd1;/assign m1_back = 1'b0;/|issue|12|FvCoreInOrderAtM2_A"
+  "mut-issue-front-order|l1d_issue.sv|s/assign front1 = has_failed \&\& m1_back ? m1_req_q : t_req_q;/assign front1 = t_req_q;/|issue|12|FvCoreInOrderAtM2_A"
 )
 
 # The performance counters (contract 16.5) are proved by temporal induction, not a bounded run: a
@@ -75,24 +85,32 @@ run() {
     agcb) files="$dir/l1d_agcb_table.sv $root/formal/l1d_agcb_table_fv.sv"; top=l1d_agcb_table_fv ;;
     repl) files="$dir/l1d_repl_state.sv $root/formal/l1d_repl_state_fv.sv"; top=l1d_repl_state_fv ;;
     mq) files="$dir/l1d_miss_queue.sv $root/formal/l1d_miss_queue_fv.sv"; top=l1d_miss_queue_fv ;;
+    issue) files="$dir/l1d_issue.sv $root/formal/l1d_issue_fv.sv"; top=l1d_issue_fv ;;
   esac
   # Every assertion (block and harness) is a $assert cell named after its label; sat proves all
   # of them at every step.
   [ -z "$only" ] || keep="select -assert-min 1 t:\$assert n:*$only %i; delete t:\$assert n:*$only %d;"
   local script="read_verilog -sv -formal $files; prep -flatten -top $top; memory_map; opt -fast; async2sync;"
   script+=" $keep select -list t:\$assert;"
+  if [ "$harness" = issue ]; then
+    # yosys-smtbmc: registers without reset start free, as -set-init-undef makes them for sat.
+    "$yosys" -p "$script dffunmap; write_smt2 -wires $log.smt2" >"$log" 2>&1 || return 1
+    yosys-smtbmc -s z3 --unroll --presat --noprogress -t "$depth" "$log.smt2" >>"$log" 2>&1
+    grep -q "Status: PASSED" "$log"
+    return
+  fi
   script+=" sat -seq $depth -prove-asserts -set-assumes -set-init-undef -enable_undef -set-def-inputs -show-ports"
   "$yosys" -p "$script" >"$log" 2>&1
   grep -q "SAT proof finished - no model found: SUCCESS" "$log"
 }
 
 jobs=("$@")
-[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl mq perf mut-perf-carry $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
+[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl mq issue perf mut-perf-carry $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
 failed=0
 for j in "${jobs[@]}"; do
   start=$(date +%s.%N)
   case $j in
-    mshr | agcb | repl | mq)
+    mshr | agcb | repl | mq | issue)
       depth=DEPTH_${j^^}
       if run "$j" "${!depth}" "$tmp/rtl" "$tmp/$j.log"; then
         printf 'formal: PASS %s (depth %s, %.1f s)\n' "$j" "${!depth}" "$(echo "$(date +%s.%N) - $start" | bc)"
@@ -134,7 +152,7 @@ for j in "${jobs[@]}"; do
       # Only the expected assertion is kept: a counterexample is then one of it.
       if run "$harness" "$depth" "$mdir" "$tmp/$j.log" "$want"; then
         echo "formal: FAIL $j: the mutated RTL passed, expected $want to fire"; failed=1
-      elif ! grep -q "model found: FAIL" "$tmp/$j.log"; then
+      elif ! grep -qE "model found: FAIL|Assert failed in .*$want" "$tmp/$j.log"; then
         echo "formal: FAIL $j: no counterexample of $want (error?):"; tail -20 "$tmp/$j.log"; failed=1
       else
         printf 'formal: PASS %s: counterexample at depth <= %s violates %s (%.1f s)\n' "$j" "$depth" "$want" \

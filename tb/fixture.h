@@ -9,11 +9,20 @@
 // the context's randReset(2) draws them from `seed`), so a missing reset shows as a mismatch.
 // With tracing on (`--trace` on the testbench command line, or L1D_TRACE=1) the model writes
 // <waves_dir()>/<trace_name>.fst, one time step of 10 per cycle (rising edge at +5).
+// Built with TB_RTL_COVERAGE (a model verilated with coverage, tb/coverage.cmake), every model
+// counts from the end of its last reset() and writes its counts to $TB_COVERAGE_DIR when it ends.
 #pragma once
 
 #include <verilated.h>
 #if VM_TRACE_FST
 #include <verilated_fst_c.h>
+#endif
+#ifdef TB_RTL_COVERAGE  // a coverage build of a block's testbench (tb/coverage.cmake)
+#include <unistd.h>
+#include <verilated_cov.h>
+
+#include <atomic>
+#include <cstdlib>
 #endif
 
 #include <cstdint>
@@ -35,6 +44,13 @@ std::filesystem::path waves_dir();
 const std::vector<std::string>& plusargs();
 // Sets a model context's command arguments to plusargs() ($test$plusargs reads them).
 void add_plusargs(VerilatedContext& ctx);
+#ifdef TB_RTL_COVERAGE
+// The coverage files this process wrote (one per model, whatever its type).
+inline std::atomic<uint64_t>& coverage_files() {
+  static std::atomic<uint64_t> n{0};
+  return n;
+}
+#endif
 
 template <class Model>
 class Dut {
@@ -54,6 +70,13 @@ class Dut {
   }
   ~Dut() {
     model_->final();
+#ifdef TB_RTL_COVERAGE
+    if (const char* dir = std::getenv("TB_COVERAGE_DIR"); dir != nullptr && *dir != '\0') {
+      const std::string file = std::string(dir) + "/" + std::to_string(::getpid()) + "-" +
+                               std::to_string(coverage_files()++) + ".dat";
+      ctx_->coveragep()->write(file.c_str());
+    }
+#endif
 #if VM_TRACE_FST
     if (trace_) trace_->close();
 #endif
@@ -96,6 +119,11 @@ class Dut {
         tick();
       }
       model_->rst_ni = 1;
+#ifdef TB_RTL_COVERAGE
+      // The first reset toggles every flop that starts at a random value: not coverage.
+      if (!counting_) ctx_->coveragep()->zero();
+      counting_ = true;
+#endif
     }
   }
 
@@ -142,6 +170,9 @@ class Dut {
 
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> model_;
+#ifdef TB_RTL_COVERAGE
+  bool counting_ = false;  // coverage counts since the first reset
+#endif
 #if VM_TRACE_FST
   std::unique_ptr<VerilatedFstC> trace_;
 #endif

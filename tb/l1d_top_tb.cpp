@@ -219,7 +219,8 @@ struct Violation {
 // from golden, and a lockstep run would stop stepping it at the first difference): a mutant
 // (+mut_<name>) or a contract violation must stop the process at the RTL assertion it breaks
 // (scripts/expect_assert.sh). Returns normally when nothing fires.
-void run_unchecked(const Config& cfg, const std::string& stream, uint64_t seed, Violation v) {
+void run_unchecked(const Config& cfg, const std::string& stream, uint64_t seed, Violation v,
+                   uint64_t requests = kRequests) {
   l1d::golden::L1Testbench tb(cfg, l1d::golden::MemoryModel{}, seed);
   l1d::sim::VerilatedOptions opt;
   opt.x_seed = seed;
@@ -236,7 +237,7 @@ void run_unchecked(const Config& cfg, const std::string& stream, uint64_t seed, 
     }
     rtl->step(rin);
   };
-  tb.run(l1d::golden::make_stream(stream, cfg), kRequests);
+  tb.run(l1d::golden::make_stream(stream, cfg), requests);
 }
 
 template <class C>
@@ -393,9 +394,8 @@ l1d::golden::RequestSource fifo_pressure(const Config& cfg) {
 // takes requests only in the first 150 cycles of every 600, so a round's reads, sent in one ready
 // span, come back when the store misses after them have filled the miss queue, and the first fill,
 // which must write back a dirty victim, waits for room while every response queues behind it.
-TYPED_TEST(L1dTop, LockstepFillFifoBacksUp) {
+void expect_fill_fifo_backs_up(const Config& cfg) {
   constexpr uint64_t kFifoRequests = 6'000;
-  const Config cfg = l1d::load_preset(TypeParam::kName);
   const Run run = lockstep(cfg, {.seed = 400, .requests = kFifoRequests, .source = fifo_pressure(cfg),
                                  .memory = {.min_latency = 400, .max_latency = 400, .ready_percent = 100},
                                  .ready_period = 600, .ready_cycles = 150});
@@ -403,6 +403,8 @@ TYPED_TEST(L1dTop, LockstepFillFifoBacksUp) {
   EXPECT_GT(run.counters.merges, kFifoRequests / 2);
   EXPECT_GT(run.counters.fill_stall_cycles, 0U);
 }
+
+TYPED_TEST(L1dTop, LockstepFillFifoBacksUp) { expect_fill_fifo_backs_up(l1d::load_preset(TypeParam::kName)); }
 
 // DyCache's 64 B count (l1d_gran_selector's n64_q) past 511 of a 1 000-request sample, which the
 // streams' random sizes never reach: only 64 B requests, loads and stores, to a 256-line footprint.
@@ -545,6 +547,29 @@ TEST(L1dTopStaged, LockstepUnderBackpressure) {
 }
 
 TEST(L1dTopStaged, LockstepGpgpuSim3Options) { expect_3x_options_clean(staged_config(), 90); }
+
+// For the mutation tests of the staged pipe's assertions (tb/mutants/l1d_top_staged.txt,
+// tb_l1d_top_staged_mutants +mut_<name>): every policy and stream, then one run long enough
+// (past 65 536 cycles) for the cycle counter's low chunk to carry into the next.
+TEST(L1dTopStaged, DISABLED_RtlOnGoldenInputs) {
+  uint64_t seed = 1;
+  for (const std::string& policy : policies_with_models(staged_config())) {
+    Config cfg = staged_config();
+    l1d::apply_policy_preset(cfg, policy);
+    for (const std::string& stream : l1d::golden::stream_names()) run_unchecked(cfg, stream, seed++, {});
+  }
+  run_unchecked(staged_config(), "mixed", seed, {}, 3 * kRequests);
+}
+
+// Request ids past 2^15 through the staged pipe's response registers (resp_id_q and its D and R
+// copies; make coverage's staged runs, docs/rtl-verification.md), as L1dTop's LockstepIdsPast32K.
+TEST(L1dTopStaged, LockstepIdsPast32K) {
+  constexpr uint64_t kMany = (uint64_t{1} << 15) + 500;
+  expect_clean(lockstep(staged_config(), {.stream = "reuse", .seed = 300, .requests = kMany}), kMany);
+}
+
+// The fill FIFO (l1d_fill_issue's size_q) holding 16 and more entries, as L1dTop's run.
+TEST(L1dTopStaged, LockstepFillFifoBacksUp) { expect_fill_fifo_backs_up(staged_config()); }
 
 TEST(L1dTopStaged, LockstepReportsACorruptedResponse) { expect_corruption_reported(staged_config(), 7); }
 

@@ -122,6 +122,7 @@ class Top {
   void staged_miss_queue();             // the batch of M2 into l1d_miss_queue at D
   void staged_counters();               // increments registered once: read from m + 2
   void staged_outputs();
+  void staged_assertions();            // the pipe's invariants (gen/blocks/l1d_top_staged_assert.cpp)
   std::vector<std::pair<Expr, unsigned>> core_req_fields() const;  // a core request, LSB first
   void miss_candidates();  // wb_req_, wb_pay_, final_req_, mq_pushes_ (both pipes)
   void mem_outputs(const Expr& valid, const Expr& head_req, const Expr& head_wb, const Expr& head_st);

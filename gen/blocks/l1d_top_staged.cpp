@@ -260,6 +260,7 @@ void Top::staged_outputs() {
   m.assign(incs, red_or(concat(pending)));
   m.assign(quiet_o, pipe_empty & mq_count_q.eq(zeros()) & fi_empty & !flushing_q & !incs & !sel_switch &
                         cfg_bypass.ne(lit(3, 2)));
+  staged_assertions();
 }
 
 }  // namespace gen::blocks::top_gen
