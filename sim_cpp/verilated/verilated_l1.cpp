@@ -166,7 +166,6 @@ class VerilatedL1 final : public L1Port {
 #endif
     }
     can_skip_ = opt.trace_file.empty() && opt.fault_cycle == UINT64_MAX && opt.cfg_change_cycle == UINT64_MAX;
-    one_eval_ = can_skip_;
     m.clk_i = 0;
     m.rst_ni = 0;
     m.eval();
@@ -247,7 +246,7 @@ class VerilatedL1 final : public L1Port {
     m.occupancy_i = static_cast<std::remove_reference_t<decltype(m.occupancy_i)>>(in.occupancy);
     m.agelru_enable_i = in.agelru_enable;
     if (cycle_ == opt_.cfg_change_cycle) m.cfg_bypass_i ^= 1;
-    if (one_eval_) {
+    if (can_skip_) {
       // The inputs and the rising edge in one eval(): Verilator settles the input-driven logic
       // (its ico region) before it looks for the edge, so the flops take the same values as after
       // an eval() at clk_i low followed by one at clk_i high, which runs that region twice.
@@ -419,12 +418,10 @@ class VerilatedL1 final : public L1Port {
   std::unique_ptr<VerilatedFstC> trace_;
 #endif
   uint64_t cycle_ = 0;
-  // Quiet cycles are skipped unless waves are written or a fault reaches into the flops (both must
-  // see every edge).
+  // Quiet cycles are skipped, and a clocked cycle is one eval(), unless waves are written or a
+  // fault reaches into the flops: both must see every edge, the waves the inputs before it too,
+  // and the fault goes into a flop between the two evaluations.
   bool can_skip_ = false;
-  // The same runs evaluate a cycle once (step_into): waves dump the inputs before the edge, and a
-  // fault is put into a flop between the two evaluations.
-  bool one_eval_ = false;
   uint64_t skipped_ = 0;  // cycles not clocked (step_into), counted in counters().cycles
   mutable L1Counters counters_;  // a cache of the counter outputs, filled by counters()
 };
