@@ -8,6 +8,8 @@ unchanged (docs/performance.md); so must --threads N.
 
   stats_identity.py --base /tmp/gpusim-old --new build/bin/gpusim --presets gtx480,qv100 --scale test
   stats_identity.py --base build/bin/gpusim --new build/bin/gpusim --new-args="--threads 2" ...
+  stats_identity.py --base /tmp/gpusim-old --new build/bin/gpusim --presets "" \
+      --configs tb/block_configs/gtx480_staged.yaml --base-args="--l1 verilated" --new-args="--l1 verilated"
 
 Exit 0 if every point is identical, 1 if any differs (the first differing field is printed),
 2 on bad input.
@@ -64,6 +66,8 @@ def main() -> int:
     ap.add_argument("--base-args", default="", help="extra arguments for the reference run")
     ap.add_argument("--new-args", default="", help="extra arguments for the checked run")
     ap.add_argument("--presets", default="gtx480,gtx1080,qv100")
+    ap.add_argument("--configs", default="",
+                    help="comma list of configuration files (gpusim --config), run like the presets")
     ap.add_argument("--workloads", default="all", help="comma list or 'all' (--list-workloads)")
     ap.add_argument("--policies", default="all", help="comma list or 'all' (--list-policies)")
     ap.add_argument("--scale", default="test", choices=["test", "small", "full", "paper"])
@@ -77,12 +81,14 @@ def main() -> int:
     workloads = listing(args.new, "--list-workloads") if args.workloads == "all" else args.workloads.split(",")
     policies = listing(args.new, "--list-policies") if args.policies == "all" else args.policies.split(",")
     points = []
-    for preset in args.presets.split(","):
+    machines = [["--preset", p] for p in filter(None, args.presets.split(","))]
+    machines += [["--config", c] for c in filter(None, args.configs.split(","))]
+    for machine in machines:
         for w in workloads:
             for p in policies:
-                points.append(["--preset", preset, "--workload", w, "--policy", p, "--scale", args.scale])
+                points.append([*machine, "--workload", w, "--policy", p, "--scale", args.scale])
         for t in filter(None, args.traces.split(",")):
-            points.append(["--preset", preset, "--trace", t])
+            points.append([*machine, "--trace", t])
     differing = 0
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(compare, args, pt, tmp, n) for n, pt in enumerate(points)]

@@ -249,6 +249,16 @@ class VerilatedL1 final : public L1Port {
     m.occupancy_i = static_cast<std::remove_reference_t<decltype(m.occupancy_i)>>(in.occupancy);
     m.agelru_enable_i = in.agelru_enable;
     if (cycle_ == opt_.cfg_change_cycle) m.cfg_bypass_i ^= 1;
+    if (can_skip_) {
+      // The inputs and the rising edge in one eval(): Verilator settles the input-driven logic
+      // (its ico region) before it looks for the edge, so the flops take the same values as after
+      // an eval() at clk_i low followed by one at clk_i high, which runs that region twice.
+      m.clk_i = 1;
+      m.eval();
+      clock_low(m);
+      ++cycle_;
+      return;
+    }
     m.eval();
     dump(cycle_ * 10);  // one cycle is 10 ns: inputs at the start, the rising edge at +5 ns
     if constexpr (requires { m.rootp->l1d_top__DOT__cnt_hits_q; }) {  // not in a netlist (no fault injection)
@@ -263,6 +273,20 @@ class VerilatedL1 final : public L1Port {
     dump(cycle_ * 10 + 5);
     m.clk_i = 0;
     ++cycle_;
+  }
+
+  // clk_i low again without a second eval(): Verilator finds an edge by comparing clk_i with its
+  // value at the last eval(), so that copy is lowered too. An eval() at clk_i low would change
+  // nothing else: the inputs are those the last eval() settled, and only the rising edge (and
+  // rst_ni's falling one) triggers logic. Other Verilator versions name the copy differently:
+  // they take the eval().
+  static void clock_low(Model& m) {
+    m.clk_i = 0;
+    if constexpr (requires { m.rootp->__Vtrigrprev__TOP__clk_i; }) {
+      m.rootp->__Vtrigrprev__TOP__clk_i = 0;
+    } else {
+      m.eval();
+    }
   }
 
   // Whether this cycle's edge would change no register but the cycle counter: the RTL says so
@@ -397,8 +421,9 @@ class VerilatedL1 final : public L1Port {
   std::unique_ptr<VerilatedFstC> trace_;
 #endif
   uint64_t cycle_ = 0;
-  // Quiet cycles are skipped unless waves are written or a fault reaches into the flops (both must
-  // see every edge).
+  // Quiet cycles are skipped, and a clocked cycle is one eval(), unless waves are written or a
+  // fault reaches into the flops: both must see every edge, the waves the inputs before it too,
+  // and the fault goes into a flop between the two evaluations.
   bool can_skip_ = false;
   uint64_t skipped_ = 0;  // cycles not clocked (step_into), counted in counters().cycles
   mutable L1Counters counters_;  // a cache of the counter outputs, filled by counters()
