@@ -119,9 +119,10 @@ def storage_bits(macros, hierarchy, top, blackboxes, skip=()):
     return total
 
 
-def instance_counts(hierarchy, top):
+def instance_counts(hierarchy, top, skip=()):
     """How many times each module of top's hierarchy is instantiated (top itself once), from the
-    `stat -json` before flattening; names without Yosys' leading backslash."""
+    `stat -json` before flattening; names without Yosys' leading backslash. Not below the
+    modules in skip (a hierarchical block's sub-blocks: their own runs count what they hold)."""
     def plain(name):
         return name[1:] if name.startswith('\\') else name
 
@@ -133,7 +134,8 @@ def instance_counts(hierarchy, top):
             t = plain(t)
             if t in mods:
                 counts[t] = counts.get(t, 0) + mult * n
-                walk(t, mult * n)
+                if t not in skip:
+                    walk(t, mult * n)
     walk(plain(top), 1)
     return counts
 
@@ -244,6 +246,9 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
     sta = load(os.path.join(bdir, 'sta.json'), {})
     by_type = stat['modules'][key]['num_cells_by_type'] if key else {}
     seq = set(lib['sequential'])
+    row['_by_type'] = by_type
+    all_by_type = dict(by_type)  # with the sub-blocks' cells (a hierarchical block), below
+    sub_views = []
     row['kind'] = 'seq' if 'clk_i' in ports else 'comb'
     row['cells'] = sum(n for t, n in by_type.items()
                        if not is_blackbox_type(t, set(blackboxes) | set(subs)) and t not in macro_cells)
@@ -264,6 +269,7 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
             row['area_um2'] = round(row['area_um2'] - dead['area_um2'], 1)
         row['glue'] = {k: row[k] for k in ('cells', 'flops', 'area_um2')}
         row['subblocks'] = []
+        sub_views = []
         for sub in subs:
             count = by_type.get(sub, 0)
             r = block_row(sub, os.path.join(subdir, sub), lib, fo4_ns, density, blackboxes, timed=False)
@@ -277,6 +283,16 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
             row['subblocks'].append({'block': sub, 'instances': count, 'in_context': in_context,
                                      'cells': r['cells'], 'flops': r['flops'], 'area_um2': r['area_um2'],
                                      'sram_bits': r['sram_bits']})
+            if 'sram_layer' in r:
+                L = r['sram_layer']
+                row['subblocks'][-1].update(macro_count=L['macro_count'], macro_area_um2=L['macro_area_um2'],
+                                            flop_area_um2=L['flop_area_um2'])
+            # The sub-block's arrays and cells, as many times as it is instantiated: the block's
+            # SRAM layer below counts its macros and flops in the sub-blocks too.
+            for a in r.get('sram_layer', {}).get('arrays', []):
+                sub_views.append(dict(a, instances=a['instances'] * count, module=f'{sub}/{a["module"]}'))
+            for t, n in r.get('_by_type', {}).items():
+                all_by_type[t] = all_by_type.get(t, 0) + count * n
             for k in ('cells', 'flops', 'sram_bits'):
                 row[k] += count * r[k]
             row['sram_macros'] += [f'{sub}.{m}' for m in r['sram_macros']]
@@ -294,11 +310,21 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
     row['fmax_mhz'] = round(1000.0 / crit, 1) if crit else None
     row['depth'] = sta.get('depth')
     if views:
-        counts = instance_counts(hierarchy, name)
+        # The glue of a hierarchical block lists the arrays of its sub-blocks too (Yosys
+        # elaborates them before they become black boxes): only those outside them are its own.
+        counts = instance_counts(hierarchy, name, skip=set(subs))
         for a in views:
-            a['instances'] = counts.get(a['module'], 1)
-        cells = load(os.path.join(os.path.dirname(os.path.dirname(bdir)), 'lib', 'cells.json'), {})
-        sram_layer(row, views, by_type, seq, cells, sta.get('sram'), fo4_ns)
+            a['instances'] = counts.get(a['module'], 1 if not subs else 0)
+        views = [a for a in views if a['instances']]
+    views += sub_views
+    if views:
+        # The run's lib/ is above the block's directory: RUN/blocks/B, RUN/variants/V/l1d_top,
+        # RUN/blocks/l1d_top/sub/SUB.
+        up, cells = os.path.abspath(bdir), {}
+        while not cells and os.path.dirname(up) != up:
+            up = os.path.dirname(up)
+            cells = load(os.path.join(up, 'lib', 'cells.json'), {})
+        sram_layer(row, views, all_by_type, seq, cells, sta.get('sram'), fo4_ns)
     row['start'] = describe(sta.get('start_reg', '?'), ports)
     row['end'] = describe(sta.get('end_reg', '?'), ports)
     goal = TAG_STAGE_GOAL_FO4 if name in TAG_STAGE else GOAL_FO4
@@ -323,6 +349,8 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
     if problems:
         row['status'] = 'fail'
         row['error'] = 'impossible result: ' + ', '.join(f'{k} = {row.get(k)}' for k in problems)
+    if timed:
+        del row['_by_type']  # only for a hierarchical block's own row (above)
     return row
 
 

@@ -29,7 +29,7 @@ proc register_net {pin} {
     return [get_full_name $inst]
 }
 
-# --- the SRAM layer (docs/synthesis.md): macros from synth/sram_tiling.py (STA_SRAM, a Tcl file
+# --- the SRAM layer (docs/synthesis.md): macros from synth/sram_tiling.py (STA_SRAM, Tcl files
 # with sram_libs, sram_min_period(cell) and sram_clocks(cell)) are timed beside the standard cells.
 
 # The period a path needs. OpenSTA gives its slack at one period; a path launched at a falling
@@ -142,9 +142,18 @@ sta_main {
     set period [env_req STA_PERIOD]
     load_library [env_req STA_LIBERTY]
     set sram {}
-    if {[info exists ::env(STA_SRAM)] && $::env(STA_SRAM) ne ""} {
-        source $::env(STA_SRAM)
-        foreach lib $sram_libs { load_library $lib }
+    # STA_SRAM: one file per netlist with macros (a hierarchical block's glue and sub-blocks).
+    # Each names its libraries; a library of the same file name is the same macro or the same
+    # black-box shape (synth/sram_tiling.py), loaded once.
+    set loaded {}
+    foreach facts [expr {[info exists ::env(STA_SRAM)] ? $::env(STA_SRAM) : ""}] {
+        source $facts
+        foreach lib $sram_libs {
+            if {[lsearch -exact $loaded [file tail $lib]] < 0} {
+                load_library $lib
+                lappend loaded [file tail $lib]
+            }
+        }
     }
     foreach netlist [env_req STA_NETLIST] { read_verilog $netlist }
     if {![link_design [env_req STA_TOP]]} { sta_fail "cannot link [env_req STA_TOP]" }
