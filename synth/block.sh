@@ -115,7 +115,7 @@ t1=$(now)
 STA_LIBERTY=$libdir/marked.lib STA_NETLIST=$netlists STA_TOP=${top}_synwrap \
   STA_DRIVER=$LIB_BUF STA_LOAD=$LIB_LOAD STA_PERIOD=${SYN_PERIOD_NS:-100} \
   STA_REPORT=$out/timing.rpt STA_OUT=$out/sta.json SYN_TOOLS=$tools \
-  STA_SRAM=${srams# } \
+  STA_SRAM=${srams# } STA_PER_INSTANCE=$([ -n "${SYN_SUB_NETLISTS:-}" ] && echo 1 || echo 0) \
   bash -c 'TIMEFORMAT="%U %S"; time "$0" -no_init -no_splash -exit "$1" >"$2" 2>&1' \
   "$sta" "$tools/sta_block.tcl" "$out/sta.log" 2>"$out/sta.cpu"
 t2=$(now)

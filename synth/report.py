@@ -209,6 +209,16 @@ def sram_layer(row, views, by_type, seq, cells, sta, fo4_ns):
     row['sram_layer'] = layer
 
 
+def run_cells(bdir):
+    """The library's cells (area, outputs) from the run's lib/, which is above the block's
+    directory: RUN/blocks/B, RUN/variants/V/l1d_top, RUN/blocks/l1d_top/sub/SUB."""
+    up, cells = os.path.abspath(bdir), {}
+    while not cells and os.path.dirname(up) != up:
+        up = os.path.dirname(up)
+        cells = load(os.path.join(up, 'lib', 'cells.json'), {})
+    return cells
+
+
 def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
     """One block's row. timed=False: a sub-block of a hierarchical block, synthesized in context
     (synth/hier.sh) and timed only as part of it; it may come out empty."""
@@ -268,6 +278,9 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
         if row['area_um2'] is not None:
             row['area_um2'] = round(row['area_um2'] - dead['area_um2'], 1)
         row['glue'] = {k: row[k] for k in ('cells', 'flops', 'area_um2')}
+        # (the dead cells' split into flops and logic is not known: their flops count here)
+        row['glue']['flop_area_um2'] = round(sum(n * run_cells(bdir).get(t, {}).get('area', 0)
+                                                 for t, n in by_type.items() if t in seq), 1)
         row['subblocks'] = []
         sub_views = []
         for sub in subs:
@@ -283,10 +296,20 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
             row['subblocks'].append({'block': sub, 'instances': count, 'in_context': in_context,
                                      'cells': r['cells'], 'flops': r['flops'], 'area_um2': r['area_um2'],
                                      'sram_bits': r['sram_bits']})
-            if 'sram_layer' in r:
-                L = r['sram_layer']
-                row['subblocks'][-1].update(macro_count=L['macro_count'], macro_area_um2=L['macro_area_um2'],
-                                            flop_area_um2=L['flop_area_um2'])
+            # Per structure (the staged l1d_top's area table, docs/synthesis.md): per instance its
+            # flops' area, the rest of its standard cells, its macros and the bits its arrays hold.
+            cells = run_cells(bdir)
+            flop_area = sum(n * cells.get(t, {}).get('area', 0) for t, n in r.get('_by_type', {}).items()
+                            if t in seq)
+            arrays = r.get('sram_layer', {}).get('arrays', [])
+            row['subblocks'][-1].update(
+                flop_area_um2=round(flop_area, 1),
+                logic_area_um2=round(r['area_um2'] - flop_area, 1) if r['area_um2'] is not None else None,
+                macro_count=sum(a['count'] * a['instances'] for a in arrays),
+                macro_area_um2=round(sum(a['area_um2'] * a['instances'] for a in arrays), 1),
+                macro_cells=sorted({a['cell'] for a in arrays}),
+                array_bits=sum(a['words'] * a['width'] * a['instances'] for a in arrays),
+                sram_area_um2=r['sram_area_um2'])
             # The sub-block's arrays and cells, as many times as it is instantiated: the block's
             # SRAM layer below counts its macros and flops in the sub-blocks too.
             for a in r.get('sram_layer', {}).get('arrays', []):
@@ -309,6 +332,11 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
     row['fo4'] = round(crit / fo4_ns, 1) if crit else None
     row['fmax_mhz'] = round(1000.0 / crit, 1) if crit else None
     row['depth'] = sta.get('depth')
+    if sta.get('per_instance'):
+        # A hierarchical block: the worst path ending in each sub-block instance (synth/sta_block.tcl).
+        row['per_instance'] = {inst: dict(p, fo4=round(p['ns'] / fo4_ns, 1), start=describe(p['start'], ports),
+                                          end=describe(p['end'], ports))
+                               for inst, p in sta['per_instance'].items()}
     if views:
         # The glue of a hierarchical block lists the arrays of its sub-blocks too (Yosys
         # elaborates them before they become black boxes): only those outside them are its own.
@@ -318,12 +346,7 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
         views = [a for a in views if a['instances']]
     views += sub_views
     if views:
-        # The run's lib/ is above the block's directory: RUN/blocks/B, RUN/variants/V/l1d_top,
-        # RUN/blocks/l1d_top/sub/SUB.
-        up, cells = os.path.abspath(bdir), {}
-        while not cells and os.path.dirname(up) != up:
-            up = os.path.dirname(up)
-            cells = load(os.path.join(up, 'lib', 'cells.json'), {})
+        cells = run_cells(bdir)
         sram_layer(row, views, all_by_type, seq, cells, sta.get('sram'), fo4_ns)
     row['start'] = describe(sta.get('start_reg', '?'), ports)
     row['end'] = describe(sta.get('end_reg', '?'), ports)
@@ -452,6 +475,40 @@ def sram_markdown(rep):
     return out
 
 
+def structure_markdown(rep):
+    """Per hierarchical block, its area by sub-block (structure): the glue, then each sub-block
+    times its instances: macros, flops, other standard cells, and the bits it stores."""
+    out = []
+    for r in rep['blocks']:
+        if r['status'] != 'ok' or not r.get('subblocks'):
+            continue
+        out += ['', f'## {r["block"]}: area by sub-block', '',
+                'Standard cells of each sub-block in context times its instances; macros as count × LEF area'
+                ' (black boxes: bits × density); bits: the arrays\' words × width, the black-box SRAM bits'
+                ' (× density in "SRAM"), and the flops.', '',
+                '| sub-block | inst. | macros | macro area um² | SRAM (black box) um² | flops | flop area um² |'
+                ' other logic um² | array bits | black-box bits |',
+                '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|']
+        g = r['glue']
+        glue_logic = g['area_um2'] - g['flop_area_um2'] if g['area_um2'] is not None else None
+        out.append(f'| (glue) | 1 | | | | {g["flops"]} | {fmt(g["flop_area_um2"])} | {fmt(glue_logic)} | | |')
+        for b in r['subblocks']:
+            n = b['instances']
+            cells = ', '.join(b.get('macro_cells', []))
+            out.append(f'| {b["block"]} | {n} | {b.get("macro_count", 0) and str(b["macro_count"] * n) + " × " + cells} |'
+                       f' {fmt(b.get("macro_area_um2", 0) * n)} | {fmt((b.get("sram_area_um2") or 0) * n)} |'
+                       f' {b["flops"] * n} | {fmt(b.get("flop_area_um2", 0) * n)} |'
+                       f' {fmt((b.get("logic_area_um2") or 0) * n)} | {b.get("array_bits", 0) * n} |'
+                       f' {(b.get("sram_bits") or 0) * n} |')
+        if r.get('per_instance'):
+            out += ['', f'Worst standard-cell register-to-register path ending in each instance of {r["block"]}'
+                    ' (from any register; "glue": its own registers, "ports": the wrapper\'s output registers):', '',
+                    '| ends in | path ns | FO4 | start → end |', '|---|---:|---:|---|']
+            for inst, p in sorted(r['per_instance'].items(), key=lambda kv: -kv[1]['ns']):
+                out.append(f'| {inst} | {p["ns"]:.3f} | {p["fo4"]} | {p["start"]} → {p["end"]} |')
+    return out
+
+
 def markdown(rep):
     lib, run = rep['library'], rep['run']
     out = [f'# Synthesis report: {lib["name"]}', '',
@@ -497,6 +554,7 @@ def markdown(rep):
                     f' {rep["sram_um2_per_bit"]} um²/bit, not timed): '
                 + '; '.join(f'{b}: {m}' for b, m in macros) + '.']
     out += sram_markdown(rep)
+    out += structure_markdown(rep)
     po = rep['policy_overhead']
     out += ['', '## Policy overhead: l1d_top with every policy vs the baseline LRU controller', '']
     if po['available']:

@@ -136,6 +136,10 @@ sta = json.load(open(os.path.join(run, 'blocks', 'l1d_top', 'sta.json')))
 assert sta['sram']['macros'] == 3, sta  # OpenSTA found all three with their liberty cells
 subs = {s['block']: s for s in top['subblocks']}
 assert subs['l1d_nest_bank']['instances'] == 2 and subs['l1d_nest_bank']['macro_count'] == 1, subs
+assert subs['l1d_nest_bank']['array_bits'] == 32 * 32 and subs['l1d_nest_bank']['flops'] == 5, subs
+# the worst path ending in each bank (its addr_q) and in the glue (mid_q)
+assert {'u_bank0', 'u_bank1', 'glue'} <= set(top['per_instance']), top['per_instance']
+assert 'addr_q[' in top['per_instance']['u_bank0']['end'], top['per_instance']
 params = os.path.join(run, 'blocks', 'l1d_top', 'sub_params', 'l1d_nest_mid.txt')
 if hier_params:
     assert 'l1d_nest_mid' in subs and open(params).read().split() == ['Width=32'], subs
