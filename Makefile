@@ -150,11 +150,12 @@ synth: deps
 	  $(if $(BASELINE_RTL),--baseline-rtl $(BASELINE_RTL) $(if $(BASELINE_CONST),--baseline-const $(BASELINE_CONST)))
 
 # The staged l1d_top of contract v2 (STAGED_CONFIG: gtx480 with l1.pipeline staged), hierarchical
-# with its parameterized stage units as sub-blocks, and its baseline-policy build (BASELINE_CONST;
-# STAGED_BASELINE= : none): $(BUILD)/synth-staged/<library>/report.md. Not part of make synth: its
-# Yosys time alone is minutes per library (docs/synthesis.md, "The staged l1d_top").
+# with its parameterized stage units as sub-blocks [STAGED_BASELINE=1: and its baseline-policy
+# build, BASELINE_CONST, for the policy-overhead row; doubles the time]:
+# $(BUILD)/synth-staged/<library>/report.md. Not part of make synth: its Yosys time alone is
+# minutes per library (docs/synthesis.md, "The staged l1d_top").
 STAGED_CONFIG   ?= tb/block_configs/gtx480_staged.yaml
-STAGED_BASELINE ?= 1
+STAGED_BASELINE ?=
 synth-staged: configure
 	@cmake --build $(BUILD) --target dcgen
 	@rm -rf $(BUILD)/synth-staged/rtl && $(BUILD)/bin/dcgen --config $(STAGED_CONFIG) --out $(BUILD)/synth-staged/rtl
