@@ -256,6 +256,7 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
     sta = load(os.path.join(bdir, 'sta.json'), {})
     by_type = stat['modules'][key]['num_cells_by_type'] if key else {}
     seq = set(lib['sequential'])
+    lib_cells = run_cells(bdir)
     row['_by_type'] = by_type
     all_by_type = dict(by_type)  # with the sub-blocks' cells (a hierarchical block), below
     sub_views = []
@@ -279,10 +280,9 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
             row['area_um2'] = round(row['area_um2'] - dead['area_um2'], 1)
         row['glue'] = {k: row[k] for k in ('cells', 'flops', 'area_um2')}
         # (the dead cells' split into flops and logic is not known: their flops count here)
-        row['glue']['flop_area_um2'] = round(sum(n * run_cells(bdir).get(t, {}).get('area', 0)
+        row['glue']['flop_area_um2'] = round(sum(n * lib_cells.get(t, {}).get('area', 0)
                                                  for t, n in by_type.items() if t in seq), 1)
         row['subblocks'] = []
-        sub_views = []
         for sub in subs:
             count = by_type.get(sub, 0)
             r = block_row(sub, os.path.join(subdir, sub), lib, fo4_ns, density, blackboxes, timed=False)
@@ -298,8 +298,7 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
                                      'sram_bits': r['sram_bits']})
             # Per structure (the staged l1d_top's area table, docs/synthesis.md): per instance its
             # flops' area, the rest of its standard cells, its macros and the bits its arrays hold.
-            cells = run_cells(bdir)
-            flop_area = sum(n * cells.get(t, {}).get('area', 0) for t, n in r.get('_by_type', {}).items()
+            flop_area = sum(n * lib_cells.get(t, {}).get('area', 0) for t, n in r.get('_by_type', {}).items()
                             if t in seq)
             arrays = r.get('sram_layer', {}).get('arrays', [])
             row['subblocks'][-1].update(
@@ -346,8 +345,7 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
         views = [a for a in views if a['instances']]
     views += sub_views
     if views:
-        cells = run_cells(bdir)
-        sram_layer(row, views, all_by_type, seq, cells, sta.get('sram'), fo4_ns)
+        sram_layer(row, views, all_by_type, seq, lib_cells, sta.get('sram'), fo4_ns)
     row['start'] = describe(sta.get('start_reg', '?'), ports)
     row['end'] = describe(sta.get('end_reg', '?'), ports)
     goal = TAG_STAGE_GOAL_FO4 if name in TAG_STAGE else GOAL_FO4
