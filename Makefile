@@ -132,7 +132,7 @@ synth-check: deps
 	@scripts/rtl.sh synth rtl
 
 # --- Open synthesis: Yosys 0.23 + OpenSTA (docs/synthesis.md) ---
-.PHONY: synth synth-sweep synth-policies
+.PHONY: synth synth-staged synth-sweep synth-policies
 LIB ?= osu018
 SYN_LIB = $(if $(LIBERTY),--liberty $(LIBERTY),--lib $(LIB))
 
@@ -148,6 +148,20 @@ BASELINE_CONST ?= cfg_bypass_i=0,cfg_gran_i=0,cfg_bto_i=0,cfg_opportunistic_i=0,
 synth: deps
 	@synth/synth.sh $(SYN_LIB) --out $(BUILD)/synth --jobs $(JOBS) $(if $(BLOCKS),--blocks "$(BLOCKS)") \
 	  $(if $(BASELINE_RTL),--baseline-rtl $(BASELINE_RTL) $(if $(BASELINE_CONST),--baseline-const $(BASELINE_CONST)))
+
+# The staged l1d_top of contract v2 (STAGED_CONFIG: gtx480 with l1.pipeline staged), hierarchical
+# with its parameterized stage units as sub-blocks [STAGED_BASELINE=1: and its baseline-policy
+# build, BASELINE_CONST, for the policy-overhead row; doubles the time]:
+# $(BUILD)/synth-staged/<library>/report.md. Not part of make synth: its Yosys time alone is
+# minutes per library (docs/synthesis.md, "The staged l1d_top").
+STAGED_CONFIG   ?= tb/block_configs/gtx480_staged.yaml
+STAGED_BASELINE ?=
+synth-staged: configure
+	@cmake --build $(BUILD) --target dcgen
+	@rm -rf $(BUILD)/synth-staged/rtl && $(BUILD)/bin/dcgen --config $(STAGED_CONFIG) --out $(BUILD)/synth-staged/rtl
+	@synth/synth.sh $(SYN_LIB) --rtl $(BUILD)/synth-staged/rtl --out $(BUILD)/synth-staged --jobs $(JOBS) \
+	  --blocks l1d_top --hier-params 1 \
+	  $(if $(STAGED_BASELINE),--baseline-rtl $(BUILD)/synth-staged/rtl --baseline-const $(BASELINE_CONST))
 
 # Area and fmax against AGCB entries, ways and chunk-tag width: $(BUILD)/synth-sweep/<library>/sweep.csv, .png
 synth-sweep: configure

@@ -16,7 +16,9 @@
 # Hierarchical blocks (l1d_top; synth/synth.sh): SYN_STAGE=yosys runs Yosys only (status
 # "synthesized"): on the glue, the sub-blocks (SYN_SUBBLOCKS) black boxes, and on each sub-block
 # in context (SYN_CONTEXT, see yosys_map.tcl); then SYN_STAGE=sta times the glue's netlist
-# together with the sub-blocks' (SYN_SUB_NETLISTS, paths).
+# together with the sub-blocks' (SYN_SUB_NETLISTS, paths; the SRAM macros of each sub-block netlist
+# are timed too, from the sram_sta.tcl beside it). SYN_PARAMS: the parameters of a sub-block's
+# instance ("name=value ...", synth/hier.sh).
 set -uo pipefail
 
 if [ $# -ne 4 ] && [ $# -ne 5 ]; then
@@ -65,7 +67,7 @@ run_yosys() {
   SYN_RTL_DIR=$rtl SYN_TOP=$top SYN_LIBERTY=$libdir/marked.lib SYN_CONSTR=$libdir/abc.constr \
     SYN_OUT=$out SYN_TOOLS=$tools SYN_TIEHI=$LIB_TIEHI SYN_TIELO=$LIB_TIELO \
     SYN_BLACKBOX=${SYN_BLACKBOX:-} SYN_ABC_ARGS=${SYN_ABC_ARGS:-} SYN_CONST_INPUTS=${const_inputs//,/ } \
-    SYN_SUBBLOCKS=${SYN_SUBBLOCKS:-} SYN_CONTEXT=${SYN_CONTEXT:-} \
+    SYN_SUBBLOCKS=${SYN_SUBBLOCKS:-} SYN_CONTEXT=${SYN_CONTEXT:-} SYN_PARAMS=${SYN_PARAMS:-} \
     SYN_SRAM_KIND=${LIB_SRAM_KIND:-} SYN_SRAM_MACROS=$libdir/macros \
     SYN_SRAM_DENSITY=${LIB_SRAM_UM2_PER_BIT:-} SYN_FO4_NS=${LIB_FO4_NS:-} \
     bash -c 'TIMEFORMAT="%U %S"; time "$0" -q -l "$1" -c "$2" >/dev/null 2>"$3"' \
@@ -101,16 +103,19 @@ else
 fi
 
 netlists=$out/netlist.v
+srams=$([ -s "$out/sram_sta.tcl" ] && echo "$out/sram_sta.tcl")
 for f in ${SYN_SUB_NETLISTS:-}; do
   [ -s "$f" ] || fail "no sub-block netlist $f" "$ys" 0
   netlists="$netlists $f"
+  # A sub-block's SRAM macros (the staged l1d_top's tag and data arrays sit in sub-blocks).
+  [ -s "$(dirname "$f")/sram_sta.tcl" ] && srams="$srams $(dirname "$f")/sram_sta.tcl"
 done
 
 t1=$(now)
 STA_LIBERTY=$libdir/marked.lib STA_NETLIST=$netlists STA_TOP=${top}_synwrap \
   STA_DRIVER=$LIB_BUF STA_LOAD=$LIB_LOAD STA_PERIOD=${SYN_PERIOD_NS:-100} \
   STA_REPORT=$out/timing.rpt STA_OUT=$out/sta.json SYN_TOOLS=$tools \
-  STA_SRAM=$([ -s "$out/sram_sta.tcl" ] && echo "$out/sram_sta.tcl") \
+  STA_SRAM=${srams# } STA_PER_INSTANCE=$([ -n "${SYN_SUB_NETLISTS:-}" ] && echo 1 || echo 0) \
   bash -c 'TIMEFORMAT="%U %S"; time "$0" -no_init -no_splash -exit "$1" >"$2" 2>&1' \
   "$sta" "$tools/sta_block.tcl" "$out/sta.log" 2>"$out/sta.cpu"
 t2=$(now)

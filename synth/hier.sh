@@ -36,11 +36,14 @@ fail() {
 strip_comments() { grep -v '^[[:space:]]*//' "$1"; }
 
 # The context a sub-block was last synthesized in ("" = not yet; "{}" = none: the standalone run).
-declare -A done_ctx latest
+# A sub-block instantiated with parameters (synth.sh --hier-params) has them in the glue's
+# sub_params/<SUB>.txt and is never the standalone run, which has the defaults.
+declare -A done_ctx latest params
 for s in $subs; do
   done_ctx[$s]=""
   latest[$s]=""
-  if [ -d "$alone/$s" ] && grep -q '"status": "ok"' "$alone/$s/status.json" 2>/dev/null &&
+  params[$s]=$(cat "$out/sub_params/$s.txt" 2>/dev/null)
+  if [ -z "${params[$s]}" ] && [ -d "$alone/$s" ] && grep -q '"status": "ok"' "$alone/$s/status.json" 2>/dev/null &&
     cmp -s <(strip_comments "$rtl/$s.sv") <(strip_comments "$alone_rtl/$s.sv"); then
     done_ctx[$s]="{}"
     latest[$s]=$alone/$s
@@ -48,7 +51,7 @@ for s in $subs; do
 done
 in_context() {  # in_context CONTEXT SUB DIR: Yosys only (block.sh with SYN_CONTEXT)
   rm -rf "$3"
-  SYN_CONTEXT=$1 SYN_STAGE=yosys "$tools/block.sh" "$rtl" "$2" "$libdir" "$3"
+  SYN_CONTEXT=$1 SYN_STAGE=yosys SYN_PARAMS=${params[$2]} "$tools/block.sh" "$rtl" "$2" "$libdir" "$3"
 }
 # synth_in_context CONTEXT SUB KEY: OUT/sub/SUB, synthesized or from the cache.
 synth_in_context() {
@@ -59,7 +62,7 @@ synth_in_context() {
     return
   fi
   mkdir -p "$SYN_CONTEXT_CACHE"
-  hash=$({ strip_comments "$rtl/$s.sv"; echo "$k"; cat "$libdir/lib.json"; } | sha1sum | cut -c1-16)
+  hash=$({ strip_comments "$rtl/$s.sv"; echo "$k ${params[$s]}"; cat "$libdir/lib.json"; } | sha1sum | cut -c1-16)
   entry=$SYN_CONTEXT_CACHE/$s-$hash
   (
     flock 9

@@ -119,9 +119,10 @@ def storage_bits(macros, hierarchy, top, blackboxes, skip=()):
     return total
 
 
-def instance_counts(hierarchy, top):
+def instance_counts(hierarchy, top, skip=()):
     """How many times each module of top's hierarchy is instantiated (top itself once), from the
-    `stat -json` before flattening; names without Yosys' leading backslash."""
+    `stat -json` before flattening; names without Yosys' leading backslash. Not below the
+    modules in skip (a hierarchical block's sub-blocks: their own runs count what they hold)."""
     def plain(name):
         return name[1:] if name.startswith('\\') else name
 
@@ -133,7 +134,8 @@ def instance_counts(hierarchy, top):
             t = plain(t)
             if t in mods:
                 counts[t] = counts.get(t, 0) + mult * n
-                walk(t, mult * n)
+                if t not in skip:
+                    walk(t, mult * n)
     walk(plain(top), 1)
     return counts
 
@@ -207,6 +209,16 @@ def sram_layer(row, views, by_type, seq, cells, sta, fo4_ns):
     row['sram_layer'] = layer
 
 
+def run_cells(bdir):
+    """The library's cells (area, outputs) from the run's lib/, which is above the block's
+    directory: RUN/blocks/B, RUN/variants/V/l1d_top, RUN/blocks/l1d_top/sub/SUB."""
+    up, cells = os.path.abspath(bdir), {}
+    while not cells and os.path.dirname(up) != up:
+        up = os.path.dirname(up)
+        cells = load(os.path.join(up, 'lib', 'cells.json'), {})
+    return cells
+
+
 def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
     """One block's row. timed=False: a sub-block of a hierarchical block, synthesized in context
     (synth/hier.sh) and timed only as part of it; it may come out empty."""
@@ -244,6 +256,10 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
     sta = load(os.path.join(bdir, 'sta.json'), {})
     by_type = stat['modules'][key]['num_cells_by_type'] if key else {}
     seq = set(lib['sequential'])
+    lib_cells = run_cells(bdir)
+    row['_by_type'] = by_type
+    all_by_type = dict(by_type)  # with the sub-blocks' cells (a hierarchical block), below
+    sub_views = []
     row['kind'] = 'seq' if 'clk_i' in ports else 'comb'
     row['cells'] = sum(n for t, n in by_type.items()
                        if not is_blackbox_type(t, set(blackboxes) | set(subs)) and t not in macro_cells)
@@ -263,6 +279,9 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
         if row['area_um2'] is not None:
             row['area_um2'] = round(row['area_um2'] - dead['area_um2'], 1)
         row['glue'] = {k: row[k] for k in ('cells', 'flops', 'area_um2')}
+        # (the dead cells' split into flops and logic is not known: their flops count here)
+        row['glue']['flop_area_um2'] = round(sum(n * lib_cells.get(t, {}).get('area', 0)
+                                                 for t, n in by_type.items() if t in seq), 1)
         row['subblocks'] = []
         for sub in subs:
             count = by_type.get(sub, 0)
@@ -277,6 +296,25 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
             row['subblocks'].append({'block': sub, 'instances': count, 'in_context': in_context,
                                      'cells': r['cells'], 'flops': r['flops'], 'area_um2': r['area_um2'],
                                      'sram_bits': r['sram_bits']})
+            # Per structure (the staged l1d_top's area table, docs/synthesis.md): per instance its
+            # flops' area, the rest of its standard cells, its macros and the bits its arrays hold.
+            flop_area = sum(n * lib_cells.get(t, {}).get('area', 0) for t, n in r.get('_by_type', {}).items()
+                            if t in seq)
+            arrays = r.get('sram_layer', {}).get('arrays', [])
+            row['subblocks'][-1].update(
+                flop_area_um2=round(flop_area, 1),
+                logic_area_um2=round(r['area_um2'] - flop_area, 1) if r['area_um2'] is not None else None,
+                macro_count=sum(a['count'] * a['instances'] for a in arrays),
+                macro_area_um2=round(sum(a['area_um2'] * a['instances'] for a in arrays), 1),
+                macro_cells=sorted({a['cell'] for a in arrays}),
+                array_bits=sum(a['words'] * a['width'] * a['instances'] for a in arrays),
+                sram_area_um2=r['sram_area_um2'])
+            # The sub-block's arrays and cells, as many times as it is instantiated: the block's
+            # SRAM layer below counts its macros and flops in the sub-blocks too.
+            for a in r.get('sram_layer', {}).get('arrays', []):
+                sub_views.append(dict(a, instances=a['instances'] * count, module=f'{sub}/{a["module"]}'))
+            for t, n in r.get('_by_type', {}).items():
+                all_by_type[t] = all_by_type.get(t, 0) + count * n
             for k in ('cells', 'flops', 'sram_bits'):
                 row[k] += count * r[k]
             row['sram_macros'] += [f'{sub}.{m}' for m in r['sram_macros']]
@@ -293,12 +331,21 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
     row['fo4'] = round(crit / fo4_ns, 1) if crit else None
     row['fmax_mhz'] = round(1000.0 / crit, 1) if crit else None
     row['depth'] = sta.get('depth')
+    if sta.get('per_instance'):
+        # A hierarchical block: the worst path ending in each sub-block instance (synth/sta_block.tcl).
+        row['per_instance'] = {inst: dict(p, fo4=round(p['ns'] / fo4_ns, 1), start=describe(p['start'], ports),
+                                          end=describe(p['end'], ports))
+                               for inst, p in sta['per_instance'].items()}
     if views:
-        counts = instance_counts(hierarchy, name)
+        # The glue of a hierarchical block lists the arrays of its sub-blocks too (Yosys
+        # elaborates them before they become black boxes): only those outside them are its own.
+        counts = instance_counts(hierarchy, name, skip=set(subs))
         for a in views:
-            a['instances'] = counts.get(a['module'], 1)
-        cells = load(os.path.join(os.path.dirname(os.path.dirname(bdir)), 'lib', 'cells.json'), {})
-        sram_layer(row, views, by_type, seq, cells, sta.get('sram'), fo4_ns)
+            a['instances'] = counts.get(a['module'], 1 if not subs else 0)
+        views = [a for a in views if a['instances']]
+    views += sub_views
+    if views:
+        sram_layer(row, views, all_by_type, seq, lib_cells, sta.get('sram'), fo4_ns)
     row['start'] = describe(sta.get('start_reg', '?'), ports)
     row['end'] = describe(sta.get('end_reg', '?'), ports)
     goal = TAG_STAGE_GOAL_FO4 if name in TAG_STAGE else GOAL_FO4
@@ -323,6 +370,8 @@ def block_row(name, bdir, lib, fo4_ns, density, blackboxes, timed=True):
     if problems:
         row['status'] = 'fail'
         row['error'] = 'impossible result: ' + ', '.join(f'{k} = {row.get(k)}' for k in problems)
+    if timed:
+        del row['_by_type']  # only for a hierarchical block's own row (above)
     return row
 
 
@@ -424,6 +473,40 @@ def sram_markdown(rep):
     return out
 
 
+def structure_markdown(rep):
+    """Per hierarchical block, its area by sub-block (structure): the glue, then each sub-block
+    times its instances: macros, flops, other standard cells, and the bits it stores."""
+    out = []
+    for r in rep['blocks']:
+        if r['status'] != 'ok' or not r.get('subblocks'):
+            continue
+        out += ['', f'## {r["block"]}: area by sub-block', '',
+                'Standard cells of each sub-block in context times its instances; macros as count × LEF area'
+                ' (black boxes: bits × density); bits: the arrays\' words × width, the black-box SRAM bits'
+                ' (× density in "SRAM"), and the flops.', '',
+                '| sub-block | inst. | macros | macro area um² | SRAM (black box) um² | flops | flop area um² |'
+                ' other logic um² | array bits | black-box bits |',
+                '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|']
+        g = r['glue']
+        glue_logic = g['area_um2'] - g['flop_area_um2'] if g['area_um2'] is not None else None
+        out.append(f'| (glue) | 1 | | | | {g["flops"]} | {fmt(g["flop_area_um2"])} | {fmt(glue_logic)} | | |')
+        for b in r['subblocks']:
+            n = b['instances']
+            cells = ', '.join(b.get('macro_cells', []))
+            out.append(f'| {b["block"]} | {n} | {b.get("macro_count", 0) and str(b["macro_count"] * n) + " × " + cells} |'
+                       f' {fmt(b.get("macro_area_um2", 0) * n)} | {fmt((b.get("sram_area_um2") or 0) * n)} |'
+                       f' {b["flops"] * n} | {fmt(b.get("flop_area_um2", 0) * n)} |'
+                       f' {fmt((b.get("logic_area_um2") or 0) * n)} | {b.get("array_bits", 0) * n} |'
+                       f' {(b.get("sram_bits") or 0) * n} |')
+        if r.get('per_instance'):
+            out += ['', f'Worst standard-cell register-to-register path ending in each instance of {r["block"]}'
+                    ' (from any register; "glue": its own registers, "ports": the wrapper\'s output registers):', '',
+                    '| ends in | path ns | FO4 | start → end |', '|---|---:|---:|---|']
+            for inst, p in sorted(r['per_instance'].items(), key=lambda kv: -kv[1]['ns']):
+                out.append(f'| {inst} | {p["ns"]:.3f} | {p["fo4"]} | {p["start"]} → {p["end"]} |')
+    return out
+
+
 def markdown(rep):
     lib, run = rep['library'], rep['run']
     out = [f'# Synthesis report: {lib["name"]}', '',
@@ -469,6 +552,7 @@ def markdown(rep):
                     f' {rep["sram_um2_per_bit"]} um²/bit, not timed): '
                 + '; '.join(f'{b}: {m}' for b, m in macros) + '.']
     out += sram_markdown(rep)
+    out += structure_markdown(rep)
     po = rep['policy_overhead']
     out += ['', '## Policy overhead: l1d_top with every policy vs the baseline LRU controller', '']
     if po['available']:

@@ -29,7 +29,7 @@ proc register_net {pin} {
     return [get_full_name $inst]
 }
 
-# --- the SRAM layer (docs/synthesis.md): macros from synth/sram_tiling.py (STA_SRAM, a Tcl file
+# --- the SRAM layer (docs/synthesis.md): macros from synth/sram_tiling.py (STA_SRAM, Tcl files
 # with sram_libs, sram_min_period(cell) and sram_clocks(cell)) are timed beside the standard cells.
 
 # The period a path needs. OpenSTA gives its slack at one period; a path launched at a falling
@@ -138,13 +138,51 @@ proc sram_analysis {period} {
     return $json
 }
 
+# A hierarchical block (STA_PER_INSTANCE=1): the worst standard-cell register-to-register path
+# ending in each sub-block instance of the block (u_dut/<instance>/...), in its glue (u_dut/...)
+# and in the wrapper's output registers ("ports"); from any register. The stage-by-stage view of
+# the staged l1d_top: one critical path says nothing about the other stages.
+proc per_instance {r2r period} {
+    array set by {}
+    foreach pin [lindex $r2r 3] {
+        set name [get_full_name $pin]
+        # (a leaf cell's pin is cell/pin: one more level is a sub-block instance)
+        if {[regexp {^u_dut/([^/]+)/[^/]+/[^/]+$} $name _ inst]} {
+            lappend by($inst) $pin
+        } elseif {[string match u_dut/* $name]} {
+            lappend by(glue) $pin
+        } else {
+            lappend by(ports) $pin
+        }
+    }
+    set json {}
+    foreach inst [lsort [array names by]] {
+        set pe [lindex [find_timing_paths -path_delay max -group_count 1 -from [lindex $r2r 1] -to $by($inst)] 0]
+        if {$pe eq ""} continue
+        set delay [expr {$period - [get_property $pe slack]}]
+        lappend json "[json_str $inst]: \{\"ns\": [format %.5f $delay],\
+            \"start\": [json_str [register_net [get_property $pe startpoint]]],\
+            \"end\": [json_str [register_net [get_property $pe endpoint]]]\}"
+    }
+    return [join $json ",\n  "]
+}
+
 sta_main {
     set period [env_req STA_PERIOD]
     load_library [env_req STA_LIBERTY]
     set sram {}
-    if {[info exists ::env(STA_SRAM)] && $::env(STA_SRAM) ne ""} {
-        source $::env(STA_SRAM)
-        foreach lib $sram_libs { load_library $lib }
+    # STA_SRAM: one file per netlist with macros (a hierarchical block's glue and sub-blocks).
+    # Each names its libraries; a library of the same file name is the same macro or the same
+    # black-box shape (synth/sram_tiling.py), loaded once.
+    set loaded {}
+    foreach facts [expr {[info exists ::env(STA_SRAM)] ? $::env(STA_SRAM) : ""}] {
+        source $facts
+        foreach lib $sram_libs {
+            if {[lsearch -exact $loaded [file tail $lib]] < 0} {
+                load_library $lib
+                lappend loaded [file tail $lib]
+            }
+        }
     }
     foreach netlist [env_req STA_NETLIST] { read_verilog $netlist }
     if {![link_design [env_req STA_TOP]]} { sta_fail "cannot link [env_req STA_TOP]" }
@@ -187,6 +225,9 @@ sta_main {
         append result " \"start_reg\": [json_str [register_net $start]], \"end_reg\": [json_str [register_net $end]]"
     }
     if {[llength $sram]} { append result ", \"sram\": \{[join $sram {, }]\}" }
+    if {[info exists ::env(STA_PER_INSTANCE)] && $::env(STA_PER_INSTANCE)} {
+        append result ", \"per_instance\": \{[per_instance $r2r $period]\}"
+    }
 
     set rpt [open [env_req STA_REPORT] w]
     close $rpt

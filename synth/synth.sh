@@ -4,7 +4,7 @@
 #
 #   synth.sh [--lib osu018|sky130|sg13g2 | --liberty FILE] [--rtl DIR] [--out DIR] [--jobs N]
 #            [--blocks "m1 m2 ..."] [--baseline-rtl DIR [--baseline-const PORT=VALUE,...]]
-#            [--variant NAME=DIR[:PORT=VALUE,...]]...
+#            [--variant NAME=DIR[:PORT=VALUE,...]]... [--hier-params 1]
 #
 # --baseline-rtl DIR: a complete RTL directory for the baseline controller's l1d_top; with it, and
 # when the RTL directory holds l1d_top, the report gets the policy-overhead row: RTL_DIR/l1d_top
@@ -13,6 +13,10 @@
 # directory itself with the configuration inputs at the baseline policy (docs/synthesis.md).
 # --variant: one more l1d_top, from DIR with those inputs tied, reported as NAME (the area of one
 # policy's hardware: synth/policies.sh).
+# --hier-params 1: a hierarchical block's instances with parameter overrides are sub-blocks too,
+# each synthesized with its instance's parameters (make synth-staged: the staged l1d_top's
+# l1d_tag_read, l1d_issue, l1d_miss_queue, l1d_perf_counters); without it they are flattened into
+# the glue.
 #
 # Environment: PDK_DIR (sky130 and sg13g2; default ../shared/pdk beside the repository),
 # SRAM_DIR (the SRAM macros' .lib.gz for sky130 and sg13g2; default PDK_DIR/sram),
@@ -29,6 +33,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools=$root/synth
 lib=osu018 rtl=$root/rtl out=$root/build/synth jobs=$(nproc) blocks="" baseline="" baseline_const=""
+hier_params=0
 variants=()
 
 usage() {
@@ -46,6 +51,7 @@ while [ $# -gt 0 ]; do
     --baseline-rtl) baseline=$2 ;;
     --baseline-const) baseline_const=$2 ;;
     --variant) variants+=("$2") ;;
+    --hier-params) hier_params=$2 ;;
     *) usage ;;
   esac
   shift 2
@@ -81,6 +87,7 @@ done
 rtl=$(cd "$rtl" && pwd)
 mkdir -p "$out" && out=$(cd "$out" && pwd) || die "cannot create $out"
 case $jobs in '' | *[!0-9]* | 0) die "--jobs wants a positive number, not '$jobs'" ;; esac
+case $hier_params in 0 | 1) ;; *) die "--hier-params wants 0 or 1, not '$hier_params'" ;; esac
 start=$(date +%s.%N)
 
 tmplib=$(mktemp -d)
@@ -124,12 +131,14 @@ export SYN_CONTEXT_CACHE=$run/context-cache  # sub-blocks in context, shared (sy
 # (without parameter overrides; l1d_top) is synthesized as its glue, the sub-blocks black boxes,
 # then each sub-block in the context of its instances (synth/context.py), then timed whole ---
 sub_blocks() {  # sub_blocks DIR TOP: the blocks of DIR that TOP instantiates
-  local f b
+  local f b params=""
+  # (the SRAM primitives are never sub-blocks: every block maps its own onto macros)
+  [ "$hier_params" = 1 ] && params="|#"
   for f in "$1"/*.sv; do
     b=$(basename "$f" .sv)
-    case $b in "$2" | *_pkg) continue ;; esac
+    case $b in "$2" | *_pkg | l1d_sram_1rw | l1d_sram_1r1w) continue ;; esac
     case " $SYN_BLACKBOX " in *" $b "*) continue ;; esac
-    if grep -qE "^[[:space:]]*$b[[:space:]]+[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(" "$1/$2.sv"; then
+    if grep -qE "^[[:space:]]*$b[[:space:]]+([A-Za-z_][A-Za-z0-9_]*[[:space:]]*\($params)" "$1/$2.sv"; then
       printf '%s ' "$b"
     fi
   done

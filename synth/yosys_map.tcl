@@ -50,7 +50,60 @@ foreach f [lsort [glob -nocomplain -directory $rtl *.sv]] {
     if {[lsearch -exact $pkgs $f] < 0} { lappend mods $f }
 }
 yosys read_verilog -sv -noautowire -defer {*}$pkgs {*}$mods
-yosys hierarchy -check -top $top
+# SYN_PARAMS ("name=value ..."): the parameters of a sub-block's instance in its hierarchical
+# block (written by the glue's run below, synth/hier.sh passes them on); -chparam elaborates the
+# block with them under its plain name, which the glue's netlist instantiates.
+set chparams {}
+foreach p [env_or SYN_PARAMS ""] {
+    if {![regexp {^(\w+)=(\d+)$} $p _ name value]} {
+        error "yosys_map: SYN_PARAMS entry '$p' is not name=decimal"
+    }
+    lappend chparams -chparam $name $value
+}
+yosys hierarchy -check -top $top {*}$chparams
+
+# The elaborated modules of module m: \m, $paramod\m\P=... or $paramod$<hash>\m.
+proc elaborated {m} {
+    global out
+    yosys tee -q -o $out/modules.txt ls
+    set names {}
+    foreach line [split [read_file $out/modules.txt] "\n"] {
+        set name [string trim $line]
+        if {$name eq $m || [regexp [string cat {^\$paramod(\$[0-9a-f]+)?\\} $m {(\\.*)?$}] $name]} {
+            lappend names $name
+        }
+    }
+    return $names
+}
+
+# Sub-blocks that their hierarchical block instantiates with parameters (SYN_SUBBLOCKS; synth.sh
+# --hier-params, the staged l1d_top's l1d_tag_read #(.RowBits(856))): the one elaborated module of
+# each takes the plain name, so that the glue's netlist instantiates it by that name, and its
+# parameters go to OUT/sub_params/<m>.txt for the sub-block's own run (SYN_PARAMS). Two different
+# parameter sets of one sub-block would need two netlists of one name: refused.
+foreach m [env_or SYN_SUBBLOCKS ""] {
+    file mkdir $out/sub_params
+    set names [elaborated $m]
+    if {[llength $names] > 1} {
+        error "yosys_map: sub-block $m is elaborated [llength $names] times with different parameters\
+               ([join $names {, }]); the hierarchical flow synthesizes one netlist per sub-block"
+    }
+    set params {}
+    if {[llength $names] == 1 && [lindex $names 0] ne $m} {
+        # (rename does not retype the instances)
+        yosys chtype -map [lindex $names 0] $m
+        yosys rename [lindex $names 0] $m
+        yosys tee -q -o $out/sub_params/$m.dump dump -m $m/w:*
+        foreach {_ name value} [regexp -all -inline -line {^\s+parameter \\(\w+) (\d+)$} \
+                                    [read_file $out/sub_params/$m.dump]] {
+            lappend params $name=$value
+        }
+        if {[llength $params] == 0} { error "yosys_map: no integer parameters found for sub-block $m" }
+    }
+    set fh [open $out/sub_params/$m.txt w]
+    puts $fh [join $params " "]
+    close $fh
+}
 
 # The SRAM layer (docs/synthesis.md): every elaborated l1d_sram_1rw / l1d_sram_1r1w (the logical
 # arrays) is replaced by its synthesis view for the library, a wrapper around the macros that
@@ -110,9 +163,9 @@ if {[llength $bbsel]} {
 # synth/report.py adds the areas. ABC's run time grows faster than the size of its input: the flat
 # l1d_top took about an hour, the glue and the blocks each take a few minutes at most.
 foreach m $subs {
-    yosys select -assert-min 1 *$m
-    yosys blackbox *$m
-    lappend bbsel *$m
+    yosys select -assert-min 1 $m
+    yosys blackbox $m
+    lappend bbsel $m
 }
 # Storage arrays as SRAM macros: after the coarse steps of synth, every memory ($mem_v2: an array
 # the RTL writes and reads through indexed ports, not a register table) of at least MIN_BITS bits

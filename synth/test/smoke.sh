@@ -13,6 +13,8 @@
 #    l1d_policy_unit in context (its unread dbg_o, and in the baseline its constant en_i, remove
 #    its flops), and the overhead is > 0; of two variants, cfg_policy_i tied to 1 and nothing
 #    tied, the second shares the full build's synthesis of the sub-block.
+# 2b. SRAM primitives nested two levels down, in the glue and in a sub-block (sg13g2 macros; the
+#    flow used to lose the sub-blocks' macros: "SRAM macros missing from the netlist").
 # 3. Broken inputs make the flow fail with the right message: an empty liberty file; a latch
 #    (synth/test/fixture-latch: Yosys leaves an internal cell unmapped); and OpenSTA handed an
 #    empty library (it prints an error and carries on: the flow must notice).
@@ -108,6 +110,50 @@ else
   cat "$work/fixture.log"
   fail "black-box SRAM area and policy-overhead row"
 fi
+
+# --- 2b. SRAM primitives nested below the top and inside sub-blocks (synth/test/fixture-nested-sram
+# with rtl/'s l1d_sram_1rw / l1d_sram_1r1w), sg13g2's macros: every macro is in the netlists,
+# counted once per instance, and timed by OpenSTA; with --hier-params 1 the parameterized
+# l1d_nest_mid is a sub-block synthesized with its instance's parameter, without it it is
+# flattened into the glue ---
+nested=$work/nested-rtl
+mkdir -p "$nested"
+cp "$root"/synth/test/fixture-nested-sram/*.sv "$root/rtl/l1d_sram_1rw.sv" "$root/rtl/l1d_sram_1r1w.sv" "$nested/"
+for hp in 0 1; do
+  if "$root/synth/synth.sh" --lib sg13g2 --rtl "$nested" --out "$work/nested$hp" --jobs 2 --blocks l1d_top \
+    --hier-params $hp >"$work/nested$hp.log" 2>&1 &&
+    python3 - "$work/nested$hp/sg13g2" $hp <<'EOF'; then
+import json, os, sys
+run, hier_params = sys.argv[1], sys.argv[2] == '1'
+top, = json.load(open(os.path.join(run, 'report.json')))['blocks']
+assert top['status'] == 'ok', top
+L = top['sram_layer']
+# u_mid's 1r1w (one two-port macro) and each bank's 1rw (one 64x64 macro), each found in a netlist
+assert {(m['cell'], m['count'], m['found_in_netlist']) for m in L['macros']} == {
+    ('RM_IHPSG13_2P_256x32_c2_bm_bist', 1, 1), ('RM_IHPSG13_1P_64x64_c2_bm_bist', 2, 2)}, L['macros']
+assert L['macro_count'] == 3 and L['macro_to_reg'] and L['reg_to_macro'], L
+sta = json.load(open(os.path.join(run, 'blocks', 'l1d_top', 'sta.json')))
+assert sta['sram']['macros'] == 3, sta  # OpenSTA found all three with their liberty cells
+subs = {s['block']: s for s in top['subblocks']}
+assert subs['l1d_nest_bank']['instances'] == 2 and subs['l1d_nest_bank']['macro_count'] == 1, subs
+assert subs['l1d_nest_bank']['array_bits'] == 32 * 32 and subs['l1d_nest_bank']['flops'] == 5, subs
+# the worst path ending in each bank (its addr_q) and in the glue (mid_q)
+assert {'u_bank0', 'u_bank1', 'glue'} <= set(top['per_instance']), top['per_instance']
+assert 'addr_q[' in top['per_instance']['u_bank0']['end'], top['per_instance']
+params = os.path.join(run, 'blocks', 'l1d_top', 'sub_params', 'l1d_nest_mid.txt')
+if hier_params:
+    assert 'l1d_nest_mid' in subs and open(params).read().split() == ['Width=32'], subs
+else:
+    assert 'l1d_nest_mid' not in subs and not os.path.exists(params), subs
+print(f'nested, hier-params {int(hier_params)}: {L["macro_count"]} macros {L["macro_area_um2"]:.0f} um2,'
+      f' {L["period_ns"]} ns ({L["limit"]})')
+EOF
+    pass "nested SRAM macros, --hier-params $hp"
+  else
+    cat "$work/nested$hp.log"
+    fail "nested SRAM macros, --hier-params $hp"
+  fi
+done
 
 # --- 3. broken inputs ---
 expect_fail() {  # expect_fail NAME TEXT COMMAND...
