@@ -584,23 +584,35 @@ std::optional<L1::Placement> L1::choose_placement(uint32_t set_idx, uint64_t com
                                                   bool opportunistic, const WaySlotMasks* ignore) const {
   const std::vector<CacheLine>& set = sets_[set_idx];
   const auto ign = [&](uint32_t w) -> uint8_t { return ignore ? (*ignore)[w] : 0; };
-  const auto eligible_line = [&](uint32_t w) { return !opportunistic || !live_line(set[w], ign(w)) || !set[w].priority; };
+  // One pass reads each line's slot flags once, as per-way masks: the ways with a live slot, with a
+  // reserved slot, and those the allocation filter allows. Before, each question walked the 64 ways
+  // of a qv100 set again (choose_placement was 4 % of a qv100 trace run; docs/performance.md).
+  uint64_t live = 0, held = 0, allowed = 0;
+  for (uint32_t w = 0; w < ways_; ++w) {
+    const CacheLine& l = set[w];
+    const uint64_t bit = uint64_t{1} << w;
+    const bool is_live = live_line(l, ign(w));
+    if (is_live) live |= bit;
+    if (l.any_reserved()) held |= bit;
+    if (!opportunistic || !is_live || !l.priority) allowed |= bit;
+  }
   // A partial position in a line of the same common-tag (lowest such way; in it the aligned
   // position whose most recent live slot is oldest, ties to the lowest; reserved slots excluded).
   if (slots < kSlotsPerLine) {
-    for (uint32_t w = 0; w < ways_; ++w) {
+    for (uint64_t ways = (live | held) & allowed; ways; ways &= ways - 1) {
+      const auto w = static_cast<uint32_t>(std::countr_zero(ways));
       const CacheLine& l = set[w];
-      if (!(live_line(l, ign(w)) || l.any_reserved()) || l.common_tag != common_tag || !eligible_line(w)) continue;
+      if (l.common_tag != common_tag) continue;
       std::optional<uint32_t> best;
       uint32_t best_age = 0;
       for (uint32_t p = 0; p < kSlotsPerLine; p += slots) {
         uint32_t age = kSlotsPerLine;
-        bool held = false;
+        bool reserved = false;
         for (uint32_t s = p; s < p + slots; ++s) {
-          held |= l.slot[s].reserved;
+          reserved |= l.slot[s].reserved;
           if (live_slot(l, s, ign(w))) age = std::min<uint32_t>(age, l.slot_rank[s]);
         }
-        if (held) continue;
+        if (reserved) continue;
         if (!best || age > best_age) best = p, best_age = age;
       }
       if (best) return Placement{w, *best, false};
@@ -608,15 +620,13 @@ std::optional<L1::Placement> L1::choose_placement(uint32_t set_idx, uint64_t com
   }
   // A whole line: the lowest free eligible way, else the replacement policy's victim among the
   // eligible ways that hold no reservation.
-  WayMask eligible;
-  for (uint32_t w = 0; w < ways_; ++w)
-    if (eligible_line(w) && !set[w].any_reserved()) eligible.set(w);
-  if (eligible.none()) return std::nullopt;
-  for (uint32_t w = 0; w < ways_; ++w)
-    if (eligible[w] && !live_line(set[w], ign(w))) return Placement{w, 0, true};
+  const uint64_t eligible = allowed & ~held;
+  if (eligible == 0) return std::nullopt;
+  if (const uint64_t free = eligible & ~live) return Placement{static_cast<uint32_t>(std::countr_zero(free)), 0, true};
   std::array<uint8_t, kMaxWays> awids{};
   for (uint32_t w = 0; w < ways_; ++w) awids[w] = set[w].awid;
-  const uint32_t way = replacement_->victim(set_idx, VictimContext{eligible, awids.data(), &ages_, agelru_enable_});
+  const uint32_t way =
+      replacement_->victim(set_idx, VictimContext{WayMask(eligible), awids.data(), &ages_, agelru_enable_});
   return Placement{way, 0, true};
 }
 
