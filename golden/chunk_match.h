@@ -99,12 +99,28 @@ std::pair<uint32_t, uint8_t> first_copy(const V& set, uint64_t common_tag, uint3
   return {0, 0};
 }
 
+// tag_mask(G, R) from a table built once: the match runs on every lookup, and building the mask
+// each time was 1 % of a gtx480 run. Sizes outside {32, 64, 128} go to tag_mask, which throws.
+inline const TagMask& match_tag_mask(uint32_t granularity, uint32_t request_size) {
+  constexpr uint32_t kSizes[3] = {32, 64, 128};
+  static const std::array<TagMask, 9> table = [&] {
+    std::array<TagMask, 9> t{};
+    for (uint32_t g = 0; g < 3; ++g)
+      for (uint32_t r = 0; r < 3; ++r) t[g * 3 + r] = tag_mask(kSizes[g], kSizes[r]);
+    return t;
+  }();
+  const auto index = [](uint32_t bytes) -> uint32_t { return bytes == 32 ? 0 : bytes == 64 ? 1 : bytes == 128 ? 2 : 3; };
+  const uint32_t g = index(granularity), r = index(request_size);
+  if (g == 3 || r == 3) tag_mask(granularity, request_size);  // throws std::invalid_argument
+  return table[g * 3 + r];
+}
+
 // Hit, partial hit (a valid copy of one of the request's chunks elsewhere) or miss of a request
 // of request_size R and chunk tag `chunk_tag` at granularity G (R, G in {32, 64, 128}).
 template <TagSetView V>
 MatchResult chunk_match(const V& set, uint64_t common_tag, uint32_t chunk_tag, uint32_t request_size,
                         uint32_t granularity) {
-  const TagMask mask = tag_mask(granularity, request_size);
+  const TagMask& mask = match_tag_mask(granularity, request_size);
   const uint32_t units = std::max(request_size, granularity) / kChunkBytes;
   const uint32_t base = chunk_tag & ~(units - 1);
   const uint32_t chunks = request_size / kChunkBytes;
@@ -133,9 +149,11 @@ MatchResult chunk_match(const V& set, uint64_t common_tag, uint32_t chunk_tag, u
     }
   }
 
+  // A partial hit needs only whether some way holds a copy: first_copy stops at the first one and
+  // reads only the candidate ways (find_copies' 64-way array, built and read whole, was most of
+  // the match on a 4-way gtx480 L1; docs/performance.md).
   const auto wanted = static_cast<SectorMask>(((1u << chunks) - 1) << (chunk_tag & 3));
-  for (uint8_t m : find_copies(set, common_tag, chunk_tag, wanted))
-    if (m) return MatchResult{MatchKind::kPartial, 0, 0, 0};
+  if (first_copy(set, common_tag, chunk_tag, wanted).second) return MatchResult{MatchKind::kPartial, 0, 0, 0};
   return MatchResult{};
 }
 

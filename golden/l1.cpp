@@ -80,14 +80,18 @@ L1Outputs L1::step(const L1Inputs& in) {
 
 void L1::step(const L1Inputs& in, L1Outputs& out) {
   if (cfg_.l1.pipeline == L1Pipeline::kStaged) return step_staged(in, out);
+  // A payload is copied only while its valid is set: most cycles present neither, and the two
+  // copies were 3 % of a qv100 trace run (docs/performance.md).
   out.core_resp_valid = resp_valid_;
-  out.core_resp = resp_;
+  if (resp_valid_) out.core_resp = resp_;
   out.mem_req_valid = !miss_queue_.empty();
-  out.mem_req = out.mem_req_valid ? miss_queue_.front() : kNoMemReq;
+  if (out.mem_req_valid) out.mem_req = miss_queue_.front();
 
   bool produced = false;  // a response is in next_resp_
   bool s1_completed = false;
-  bool looked_up = false;  // S1 tried its request this cycle
+  // The lookup failed and the edge leaves everything it read as it was (s1_retry_same_); decided
+  // only after a failed lookup, which few cycles have.
+  bool retry_same = false;
   if (!fill_fifo_.empty()) {
     produced = fill_step();
     counters_.s1_stall_cycles += s1_valid_;
@@ -95,23 +99,21 @@ void L1::step(const L1Inputs& in, L1Outputs& out) {
     flush_step();
     counters_.s1_stall_cycles += s1_valid_;
   } else if (s1_valid_) {
-    looked_up = true;
     if (s1_retry_same_) {
       fail(last_fail_);  // what lookup(s1_) would do (s1_retry_same_)
     } else {
       S1Result r = lookup(s1_);
       s1_completed = r.completed;
       produced = r.responds;
-      s1_sectors_ = static_cast<uint64_t>(std::popcount(sectors_of(s1_.byte_mask)));
+      s1_sectors_ = static_cast<uint64_t>(sectors_in(sectors_of(s1_.byte_mask)));
     }
-    if (!s1_completed)  // a reservation failure (every S1Result{} return counts a ResFail)
+    if (!s1_completed) {  // a reservation failure (every S1Result{} return counts a ResFail)
       (s1_.op == MemOp::kLoad ? accelsim_.read : accelsim_.write).res_fail += s1_sectors_;
+      retry_same = !(out.mem_req_valid && in.mem_req_ready) && !in.mem_resp_valid && !in.warp_launch &&
+                   !in.warp_exit && !in.kernel_start && !in.kernel_end && agelru_enable_ == in.agelru_enable;
+    }
   }
   out.core_req_ready = !s1_valid_ || s1_completed;
-  // Whether the edge leaves everything a failed lookup read as it was (s1_retry_same_).
-  const bool retry_same = looked_up && !s1_completed && !(out.mem_req_valid && in.mem_req_ready) &&
-                          !in.mem_resp_valid && !in.warp_launch && !in.warp_exit && !in.kernel_start &&
-                          !in.kernel_end && agelru_enable_ == in.agelru_enable;
   const bool bypass_before = two_level_.bypass();
 
   // Clock edge, in the documented order.
@@ -266,7 +268,7 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
   WaySlotMasks alloc_copies{};
   if (on_miss && wants_line) {
     alloc_copies = find_copies(tags, d.common_tag, d.chunk_tag, alloc_fetch);
-    const uint32_t slots = static_cast<uint32_t>(std::popcount(alloc_fetch));
+    const uint32_t slots = static_cast<uint32_t>(sectors_in(alloc_fetch));
     place = choose_placement(d.set, d.common_tag, slots, bypass == BypassReason::kPcal, &alloc_copies);
     if (place && cfg_.policy.bypass == BypassKind::kAgeLru &&
         agelru_bypasses(set[place->way], *place, slots, req.awid, &alloc_copies[place->way])) {
@@ -312,7 +314,7 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
   const std::optional<uint32_t> id = mshr_.free_entry();
   if (!id) return fail(ResFail::kMshrFull), S1Result{};
   const WaySlotMasks copies = place ? alloc_copies : find_copies(tags, d.common_tag, d.chunk_tag, fetch);
-  const uint32_t place_slots = static_cast<uint32_t>(std::popcount(fetch));
+  const uint32_t place_slots = static_cast<uint32_t>(sectors_in(fetch));
   const uint32_t dirty = count_dirty(copies, d.set) + (place ? placement_dirty(d.set, *place, place_slots, &copies) : 0);
   if (!has_room(dirty + 1)) return fail(ResFail::kMissQueueFull), S1Result{};
 
@@ -468,17 +470,17 @@ AccessInfo L1::access_info(const CoreReq& req) const {
 
 void L1::count_completion(const CoreReq& req, bool hit, bool partial, bool merged) {
   AccelSimCounts& a = req.op == MemOp::kLoad ? accelsim_.read : accelsim_.write;
-  const auto n = static_cast<uint64_t>(std::popcount(sectors_of(req.byte_mask)));
+  const auto n = static_cast<uint64_t>(sectors_in(sectors_of(req.byte_mask)));
   (hit ? a.hit : merged ? a.mshr_hit : partial ? a.sector_miss : a.miss) += n;
   count_request(req, hit, partial, /*sector_miss=*/false);
 }
 
 void L1::count_sectors(MemOp op, SectorMask hit, SectorMask mshr_hit, SectorMask sector_miss, SectorMask miss) {
   AccelSimCounts& a = op == MemOp::kLoad ? accelsim_.read : accelsim_.write;
-  a.hit += static_cast<uint64_t>(std::popcount(hit));
-  a.mshr_hit += static_cast<uint64_t>(std::popcount(mshr_hit));
-  a.sector_miss += static_cast<uint64_t>(std::popcount(sector_miss));
-  a.miss += static_cast<uint64_t>(std::popcount(miss));
+  a.hit += static_cast<uint64_t>(sectors_in(hit));
+  a.mshr_hit += static_cast<uint64_t>(sectors_in(mshr_hit));
+  a.sector_miss += static_cast<uint64_t>(sectors_in(sector_miss));
+  a.miss += static_cast<uint64_t>(sectors_in(miss));
 }
 
 void L1::count_request(const CoreReq& req, bool hit, bool partial, bool sector_miss) {
@@ -503,25 +505,41 @@ void L1::count_request(const CoreReq& req, bool hit, bool partial, bool sector_m
 
 bool L1::has_room(uint32_t n) const { return miss_queue_.size() + n <= cfg_.l1.miss_queue_entries; }
 
+namespace {
+// f(w) for each way w with a copy, lowest first. Most ways hold none: the masks are read eight
+// ways at a time (a byte at a time, the 64 ways of a qv100 set were 460 instructions a store miss).
+template <typename F>
+void for_each_copy_way(const WaySlotMasks& copies, uint32_t ways, F&& f) {
+  static_assert(std::endian::native == std::endian::little, "byte k of the word is way first + k");
+  for (uint32_t first = 0; first < ways; first += 8) {
+    uint64_t eight;
+    std::memcpy(&eight, copies.data() + first, sizeof eight);
+    while (eight) {
+      const auto k = static_cast<uint32_t>(std::countr_zero(eight)) / 8;
+      eight &= ~(uint64_t{0xFF} << (8 * k));
+      f(first + k);
+    }
+  }
+}
+}  // namespace
+
 uint32_t L1::count_dirty(const WaySlotMasks& copies, uint32_t set) const {
   uint32_t n = 0;
-  for (uint32_t w = 0; w < ways_; ++w) {
-    if (!copies[w]) continue;  // most ways hold no copy: do not touch their lines
+  for_each_copy_way(copies, ways_, [&](uint32_t w) {
     for (uint32_t s = 0; s < kSlotsPerLine; ++s) n += ((copies[w] >> s) & 1) && sets_[set][w].slot[s].dirty;
-  }
+  });
   return n;
 }
 
 void L1::invalidate_copies(const WaySlotMasks& copies, uint32_t set) {
-  for (uint32_t w = 0; w < ways_; ++w) {
-    if (!copies[w]) continue;
+  for_each_copy_way(copies, ways_, [&](uint32_t w) {
     for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
       if (!((copies[w] >> s) & 1)) continue;
       if (sets_[set][w].slot[s].dirty) write_back_slot(set, w, s);
       sets_[set][w].slot[s].valid = false;
     }
     sync_tags(set, w);
-  }
+  });
 }
 
 void L1::write_back_slot(uint32_t set, uint32_t way, uint32_t slot) {
@@ -584,23 +602,35 @@ std::optional<L1::Placement> L1::choose_placement(uint32_t set_idx, uint64_t com
                                                   bool opportunistic, const WaySlotMasks* ignore) const {
   const std::vector<CacheLine>& set = sets_[set_idx];
   const auto ign = [&](uint32_t w) -> uint8_t { return ignore ? (*ignore)[w] : 0; };
-  const auto eligible_line = [&](uint32_t w) { return !opportunistic || !live_line(set[w], ign(w)) || !set[w].priority; };
+  // One pass reads each line's slot flags once, as per-way masks: the ways with a live slot, with a
+  // reserved slot, and those the allocation filter allows. Before, each question walked the 64 ways
+  // of a qv100 set again (choose_placement was 4 % of a qv100 trace run; docs/performance.md).
+  uint64_t live = 0, held = 0, allowed = 0;
+  for (uint32_t w = 0; w < ways_; ++w) {
+    const CacheLine& l = set[w];
+    const uint64_t bit = uint64_t{1} << w;
+    const bool is_live = live_line(l, ign(w));
+    if (is_live) live |= bit;
+    if (l.any_reserved()) held |= bit;
+    if (!opportunistic || !is_live || !l.priority) allowed |= bit;
+  }
   // A partial position in a line of the same common-tag (lowest such way; in it the aligned
   // position whose most recent live slot is oldest, ties to the lowest; reserved slots excluded).
   if (slots < kSlotsPerLine) {
-    for (uint32_t w = 0; w < ways_; ++w) {
+    for (uint64_t ways = (live | held) & allowed; ways; ways &= ways - 1) {
+      const auto w = static_cast<uint32_t>(std::countr_zero(ways));
       const CacheLine& l = set[w];
-      if (!(live_line(l, ign(w)) || l.any_reserved()) || l.common_tag != common_tag || !eligible_line(w)) continue;
+      if (l.common_tag != common_tag) continue;
       std::optional<uint32_t> best;
       uint32_t best_age = 0;
       for (uint32_t p = 0; p < kSlotsPerLine; p += slots) {
         uint32_t age = kSlotsPerLine;
-        bool held = false;
+        bool reserved = false;
         for (uint32_t s = p; s < p + slots; ++s) {
-          held |= l.slot[s].reserved;
+          reserved |= l.slot[s].reserved;
           if (live_slot(l, s, ign(w))) age = std::min<uint32_t>(age, l.slot_rank[s]);
         }
-        if (held) continue;
+        if (reserved) continue;
         if (!best || age > best_age) best = p, best_age = age;
       }
       if (best) return Placement{w, *best, false};
@@ -608,15 +638,13 @@ std::optional<L1::Placement> L1::choose_placement(uint32_t set_idx, uint64_t com
   }
   // A whole line: the lowest free eligible way, else the replacement policy's victim among the
   // eligible ways that hold no reservation.
-  WayMask eligible;
-  for (uint32_t w = 0; w < ways_; ++w)
-    if (eligible_line(w) && !set[w].any_reserved()) eligible.set(w);
-  if (eligible.none()) return std::nullopt;
-  for (uint32_t w = 0; w < ways_; ++w)
-    if (eligible[w] && !live_line(set[w], ign(w))) return Placement{w, 0, true};
+  const uint64_t eligible = allowed & ~held;
+  if (eligible == 0) return std::nullopt;
+  if (const uint64_t free = eligible & ~live) return Placement{static_cast<uint32_t>(std::countr_zero(free)), 0, true};
   std::array<uint8_t, kMaxWays> awids{};
   for (uint32_t w = 0; w < ways_; ++w) awids[w] = set[w].awid;
-  const uint32_t way = replacement_->victim(set_idx, VictimContext{eligible, awids.data(), &ages_, agelru_enable_});
+  const uint32_t way =
+      replacement_->victim(set_idx, VictimContext{WayMask(eligible), awids.data(), &ages_, agelru_enable_});
   return Placement{way, 0, true};
 }
 
@@ -688,7 +716,7 @@ bool L1::place_fill(MshrEntry& e) {
 
   if (cfg_.l1.sector) return place_sector_fill(e, pcal_opportunistic);
   const uint32_t first_chunk = static_cast<uint32_t>(std::countr_zero(e.place));
-  const uint32_t slots = static_cast<uint32_t>(std::popcount(e.place));
+  const uint32_t slots = static_cast<uint32_t>(sectors_in(e.place));
   // A block smaller than G (fetched before a small-to-large switch) is not placed: the match
   // compares only piece heads, which is sound only while every piece is at least G.
   if (slots * kChunkBytes < granularity_) return true;
@@ -716,7 +744,7 @@ bool L1::place_fill(MshrEntry& e) {
 void L1::complete_reserved_fill(MshrEntry& e) {
   if (cfg_.l1.sector) return complete_reserved_sectors(e);
   const uint32_t first_chunk = static_cast<uint32_t>(std::countr_zero(e.place));
-  const uint32_t slots = static_cast<uint32_t>(std::popcount(e.place));
+  const uint32_t slots = static_cast<uint32_t>(sectors_in(e.place));
   const DecodedAddr d = split_.decode(e.line_addr | (Addr{first_chunk} << 5));
   CacheLine& line = sets_[d.set][e.reserved_way];
   const bool place = slots * kChunkBytes >= granularity_;

@@ -108,8 +108,9 @@ class L1 {
   // One clock cycle: outputs are those presented during the cycle (functions of the state
   // at its start); the state then advances as at the clock edge that ends it (section 3).
   L1Outputs step(const L1Inputs& in);
-  // The same, writing every field of `out` (a caller that keeps one L1Outputs saves building a
-  // new 300-byte struct per cycle).
+  // The same into `out` (a caller that keeps one L1Outputs saves building a new 300-byte struct
+  // per cycle). Every valid and ready is written; a payload (core_resp, mem_req) only while its
+  // valid is set, otherwise it keeps what `out` held (l1.pipeline staged writes both always).
   void step(const L1Inputs& in, L1Outputs& out);
 
   const L1Counters& counters() const { return counters_; }

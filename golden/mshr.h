@@ -100,6 +100,7 @@ class Mshr {
 
   std::vector<MshrEntry> entries_;
   std::vector<Addr> line_;  // the entries' line addresses (kFree when free)
+  EntrySet used_{};         // bit i: entry i is valid (free_entry takes the lowest clear bit)
   // The entries of each line in flight: a probe reads only those (docs/performance.md).
   FlatMap<Addr, EntrySet, LineHash> by_line_;
   uint32_t in_use_ = 0;

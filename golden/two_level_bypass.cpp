@@ -58,7 +58,7 @@ void TwoLevelBypassUnit::record_access(bool miss) {
   if (miss) saturating_increment(misses_);
 }
 
-void TwoLevelBypassUnit::tick(uint32_t occupancy) {
+void TwoLevelBypassUnit::tick_edge(uint32_t occupancy) {
   if (occupancy > max_warps_) {
     throw std::invalid_argument("two-level bypass: occupancy " + std::to_string(occupancy) +
                                 " exceeds max_warps " + std::to_string(max_warps_));
