@@ -58,6 +58,7 @@ class TraceWarp final : public WarpProgram {
       out.pc = pc_base_ + (end_ > begin_ ? k_.insts[end_ - 1].pc + 16 : 0);
       out.active_mask = 0xFFFFFFFFu;
       out.writes = out.reads = 0;
+      out.reads_all_loads = false;
       clear(true, true);
       return {true, true};
     }

@@ -169,9 +169,9 @@ TEST(TraceParser, Version4KernelWithTwoBlocksOfTwoWarps) {
 // the zero / true registers, which nothing waits for, are dropped.
 TEST(TraceParser, RegisterOperandsAreNumberedByFile) {
   const ParsedKernel k = parse(one_warp({
-      "0010 ffffffff 1 R4 LDG.E 2 R2 RZ 4 1 0x1000 4",
+      "0010 ffffffff 1 R4 LDG.E 2 R2 R255 4 1 0x1000 4",
       "0018 ffffffff 1 UR5 S2UR 1 R254 0",
-      "0020 ffffffff 2 P0 UP6 ISETP.GE.AND 3 PT UP7 UR63 0",
+      "0020 ffffffff 2 P0 UP6 ISETP.GE.AND 3 P7 UP7 UR63 0",
       kExit,
   }));
   ASSERT_EQ(k.insts.size(), 4u);
