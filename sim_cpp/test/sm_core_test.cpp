@@ -92,6 +92,15 @@ class ScriptedL1 final : public L1Port {
   L1Counters counters_;
 };
 
+// The L1 factory of a GPU whose (one) L1 is a ScriptedL1, left in `l1`.
+auto scripted_l1(ScriptedL1*& l1) {
+  return [&l1](const Config&, uint32_t) {
+    auto p = std::make_unique<ScriptedL1>();
+    l1 = p.get();
+    return p;
+  };
+}
+
 struct Issue {
   uint64_t cycle;
   uint32_t slot;
@@ -104,11 +113,7 @@ TEST(SmCore, LoadBlocksUntilEveryRequestReturnsPlusTheHitLatency) {
     cfg.l1.hit_latency = hit_latency;
     ScriptedL1* l1 = nullptr;
     Gpu gpu(cfg, {},
-            [&l1](const Config&, uint32_t) {
-              auto p = std::make_unique<ScriptedL1>();
-              l1 = p.get();
-              return p;
-            },
+            scripted_l1(l1),
             ideal_memory());
     const uint32_t delays[4] = {50, 10, 90, 30};
     l1->delay = [&](uint32_t i) { return delays[i]; };
@@ -141,11 +146,7 @@ TEST(SmCore, StoreBlocksOnlyUntilAcceptedAndRefusalsStallTheLdstUnit) {
   Config cfg = one_sm(1);
   ScriptedL1* l1 = nullptr;
   Gpu gpu(cfg, {},
-          [&l1](const Config&, uint32_t) {
-            auto p = std::make_unique<ScriptedL1>();
-            l1 = p.get();
-            return p;
-          },
+          scripted_l1(l1),
           ideal_memory());
   l1->delay = [](uint32_t) { return 200u; };  // store acks come late
   l1->ready = [](uint64_t step) { return step >= 20 && step % 2 == 0; };
@@ -489,11 +490,7 @@ ScoreboardRun run_one_warp(LoadWait wait, const Program& prog, std::vector<uint3
   cfg.core.load_wait = wait;
   ScriptedL1* l1 = nullptr;
   Gpu gpu(cfg, {},
-          [&l1](const Config&, uint32_t) {
-            auto p = std::make_unique<ScriptedL1>();
-            l1 = p.get();
-            return p;
-          },
+          scripted_l1(l1),
           ideal_memory());
   l1->delay = [delays](uint32_t i) { return i < delays.size() ? delays[i] : 1u; };
   ScoreboardRun out;

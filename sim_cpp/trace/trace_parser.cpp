@@ -776,7 +776,7 @@ class KernelParser {
     keys_.push_back(cta * k_.warps_per_cta + warp);
   }
 
-  // One register operand, kept in k_.regs unless it is RZ or PT; returns whether it was kept.
+  // One register operand, kept in k_.regs unless it is RZ, URZ, PT or UPT; returns whether it was kept.
   bool operand(Cursor& c, const char* what) {
     const string_view r = c.take(what);
     if (!is_register(r)) in_.fail(fmt::format("bad {} {}", what, show(r)));
