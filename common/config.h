@@ -23,6 +23,12 @@ enum class SchedulerKind : uint8_t { kGto, kLrr, kTwoLevel };
 // sector = one 128 B-line request per touched line whose byte mask names the touched 32 B sectors
 // (GPGPU-Sim 4 / Accel-Sim coalescing for sm_60+, every access in 32 B sectors).
 enum class CoalescerKind : uint8_t { kFermi, kSector };
+// When a warp waits for its loads (sim_cpp/core/sm.h, docs/simulator.md "Load wait"):
+// on_issue = after a load issues, the warp issues nothing until every request of it has returned
+// (this project's model before core.load_wait); on_use = a register scoreboard, as GPGPU-Sim's
+// (scoreboard.cc): a load's destination registers are pending until its data returns, and only
+// an instruction that reads or writes a pending register waits (the warp's exit waits for all).
+enum class LoadWait : uint8_t { kOnIssue, kOnUse };
 enum class SetIndexHash : uint8_t { kLinear, kFermiXor };
 // write_evict (GPGPU-Sim's global stores): a store hit invalidates the slots it hits and every
 // store goes to memory; the L1 keeps no dirty state.
@@ -71,6 +77,7 @@ struct CoreConfig {
   uint32_t clock_mhz = 700;
   uint32_t kernel_launch_cycles = 0;  // cycles the GPU waits before a kernel's first CTA
   CoalescerKind coalescer = CoalescerKind::kFermi;
+  LoadWait load_wait = LoadWait::kOnIssue;
 };
 
 struct L1Config {
@@ -287,6 +294,7 @@ std::string to_string(GranularityKind k);
 std::string to_string(RprScore s);
 std::string to_string(L2Fetch f);
 std::string to_string(CoalescerKind k);
+std::string to_string(LoadWait w);
 // Why policy `p` cannot run on an L1 with l1.sector true (its granularity is not fixed128: contract
 // section 14), as the rest of a one-line error after the field name; "" when it can.
 std::string sector_policy_conflict(const PolicyConfig& p, const L1Config& l1);

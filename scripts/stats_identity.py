@@ -11,6 +11,11 @@ unchanged (docs/performance.md); so must --threads N.
   stats_identity.py --base /tmp/gpusim-old --new build/bin/gpusim --presets "" \
       --configs tb/block_configs/gtx480_staged.yaml --base-args="--l1 verilated" --new-args="--l1 verilated"
 
+A configuration field the base build does not have (a new preset field whose every preset keeps
+the old behaviour) is named with --new-field core.load_wait=on_issue: each new run must report
+that value under config; the two runs are then compared as parsed JSON with that field dropped
+from the new one (numbers compare exactly: JSON keeps every digit gpusim wrote).
+
 Exit 0 if every point is identical, 1 if any differs (the first differing field is printed),
 2 on bad input.
 """
@@ -48,6 +53,16 @@ def compare(args, point: list[str], tmp: str, n: int) -> tuple[str, str]:
         err = run(binary, shlex.split(extra), point, out)
         if err:
             return name, err
+    if args.new_field:
+        with open(a) as fa, open(b) as fb:
+            ja, jb = json.load(fa), json.load(fb)
+        for field in args.new_field:
+            key, value = field.split("=", 1)
+            got = jb.get("config", {}).pop(key, None)
+            if str(got) != value:
+                return name, f"config.{key} is {got!r}, --new-field expects {value!r}"
+        where = first_difference(ja, jb)
+        return name, "" if where is None else f"differs at {where}"
     with open(a, "rb") as fa, open(b, "rb") as fb:
         if fa.read() == fb.read():
             return name, ""
@@ -73,7 +88,13 @@ def main() -> int:
     ap.add_argument("--scale", default="test", choices=["test", "small", "full", "paper"])
     ap.add_argument("--traces", default="", help="comma list of trace folders, run on every preset")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--new-field", action="append", default=[], metavar="KEY=VALUE",
+                    help="a config field only the new build reports, with the value it must have")
     args = ap.parse_args()
+    for field in args.new_field:
+        if "=" not in field:
+            print(f"stats_identity.py: --new-field: {field!r} is not KEY=VALUE", file=sys.stderr)
+            return 2
     for b in (args.base, args.new):
         if not os.access(b, os.X_OK):
             print(f"stats_identity.py: --base/--new: {b} is not an executable gpusim", file=sys.stderr)

@@ -665,6 +665,20 @@ TEST(CoalescerField, PresetsChooseByGeneration) {
   }
 }
 
+// ---- core.load_wait (sim_cpp/core/sm.h): on_issue everywhere until a preset argues otherwise ----
+
+TEST(LoadWaitField, DefaultsToOnIssueInEveryPresetReadsOnUseAndRefusesOthers) {
+  EXPECT_EQ(Config{}.core.load_wait, LoadWait::kOnIssue);
+  for (const std::string& name : list_presets()) EXPECT_EQ(load_preset(name).core.load_wait, LoadWait::kOnIssue) << name;
+  TempDir dir;
+  EXPECT_EQ(load_config_file(dir.write("u.yaml", "core: {load_wait: on_use}\n")).core.load_wait, LoadWait::kOnUse);
+  EXPECT_EQ(load_config_file(dir.write("i.yaml", "core: {load_wait: on_issue}\n")).core.load_wait, LoadWait::kOnIssue);
+  EXPECT_EQ(load_error("core: {load_wait: scoreboard}\n"),
+            "core.load_wait: value \"scoreboard\" not allowed (allowed: on_issue, on_use)");
+  EXPECT_EQ(to_string(LoadWait::kOnUse), "on_use");
+  EXPECT_EQ(to_string(LoadWait::kOnIssue), "on_issue");
+}
+
 TEST(ConfigErrors, BadPolicyCrossFieldValues) {
   EXPECT_EQ(load_error("policy:\n  agcb: {counter_bits: 3}\n"),
             "policy.agcb.reset_value: value 15 out of range (allowed 0..7 for counter_bits 3)");

@@ -21,7 +21,7 @@ LdstUnit::LdstUnit(uint32_t sm, uint32_t hit_latency, ArchImage& arch)
     : sm_(sm), hit_latency_(hit_latency), arch_(arch), delay_(hit_latency + 2) {}
 
 void LdstUnit::accept(uint32_t warp, uint8_t awid, bool token, uint32_t age_rank, const WarpInst& inst,
-                      std::vector<CoalescedRequest>& reqs) {
+                      std::vector<CoalescedRequest>& reqs, uint32_t tag) {
   if (busy_) throw std::logic_error("LDST unit: instruction issued while busy");
   if (reqs.empty()) throw std::logic_error("LDST unit: memory instruction without requests");
   busy_ = true;
@@ -29,6 +29,7 @@ void LdstUnit::accept(uint32_t warp, uint8_t awid, bool token, uint32_t age_rank
   awid_ = awid;
   token_ = token;
   age_bucket_ = std::min(age_rank, LdstStats::kAgeRanks - 1);
+  tag_ = tag;
   kind_ = inst.kind;
   pc_ = inst.pc;
   reqs_.swap(reqs);
@@ -68,6 +69,7 @@ void LdstUnit::build_current() {
   Rec& r = recs_[cur_rec_];
   r.warp = warp_;
   r.age_bucket = age_bucket_;
+  r.tag = tag_;
   r.load = kind_ == OpKind::kLoad;
   r.pc = pc_;
   r.addr = q.addr;

@@ -75,9 +75,10 @@ class LdstUnit {
   // A memory instruction of `warp` enters the unit (its requests, non-empty, from coalesce());
   // `age_rank` is the warp's position among its scheduler's resident warps, 0 = oldest.
   // The unit takes the requests by swapping vectors: `reqs` gets the unit's previous buffer, so
-  // that the caller can reuse its storage (no allocation per instruction).
+  // that the caller can reuse its storage (no allocation per instruction). `tag` comes back with
+  // each of the load's responses (deliver): the SM's scoreboard names the load by it.
   void accept(uint32_t warp, uint8_t awid, bool token, uint32_t age_rank, const WarpInst& inst,
-              std::vector<CoalescedRequest>& reqs);
+              std::vector<CoalescedRequest>& reqs, uint32_t tag = 0);
   // The request presented on the L1's core port this cycle (valid iff busy()).
   const CoreReq& offer() const { return cur_; }
   // Changes whenever offer() presents a different request.
@@ -102,7 +103,7 @@ class LdstUnit {
 
   // The L1's core response of cycle `now`.
   void l1_response(const CoreResp& r, uint64_t now);
-  // Calls f(warp) for every load response whose delay has ended by `now`: direct responses of
+  // Calls f(warp, tag) for every load response whose delay has ended by `now`: direct responses of
   // earlier cycles first, then the delay line in response order.
   template <typename F>
   void deliver(uint64_t now, F&& f) {
@@ -156,6 +157,7 @@ class LdstUnit {
     uint32_t id = 0;
     uint32_t warp = 0;
     uint32_t age_bucket = 0;
+    uint32_t tag = 0;
     bool live = false;
     bool load = false;
     bool direct = false;  // sent to memory by dispatch_direct
@@ -185,9 +187,9 @@ class LdstUnit {
     const uint64_t lat = now - r.accepted;
     stats_.latency_sum[k] += lat;
     if (lat > stats_.latency_max[k]) stats_.latency_max[k] = lat;
-    const uint32_t warp = r.warp;
+    const uint32_t warp = r.warp, tag = r.tag;
     release(idx);
-    f(warp);
+    f(warp, tag);
   }
   // Counts a load response of `outcome` carrying `data` (the requested bytes, zero elsewhere) and
   // compares it with the request's snapshot.
@@ -206,6 +208,7 @@ class LdstUnit {
   uint8_t awid_ = 0;
   bool token_ = true;
   uint32_t age_bucket_ = 0;
+  uint32_t tag_ = 0;
   OpKind kind_ = OpKind::kLoad;
   uint64_t pc_ = 0;
   std::vector<CoalescedRequest> reqs_;

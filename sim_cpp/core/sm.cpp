@@ -34,6 +34,7 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
     : id_(id),
       num_sched_(cfg.core.schedulers_per_sm),
       pcal_(cfg.policy.bypass == BypassKind::kPcal),
+      on_use_(cfg.core.load_wait == LoadWait::kOnUse),
       direct_(cfg.l1.bypass_path == BypassPath::kDirect && cfg.policy.bypass == BypassKind::kTwoLevel),
       direct_touched_sectors_(cfg.policy.bto || cfg.core.coalescer == CoalescerKind::kSector),
       two_level_restart_(!cfg.policy.two_level.keep_across_launches),
@@ -43,6 +44,7 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
       ldst_(id, cfg.l1.hit_latency_at == HitLatencyAt::kResponse ? charged_hit_latency(cfg.l1) : 0, arch),
       warps_(cfg.core.warps_per_sm),
       ibufs_(cfg.core.warps_per_sm),
+      scoreboards_(on_use_ ? cfg.core.warps_per_sm : 0),
       ctas_(cfg.core.warps_per_sm),
       l1_bytes_(cfg.l1.size_bytes),
       pending_l1_bytes_(cfg.l1.size_bytes),
@@ -132,6 +134,7 @@ void Sm::launch_cta(const Kernel& k, uint32_t cta, uint32_t warps) {
     x.ibuf_valid = false;
     x.ready_at = 0;
     x.pending_loads = 0;
+    x.load_wait = false;
     x.store_wait = false;
     x.at_barrier = false;
     x.instructions = 0;
@@ -244,11 +247,16 @@ bool Sm::cycle(uint64_t now) {
   stats_.busy_cycles += live_warps_ > 0;
   bool progress = false;
 
-  ldst_.deliver(now, [this, now](uint32_t slot) {
+  ldst_.deliver(now, [this, now](uint32_t slot, uint32_t tag) {
     Warp& w = warps_[slot];
     if (w.pending_loads == 0)
       throw std::logic_error(fmt::format("SM {}: load response for warp {} that waits for none", id_, slot));
-    if (--w.pending_loads == 0) loads_returned(slot, now);
+    --w.pending_loads;
+    if (on_use_) load_request_returned(slot, tag);
+    if (w.load_wait && !waits_for_loads(slot)) {
+      w.load_wait = false;
+      loads_returned(slot, now);
+    }
   });
 
   const bool pipe = ldst_.has_pipe();
@@ -355,13 +363,47 @@ bool Sm::dispatch(uint64_t now, bool direct_now) {
 
 bool Sm::can_issue(uint32_t slot) const {
   const Warp& w = warps_[slot];
-  if (!w.ibuf_valid || w.pending_loads || w.store_wait || w.at_barrier || now_ < w.ready_at) return false;
+  if (!w.ibuf_valid || w.load_wait || w.store_wait || w.at_barrier || now_ < w.ready_at) return false;
   return !(is_memory(w.ibuf_kind) && ldst_.busy());
 }
 
 bool Sm::long_stalled(uint32_t slot) const {
   const Warp& w = warps_[slot];
-  return w.pending_loads > 0 || w.at_barrier;
+  return w.load_wait || w.at_barrier;
+}
+
+bool Sm::waits_for_loads(uint32_t slot) const {
+  if (warps_[slot].pending_loads == 0) return false;
+  const WarpInst& inst = ibufs_[slot];
+  // GPGPU-Sim reclaims a warp only once its scoreboard holds no pending write (shader.cc, fetch).
+  if (!on_use_ || inst.reads_all_loads || inst.kind == OpKind::kExit) return true;
+  const std::bitset<kRegIds>& pending = scoreboards_[slot].pending;
+  for (uint32_t k = 0; k < uint32_t{inst.writes} + inst.reads; ++k)
+    if (pending[inst.regs[k]]) return true;  // RAW or WAW: issue is in order, so no WAR
+  return false;
+}
+
+uint32_t Sm::reserve_load(uint32_t slot, const WarpInst& load, uint32_t requests) {
+  Scoreboard& sb = scoreboards_[slot];
+  auto it = std::find_if(sb.loads.begin(), sb.loads.end(), [](const Scoreboard::Load& l) { return l.remaining == 0; });
+  if (it == sb.loads.end()) it = sb.loads.emplace(sb.loads.end());
+  it->remaining = requests;
+  it->writes = load.writes;
+  std::copy_n(load.regs.begin(), load.writes, it->regs.begin());
+  for (uint32_t k = 0; k < load.writes; ++k) {
+    if (sb.pending[load.regs[k]])  // waits_for_loads let it issue only without a WAW hazard
+      throw std::logic_error(fmt::format("SM {}: warp {} load at pc {:#x} writes register {} that is already pending",
+                                         id_, slot, load.pc, load.regs[k]));
+    sb.pending.set(load.regs[k]);
+  }
+  return static_cast<uint32_t>(it - sb.loads.begin());
+}
+
+void Sm::load_request_returned(uint32_t slot, uint32_t tag) {
+  Scoreboard::Load& l = scoreboards_[slot].loads.at(tag);
+  if (l.remaining == 0) throw std::logic_error(fmt::format("SM {}: warp {} response for load tag {} not in flight", id_, slot, tag));
+  if (--l.remaining > 0) return;
+  for (uint32_t k = 0; k < l.writes; ++k) scoreboards_[slot].pending.reset(l.regs[k]);
 }
 
 bool Sm::issue(uint64_t now) {
@@ -400,7 +442,7 @@ uint64_t Sm::latency_wake(const WarpScheduler& sched, uint64_t now, bool& ldst_w
   const bool ldst_busy = ldst_.busy();
   for (const uint32_t slot : sched.age_order()) {
     const Warp& w = warps_[slot];
-    if (!w.ibuf_valid || w.pending_loads || w.store_wait || w.at_barrier) continue;
+    if (!w.ibuf_valid || w.load_wait || w.store_wait || w.at_barrier) continue;
     if (w.ready_at > now)
       at = std::min(at, w.ready_at);
     else
@@ -409,7 +451,7 @@ uint64_t Sm::latency_wake(const WarpScheduler& sched, uint64_t now, bool& ldst_w
   return at;
 }
 
-// A warp whose loads have all returned can issue at once, or when the LDST unit frees (its
+// A warp whose instruction no longer waits for loads can issue at once, or when the LDST unit frees (its
 // scheduler becomes an ldst_waiter_), or after its ALU latency; a scheduler whose picks move
 // warps at a stall's end is asked at once.
 void Sm::loads_returned(uint32_t slot, uint64_t now) {
@@ -455,11 +497,15 @@ void Sm::execute(uint32_t slot, uint64_t now) {
         ++stats_.empty_memory_instructions;
         break;
       }
-      if (inst.kind == OpKind::kLoad)
-        w.pending_loads = static_cast<uint32_t>(reqs.size());
-      else
+      uint32_t tag = 0;
+      if (inst.kind == OpKind::kLoad) {
+        const auto n = static_cast<uint32_t>(reqs.size());
+        w.pending_loads += n;
+        if (on_use_) tag = reserve_load(slot, inst, n);
+      } else {
         w.store_wait = true;
-      ldst_.accept(slot, w.awid, has_token(slot), schedulers_[sched_of(slot)]->age_rank(slot), inst, reqs);
+      }
+      ldst_.accept(slot, w.awid, has_token(slot), schedulers_[sched_of(slot)]->age_rank(slot), inst, reqs, tag);
       break;
     }
     case OpKind::kBarrier: {
@@ -488,6 +534,7 @@ void Sm::execute(uint32_t slot, uint64_t now) {
   }
   w.program->next_into(ibufs_[slot]);  // the i-buffer refills with the next instruction
   w.ibuf_kind = ibufs_[slot].kind;
+  w.load_wait = waits_for_loads(slot);
 }
 
 void Sm::check_barrier(Cta& c) {

@@ -3,6 +3,7 @@
 // connected to the memory system through MemoryPort. docs/simulator.md describes the cycle.
 #pragma once
 
+#include <bitset>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -36,7 +37,9 @@ struct Warp {
   bool ibuf_valid = false;     // the 1-entry instruction buffer holds the next instruction
   bool store_wait = false;     // the current store's requests are not all accepted by the L1
   bool at_barrier = false;
-  uint32_t pending_loads = 0;  // requests of the current load not yet returned to the warp
+  // The i-buffer's instruction waits for pending loads (core.load_wait; Sm::waits_for_loads).
+  bool load_wait = false;
+  uint32_t pending_loads = 0;  // requests of the warp's loads not yet returned to it
   uint64_t ready_at = 0;       // earliest cycle of the next issue (ALU latency)
   uint32_t cta = 0;  // SM CTA slot
   uint8_t awid = 0;
@@ -161,7 +164,25 @@ class Sm final : private IssueOracle {
     std::vector<uint32_t> slots;
   };
 
+  // core.load_wait on_use: per warp, the registers its loads in flight will write, and those
+  // loads (indexed by the tag their requests carry through the LDST unit; remaining 0: free).
+  struct Scoreboard {
+    struct Load {
+      uint32_t remaining = 0;  // requests not yet returned
+      uint8_t writes = 0;
+      std::array<uint16_t, kMaxInstRegs> regs{};
+    };
+    std::bitset<kRegIds> pending;
+    std::vector<Load> loads;
+  };
+
   bool can_issue(uint32_t slot) const override;
+  // Whether warp `slot`'s i-buffer instruction must wait for its loads: under on_issue while any
+  // request is out; under on_use while it reads or writes a pending register (or declares no
+  // registers: WarpInst::reads_all_loads), and an exit while any request is out.
+  bool waits_for_loads(uint32_t slot) const;
+  uint32_t reserve_load(uint32_t slot, const WarpInst& load, uint32_t requests);  // the load's tag
+  void load_request_returned(uint32_t slot, uint32_t tag);
   bool long_stalled(uint32_t slot) const override;
   uint32_t sched_of(uint32_t slot) const { return slot % num_sched_; }
   uint32_t local_of(uint32_t slot) const { return slot / num_sched_; }
@@ -183,6 +204,7 @@ class Sm final : private IssueOracle {
   uint32_t id_;
   uint32_t num_sched_;
   bool pcal_;
+  bool on_use_;  // core.load_wait on_use
   // l1.bypass_path direct with two-level bypassing: B-mode loads bypass the L1 from the LDST unit;
   // golden_ is the L1 whose two-level unit and pending stores they consult.
   bool direct_ = false;
@@ -199,6 +221,7 @@ class Sm final : private IssueOracle {
   // The warps' i-buffers, apart from the warps: the schedulers scan the warps every cycle, and
   // a 550-byte instruction in each would spread that scan over many cache lines.
   std::vector<WarpInst> ibufs_;
+  std::vector<Scoreboard> scoreboards_;  // per warp slot (on_use only)
   std::vector<Cta> ctas_;
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   std::vector<golden::PcalTokenUnit> tokens_;

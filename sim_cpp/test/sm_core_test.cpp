@@ -1,4 +1,5 @@
-// The SM core model: loads block their warp until every request returns, the hit-latency
+// The SM core model: loads block their warp until every request returns (core.load_wait
+// on_issue) or, under on_use, only the instructions that use their registers, the hit-latency
 // delay outside the L1, stores block only until accepted, barriers, throttling, PCAL tokens on
 // requests, and the warp / kernel events and AWIDs that reach the L1.
 #include <gtest/gtest.h>
@@ -91,6 +92,15 @@ class ScriptedL1 final : public L1Port {
   L1Counters counters_;
 };
 
+// The L1 factory of a GPU whose (one) L1 is a ScriptedL1, left in `l1`.
+auto scripted_l1(ScriptedL1*& l1) {
+  return [&l1](const Config&, uint32_t) {
+    auto p = std::make_unique<ScriptedL1>();
+    l1 = p.get();
+    return p;
+  };
+}
+
 struct Issue {
   uint64_t cycle;
   uint32_t slot;
@@ -103,11 +113,7 @@ TEST(SmCore, LoadBlocksUntilEveryRequestReturnsPlusTheHitLatency) {
     cfg.l1.hit_latency = hit_latency;
     ScriptedL1* l1 = nullptr;
     Gpu gpu(cfg, {},
-            [&l1](const Config&, uint32_t) {
-              auto p = std::make_unique<ScriptedL1>();
-              l1 = p.get();
-              return p;
-            },
+            scripted_l1(l1),
             ideal_memory());
     const uint32_t delays[4] = {50, 10, 90, 30};
     l1->delay = [&](uint32_t i) { return delays[i]; };
@@ -140,11 +146,7 @@ TEST(SmCore, StoreBlocksOnlyUntilAcceptedAndRefusalsStallTheLdstUnit) {
   Config cfg = one_sm(1);
   ScriptedL1* l1 = nullptr;
   Gpu gpu(cfg, {},
-          [&l1](const Config&, uint32_t) {
-            auto p = std::make_unique<ScriptedL1>();
-            l1 = p.get();
-            return p;
-          },
+          scripted_l1(l1),
           ideal_memory());
   l1->delay = [](uint32_t) { return 200u; };  // store acks come late
   l1->ready = [](uint64_t step) { return step >= 20 && step % 2 == 0; };
@@ -462,6 +464,91 @@ TEST(SmCore, TokenBitIsAlwaysSetWithoutPcal) {
   ASSERT_EQ(gpu.run(w, WorkloadScale::kTest).stop, StopReason::kCompleted);
   ASSERT_EQ(log.requests.size(), 16u);
   for (const CoreReq& q : log.requests) EXPECT_TRUE(q.token);
+}
+
+// ---------------------------------------------------------------------------------------
+// core.load_wait on_use: the register scoreboard.
+
+// `inst` writing `writes` and reading `reads` (scoreboard operands only).
+WarpInst with_regs(WarpInst inst, std::vector<uint16_t> writes, std::vector<uint16_t> reads) {
+  inst.reads_all_loads = false;
+  inst.writes = static_cast<uint8_t>(writes.size());
+  inst.reads = static_cast<uint8_t>(reads.size());
+  std::copy(writes.begin(), writes.end(), inst.regs.begin());
+  std::copy(reads.begin(), reads.end(), inst.regs.begin() + writes.size());
+  return inst;
+}
+
+struct ScoreboardRun {
+  std::vector<Issue> issues;
+  std::vector<uint64_t> accepted_at, responded_at;
+};
+
+// One warp runs `prog` on the scripted L1, whose request i returns delays[i] cycles after acceptance.
+ScoreboardRun run_one_warp(LoadWait wait, const Program& prog, std::vector<uint32_t> delays) {
+  Config cfg = one_sm(1);
+  cfg.core.load_wait = wait;
+  ScriptedL1* l1 = nullptr;
+  Gpu gpu(cfg, {},
+          scripted_l1(l1),
+          ideal_memory());
+  l1->delay = [delays](uint32_t i) { return i < delays.size() ? delays[i] : 1u; };
+  ScoreboardRun out;
+  gpu.set_issue_observer([&](uint32_t, uint64_t c, uint32_t s, const WarpInst& i) { out.issues.push_back({c, s, i.kind}); });
+  auto w = one_kernel({1, 1}, [prog](uint32_t, uint32_t) { return prog; });
+  const RunResult r = gpu.run(w, WorkloadScale::kTest);
+  EXPECT_EQ(r.stop, StopReason::kCompleted);
+  EXPECT_EQ(r.load_mismatches, 0u);
+  out.accepted_at = l1->accepted_at;
+  out.responded_at = l1->responded_at;
+  return out;
+}
+
+TEST(SmScoreboard, OnUseIssuesIndependentLoadsBackToBackAndEachUseWaitsForItsLoad) {
+  const uint32_t hit = load_preset("gtx480").l1.hit_latency;
+  // Load A (register 1, one request) returns after 300 cycles, load B (register 2) after 10.
+  const Program prog{with_regs(strided_load(0x10000, 1, 0x100), {1}, {}),
+                     with_regs(strided_load(0x20000, 1, 0x108), {2}, {}),
+                     with_regs(scripted::alu(1, 0x110), {}, {2}),  // uses B
+                     with_regs(scripted::alu(1, 0x118), {}, {1}),  // uses A
+                     scripted::exit()};
+  const ScoreboardRun use = run_one_warp(LoadWait::kOnUse, prog, {300, 10});
+  ASSERT_EQ(use.issues.size(), 5u);
+  ASSERT_EQ(use.responded_at.size(), 2u);
+  // B issues once the LDST unit has sent A's request, long before A's data returns; B's user
+  // waits for B only, A's user for A.
+  const uint64_t b_back = use.accepted_at[1] + 10, a_back = use.accepted_at[0] + 300;
+  EXPECT_EQ(use.issues[1].cycle, use.accepted_at[0]);
+  EXPECT_LT(use.issues[1].cycle, a_back);
+  EXPECT_EQ(use.issues[2].cycle, b_back + hit);
+  EXPECT_EQ(use.issues[3].cycle, a_back + hit);
+
+  // on_issue ignores the registers: B waits for A's data.
+  const ScoreboardRun issue = run_one_warp(LoadWait::kOnIssue, prog, {300, 10});
+  ASSERT_EQ(issue.issues.size(), 5u);
+  EXPECT_EQ(issue.issues[1].cycle, issue.accepted_at[0] + 300 + hit);
+}
+
+TEST(SmScoreboard, WriteAfterWriteAndExitWaitAndUndeclaredInstructionsWaitForEveryLoad) {
+  const uint32_t hit = load_preset("gtx480").l1.hit_latency;
+  // Both loads write register 5: the second waits for the first (WAW). Nothing reads the second,
+  // but the exit waits for it.
+  const Program waw{with_regs(strided_load(0x10000, 1, 0x100), {5}, {}),
+                    with_regs(strided_load(0x20000, 1, 0x108), {5}, {}), scripted::exit()};
+  const ScoreboardRun a = run_one_warp(LoadWait::kOnUse, waw, {100, 60});
+  ASSERT_EQ(a.issues.size(), 3u);
+  EXPECT_EQ(a.issues[1].cycle, a.accepted_at[0] + 100 + hit);
+  EXPECT_EQ(a.issues[2].kind, OpKind::kExit);
+  EXPECT_EQ(a.issues[2].cycle, a.accepted_at[1] + 60 + hit);
+
+  // A program that declares no registers (WarpInst::reads_all_loads) runs as under on_issue.
+  const Program plain{strided_load(0x10000, 3, 0x100), strided_load(0x20000, 2, 0x108), scripted::alu(4),
+                      strided_load(0x30000, 1, 0x110), scripted::exit()};
+  const ScoreboardRun u = run_one_warp(LoadWait::kOnUse, plain, {80, 20, 50, 10, 30, 70});
+  const ScoreboardRun i = run_one_warp(LoadWait::kOnIssue, plain, {80, 20, 50, 10, 30, 70});
+  ASSERT_EQ(u.issues.size(), i.issues.size());
+  for (size_t k = 0; k < u.issues.size(); ++k) EXPECT_EQ(u.issues[k].cycle, i.issues[k].cycle) << "instruction " << k;
+  EXPECT_EQ(u.issues[1].cycle, u.accepted_at[0] + 80 + hit);  // really waited
 }
 
 }  // namespace

@@ -27,6 +27,37 @@ TEST(WorkloadBuilder, KernelCodeGivesEachStaticInstructionItsOwnPc) {
   EXPECT_EQ(KernelCode(0x200).next_kernel().base(), 0x200u);
 }
 
+// Scoreboard operands (core.load_wait on_use): each static load writes its own register, an
+// instruction reads the loads it names, and one that names none waits for every load.
+TEST(WorkloadBuilder, LoadsGetRegistersAndInstructionsDeclareWhatTheyRead) {
+  KernelCode k(0x100);
+  const StaticOp a = k.load(4).reads({}), b = k.load(4).reads({a});
+  const StaticOp add = k.alu(4).reads({a, b}), plain = k.alu(4), ex = k.exit();
+  EXPECT_EQ(a.dst, 1u);
+  EXPECT_EQ(b.dst, 2u);
+  EXPECT_THROW(k.alu(1).reads({add}), std::logic_error);  // not a load
+  WarpStream s;
+  s.load(a, 1u, [](uint32_t) { return Addr{0x1000}; });
+  s.load(b, 1u, [](uint32_t) { return Addr{0x2000}; });
+  s.alu(add);
+  s.alu(plain);
+  s.exit(ex);
+  auto p = std::move(s).finish();
+  const auto regs = [](const WarpInst& i) { return std::vector<uint16_t>(i.regs.begin(), i.regs.begin() + i.writes + i.reads); };
+  const WarpInst la = p->next(), lb = p->next(), ia = p->next(), ip = p->next(), ie = p->next();
+  EXPECT_FALSE(la.reads_all_loads);
+  EXPECT_EQ(la.writes, 1u);
+  EXPECT_EQ(la.reads, 0u);
+  EXPECT_EQ(regs(la), std::vector<uint16_t>{1});
+  EXPECT_EQ(lb.reads, 1u);
+  EXPECT_EQ(regs(lb), (std::vector<uint16_t>{2, 1}));
+  EXPECT_EQ(ia.writes, 0u);
+  EXPECT_EQ(regs(ia), (std::vector<uint16_t>{1, 2}));
+  EXPECT_FALSE(ia.reads_all_loads);
+  EXPECT_TRUE(ip.reads_all_loads);
+  EXPECT_TRUE(ie.reads_all_loads);
+}
+
 TEST(WorkloadBuilder, WarpCoordsAndGrid) {
   const WarpCoords w{2, 3, 256};
   EXPECT_EQ(w.thread_in_cta(5), 101u);

@@ -103,6 +103,22 @@ bool is_register(string_view t) {
   return std::all_of(t.begin() + 1, t.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// The scoreboard number of a register is_register() accepted (WarpInst::regs: R 0-255, UR 256-319,
+// P 320-327, UP 328-335); -1 for the zero / true registers RZ, URZ, PT and UPT (the last of each
+// file), which nothing waits for; -2 when out of range.
+int32_t register_number(string_view t) {
+  const bool uniform = t[0] == 'U';
+  if (uniform) t.remove_prefix(1);
+  const bool pred = t[0] == 'P';
+  uint64_t n = 0;
+  if (!parse_dec_digits(t.substr(1), n)) return -2;
+  const uint64_t count = pred ? 8 : uniform ? 64 : 256;
+  if (n >= count) return -2;
+  if (n == count - 1) return -1;
+  const uint64_t base = pred ? (uniform ? 328 : 320) : (uniform ? 256 : 0);
+  return static_cast<int32_t>(base + n);
+}
+
 // An upper-case mnemonic and '.'-separated modifiers, which may hold lower case letters (the
 // shapes of warpgroup MMAs: HGMMA.64x128x16.F32).
 bool is_opcode(string_view t) {
@@ -391,13 +407,17 @@ class KernelParser {
     if (k_.addrs.size() + p.addrs.size() > 0xFFFFFFFFu - kWarpSize) return false;
     for (const auto& [cta, warps] : part.tbs_)
       if (!tbs_.emplace(cta, warps).second) return false;
+    if (k_.regs.size() + p.regs.size() > 0xFFFFFFFFu) return false;
     const auto base = static_cast<uint32_t>(k_.addrs.size());
+    const auto reg_base = static_cast<uint32_t>(k_.regs.size());
     k_.insts.reserve(k_.insts.size() + p.insts.size());
     for (TraceInst t : p.insts) {
       if (t.kind == OpKind::kLoad || t.kind == OpKind::kStore) t.addr += base;
+      t.regs += reg_base;
       k_.insts.push_back(t);
     }
     k_.addrs.insert(k_.addrs.end(), p.addrs.begin(), p.addrs.end());
+    k_.regs.insert(k_.regs.end(), p.regs.begin(), p.regs.end());
     keys_.insert(keys_.end(), part.keys_.begin(), part.keys_.end());
     k_.trace_instructions += p.trace_instructions;
     k_.memory_instructions += p.memory_instructions;
@@ -707,17 +727,13 @@ class KernelParser {
     if (mask > 0xFFFFFFFFu) in_.fail(fmt::format("active mask {:#x} wider than 32 lanes", mask));
     t.mask = static_cast<uint32_t>(mask);
     const uint64_t ndst = c.dec("destination count", kMaxRegOperands);
-    for (uint64_t i = 0; i < ndst; ++i) {
-      const string_view r = c.take("destination register");
-      if (!is_register(r)) in_.fail("bad destination register " + show(r));
-    }
+    const size_t first_reg = k_.regs.size();
+    for (uint64_t i = 0; i < ndst; ++i) t.dsts += operand(c, "destination register");
     const string_view opcode = c.take("opcode");
     if (!is_opcode(opcode)) in_.fail("bad opcode " + show(opcode));
     const uint64_t nsrc = c.dec("source count", kMaxRegOperands);
-    for (uint64_t i = 0; i < nsrc; ++i) {
-      const string_view r = c.take("source register");
-      if (!is_register(r)) in_.fail("bad source register " + show(r));
-    }
+    for (uint64_t i = 0; i < nsrc; ++i) t.srcs += operand(c, "source register");
+    t.regs = static_cast<uint32_t>(first_reg);
     // Version 6 writes a commit-group flag after the sources of warpgroup MMAs (HGMMA, ...).
     if (k_.header.tracer_version >= 6 && opcode.find("GMMA") != string_view::npos) c.dec("GMMA commit-group flag", 1);
     const uint32_t mem_width = static_cast<uint32_t>(c.dec("memory width", kMaxMemWidth));
@@ -758,6 +774,18 @@ class KernelParser {
     ++k_.by_class[static_cast<uint32_t>(t.cls)];
     k_.insts.push_back(t);
     keys_.push_back(cta * k_.warps_per_cta + warp);
+  }
+
+  // One register operand, kept in k_.regs unless it is RZ, URZ, PT or UPT; returns whether it was kept.
+  bool operand(Cursor& c, const char* what) {
+    const string_view r = c.take(what);
+    if (!is_register(r)) in_.fail(fmt::format("bad {} {}", what, show(r)));
+    const int32_t n = register_number(r);
+    if (n == -2) in_.fail(fmt::format("{} {} out of range (R0-R255, UR0-UR63, P0-P7, UP0-UP7)", what, show(r)));
+    if (n < 0) return false;
+    if (k_.regs.size() >= 0xFFFFFFFFu) in_.fail("over 2^32 register operands in one kernel");
+    k_.regs.push_back(static_cast<uint16_t>(n));
+    return true;
   }
 
   // After the addresses: the immediate (newer version-4/5 tracers write one, older ones none);

@@ -89,6 +89,8 @@ struct TraceInst {
   OpKind kind = OpKind::kAlu;
   uint8_t width = 0;     // kLoad / kStore: bytes per lane: 1, 2, 4, 8 or 16
   TraceClass cls = TraceClass::kAlu;
+  uint8_t dsts = 0, srcs = 0;  // register operands: ParsedKernel::regs[regs, regs + dsts + srcs)
+  uint32_t regs = 0;
 };
 
 struct ParsedKernel {
@@ -100,6 +102,9 @@ struct ParsedKernel {
   std::vector<uint64_t> warp_begin;    // ctas * warps_per_cta + 1 offsets into insts
   std::vector<uint8_t> synthetic_exit; // per warp: 1 when its trace does not end with EXIT / RET
   std::vector<Addr> addrs;             // active lanes' addresses of the loads and stores (virtual)
+  // Register operands as WarpInst numbers them (kRegIds), destinations then sources, without RZ,
+  // URZ, PT and UPT (a write to them is discarded, so nothing waits for them).
+  std::vector<uint16_t> regs;
 
   // Counts of the trace's own lines.
   uint64_t trace_instructions = 0;   // instruction lines

@@ -57,10 +57,13 @@ class TraceWarp final : public WarpProgram {
       out.kind = OpKind::kExit;
       out.pc = pc_base_ + (end_ > begin_ ? k_.insts[end_ - 1].pc + 16 : 0);
       out.active_mask = 0xFFFFFFFFu;
+      out.writes = out.reads = 0;
+      out.reads_all_loads = false;
       clear(true, true);
       return {true, true};
     }
     const TraceInst& t = k_.insts[i_];
+    operands(t, out);
     out.kind = t.kind;
     out.pc = pc_base_ + t.pc;
     out.active_mask = t.mask;
@@ -103,6 +106,24 @@ class TraceWarp final : public WarpProgram {
     }
     clear(true, true);
     return {true, true};
+  }
+
+  // The scoreboard operands of `t` (core.load_wait on_use). A load writes every 32-bit register
+  // of its lane's bytes: an 8 B load to R2 writes R2 and R3, and the halves of a 16 B one R2-R3
+  // and R4-R5 (high_half_ says which half this is, as the caller has not advanced it yet).
+  void operands(const TraceInst& t, WarpInst& out) const {
+    out.reads_all_loads = false;
+    out.writes = out.reads = 0;
+    const uint16_t* r = k_.regs.data() + t.regs;
+    const bool load = t.kind == OpKind::kLoad;
+    const uint32_t per_dst = load && t.width >= 8 ? 2 : 1;
+    const uint32_t skip = load && t.width == 16 && high_half_ ? 2 : 0;
+    for (uint32_t d = 0; d < t.dsts; ++d) {
+      const uint32_t file_end = r[d] < 255 ? 255 : r[d] < 320 ? 319 : r[d] < 328 ? 327 : 335;  // RZ, URZ, PT, UPT
+      for (uint32_t k = skip; k < skip + per_dst && r[d] + k < file_end; ++k)
+        out.regs[out.writes++] = static_cast<uint16_t>(r[d] + k);
+    }
+    for (uint32_t k = 0; k < t.srcs; ++k) out.regs[out.writes + out.reads++] = r[t.dsts + k];
   }
 
   const ParsedKernel& k_;

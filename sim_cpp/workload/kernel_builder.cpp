@@ -84,6 +84,27 @@ KernelGrid grid_1d(uint64_t threads, uint32_t threads_per_cta) {
 
 // ---------------------------------------------------------------- WarpStream
 
+StaticOp StaticOp::reads(std::initializer_list<StaticOp> loads) const {
+  if (loads.size() > kMaxUses) throw std::logic_error("StaticOp::reads: more than kMaxUses loads");
+  StaticOp op = *this;
+  op.all_loads = false;
+  op.uses.fill(0);
+  uint32_t n = 0;
+  for (const StaticOp& l : loads) {
+    if (l.kind != OpKind::kLoad || l.dst == 0) throw std::logic_error("StaticOp::reads: not a KernelCode load");
+    op.uses[n++] = l.dst;
+  }
+  return op;
+}
+
+StaticOp KernelCode::load(uint32_t bytes) {
+  // Registers are 8 bits in StaticOp (below kRegIds); a kernel declares a few dozen loads at most.
+  if (loads_ == 255) throw std::logic_error("KernelCode: more than 255 static loads");
+  StaticOp op = take({OpKind::kLoad, 0, 1, bytes});
+  op.dst = static_cast<uint8_t>(++loads_);
+  return op;
+}
+
 bool WarpStream::begin(const StaticOp& op, OpKind expected, uint32_t mask) {
   if (op.kind != expected) throw std::logic_error("WarpStream: static instruction of the wrong kind");
   if (ended()) throw std::logic_error("WarpStream: instruction after exit");
@@ -95,8 +116,8 @@ bool WarpStream::begin(const StaticOp& op, OpKind expected, uint32_t mask) {
   const size_t lanes = static_cast<size_t>(std::popcount(mask)) * per_lane;
   const bool is_mem = op.kind == OpKind::kLoad || op.kind == OpKind::kStore;
   if (!recs_.empty() && (recs_.size() >= max_recs_ || (is_mem && pool_.size() + lanes > max_pool_))) throw WindowFull{};
-  recs_.push_back(
-      Rec{op.pc, op.latency, mask, static_cast<uint32_t>(pool_.size()), op.kind, static_cast<uint8_t>(op.bytes)});
+  recs_.push_back(Rec{op.pc, op.latency, mask, static_cast<uint32_t>(pool_.size()), op.kind,
+                      static_cast<uint8_t>(op.bytes), op.dst, op.all_loads, op.uses});
   return is_mem;
 }
 
@@ -112,6 +133,10 @@ WarpInst WarpStream::replay(size_t i) const {
   w.latency = r.latency;
   w.access_bytes = r.bytes;
   w.active_mask = r.mask;
+  w.reads_all_loads = r.all_loads;
+  if (r.dst != 0) w.regs[w.writes++] = r.dst;
+  for (const uint8_t u : r.uses)
+    if (u != 0) w.regs[w.writes + w.reads++] = u;
   if (r.kind == OpKind::kLoad || r.kind == OpKind::kStore) {
     const bool store = r.kind == OpKind::kStore, wide = store && r.bytes == 16;
     uint32_t p = r.first;

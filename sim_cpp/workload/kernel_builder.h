@@ -99,11 +99,27 @@ class MemoryLayout {
 // Writes bytes to memory a line at a time (FunctionalMemory::apply_write).
 void write_bytes(FunctionalMemory& mem, Addr a, const void* data, uint64_t bytes);
 
+// Register operands for the scoreboard (core.load_wait on_use, WarpInst::regs). A generated
+// workload models only the registers loads write, the ones a warp can wait for: each static load
+// writes its own register (KernelCode numbers them 1, 2, ... in declaration order, so a loop
+// body's load writes the same register every iteration, and the next iteration's copy waits for
+// the previous one, WAW, as the loop's SASS would). An instruction says which loads' values it
+// reads with reads(); one that does not say waits for every load in flight (all_loads), as under
+// on_issue, so that a workload waits less only where its author declared it.
+inline constexpr uint32_t kMaxUses = 4;
+
 struct StaticOp {
   OpKind kind = OpKind::kAlu;
   uint64_t pc = 0;
   uint32_t latency = 1;
   uint32_t bytes = 4;
+  uint8_t dst = 0;  // a load's register (0: the instruction writes none a load could be pending on)
+  bool all_loads = true;
+  std::array<uint8_t, kMaxUses> uses{};  // the registers of the loads it reads (0: unused)
+
+  // This instruction reads the values of `loads` (static loads of the same kernel) and nothing
+  // else a load writes: it waits only while one of them is in flight; reads({}) waits for none.
+  StaticOp reads(std::initializer_list<StaticOp> loads) const;
 };
 
 // Hands out PCs in program order: declare a kernel's static instructions once, in code order.
@@ -111,7 +127,7 @@ class KernelCode {
  public:
   explicit KernelCode(uint64_t base) : base_(base), next_(base) {}
   StaticOp alu(uint32_t latency) { return take({OpKind::kAlu, 0, latency, 4}); }
-  StaticOp load(uint32_t bytes) { return take({OpKind::kLoad, 0, 1, bytes}); }
+  StaticOp load(uint32_t bytes);
   StaticOp store(uint32_t bytes) { return take({OpKind::kStore, 0, 1, bytes}); }
   StaticOp barrier() { return take({OpKind::kBarrier, 0, 1, 4}); }
   StaticOp exit() { return take({OpKind::kExit, 0, 1, 4}); }
@@ -128,6 +144,7 @@ class KernelCode {
   }
   uint64_t base_;
   uint64_t next_;
+  uint32_t loads_ = 0;  // the loads declared so far (their registers are 1..loads_)
 };
 
 // Thread indices of one warp of a 1-D launch (blockDim.x = threads_per_cta).
@@ -244,6 +261,9 @@ class WarpStream {
     uint32_t first;  // index in pool_ of the first lane's entry
     OpKind kind;
     uint8_t bytes;
+    uint8_t dst;  // StaticOp's scoreboard operands
+    bool all_loads;
+    std::array<uint8_t, kMaxUses> uses;
   };
   struct WindowFull {};  // thrown out of the body when the window is full
   // Records only instructions first, first+1, ... while they fit in the budgets.

@@ -22,7 +22,13 @@
 // instructions; 5 clusters give 5.65x at 2.5x the CPU time. Test: 2 features, 2 clusters and 2
 // iterations (the tests check the host update between launches): 720 warps x 31 instructions x 2
 // = 45 K warp instructions; 90 CTAs cannot go below 720 x 23 = 17 K per launch with 2 clusters.
+// `--generator unroll4` (same input) runs the feature loop as nvcc compiles a loop whose trip count
+// is known only at run time: unrolled by 4 (four loads, then their subtracts and FMAs) with a
+// remainder loop. A model value: the dissertation's binary is not available. It exists for
+// core.load_wait on_use (docs/workloads.md "Load wait"): with one load per iteration every
+// subtract waits for the load just issued, and the register scoreboard changes nothing.
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 
@@ -32,6 +38,8 @@
 
 namespace l1d::sim::wl {
 namespace {
+
+constexpr uint32_t kUnroll = 4;  // --generator unroll4
 
 class Kmeans final : public GeneratedWorkload {
  public:
@@ -46,8 +54,11 @@ class Kmeans final : public GeneratedWorkload {
             ""};
   }
 
+  std::vector<std::string> generators() const override { return {"unroll4"}; }
+
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
+    const uint32_t unroll = generator_ == "unroll4" ? kUnroll : 1;
     struct Size {
       uint32_t points, features, clusters, iterations;
     };
@@ -80,12 +91,22 @@ class Kmeans final : public GeneratedWorkload {
       picked.push_back(p);
     }
 
+    // Scoreboard operands (core.load_wait on_use): only the subtracts read a loaded value; the
+    // index arithmetic, the loop counters, the compare and the store read none.
     KernelCode k(kFirstKernelPc);
-    const StaticOp tid = k.alu(kLatIntMad), guard = k.alu(kLatInt), init_min = k.alu(kLatInt);
-    const StaticOp cl_init = k.alu(kLatInt), addr = k.alu(kLatIntMad);
-    const StaticOp ld_f = k.load(4), sub = k.alu(kLatFp), fma = k.alu(kLatFma), f_loop = k.alu(kLatInt);
-    const StaticOp cmp = k.alu(kLatFp), sel = k.alu(kLatInt), c_loop = k.alu(kLatInt);
-    const StaticOp st_m = k.store(4), exit = k.exit();
+    const auto none = [](const StaticOp& op) { return op.reads({}); };
+    const StaticOp tid = none(k.alu(kLatIntMad)), guard = none(k.alu(kLatInt)), init_min = none(k.alu(kLatInt));
+    const StaticOp cl_init = none(k.alu(kLatInt)), addr = none(k.alu(kLatIntMad));
+    const StaticOp ld_f = none(k.load(4)), sub = k.alu(kLatFp).reads({ld_f}), fma = none(k.alu(kLatFma));
+    const StaticOp f_loop = none(k.alu(kLatInt));
+    const StaticOp cmp = none(k.alu(kLatFp)), sel = none(k.alu(kLatInt)), c_loop = none(k.alu(kLatInt));
+    const StaticOp st_m = none(k.store(4)), exit = k.exit();
+    // The unrolled loop's instructions follow (their PCs after the exit's, so that the default
+    // kernel keeps its PCs).
+    std::array<StaticOp, kUnroll> ld_u, sub_u, fma_u;
+    for (StaticOp& op : ld_u) op = none(k.load(4));
+    for (uint32_t j = 0; j < kUnroll; ++j) sub_u[j] = k.alu(kLatFp).reads({ld_u[j]}), fma_u[j] = none(k.alu(kLatFma));
+    const StaticOp u_loop = none(k.alu(kLatInt));
 
     for (uint32_t it = 0; it < sz.iterations; ++it) {
       layout_.array(mem, "clusters" + std::to_string(it), clusters);
@@ -101,8 +122,17 @@ class Kmeans final : public GeneratedWorkload {
         for (uint32_t c = 0; c < nc; ++c) {
           s.alu(cl_init, m);
           s.alu(addr, m);
-          for (uint32_t f = 0; f < nf; ++f) {
-            s.load(ld_f, m, [&](uint32_t l) { return feat_base + 4 * (w.global_id(l) * nf + f); });
+          const auto feature = [&](uint32_t f) {
+            return [&, f](uint32_t l) { return feat_base + 4 * (w.global_id(l) * nf + f); };
+          };
+          uint32_t f = 0;
+          for (; unroll > 1 && f + unroll <= nf; f += unroll) {  // kUnroll loads, then their uses
+            for (uint32_t j = 0; j < unroll; ++j) s.load(ld_u[j], m, feature(f + j));
+            for (uint32_t j = 0; j < unroll; ++j) s.alu(sub_u[j], m), s.alu(fma_u[j], m);
+            s.alu(u_loop, m);
+          }
+          for (; f < nf; ++f) {  // the loop (unroll4: its remainder)
+            s.load(ld_f, m, feature(f));
             s.alu(sub, m);
             s.alu(fma, m);
             s.alu(f_loop, m);

@@ -36,6 +36,14 @@ inline constexpr uint32_t kWarpSize = 32;
 
 enum class OpKind : uint8_t { kAlu, kLoad, kStore, kBarrier, kExit };
 
+// Register operands, for the scoreboard of core.load_wait on_use (sim_cpp/core/sm.h): register
+// numbers below kRegIds (trace registers: R0-R255 are 0-255, UR0-UR63 256-319, P0-P7 320-327,
+// UP0-UP7 328-335; a generated workload numbers its loads' destinations itself, KernelCode).
+inline constexpr uint32_t kRegIds = 384;
+// A traced instruction has up to 8 destinations (a load's each widened to the 2 registers of an
+// 8 B lane or half of a 16 B one) and 8 sources.
+inline constexpr uint32_t kMaxInstRegs = 24;
+
 struct WarpInst {
   OpKind kind = OpKind::kAlu;
   uint64_t pc = 0;
@@ -47,6 +55,14 @@ struct WarpInst {
   // A 16-byte store's bytes 8-15 per active lane (read only when access_bytes is 16, so a program
   // that never stores 16 bytes may leave it stale).
   std::array<uint64_t, kWarpSize> value_hi{};
+  // Scoreboard operands (core.load_wait on_use): regs[0, writes) are the registers the instruction
+  // writes (a load's stay pending until all its requests have returned), regs[writes, writes +
+  // reads) those it reads. With reads_all_loads it waits for every pending load whatever its
+  // registers: the default, so that a program that declares no registers waits as under
+  // core.load_wait on_issue (the generated workloads' undeclared instructions, scripted tests).
+  std::array<uint16_t, kMaxInstRegs> regs{};
+  uint8_t writes = 0, reads = 0;
+  bool reads_all_loads = true;
 
   // Byte b (0 <= b < access_bytes) of lane's store, little-endian.
   uint8_t store_byte(uint32_t lane, uint32_t b) const {

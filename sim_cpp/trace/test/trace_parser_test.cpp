@@ -93,7 +93,10 @@ std::string fingerprint(const ParsedKernel& k) {
   for (const TraceInst& t : k.insts)
     s += " " + std::to_string(t.pc) + "," + std::to_string(t.mask) + "," + std::to_string(t.addr) + "," +
          std::to_string(t.latency) + "," + std::to_string(static_cast<int>(t.kind)) + "," + std::to_string(t.width) + "," +
-         std::to_string(static_cast<int>(t.cls));
+         std::to_string(static_cast<int>(t.cls)) + "," + std::to_string(t.regs) + "," + std::to_string(t.dsts) + "," +
+         std::to_string(t.srcs);
+  s += "|";
+  for (uint16_t r : k.regs) s += std::to_string(r) + ",";
   s += "|";
   for (uint64_t b : k.warp_begin) s += std::to_string(b) + ",";
   s += "|";
@@ -160,6 +163,30 @@ TEST(TraceParser, Version4KernelWithTwoBlocksOfTwoWarps) {
   ASSERT_EQ(k.addrs.size(), 6u * 32);
   EXPECT_EQ(k.addrs[k.insts[2].addr + 31], 0x7f2b2d500000u + 31 * 4);
   EXPECT_EQ(k.addrs[k.insts[3].addr], 0x7f2b2d500100u);
+}
+
+// The scoreboard operands (core.load_wait on_use): each register file gets its own numbers, and
+// the zero / true registers, which nothing waits for, are dropped.
+TEST(TraceParser, RegisterOperandsAreNumberedByFile) {
+  const ParsedKernel k = parse(one_warp({
+      "0010 ffffffff 1 R4 LDG.E 2 R2 R255 4 1 0x1000 4",
+      "0018 ffffffff 1 UR5 S2UR 1 R254 0",
+      "0020 ffffffff 2 P0 UP6 ISETP.GE.AND 3 P7 UP7 UR63 0",
+      kExit,
+  }));
+  ASSERT_EQ(k.insts.size(), 4u);
+  const auto ops = [&](size_t i) {
+    const TraceInst& t = k.insts[i];
+    return std::vector<uint16_t>(k.regs.begin() + t.regs, k.regs.begin() + t.regs + t.dsts + t.srcs);
+  };
+  EXPECT_EQ(k.insts[0].dsts, 1u);
+  EXPECT_EQ(k.insts[0].srcs, 1u);
+  EXPECT_EQ(ops(0), (std::vector<uint16_t>{4, 2}));
+  EXPECT_EQ(ops(1), (std::vector<uint16_t>{256 + 5, 254}));
+  EXPECT_EQ(k.insts[2].dsts, 2u);
+  EXPECT_EQ(k.insts[2].srcs, 0u);
+  EXPECT_EQ(ops(2), (std::vector<uint16_t>{320, 328 + 6}));
+  EXPECT_EQ(ops(3), std::vector<uint16_t>{});
 }
 
 TEST(TraceParser, ThreeAddressModesGiveTheSameLaneAddresses) {
@@ -609,7 +636,10 @@ TEST(TraceParserErrors, InstructionLines) {
       {"bad dest count", inst("0008 ffffffff x NOP 0 0"), "0008", "bad destination count: 'x'"},
       {"dest count over 8", inst("0008 ffffffff 9 NOP 0 0"), "0008", "bad destination count: 9 is over 8"},
       {"bad dest register", inst("0008 ffffffff 1 Q1 MOV 0 0"), "0008", "bad destination register 'Q1'"},
+      {"dest register out of range", inst("0008 ffffffff 1 R256 MOV 0 0"), "0008",
+       "destination register 'R256' out of range (R0-R255, UR0-UR63, P0-P7, UP0-UP7)"},
       {"bad opcode", inst("0008 ffffffff 0 mov 0 0"), "0008", "bad opcode 'mov'"},
+      {"source predicate out of range", inst("0008 ffffffff 0 IADD 1 P8 0"), "0008", "source register 'P8' out of range"},
       {"bad source register", inst("0008 ffffffff 0 IADD 1 R1x 0"), "0008", "bad source register 'R1x'"},
       {"width over limit", inst("0008 ffffffff 1 R1 LDG.E 1 R1 2048 1 0x10 4"), "0008", "bad memory width: 2048 is over 1024"},
       {"unknown mode", inst("0008 ffffffff 1 R1 LDG.E 1 R1 4 3 0x10 4"), "0008", "unknown address mode 3 (0, 1 or 2)"},

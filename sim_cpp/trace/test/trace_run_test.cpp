@@ -325,6 +325,44 @@ TEST(TraceRun, EveryPolicyAndPresetCompletesTheVectorAddTrace) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Scoreboard operands (core.load_wait on_use)
+
+// A load writes every register its lane's bytes fill: the halves of a 16 B load to R4 write R4-R5
+// and R6-R7; other instructions keep the trace's operands; registers are always declared.
+TEST(TraceWorkload, LoadsWriteTheRegistersTheirWidthFills) {
+  TraceSet s;
+  s.list_file = "list";
+  s.commands.push_back({TraceCommand::Kind::kKernel, 0, 0, 0, 1});
+  ParsedKernel k;
+  k.header.name = "k";
+  k.ctas = k.warps_per_cta = 1;
+  k.warp_begin = {0, 3};
+  k.synthetic_exit = {1};
+  k.addrs = {0x1000, 0x2000};
+  TraceInst wide{0x10, 1, 0, 1, OpKind::kLoad, 16, TraceClass::kGlobalLoad, 1, 1, 0};  // R4 <- [R2]
+  TraceInst dbl{0x18, 1, 1, 1, OpKind::kLoad, 8, TraceClass::kGlobalLoad, 1, 0, 2};    // R254 <- [...]
+  TraceInst add{0x20, 1, 0, 4, OpKind::kAlu, 0, TraceClass::kAlu, 1, 2, 3};            // R8 <- R4, R7
+  k.insts = {wide, dbl, add};
+  k.regs = {4, 2, 254, 8, 4, 7};
+  s.kernels.push_back(k);
+  const TraceWorkload w(s, {});
+  auto p = w.kernel(0).warp(0, 0);
+  const auto ops = [](const WarpInst& i) {
+    EXPECT_FALSE(i.reads_all_loads);
+    return std::pair(std::vector<uint16_t>(i.regs.begin(), i.regs.begin() + i.writes),
+                     std::vector<uint16_t>(i.regs.begin() + i.writes, i.regs.begin() + i.writes + i.reads));
+  };
+  using Ops = std::pair<std::vector<uint16_t>, std::vector<uint16_t>>;
+  EXPECT_EQ(ops(p->next()), (Ops{{4, 5}, {2}}));
+  EXPECT_EQ(ops(p->next()), (Ops{{6, 7}, {2}}));
+  EXPECT_EQ(ops(p->next()), (Ops{{254}, {}}));  // R255 is RZ: not a register a load fills
+  EXPECT_EQ(ops(p->next()), (Ops{{8}, {4, 7}}));
+  const WarpInst exit = p->next();
+  EXPECT_EQ(exit.kind, OpKind::kExit);
+  EXPECT_EQ(ops(exit), (Ops{{}, {}}));
+}
+
+// ---------------------------------------------------------------------------------------------
 // Page table and memory image
 
 TEST(TraceWorkload, PagesGetFramesInVirtualOrderAndKeepTheirOffsets) {
