@@ -486,7 +486,7 @@ INSTANTIATE_TEST_SUITE_P(
     Sections, UnknownKey,
     ::testing::Values(
         UnknownKeyCase{"top", "name: x\npolciy: {}\n",
-                       "polciy: unknown key (allowed: name, seed, core, l1, l2, noc, dram, policy)"},
+                       "polciy: unknown key (allowed: base, name, seed, core, l1, l2, noc, dram, policy)"},
         UnknownKeyCase{
             "l1", "l1:\n  ways: 4\n  wayz: 8\n",
             "l1.wayz: unknown key (allowed: size_bytes, ways, address_bits, chunk_tag_bits, set_index, "
