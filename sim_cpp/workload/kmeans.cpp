@@ -18,7 +18,7 @@
 // scheduler (4 per SM, 136 lines) already overflow the 16 KB L1 (128 lines) and only 1 fits;
 // with the 24 features small had before, 2 fitted (96 lines) and throttling's best limit was 2,
 // at 3.37x instead of full's 5.67x. Small: 34 features, 2 clusters, one iteration (full: 5 and
-// 5): best limit 1 at 5.20x, full 5.67x (gtx480-gpgpusim, docs/workloads.md), 291 K warp
+// 5): best limit 1 at 5.20x, full 5.67x (gtx480-gpgpusim, docs/workloads.md), 207 K warp
 // instructions; 5 clusters give 5.65x at 2.5x the CPU time. Test: 2 features, 2 clusters and 2
 // iterations (the tests check the host update between launches): 720 warps x 31 instructions x 2
 // = 45 K warp instructions; 90 CTAs cannot go below 720 x 23 = 17 K per launch with 2 clusters.
