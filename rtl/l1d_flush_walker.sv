@@ -8,8 +8,9 @@
 // + way. active_o: a flush runs (stage A takes no core request meanwhile); valid_o: a line is left
 // to issue (line_o). At the edge, in this order: take_i (A took line_o) moves the cursor on;
 // rewind_i (M2's visit of rewind_line_i waits for miss-queue room) puts it back there; finish_i (M2
-// completed the last line) ends the walk; cancel_i (kernel end without dirty state) ends it too;
-// start_i (a granularity switch at M2 or a kernel-end flush) starts a walk at line 0, over all.
+// completed the last line) ends the walk; start_i (a granularity switch at M2 or a kernel-end flush)
+// starts a walk at line 0, over all; cancel_i (kernel end without dirty state, an event applied at
+// the end of its cycle) ends the walk, also one start_i begins in that cycle.
 module l1d_flush_walker #(
   parameter int unsigned Lines = 128
 ) (
@@ -47,12 +48,15 @@ module l1d_flush_walker #(
     if (rewind_i) begin
       cursor_d = rewind_line_i;
     end
-    if (finish_i || cancel_i) begin
+    if (finish_i) begin
       active_d = 1'b0;
     end
     if (start_i) begin
       active_d = 1'b1;
       cursor_d = '0;
+    end
+    if (cancel_i) begin
+      active_d = 1'b0;
     end
   end
 

@@ -62,8 +62,9 @@ struct WalkerIo {
     const Out o{active, active && cursor < lines, cursor};
     if (in.take && o.valid) ++cursor;
     if (in.rewind) cursor = in.rewind_line;
-    if (in.finish || in.cancel) active = false;
+    if (in.finish) active = false;
     if (in.start) active = true, cursor = 0;
+    if (in.cancel) active = false;  // the kernel-end event, applied after the cycle's start
     return o;
   }
   In random(std::mt19937_64& rng) const {
@@ -148,6 +149,12 @@ TYPED_TEST(FlushWalker, CancelStopsAWalk) {
   WalkerIo::In cancel;
   cancel.cancel = true;
   tb::check_cycle(this->dut, this->io, this->board, cancel);
+  tb::check_cycle(this->dut, this->io, this->board, take);
+  EXPECT_FALSE(this->io.active);
+  // A granularity walk starting in the kernel-end cycle is cancelled too (the event comes last).
+  WalkerIo::In both = start;
+  both.cancel = true;
+  tb::check_cycle(this->dut, this->io, this->board, both);
   tb::check_cycle(this->dut, this->io, this->board, take);
   EXPECT_FALSE(this->io.active);
   EXPECT_EQ(this->board.mismatches(), 0U);

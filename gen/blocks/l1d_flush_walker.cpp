@@ -24,8 +24,9 @@ class FlushWalker final : public RtlBlock {
     m.describe("+ way. active_o: a flush runs (stage A takes no core request meanwhile); valid_o: a line is left");
     m.describe("to issue (line_o). At the edge, in this order: take_i (A took line_o) moves the cursor on;");
     m.describe("rewind_i (M2's visit of rewind_line_i waits for miss-queue room) puts it back there; finish_i (M2");
-    m.describe("completed the last line) ends the walk; cancel_i (kernel end without dirty state) ends it too;");
-    m.describe("start_i (a granularity switch at M2 or a kernel-end flush) starts a walk at line 0, over all.");
+    m.describe("completed the last line) ends the walk; start_i (a granularity switch at M2 or a kernel-end flush)");
+    m.describe("starts a walk at line 0, over all; cancel_i (kernel end without dirty state, an event applied at");
+    m.describe("the end of its cycle) ends the walk, also one start_i begins in that cycle.");
     Expr lines = m.param("Lines", cfg.l1.sets() * cfg.l1.ways);
     Expr line_bits = m.localparam("LineBits", clog2(lines + 1));
 
@@ -52,11 +53,12 @@ class FlushWalker final : public RtlBlock {
     m.always_comb({{active_d, active_q}, {cursor_d, cursor_q}}, [&](Block& b) {
       b.if_(take.land(valid_o), [&](Block& t) { t.assign(cursor_d, cursor_q + lit(1, 1)); });
       b.if_(rewind, [&](Block& t) { t.assign(cursor_d, rewind_line); });
-      b.if_(finish.lor(cancel), [&](Block& t) { t.assign(active_d, bit(false)); });
+      b.if_(finish, [&](Block& t) { t.assign(active_d, bit(false)); });
       b.if_(start, [&](Block& t) {
         t.assign(active_d, bit(true));
         t.assign(cursor_d, zeros());
       });
+      b.if_(cancel, [&](Block& t) { t.assign(active_d, bit(false)); });
     });
     m.always_ff({{active_q, bit(false)}, {cursor_q, zeros()}}, [&](Block& b) {
       b.assign(active_q, active_d);

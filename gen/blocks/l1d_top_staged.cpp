@@ -176,7 +176,7 @@ void Top::staged_control() {
               {"rewind_step_i", fi_rewind_step}, {"valid_o", fi_valid}, {"cursor_entry_o", fill_cursor_entry},
               {"step_o", fi_step}, {"head_entry_o", fill_head}, {"empty_o", fi_empty}});
   m.instance("u_flush_walker", flush_walker_block().module(cfg_), {},
-             {{"clk_i", clk}, {"rst_ni", rst}, {"start_i", fw_start & !fw_cancel}, {"cancel_i", fw_cancel}, {"take_i", fw_take},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"start_i", fw_start}, {"cancel_i", fw_cancel}, {"take_i", fw_take},
               {"rewind_i", fw_rewind}, {"rewind_line_i", m2_line_q}, {"finish_i", fw_finish},
               {"active_o", fw_active}, {"valid_o", fw_valid}, {"line_o", fw_line}});
 
