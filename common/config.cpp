@@ -934,8 +934,17 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   if (c.sector) return "l1.sector: true";
   // l1d_top's arrays have a fixed number of sets: a kernel-by-kernel size is golden-only.
   if (c.carveout != Carveout::kFixed) return "l1.carveout: " + to_string(c.carveout);
-  if (c.allocation != AllocationPolicy::kOnFill) return "l1.allocation: " + to_string(c.allocation);
-  if (c.mshr_merge != MshrMerge::kStall) return "l1.mshr_merge: " + to_string(c.mshr_merge);
+  // on_miss and block: the single-cycle l1d_top's cfg_alloc_i and cfg_merge_i, without dirty state (it
+  // queues no write-back of a reserved victim or of a widening read's copies; contract 13.1, 13.3).
+  if (c.allocation != AllocationPolicy::kOnFill && c.pipeline == L1Pipeline::kStaged)
+    return "l1.allocation: " + to_string(c.allocation) + " with l1.pipeline: staged";
+  if (c.allocation != AllocationPolicy::kOnFill && c.write_policy == WritePolicy::kWriteBack)
+    return "l1.allocation: " + to_string(c.allocation) + " with l1.write_policy: write_back";
+  if (c.mshr_merge == MshrMerge::kSector) return "l1.mshr_merge: " + to_string(c.mshr_merge);
+  if (c.mshr_merge != MshrMerge::kStall && c.pipeline == L1Pipeline::kStaged)
+    return "l1.mshr_merge: " + to_string(c.mshr_merge) + " with l1.pipeline: staged";
+  if (c.mshr_merge != MshrMerge::kStall && c.write_policy == WritePolicy::kWriteBack)
+    return "l1.mshr_merge: " + to_string(c.mshr_merge) + " with l1.write_policy: write_back";
   if (c.hit_latency_at == HitLatencyAt::kBeforeTag) return "l1.hit_latency_at: " + to_string(c.hit_latency_at);
   if (c.bypass_path != BypassPath::kThroughL1) return "l1.bypass_path: " + to_string(c.bypass_path);
   if (c.write_allocate != WriteAllocate::kNone) return "l1.write_allocate: " + to_string(c.write_allocate);

@@ -13,7 +13,10 @@
 // R-aligned block for a store, fetch for a load), reason_o (0 none, 1 AGCB, 2 two-level, 3
 // PCAL), the match (hit_o, partial_o, hit_way_o, hit_slots_o, copies_o), and per chunk c the copy a
 // miss or store drops: cp_way_o, cp_slot_o, cp_wb_o (dirty: written back), cp_off_o (its place among
-// the write-backs, by way then slot); writebacks_o counts them.
+// the write-backs, by way then slot); writebacks_o counts them. bypass_fetch_o: what the load fetches
+// if it does not allocate (fetch_o of a bypassing load); extra_copies_i: sectors whose copies are
+// found besides probe_o's (l1.allocation on_miss: AgeLRU may turn the load into a bypass at the
+// miss, which then drops the copies of bypass_fetch_o; contract 13.1).
 module l1d_core_match (
   input  logic         store_i,
   input  logic [1:0]   size_i,
@@ -33,10 +36,12 @@ module l1d_core_match (
   input  logic [15:0]  row_valid_i,
   input  logic [255:0] row_chunk_tag_i,
   input  logic [15:0]  row_dirty_any_i,
+  input  logic [3:0]   extra_copies_i,
   output logic [3:0]   needed_o,
   output logic [3:0]   fetch_o,
   output logic [3:0]   probe_o,
   output logic [1:0]   reason_o,
+  output logic [3:0]   bypass_fetch_o,
   output logic         hit_o,
   output logic         partial_o,
   output logic [1:0]   hit_way_o,
@@ -81,10 +86,12 @@ module l1d_core_match (
     .two_level_bypass_i (two_level_bypass_i),
     .row_common_tag_i   (row_common_tag_i),
     .row_chunk_tag_i    (row_chunk_tag_i),
+    .extra_copies_i     (extra_copies_i),
     .needed_o           (needed_o),
     .fetch_o            (fetch_o),
     .probe_o            (probe_o),
     .reason_o           (reason_o),
+    .bypass_fetch_o     (bypass_fetch_o),
     .legal_o            (legal),
     .compared_o         (compared),
     .mask_chunk_o       (mask_chunk),

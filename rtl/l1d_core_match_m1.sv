@@ -7,7 +7,7 @@
 // A core request's lookup, the part that reads no flip-flop (contract section 4; stage M1 of 16.5).
 // The request and configuration inputs as l1d_core_match's; the set's SRAM fields: per way
 // row_common_tag_i, per slot (bit 4w+s) row_chunk_tag_i. Outputs: needed_o, fetch_o, probe_o and
-// reason_o as l1d_core_match's; the chunk match's request decode (legal_o ... free_slots_o, as
+// reason_o, bypass_fetch_o and extra_copies_i as l1d_core_match's; the chunk match's request decode (legal_o ... free_slots_o, as
 // l1d_match_request's) and its tag compares with probe_o as the sectors (common_eq_o, tag_ok_o,
 // held_o, copy_o, as l1d_tag_compare's); slot_chunk_o[2(4w+s) +: 2], the chunk index each slot's
 // tag holds (for the order of the copies' write-backs).
@@ -28,10 +28,12 @@ module l1d_core_match_m1 (
   input  logic         two_level_bypass_i,
   input  logic [23:0]  row_common_tag_i,
   input  logic [255:0] row_chunk_tag_i,
+  input  logic [3:0]   extra_copies_i,
   output logic [3:0]   needed_o,
   output logic [3:0]   fetch_o,
   output logic [3:0]   probe_o,
   output logic [1:0]   reason_o,
+  output logic [3:0]   bypass_fetch_o,
   output logic         legal_o,
   output logic [3:0]   compared_o,
   output logic [7:0]   mask_chunk_o,
@@ -91,11 +93,16 @@ module l1d_core_match_m1 (
   logic [3:0] alloc_fetch;
 
   assign alloc_fetch = span == 2'd2 ? 4'd15 : span == 2'd1 ? 4'd3 << (chunk_i & 2'd2) : 4'd1 << chunk_i;
-  assign fetch_o = may_alloc ? alloc_fetch : cfg_bto_i ? needed_o : cfg_line_fetch_i ? 4'd15 : range;
+  assign bypass_fetch_o = cfg_bto_i ? needed_o : cfg_line_fetch_i ? 4'd15 : range;
+  assign fetch_o = may_alloc ? alloc_fetch : bypass_fetch_o;
   assign probe_o = store_i ? range : fetch_o;
 
   // The chunk match's request decode and its compares of the set's tags (copies of the probed
-  // sectors).
+  // sectors and of extra_copies_i's).
+  logic [3:0] copy_sectors;
+
+  assign copy_sectors = probe_o | extra_copies_i;
+
   l1d_match_request u_request (
     .chunk_tag_i (chunk_tag_i),
     .size_i      (size_i),
@@ -115,7 +122,7 @@ module l1d_core_match_m1 (
     .compared_i      (compared_o),
     .mask_chunk_i    (mask_chunk_o),
     .req_chunks_i    (req_chunks_o),
-    .sectors_i       (probe_o),
+    .sectors_i       (copy_sectors),
     .way_common_tag_i(row_common_tag_i),
     .slot_tag_i      (row_chunk_tag_i),
     .common_eq_o     (common_eq_o),

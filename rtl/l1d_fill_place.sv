@@ -11,12 +11,15 @@
 // 2 128 B). eligible_o goes to the replacement state, whose victim comes back on victim_i.
 // age_bypass_en_i: AgeLRU bypassing is on (policy AgeLRU and agelru_enable); req_rel_age_i is the
 // requester's relative age, way_active_i / way_rel_age_i the owners' of the set's lines.
+// row_reserved_i (l1.allocation on_miss, contract 13.1): slots held for a fill in flight; a line
+// holding one is never a victim, and a position holding one never takes a partial block.
 module l1d_fill_place (
   input  logic [15:0] row_valid_i,
   input  logic [23:0] row_common_tag_i,
   input  logic [3:0]  row_priority_i,
   input  logic [31:0] row_rank_i,
   input  logic [15:0] row_dirty_any_i,
+  input  logic [15:0] row_reserved_i,
   input  logic [5:0]  common_tag_i,
   input  logic [2:0]  slots_i,
   input  logic [1:0]  bypass_i,
@@ -37,7 +40,8 @@ module l1d_fill_place (
   output logic [3:0]  block_slots_o,
   output logic        replaces_valid_o,
   output logic [3:0]  writeback_slots_o,
-  output logic [2:0]  writebacks_o
+  output logic [2:0]  writebacks_o,
+  output logic        age_bypass_o
 );
 
   // Stage M1's half: the common-tag compares and the allocation rule.
@@ -62,6 +66,7 @@ module l1d_fill_place (
     .row_priority_i   (row_priority_i),
     .row_rank_i       (row_rank_i),
     .row_dirty_any_i  (row_dirty_any_i),
+    .row_reserved_i   (row_reserved_i),
     .common_eq_i      (common_eq),
     .wanted_i         (wanted),
     .slots_i          (slots_i),
@@ -80,7 +85,8 @@ module l1d_fill_place (
     .block_slots_o    (block_slots_o),
     .replaces_valid_o (replaces_valid_o),
     .writeback_slots_o(writeback_slots_o),
-    .writebacks_o     (writebacks_o)
+    .writebacks_o     (writebacks_o),
+    .age_bypass_o     (age_bypass_o)
   );
 
 endmodule

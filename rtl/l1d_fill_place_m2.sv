@@ -12,11 +12,14 @@
 // whose victim comes back on victim_i.
 // age_bypass_en_i: AgeLRU bypassing is on (policy AgeLRU and agelru_enable); req_rel_age_i is the
 // requester's relative age, way_active_i / way_rel_age_i the owners' of the set's lines.
+// row_reserved_i (l1.allocation on_miss, contract 13.1): slots held for a fill in flight; a line
+// holding one is never a victim, and a position holding one never takes a partial block.
 module l1d_fill_place_m2 (
   input  logic [15:0] row_valid_i,
   input  logic [3:0]  row_priority_i,
   input  logic [31:0] row_rank_i,
   input  logic [15:0] row_dirty_any_i,
+  input  logic [15:0] row_reserved_i,
   input  logic [3:0]  common_eq_i,
   input  logic        wanted_i,
   input  logic [2:0]  slots_i,
@@ -35,21 +38,32 @@ module l1d_fill_place_m2 (
   output logic [3:0]  block_slots_o,
   output logic        replaces_valid_o,
   output logic [3:0]  writeback_slots_o,
-  output logic [2:0]  writebacks_o
+  output logic [2:0]  writebacks_o,
+  output logic        age_bypass_o
 );
 
-  // Per way: the line holds a valid slot; PCAL opportunistic fills take no priority line; a line of
-  // the block's common-tag can take a smaller block at a free position.
+  // Per way: the line holds a valid slot; PCAL opportunistic fills take no priority line; a line
+  // holding a reserved slot is no victim; a line of the block's common-tag (valid or reserved) can
+  // take a smaller block at a position without a reserved slot.
   logic [3:0] line_valid;
+  logic [3:0] line_held;
+  logic [3:0] allowed;
+  logic [3:0] pos_free;
   logic [3:0] same_common;
   logic pcal_opp;
 
   assign pcal_opp = bypass_i == 2'd3;
 
   for (genvar gw = 0; gw < 4; gw++) begin : g_way
+    logic [3:0] res;
+
+    assign res = row_reserved_i[gw * 4 +: 4];
     assign line_valid[gw] = |row_valid_i[gw * 4 +: 4];
-    assign eligible_o[gw] = !pcal_opp || !line_valid[gw] || !row_priority_i[gw];
-    assign same_common[gw] = line_valid[gw] & eligible_o[gw] & common_eq_i[gw];
+    assign line_held[gw] = |res;
+    assign allowed[gw] = !pcal_opp || !line_valid[gw] || !row_priority_i[gw];
+    assign eligible_o[gw] = allowed[gw] & !line_held[gw];
+    assign pos_free[gw] = slots_i == 3'd1 ? !(&res) : !(res[0] | res[1]) || !(res[2] | res[3]);
+    assign same_common[gw] = (line_valid[gw] | line_held[gw]) & allowed[gw] & common_eq_i[gw] & pos_free[gw];
   end
 
   logic partial_found;
@@ -85,22 +99,25 @@ module l1d_fill_place_m2 (
   assign way_o = use_partial ? partial_way : invalid_found ? invalid_way : victim_i;
   assign whole_o = !use_partial;
 
-  // The partial position in the chosen line: the aligned run of slots_i slots whose most recent
-  // valid slot is oldest (age 4 when none is valid); ties to the lowest position.
+  // The partial position in the chosen line: the aligned run of slots_i slots without a reserved
+  // slot whose most recent valid slot is oldest (age 4 when none is valid); ties to the lowest.
   logic [3:0] way_valid;
   logic [7:0] way_rank;
+  logic [3:0] way_res;
 
   assign way_valid = 32'(way_o) == 0 ? row_valid_i[0 +: 4] : 32'(way_o) == 1 ? row_valid_i[4 +: 4] : 32'(way_o) == 2 ? row_valid_i[8 +: 4] : row_valid_i[12 +: 4];
   assign way_rank = 32'(way_o) == 0 ? row_rank_i[0 +: 8] : 32'(way_o) == 1 ? row_rank_i[8 +: 8] : 32'(way_o) == 2 ? row_rank_i[16 +: 8] : row_rank_i[24 +: 8];
+  assign way_res = 32'(way_o) == 0 ? row_reserved_i[0 +: 4] : 32'(way_o) == 1 ? row_reserved_i[4 +: 4] : 32'(way_o) == 2 ? row_reserved_i[8 +: 4] : row_reserved_i[12 +: 4];
 
-  // age1[p]: slot p's rank if valid, else 4; age2[q]: the smaller of slots 2q and 2q+1 likewise.
+  // age1[p]: 1 + slot p's rank if valid, else 5, and 0 (never chosen) if reserved; age2[q]: the
+  // smaller of slots 2q and 2q+1 likewise, 0 if either is reserved.
   logic [11:0] age1;
   logic [5:0] age2;
 
-  assign age1[0 +: 3] = way_valid[0] ? 3'(way_rank[0 +: 2]) : 3'd4;
-  assign age1[3 +: 3] = way_valid[1] ? 3'(way_rank[2 +: 2]) : 3'd4;
-  assign age1[6 +: 3] = way_valid[2] ? 3'(way_rank[4 +: 2]) : 3'd4;
-  assign age1[9 +: 3] = way_valid[3] ? 3'(way_rank[6 +: 2]) : 3'd4;
+  assign age1[0 +: 3] = way_res[0] ? 3'd0 : way_valid[0] ? 3'(way_rank[0 +: 2]) + 3'd1 : 3'd5;
+  assign age1[3 +: 3] = way_res[1] ? 3'd0 : way_valid[1] ? 3'(way_rank[2 +: 2]) + 3'd1 : 3'd5;
+  assign age1[6 +: 3] = way_res[2] ? 3'd0 : way_valid[2] ? 3'(way_rank[4 +: 2]) + 3'd1 : 3'd5;
+  assign age1[9 +: 3] = way_res[3] ? 3'd0 : way_valid[3] ? 3'(way_rank[6 +: 2]) + 3'd1 : 3'd5;
   assign age2[0 +: 3] = age1[3 +: 3] < age1[0 +: 3] ? age1[3 +: 3] : age1[0 +: 3];
   assign age2[3 +: 3] = age1[9 +: 3] < age1[6 +: 3] ? age1[9 +: 3] : age1[6 +: 3];
 
@@ -142,6 +159,7 @@ module l1d_fill_place_m2 (
 
   assign age_bypass = replaces_valid_o & age_bypass_en_i & victim_active & req_rel_age_i > victim_rel;
   assign allocates_o = wanted_i & any & !age_bypass;
+  assign age_bypass_o = wanted_i & any & age_bypass;
 
 endmodule
 

@@ -19,7 +19,8 @@
 //   alloc_i takes entry free_entry_o (ignored when free_o = 0): valid, not filled, the record and
 //   request 0 (alloc_id_i, alloc_warp_i, alloc_mask_i);
 //   add_i appends a request to add_entry_i (ignored when it holds MaxMerge requests);
-//   resp_i marks resp_entry_i filled with resp_data_i (byte b at [8*b +: 8]) and resp_l2_bit_i;
+//   resp_i writes resp_data_i (byte b at [8*b +: 8]) into resp_entry_i and ORs in resp_l2_bit_i; its
+//   last read in flight (one without mshr_merge block) marks it filled;
 //   release_i frees release_entry_i.
 // Same cycle: the golden L1 gives alloc or add with a response (an add may meet the response
 // of its own entry: they write different fields), and release with a response for another
@@ -35,7 +36,18 @@
 // Cursor port (combinational) for the staged L1's fill cursor: cnt_count_o and cnt_line_o are
 // entry cnt_entry_i's request count and line, zero when it is free.
 // Reset: every entry free. The record, request and data memories have no reset: no output reads
-// a word before the update that makes it visible writes it.
+// a word before the update that makes it visible writes it (a sector of the data that no response
+// of the entry named reads what the memory held: the L1 reads only sectors its reads fetched).
+// l1.mshr_merge block (contract 13.3; block_i): every entry of a load's line covers it: the probe
+// names it as for a merge, merge_missing_o are the needed sectors it lacks and merge_filled_o says
+// whether its data is in. add_i with widen_i adds widen_sectors_i to its sectors, and one more read
+// to those it waits for. A response writes the sectors resp_sectors_i names (every one when it
+// names none); resp_fills_o: it is the entry's last read (the fill FIFO takes the entry). The L2
+// bit is the OR of the entry's responses'. rd_sectors_o is the first read's sectors, the block a
+// fill places.
+// l1.allocation on_miss (contract 13.1): alloc_reserve_i {reserved, way, first slot} is kept in the
+// record and read on rd_reserve_o; merge_reserved_o is the reserved bit of the entry merge_o or
+// merge_full_o names (0 when neither), for pending_hits.
 // EntryBits and ReqBits are port widths derived from Entries and MaxMerge (do not override them):
 // with one entry, or one request per entry, the index keeps one bit.
 module l1d_mshr #(
@@ -46,7 +58,8 @@ module l1d_mshr #(
   parameter int unsigned IdBits = 32,
   parameter int unsigned WarpBits = 8,
   parameter int unsigned EntryBits = Entries > 1 ? $clog2(Entries) : 1,
-  parameter int unsigned ReqBits = MaxMerge > 1 ? $clog2(MaxMerge) : 1
+  parameter int unsigned ReqBits = MaxMerge > 1 ? $clog2(MaxMerge) : 1,
+  parameter int unsigned ReserveBits = 5
 ) (
   input  logic                            clk_i,
   input  logic                            rst_ni,
@@ -54,6 +67,7 @@ module l1d_mshr #(
   input  logic [3:0]                      probe_needed_i,
   input  logic [3:0]                      probe_fetch_i,
   input  logic                            probe_store_i,
+  input  logic                            block_i,
   output logic                            merge_o,
   output logic                            merge_full_o,
   output logic [EntryBits-1:0]            merge_entry_o,
@@ -61,6 +75,9 @@ module l1d_mshr #(
   output logic                            free_o,
   output logic [EntryBits-1:0]            free_entry_o,
   output logic [$clog2(Entries + 1)-1:0]  in_use_o,
+  output logic                            merge_reserved_o,
+  output logic [3:0]                      merge_missing_o,
+  output logic                            merge_filled_o,
   input  logic                            alloc_i,
   input  logic [LineBits-1:0]             alloc_line_i,
   input  logic [3:0]                      alloc_sectors_i,
@@ -71,15 +88,20 @@ module l1d_mshr #(
   input  logic [IdBits-1:0]               alloc_id_i,
   input  logic [WarpBits-1:0]             alloc_warp_i,
   input  logic [127:0]                    alloc_mask_i,
+  input  logic [ReserveBits-1:0]          alloc_reserve_i,
   input  logic                            add_i,
   input  logic [EntryBits-1:0]            add_entry_i,
   input  logic [IdBits-1:0]               add_id_i,
   input  logic [WarpBits-1:0]             add_warp_i,
   input  logic [127:0]                    add_mask_i,
+  input  logic                            widen_i,
+  input  logic [3:0]                      widen_sectors_i,
   input  logic                            resp_i,
   input  logic [EntryBits-1:0]            resp_entry_i,
   input  logic                            resp_l2_bit_i,
   input  logic [1023:0]                   resp_data_i,
+  input  logic [3:0]                      resp_sectors_i,
+  output logic                            resp_fills_o,
   input  logic [EntryBits-1:0]            rd_entry_i,
   input  logic [ReqBits-1:0]              rd_req_i,
   output logic                            rd_valid_o,
@@ -96,6 +118,7 @@ module l1d_mshr #(
   output logic [IdBits-1:0]               rd_id_o,
   output logic [WarpBits-1:0]             rd_warp_o,
   output logic [127:0]                    rd_mask_o,
+  output logic [ReserveBits-1:0]          rd_reserve_o,
   input  logic [EntryBits-1:0]            cnt_entry_i,
   output logic [$clog2(MaxMerge + 1)-1:0] cnt_count_o,
   output logic [LineBits-1:0]             cnt_line_o,
@@ -105,7 +128,7 @@ module l1d_mshr #(
 
   localparam int unsigned CountBits = $clog2(MaxMerge + 1);
   localparam int unsigned InUseBits = $clog2(Entries + 1);
-  localparam int unsigned RecordBits = HpcBits + 11;
+  localparam int unsigned RecordBits = ReserveBits + 4 + HpcBits + 11;
   localparam int unsigned RequestBits = IdBits + WarpBits + 128;
 
   // The probed fields of every entry, entry e at [e*W +: W] (the flops are in g_group).
@@ -116,6 +139,7 @@ module l1d_mshr #(
   logic [Entries * LineBits-1:0] lines;
   logic [Entries * 4-1:0] sectors;
   logic [Entries * CountBits-1:0] counts;
+  logic [Entries * 3-1:0] reads;
 
   // The probe: per entry, a valid entry of the probed line that covers probe_needed_i (loads
   // only) and one that overlaps probe_fetch_i; golden::Mshr scans from entry 0, so the lowest
@@ -144,6 +168,13 @@ module l1d_mshr #(
   end
 
   assign merge_o = |(first_cover & room);
+  assign merge_missing_o = |first_cover ? probe_needed_i & ~sectors[merge_entry_o * 4 +: 4] : '0;
+  assign merge_filled_o = |(first_cover & filled);
+
+  logic widen_ok;
+
+  // A response is its entry's last read unless a widening read joins it in the same cycle.
+  assign resp_fills_o = resp_i && reads[resp_entry_i * 3 +: 3] == 3'd1 && !(widen_ok && add_entry_i == resp_entry_i);
   assign merge_full_o = |(first_cover & ~room);
   assign conflict_o = !(|covers) && |overlaps;
   assign free_o = |first_free;
@@ -162,6 +193,7 @@ module l1d_mshr #(
   assign alloc_ok = alloc_i & free_o;
   assign add_slot = counts[add_entry_i * CountBits +: ReqBits];
   assign add_ok = add_i & !alloc_i & room[add_entry_i];
+  assign widen_ok = add_ok & widen_i;
   assign req_we = alloc_ok | add_ok;
   assign req_entry = alloc_ok ? free_entry_o : add_entry_i;
   assign req_slot = alloc_ok ? '0 : add_slot;
@@ -179,6 +211,7 @@ module l1d_mshr #(
     logic [GroupEntries * LineBits-1:0] line_q;
     logic [GroupEntries * 4-1:0] sectors_q;
     logic [GroupEntries * CountBits-1:0] count_q;
+    logic [GroupEntries * 3-1:0] reads_q;
 
     assign in_group = alloc_ok & free_entry_o >> GroupBits == EntryBits'(g) | add_ok & add_entry_i >> GroupBits == EntryBits'(g) | resp_i & resp_entry_i >> GroupBits == EntryBits'(g) | release_i & release_entry_i >> GroupBits == EntryBits'(g);
 
@@ -190,6 +223,7 @@ module l1d_mshr #(
         line_q <= '0;
         sectors_q <= '0;
         count_q <= '0;
+        reads_q <= '0;
       end else begin
         if (in_group) begin
           for (int unsigned i = 0; i < GroupEntries; i++) begin
@@ -199,16 +233,22 @@ module l1d_mshr #(
               line_q[i * LineBits +: LineBits] <= alloc_line_i;
               sectors_q[i * 4 +: 4] <= alloc_sectors_i;
               count_q[i * CountBits +: CountBits] <= CountBits'(1);
+              reads_q[i * 3 +: 3] <= 3'd1;
+              l2_bit_q[i] <= 1'b0;
             end else begin
               if (release_i && release_entry_i == EntryBits'(g * GroupEntries + i)) begin
                 valid_q[i] <= 1'b0;
                 filled_q[i] <= 1'b0;
               end else if (resp_i && resp_entry_i == EntryBits'(g * GroupEntries + i)) begin
-                filled_q[i] <= 1'b1;
-                l2_bit_q[i] <= resp_l2_bit_i;
+                filled_q[i] <= filled_q[i] | reads_q[i * 3 +: 3] == 3'd1 & !(widen_ok && add_entry_i == EntryBits'(g * GroupEntries + i));
+                l2_bit_q[i] <= l2_bit_q[i] | resp_l2_bit_i;
               end
               if (add_ok && add_entry_i == EntryBits'(g * GroupEntries + i)) begin
                 count_q[i * CountBits +: CountBits] <= count_q[i * CountBits +: CountBits] + CountBits'(1);
+              end
+              reads_q[i * 3 +: 3] <= reads_q[i * 3 +: 3] + 3'(widen_ok && add_entry_i == EntryBits'(g * GroupEntries + i)) - 3'(resp_i && resp_entry_i == EntryBits'(g * GroupEntries + i));
+              if (widen_ok && add_entry_i == EntryBits'(g * GroupEntries + i)) begin
+                sectors_q[i * 4 +: 4] <= sectors_q[i * 4 +: 4] | widen_sectors_i;
               end
             end
           end
@@ -222,13 +262,14 @@ module l1d_mshr #(
     assign lines[g * GroupEntries * LineBits +: GroupEntries * LineBits] = line_q;
     assign sectors[g * GroupEntries * 4 +: GroupEntries * 4] = sectors_q;
     assign counts[g * GroupEntries * CountBits +: GroupEntries * CountBits] = count_q;
+    assign reads[g * GroupEntries * 3 +: GroupEntries * 3] = reads_q;
   end
 
   for (genvar e = 0; e < Entries; e++) begin : g_entry
     logic same_line;
 
     assign same_line = valid[e] && lines[e * LineBits +: LineBits] == probe_line_i;
-    assign covers[e] = !probe_store_i && same_line && (probe_needed_i & ~sectors[e * 4 +: 4]) == '0;
+    assign covers[e] = !probe_store_i && same_line && (block_i || (probe_needed_i & ~sectors[e * 4 +: 4]) == '0);
     assign overlaps[e] = same_line && (sectors[e * 4 +: 4] & probe_fetch_i) != '0;
     assign room[e] = counts[e * CountBits +: CountBits] != CountBits'(MaxMerge);
   end
@@ -244,7 +285,7 @@ module l1d_mshr #(
 
   always_ff @(posedge clk_i) begin
     if (alloc_ok) begin
-      record_q[free_entry_o] <= {alloc_bypass_i, alloc_hpc_i, alloc_awid_i, alloc_token_i};
+      record_q[free_entry_o] <= {alloc_reserve_i, alloc_sectors_i, alloc_bypass_i, alloc_hpc_i, alloc_awid_i, alloc_token_i};
     end
   end
 
@@ -268,17 +309,24 @@ module l1d_mshr #(
     .rd_data_o(req_rd_word)
   );
 
-  l1d_ram_1r1w #(
-    .Words(Entries),
-    .Width(1024)
-  ) u_data (
-    .clk_i    (clk_i),
-    .wr_en_i  (resp_i),
-    .wr_addr_i(resp_entry_i),
-    .wr_data_i(resp_data_i),
-    .rd_addr_i(rd_entry_i),
-    .rd_data_o(data_rd_word)
-  );
+  // The fill data, one memory per sector: a response writes the sectors it names.
+  for (genvar gs = 0; gs < 4; gs++) begin : g_data
+    logic we;
+
+    assign we = resp_i & (resp_sectors_i == '0 | resp_sectors_i[gs]);
+
+    l1d_ram_1r1w #(
+      .Words(Entries),
+      .Width(256)
+    ) u_data (
+      .clk_i    (clk_i),
+      .wr_en_i  (we),
+      .wr_addr_i(resp_entry_i),
+      .wr_data_i(resp_data_i[gs * 256 +: 256]),
+      .rd_addr_i(rd_entry_i),
+      .rd_data_o(data_rd_word[gs * 256 +: 256])
+    );
+  end
 
   // The read port: free entries, unfilled data and requests beyond the count read zero.
   logic [RecordBits-1:0] rd_record;
@@ -289,11 +337,13 @@ module l1d_mshr #(
   assign rd_filled_o = rd_valid_o & filled[rd_entry_i];
   assign rd_record = rd_valid_o ? record_q[rd_entry_i] : '0;
   assign rd_line_o = rd_valid_o ? lines[rd_entry_i * LineBits +: LineBits] : '0;
-  assign rd_sectors_o = rd_valid_o ? sectors[rd_entry_i * 4 +: 4] : '0;
+  assign rd_sectors_o = rd_record[HpcBits + 11 +: 4];
   assign rd_count_o = rd_valid_o ? counts[rd_entry_i * CountBits +: CountBits] : '0;
   assign cnt_count_o = valid[cnt_entry_i] ? counts[cnt_entry_i * CountBits +: CountBits] : '0;
   assign cnt_line_o = valid[cnt_entry_i] ? lines[cnt_entry_i * LineBits +: LineBits] : '0;
-  assign rd_bypass_o = rd_record[RecordBits - 1:RecordBits - 2];
+  assign rd_reserve_o = rd_record[RecordBits - 1:RecordBits - ReserveBits];
+  assign rd_bypass_o = rd_record[HpcBits + 9 +: 2];
+  assign merge_reserved_o = |first_cover && record_q[merge_entry_o][RecordBits - 1];
   assign rd_hpc_o = rd_record[9 +: HpcBits];
   assign rd_awid_o = rd_record[8:1];
   assign rd_token_o = rd_record[0];

@@ -14,6 +14,8 @@
 // wr_* field. clear_priority_i (kernel end): every line's priority becomes 0 at the same edge,
 // overriding a write of 1 in that cycle; clear_valid_i (kernel end with l1.kernel_end invalidate)
 // does the same to every slot's valid bit.
+// reserved (per slot, l1.allocation on_miss, contract 13.1): the slot is held for a fill in
+// flight; it is written like every other field, reset to 0 and not cleared by clear_valid_i.
 // Reset: every slot invalid and clean, slot s of every line rank s, every other field 0.
 // CommonTagBits is at least 1: without common-tag bits in the address that field keeps one bit,
 // which l1d_top writes 0. With one set, rd_set_i and wr_set_i keep one bit and are ignored.
@@ -35,6 +37,7 @@ module l1d_tag_array #(
   output logic [Ways * HpcBits-1:0]                rd_hpc_o,
   output logic [Ways * 8-1:0]                      rd_awid_o,
   output logic [Ways-1:0]                          rd_priority_o,
+  output logic [Ways * 4-1:0]                      rd_reserved_o,
   input  logic [(Sets > 1 ? $clog2(Sets) : 1)-1:0] wr_set_i,
   input  logic [Ways-1:0]                          wr_way_en_i,
   input  logic [Ways * CommonTagBits-1:0]          wr_common_tag_i,
@@ -45,6 +48,7 @@ module l1d_tag_array #(
   input  logic [Ways * HpcBits-1:0]                wr_hpc_i,
   input  logic [Ways * 8-1:0]                      wr_awid_i,
   input  logic [Ways-1:0]                          wr_priority_i,
+  input  logic [Ways * 4-1:0]                      wr_reserved_i,
   input  logic                                     clear_priority_i,
   input  logic                                     clear_valid_i
 );
@@ -58,6 +62,7 @@ module l1d_tag_array #(
   (* mem2reg *) logic [Ways * HpcBits-1:0] hpc_q [Sets];
   (* mem2reg *) logic [Ways * 8-1:0] awid_q [Sets];
   (* mem2reg *) logic [Ways * 1-1:0] priority_q [Sets];
+  (* mem2reg *) logic [Ways * 4-1:0] reserved_q [Sets];
 
   // The write port: the ways of set wr_set_i, at a run-time index.
   if (Sets > 1) begin : g_write
@@ -72,6 +77,7 @@ module l1d_tag_array #(
           hpc_q[s] <= '0;
           awid_q[s] <= '0;
           priority_q[s] <= '0;
+          reserved_q[s] <= '0;
         end
       end else begin
         for (int unsigned w = 0; w < Ways; w++) begin
@@ -84,6 +90,7 @@ module l1d_tag_array #(
             hpc_q[wr_set_i][w * HpcBits +: HpcBits] <= wr_hpc_i[w * HpcBits +: HpcBits];
             awid_q[wr_set_i][w * 8 +: 8] <= wr_awid_i[w * 8 +: 8];
             priority_q[wr_set_i][w * 1 +: 1] <= wr_priority_i[w * 1 +: 1];
+            reserved_q[wr_set_i][w * 4 +: 4] <= wr_reserved_i[w * 4 +: 4];
           end
         end
         if (clear_priority_i) begin
@@ -114,6 +121,7 @@ module l1d_tag_array #(
           hpc_q[s] <= '0;
           awid_q[s] <= '0;
           priority_q[s] <= '0;
+          reserved_q[s] <= '0;
         end
       end else begin
         for (int unsigned w = 0; w < Ways; w++) begin
@@ -126,6 +134,7 @@ module l1d_tag_array #(
             hpc_q[1'd0][w * HpcBits +: HpcBits] <= wr_hpc_i[w * HpcBits +: HpcBits];
             awid_q[1'd0][w * 8 +: 8] <= wr_awid_i[w * 8 +: 8];
             priority_q[1'd0][w * 1 +: 1] <= wr_priority_i[w * 1 +: 1];
+            reserved_q[1'd0][w * 4 +: 4] <= wr_reserved_i[w * 4 +: 4];
           end
         end
         if (clear_priority_i) begin
@@ -154,6 +163,7 @@ module l1d_tag_array #(
       rd_hpc_o = '0;
       rd_awid_o = '0;
       rd_priority_o = '0;
+      rd_reserved_o = '0;
       for (int unsigned s = 0; s < Sets; s++) begin
         if (rd_set_i == (Sets > 1 ? $clog2(Sets) : 1)'(s)) begin
           rd_common_tag_o = common_tag_q[s];
@@ -164,6 +174,7 @@ module l1d_tag_array #(
           rd_hpc_o = hpc_q[s];
           rd_awid_o = awid_q[s];
           rd_priority_o = priority_q[s];
+          rd_reserved_o = reserved_q[s];
         end
       end
     end
@@ -179,6 +190,7 @@ module l1d_tag_array #(
     assign rd_hpc_o = hpc_q[1'd0];
     assign rd_awid_o = awid_q[1'd0];
     assign rd_priority_o = priority_q[1'd0];
+    assign rd_reserved_o = reserved_q[1'd0];
   end
 
 endmodule

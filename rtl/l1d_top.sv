@@ -16,7 +16,10 @@
 // miss fetches the whole line, l1.bypass_fetch line), cfg_write_i (the write policy of
 // store hits: 0 write-back, 1 write-through, 2 write-evict), cfg_kernel_end_inv_i (1: a kernel
 // end clears every valid bit instead of the flush walk; l1.kernel_end invalidate, only without
-// dirty state). The replacement policy is the configuration's, built into u_repl.
+// dirty state), cfg_alloc_i (1: l1.allocation on_miss, contract 13.1: a load miss reserves its
+// place; single-cycle pipe and no dirty state only), cfg_merge_i (1: l1.mshr_merge block, contract
+// 13.3: a load merges into its line's entry and widens it; likewise). The replacement policy is the
+// configuration's, built into u_repl.
 // One actor uses the arrays per cycle: the fill unit, else the flush walker, else S1.
 // Geometry (sets, ways, address and chunk-tag bits, MSHRs, miss queue) is the configuration's,
 // fixed by the generator in the instantiated blocks and the widths below.
@@ -31,6 +34,8 @@ module l1d_top (
   input  logic          cfg_line_fetch_i,
   input  logic [1:0]    cfg_write_i,
   input  logic          cfg_kernel_end_inv_i,
+  input  logic          cfg_alloc_i,
+  input  logic          cfg_merge_i,
   input  logic          core_req_valid_i,
   output logic          core_req_ready_o,
   input  logic [31:0]   core_req_id_i,
@@ -62,6 +67,7 @@ module l1d_top (
   input  logic [7:0]    mem_resp_mshr_i,
   input  logic [1023:0] mem_resp_data_i,
   input  logic          mem_resp_l2_bit_i,
+  input  logic [3:0]    mem_resp_sectors_i,
   input  logic          warp_launch_i,
   input  logic          warp_exit_i,
   input  logic [7:0]    exit_awid_i,
@@ -102,7 +108,10 @@ module l1d_top (
   output logic [63:0]   cnt_gran_switches_o,
   output logic [63:0]   cnt_flush_cycles_o,
   output logic [63:0]   cnt_s1_stall_cycles_o,
-  output logic [63:0]   cnt_fill_stall_cycles_o
+  output logic [63:0]   cnt_fill_stall_cycles_o,
+  output logic [63:0]   cnt_fail_line_alloc_o,
+  output logic [63:0]   cnt_pending_hits_o,
+  output logic [63:0]   cnt_widening_reads_o
 );
 
   logic [2:0] cfg_bypass_q;
@@ -113,6 +122,8 @@ module l1d_top (
   logic cfg_line_fetch_q;
   logic [1:0] cfg_write_q;
   logic cfg_kernel_end_inv_q;
+  logic cfg_alloc_q;
+  logic cfg_merge_q;
 
   always_ff @(posedge clk_i) begin
     cfg_bypass_q <= cfg_bypass_i;
@@ -123,7 +134,15 @@ module l1d_top (
     cfg_line_fetch_q <= cfg_line_fetch_i;
     cfg_write_q <= cfg_write_i;
     cfg_kernel_end_inv_q <= cfg_kernel_end_inv_i;
+    cfg_alloc_q <= cfg_alloc_i;
+    cfg_merge_q <= cfg_merge_i;
   end
+
+  logic on_miss;
+  logic block_merge;
+
+  assign on_miss = cfg_alloc_q;
+  assign block_merge = cfg_merge_q;
 
   logic write_back;
   logic write_evict;
@@ -306,6 +325,8 @@ module l1d_top (
   logic [31:0] w_hpc;
   logic [31:0] w_awid;
   logic [3:0] w_prio;
+  logic [15:0] t_res;
+  logic [15:0] w_res;
 
   l1d_tag_array u_tags (
     .clk_i           (clk_i),
@@ -329,6 +350,8 @@ module l1d_top (
     .wr_hpc_i        (w_hpc),
     .wr_awid_i       (w_awid),
     .wr_priority_i   (w_prio),
+    .rd_reserved_o   (t_res),
+    .wr_reserved_i   (w_res),
     .clear_priority_i(kernel_end_i),
     .clear_valid_i   (kernel_end_i & cfg_kernel_end_inv_q)
   );
@@ -374,6 +397,20 @@ module l1d_top (
   logic mshr_release;
   logic [7:0] s1_hpc;
   logic [1:0] s1_reason;
+
+  // S1's fetch, MSHR probe sectors and bypass reason after an AgeLRU bypass at the miss (on_miss).
+  logic [3:0] s1_fetch_eff;
+  logic [3:0] s1_probe_eff;
+  logic [1:0] s1_reason_eff;
+  logic [4:0] mr_reserve;
+  logic p_merge_res;
+  logic s1_reserve;
+  logic [3:0] p_missing;
+  logic p_filled;
+  logic mshr_widen;
+  logic rsp_fills;
+  logic [1:0] fill_pos_eff;
+  logic [1:0] fill_way;
   logic [4:0] rsp_entry;
 
   assign rsp_entry = mem_resp_mshr_i[4:0];
@@ -396,59 +433,69 @@ module l1d_top (
   logic [24:0] unused_cnt_line;
 
   l1d_mshr u_mshr (
-    .clk_i          (clk_i),
-    .rst_ni         (rst_ni),
-    .probe_line_i   (s1_line),
-    .probe_needed_i (s1_needed),
-    .probe_fetch_i  (s1_probe_sectors),
-    .probe_store_i  (s1_store_q),
-    .merge_o        (p_merge),
-    .merge_full_o   (p_merge_full),
-    .merge_entry_o  (p_merge_entry),
-    .conflict_o     (p_conflict),
-    .free_o         (p_free),
-    .free_entry_o   (p_free_entry),
-    .in_use_o       (mshr_in_use),
-    .alloc_i        (mshr_alloc),
-    .alloc_line_i   (s1_line),
-    .alloc_sectors_i(s1_fetch),
-    .alloc_bypass_i (s1_reason),
-    .alloc_hpc_i    (s1_hpc),
-    .alloc_awid_i   (s1_awid_q),
-    .alloc_token_i  (s1_token_q),
-    .alloc_id_i     (s1_id_q),
-    .alloc_warp_i   (s1_warp_q),
-    .alloc_mask_i   (s1_mask_q),
-    .add_i          (mshr_add),
-    .add_entry_i    (p_merge_entry),
-    .add_id_i       (s1_id_q),
-    .add_warp_i     (s1_warp_q),
-    .add_mask_i     (s1_mask_q),
-    .resp_i         (mem_resp_valid_i),
-    .resp_entry_i   (rsp_entry),
-    .resp_l2_bit_i  (mem_resp_l2_bit_i),
-    .resp_data_i    (mem_resp_data_i),
-    .rd_entry_i     (fill_head),
-    .rd_req_i       (fill_index_q),
-    .rd_valid_o     (mr_valid),
-    .rd_filled_o    (mr_filled),
-    .rd_line_o      (mr_line),
-    .rd_sectors_o   (mr_sectors),
-    .rd_bypass_o    (mr_bypass),
-    .rd_hpc_o       (mr_hpc),
-    .rd_awid_o      (mr_awid),
-    .rd_token_o     (mr_token),
-    .rd_l2_bit_o    (mr_l2),
-    .rd_count_o     (mr_count),
-    .rd_data_o      (mr_data),
-    .rd_id_o        (mr_id),
-    .rd_warp_o      (mr_warp),
-    .rd_mask_o      (mr_mask),
-    .cnt_entry_i    (fill_head),
-    .cnt_count_o    (unused_cnt_count),
-    .cnt_line_o     (unused_cnt_line),
-    .release_i      (mshr_release),
-    .release_entry_i(fill_head)
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .probe_line_i    (s1_line),
+    .probe_needed_i  (s1_needed),
+    .probe_fetch_i   (s1_probe_eff),
+    .probe_store_i   (s1_store_q),
+    .block_i         (block_merge),
+    .merge_o         (p_merge),
+    .merge_full_o    (p_merge_full),
+    .merge_entry_o   (p_merge_entry),
+    .conflict_o      (p_conflict),
+    .free_o          (p_free),
+    .free_entry_o    (p_free_entry),
+    .in_use_o        (mshr_in_use),
+    .merge_reserved_o(p_merge_res),
+    .merge_missing_o (p_missing),
+    .merge_filled_o  (p_filled),
+    .alloc_i         (mshr_alloc),
+    .alloc_line_i    (s1_line),
+    .alloc_sectors_i (s1_fetch_eff),
+    .alloc_bypass_i  (s1_reason_eff),
+    .alloc_hpc_i     (s1_hpc),
+    .alloc_awid_i    (s1_awid_q),
+    .alloc_token_i   (s1_token_q),
+    .alloc_id_i      (s1_id_q),
+    .alloc_warp_i    (s1_warp_q),
+    .alloc_mask_i    (s1_mask_q),
+    .alloc_reserve_i ({s1_reserve, fill_way, fill_pos_eff}),
+    .add_i           (mshr_add),
+    .add_entry_i     (p_merge_entry),
+    .add_id_i        (s1_id_q),
+    .add_warp_i      (s1_warp_q),
+    .add_mask_i      (s1_mask_q),
+    .widen_i         (mshr_widen),
+    .widen_sectors_i (p_missing),
+    .resp_i          (mem_resp_valid_i),
+    .resp_entry_i    (rsp_entry),
+    .resp_l2_bit_i   (mem_resp_l2_bit_i),
+    .resp_data_i     (mem_resp_data_i),
+    .resp_sectors_i  (mem_resp_sectors_i),
+    .resp_fills_o    (rsp_fills),
+    .rd_entry_i      (fill_head),
+    .rd_req_i        (fill_index_q),
+    .rd_valid_o      (mr_valid),
+    .rd_filled_o     (mr_filled),
+    .rd_line_o       (mr_line),
+    .rd_sectors_o    (mr_sectors),
+    .rd_bypass_o     (mr_bypass),
+    .rd_hpc_o        (mr_hpc),
+    .rd_awid_o       (mr_awid),
+    .rd_token_o      (mr_token),
+    .rd_l2_bit_o     (mr_l2),
+    .rd_count_o      (mr_count),
+    .rd_data_o       (mr_data),
+    .rd_id_o         (mr_id),
+    .rd_warp_o       (mr_warp),
+    .rd_mask_o       (mr_mask),
+    .rd_reserve_o    (mr_reserve),
+    .cnt_entry_i     (fill_head),
+    .cnt_count_o     (unused_cnt_count),
+    .cnt_line_o      (unused_cnt_line),
+    .release_i       (mshr_release),
+    .release_entry_i (fill_head)
   );
 
   logic unused_mr;
@@ -514,7 +561,8 @@ module l1d_top (
   logic [7:0] age_youngest;
   logic age_empty;
 
-  assign age_ids = {mr_awid, t_awid};
+  // The requester: the fill's first request, or under on_miss S1's (its AgeLRU bypass at the miss).
+  assign age_ids = {act_fill ? mr_awid : s1_awid_q, t_awid};
 
   l1d_agelru_ages u_ages (
     .clk_i          (clk_i),
@@ -536,6 +584,10 @@ module l1d_top (
   logic rp_hit;
   logic rp_miss;
   logic rp_fill;
+  logic rp_fill_any;
+
+  assign rp_fill_any = rp_fill | s1_reserve;
+
   logic [1:0] rp_way;
   logic [3:0] rp_eligible;
   logic [1:0] rp_victim;
@@ -554,7 +606,7 @@ module l1d_top (
     .hit_way_i    (rp_way),
     .miss_i       (rp_miss),
     .miss_set_i   (rd_set),
-    .fill_i       (rp_fill),
+    .fill_i       (rp_fill_any),
     .fill_set_i   (rd_set),
     .fill_way_i   (rp_way),
     .set_i        (rd_set),
@@ -581,6 +633,11 @@ module l1d_top (
   logic [3:0] cp_wb;
   logic [11:0] cp_off;
   logic [2:0] s1_dirty_n;
+  logic [3:0] s1_bypass_fetch;
+  logic [3:0] s1_extra_copies;
+
+  // Under on_miss an AgeLRU bypass at the miss fetches (and drops the copies of) bypass_fetch_o.
+  assign s1_extra_copies = on_miss & !s1_store_q & cfg_bypass_q == 3'd4 ? s1_bypass_fetch : '0;
 
   l1d_core_match u_core_match (
     .store_i            (s1_store_q),
@@ -601,10 +658,12 @@ module l1d_top (
     .row_valid_i        (t_valid),
     .row_chunk_tag_i    (t_tag),
     .row_dirty_any_i    (t_dirty_any),
+    .extra_copies_i     (s1_extra_copies),
     .needed_o           (s1_needed),
     .fetch_o            (s1_fetch),
     .probe_o            (s1_probe_sectors),
     .reason_o           (s1_reason),
+    .bypass_fetch_o     (s1_bypass_fetch),
     .hit_o              (m_hit),
     .partial_o          (m_partial),
     .hit_way_o          (m_way),
@@ -617,8 +676,6 @@ module l1d_top (
     .writebacks_o       (s1_dirty_n)
   );
 
-  logic [1:0] fill_way;
-  logic [1:0] fill_pos_eff;
   logic fill_whole;
   logic [3:0] fill_posmask;
   logic [3:0] fill_slotmask;
@@ -630,16 +687,32 @@ module l1d_top (
 
   assign fill_age_bypass_en = cfg_bypass_q == 3'd4 & agelru_en_q;
 
+  // The placement's block: the fill's, or under on_miss S1's (miss_reserve), on the row without
+  // S1's copies (the state the miss leaves, contract 13.1).
+  logic [15:0] pl_valid;
+  logic [5:0] pl_common;
+  logic [2:0] pl_slots;
+  logic [1:0] pl_first;
+  logic [13:0] pl_ct;
+  logic [1:0] pl_bypass;
+  logic pl_l2;
+
+  assign pl_bypass = act_fill ? mr_bypass : s1_reason;
+  assign pl_l2 = act_fill & mr_l2;
+
+  logic pl_age_bypass;
+
   l1d_fill_place u_fill_place (
-    .row_valid_i        (t_valid),
+    .row_valid_i        (pl_valid),
     .row_common_tag_i   (t_common),
     .row_priority_i     (t_prio),
     .row_rank_i         (t_rank),
     .row_dirty_any_i    (t_dirty_any),
-    .common_tag_i       (fill_common),
-    .slots_i            (fill_slots),
-    .bypass_i           (mr_bypass),
-    .l2_bit_i           (mr_l2),
+    .row_reserved_i     (t_res),
+    .common_tag_i       (pl_common),
+    .slots_i            (pl_slots),
+    .bypass_i           (pl_bypass),
+    .l2_bit_i           (pl_l2),
     .gran_i             (gran),
     .cfg_opportunistic_i(cfg_opportunistic_q),
     .victim_i           (rp_victim),
@@ -656,8 +729,108 @@ module l1d_top (
     .block_slots_o      (fill_slotmask),
     .replaces_valid_o   (fill_replaces),
     .writeback_slots_o  (fill_wb),
-    .writebacks_o       (fill_dirty_n)
+    .writebacks_o       (fill_dirty_n),
+    .age_bypass_o       (pl_age_bypass)
   );
+
+  logic res_place;
+  logic fill_normal;
+  logic fill_alloc_now;
+  logic res_fill;
+  logic [15:0] s1_copies;
+  logic s1_place;
+  logic line_alloc_fail;
+  logic s1_widening;
+
+  // S1's copies of the sectors in a mask: copy slot i (bit 4w+s) holds chunk t_tag[i][1:0].
+  logic [15:0] alloc_copies;
+
+  for (genvar gi = 0; gi < 16; gi++) begin : g_alloc_copies
+    assign alloc_copies[gi] = m_copies[gi] & s1_fetch[t_tag[gi * 16 +: 2]];
+  end
+
+  // mshr_merge block: a load merging into its line's entry reads the sectors the entry lacks
+  // (their copies dropped), contract 13.3.
+  assign s1_widening = block_merge & !s1_store_q & p_merge & p_missing != '0;
+
+  logic [3:0] s1_read_sectors;
+
+  assign s1_read_sectors = s1_widening ? p_missing : s1_fetch_eff;
+
+  logic [15:0] final_copies;
+
+  for (genvar gi = 0; gi < 16; gi++) begin : g_final_copies
+    assign final_copies[gi] = m_copies[gi] & s1_read_sectors[t_tag[gi * 16 +: 2]];
+  end
+
+  assign s1_copies = s1_store_q ? m_copies : final_copies;
+
+  // The placement's block: the fill's, or S1's max(R, G) block (its fetch when it may allocate),
+  // whose first chunk is S1's chunk aligned to the block (sizes: 0 32 B, 1 64 B, 2 128 B).
+  logic [1:0] s1_span;
+  logic [1:0] s1_first;
+
+  assign s1_span = gran > s1_size_q ? gran : s1_size_q;
+  assign s1_first = s1_span == 2'd2 ? 2'd0 : s1_span == 2'd1 ? s1_chunk & 2'd2 : s1_chunk;
+  assign pl_valid = act_fill ? t_valid : t_valid & ~alloc_copies;
+  assign pl_common = act_fill ? fill_common : s1_common;
+  assign pl_slots = act_fill ? fill_slots : 3'($countones(s1_fetch));
+  assign pl_first = act_fill ? fill_first : s1_first;
+  assign pl_ct = act_fill ? fill_chunk_tag[15:2] : s1_chunk_tag[15:2];
+
+  // S1's load miss under on_miss: a load that would allocate (no bypass, or PCAL with opportunistic
+  // caching) reserves the place found; AgeLRU may bypass it instead (then it fetches bypass_fetch,
+  // recorded as a bypass that never allocates: reason 2); no place fails with line_alloc, unless PCAL
+  // (which bypasses). An AGCB-predicted bypass reserves nothing.
+  logic wants_line;
+  logic s1_age_bypass;
+
+  assign wants_line = on_miss & !s1_store_q & (s1_reason == 2'd0 | s1_reason == 2'd3 & cfg_opportunistic_q);
+  assign s1_place = wants_line & fill_allocates;
+  assign s1_age_bypass = wants_line & pl_age_bypass;
+  assign line_alloc_fail = wants_line & s1_reason == 2'd0 & !fill_allocates & !pl_age_bypass;
+  assign s1_fetch_eff = s1_age_bypass ? s1_bypass_fetch : s1_fetch;
+  assign s1_probe_eff = s1_age_bypass ? s1_bypass_fetch : s1_probe_sectors;
+  assign s1_reason_eff = s1_age_bypass ? 2'd2 : s1_reason;
+
+  // The fill: an entry that reserved its place writes it (valid only if the block is not smaller
+  // than G now); under on_miss no other entry allocates but an AGCB bypass the L2 overrides.
+  logic mr_res;
+  logic [1:0] mr_res_way;
+  logic [1:0] mr_res_pos;
+
+  assign mr_res = mr_reserve[4];
+  assign mr_res_way = mr_reserve[3:2];
+  assign mr_res_pos = mr_reserve[1:0];
+
+  logic [1:0] fill_size;
+
+  assign fill_size = fill_slots == 3'd4 ? 2'd2 : fill_slots == 3'd2 ? 2'd1 : 2'd0;
+  assign res_place = mr_res & fill_size >= gran;
+  assign fill_normal = fill_allocates & !mr_res & !(on_miss & mr_bypass != 2'd1);
+  assign fill_alloc_now = mr_res ? res_place : fill_normal;
+
+`ifndef SYNTHESIS
+  // Assertions (docs/rtl-verification.md); not synthesized.
+  // on_miss and block run without dirty state (write-through or write-evict): the RTL queues no
+  // write-back of a reserved victim or of a widening read's copies (contract 13.1, 13.3).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      TopOnMissNoDirtyState_A: assert (!(on_miss | block_merge) || !write_back);
+    end
+  end
+
+  // A fill that reserved its place finds those slots reserved.
+  logic [3:0] res_slots;
+
+  assign res_slots = 32'(mr_res_way) == 0 ? t_res[0 +: 4] : 32'(mr_res_way) == 1 ? t_res[4 +: 4] : 32'(mr_res_way) == 2 ? t_res[8 +: 4] : t_res[12 +: 4];
+
+  always_comb begin
+    if (rst_ni) begin
+      TopReservedFillHeld_A: assert (!res_fill || res_slots[mr_res_pos]);
+    end
+  end
+`endif
 
   logic [3:0] walk_valid;
   logic [63:0] walk_tag;
@@ -750,13 +923,17 @@ module l1d_top (
   logic [2:0] inc_flush_cycles;
   logic [2:0] inc_s1_stall_cycles;
   logic [2:0] inc_fill_stall_cycles;
+  logic [2:0] inc_fail_line_alloc;
+  logic [2:0] inc_pending_hits;
+  logic [2:0] inc_widening_reads;
   logic [7:0] rank_new;
   logic [3:0] rank_sel;
   logic [1:0] wr_way;
 
-  // The way whose slot ranks change and its promoted slots: the fill's, else S1's hit.
-  assign wr_way = act_fill ? fill_way : m_way;
-  assign rank_sel = act_fill ? fill_slotmask : m_slots;
+  // The way whose slot ranks change and its promoted slots: the fill's or S1's reservation's, else
+  // S1's hit.
+  assign wr_way = act_fill | s1_reserve ? fill_way : m_way;
+  assign rank_sel = act_fill | s1_reserve ? fill_slotmask : m_slots;
 
   // Slot-rank promotion of the written way: each selected slot in increasing order becomes the
   // most recent, the ones that were more recent age by one.
@@ -797,6 +974,9 @@ module l1d_top (
     load_hit = 1'b0;
     store_hit = 1'b0;
     evict_hit = 1'b0;
+    s1_reserve = 1'b0;
+    mshr_widen = 1'b0;
+    res_fill = 1'b0;
     mshr_alloc = 1'b0;
     mshr_add = 1'b0;
     mshr_release = 1'b0;
@@ -841,6 +1021,9 @@ module l1d_top (
     inc_flush_cycles = 3'd0;
     inc_s1_stall_cycles = 3'd0;
     inc_fill_stall_cycles = 3'd0;
+    inc_fail_line_alloc = 3'd0;
+    inc_pending_hits = 3'd0;
+    inc_widening_reads = 3'd0;
     if (act_fill) begin
       // Fill unit: cycle 0 places the block (or waits for queue room for its write-backs); every cycle
       // answers one merged request; the last one frees the entry.
@@ -848,13 +1031,13 @@ module l1d_top (
       if (!fill_placed_q && mr_bypass == 2'd1 && mr_l2) begin
         inc_agcb_overrides = 3'(1'd1);
       end
-      if (!fill_placed_q && fill_allocates && !room_fill) begin
+      if (!fill_placed_q && fill_normal && !room_fill) begin
         inc_fill_stall_cycles = 3'(1'd1);
       end else begin
         fill_answer = 1'b1;
         if (!fill_placed_q) begin
           inc_fills = 3'(1'd1);
-          if (fill_allocates) begin
+          if (fill_normal) begin
             inc_fills_allocated = 3'(1'd1);
             // Write back the dirty valid slots being replaced, invalidate them, write the block
             // (fill_write: row_writes).
@@ -875,13 +1058,20 @@ module l1d_top (
             inc_writebacks = 3'(fill_dirty_n);
             inc_mem_writes = 3'(fill_dirty_n);
           end
+          if (mr_res) begin
+            // on_miss: the block goes into the slots its miss reserved (res_fill: row_writes); no
+            // write-back, replacement or AGCB update (they happened at the miss).
+            res_fill = 1'b1;
+            w_en = 4'(1'd1) << mr_res_way;
+            inc_fills_allocated = 3'(res_place);
+          end
         end
         // Answer request fill_index_q: miss-return if the block allocated, else bypass-return (its
         // bytes: response).
         resp_valid_d = 1'b1;
         resp_id_d = mr_id;
         resp_warp_d = mr_warp;
-        resp_outcome_d = (fill_placed_q ? fill_alloc_q : fill_allocates) ? 2'd1 : 2'd2;
+        resp_outcome_d = (fill_placed_q ? fill_alloc_q : fill_alloc_now) ? 2'd1 : 2'd2;
         if (4'(fill_index_q) + 4'(1) == mr_count) begin
           mshr_release = 1'b1;
         end
@@ -922,13 +1112,38 @@ module l1d_top (
           inc_fail_merge_full = 3'(1'd1);
         end else if (p_conflict) begin
           inc_fail_conflict = 3'(1'd1);
+        end else if (s1_widening && p_filled) begin
+          inc_fail_conflict = 3'(1'd1);
+        end else if (s1_widening && !room_one) begin
+          inc_fail_queue_full = 3'(1'd1);
         end else if (p_merge) begin
-          // Merge into the entry fetching the line's needed sectors.
+          // Merge into the entry fetching the line's needed sectors; under mshr_merge block widen it
+          // by a read of those it lacks (contract 13.3).
+          if (s1_widening) begin
+            wb_from_s1 = 1'b1;
+            wb_en = cp_wb;
+            wb_way = cp_way;
+            wb_slot = cp_slot;
+            wb_off = cp_off;
+            w_en = '0;
+            for (int unsigned w = 0; w < 4; w++) begin
+              w_en[w] = |s1_copies[w * 4 +: 4];
+            end
+            push_final = 1'b1;
+            final_off = s1_dirty_n;
+            inc_writebacks = 3'(s1_dirty_n);
+            mshr_widen = 1'b1;
+            inc_mem_reads = 3'(1'd1);
+            inc_widening_reads = 3'(1'd1);
+          end
           s1_complete = 1'b1;
           s1_miss_done = 1'b1;
           s1_partial_done = m_partial;
           mshr_add = 1'b1;
           inc_merges = 3'(1'd1);
+          inc_pending_hits = 3'(p_merge_res);
+        end else if (line_alloc_fail) begin
+          inc_fail_line_alloc = 3'(1'd1);
         end else if (!p_free) begin
           inc_fail_mshr_full = 3'(1'd1);
         end else if (!room_s1) begin
@@ -945,7 +1160,7 @@ module l1d_top (
           wb_off = cp_off;
           w_en = '0;
           for (int unsigned w = 0; w < 4; w++) begin
-            w_en[w] = |m_copies[w * 4 +: 4];
+            w_en[w] = |s1_copies[w * 4 +: 4];
           end
           push_final = 1'b1;
           final_off = s1_dirty_n;
@@ -954,7 +1169,17 @@ module l1d_top (
           rp_miss = 1'b1;
           inc_mem_reads = 3'(1'd1);
           inc_mem_writes = 3'(s1_dirty_n);
-          inc_bypasses = 3'(s1_reason != 2'd0);
+          inc_bypasses = 3'(s1_reason_eff != 2'd0);
+          if (s1_place) begin
+            // on_miss: reserve the place (s1_reserve: row_writes), the fill's updates now.
+            s1_reserve = 1'b1;
+            w_en[fill_way] = 1'b1;
+            rp_way = fill_way;
+            if (fill_replaces) begin
+              agcb_inc = 1'b1;
+              agcb_inc_idx = 32'(fill_way) == 0 ? t_hpc[0 +: 8] : 32'(fill_way) == 1 ? t_hpc[8 +: 8] : 32'(fill_way) == 2 ? t_hpc[16 +: 8] : t_hpc[24 +: 8];
+            end
+          end
         end
       end else begin
         if (p_conflict) begin
@@ -999,7 +1224,7 @@ module l1d_top (
           wb_off = cp_off;
           w_en = '0;
           for (int unsigned w = 0; w < 4; w++) begin
-            w_en[w] = |m_copies[w * 4 +: 4];
+            w_en[w] = |s1_copies[w * 4 +: 4];
           end
           push_final = 1'b1;
           final_off = s1_dirty_n;
@@ -1062,10 +1287,10 @@ module l1d_top (
   logic [15:0] slot_store;
   logic [15:0] slot_dirty;
 
-  assign fill_run[0] = 3'd0 < fill_slots;
-  assign fill_run[1] = 3'd1 < fill_slots;
-  assign fill_run[2] = 3'd2 < fill_slots;
-  assign fill_run[3] = 3'd3 < fill_slots;
+  assign fill_run[0] = 3'd0 < pl_slots;
+  assign fill_run[1] = 3'd1 < pl_slots;
+  assign fill_run[2] = 3'd2 < pl_slots;
+  assign fill_run[3] = 3'd3 < pl_slots;
   assign walk_drop = ~walk_keep;
 
   // Write-evict: the hit slots widened to their G-aligned pieces (gran: 0 32 B, 1 64 B, 2 128 B).
@@ -1077,42 +1302,67 @@ module l1d_top (
 
   logic [15:0] s1_inval;
 
-  assign s1_inval = wb_from_s1 ? m_copies : evict_hit ? 16'(evict_slots) << m_way * 4 : '0;
-  assign slot_inval = walk_step ? 16'(walk_drop) << walk_way * 4 : fill_write ? 16'(fill_posmask) << fill_way * 4 : s1_inval;
-  assign slot_fill = fill_write ? 16'(fill_run) << fill_way * 4 + fill_pos_eff : '0;
+  // on_miss: S1's reservation replaces its place like a fill (s1_reserve), and a fill whose miss
+  // reserved writes those slots (res_fill; valid if res_place).
+  logic [15:0] place_run;
+  logic [15:0] res_run;
+
+  assign place_run = 16'(fill_run) << fill_way * 4 + fill_pos_eff;
+  assign res_run = res_fill ? 16'(fill_run) << mr_res_way * 4 + mr_res_pos : '0;
+
+  logic [15:0] place_inval;
+
+  assign place_inval = 16'(fill_posmask) << fill_way * 4;
+  assign s1_inval = wb_from_s1 ? s1_copies | (s1_reserve ? place_inval : '0) : evict_hit ? 16'(evict_slots) << m_way * 4 : '0;
+  assign slot_inval = walk_step ? 16'(walk_drop) << walk_way * 4 : fill_write ? place_inval : s1_inval;
+  assign slot_fill = fill_write ? place_run : res_place ? res_run : '0;
+
+  logic [15:0] slot_tagw;
+
+  assign slot_tagw = fill_write | s1_reserve ? place_run : '0;
+  assign w_res = t_res & ~res_run | (s1_reserve ? place_run : '0);
   assign slot_store = store_hit ? 16'(m_slots) << m_way * 4 : '0;
 
   // Write-back marks the stored bytes dirty; write-through leaves the dirty masks.
   assign slot_dirty = write_back ? slot_store : '0;
   assign w_valid = t_valid & ~slot_inval | slot_fill;
 
-  // The fill's chunk-tags: slot s of the block's line gets chunk fill_first + s - fill_pos_eff.
+  // The placed block's chunk-tags: slot s of its line gets chunk pl_first + s - fill_pos_eff.
   logic [63:0] fill_tag;
 
   for (genvar gs = 0; gs < 4; gs++) begin : g_fill_tag
-    assign fill_tag[gs * 16 +: 16] = {fill_chunk_tag[15:2], 2'(fill_first + 2'(gs) - fill_pos_eff)};
+    assign fill_tag[gs * 16 +: 16] = {pl_ct, 2'(pl_first + 2'(gs) - fill_pos_eff)};
   end
 
   for (genvar gi = 0; gi < 16; gi++) begin : g_row_slot
     assign w_dirty[gi * 32 +: 32] = t_dirty[gi * 32 +: 32] & ~{32{slot_inval[gi]}} | hit_mask[gi % 4 * 32 +: 32] & {32{slot_dirty[gi]}};
-    assign w_tag[gi * 16 +: 16] = slot_fill[gi] ? fill_tag[gi % 4 * 16 +: 16] : t_tag[gi * 16 +: 16];
+    assign w_tag[gi * 16 +: 16] = slot_tagw[gi] ? fill_tag[gi % 4 * 16 +: 16] : t_tag[gi * 16 +: 16];
     assign d_be[gi * 32 +: 32] = {32{slot_fill[gi]}} | hit_mask[gi % 4 * 32 +: 32] & {32{slot_store[gi]}};
   end
 
   // Per-way fields: the fill's (and a load hit's predictor index), the promoted slot ranks.
   logic rank_write;
 
-  assign rank_write = fill_write | load_hit | store_hit;
+  assign rank_write = fill_write | s1_reserve | load_hit | store_hit;
+
+  // The placed line's fields: the fill entry's record, or S1's request at an on_miss reservation.
+  logic [7:0] new_hpc;
+  logic [7:0] new_awid;
+  logic new_prio;
+
+  assign new_hpc = act_fill ? mr_hpc : s1_hpc;
+  assign new_awid = act_fill ? mr_awid : s1_awid_q;
+  assign new_prio = act_fill ? mr_token : s1_token_q;
 
   for (genvar gw = 0; gw < 4; gw++) begin : g_row_way
     logic fill_here;
 
-    assign fill_here = fill_write & fill_way == 2'(gw);
-    assign w_common[gw * 6 +: 6] = fill_here & fill_whole ? fill_common : t_common[gw * 6 +: 6];
+    assign fill_here = (fill_write | s1_reserve) & fill_way == 2'(gw);
+    assign w_common[gw * 6 +: 6] = fill_here & fill_whole ? pl_common : t_common[gw * 6 +: 6];
     assign w_rank[gw * 8 +: 8] = rank_write & wr_way == 2'(gw) ? rank_new : t_rank[gw * 8 +: 8];
-    assign w_hpc[gw * 8 +: 8] = fill_here ? mr_hpc : load_hit & m_way == 2'(gw) ? s1_hpc : t_hpc[gw * 8 +: 8];
-    assign w_awid[gw * 8 +: 8] = fill_here ? mr_awid : t_awid[gw * 8 +: 8];
-    assign w_prio[gw] = fill_here ? mr_token : t_prio[gw];
+    assign w_hpc[gw * 8 +: 8] = fill_here ? new_hpc : load_hit & m_way == 2'(gw) ? s1_hpc : t_hpc[gw * 8 +: 8];
+    assign w_awid[gw * 8 +: 8] = fill_here ? new_awid : t_awid[gw * 8 +: 8];
+    assign w_prio[gw] = fill_here ? new_prio : t_prio[gw];
   end
 
   // The data row's new bytes (d_be selects): slot s gets the fill's chunk fill_first + s -
@@ -1120,11 +1370,15 @@ module l1d_top (
   // index per slot, then a 4-way select per slot.
   logic [1023:0] d_src;
   logic [7:0] d_idx;
+  logic d_fill;
+  logic [1:0] d_pos;
 
-  assign d_src = fill_write ? mr_data : s1_data_q;
+  assign d_fill = fill_write | res_fill;
+  assign d_pos = res_fill ? mr_res_pos : fill_pos_eff;
+  assign d_src = d_fill ? mr_data : s1_data_q;
 
   for (genvar gs = 0; gs < 4; gs++) begin : g_d_line
-    assign d_idx[gs * 2 +: 2] = fill_write ? 2'(fill_first + 2'(gs) - fill_pos_eff) : hit_chunk[gs * 2 +: 2];
+    assign d_idx[gs * 2 +: 2] = d_fill ? 2'(fill_first + 2'(gs) - d_pos) : hit_chunk[gs * 2 +: 2];
     assign d_line[gs * 256 +: 256] = 32'(d_idx[gs * 2 +: 2]) == 0 ? d_src[0 +: 256] : 32'(d_idx[gs * 2 +: 2]) == 1 ? d_src[256 +: 256] : 32'(d_idx[gs * 2 +: 2]) == 2 ? d_src[512 +: 256] : d_src[768 +: 256];
   end
 
@@ -1255,10 +1509,13 @@ module l1d_top (
     assign wb_req[gk * 41 +: 41] = {line, 1'b1, 4'(4'd1 << chunk), 1'b1, 1'b0, 1'b0, 8'd0};
   end
 
-  // S1's read (its fetch, bypass reason and new MSHR entry) or store (its needed sectors).
+  // S1's read (its fetch, bypass reason and new MSHR entry; or under mshr_merge block the sectors
+  // its line's entry lacks, a bypass read for that entry) or store (its needed sectors).
   logic [40:0] final_req;
+  logic [4:0] read_entry;
 
-  assign final_req = {s1_line, s1_store_q, s1_store_q ? s1_needed : s1_fetch, 1'b0, !s1_store_q & s1_reason != 2'd0, !s1_store_q & s1_reason == 2'd1, s1_store_q ? 8'd0 : 8'(p_free_entry)};
+  assign read_entry = s1_widening ? p_merge_entry : p_free_entry;
+  assign final_req = {s1_line, s1_store_q, s1_store_q ? s1_needed : s1_widening ? p_missing : s1_fetch_eff, 1'b0, !s1_store_q & (s1_widening | s1_reason_eff != 2'd0), !s1_store_q & !s1_widening & s1_reason_eff == 2'd1, s1_store_q ? 8'd0 : 8'(read_entry)};
 
   logic [1151:0] wb_pay;
 
@@ -1461,14 +1718,15 @@ module l1d_top (
   logic [4:0] fifo_head_d;
   logic [5:0] fifo_count_d;
 
+  // An entry joins when its last read is answered (mshr_merge block: it may have several).
   always_ff @(posedge clk_i) begin
-    if (mem_resp_valid_i) begin
+    if (rsp_fills) begin
       fifo_q[5'(7'(fifo_head_q) + 7'(fifo_count_q) >= 7'd32 ? 7'(fifo_head_q) + 7'(fifo_count_q) - 7'd32 : 7'(fifo_head_q) + 7'(fifo_count_q))] <= rsp_entry;
     end
   end
 
   assign fifo_head_d = mshr_release ? 5'(7'(fifo_head_q) + 7'd1 >= 7'd32 ? 7'(fifo_head_q) + 7'd1 - 7'd32 : 7'(fifo_head_q) + 7'd1) : fifo_head_q;
-  assign fifo_count_d = fifo_count_q + 6'(mem_resp_valid_i) - 6'(mshr_release);
+  assign fifo_count_d = fifo_count_q + 6'(rsp_fills) - 6'(mshr_release);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -1563,7 +1821,7 @@ module l1d_top (
     end else if (fill_answer) begin
       fill_placed_d = 1'b1;
       if (fill_placing) begin
-        fill_alloc_d = fill_allocates;
+        fill_alloc_d = fill_alloc_now;
       end
       fill_index_d = fill_index_q + 3'(1);
     end
@@ -1987,6 +2245,42 @@ module l1d_top (
   end
 
   assign cnt_fill_stall_cycles_o = cnt_fill_stall_cycles_q;
+
+  logic [63:0] cnt_fail_line_alloc_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_fail_line_alloc_q <= '0;
+    end else begin
+      cnt_fail_line_alloc_q <= cnt_fail_line_alloc_q + 64'(inc_fail_line_alloc);
+    end
+  end
+
+  assign cnt_fail_line_alloc_o = cnt_fail_line_alloc_q;
+
+  logic [63:0] cnt_pending_hits_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_pending_hits_q <= '0;
+    end else begin
+      cnt_pending_hits_q <= cnt_pending_hits_q + 64'(inc_pending_hits);
+    end
+  end
+
+  assign cnt_pending_hits_o = cnt_pending_hits_q;
+
+  logic [63:0] cnt_widening_reads_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_widening_reads_q <= '0;
+    end else begin
+      cnt_widening_reads_q <= cnt_widening_reads_q + 64'(inc_widening_reads);
+    end
+  end
+
+  assign cnt_widening_reads_o = cnt_widening_reads_q;
   assign core_resp_valid_o = resp_valid_q;
   assign core_resp_id_o = resp_id_q;
   assign core_resp_warp_o = resp_warp_q;
@@ -2008,7 +2302,7 @@ module l1d_top (
   // The configuration inputs are set before reset and held (the reset edge loads cfg_*_q).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      TopCfgStable_A: assert ({cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opportunistic_i, cfg_keep_large_i, cfg_line_fetch_i, cfg_write_i, cfg_kernel_end_inv_i} == {cfg_bypass_q, cfg_gran_q, cfg_bto_q, cfg_opportunistic_q, cfg_keep_large_q, cfg_line_fetch_q, cfg_write_q, cfg_kernel_end_inv_q});
+      TopCfgStable_A: assert ({cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opportunistic_i, cfg_keep_large_i, cfg_line_fetch_i, cfg_write_i, cfg_kernel_end_inv_i, cfg_alloc_i, cfg_merge_i} == {cfg_bypass_q, cfg_gran_q, cfg_bto_q, cfg_opportunistic_q, cfg_keep_large_q, cfg_line_fetch_q, cfg_write_q, cfg_kernel_end_inv_q, cfg_alloc_q, cfg_merge_q});
     end
   end
 
@@ -2047,13 +2341,13 @@ module l1d_top (
 
   always_comb begin
     if (rst_ni) begin
-      TopActionOfActor_A: assert ((!(|{fill_placing, fill_answer, fill_write, mshr_release, rp_fill}) || act_fill) && (!(|{walk_step}) || act_flush) && (!(|{s1_complete, load_hit, store_hit, evict_hit, wb_from_s1, push_final, mshr_alloc, mshr_add, rp_hit, rp_miss}) || act_s1));
+      TopActionOfActor_A: assert ((!(|{fill_placing, fill_answer, fill_write, mshr_release, rp_fill, res_fill}) || act_fill) && (!(|{walk_step}) || act_flush) && (!(|{s1_complete, load_hit, store_hit, evict_hit, wb_from_s1, push_final, mshr_alloc, mshr_add, rp_hit, rp_miss, s1_reserve}) || act_s1));
     end
   end
 
   always_comb begin
     if (rst_ni) begin
-      TopOpsExclusive_A: assert ($onehot0({mshr_alloc, mshr_add}) && $onehot0({rp_hit, rp_miss, rp_fill}) && $onehot0({fill_write, walk_step, wb_from_s1, store_hit, evict_hit}));
+      TopOpsExclusive_A: assert ($onehot0({mshr_alloc, mshr_add}) && $onehot0({rp_hit, rp_miss, rp_fill}) && $onehot0({fill_write, res_fill, walk_step, wb_from_s1, store_hit, evict_hit}));
     end
   end
 

@@ -33,15 +33,16 @@ struct CoreMatchModel {
   struct In {
     uint64_t store = 0, size = 0, token = 0, common = 0, chunk_tag = 0, gran = 0, bypass = 0, bto = 0, opp = 0,
              line_fetch = 0, agcb = 0, two_level = 0;
+    uint64_t extra = 0;  // extra_copies_i: sectors whose copies are wanted besides the probe's
     std::array<uint32_t, 4> mask{};  // 32 bits per chunk
     std::vector<uint64_t> way_common, valid, dirty;  // per way; valid / dirty: bit s = slot s
     std::vector<uint64_t> tag;                       // [w * 4 + s]
     bool operator==(const In&) const = default;
     friend std::ostream& operator<<(std::ostream& os, const In& in) {
       os << fmt::format("store {} size {} token {} common {:#x} chunk_tag {:#x} gran {} bypass {} bto {} opp {} "
-                        "line_fetch {} agcb {} two_level {} mask {:08x} {:08x} {:08x} {:08x}",
+                        "line_fetch {} agcb {} two_level {} extra {:04b} mask {:08x} {:08x} {:08x} {:08x}",
                         in.store, in.size, in.token, in.common, in.chunk_tag, in.gran, in.bypass, in.bto, in.opp,
-                        in.line_fetch, in.agcb, in.two_level, in.mask[3], in.mask[2], in.mask[1], in.mask[0]);
+                        in.line_fetch, in.agcb, in.two_level, in.extra, in.mask[3], in.mask[2], in.mask[1], in.mask[0]);
       for (size_t w = 0; w < in.way_common.size(); ++w) {
         os << fmt::format("\n    way {:2}: common {:#x} valid {:04b} dirty {:04b} tags", w, in.way_common[w],
                           in.valid[w], in.dirty[w]);
@@ -52,11 +53,11 @@ struct CoreMatchModel {
   };
   // What reads no flip-flop: the sectors and the bypass reason (stage M1).
   struct Lookup {
-    uint64_t needed = 0, fetch = 0, probe = 0, reason = 0;
+    uint64_t needed = 0, fetch = 0, probe = 0, reason = 0, bypass_fetch = 0;
     bool operator==(const Lookup&) const = default;
     friend std::ostream& operator<<(std::ostream& os, const Lookup& o) {
-      return os << fmt::format("needed {:04b} fetch {:04b} probe {:04b} reason {}", o.needed, o.fetch, o.probe,
-                               o.reason);
+      return os << fmt::format("needed {:04b} fetch {:04b} probe {:04b} reason {} bypass_fetch {:04b}", o.needed,
+                               o.fetch, o.probe, o.reason, o.bypass_fetch);
     }
   };
   // What the valid and any-dirty bits decide (stage M2): the match and the copies.
@@ -103,6 +104,7 @@ struct CoreMatchModel {
     tb::put(m.cfg_line_fetch_i, in.line_fetch);
     tb::put(m.agcb_bypass_i, in.agcb);
     tb::put(m.two_level_bypass_i, in.two_level);
+    tb::put(m.extra_copies_i, in.extra);
   }
   // The set's SRAM fields (l1d_core_match, l1d_core_match_m1).
   template <class M>
@@ -122,7 +124,7 @@ struct CoreMatchModel {
   }
   template <class M>
   static Lookup sample_lookup(const M& m) {
-    return {tb::get(m.needed_o), tb::get(m.fetch_o), tb::get(m.probe_o), tb::get(m.reason_o)};
+    return {tb::get(m.needed_o), tb::get(m.fetch_o), tb::get(m.probe_o), tb::get(m.reason_o), tb::get(m.bypass_fetch_o)};
   }
   template <class M>
   Decision sample_decision(const M& m) const {
@@ -160,10 +162,14 @@ struct CoreMatchModel {
     const bool may_alloc = o.reason == 0 || o.reason == 1 || (o.reason == 3 && in.opp);
     // A bypassing miss fetches its range, or the whole line (l1.bypass_fetch line), or with BTO
     // only what it touches (golden L1::lookup).
-    o.fetch = may_alloc ? block(std::max(in.gran, in.size)) : in.bto ? o.needed : in.line_fetch ? 0xF : range;
+    o.bypass_fetch = in.bto ? o.needed : in.line_fetch ? 0xF : range;
+    o.fetch = may_alloc ? block(std::max(in.gran, in.size)) : o.bypass_fetch;
     o.probe = in.store ? range : o.fetch;
     return o;
   }
+  // The sectors whose copies the unit finds: the probe's and extra_copies_i's (contract 13.1: an
+  // AgeLRU bypass at an on_miss miss drops the copies of what a bypassing load fetches).
+  static uint64_t copy_sectors(const In& in) { return lookup(in).probe | in.extra; }
   // golden::chunk_match and find_copies on the set (copies of `probe`), the copies by chunk and
   // their write-back order.
   Decision decision(const In& in, uint64_t probe) {
@@ -243,6 +249,7 @@ struct CoreMatchModel {
     in.line_fetch = below(2);
     in.agcb = below(2);
     in.two_level = below(2);
+    in.extra = below(4) == 0 ? below(16) : 0;
     return in;
   }
 

@@ -1,8 +1,10 @@
 // The model of the fill unit's placement, for the testbenches of l1d_fill_place and of its two
 // stage halves, l1d_fill_place_m1 and l1d_fill_place_m2: written from
 // docs/l1d-microarchitecture.md section 6 (golden::L1's choose_placement, placement_dirty and
-// agelru_bypasses without reservations), on random rows drawn so that partial placements, free
-// lines, victims, PCAL's priority lines and AgeLRU bypasses are all frequent.
+// agelru_bypasses) with section 13.1's reservations (l1.allocation on_miss: a line holding a
+// reserved slot is no victim, a position holding one takes no partial block), on random rows drawn
+// so that partial placements, free lines, victims, PCAL's priority lines, AgeLRU bypasses and
+// reserved slots are all frequent.
 #pragma once
 #include <fmt/format.h>
 
@@ -25,7 +27,7 @@ struct FillPlaceModel {
   static constexpr unsigned kSlots = 4;
 
   struct Way {
-    uint64_t valid = 0, common = 0, prio = 0, dirty = 0, active = 0, rel = 0;
+    uint64_t valid = 0, common = 0, prio = 0, dirty = 0, active = 0, rel = 0, res = 0;
     std::array<uint64_t, kSlots> rank{};
     bool operator==(const Way&) const = default;
   };
@@ -38,9 +40,10 @@ struct FillPlaceModel {
                         in.common, in.slots, in.bypass, in.l2, in.gran, in.opp, in.victim, in.age_en, in.req_rel);
       for (size_t w = 0; w < in.row.size(); ++w) {
         const Way& r = in.row[w];
-        os << fmt::format("\n    way {:2}: valid {:04b} common {:#x} prio {} dirty {:04b} ranks {} {} {} {} active {} rel {}",
+        os << fmt::format("\n    way {:2}: valid {:04b} common {:#x} prio {} dirty {:04b} ranks {} {} {} {} active {} rel {} "
+                          "reserved {:04b}",
                           w, r.valid, r.common, r.prio, r.dirty, r.rank[0], r.rank[1], r.rank[2], r.rank[3], r.active,
-                          r.rel);
+                          r.rel, r.res);
       }
       return os;
     }
@@ -53,12 +56,14 @@ struct FillPlaceModel {
     uint64_t replace = 0, block = 0;
     bool replaces_valid = false;
     uint64_t wb = 0, wb_n = 0;
+    bool age_bypass = false;
     bool operator==(const Out&) const = default;
     friend std::ostream& operator<<(std::ostream& os, const Out& o) {
       return os << fmt::format(
                  "eligible {:#x} allocates {} way {} pos {} whole {} replace {:04b} block {:04b} replaces_valid {} "
-                 "wb {:04b} ({})",
-                 o.eligible, o.allocates, o.way, o.pos, o.whole, o.replace, o.block, o.replaces_valid, o.wb, o.wb_n);
+                 "wb {:04b} ({}) age_bypass {}",
+                 o.eligible, o.allocates, o.way, o.pos, o.whole, o.replace, o.block, o.replaces_valid, o.wb, o.wb_n,
+                 o.age_bypass);
     }
   };
 
@@ -86,6 +91,7 @@ struct FillPlaceModel {
       tb::put(m.row_priority_i, r.prio, w, 1);
       for (unsigned s = 0; s < kSlots; ++s) tb::put(m.row_rank_i, r.rank[s], (w * kSlots + s) * 2, 2);
       tb::put(m.row_dirty_any_i, r.dirty, w * kSlots, kSlots);
+      tb::put(m.row_reserved_i, r.res, w * kSlots, kSlots);
       tb::put(m.way_active_i, r.active, w, 1);
       tb::put(m.way_rel_age_i, r.rel, w * 8, 8);
     }
@@ -118,35 +124,42 @@ struct FillPlaceModel {
     o.replaces_valid = m.replaces_valid_o != 0;
     o.wb = tb::get(m.writeback_slots_o);
     o.wb_n = tb::get(m.writebacks_o);
+    o.age_bypass = m.age_bypass_o != 0;
     return o;
   }
 
-  // Section 6, step 0, for a row without reservations.
+  // Section 6, step 0, with section 13.1's reservations.
   Out golden(const In& in) const {
     Out o;
     const bool pcal = in.bypass == 3;
-    std::vector<bool> eligible(ways);
+    std::vector<bool> allowed(ways), eligible(ways);
     for (unsigned w = 0; w < ways; ++w) {
-      eligible[w] = !pcal || in.row[w].valid == 0 || in.row[w].prio == 0;
+      allowed[w] = !pcal || in.row[w].valid == 0 || in.row[w].prio == 0;
+      eligible[w] = allowed[w] && in.row[w].res == 0;  // a line holding a reserved slot is no victim
       if (eligible[w]) o.eligible |= uint64_t{1} << w;
     }
-    // A smaller block goes into the lowest eligible line of its common-tag, at the aligned run whose
-    // most recent valid slot is oldest (4 when none is valid), ties to the lowest position.
+    // A smaller block goes into the lowest allowed line of its common-tag (valid or reserved) that
+    // has an aligned run without a reserved slot, at the run whose most recent valid slot is oldest
+    // (4 when none is valid), ties to the lowest position.
     bool partial = false;
     if (in.slots < kSlots) {
       for (unsigned w = 0; w < ways && !partial; ++w) {
         const Way& r = in.row[w];
-        if (r.valid == 0 || r.common != in.common || !eligible[w]) continue;
-        partial = true;
-        o.way = w;
+        if ((r.valid | r.res) == 0 || r.common != in.common || !allowed[w]) continue;
+        bool found = false;
         uint64_t best_age = 0;
         for (unsigned p = 0; p < kSlots; p += static_cast<unsigned>(in.slots)) {
+          const uint64_t run = ((uint64_t{1} << in.slots) - 1) << p;
+          if ((r.res & run) != 0) continue;
           uint64_t age = kSlots;
           for (unsigned s = p; s < p + in.slots; ++s) {
             if ((r.valid >> s) & 1) age = std::min(age, r.rank[s]);
           }
-          if (p == 0 || age > best_age) o.pos = p, best_age = age;
+          if (!found || age > best_age) o.pos = p, best_age = age, found = true;
         }
+        if (!found) continue;
+        partial = true;
+        o.way = w;
       }
     }
     bool any = partial;
@@ -171,6 +184,7 @@ struct FillPlaceModel {
     o.wb_n = static_cast<uint64_t>(std::popcount(o.wb));
     const bool age_bypass = o.replaces_valid && in.age_en && v.active && in.req_rel > v.rel;
     o.allocates = wanted(in) && any && !age_bypass;
+    o.age_bypass = wanted(in) && any && age_bypass;
     return o;
   }
 
@@ -190,6 +204,8 @@ struct FillPlaceModel {
       r.dirty = (x >> 8) & 0xF;
       r.active = (x >> 12) & 1;
       r.rel = (x >> 13) & 0xFF;
+      // A quarter of the rows reserve slots (never valid ones, as l1.allocation on_miss keeps them).
+      r.res = ((mode >> 3) & 3) == 0 ? (x >> 21) & 0xF & ~r.valid : 0;
       std::array<uint64_t, kSlots> perm = {0, 1, 2, 3};
       std::shuffle(perm.begin(), perm.end(), rng);
       r.rank = perm;
@@ -213,7 +229,7 @@ struct FillPlaceModel {
 // What a random run drew: every kind of placement must be frequent.
 struct FillPlaceCoverage {
   uint64_t cycles = 0, partial = 0, free_line = 0, victim = 0, none = 0, age_bypass = 0, writebacks = 0,
-           pcal_blocked = 0;
+           pcal_blocked = 0, reserved_rows = 0, reserved_partial = 0;
   void add(const FillPlaceModel& model, const FillPlaceModel::In& in, const FillPlaceModel::Out& want) {
     ++cycles;
     if (!want.whole) {
@@ -228,14 +244,21 @@ struct FillPlaceCoverage {
     pcal_blocked += in.bypass == 3 && want.eligible != (uint64_t{1} << model.ways) - 1;
     age_bypass += want.replaces_valid && in.age_en && in.row[want.way].active && in.req_rel > in.row[want.way].rel;
     writebacks += want.wb_n;
+    bool held = false;
+    for (const FillPlaceModel::Way& r : in.row) held |= r.res != 0;
+    reserved_rows += held;
+    reserved_partial += !want.whole && in.row[want.way].res != 0;  // beside a reserved run
   }
   // Prints the counts and returns whether each is frequent enough.
   bool report(const std::string& name) const {
     std::cout << fmt::format("[ coverage ] {}: {} partial, {} free line, {} victim, {} no line, {} AgeLRU bypass, "
-                             "{} PCAL-ineligible rows, {} write-backs\n",
-                             name, partial, free_line, victim, none, age_bypass, pcal_blocked, writebacks);
-    bool ok = none > 0;
-    for (uint64_t n : {partial, free_line, victim, age_bypass, pcal_blocked, writebacks}) ok = ok && n > cycles / 100;
+                             "{} PCAL-ineligible rows, {} write-backs, {} rows with reserved slots, {} partial "
+                             "placements beside reserved slots\n",
+                             name, partial, free_line, victim, none, age_bypass, pcal_blocked, writebacks, reserved_rows,
+                             reserved_partial);
+    bool ok = none > 0 && reserved_partial > 0;
+    for (uint64_t n : {partial, free_line, victim, age_bypass, pcal_blocked, writebacks, reserved_rows})
+      ok = ok && n > cycles / 100;
     return ok;
   }
 };

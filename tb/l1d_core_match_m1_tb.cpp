@@ -53,7 +53,7 @@ struct CoreMatchM1Io : tb::CoreMatchModel {
   Out golden(const In& in) const {
     Out o{lookup(in), tb::MatchRequestDecode::of(in.chunk_tag, in.size, in.gran, bits), {}, {}};
     o.vectors = tb::TagVectors::compare(in.common, in.chunk_tag >> 2, in.way_common, in.tag,
-                                        {o.decode.compared, o.decode.mask_chunk, o.decode.req_chunks, o.lookup.probe});
+                                        {o.decode.compared, o.decode.mask_chunk, o.decode.req_chunks, copy_sectors(in)});
     for (unsigned w = 0; w < ways; ++w) {
       uint64_t chunks = 0;
       for (unsigned s = 0; s < kSlots; ++s) chunks |= (in.tag[w * kSlots + s] & 3) << (2 * s);

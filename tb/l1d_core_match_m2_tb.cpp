@@ -30,7 +30,7 @@ struct CoreMatchM2Io : tb::CoreMatchModel {
     const tb::MatchRequestDecode d = tb::MatchRequestDecode::of(in.chunk_tag, in.size, in.gran, bits);
     d.put_combine(m);
     tb::TagVectors::compare(in.common, in.chunk_tag >> 2, in.way_common, in.tag,
-                            {d.compared, d.mask_chunk, d.req_chunks, lookup(in).probe})
+                            {d.compared, d.mask_chunk, d.req_chunks, copy_sectors(in)})
         .put(m.common_eq_i, m.tag_ok_i, m.held_i, m.copy_i);
     for (unsigned i = 0; i < ways * kSlots; ++i) tb::put(m.slot_chunk_i, in.tag[i] & 3, i * 2, 2);
     drive_flops(m, in);
@@ -39,7 +39,7 @@ struct CoreMatchM2Io : tb::CoreMatchModel {
   Out sample(const M& m) const {
     return sample_decision(m);
   }
-  Out golden(const In& in) { return decision(in, lookup(in).probe); }
+  Out golden(const In& in) { return decision(in, copy_sectors(in)); }
 };
 
 using Board = tb::Scoreboard<CoreMatchM2Io::In, CoreMatchM2Io::Out>;

@@ -41,7 +41,7 @@ struct CoreMatchIo : tb::CoreMatchModel {
   }
   Out golden(const In& in) {
     const Lookup l = lookup(in);
-    return {l, decision(in, l.probe)};
+    return {l, decision(in, copy_sectors(in))};
   }
 };
 

@@ -74,7 +74,7 @@ struct MshrIo {
   struct In {
     uint64_t probe_line = 0;
     unsigned probe_needed = 0, probe_fetch = 0;
-    bool probe_store = false;
+    bool probe_store = false, block = false;  // block_i: l1.mshr_merge block (contract 13.3)
     bool alloc = false;
     uint64_t alloc_line = 0;
     unsigned alloc_sectors = 0, alloc_bypass = 0;
@@ -84,7 +84,9 @@ struct MshrIo {
     uint32_t alloc_id = 0;
     unsigned alloc_warp = 0;
     BitVec alloc_mask{kMaskBits};
-    bool add = false;
+    unsigned alloc_reserve = 0;  // {reserved, way, first slot} (l1.allocation on_miss)
+    bool add = false, widen = false;
+    unsigned widen_sectors = 0;
     unsigned add_entry = 0;
     uint32_t add_id = 0;
     unsigned add_warp = 0;
@@ -93,6 +95,7 @@ struct MshrIo {
     unsigned resp_entry = 0;
     bool resp_l2_bit = false;
     BitVec resp_data{kDataBits};
+    unsigned resp_sectors = 0;  // 0: every sector
     unsigned rd_entry = 0, rd_req = 0, cnt_entry = 0;
     bool release = false;
     unsigned release_entry = 0;
@@ -101,11 +104,12 @@ struct MshrIo {
       os << fmt::format(
           "probe line {:#x} needed {:#x} fetch {:#x} store {}; alloc {} line {:#x} sectors {:#x} bypass {} hpc {} "
           "awid {} token {} id {} warp {}; add {} entry {} id {} warp {}; resp {} entry {} l2 {}; rd entry {} req {}; "
-          "cnt entry {}; release {} entry {}",
+          "cnt entry {}; release {} entry {}; block {} reserve {:#x} widen {} sectors {:#x} resp sectors {:#x}",
           in.probe_line, in.probe_needed, in.probe_fetch, in.probe_store, in.alloc, in.alloc_line, in.alloc_sectors,
           in.alloc_bypass, in.alloc_hpc, in.alloc_awid, in.alloc_token, in.alloc_id, in.alloc_warp, in.add,
           in.add_entry, in.add_id, in.add_warp, in.resp, in.resp_entry, in.resp_l2_bit, in.rd_entry, in.rd_req,
-          in.cnt_entry, in.release, in.release_entry);
+          in.cnt_entry, in.release, in.release_entry, in.block, in.alloc_reserve, in.widen, in.widen_sectors,
+          in.resp_sectors);
       return os << " alloc_mask " << in.alloc_mask << " add_mask " << in.add_mask;
     }
   };
@@ -126,6 +130,8 @@ struct MshrIo {
     uint32_t rd_id = 0;
     unsigned rd_warp = 0;
     BitVec rd_mask{kMaskBits};
+    bool merge_reserved = false, merge_filled = false, resp_fills = false;
+    unsigned merge_missing = 0, rd_reserve = 0;
     bool operator==(const Out&) const = default;
     friend std::ostream& operator<<(std::ostream& os, const Out& o) {
       os << fmt::format(
@@ -134,6 +140,8 @@ struct MshrIo {
           o.merge, o.merge_full, o.merge_entry, o.conflict, o.free, o.free_entry, o.in_use, o.rd_valid, o.rd_filled,
           o.rd_line, o.rd_sectors, o.rd_bypass, o.rd_hpc, o.rd_awid, o.rd_token, o.rd_l2_bit, o.rd_count, o.rd_id,
           o.rd_warp, o.cnt_count, o.cnt_line);
+      os << fmt::format("; merge reserved {} missing {:#x} filled {}; resp fills {}; rd reserve {:#x}", o.merge_reserved,
+                        o.merge_missing, o.merge_filled, o.resp_fills, o.rd_reserve);
       return os << " mask " << o.rd_mask << " data " << o.rd_data;
     }
   };
@@ -143,7 +151,11 @@ struct MshrIo {
         max_merge(c.l1.mshr_max_merge),
         line_bits(c.l1.address_bits - 7),
         hpc_bits(static_cast<unsigned>(std::countr_zero(c.policy.agcb.entries))),
-        model(entries, max_merge) {}
+        reserve_bits(3 + (c.l1.ways <= 2 ? 1U : static_cast<unsigned>(std::bit_width(c.l1.ways - 1U)))),
+        model(entries, max_merge),
+        reads(entries, 0),
+        reserve(entries, 0),
+        data_mem(entries) {}
 
   template <class M>
   void drive(M& m, const In& in) const {
@@ -151,6 +163,7 @@ struct MshrIo {
     m.probe_needed_i = static_cast<uint8_t>(in.probe_needed);
     m.probe_fetch_i = static_cast<uint8_t>(in.probe_fetch);
     m.probe_store_i = in.probe_store;
+    m.block_i = in.block;
     m.alloc_i = in.alloc;
     tb::put(m.alloc_line_i, in.alloc_line);
     m.alloc_sectors_i = static_cast<uint8_t>(in.alloc_sectors);
@@ -161,7 +174,10 @@ struct MshrIo {
     m.alloc_id_i = in.alloc_id;
     m.alloc_warp_i = static_cast<uint8_t>(in.alloc_warp);
     in.alloc_mask.store(m.alloc_mask_i);
+    tb::put(m.alloc_reserve_i, in.alloc_reserve);
     m.add_i = in.add;
+    m.widen_i = in.widen;
+    m.widen_sectors_i = static_cast<uint8_t>(in.widen_sectors);
     tb::put(m.add_entry_i, in.add_entry);
     m.add_id_i = in.add_id;
     m.add_warp_i = static_cast<uint8_t>(in.add_warp);
@@ -170,6 +186,7 @@ struct MshrIo {
     tb::put(m.resp_entry_i, in.resp_entry);
     m.resp_l2_bit_i = in.resp_l2_bit;
     in.resp_data.store(m.resp_data_i);
+    m.resp_sectors_i = static_cast<uint8_t>(in.resp_sectors);
     tb::put(m.rd_entry_i, in.rd_entry);
     tb::put(m.rd_req_i, in.rd_req);
     tb::put(m.cnt_entry_i, in.cnt_entry);
@@ -202,6 +219,11 @@ struct MshrIo {
     o.rd_id = m.rd_id_o;
     o.rd_warp = m.rd_warp_o;
     o.rd_mask.load(m.rd_mask_o);
+    o.merge_reserved = m.merge_reserved_o != 0;
+    o.merge_missing = m.merge_missing_o;
+    o.merge_filled = m.merge_filled_o != 0;
+    o.resp_fills = m.resp_fills_o != 0;
+    o.rd_reserve = static_cast<unsigned>(tb::get(m.rd_reserve_o));
     return o;
   }
 
@@ -210,6 +232,12 @@ struct MshrIo {
     const l1d::Addr probe_addr = in.probe_line << 7;
     if (in.probe_store) {
       o.conflict = model.store_conflicts(probe_addr, static_cast<l1d::SectorMask>(in.probe_fetch));
+    } else if (in.block) {  // contract 13.3: the line's (lowest) entry takes the load
+      if (const std::optional<uint32_t> i = model.find_line(probe_addr)) {
+        o.merge = model.entry(*i).requests.size() < max_merge;
+        o.merge_full = !o.merge;
+        o.merge_entry = *i;
+      }
     } else {
       const auto p = model.probe_load(probe_addr, static_cast<l1d::SectorMask>(in.probe_needed),
                                       static_cast<l1d::SectorMask>(in.probe_fetch));
@@ -217,6 +245,12 @@ struct MshrIo {
       o.merge_full = p.kind == MshrProbe::kMergeFull;
       o.merge_entry = o.merge || o.merge_full ? p.entry : 0;
       o.conflict = p.kind == MshrProbe::kConflict;
+    }
+    if (o.merge || o.merge_full) {
+      const MshrEntry& c = model.entry(o.merge_entry);
+      o.merge_reserved = c.reserved;
+      o.merge_missing = in.probe_needed & ~static_cast<unsigned>(c.sectors);
+      o.merge_filled = c.filled;
     }
     const std::optional<uint32_t> free = model.free_entry();
     o.free = free.has_value();
@@ -233,7 +267,8 @@ struct MshrIo {
       o.rd_valid = true;
       o.rd_filled = e.filled;
       o.rd_line = e.line_addr >> 7;
-      o.rd_sectors = e.sectors;
+      o.rd_sectors = e.place;  // the first read's sectors (mshr_merge block may widen `sectors`)
+      o.rd_reserve = reserve[in.rd_entry];
       o.rd_bypass = static_cast<unsigned>(e.bypass);
       o.rd_hpc = e.hpc;
       o.rd_awid = e.awid;
@@ -241,7 +276,7 @@ struct MshrIo {
       o.rd_count = static_cast<unsigned>(e.requests.size());
       if (e.filled) {
         o.rd_l2_bit = e.l2_bypass_bit;
-        o.rd_data = data_bits(e.data);
+        o.rd_data = data_bits(data_mem[in.rd_entry]);
       }
       if (in.rd_req < e.requests.size()) {
         const auto& r = e.requests[in.rd_req];
@@ -253,22 +288,42 @@ struct MshrIo {
 
     if (in.alloc && free) {  // golden/l1.cpp miss(): the entry as S1 writes it
       MshrEntry& n = model.allocate(*free, in.alloc_line << 7);
-      n.sectors = static_cast<l1d::SectorMask>(in.alloc_sectors);
+      n.sectors = n.place = static_cast<l1d::SectorMask>(in.alloc_sectors);
+      n.reserved = (in.alloc_reserve >> (reserve_bits - 1)) != 0;
+      reserve[*free] = in.alloc_reserve;
+      reads[*free] = 1;
       n.bypass = static_cast<BypassReason>(in.alloc_bypass);
       n.hpc = static_cast<uint32_t>(in.alloc_hpc);
       n.awid = static_cast<uint8_t>(in.alloc_awid);
       n.token = in.alloc_token;
       n.requests.push_back({in.alloc_id, static_cast<uint8_t>(in.alloc_warp), to_mask(in.alloc_mask)});
     }
+    const unsigned resp_reads = reads[in.resp_entry];  // before this cycle's updates
+    bool widened = false;
     if (in.add && !in.alloc && model.entry(in.add_entry).requests.size() < max_merge) {  // a merge
-      model.entry(in.add_entry)
-          .requests.push_back({in.add_id, static_cast<uint8_t>(in.add_warp), to_mask(in.add_mask)});
+      MshrEntry& a = model.entry(in.add_entry);
+      a.requests.push_back({in.add_id, static_cast<uint8_t>(in.add_warp), to_mask(in.add_mask)});
+      if (in.widen) {  // contract 13.3: the sectors it lacked and one more read in flight
+        a.sectors = static_cast<l1d::SectorMask>(a.sectors | in.widen_sectors);
+        widened = true;
+      }
+    }
+    // The reads in flight, 3 bits as in the RTL (a response to an entry that awaits none wraps it;
+    // the L1 never sends one, MshrRespPending_A).
+    if (widened) reads[in.add_entry] = (reads[in.add_entry] + 1) & 7;
+    if (in.resp) {
+      // The response's last-read flag and its data (the sectors it names, every one when it names
+      // none) do not depend on an allocation in the same cycle; its other effects do.
+      o.resp_fills = resp_reads == 1 && !(widened && in.add_entry == in.resp_entry);
+      for (unsigned b = 0; b < l1d::kLineBytes; ++b)
+        if (in.resp_sectors == 0 || ((in.resp_sectors >> (b / 32)) & 1))
+          data_mem[in.resp_entry][b] = static_cast<uint8_t>(in.resp_data.get(8 * b, 8));
     }
     if (in.resp && !(in.alloc && free == in.resp_entry)) {  // golden/l1.cpp step(): the response
       MshrEntry& f = model.entry(in.resp_entry);
-      f.filled = true;
-      f.l2_bypass_bit = in.resp_l2_bit;
-      for (unsigned b = 0; b < l1d::kLineBytes; ++b) f.data[b] = static_cast<uint8_t>(in.resp_data.get(8 * b, 8));
+      f.filled = f.filled || o.resp_fills;
+      f.l2_bypass_bit = f.l2_bypass_bit || in.resp_l2_bit;
+      reads[in.resp_entry] = (reads[in.resp_entry] + 7) & 7;
     }
     if (in.release && !(in.alloc && free == in.release_entry)) model.release(in.release_entry);
     model.check_index();  // the golden MSHR's line index in step with its entries
@@ -288,6 +343,7 @@ struct MshrIo {
     in.alloc_awid = static_cast<unsigned>((r >> 8) & 0xFF);
     in.alloc_token = ((r >> 16) & 1) != 0;
     in.alloc_hpc = rng() & tb::low_mask(hpc_bits);
+    in.alloc_reserve = static_cast<unsigned>(rng() & tb::low_mask(reserve_bits));
     random_request(rng, in.alloc_id, in.alloc_warp, in.alloc_mask);
   }
   // A line among four hot ones (0, 1, the last, and one in the middle) or any.
@@ -306,16 +362,23 @@ struct MshrIo {
     in.probe_needed = static_cast<unsigned>(r & 0xF);
     in.probe_fetch = static_cast<unsigned>((r >> 4) & 0xF);
     in.probe_store = ((r >> 8) & 3) == 0;
+    in.block = ((r >> 20) & 1) != 0;
     in.alloc = ((r >> 10) & 1) != 0;
     in.alloc_line = random_line(rng);
     random_alloc_record(rng, in);
     in.add = ((r >> 11) & 1) != 0;
+    in.widen = ((r >> 21) & 3) == 0;
+    in.widen_sectors = static_cast<unsigned>((r >> 23) & 0xF);
     in.add_entry = static_cast<unsigned>(rng() % entries);
     random_request(rng, in.add_id, in.add_warp, in.add_mask);
     in.resp = ((r >> 12) & 3) == 0;
     in.resp_entry = static_cast<unsigned>(rng() % entries);
     in.resp_l2_bit = ((r >> 14) & 1) != 0;
     if (in.resp) in.resp_data = random_bits(kDataBits, rng);
+    // Every sector, unnamed or named: a response naming only some would leave the others of a
+    // reallocated entry as an earlier use wrote them, or as the memory came up (no reset), which
+    // the netlist and the RTL start differently (the L1 reads only sectors its reads fetched).
+    in.resp_sectors = ((r >> 27) & 1) != 0 ? 0xF : 0;
     in.rd_entry = static_cast<unsigned>(rng() % entries);
     in.rd_req = static_cast<unsigned>(rng() % max_merge);
     in.cnt_entry = static_cast<unsigned>(rng() % entries);
@@ -325,8 +388,10 @@ struct MshrIo {
   }
 
   uint32_t entries, max_merge;
-  unsigned line_bits, hpc_bits;
+  unsigned line_bits, hpc_bits, reserve_bits;
   Mshr model;
+  std::vector<unsigned> reads, reserve;  // per entry: reads in flight (3 bits), alloc_reserve_i
+  std::vector<l1d::LineData> data_mem;    // per entry: the fill data memory (written by every response)
 };
 
 using Board = tb::Scoreboard<MshrIo::In, MshrIo::Out>;
@@ -546,6 +611,64 @@ TYPED_TEST(MshrFile, SameCycleCombinations) {
 // allocates or merges what the probe allows (sometimes a blocked request retries), the memory
 // answers a pending entry now and then, and the fill unit works through the filled entries in
 // response order, reading one request per cycle and releasing the entry with the last one.
+// l1.mshr_merge block (contract 13.3): a load probing a line with an entry merges into it whatever
+// sectors it needs; merge_missing_o names those the entry lacks, and a merge that widens the entry
+// adds them and one more read in flight. The entry fills (resp_fills_o, rd_filled_o) at its last
+// read, each response writing only the sectors it names; then merge_filled_o says a load needing
+// more must wait. A widening in the cycle of a response to the same entry keeps it unfilled. The
+// record keeps the first read's sectors (rd_sectors_o) and the on_miss reservation.
+TYPED_TEST(MshrFile, BlockMergeWidensAndFillsAtTheLastRead) {
+  const uint64_t line = 0x123 & tb::low_mask(this->io.line_bits);
+  MshrIo::In a = this->alloc(line, 0x1);
+  a.alloc_reserve = (1U << (this->io.reserve_bits - 1)) | 0x5;  // reserved, way 1, slot 1
+  this->cycle(a);
+  MshrIo::In pr = this->idle(line, 0x6, 0x7);  // stall mode: a conflict (its fetch overlaps sector 0)
+  pr.block = true;
+  this->io.drive(*this->dut, pr);
+  this->dut.settle();
+  MshrIo::Out o = this->io.sample(*this->dut);
+  EXPECT_TRUE(o.merge);
+  EXPECT_FALSE(o.conflict);
+  EXPECT_EQ(o.merge_missing, 0x6U);
+  EXPECT_TRUE(o.merge_reserved);
+  EXPECT_FALSE(o.merge_filled);
+  this->cycle(pr);
+  MshrIo::In w = this->add(0);
+  w.widen = true;
+  w.widen_sectors = 0x6;
+  this->cycle(w);
+  MshrIo::In r1 = this->resp(0);
+  r1.resp_sectors = 0x1;
+  this->cycle(r1);  // the first read: not the last
+  EXPECT_FALSE(this->io.model.entry(0).filled);
+  // A second widening in the cycle of the second read's response: still not filled.
+  MshrIo::In w2 = this->resp(0);
+  w2.resp_sectors = 0x6;
+  w2.add = true;
+  w2.add_entry = 0;
+  this->io.random_request(this->rng, w2.add_id, w2.add_warp, w2.add_mask);
+  w2.widen = true;
+  w2.widen_sectors = 0x8;
+  this->cycle(w2);
+  EXPECT_FALSE(this->io.model.entry(0).filled);
+  MshrIo::In r3 = this->resp(0);
+  r3.resp_sectors = 0x8;
+  this->cycle(r3);  // the last read
+  EXPECT_TRUE(this->io.model.entry(0).filled);
+  MshrIo::In later = this->idle(line, 0x8, 0x8, 0);
+  later.block = true;
+  this->io.drive(*this->dut, later);
+  this->dut.settle();
+  o = this->io.sample(*this->dut);
+  EXPECT_TRUE(o.merge_filled);
+  EXPECT_EQ(o.merge_missing, 0U);
+  EXPECT_EQ(o.rd_sectors, 0x1U);  // the block the fill places
+  EXPECT_EQ(o.rd_reserve, a.alloc_reserve);
+  this->cycle(later);
+  this->fill_reads(0);
+  EXPECT_EQ(this->board.mismatches(), 0U);
+}
+
 // Phases vary the response rate, so that the file runs full and empty.
 TYPED_TEST(MshrFile, RandomMatchesGolden) {
   std::mt19937_64& r = this->rng;

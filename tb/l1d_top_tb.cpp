@@ -15,6 +15,7 @@
 #include <array>
 #include <bit>
 #include <functional>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <random>
@@ -301,6 +302,35 @@ void expect_3x_options_clean(Config base, uint64_t seed) {
 }
 
 TYPED_TEST(L1dTop, LockstepGpgpuSim3Options) { expect_3x_options_clean(l1d::load_preset(TypeParam::kName), 70); }
+
+// GPGPU-Sim 3.x's L1 (gtx480-gpgpusim's l1 options): the options above with l1.allocation on_miss
+// (contract 13.1; cfg_alloc_i) and l1.mshr_merge block (13.3; cfg_merge_i), the same model. Every
+// policy x "mixed" (random lines four times the cache: misses reserve every way of a set and fail
+// with line_alloc; loads needing sectors their line's entry lacks widen it) and "burst" (loads to
+// one line in a row merge into the entry of a reserved line: pending hits). Over all runs each of
+// the three must happen.
+void expect_on_miss_block_clean(Config base, uint64_t seed) {
+  base.l1.bypass_fetch = l1d::BypassFetch::kLine;
+  base.l1.write_policy = l1d::WritePolicy::kWriteEvict;
+  base.l1.kernel_end = l1d::KernelEndAction::kInvalidate;
+  base.l1.allocation = l1d::AllocationPolicy::kOnMiss;
+  base.l1.mshr_merge = l1d::MshrMerge::kBlock;
+  uint64_t line_alloc = 0, pending_hits = 0, widening = 0;
+  each_policy_and_stream(base, {"mixed", "burst"}, seed, [&](const Config& cfg, const std::string& stream, uint64_t s) {
+    const Run run = lockstep(cfg, {.stream = stream, .seed = s, .kernel_cycles = 3'000});
+    expect_clean(run, kRequests);
+    line_alloc += run.counters.res_fail[static_cast<int>(l1d::golden::ResFail::kLineAlloc)];
+    pending_hits += run.counters.pending_hits;
+    widening += run.counters.widening_reads;
+  });
+  std::cout << fmt::format("[ coverage ] {} on_miss + block: {} line_alloc failures, {} pending hits, {} widening reads\n",
+                           base.name, line_alloc, pending_hits, widening);
+  EXPECT_GT(line_alloc, 0U);
+  EXPECT_GT(pending_hits, 0U);
+  EXPECT_GT(widening, 0U);
+}
+
+TYPED_TEST(L1dTop, LockstepOnMissBlockMerge) { expect_on_miss_block_clean(l1d::load_preset(TypeParam::kName), 110); }
 
 // The RTL's counters (those diff_counters compares) that none of `runs` counted, one line each
 // ("counter X: golden 0 rtl 1"); "" when every one counted in some run. L1Counters is all

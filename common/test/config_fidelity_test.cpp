@@ -64,16 +64,27 @@ TEST(FidelityFields, EveryValueReadsBack) {
   EXPECT_EQ(c.l1.write_policy, WritePolicy::kWriteEvict);
   EXPECT_EQ(c.l1.kernel_end, KernelEndAction::kInvalidate);
   EXPECT_EQ(c.l1.hit_latency_at, HitLatencyAt::kNone);
-  // The RTL refuses the first option it lacks, naming the field.
-  EXPECT_EQ(rtl_unsupported_l1_option(c.l1), "l1.allocation: on_miss");
+  // The RTL runs GPGPU-Sim 3.x's L1 (on_miss, block: single-cycle l1d_top, without dirty state).
+  EXPECT_EQ(rtl_unsupported_l1_option(c.l1), "");
+  L1Config on_miss_wb;  // the RTL queues no write-back of a reserved victim
+  on_miss_wb.allocation = AllocationPolicy::kOnMiss;
+  EXPECT_EQ(rtl_unsupported_l1_option(on_miss_wb), "l1.allocation: on_miss with l1.write_policy: write_back");
+  on_miss_wb.pipeline = L1Pipeline::kStaged;
+  EXPECT_EQ(rtl_unsupported_l1_option(on_miss_wb), "l1.allocation: on_miss with l1.pipeline: staged");
+  L1Config block_wb;
+  block_wb.mshr_merge = MshrMerge::kBlock;
+  EXPECT_EQ(rtl_unsupported_l1_option(block_wb), "l1.mshr_merge: block with l1.write_policy: write_back");
+  block_wb.write_policy = WritePolicy::kWriteEvict;
+  EXPECT_EQ(rtl_unsupported_l1_option(block_wb), "");
+  block_wb.pipeline = L1Pipeline::kStaged;
+  EXPECT_EQ(rtl_unsupported_l1_option(block_wb), "l1.mshr_merge: block with l1.pipeline: staged");
   L1Config evict_invalidate;  // l1d_top's cfg_write_i and cfg_kernel_end_inv_i
   evict_invalidate.write_policy = WritePolicy::kWriteEvict;
   evict_invalidate.kernel_end = KernelEndAction::kInvalidate;
   EXPECT_EQ(rtl_unsupported_l1_option(evict_invalidate), "");
   L1Config line_fetch;  // cfg_line_fetch_i
   line_fetch.bypass_fetch = BypassFetch::kLine;
-  line_fetch.mshr_merge = MshrMerge::kBlock;
-  EXPECT_EQ(rtl_unsupported_l1_option(line_fetch), "l1.mshr_merge: block");
+  EXPECT_EQ(rtl_unsupported_l1_option(line_fetch), "");
   L1Config only_latency;  // the hit latency is the simulator's: the RTL runs it
   only_latency.hit_latency_at = HitLatencyAt::kNone;
   EXPECT_EQ(rtl_unsupported_l1_option(only_latency), "");

@@ -9,7 +9,7 @@ namespace gen::blocks {
 struct PlacementPorts {
   Expr victim, age_bypass_en, way_active, way_rel, req_rel;                      // inputs
   Expr eligible_o, allocates_o, way_o, pos_o, whole_o, posmask_o, slotmask_o,  // outputs
-      replaces_o, wb_o, dirty_n_o;
+      replaces_o, wb_o, dirty_n_o, age_bypass_o;
 };
 
 inline PlacementPorts placement_ports(Module& m, unsigned ways, unsigned way_bits) {
@@ -30,6 +30,9 @@ inline PlacementPorts placement_ports(Module& m, unsigned ways, unsigned way_bit
   p.replaces_o = m.output("replaces_valid_o");
   p.wb_o = m.output("writeback_slots_o", kSlots);
   p.dirty_n_o = m.output("writebacks_o", 3);
+  // The block would allocate but AgeLRU bypassing turns it away (allocates_o is 0): l1.allocation
+  // on_miss records that load as a bypass (contract 13.1).
+  p.age_bypass_o = m.output("age_bypass_o");
   return p;
 }
 

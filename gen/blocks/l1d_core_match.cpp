@@ -46,7 +46,10 @@ class CoreMatch final : public RtlBlock {
     m.describe("R-aligned block for a store, fetch for a load), reason_o (0 none, 1 AGCB, 2 two-level, 3");
     m.describe("PCAL), the match (hit_o, partial_o, hit_way_o, hit_slots_o, copies_o), and per chunk c the copy a");
     m.describe("miss or store drops: cp_way_o, cp_slot_o, cp_wb_o (dirty: written back), cp_off_o (its place among");
-    m.describe("the write-backs, by way then slot); writebacks_o counts them.");
+    m.describe("the write-backs, by way then slot); writebacks_o counts them. bypass_fetch_o: what the load fetches");
+    m.describe("if it does not allocate (fetch_o of a bypassing load); extra_copies_i: sectors whose copies are");
+    m.describe("found besides probe_o's (l1.allocation on_miss: AgeLRU may turn the load into a bypass at the");
+    m.describe("miss, which then drops the copies of bypass_fetch_o; contract 13.1).");
 
     const auto [store, size, chunk, mask, token, common, chunk_tag, gran, cfg_bypass, cfg_bto, cfg_opp,
                 cfg_line_fetch, agcb_bypass, tl_bypass] = core_request_ports(m, cm_bits, ct_bits);
@@ -54,11 +57,13 @@ class CoreMatch final : public RtlBlock {
     const Expr row_valid = m.input("row_valid_i", ways * kSlots);
     const Expr row_tag = m.input("row_chunk_tag_i", ways * kSlots * ct_bits);
     const Expr row_dirty_any = m.input("row_dirty_any_i", ways * kSlots);
+    const Expr extra_copies = m.input("extra_copies_i", kSlots);
 
     const Expr needed = m.output("needed_o", kSlots);
     const Expr fetch = m.output("fetch_o", kSlots);
     const Expr probe = m.output("probe_o", kSlots);
     const Expr reason = m.output("reason_o", 2);
+    const Expr bypass_fetch = m.output("bypass_fetch_o", kSlots);
     const auto [hit, partial, hit_way, hit_slots, copies, cp_way, cp_slot, cp_wb, cp_off, dirty_n] =
         core_decision_ports(m, ways, way_bits);
 
@@ -82,7 +87,8 @@ class CoreMatch final : public RtlBlock {
                 {"cfg_bto_i", cfg_bto}, {"cfg_opportunistic_i", cfg_opp}, {"cfg_line_fetch_i", cfg_line_fetch},
                 {"agcb_bypass_i", agcb_bypass},
                 {"two_level_bypass_i", tl_bypass}, {"row_common_tag_i", row_common}, {"row_chunk_tag_i", row_tag},
-                {"needed_o", needed}, {"fetch_o", fetch}, {"probe_o", probe}, {"reason_o", reason},
+                {"extra_copies_i", extra_copies}, {"needed_o", needed}, {"fetch_o", fetch}, {"probe_o", probe},
+                {"reason_o", reason}, {"bypass_fetch_o", bypass_fetch},
                 {"legal_o", legal}, {"compared_o", compared}, {"mask_chunk_o", mask_chunk},
                 {"req_chunks_o", req_chunks}, {"need_slots_o", need_slots}, {"head_mask_o", head_mask},
                 {"free_slots_o", free_slots}, {"common_eq_o", common_eq}, {"tag_ok_o", tag_ok}, {"held_o", held},

@@ -36,7 +36,7 @@ class CoreMatchM1 final : public RtlBlock {
     m.describe("A core request's lookup, the part that reads no flip-flop (contract section 4; stage M1 of 16.5).");
     m.describe("The request and configuration inputs as l1d_core_match's; the set's SRAM fields: per way");
     m.describe("row_common_tag_i, per slot (bit 4w+s) row_chunk_tag_i. Outputs: needed_o, fetch_o, probe_o and");
-    m.describe("reason_o as l1d_core_match's; the chunk match's request decode (legal_o ... free_slots_o, as");
+    m.describe("reason_o, bypass_fetch_o and extra_copies_i as l1d_core_match's; the chunk match's request decode (legal_o ... free_slots_o, as");
     m.describe("l1d_match_request's) and its tag compares with probe_o as the sectors (common_eq_o, tag_ok_o,");
     m.describe("held_o, copy_o, as l1d_tag_compare's); slot_chunk_o[2(4w+s) +: 2], the chunk index each slot's");
     m.describe("tag holds (for the order of the copies' write-backs).");
@@ -45,11 +45,13 @@ class CoreMatchM1 final : public RtlBlock {
                 cfg_line_fetch, agcb_bypass, tl_bypass] = core_request_ports(m, cm_bits, ct_bits);
     const Expr row_common = m.input("row_common_tag_i", ways * cm_bits);
     const Expr row_tag = m.input("row_chunk_tag_i", ways * kSlots * ct_bits);
+    const Expr extra_copies = m.input("extra_copies_i", kSlots);
 
     const Expr needed = m.output("needed_o", kSlots);
     const Expr fetch = m.output("fetch_o", kSlots);
     const Expr probe = m.output("probe_o", kSlots);
     const Expr reason = m.output("reason_o", 2);
+    const Expr bypass_fetch = m.output("bypass_fetch_o", kSlots);
     const Expr legal = m.output("legal_o");
     const Expr compared = m.output("compared_o", kSlots);
     const Expr mask_chunk = m.output("mask_chunk_o", kSlots * 2);
@@ -87,11 +89,14 @@ class CoreMatchM1 final : public RtlBlock {
     Expr alloc_fetch = m.logic("alloc_fetch", kSlots);
     m.assign(alloc_fetch, mux(span.eq(lit(2, 2)), lit(4, 0xF),
                               mux(span.eq(lit(2, 1)), lit(4, 3) << (chunk & lit(2, 2)), lit(4, 1) << chunk)));
-    m.assign(fetch, mux(may_alloc, alloc_fetch, mux(cfg_bto, needed, mux(cfg_line_fetch, lit(4, 0xF), range))));
+    m.assign(bypass_fetch, mux(cfg_bto, needed, mux(cfg_line_fetch, lit(4, 0xF), range)));
+    m.assign(fetch, mux(may_alloc, alloc_fetch, bypass_fetch));
     m.assign(probe, mux(store, range, fetch));
 
     m.comment("The chunk match's request decode and its compares of the set's tags (copies of the probed");
-    m.comment("sectors).");
+    m.comment("sectors and of extra_copies_i's).");
+    Expr copy_sectors = m.logic("copy_sectors", kSlots);
+    m.assign(copy_sectors, probe | extra_copies);
     m.instance("u_request", match_request_block().module(cfg), {},
                {{"chunk_tag_i", chunk_tag}, {"size_i", size}, {"gran_i", gran}, {"legal_o", legal},
                 {"compared_o", compared}, {"mask_chunk_o", mask_chunk}, {"req_chunks_o", req_chunks},
@@ -99,7 +104,7 @@ class CoreMatchM1 final : public RtlBlock {
     m.instance("u_compare", tag_compare_block().module(cfg), {},
                {{"common_tag_i", common}, {"line_tag_i", chunk_tag.slice(Expr(ct_bits - 1), Expr(2U))},
                 {"compared_i", compared}, {"mask_chunk_i", mask_chunk}, {"req_chunks_i", req_chunks},
-                {"sectors_i", probe}, {"way_common_tag_i", row_common}, {"slot_tag_i", row_tag},
+                {"sectors_i", copy_sectors}, {"way_common_tag_i", row_common}, {"slot_tag_i", row_tag},
                 {"common_eq_o", common_eq}, {"tag_ok_o", tag_ok}, {"held_o", held}, {"copy_o", copy}});
     m.gen_for("g_chunk", "gs", 0, ways * kSlots, [&](Scope& g, const Expr& s) {
       g.assign(slot_chunk.part(s * 2, 2), row_tag.part(s * ct_bits, 2));

@@ -2,8 +2,8 @@
 // 0 of a fill): whether the block allocates, into which way and position, which slots it replaces
 // and which of those are written back, and the AgeLRU bypass. Combinational on the set's row as
 // the fill sees it; the single-cycle l1d_top uses it in its fill actor.
-// Golden counterpart: golden::L1::choose_placement, placement_dirty and agelru_bypasses (without
-// reservations: the RTL implements allocation on_fill).
+// Golden counterpart: golden::L1::choose_placement, placement_dirty and agelru_bypasses. The
+// single-cycle l1d_top also asks it for S1's place under l1.allocation on_miss (contract 13.1).
 //
 // Structure: two units along the staged L1's stage line (contract 16.5): l1d_fill_place_m1 (the
 // common-tag compares and the allocation rule, which read no flip-flop) and l1d_fill_place_m2
@@ -42,12 +42,15 @@ class FillPlace final : public RtlBlock {
     m.describe("2 128 B). eligible_o goes to the replacement state, whose victim comes back on victim_i.");
     m.describe("age_bypass_en_i: AgeLRU bypassing is on (policy AgeLRU and agelru_enable); req_rel_age_i is the");
     m.describe("requester's relative age, way_active_i / way_rel_age_i the owners' of the set's lines.");
+    m.describe("row_reserved_i (l1.allocation on_miss, contract 13.1): slots held for a fill in flight; a line");
+    m.describe("holding one is never a victim, and a position holding one never takes a partial block.");
 
     const Expr valid = m.input("row_valid_i", ways * kSlots);
     const Expr common = m.input("row_common_tag_i", ways * cm_bits);
     const Expr prio = m.input("row_priority_i", ways);
     const Expr rank = m.input("row_rank_i", ways * kSlots * 2);
     const Expr dirty_any = m.input("row_dirty_any_i", ways * kSlots);
+    const Expr reserved = m.input("row_reserved_i", ways * kSlots);
     const Expr fill_common = m.input("common_tag_i", cm_bits);
     const Expr slots = m.input("slots_i", 3);
     const Expr bypass = m.input("bypass_i", 2);
@@ -55,7 +58,7 @@ class FillPlace final : public RtlBlock {
     const Expr gran = m.input("gran_i", 2);
     const Expr opportunistic = m.input("cfg_opportunistic_i");
     const auto [victim, age_bypass_en, way_active, way_rel, req_rel, eligible_o, allocates_o, way_o, pos_o, whole_o,
-                posmask_o, slotmask_o, replaces_o, wb_o, dirty_n_o] = placement_ports(m, ways, way_bits);
+                posmask_o, slotmask_o, replaces_o, wb_o, dirty_n_o, age_bypass_o] = placement_ports(m, ways, way_bits);
 
     m.comment("Stage M1's half: the common-tag compares and the allocation rule.");
     Expr common_eq = m.logic("common_eq", ways);
@@ -67,12 +70,13 @@ class FillPlace final : public RtlBlock {
     m.comment("Stage M2's half: the set's flip-flops, the victim and the ages.");
     m.instance("u_m2", fill_place_m2_block().module(cfg), {},
                {{"row_valid_i", valid}, {"row_priority_i", prio}, {"row_rank_i", rank},
-                {"row_dirty_any_i", dirty_any}, {"common_eq_i", common_eq}, {"wanted_i", wanted}, {"slots_i", slots},
+                {"row_dirty_any_i", dirty_any}, {"row_reserved_i", reserved}, {"common_eq_i", common_eq}, {"wanted_i", wanted}, {"slots_i", slots},
                 {"bypass_i", bypass}, {"victim_i", victim}, {"age_bypass_en_i", age_bypass_en},
                 {"way_active_i", way_active}, {"way_rel_age_i", way_rel}, {"req_rel_age_i", req_rel},
                 {"eligible_o", eligible_o}, {"allocates_o", allocates_o}, {"way_o", way_o}, {"pos_o", pos_o},
                 {"whole_o", whole_o}, {"replace_slots_o", posmask_o}, {"block_slots_o", slotmask_o},
-                {"replaces_valid_o", replaces_o}, {"writeback_slots_o", wb_o}, {"writebacks_o", dirty_n_o}});
+                {"replaces_valid_o", replaces_o}, {"writeback_slots_o", wb_o}, {"writebacks_o", dirty_n_o},
+                {"age_bypass_o", age_bypass_o}});
     return m;
   }
 };

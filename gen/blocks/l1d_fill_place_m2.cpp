@@ -6,8 +6,8 @@
 //
 // Why a unit of its own: the staged L1 (contract 16.5) runs it at M2 on M1's registered vectors,
 // reading the flip-flops after the edge of the operation ahead. l1d_fill_place composes the two in
-// one cycle. Golden counterpart: golden::L1::choose_placement, placement_dirty and agelru_bypasses
-// (without reservations: the RTL implements allocation on_fill).
+// one cycle. Golden counterpart: golden::L1::choose_placement, placement_dirty and agelru_bypasses,
+// with the reservations of l1.allocation on_miss (contract 13.1).
 #include <string>
 
 #include "common/config.h"
@@ -40,28 +40,41 @@ class FillPlaceM2 final : public RtlBlock {
     m.describe("whose victim comes back on victim_i.");
     m.describe("age_bypass_en_i: AgeLRU bypassing is on (policy AgeLRU and agelru_enable); req_rel_age_i is the");
     m.describe("requester's relative age, way_active_i / way_rel_age_i the owners' of the set's lines.");
+    m.describe("row_reserved_i (l1.allocation on_miss, contract 13.1): slots held for a fill in flight; a line");
+    m.describe("holding one is never a victim, and a position holding one never takes a partial block.");
 
     const Expr valid = m.input("row_valid_i", ways * kSlots);
     const Expr prio = m.input("row_priority_i", ways);
     const Expr rank = m.input("row_rank_i", ways * kSlots * 2);
     const Expr dirty_any = m.input("row_dirty_any_i", ways * kSlots);
+    const Expr reserved = m.input("row_reserved_i", ways * kSlots);
     const Expr common_eq = m.input("common_eq_i", ways);
     const Expr wanted = m.input("wanted_i");
     const Expr slots = m.input("slots_i", 3);
     const Expr bypass = m.input("bypass_i", 2);
     const auto [victim, age_bypass_en, way_active, way_rel, req_rel, eligible_o, allocates_o, way_o, pos_o, whole_o,
-                posmask_o, slotmask_o, replaces_o, wb_o, dirty_n_o] = placement_ports(m, ways, way_bits);
+                posmask_o, slotmask_o, replaces_o, wb_o, dirty_n_o, age_bypass_o] = placement_ports(m, ways, way_bits);
 
-    m.comment("Per way: the line holds a valid slot; PCAL opportunistic fills take no priority line; a line of");
-    m.comment("the block's common-tag can take a smaller block at a free position.");
+    m.comment("Per way: the line holds a valid slot; PCAL opportunistic fills take no priority line; a line");
+    m.comment("holding a reserved slot is no victim; a line of the block's common-tag (valid or reserved) can");
+    m.comment("take a smaller block at a position without a reserved slot.");
     Expr line_valid = m.logic("line_valid", ways);
+    Expr line_held = m.logic("line_held", ways);
+    Expr allowed = m.logic("allowed", ways);
+    Expr pos_free = m.logic("pos_free", ways);
     Expr same_common = m.logic("same_common", ways);
     Expr pcal_opp = m.logic("pcal_opp");
     m.assign(pcal_opp, bypass.eq(lit(2, 3)));
     m.gen_for("g_way", "gw", 0, ways, [&](Scope& g, const Expr& w) {
+      Expr res = g.logic("res", kSlots);
+      g.assign(res, reserved.part(w * kSlots, kSlots));
       g.assign(line_valid[w], red_or(valid.part(w * kSlots, kSlots)));
-      g.assign(eligible_o[w], (!pcal_opp).lor(!line_valid[w]).lor(!prio[w]));
-      g.assign(same_common[w], line_valid[w] & eligible_o[w] & common_eq[w]);
+      g.assign(line_held[w], red_or(res));
+      g.assign(allowed[w], (!pcal_opp).lor(!line_valid[w]).lor(!prio[w]));
+      g.assign(eligible_o[w], allowed[w] & !line_held[w]);
+      g.assign(pos_free[w], mux(slots.eq(lit(3, 1)), !red_and(res),
+                                (!(res[Expr(0U)] | res[Expr(1U)])).lor(!(res[Expr(2U)] | res[Expr(3U)]))));
+      g.assign(same_common[w], (line_valid[w] | line_held[w]) & allowed[w] & common_eq[w] & pos_free[w]);
     });
 
     Expr partial_found = m.logic("partial_found");
@@ -90,18 +103,22 @@ class FillPlaceM2 final : public RtlBlock {
     m.assign(way_o, mux(use_partial, partial_way, mux(invalid_found, invalid_way, victim)));
     m.assign(whole_o, !use_partial);
 
-    m.comment("The partial position in the chosen line: the aligned run of slots_i slots whose most recent");
-    m.comment("valid slot is oldest (age 4 when none is valid); ties to the lowest position.");
+    m.comment("The partial position in the chosen line: the aligned run of slots_i slots without a reserved");
+    m.comment("slot whose most recent valid slot is oldest (age 4 when none is valid); ties to the lowest.");
     Expr way_valid = m.logic("way_valid", kSlots);
     Expr way_rank = m.logic("way_rank", kSlots * 2);
+    Expr way_res = m.logic("way_res", kSlots);
     m.assign(way_valid, select_part(valid, way_o, ways, kSlots));
     m.assign(way_rank, select_part(rank, way_o, ways, kSlots * 2));
-    m.comment("age1[p]: slot p's rank if valid, else 4; age2[q]: the smaller of slots 2q and 2q+1 likewise.");
+    m.assign(way_res, select_part(reserved, way_o, ways, kSlots));
+    m.comment("age1[p]: 1 + slot p's rank if valid, else 5, and 0 (never chosen) if reserved; age2[q]: the");
+    m.comment("smaller of slots 2q and 2q+1 likewise, 0 if either is reserved.");
     Expr age1 = m.logic("age1", kSlots * 3);
     Expr age2 = m.logic("age2", 2 * 3);
     for (unsigned s = 0; s < kSlots; ++s) {
       m.assign(age1.part(Expr(s * 3), 3),
-               mux(way_valid[Expr(s)], cast(3, way_rank.part(Expr(s * 2), 2)), lit(3, 4)));
+               mux(way_res[Expr(s)], lit(3, 0),
+                   mux(way_valid[Expr(s)], cast(3, way_rank.part(Expr(s * 2), 2)) + lit(3, 1), lit(3, 5))));
     }
     for (unsigned q = 0; q < 2; ++q) {
       Expr a = age1.part(Expr(q * 6), 3), b = age1.part(Expr(q * 6 + 3), 3);
@@ -138,6 +155,7 @@ class FillPlaceM2 final : public RtlBlock {
     Expr age_bypass = m.logic("age_bypass");
     m.assign(age_bypass, replaces_o & age_bypass_en & victim_active & req_rel.gt(victim_rel));
     m.assign(allocates_o, wanted & any & !age_bypass);
+    m.assign(age_bypass_o, wanted & any & age_bypass);
     return m;
   }
 };

@@ -12,6 +12,8 @@
 #include "common/config.h"
 #include "common/types.h"
 #include "gen/blocks/block.h"
+#include "gen/blocks/l1d_mshr_doc.h"
+#include "gen/blocks/wide_select.h"  // bits_for
 
 namespace gen::blocks {
 namespace {
@@ -22,22 +24,6 @@ constexpr unsigned kDataBits = 8 * l1d::kLineBytes;
 constexpr unsigned kAwidBits = 8;    // CoreReq::awid
 constexpr unsigned kBypassBits = 2;  // golden::BypassReason: 0 none, 1 agcb, 2 two-level, 3 pcal
 
-// The shapes the golden L1 accepts (the configuration loader checks them too).
-void validate(const l1d::Config& cfg) {
-  if (cfg.l1.mshr_entries < 1 || cfg.l1.mshr_entries > 256) {
-    throw l1d::ConfigError("l1d_mshr: l1.mshr_entries must be 1..256 (the MSHR id is 8 bits), got " +
-                           std::to_string(cfg.l1.mshr_entries));
-  }
-  if (cfg.l1.mshr_max_merge < 1 || cfg.l1.mshr_max_merge > 64) {
-    throw l1d::ConfigError("l1d_mshr: l1.mshr_max_merge must be 1..64, got " + std::to_string(cfg.l1.mshr_max_merge));
-  }
-  if (cfg.l1.address_bits < 8 || cfg.l1.address_bits > 64) {
-    throw l1d::ConfigError("l1d_mshr: l1.address_bits must be 8..64, got " + std::to_string(cfg.l1.address_bits));
-  }
-  if (cfg.policy.agcb.entries < 2) {
-    throw l1d::ConfigError("l1d_mshr: agcb.entries must be >= 2, got " + std::to_string(cfg.policy.agcb.entries));
-  }
-}
 
 class Mshr final : public RtlBlock {
  public:
@@ -47,42 +33,9 @@ class Mshr final : public RtlBlock {
   }
 
   Module module(const l1d::Config& cfg) const override {
-    validate(cfg);
+    mshr_validate(cfg);
     Module m(name());
-    m.describe("MSHR file of the L1 (docs/l1d-microarchitecture.md sections 4-6, golden::Mshr): Entries entries,");
-    m.describe("each one 128 B memory line (line = address >> 7) with the sectors its read fetches, the fill");
-    m.describe("record of its first request (bypass reason, hashed PC, AWID, token), up to MaxMerge requests");
-    m.describe("(id, warp, byte mask) in arrival order, and the fill data with the L2 bypass bit.");
-    m.describe("Probe (combinational on the registered state), as golden::Mshr::probe_load / store_conflicts:");
-    m.describe("  a load (probe_store_i = 0) merges into the lowest valid entry of probe_line_i whose sectors");
-    m.describe("  hold every probe_needed_i sector: merge_o if that entry holds fewer than MaxMerge requests,");
-    m.describe("  else merge_full_o (even if a higher entry has room); merge_entry_o is that entry, else 0.");
-    m.describe("  conflict_o: no such entry (never one for a store) and a valid entry of the line overlaps");
-    m.describe("  probe_fetch_i (for a store the L1 drives the store's sectors there).");
-    m.describe("  free_entry_o: the lowest free entry (0 when free_o = 0); in_use_o: the valid entries.");
-    m.describe("Updates (registered):");
-    m.describe("  alloc_i takes entry free_entry_o (ignored when free_o = 0): valid, not filled, the record and");
-    m.describe("  request 0 (alloc_id_i, alloc_warp_i, alloc_mask_i);");
-    m.describe("  add_i appends a request to add_entry_i (ignored when it holds MaxMerge requests);");
-    m.describe("  resp_i marks resp_entry_i filled with resp_data_i (byte b at [8*b +: 8]) and resp_l2_bit_i;");
-    m.describe("  release_i frees release_entry_i.");
-    m.describe("Same cycle: the golden L1 gives alloc or add with a response (an add may meet the response");
-    m.describe("of its own entry: they write different fields), and release with a response for another");
-    m.describe("entry; these combine, as do updates of different entries in general. Defined beyond that:");
-    m.describe("  alloc_i with add_i: the alloc is done, the add ignored (S1 either merges or allocates, so");
-    m.describe("  one request write port serves both);");
-    m.describe("  on one entry, alloc overrides release and response (it can meet them only on a free entry,");
-    m.describe("  where they are illegal; its read is already on its way, so the allocation must stand);");
-    m.describe("  release overrides add and response (they are lost with the entry).");
-    m.describe("Read port (combinational) for the fill unit: entry rd_entry_i's fields, zero when it is free;");
-    m.describe("rd_data_o and rd_l2_bit_o zero until it is filled; request rd_req_i's fields, zero when");
-    m.describe("rd_req_i >= rd_count_o.");
-    m.describe("Cursor port (combinational) for the staged L1's fill cursor: cnt_count_o and cnt_line_o are");
-    m.describe("entry cnt_entry_i's request count and line, zero when it is free.");
-    m.describe("Reset: every entry free. The record, request and data memories have no reset: no output reads");
-    m.describe("a word before the update that makes it visible writes it.");
-    m.describe("EntryBits and ReqBits are port widths derived from Entries and MaxMerge (do not override them):");
-    m.describe("with one entry, or one request per entry, the index keeps one bit.");
+    mshr_describe(m);
 
     const uint32_t hpc_bits = std::max(1U, static_cast<uint32_t>(std::bit_width(cfg.policy.agcb.entries - 1)));
     Expr entries = m.param("Entries", cfg.l1.mshr_entries);
@@ -93,6 +46,7 @@ class Mshr final : public RtlBlock {
     Expr warp_w = m.param("WarpBits", 8);
     Expr entry_w = m.param("EntryBits", mux(entries.gt(1), clog2(entries), 1));
     Expr req_w = m.param("ReqBits", mux(max_merge.gt(1), clog2(max_merge), 1));
+    Expr res_w = m.param("ReserveBits", 3 + bits_for(cfg.l1.ways));
 
     Expr clk = m.clk();
     m.rst_n();
@@ -101,6 +55,7 @@ class Mshr final : public RtlBlock {
     Expr probe_needed = m.input("probe_needed_i", kSectors);
     Expr probe_fetch = m.input("probe_fetch_i", kSectors);
     Expr probe_store = m.input("probe_store_i");
+    Expr block = m.input("block_i");
     Expr merge_o = m.output("merge_o");
     Expr merge_full_o = m.output("merge_full_o");
     Expr merge_entry_o = m.output("merge_entry_o", entry_w);
@@ -108,6 +63,9 @@ class Mshr final : public RtlBlock {
     Expr free_o = m.output("free_o");
     Expr free_entry_o = m.output("free_entry_o", entry_w);
     Expr in_use_o = m.output("in_use_o", clog2(entries + 1));
+    Expr merge_res_o = m.output("merge_reserved_o");
+    Expr merge_missing_o = m.output("merge_missing_o", kSectors);
+    Expr merge_filled_o = m.output("merge_filled_o");
     // Allocate.
     Expr alloc = m.input("alloc_i");
     Expr alloc_line = m.input("alloc_line_i", line_bits);
@@ -119,17 +77,22 @@ class Mshr final : public RtlBlock {
     Expr alloc_id = m.input("alloc_id_i", id_w);
     Expr alloc_warp = m.input("alloc_warp_i", warp_w);
     Expr alloc_mask = m.input("alloc_mask_i", kMaskBits);
+    Expr alloc_reserve = m.input("alloc_reserve_i", res_w);
     // Merge.
     Expr add = m.input("add_i");
     Expr add_entry = m.input("add_entry_i", entry_w);
     Expr add_id = m.input("add_id_i", id_w);
     Expr add_warp = m.input("add_warp_i", warp_w);
     Expr add_mask = m.input("add_mask_i", kMaskBits);
+    Expr widen = m.input("widen_i");
+    Expr widen_sectors = m.input("widen_sectors_i", kSectors);
     // Memory response.
     Expr resp = m.input("resp_i");
     Expr resp_entry = m.input("resp_entry_i", entry_w);
     Expr resp_l2_bit = m.input("resp_l2_bit_i");
     Expr resp_data = m.input("resp_data_i", kDataBits);
+    Expr resp_sectors = m.input("resp_sectors_i", kSectors);
+    Expr resp_fills_o = m.output("resp_fills_o");
     // Read port.
     Expr rd_entry = m.input("rd_entry_i", entry_w);
     Expr rd_req = m.input("rd_req_i", req_w);
@@ -147,6 +110,7 @@ class Mshr final : public RtlBlock {
     Expr rd_id_o = m.output("rd_id_o", id_w);
     Expr rd_warp_o = m.output("rd_warp_o", warp_w);
     Expr rd_mask_o = m.output("rd_mask_o", kMaskBits);
+    Expr rd_reserve_o = m.output("rd_reserve_o", res_w);
     Expr cnt_entry = m.input("cnt_entry_i", entry_w);
     Expr cnt_count_o = m.output("cnt_count_o", clog2(max_merge + 1));
     Expr cnt_line_o = m.output("cnt_line_o", line_bits);
@@ -156,7 +120,9 @@ class Mshr final : public RtlBlock {
 
     Expr count_w = m.localparam("CountBits", clog2(max_merge + 1));
     Expr in_use_w = m.localparam("InUseBits", clog2(entries + 1));
-    Expr rec_w = m.localparam("RecordBits", hpc_w + (kBypassBits + kAwidBits + 1));
+    Expr rec_w = m.localparam("RecordBits", res_w + kSectors + hpc_w + (kBypassBits + kAwidBits + 1));
+    // An entry's reads in flight: its first and at most one widening per sector it lacked.
+    constexpr unsigned kReadsBits = 3;
     Expr request_w = m.localparam("RequestBits", id_w + warp_w + kMaskBits);
 
     m.comment("The probed fields of every entry, entry e at [e*W +: W] (the flops are in g_group).");
@@ -167,6 +133,7 @@ class Mshr final : public RtlBlock {
     Expr lines = m.logic("lines", entries * line_bits);
     Expr sectors = m.logic("sectors", entries * kSectors);
     Expr counts = m.logic("counts", entries * count_w);
+    Expr reads = m.logic("reads", entries * kReadsBits);
 
     m.comment("The probe: per entry, a valid entry of the probed line that covers probe_needed_i (loads");
     m.comment("only) and one that overlaps probe_fetch_i; golden::Mshr scans from entry 0, so the lowest");
@@ -186,6 +153,13 @@ class Mshr final : public RtlBlock {
       });
     });
     m.assign(merge_o, red_or(first_cover & room));
+    m.assign(merge_missing_o, mux(red_or(first_cover), probe_needed & ~sectors.part(merge_entry_o * kSectors, kSectors),
+                                  zeros()));
+    m.assign(merge_filled_o, red_or(first_cover & filled));
+    Expr widen_ok = m.logic("widen_ok");
+    m.comment("A response is its entry's last read unless a widening read joins it in the same cycle.");
+    m.assign(resp_fills_o, resp.land(reads.part(resp_entry * kReadsBits, kReadsBits).eq(lit(kReadsBits, 1)))
+                               .land(!(widen_ok.land(add_entry.eq(resp_entry)))));
     m.assign(merge_full_o, red_or(first_cover & ~room));
     m.assign(conflict_o, (!red_or(covers)).land(red_or(overlaps)));
     m.assign(free_o, red_or(first_free));
@@ -203,6 +177,7 @@ class Mshr final : public RtlBlock {
     m.assign(alloc_ok, alloc & free_o);
     m.assign(add_slot, counts.part(add_entry * count_w, req_w));
     m.assign(add_ok, add & !alloc & room[add_entry]);
+    m.assign(widen_ok, add_ok & widen);
     m.assign(req_we, alloc_ok | add_ok);
     m.assign(req_entry, mux(alloc_ok, free_entry_o, add_entry));
     m.assign(req_slot, mux(alloc_ok, zeros(), add_slot));
@@ -230,6 +205,7 @@ class Mshr final : public RtlBlock {
       Expr line_q = s.logic("line_q", n * line_bits);
       Expr sectors_q = s.logic("sectors_q", n * kSectors);
       Expr count_q = s.logic("count_q", n * count_w);
+      Expr reads_q = s.logic("reads_q", n * kReadsBits);
       const auto here = [&](const Expr& idx) { return (idx >> group_bits).eq(cast(entry_w, g)); };
       s.assign(in_group, (alloc_ok & here(free_entry_o)) | (add_ok & here(add_entry)) | (resp & here(resp_entry)) |
                              (release & here(release_entry)));
@@ -238,27 +214,37 @@ class Mshr final : public RtlBlock {
                    {l2_bit_q, zeros()},
                    {line_q, zeros()},
                    {sectors_q, zeros()},
-                   {count_q, zeros()}},
+                   {count_q, zeros()},
+                   {reads_q, zeros()}},
                   [&](Block& b) {
                     b.if_(in_group, [&](Block& t) {
                       t.for_("i", 0, n, [&](Block& body, const Expr& i) {
                         const Expr e = cast(entry_w, first + i);
                         const Expr count = count_q.part(i * count_w, count_w);
+                        const Expr nreads = reads_q.part(i * kReadsBits, kReadsBits);
+                        const Expr widen_here = widen_ok.land(add_entry.eq(e));
+                        const Expr resp_here = resp.land(resp_entry.eq(e));
                         body.if_(alloc & first_free[first + i], [&](Block& a) {
                           a.assign(valid_q[i], bit(true));
                           a.assign(filled_q[i], bit(false));
                           a.assign(line_q.part(i * line_bits, line_bits), alloc_line);
                           a.assign(sectors_q.part(i * kSectors, kSectors), alloc_sectors);
                           a.assign(count, cast(count_w, 1));
+                          a.assign(nreads, lit(kReadsBits, 1));
+                          a.assign(l2_bit_q[i], bit(false));
                         }).else_([&](Block& a) {
                           a.if_(release.land(release_entry.eq(e)), [&](Block& r) {
                             r.assign(valid_q[i], bit(false));
                             r.assign(filled_q[i], bit(false));
-                          }).else_if(resp.land(resp_entry.eq(e)), [&](Block& r) {
-                            r.assign(filled_q[i], bit(true));
-                            r.assign(l2_bit_q[i], resp_l2_bit);
+                          }).else_if(resp_here, [&](Block& r) {
+                            r.assign(filled_q[i], filled_q[i] | (nreads.eq(lit(kReadsBits, 1)) & !widen_here));
+                            r.assign(l2_bit_q[i], l2_bit_q[i] | resp_l2_bit);
                           });
                           a.if_(add_ok.land(add_entry.eq(e)), [&](Block& r) { r.assign(count, count + cast(count_w, 1)); });
+                          a.assign(nreads, nreads + cast(kReadsBits, widen_here) - cast(kReadsBits, resp_here));
+                          a.if_(widen_here, [&](Block& r) {
+                            r.assign(sectors_q.part(i * kSectors, kSectors), sectors_q.part(i * kSectors, kSectors) | widen_sectors);
+                          });
                         });
                       });
                     });
@@ -269,6 +255,7 @@ class Mshr final : public RtlBlock {
       s.assign(lines.part(first * line_bits, n * line_bits), line_q);
       s.assign(sectors.part(first * kSectors, n * kSectors), sectors_q);
       s.assign(counts.part(first * count_w, n * count_w), count_q);
+      s.assign(reads.part(first * kReadsBits, n * kReadsBits), reads_q);
     });
 
     m.gen_for("g_entry", "e", 0, entries, [&](Scope& s, const Expr& e) {
@@ -276,7 +263,7 @@ class Mshr final : public RtlBlock {
       Expr line = lines.part(e * line_bits, line_bits);
       Expr sec = sectors.part(e * kSectors, kSectors);
       s.assign(same_line, valid[e].land(line.eq(probe_line)));
-      s.assign(covers[e], (!probe_store).land(same_line).land((probe_needed & ~sec).eq(zeros())));
+      s.assign(covers[e], (!probe_store).land(same_line).land(block.lor((probe_needed & ~sec).eq(zeros()))));
       s.assign(overlaps[e], same_line.land((sec & probe_fetch).ne(zeros())));
       s.assign(room[e], counts.part(e * count_w, count_w).ne(cast(count_w, max_merge)));
     });
@@ -290,7 +277,8 @@ class Mshr final : public RtlBlock {
     Expr record_q = m.logic("record_q", rec_w, {entries});
     m.always_ff_noreset([&](Block& b) {
       b.if_(alloc_ok, [&](Block& t) {
-        t.assign(record_q[free_entry_o], concat({alloc_bypass, alloc_hpc, alloc_awid, alloc_token}));
+        t.assign(record_q[free_entry_o],
+                 concat({alloc_reserve, alloc_sectors, alloc_bypass, alloc_hpc, alloc_awid, alloc_token}));
       });
     });
     const auto req_addr = [&](const Expr& entry, const Expr& slot) {
@@ -306,9 +294,15 @@ class Mshr final : public RtlBlock {
     m.instance("u_requests", ram, {{"Words", req_words}, {"Width", request_w}},
                {{"clk_i", clk}, {"wr_en_i", req_we}, {"wr_addr_i", req_wr_addr}, {"wr_data_i", req_word},
                 {"rd_addr_i", req_rd_addr}, {"rd_data_o", req_rd_word}});
-    m.instance("u_data", ram, {{"Words", entries}, {"Width", kDataBits}},
-               {{"clk_i", clk}, {"wr_en_i", resp}, {"wr_addr_i", resp_entry}, {"wr_data_i", resp_data},
-                {"rd_addr_i", rd_entry}, {"rd_data_o", data_rd_word}});
+    m.comment("The fill data, one memory per sector: a response writes the sectors it names.");
+    m.gen_for("g_data", "gs", 0, kSectors, [&](Scope& g, const Expr& sec) {
+      Expr we = g.logic("we");
+      g.assign(we, resp & (resp_sectors.eq(zeros()) | resp_sectors[sec]));
+      g.instance("u_data", ram, {{"Words", entries}, {"Width", Expr(kDataBits / kSectors)}},
+                 {{"clk_i", clk}, {"wr_en_i", we}, {"wr_addr_i", resp_entry},
+                  {"wr_data_i", resp_data.part(sec * (kDataBits / kSectors), kDataBits / kSectors)},
+                  {"rd_addr_i", rd_entry}, {"rd_data_o", data_rd_word.part(sec * (kDataBits / kSectors), kDataBits / kSectors)}});
+    });
 
     m.comment("The read port: free entries, unfilled data and requests beyond the count read zero.");
     Expr rd_record = m.logic("rd_record", rec_w);
@@ -318,11 +312,13 @@ class Mshr final : public RtlBlock {
     m.assign(rd_filled_o, rd_valid_o & filled[rd_entry]);
     m.assign(rd_record, mux(rd_valid_o, record_q[rd_entry], zeros()));
     m.assign(rd_line_o, mux(rd_valid_o, lines.part(rd_entry * line_bits, line_bits), zeros()));
-    m.assign(rd_sectors_o, mux(rd_valid_o, sectors.part(rd_entry * kSectors, kSectors), zeros()));
+    m.assign(rd_sectors_o, rd_record.part(hpc_w + (kBypassBits + kAwidBits + 1), kSectors));
     m.assign(rd_count_o, mux(rd_valid_o, counts.part(rd_entry * count_w, count_w), zeros()));
     m.assign(cnt_count_o, mux(valid[cnt_entry], counts.part(cnt_entry * count_w, count_w), zeros()));
     m.assign(cnt_line_o, mux(valid[cnt_entry], lines.part(cnt_entry * line_bits, line_bits), zeros()));
-    m.assign(rd_bypass_o, rd_record.slice(rec_w - 1, rec_w - kBypassBits));
+    m.assign(rd_reserve_o, rd_record.slice(rec_w - 1, rec_w - res_w));
+    m.assign(rd_bypass_o, rd_record.part(hpc_w + (kAwidBits + 1), kBypassBits));
+    m.assign(merge_res_o, red_or(first_cover).land(record_q[merge_entry_o][rec_w - 1]));
     m.assign(rd_hpc_o, rd_record.part(kAwidBits + 1, hpc_w));
     m.assign(rd_awid_o, rd_record.slice(kAwidBits, 1));
     m.assign(rd_token_o, rd_record[0]);

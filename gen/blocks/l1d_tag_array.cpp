@@ -59,6 +59,10 @@ class TagArray final : public RtlBlock {
     m.describe("wr_* field. clear_priority_i (kernel end): every line's priority becomes 0 at the same edge,");
     m.describe("overriding a write of 1 in that cycle; clear_valid_i (kernel end with l1.kernel_end invalidate)");
     m.describe("does the same to every slot's valid bit.");
+    if (!line_state_) {
+      m.describe("reserved (per slot, l1.allocation on_miss, contract 13.1): the slot is held for a fill in");
+      m.describe("flight; it is written like every other field, reset to 0 and not cleared by clear_valid_i.");
+    }
     m.describe("Reset: every slot invalid and clean, slot s of every line rank s, every other field 0.");
     if (line_state_) {
       m.describe("This is l1d_line_state: the fields valid, slot_rank and priority only (the staged L1 keeps");
@@ -94,6 +98,9 @@ class TagArray final : public RtlBlock {
         {"hpc", hpc_bits, zeros(), all, ways * hpc_bits, {}, {}, {}},
         {"awid", Expr(kAwidBits), zeros(), all, ways * kAwidBits, {}, {}, {}},
         {"priority", Expr(1), zeros(), true, ways, {}, {}, {}},
+        // l1.allocation on_miss (contract 13.1): the slot awaits its fill. Only in the single-cycle
+        // array: the staged pipe does not run on_miss yet, and l1d_line_state keeps its ports.
+        {"reserved", Expr(kSlots), zeros(), all, ways * kSlots, {}, {}, {}},
     };
     std::erase_if(fields, [](const Field& f) { return !f.kept; });
 

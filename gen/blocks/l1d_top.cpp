@@ -39,7 +39,16 @@ const std::vector<std::string>& counter_names() {
   return kNames;
 }
 
+const std::vector<std::string>& option_counter_names() {
+  static const std::vector<std::string> kNames = {"fail_line_alloc", "pending_hits", "widening_reads"};
+  return kNames;
+}
+
 Module Top::build() {
+  if (staged_ && cfg_.l1.allocation == l1d::AllocationPolicy::kOnMiss)
+    throw l1d::ConfigError("l1d_top: l1.allocation on_miss runs on l1.pipeline single_cycle only (contract 13.1)");
+  if (staged_ && cfg_.l1.mshr_merge == l1d::MshrMerge::kBlock)
+    throw l1d::ConfigError("l1d_top: l1.mshr_merge block runs on l1.pipeline single_cycle only (contract 13.3)");
   describe();
   ports();
   registers();
@@ -49,6 +58,7 @@ Module Top::build() {
   policy_units();
   s1_decision();
   fill_decision();
+  miss_reserve();
   flush_decision();
   actors();
   row_writes();
@@ -88,7 +98,10 @@ void Top::describe() {
   m.describe("miss fetches the whole line, l1.bypass_fetch line), cfg_write_i (the write policy of");
   m.describe("store hits: 0 write-back, 1 write-through, 2 write-evict), cfg_kernel_end_inv_i (1: a kernel");
   m.describe("end clears every valid bit instead of the flush walk; l1.kernel_end invalidate, only without");
-  m.describe("dirty state). The replacement policy is the configuration's, built into u_repl.");
+  m.describe("dirty state), cfg_alloc_i (1: l1.allocation on_miss, contract 13.1: a load miss reserves its");
+  m.describe("place; single-cycle pipe and no dirty state only), cfg_merge_i (1: l1.mshr_merge block, contract");
+  m.describe("13.3: a load merges into its line's entry and widens it; likewise). The replacement policy is the");
+  m.describe("configuration's, built into u_repl.");
   m.describe("One actor uses the arrays per cycle: the fill unit, else the flush walker, else S1.");
   m.describe("Geometry (sets, ways, address and chunk-tag bits, MSHRs, miss queue) is the configuration's,");
   m.describe("fixed by the generator in the instantiated blocks and the widths below.");
@@ -111,6 +124,8 @@ void Top::ports() {
   const Expr cfg_line_fetch_i = m.input("cfg_line_fetch_i");
   const Expr cfg_write_i = m.input("cfg_write_i", 2);
   const Expr cfg_kinv_i = m.input("cfg_kernel_end_inv_i");
+  const Expr cfg_alloc_i = m.input("cfg_alloc_i");
+  const Expr cfg_merge_i = m.input("cfg_merge_i");
   // Quasi-static configuration, registered so that no logic depends combinationally on it:
   // a change takes effect one cycle later (the reset cycle loads it before the first request).
   // Besides the timing, this keeps Verilator from re-evaluating all the lookup logic whenever
@@ -123,7 +138,10 @@ void Top::ports() {
   cfg_line_fetch = m.logic("cfg_line_fetch_q");
   cfg_write = m.logic("cfg_write_q", 2);
   cfg_kinv = m.logic("cfg_kernel_end_inv_q");
-  cfg_in_ = {cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opp_i, cfg_keep_i, cfg_line_fetch_i, cfg_write_i, cfg_kinv_i};
+  Expr cfg_alloc = m.logic("cfg_alloc_q");
+  Expr cfg_merge = m.logic("cfg_merge_q");
+  cfg_in_ = {cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opp_i, cfg_keep_i, cfg_line_fetch_i, cfg_write_i, cfg_kinv_i,
+             cfg_alloc_i, cfg_merge_i};
   m.always_ff_noreset([&](Block& b) {
     b.assign(cfg_bypass, cfg_bypass_i);
     b.assign(cfg_gran, cfg_gran_i);
@@ -133,7 +151,23 @@ void Top::ports() {
     b.assign(cfg_line_fetch, cfg_line_fetch_i);
     b.assign(cfg_write, cfg_write_i);
     b.assign(cfg_kinv, cfg_kinv_i);
+    b.assign(cfg_alloc, cfg_alloc_i);
+    b.assign(cfg_merge, cfg_merge_i);
   });
+  cfg_q_ = {cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep, cfg_line_fetch, cfg_write, cfg_kinv, cfg_alloc, cfg_merge};
+  // The staged pipe runs neither on_miss nor block (its generator refuses them): they are only checked.
+  on_miss_ = m.logic("on_miss");
+  block_ = m.logic("block_merge");
+  m.assign(on_miss_, staged_ ? Expr(bit(false)) : cfg_alloc);
+  m.assign(block_, staged_ ? Expr(bit(false)) : cfg_merge);
+  if (staged_) {
+    Expr unused_cfg = m.logic("unused_cfg_options");
+    m.assign(unused_cfg, cfg_alloc ^ cfg_merge);
+    m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
+      v.comment("The staged pipe runs allocation on_fill and mshr_merge stall only (contract 13.1, 13.3).");
+      v.assert_clocked("TopStagedOnFillStall_A", !(cfg_alloc | cfg_merge));
+    });
+  }
   write_back_ = m.logic("write_back");
   write_evict_ = m.logic("write_evict");
   m.assign(write_back_, cfg_write.eq(lit(2, 0)));
@@ -173,6 +207,8 @@ void Top::ports() {
   rsp_mshr = m.input("mem_resp_mshr_i", kMshrPortBits);
   rsp_data = m.input("mem_resp_data_i", kLineBits);
   rsp_l2 = m.input("mem_resp_l2_bit_i");
+  // MemResp::sectors (mshr_merge block: one entry's reads answer different sectors).
+  rsp_sectors = staged_ ? Expr(zeros()) : m.input("mem_resp_sectors_i", kSlots);
 
   ev_launch = m.input("warp_launch_i");
   ev_exit = m.input("warp_exit_i");
@@ -188,6 +224,9 @@ void Top::ports() {
   quiet_o = m.output("quiet_o");
   gran_o = m.output("gran_o", 2);
   for (const std::string& n : counter_names()) cnt_o.push_back(m.output("cnt_" + n + "_o", kCounterBits));
+  if (!staged_) {
+    for (const std::string& n : option_counter_names()) cnt_o.push_back(m.output("cnt_" + n + "_o", kCounterBits));
+  }
   // Staged: the counters are carry-save (l1d_perf_counters): cnt_*_o are four 16-bit chunks and
   // counter i's carries out of chunks 0-2 are bits 3i..3i+2 here; the reader adds them.
   if (staged_) cnt_carry_o_ = m.output("cnt_carry_o", static_cast<unsigned>(counter_names().size()) * 3);
@@ -363,7 +402,10 @@ void Top::storage() {
   w_hpc = m.logic("w_hpc", ways_ * hpc_bits_);
   w_awid = m.logic("w_awid", ways_ * kAwidBits);
   w_prio = m.logic("w_prio", ways_);
+  t_res = m.logic("t_res", ways_ * kSlots);
+  if (!staged_) w_res = m.logic("w_res", ways_ * kSlots);
   if (staged_) {
+    m.assign(t_res, zeros());  // no reservations: the staged pipe runs allocation on_fill
     staged_tags();
   } else {
     m.instance("u_tags", tag_array_block().module(cfg_), {},
@@ -374,7 +416,8 @@ void Top::storage() {
                 {"wr_set_i", rd_set}, {"wr_way_en_i", w_en}, {"wr_common_tag_i", w_common},
                 {"wr_valid_i", w_valid}, {"wr_dirty_i", w_dirty}, {"wr_chunk_tag_i", w_tag},
                 {"wr_slot_rank_i", w_rank}, {"wr_hpc_i", w_hpc}, {"wr_awid_i", w_awid},
-                {"wr_priority_i", w_prio}, {"clear_priority_i", ev_kend}, {"clear_valid_i", ev_kend & cfg_kinv}});
+                {"wr_priority_i", w_prio}, {"rd_reserved_o", t_res}, {"wr_reserved_i", w_res},
+                {"clear_priority_i", ev_kend}, {"clear_valid_i", ev_kend & cfg_kinv}});
   }
 
   m.comment("Whether each slot of the row has a dirty byte (bit 4w+s: slot s of way w).");
@@ -411,6 +454,20 @@ void Top::storage() {
   mshr_release = m.logic("mshr_release");
   s1_hpc = m.logic("s1_hpc", hpc_bits_);
   s1_reason = m.logic("s1_reason", 2);
+  m.comment("S1's fetch, MSHR probe sectors and bypass reason after an AgeLRU bypass at the miss (on_miss).");
+  s1_fetch_eff = m.logic("s1_fetch_eff", kSlots);
+  s1_probe_eff = m.logic("s1_probe_eff", kSlots);
+  s1_reason_eff = m.logic("s1_reason_eff", 2);
+  const unsigned res_bits = 3 + way_bits_;
+  mr_reserve = m.logic(staged_ ? "unused_mr_reserve" : "mr_reserve", res_bits);
+  p_merge_res = m.logic(staged_ ? "unused_merge_res" : "p_merge_res");
+  s1_reserve = m.logic("s1_reserve");
+  p_missing = m.logic("p_missing", kSlots);
+  p_filled = m.logic(staged_ ? "unused_merge_filled" : "p_filled");
+  mshr_widen = m.logic("mshr_widen");
+  rsp_fills = m.logic(staged_ ? "unused_rsp_fills" : "rsp_fills");
+  fill_pos = m.logic("fill_pos_eff", 2);
+  fill_way = m.logic("fill_way", way_bits_);
   rsp_entry = m.logic("rsp_entry", mshr_bits_);
   m.assign(rsp_entry, rsp_mshr.slice(mshr_bits_ - 1, 0));
   Expr unused_rsp_mshr = m.logic("unused_rsp_mshr");
@@ -424,23 +481,25 @@ void Top::storage() {
   }
   m.instance("u_mshr", mshr_block().module(cfg_), {},
              {{"clk_i", clk}, {"rst_ni", rst},
-              {"probe_line_i", s1_line}, {"probe_needed_i", s1_needed}, {"probe_fetch_i", s1_probe_sectors},
-              {"probe_store_i", s1_store_q}, {"merge_o", p_merge}, {"merge_full_o", p_merge_full},
+              {"probe_line_i", s1_line}, {"probe_needed_i", s1_needed}, {"probe_fetch_i", s1_probe_eff},
+              {"probe_store_i", s1_store_q}, {"block_i", block_}, {"merge_o", p_merge}, {"merge_full_o", p_merge_full},
               {"merge_entry_o", p_merge_entry}, {"conflict_o", p_conflict}, {"free_o", p_free},
-              {"free_entry_o", p_free_entry}, {"in_use_o", mshr_in_use},
-              {"alloc_i", mshr_alloc}, {"alloc_line_i", s1_line}, {"alloc_sectors_i", s1_fetch},
-              {"alloc_bypass_i", s1_reason}, {"alloc_hpc_i", s1_hpc}, {"alloc_awid_i", s1_awid_q},
+              {"free_entry_o", p_free_entry}, {"in_use_o", mshr_in_use}, {"merge_reserved_o", p_merge_res},
+              {"merge_missing_o", p_missing}, {"merge_filled_o", p_filled},
+              {"alloc_i", mshr_alloc}, {"alloc_line_i", s1_line}, {"alloc_sectors_i", s1_fetch_eff},
+              {"alloc_bypass_i", s1_reason_eff}, {"alloc_hpc_i", s1_hpc}, {"alloc_awid_i", s1_awid_q},
               {"alloc_token_i", s1_token_q}, {"alloc_id_i", s1_id_q}, {"alloc_warp_i", s1_warp_q},
-              {"alloc_mask_i", s1_mask_q},
+              {"alloc_mask_i", s1_mask_q}, {"alloc_reserve_i", concat({s1_reserve, fill_way, fill_pos})},
               {"add_i", mshr_add}, {"add_entry_i", p_merge_entry}, {"add_id_i", s1_id_q},
-              {"add_warp_i", s1_warp_q}, {"add_mask_i", s1_mask_q},
+              {"add_warp_i", s1_warp_q}, {"add_mask_i", s1_mask_q}, {"widen_i", mshr_widen},
+              {"widen_sectors_i", p_missing},
               {"resp_i", rsp_valid}, {"resp_entry_i", rsp_entry}, {"resp_l2_bit_i", rsp_l2},
-              {"resp_data_i", rsp_data},
+              {"resp_data_i", rsp_data}, {"resp_sectors_i", rsp_sectors}, {"resp_fills_o", rsp_fills},
               {"rd_entry_i", fill_head}, {"rd_req_i", fill_index_q}, {"rd_valid_o", mr_valid},
               {"rd_filled_o", mr_filled}, {"rd_line_o", mr_line}, {"rd_sectors_o", mr_sectors},
               {"rd_bypass_o", mr_bypass}, {"rd_hpc_o", mr_hpc}, {"rd_awid_o", mr_awid}, {"rd_token_o", mr_token},
               {"rd_l2_bit_o", mr_l2}, {"rd_count_o", mr_count}, {"rd_data_o", mr_data}, {"rd_id_o", mr_id},
-              {"rd_warp_o", mr_warp}, {"rd_mask_o", mr_mask},
+              {"rd_warp_o", mr_warp}, {"rd_mask_o", mr_mask}, {"rd_reserve_o", mr_reserve},
               {"cnt_entry_i", staged_ ? fill_cursor_entry : fill_head},
               {"cnt_count_o", staged_ ? fill_cursor_count : m.logic("unused_cnt_count", count_bits_)},
               {"cnt_line_o", staged_ ? fill_cursor_line : m.logic("unused_cnt_line", line_bits_)},

@@ -48,16 +48,19 @@ void Top::actors() {
 
   // Counter increments.
   inc_ = {};
-  for (const std::string& n : counter_names()) inc_.push_back(m.logic("inc_" + n, 3));
+  std::vector<std::string> names = counter_names();
+  if (!staged_) names.insert(names.end(), option_counter_names().begin(), option_counter_names().end());
+  for (const std::string& n : names) inc_.push_back(m.logic("inc_" + n, 3));
 
   // A core request waits while a fill step or a flush visit acts (s1_stall_cycles); staged: at A.
   stall_event_ = staged_ ? iss_stall : s1_valid_q.land(act_fill.lor(act_flush));
   rank_new = m.logic("rank_new", kSlots * 2);  // slot ranks of the written way after promotion
   rank_sel = m.logic("rank_sel", kSlots);      // slots promoted, in increasing order
   wr_way = m.logic("wr_way", way_bits_);       // the way whose ranks change
-  m.comment("The way whose slot ranks change and its promoted slots: the fill's, else S1's hit.");
-  m.assign(wr_way, mux(act_fill, fill_way, m_way));
-  m.assign(rank_sel, mux(act_fill, fill_slotmask, m_slots));
+  m.comment("The way whose slot ranks change and its promoted slots: the fill's or S1's reservation's, else");
+  m.comment("S1's hit.");
+  m.assign(wr_way, mux(act_fill | s1_reserve, fill_way, m_way));
+  m.assign(rank_sel, mux(act_fill | s1_reserve, fill_slotmask, m_slots));
   m.comment("Slot-rank promotion of the written way: each selected slot in increasing order becomes the");
   m.comment("most recent, the ones that were more recent age by one.");
   m.always_comb({{rank_new, select_part(t_rank, wr_way, ways_, kSlots * 2)}}, [&](Block& b) {
@@ -79,16 +82,15 @@ void Top::actors() {
       {s1_partial_done, bit(false)}, {fill_placing, bit(false)},
       {fill_answer, bit(false)}, {walk_step, bit(false)},
       {fill_write, bit(false)}, {load_hit, bit(false)}, {store_hit, bit(false)},
-      {evict_hit, bit(false)}, {mshr_alloc, bit(false)}, {mshr_add, bit(false)}, {mshr_release, bit(false)},
+      {evict_hit, bit(false)}, {s1_reserve, bit(false)}, {mshr_widen, bit(false)}, {res_fill, bit(false)}, {mshr_alloc, bit(false)}, {mshr_add, bit(false)}, {mshr_release, bit(false)},
       {agcb_dec, bit(false)}, {agcb_dec_idx, zeros()}, {agcb_inc, bit(false)}, {agcb_inc_idx, zeros()},
       {rp_hit, bit(false)}, {rp_miss, bit(false)}, {rp_fill, bit(false)}, {rp_way, zeros()},
       {resp_valid_d, bit(false)}, {resp_id_d, zeros()}, {resp_warp_d, zeros()}, {resp_outcome_d, lit(2, 0)}};
   for (const Expr& i : inc_) drives.push_back({i, lit(3, 0)});
 
   auto inc = [&](Block& b, const std::string& name, const Expr& v) {
-    const auto& names = counter_names();
     const size_t i = static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
-    b.assign(inc_.at(i), cast(3, v));
+    if (i < names.size()) b.assign(inc_[i], cast(3, v));  // the staged pipe has no option counters
   };
 
   m.comment("The acting actor's decisions: flags, narrow outputs and counter increments. The wide writes");
@@ -130,13 +132,13 @@ void Top::fill_actor(Block& f, const Inc& inc) {
   f.comment("answers one merged request; the last one frees the entry.");
   f.assign(fill_placing, !fill_placed_q);
   f.if_((!fill_placed_q).land(mr_bypass.eq(lit(2, 1))).land(mr_l2), [&](Block& t) { inc(t, "agcb_overrides", lit(1, 1)); });
-  f.if_((!fill_placed_q).land(fill_allocates).land(!room_fill), [&](Block& t) {
+  f.if_((!fill_placed_q).land(fill_normal).land(!room_fill), [&](Block& t) {
     inc(t, "fill_stall_cycles", lit(1, 1));
   }).else_([&](Block& t) {
     t.assign(fill_answer, bit(true));
     t.if_(!fill_placed_q, [&](Block& p) {
       inc(p, "fills", lit(1, 1));
-      p.if_(fill_allocates, [&](Block& a) {
+      p.if_(fill_normal, [&](Block& a) {
         inc(a, "fills_allocated", lit(1, 1));
         a.comment("Write back the dirty valid slots being replaced, invalidate them, write the block");
         a.comment("(fill_write: row_writes).");
@@ -157,13 +159,22 @@ void Top::fill_actor(Block& f, const Inc& inc) {
         inc(a, "writebacks", fill_dirty_n);
         inc(a, "mem_writes", fill_dirty_n);
       });
+      if (!staged_) {
+        p.if_(mr_res, [&](Block& a) {
+          a.comment("on_miss: the block goes into the slots its miss reserved (res_fill: row_writes); no");
+          a.comment("write-back, replacement or AGCB update (they happened at the miss).");
+          a.assign(res_fill, bit(true));
+          a.assign(w_en, cast(ways_, lit(1, 1)) << mr_res_way);
+          inc(a, "fills_allocated", res_place);
+        });
+      }
     });
     t.comment("Answer request fill_index_q: miss-return if the block allocated, else bypass-return (its");
     t.comment("bytes: response).");
     t.assign(resp_valid_d, bit(true));
     t.assign(resp_id_d, mr_id);
     t.assign(resp_warp_d, mr_warp);
-    t.assign(resp_outcome_d, mux(mux(fill_placed_q, fill_alloc_q, fill_allocates), lit(2, 1), lit(2, 2)));
+    t.assign(resp_outcome_d, mux(mux(fill_placed_q, fill_alloc_q, fill_alloc_now), lit(2, 1), lit(2, 2)));
     t.if_((cast(count_bits_, fill_index_q) + cast(count_bits_, 1)).eq(mr_count),
           [&](Block& u) { u.assign(mshr_release, bit(true)); });
   });
@@ -200,7 +211,7 @@ void Top::s1_actor(Block& f, const Inc& inc) {
     b.assign(wb_off, cp_off);
     b.assign(w_en, zeros());
     b.for_("w", 0, Expr(ways_), [&](Block& bw, const Expr& w) {
-      bw.assign(w_en[w], red_or(m_copies.part(w * kSlots, kSlots)));
+      bw.assign(w_en[w], red_or(s1_copies.part(w * kSlots, kSlots)));
     });
     b.assign(push_final, bit(true));
     b.assign(final_off, s1_dirty_n);
@@ -226,14 +237,25 @@ void Top::s1_actor(Block& f, const Inc& inc) {
       h.assign(resp_outcome_d, lit(2, 0));
     }).else_if(p_merge_full, [&](Block& t) { inc(t, "fail_merge_full", lit(1, 1)); })
         .else_if(p_conflict, [&](Block& t) { inc(t, "fail_conflict", lit(1, 1)); })
+        .else_if(s1_widening.land(p_filled), [&](Block& t) { inc(t, "fail_conflict", lit(1, 1)); })
+        .else_if(s1_widening.land(!room_one), [&](Block& t) { inc(t, "fail_queue_full", lit(1, 1)); })
         .else_if(p_merge, [&](Block& t) {
-          t.comment("Merge into the entry fetching the line's needed sectors.");
+          t.comment("Merge into the entry fetching the line's needed sectors; under mshr_merge block widen it");
+          t.comment("by a read of those it lacks (contract 13.3).");
+          t.if_(s1_widening, [&](Block& w) {
+            drop_copies(w);
+            w.assign(mshr_widen, bit(true));
+            inc(w, "mem_reads", lit(1, 1));
+            inc(w, "widening_reads", lit(1, 1));
+          });
           t.assign(s1_complete, bit(true));
           t.assign(s1_miss_done, bit(true));
           t.assign(s1_partial_done, m_partial);
           t.assign(mshr_add, bit(true));
           inc(t, "merges", lit(1, 1));
+          inc(t, "pending_hits", p_merge_res);
         })
+        .else_if(line_alloc_fail, [&](Block& t) { inc(t, "fail_line_alloc", lit(1, 1)); })
         .else_if(!p_free, [&](Block& t) { inc(t, "fail_mshr_full", lit(1, 1)); })
         .else_if(!room_s1, [&](Block& t) { inc(t, "fail_queue_full", lit(1, 1)); })
         .else_([&](Block& t) {
@@ -246,7 +268,17 @@ void Top::s1_actor(Block& f, const Inc& inc) {
           t.assign(rp_miss, bit(true));
           inc(t, "mem_reads", lit(1, 1));
           inc(t, "mem_writes", s1_dirty_n);
-          inc(t, "bypasses", s1_reason.ne(lit(2, 0)));
+          inc(t, "bypasses", s1_reason_eff.ne(lit(2, 0)));
+          t.if_(s1_place, [&](Block& r) {
+            r.comment("on_miss: reserve the place (s1_reserve: row_writes), the fill's updates now.");
+            r.assign(s1_reserve, bit(true));
+            r.assign(w_en[fill_way], bit(true));
+            r.assign(rp_way, fill_way);
+            r.if_(fill_replaces, [&](Block& u) {
+              u.assign(agcb_inc, bit(true));
+              u.assign(agcb_inc_idx, select_part(t_hpc, fill_way, ways_, hpc_bits_));
+            });
+          });
         });
   }).else_([&](Block& st) {
     st.if_(p_conflict, [&](Block& t) { inc(t, "fail_conflict", lit(1, 1)); })

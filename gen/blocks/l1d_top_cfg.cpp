@@ -28,7 +28,9 @@ std::vector<CfgInput> l1d_top_cfg_inputs(const l1d::Config& cfg) {
           {"cfg_keep_large_i", p.dycache.keep_large_pieces ? 1u : 0u},
           {"cfg_line_fetch_i", cfg.l1.bypass_fetch == l1d::BypassFetch::kLine ? 1u : 0u},
           {"cfg_write_i", static_cast<uint32_t>(cfg.l1.write_policy)},
-          {"cfg_kernel_end_inv_i", cfg.l1.kernel_end == l1d::KernelEndAction::kInvalidate ? 1u : 0u}};
+          {"cfg_kernel_end_inv_i", cfg.l1.kernel_end == l1d::KernelEndAction::kInvalidate ? 1u : 0u},
+          {"cfg_alloc_i", cfg.l1.allocation == l1d::AllocationPolicy::kOnMiss ? 1u : 0u},
+          {"cfg_merge_i", cfg.l1.mshr_merge == l1d::MshrMerge::kBlock ? 1u : 0u}};
 }
 
 std::string format_cfg_inputs(const std::vector<CfgInput>& inputs) {

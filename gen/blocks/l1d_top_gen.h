@@ -29,6 +29,9 @@ constexpr unsigned kCounterBits = 64;
 
 // The counters of golden::L1Counters, in its order, with the names the ports carry.
 const std::vector<std::string>& counter_names();
+// The single-cycle l1d_top's further counters (contract 13.1, 13.3): res_fail[kLineAlloc],
+// pending_hits, widening_reads. After counter_names() in the ports; the staged pipe has none yet.
+const std::vector<std::string>& option_counter_names();
 
 // Miss-queue request fields (LSB first): a MemReq without its data and mask, and whether the
 // entry is a write-back (its payload is a slot, placed at its sector when sent).
@@ -88,6 +91,8 @@ class Top {
   void fill_decision();
 
   void flush_decision();
+
+  void miss_reserve();  // l1.allocation on_miss at S1 (single-cycle; gen/blocks/l1d_top_reserve.cpp)
 
   void actors();
 
@@ -149,7 +154,11 @@ class Top {
   Module m;
 
  private:
-  std::vector<Expr> cfg_in_;
+  std::vector<Expr> cfg_in_, cfg_q_;
+  Expr on_miss_;  // l1.allocation on_miss (cfg_alloc_i; constant 0 in the staged pipe)
+  // l1.mshr_merge block (cfg_merge_i; 0 in the staged pipe): the merge entry's missing sectors and
+  // filled bit, S1 widens it (decision and actor flag), the response's sectors, the fills.
+  Expr block_, p_missing, p_filled, s1_widening, mshr_widen, rsp_sectors, rsp_fills;
   Expr write_back_, write_evict_, clk, rst, cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep, cfg_line_fetch, cfg_write, cfg_kinv;
   Expr req_valid, req_ready, req_id, req_warp, req_awid, req_token, req_pc, req_store, req_addr, req_size, req_mask,
       req_data;
@@ -185,6 +194,14 @@ class Top {
   Expr rp_hit, rp_miss, rp_fill, rp_way, rp_eligible, rp_victim;
   Expr m_hit, m_partial, m_way, m_slots, m_copies, cp_way, cp_slot, cp_wb, s1_dirty_n, cp_off;
   Expr fill_way, fill_pos, fill_posmask, fill_whole, fill_replaces, fill_wb, fill_dirty_n, fill_allocates;
+  // l1.allocation on_miss (contract 13.1): the slots' reserved bits (row and write), the fill
+  // entry's reservation {reserved, way, pos}, the placement's inputs (the fill's block or S1's), S1's
+  // decision (reserve, AgeLRU bypass, line_alloc failure) and its effective fetch, probe, reason and
+  // copies, the fill of a reserved block, and the merged entry's reserved bit.
+  Expr t_res, w_res, mr_reserve, mr_res, mr_res_way, mr_res_pos, pl_valid, pl_common, pl_slots, pl_first, pl_ct,
+      pl_age_bypass, s1_reserve, s1_age_bypass, line_alloc_fail, s1_fetch_eff, s1_probe_eff, s1_reason_eff,
+      s1_bypass_fetch, s1_extra_copies, s1_copies, s1_place, res_fill, res_place, fill_alloc_now, fill_normal, p_merge_res,
+      rp_fill_any;
   Expr walk_keep, walk_wb, walk_dirty_n, walk_last;
   Expr room_s1, room_one, room_fill, room_walk, rank_sel, wr_way, way_active, way_rel, fill_slotmask;
   Expr mq_count_q, mq_pop_, mq_pushes_, wb_en, wb_way, wb_slot, wb_off, wb_from_s1, push_final, final_off;

@@ -127,11 +127,17 @@ void Top::miss_candidates() {
     g.assign(wb_req.part(k * R, R), L.pack(line, bit(true), cast(kSlots, lit(4, 1) << chunk), bit(true), bit(false),
                                            bit(false), lit(kMshrPortBits, 0)));
   });
-  m.comment("S1's read (its fetch, bypass reason and new MSHR entry) or store (its needed sectors).");
+  m.comment("S1's read (its fetch, bypass reason and new MSHR entry; or under mshr_merge block the sectors");
+  m.comment("its line's entry lacks, a bypass read for that entry) or store (its needed sectors).");
   Expr final_req = final_req_ = m.logic("final_req", R);
-  m.assign(final_req, L.pack(s1_line, s1_store_q, mux(s1_store_q, s1_needed, s1_fetch), bit(false),
-                             (!s1_store_q) & s1_reason.ne(lit(2, 0)), (!s1_store_q) & s1_reason.eq(lit(2, 1)),
-                             mux(s1_store_q, lit(kMshrPortBits, 0), cast(kMshrPortBits, p_free_entry))));
+  Expr read_entry = m.logic("read_entry", mshr_bits_);
+  m.assign(read_entry, mux(s1_widening, p_merge_entry, p_free_entry));
+  m.assign(final_req, L.pack(s1_line, s1_store_q,
+                             mux(s1_store_q, s1_needed, mux(s1_widening, p_missing, s1_fetch_eff)), bit(false),
+                             (!s1_store_q) & (s1_widening | s1_reason_eff.ne(lit(2, 0))),
+                             (!s1_store_q) & !s1_widening & s1_reason_eff.eq(lit(2, 1)),
+                             mux(s1_store_q, lit(kMshrPortBits, 0),
+                                 cast(kMshrPortBits, read_entry))));
 
   // A write-back's payload: its dirty mask over its 32 B (staged: the bytes come at D, staged_data).
   if (!staged_) wb_pay_ = wb_payloads(wb_dirty, lane_data);
@@ -218,13 +224,14 @@ void Top::fill_fifo() {
   Expr count_d = m.logic("fifo_count_d", bits_for(mshrs_ + 1));
   const unsigned cb = bits_for(mshrs_ + 1) + 1;
   auto wrap = [&](const Expr& x) { return mux(x.ge(lit(cb, mshrs_)), x - lit(cb, mshrs_), x); };
+  m.comment("An entry joins when its last read is answered (mshr_merge block: it may have several).");
   m.always_ff_noreset([&](Block& b) {
-    b.if_(rsp_valid, [&](Block& t) {
+    b.if_(rsp_fills, [&](Block& t) {
       t.assign(fifo_q[cast(mshr_bits_, wrap(cast(cb, head_q) + cast(cb, fifo_count_q)))], rsp_entry);
     });
   });
   m.assign(head_d, mux(mshr_release, cast(mshr_bits_, wrap(cast(cb, head_q) + lit(cb, 1))), head_q));
-  m.assign(count_d, fifo_count_q + cast(bits_for(mshrs_ + 1), rsp_valid) - cast(bits_for(mshrs_ + 1), mshr_release));
+  m.assign(count_d, fifo_count_q + cast(bits_for(mshrs_ + 1), rsp_fills) - cast(bits_for(mshrs_ + 1), mshr_release));
   m.always_ff({{head_q, zeros()}, {fifo_count_q, zeros()}}, [&](Block& b) {
     b.assign(head_q, head_d);
     b.assign(fifo_count_q, count_d);

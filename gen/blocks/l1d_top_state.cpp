@@ -50,7 +50,7 @@ void Top::state_updates() {
                     t.assign(fill_index_d, zeros());
                   }).else_if(fill_answer, [&](Block& t) {
                     t.assign(fill_placed_d, bit(true));
-                    t.if_(fill_placing, [&](Block& u) { u.assign(fill_alloc_d, fill_allocates); });
+                    t.if_(fill_placing, [&](Block& u) { u.assign(fill_alloc_d, fill_alloc_now); });
                     t.assign(fill_index_d, fill_index_q + cast(req_idx_bits_, 1));
                   });
                 });
@@ -103,7 +103,8 @@ void Top::state_updates() {
 void Top::counters() {
   m.comment("Counters (golden::L1Counters). The granularity switch is counted when the selector decides,");
   m.comment("which is the cycle before its registered switch_o: the output adds the pending pulse.");
-  const auto& names = counter_names();
+  std::vector<std::string> names = counter_names();
+  if (!staged_) names.insert(names.end(), option_counter_names().begin(), option_counter_names().end());
   Expr switched = m.logic("gran_switched");
   m.assign(switched, sel_switch & dynamic);
   for (size_t i = 0; i < names.size(); ++i) {
@@ -143,7 +144,7 @@ void Top::outputs() {
 void Top::assertions() {
   TopAssertSignals a;
   a.cfg_in = cfg_in_;
-  a.cfg_q = {cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep, cfg_line_fetch, cfg_write, cfg_kinv};
+  a.cfg_q = cfg_q_;
   a.mem_valid = mem_valid_o;
   a.mem_ready = mem_ready;
   a.mem_payload = {mem_line_o, mem_store_o, mem_sectors_o, mem_mask_o,
@@ -154,7 +155,9 @@ void Top::assertions() {
   a.act_s1 = act_s1;
   a.fill_actions = {fill_placing, fill_answer, fill_write, mshr_release, rp_fill};
   a.flush_actions = {walk_step};
-  a.s1_actions = {s1_complete, load_hit, store_hit, evict_hit, wb_from_s1, push_final, mshr_alloc, mshr_add, rp_hit, rp_miss};
+  a.fill_actions.push_back(res_fill);
+  a.s1_actions = {s1_complete, load_hit, store_hit, evict_hit, wb_from_s1, push_final, mshr_alloc, mshr_add, rp_hit, rp_miss,
+                  s1_reserve};
   a.queue_count = mq_count_q;
   a.queue_pop = mq_pop_;
   a.queue_pushes = mq_pushes_;
@@ -164,7 +167,7 @@ void Top::assertions() {
   a.fifo_pop = mshr_release;
   a.fifo_entries = mshrs_;
   a.exclusive_groups = {
-      {mshr_alloc, mshr_add}, {rp_hit, rp_miss, rp_fill}, {fill_write, walk_step, wb_from_s1, store_hit, evict_hit}};
+      {mshr_alloc, mshr_add}, {rp_hit, rp_miss, rp_fill}, {fill_write, res_fill, walk_step, wb_from_s1, store_hit, evict_hit}};
   a.ways = ways_;
   a.slots = kSlots;
   a.common_bits = cm_bits_;

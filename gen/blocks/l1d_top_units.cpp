@@ -39,7 +39,8 @@ void Top::policy_units() {
   age_oldest = m.logic("age_oldest", kAwidBits);
   age_youngest = m.logic("age_youngest", kAwidBits);
   age_empty = m.logic("age_empty");
-  m.assign(age_ids, concat({mr_awid, t_awid}));
+  m.comment("The requester: the fill's first request, or under on_miss S1's (its AgeLRU bypass at the miss).");
+  m.assign(age_ids, concat({staged_ ? mr_awid : mux(act_fill, mr_awid, s1_awid_q), t_awid}));
   m.instance("u_ages", agelru_ages_block().module(cfg_), {},
              {{"clk_i", clk}, {"rst_ni", rst}, {"launch_i", ev_launch}, {"exit_i", ev_exit},
               {"exit_awid_i", ev_exit_awid}, {"exit_has_next_i", ev_exit_has_next}, {"exit_next_i", ev_exit_next},
@@ -50,6 +51,8 @@ void Top::policy_units() {
   rp_hit = m.logic("rp_hit");
   rp_miss = m.logic("rp_miss");
   rp_fill = m.logic("rp_fill");
+  rp_fill_any = m.logic("rp_fill_any");  // the fill's on_fill, or S1's at an on_miss reservation
+  m.assign(rp_fill_any, rp_fill | s1_reserve);
   rp_way = m.logic("rp_way", way_bits_);  // the hit or filled way
   rp_eligible = m.logic("rp_eligible", ways_);
   rp_victim = m.logic("rp_victim", way_bits_);
@@ -62,7 +65,7 @@ void Top::policy_units() {
              {{"clk_i", clk}, {"rst_ni", rst},
               {"hit_i", rp_hit}, {"hit_set_i", rd_set}, {"hit_way_i", rp_way},
               {"miss_i", rp_miss}, {"miss_set_i", rd_set},
-              {"fill_i", rp_fill}, {"fill_set_i", rd_set}, {"fill_way_i", rp_way},
+              {"fill_i", rp_fill_any}, {"fill_set_i", rd_set}, {"fill_way_i", rp_way},
               {"set_i", rd_set}, {"eligible_i", rp_eligible}, {"way_active_i", way_active},
               {"way_rel_age_i", way_rel}, {"age_filter_i", agelru_en_q}, {"victim_o", rp_victim},
               {"ranks_o", rp_ranks}});
@@ -84,14 +87,17 @@ void Top::s1_decision() {
   cp_wb = m.logic("cp_wb", kSlots);
   cp_off = m.logic("cp_off", kSlots * 3);
   s1_dirty_n = m.logic("s1_dirty_n", 3);
-  m.instance("u_core_match", core_match_block().module(cfg_), {},
+  s1_bypass_fetch = m.logic(staged_ ? "unused_bypass_fetch" : "s1_bypass_fetch", kSlots);
+  s1_extra_copies = m.logic("s1_extra_copies", kSlots);
+  m.comment("Under on_miss an AgeLRU bypass at the miss fetches (and drops the copies of) bypass_fetch_o.");
+  m.assign(s1_extra_copies, mux(on_miss_ & !s1_store_q & cfg_bypass.eq(lit(3, 4)), s1_bypass_fetch, zeros()));  m.instance("u_core_match", core_match_block().module(cfg_), {},
              {{"store_i", s1_store_q}, {"size_i", s1_size_q}, {"chunk_i", s1_chunk}, {"mask_i", s1_mask_q},
               {"token_i", s1_token_q}, {"common_tag_i", s1_common}, {"chunk_tag_i", s1_chunk_tag}, {"gran_i", gran},
               {"cfg_bypass_i", cfg_bypass}, {"cfg_bto_i", cfg_bto}, {"cfg_opportunistic_i", cfg_opp},
               {"cfg_line_fetch_i", cfg_line_fetch}, {"agcb_bypass_i", agcb_bypass}, {"two_level_bypass_i", tl_bypass}, {"row_common_tag_i", t_common},
               {"row_valid_i", t_valid}, {"row_chunk_tag_i", t_tag}, {"row_dirty_any_i", t_dirty_any},
-              {"needed_o", s1_needed}, {"fetch_o", s1_fetch}, {"probe_o", s1_probe_sectors},
-              {"reason_o", s1_reason}, {"hit_o", m_hit}, {"partial_o", m_partial}, {"hit_way_o", m_way},
+              {"extra_copies_i", s1_extra_copies}, {"needed_o", s1_needed}, {"fetch_o", s1_fetch},
+              {"probe_o", s1_probe_sectors}, {"reason_o", s1_reason}, {"bypass_fetch_o", s1_bypass_fetch}, {"hit_o", m_hit}, {"partial_o", m_partial}, {"hit_way_o", m_way},
               {"hit_slots_o", m_slots}, {"copies_o", m_copies}, {"cp_way_o", cp_way}, {"cp_slot_o", cp_slot},
               {"cp_wb_o", cp_wb}, {"cp_off_o", cp_off}, {"writebacks_o", s1_dirty_n}});
 }
@@ -99,8 +105,6 @@ void Top::s1_decision() {
 // ---------------------------------------------------------------------------------------
 // Fill unit, cycle 0: allocate? where? write-backs? (contract section 6; l1d_fill_place)
 void Top::fill_decision() {
-  fill_way = m.logic("fill_way", way_bits_);
-  fill_pos = m.logic("fill_pos_eff", 2);
   fill_whole = m.logic("fill_whole");
   fill_posmask = m.logic("fill_posmask", kSlots);
   fill_slotmask = m.logic("fill_slotmask", kSlots);
@@ -110,17 +114,30 @@ void Top::fill_decision() {
   fill_allocates = m.logic("fill_allocates");
   Expr age_bypass_en = m.logic("fill_age_bypass_en");
   m.assign(age_bypass_en, cfg_bypass.eq(lit(3, 4)) & agelru_en_q);
+  m.comment("The placement's block: the fill's, or under on_miss S1's (miss_reserve), on the row without");
+  m.comment("S1's copies (the state the miss leaves, contract 13.1).");
+  pl_valid = m.logic("pl_valid", ways_ * kSlots);
+  pl_common = m.logic("pl_common", cm_bits_);
+  pl_slots = m.logic("pl_slots", 3);
+  pl_first = m.logic("pl_first", 2);
+  pl_ct = m.logic("pl_ct", ct_bits_ - 2);  // the block's line part of its chunk-tags
+  Expr pl_bypass = m.logic("pl_bypass", 2);
+  Expr pl_l2 = m.logic("pl_l2");
+  m.assign(pl_bypass, staged_ ? mr_bypass : mux(act_fill, mr_bypass, s1_reason));
+  m.assign(pl_l2, staged_ ? mr_l2 : act_fill & mr_l2);
+  pl_age_bypass = m.logic(staged_ ? "unused_age_bypass" : "pl_age_bypass");
   m.instance("u_fill_place", fill_place_block().module(cfg_), {},
-             {{"row_valid_i", t_valid}, {"row_common_tag_i", t_common}, {"row_priority_i", t_prio},
-              {"row_rank_i", t_rank}, {"row_dirty_any_i", t_dirty_any}, {"common_tag_i", fill_common},
-              {"slots_i", fill_slots}, {"bypass_i", mr_bypass}, {"l2_bit_i", mr_l2}, {"gran_i", gran},
+             {{"row_valid_i", pl_valid}, {"row_common_tag_i", t_common}, {"row_priority_i", t_prio},
+              {"row_rank_i", t_rank}, {"row_dirty_any_i", t_dirty_any}, {"row_reserved_i", t_res},
+              {"common_tag_i", pl_common}, {"slots_i", pl_slots}, {"bypass_i", pl_bypass}, {"l2_bit_i", pl_l2},
+              {"gran_i", gran},
               {"cfg_opportunistic_i", cfg_opp}, {"victim_i", rp_victim}, {"age_bypass_en_i", age_bypass_en},
               {"way_active_i", way_active}, {"way_rel_age_i", way_rel},
               {"req_rel_age_i", age_rel.part(Expr(ways_ * kAwidBits), kAwidBits)},
               {"eligible_o", rp_eligible}, {"allocates_o", fill_allocates}, {"way_o", fill_way},
               {"pos_o", fill_pos}, {"whole_o", fill_whole}, {"replace_slots_o", fill_posmask},
               {"block_slots_o", fill_slotmask}, {"replaces_valid_o", fill_replaces}, {"writeback_slots_o", fill_wb},
-              {"writebacks_o", fill_dirty_n}});
+              {"writebacks_o", fill_dirty_n}, {"age_bypass_o", pl_age_bypass}});
 }
 
 // ---------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ void Top::row_writes() {
   Expr slot_store = m.logic("slot_store", ways_ * kSlots);
   Expr slot_dirty = m.logic("slot_dirty", ways_ * kSlots);
   const unsigned rw = ways_ * kSlots;
-  for (unsigned i = 0; i < kSlots; ++i) m.assign(fill_run[Expr(i)], lit(3, i).lt(fill_slots));
+  for (unsigned i = 0; i < kSlots; ++i) m.assign(fill_run[Expr(i)], lit(3, i).lt(pl_slots));
   m.assign(walk_drop, ~walk_keep);
   m.comment("Write-evict: the hit slots widened to their G-aligned pieces (gran: 0 32 B, 1 64 B, 2 128 B).");
   Expr evict_pair = m.logic("evict_pair", kSlots);
@@ -35,46 +35,64 @@ void Top::row_writes() {
   m.assign(evict_pair, concat({repl(2, m_slots[Expr(3U)] | m_slots[Expr(2U)]), repl(2, m_slots[Expr(1U)] | m_slots[Expr(0U)])}));
   m.assign(evict_slots, mux(gran.eq(lit(2, 2)), repl(kSlots, red_or(m_slots)), mux(gran.eq(lit(2, 1)), evict_pair, m_slots)));
   Expr s1_inval = m.logic("s1_inval", ways_ * kSlots);
-  m.assign(s1_inval, mux(wb_from_s1, m_copies, mux(evict_hit, cast(ways_ * kSlots, evict_slots) << (m_way * kSlots), zeros())));
+  m.comment("on_miss: S1's reservation replaces its place like a fill (s1_reserve), and a fill whose miss");
+  m.comment("reserved writes those slots (res_fill; valid if res_place).");
+  Expr place_run = m.logic("place_run", ways_ * kSlots);  // the placed block's slots
+  Expr res_run = m.logic("res_run", ways_ * kSlots);      // the reserved slots a fill writes
+  m.assign(place_run, cast(rw, fill_run) << (fill_way * kSlots + fill_pos));
+  m.assign(res_run, staged_ ? zeros() : mux(res_fill, cast(rw, fill_run) << (mr_res_way * kSlots + mr_res_pos), zeros()));
+  Expr place_inval = m.logic("place_inval", ways_ * kSlots);
+  m.assign(place_inval, cast(rw, fill_posmask) << (fill_way * kSlots));
+  m.assign(s1_inval, mux(wb_from_s1, s1_copies | mux(s1_reserve, place_inval, zeros()),
+                         mux(evict_hit, cast(ways_ * kSlots, evict_slots) << (m_way * kSlots), zeros())));
   m.assign(slot_inval,
-           mux(walk_step, cast(rw, walk_drop) << (walk_way * kSlots),
-               mux(fill_write, cast(rw, fill_posmask) << (fill_way * kSlots), s1_inval)));
-  m.assign(slot_fill, mux(fill_write, cast(rw, fill_run) << (fill_way * kSlots + fill_pos), zeros()));
+           mux(walk_step, cast(rw, walk_drop) << (walk_way * kSlots), mux(fill_write, place_inval, s1_inval)));
+  m.assign(slot_fill, mux(fill_write, place_run, mux(res_place, res_run, zeros())));
+  Expr slot_tagw = m.logic("slot_tagw", ways_ * kSlots);  // chunk-tags written: a placed block's
+  m.assign(slot_tagw, mux(fill_write | s1_reserve, place_run, zeros()));
+  if (!staged_) m.assign(w_res, (t_res & ~res_run) | mux(s1_reserve, place_run, zeros()));
   m.assign(slot_store, mux(store_hit, cast(rw, m_slots) << (m_way * kSlots), zeros()));
   m.comment("Write-back marks the stored bytes dirty; write-through leaves the dirty masks.");
   m.assign(slot_dirty, mux(write_back_, slot_store, zeros()));
   m.assign(w_valid, (t_valid & ~slot_inval) | slot_fill);
 
-  m.comment("The fill's chunk-tags: slot s of the block's line gets chunk fill_first + s - fill_pos_eff.");
+  m.comment("The placed block's chunk-tags: slot s of its line gets chunk pl_first + s - fill_pos_eff.");
   Expr fill_tag = m.logic("fill_tag", kSlots * ct_bits_);
   m.gen_for("g_fill_tag", "gs", 0, kSlots, [&](Scope& g, const Expr& s) {
     g.assign(fill_tag.part(s * ct_bits_, ct_bits_),
-             concat({fill_chunk_tag.slice(ct_bits_ - 1, 2), cast(2, fill_first + cast(2, s) - fill_pos)}));
+             concat({pl_ct, cast(2, pl_first + cast(2, s) - fill_pos)}));
   });
   m.gen_for("g_row_slot", "gi", 0, rw, [&](Scope& g, const Expr& i) {
     const Expr s = i % kSlots;
     g.assign(w_dirty.part(i * 32, 32), (t_dirty.part(i * 32, 32) & ~repl(32, slot_inval[i])) |
                                            (hit_mask.part(s * 32, 32) & repl(32, slot_dirty[i])));
     g.assign(w_tag.part(i * ct_bits_, ct_bits_),
-             mux(slot_fill[i], fill_tag.part(s * ct_bits_, ct_bits_), t_tag.part(i * ct_bits_, ct_bits_)));
+             mux(slot_tagw[i], fill_tag.part(s * ct_bits_, ct_bits_), t_tag.part(i * ct_bits_, ct_bits_)));
     g.assign(d_be.part(i * 32, 32), repl(32, slot_fill[i]) | (hit_mask.part(s * 32, 32) & repl(32, slot_store[i])));
   });
 
   m.comment("Per-way fields: the fill's (and a load hit's predictor index), the promoted slot ranks.");
   Expr rank_write = m.logic("rank_write");
-  m.assign(rank_write, fill_write | load_hit | store_hit);
+  m.assign(rank_write, fill_write | s1_reserve | load_hit | store_hit);
+  m.comment("The placed line's fields: the fill entry's record, or S1's request at an on_miss reservation.");
+  Expr new_hpc = m.logic("new_hpc", hpc_bits_);
+  Expr new_awid = m.logic("new_awid", kAwidBits);
+  Expr new_prio = m.logic("new_prio");
+  m.assign(new_hpc, mux(act_fill, mr_hpc, s1_hpc));
+  m.assign(new_awid, mux(act_fill, mr_awid, s1_awid_q));
+  m.assign(new_prio, mux(act_fill, mr_token, s1_token_q));
   m.gen_for("g_row_way", "gw", 0, ways_, [&](Scope& g, const Expr& w) {
     Expr fill_here = g.logic("fill_here");
-    g.assign(fill_here, fill_write & fill_way.eq(cast(way_bits_, w)));
+    g.assign(fill_here, (fill_write | s1_reserve) & fill_way.eq(cast(way_bits_, w)));
     g.assign(w_common.part(w * cm_bits_, cm_bits_),
-             mux(fill_here & fill_whole, fill_common, t_common.part(w * cm_bits_, cm_bits_)));
+             mux(fill_here & fill_whole, pl_common, t_common.part(w * cm_bits_, cm_bits_)));
     g.assign(w_rank.part(w * (kSlots * 2), kSlots * 2),
              mux(rank_write & wr_way.eq(cast(way_bits_, w)), rank_new, t_rank.part(w * (kSlots * 2), kSlots * 2)));
     g.assign(w_hpc.part(w * hpc_bits_, hpc_bits_),
-             mux(fill_here, mr_hpc,
+             mux(fill_here, new_hpc,
                  mux(load_hit & m_way.eq(cast(way_bits_, w)), s1_hpc, t_hpc.part(w * hpc_bits_, hpc_bits_))));
-    g.assign(w_awid.part(w * kAwidBits, kAwidBits), mux(fill_here, mr_awid, t_awid.part(w * kAwidBits, kAwidBits)));
-    g.assign(w_prio[w], mux(fill_here, mr_token, t_prio[w]));
+    g.assign(w_awid.part(w * kAwidBits, kAwidBits), mux(fill_here, new_awid, t_awid.part(w * kAwidBits, kAwidBits)));
+    g.assign(w_prio[w], mux(fill_here, new_prio, t_prio[w]));
   });
 
   m.comment("The data row's new bytes (d_be selects): slot s gets the fill's chunk fill_first + s -");
@@ -82,9 +100,13 @@ void Top::row_writes() {
   m.comment("index per slot, then a 4-way select per slot.");
   Expr d_src = m.logic("d_src", kLineBits);
   Expr d_idx = m.logic("d_idx", kSlots * 2);
-  m.assign(d_src, mux(fill_write, mr_data, s1_data_q));
+  Expr d_fill = m.logic("d_fill");  // the fill's data: allocated, or into the reserved slots
+  Expr d_pos = m.logic("d_pos", 2);
+  m.assign(d_fill, fill_write | res_fill);
+  m.assign(d_pos, staged_ ? fill_pos : mux(res_fill, mr_res_pos, fill_pos));
+  m.assign(d_src, mux(d_fill, mr_data, s1_data_q));
   m.gen_for("g_d_line", "gs", 0, kSlots, [&](Scope& g, const Expr& s) {
-    g.assign(d_idx.part(s * 2, 2), mux(fill_write, cast(2, fill_first + cast(2, s) - fill_pos), hit_chunk.part(s * 2, 2)));
+    g.assign(d_idx.part(s * 2, 2), mux(d_fill, cast(2, fill_first + cast(2, s) - d_pos), hit_chunk.part(s * 2, 2)));
     g.assign(d_line.part(s * kSlotBits, kSlotBits), select_part(d_src, d_idx.part(s * 2, 2), kSlots, kSlotBits));
   });
 }

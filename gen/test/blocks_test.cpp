@@ -79,7 +79,8 @@ TEST(TopCfgInputs, PolicyPresetsGiveTheHandWrittenValues) {
     return format_cfg_inputs(l1d_top_cfg_inputs(cfg));
   };
   const std::string none =
-      "cfg_bto_i=0,cfg_opportunistic_i=0,cfg_keep_large_i=0,cfg_line_fetch_i=0,cfg_write_i=0,cfg_kernel_end_inv_i=0";
+      "cfg_bto_i=0,cfg_opportunistic_i=0,cfg_keep_large_i=0,cfg_line_fetch_i=0,cfg_write_i=0,cfg_kernel_end_inv_i=0,"
+      "cfg_alloc_i=0,cfg_merge_i=0";
   EXPECT_EQ(inputs("baseline"), "cfg_bypass_i=0,cfg_gran_i=0," + none);
   EXPECT_EQ(inputs("dycache"), "cfg_bypass_i=0,cfg_gran_i=3," + none);
   EXPECT_EQ(inputs("elastic32"), "cfg_bypass_i=0,cfg_gran_i=2," + none);
@@ -87,22 +88,47 @@ TEST(TopCfgInputs, PolicyPresetsGiveTheHandWrittenValues) {
   EXPECT_EQ(inputs("agcb"), "cfg_bypass_i=1,cfg_gran_i=0," + none);
   EXPECT_EQ(inputs("two-level"), "cfg_bypass_i=2,cfg_gran_i=0," + none);
   EXPECT_EQ(inputs("pcal"), "cfg_bypass_i=3,cfg_gran_i=0," + none);
-  const std::string wb = ",cfg_line_fetch_i=0,cfg_write_i=0,cfg_kernel_end_inv_i=0";
+  const std::string wb = ",cfg_line_fetch_i=0,cfg_write_i=0,cfg_kernel_end_inv_i=0,cfg_alloc_i=0,cfg_merge_i=0";
   EXPECT_EQ(inputs("pcal-bto"), "cfg_bypass_i=3,cfg_gran_i=0,cfg_bto_i=1,cfg_opportunistic_i=0,cfg_keep_large_i=0" + wb);
   EXPECT_EQ(inputs("agelru-bypass"), "cfg_bypass_i=4,cfg_gran_i=0," + none);
   EXPECT_EQ(inputs("combined"), "cfg_bypass_i=3,cfg_gran_i=3,cfg_bto_i=1,cfg_opportunistic_i=0,cfg_keep_large_i=0" + wb);
 }
 
-// The L1's bypass fetch, write policy and kernel-end action (write: 0 write-back, 1 write-through,
-// 2 write-evict).
+// The L1's bypass fetch, write policy, kernel-end action, allocation and MSHR merge (write: 0
+// write-back, 1 write-through, 2 write-evict; alloc 1 on_miss; merge 1 block).
 TEST(TopCfgInputs, BypassFetchWritePolicyAndKernelEndComeFromTheL1) {
   const auto inputs = [](const char* preset) {
     const auto all = l1d_top_cfg_inputs(l1d::load_preset(preset));
-    return format_cfg_inputs({all.end() - 3, all.end()});
+    return format_cfg_inputs({all.end() - 5, all.end()});
   };
-  EXPECT_EQ(inputs("gtx480"), "cfg_line_fetch_i=0,cfg_write_i=0,cfg_kernel_end_inv_i=0");
-  EXPECT_EQ(inputs("gtx1080"), "cfg_line_fetch_i=0,cfg_write_i=1,cfg_kernel_end_inv_i=0");
-  EXPECT_EQ(inputs("gtx480-gpgpusim"), "cfg_line_fetch_i=1,cfg_write_i=2,cfg_kernel_end_inv_i=1");
+  EXPECT_EQ(inputs("gtx480"), "cfg_line_fetch_i=0,cfg_write_i=0,cfg_kernel_end_inv_i=0,cfg_alloc_i=0,cfg_merge_i=0");
+  EXPECT_EQ(inputs("gtx1080"), "cfg_line_fetch_i=0,cfg_write_i=1,cfg_kernel_end_inv_i=0,cfg_alloc_i=0,cfg_merge_i=0");
+  EXPECT_EQ(inputs("gtx480-gpgpusim"),
+            "cfg_line_fetch_i=1,cfg_write_i=2,cfg_kernel_end_inv_i=1,cfg_alloc_i=1,cfg_merge_i=1");
+}
+
+// l1.allocation on_miss and l1.mshr_merge block run on the single-cycle l1d_top only (contract
+// 13.1, 13.3): the staged generator refuses them with one line naming the field.
+TEST(TopBlock, StagedRefusesOnMissAndBlockMerge) {
+  l1d::Config cfg = l1d::load_preset("gtx480");
+  cfg.l1.pipeline = l1d::L1Pipeline::kStaged;
+  cfg.l1.write_policy = l1d::WritePolicy::kWriteEvict;
+  for (const bool on_miss : {true, false}) {
+    l1d::Config c = cfg;
+    if (on_miss) c.l1.allocation = l1d::AllocationPolicy::kOnMiss;
+    else c.l1.mshr_merge = l1d::MshrMerge::kBlock;
+    try {
+      (void)top_block().module(c);
+      ADD_FAILURE() << "no error for " << (on_miss ? "on_miss" : "block");
+    } catch (const l1d::ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(on_miss ? "l1.allocation on_miss" : "l1.mshr_merge block"),
+                std::string::npos) << e.what();
+    }
+  }
+  cfg.l1.pipeline = l1d::L1Pipeline::kSingleCycle;
+  cfg.l1.allocation = l1d::AllocationPolicy::kOnMiss;
+  cfg.l1.mshr_merge = l1d::MshrMerge::kBlock;
+  EXPECT_NO_THROW((void)top_block().module(cfg));
 }
 
 TEST(AddrDecodeBlock, ParametersComeFromTheConfiguration) {

@@ -181,7 +181,8 @@ TEST_F(GpusimCli, VerilatedAndLockstepRefuseRprAsGoldenOnly) {
 }
 
 
-// [Fidelity]: the reference-faithful L1 options are golden-only until RTL v2: --l1 verilated and
+// [Fidelity]: the reference-faithful options the RTL lacks (gtx480-gpgpusim: only bypass_path direct
+// since l1d_top runs on_miss and block) are golden-only until RTL v2: --l1 verilated and
 // lockstep refuse such a preset with exit code 2 and one line naming the field; --explain-preset
 // lists every field with its value and the file that set it.
 TEST_F(GpusimCli, VerilatedAndLockstepRefuseAFaithfulPresetNamingTheField) {
@@ -192,10 +193,10 @@ TEST_F(GpusimCli, VerilatedAndLockstepRefuseAFaithfulPresetNamingTheField) {
       GTEST_SKIP() << "gpusim has no verilated L1 in this build";
     EXPECT_EQ(r.code, 2) << args << ": " << r.out;
     EXPECT_EQ(r.out,
-              "error: --l1 verilated/lockstep: preset gtx480-gpgpusim sets l1.allocation: on_miss, which the RTL "
-              "l1d_top does not implement (it runs carveout fixed, sector false, on_fill, any bypass_fetch, stall, any write_policy, any kernel_end, "
-              "hit_latency_at response/none, through_l1); run it "
-              "with --l1 golden\n")
+              "error: --l1 verilated/lockstep: preset gtx480-gpgpusim sets l1.bypass_path: direct, which the RTL "
+              "l1d_top does not implement (it runs carveout fixed, sector false, on_fill, stall, on_miss and block on "
+              "the single-cycle pipe without write_back, any bypass_fetch, any write_policy, any kernel_end, "
+              "hit_latency_at response/none, through_l1); run it with --l1 golden\n")
         << args;
   }
   const CliResult g = run("--preset gtx480-gpgpusim --workload vecadd --scale test --l1 golden", true);

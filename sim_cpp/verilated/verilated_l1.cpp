@@ -123,6 +123,7 @@ void load_counters(Model& m, uint64_t base) {
     r.l1d_top__DOT____Vtogcov__cnt_##name##_o = base;                                \
   }
     L1D_TOP_COUNTERS(L1D_LOAD_COUNTER)
+    L1D_LOAD_COUNTER(fail_line_alloc) L1D_LOAD_COUNTER(pending_hits) L1D_LOAD_COUNTER(widening_reads)
 #undef L1D_LOAD_COUNTER
   } else {
     throw ConfigError("VerilatedOptions::counter_base: this model (gate-level or staged) has no 64-bit counter "
@@ -158,6 +159,8 @@ class VerilatedL1 final : public L1Port {
     m.cfg_line_fetch_i = cfg.l1.bypass_fetch == BypassFetch::kLine;
     m.cfg_write_i = static_cast<uint8_t>(cfg.l1.write_policy);  // 0 write-back, 1 write-through, 2 write-evict
     m.cfg_kernel_end_inv_i = cfg.l1.kernel_end == KernelEndAction::kInvalidate;
+    m.cfg_alloc_i = cfg.l1.allocation == AllocationPolicy::kOnMiss;
+    m.cfg_merge_i = cfg.l1.mshr_merge == MshrMerge::kBlock;
     m.agelru_enable_i = 1;
     if (!opt.trace_file.empty()) {
 #if VM_TRACE_FST
@@ -238,6 +241,7 @@ class VerilatedL1 final : public L1Port {
       m.mem_resp_mshr_i = in.mem_resp.mshr;
       put_data(m.mem_resp_data_i, in.mem_resp.data);
       m.mem_resp_l2_bit_i = in.mem_resp.l2_bypass_bit;
+      if constexpr (requires { m.mem_resp_sectors_i; }) m.mem_resp_sectors_i = in.mem_resp.sectors;
     }
     m.warp_launch_i = in.warp_launch;
     m.warp_exit_i = in.warp_exit;
@@ -391,6 +395,11 @@ class VerilatedL1 final : public L1Port {
     c.flush_cycles = m.cnt_flush_cycles_o - b;
     c.s1_stall_cycles = m.cnt_s1_stall_cycles_o - b;
     c.fill_stall_cycles = m.cnt_fill_stall_cycles_o - b;
+    if constexpr (requires { m.cnt_pending_hits_o; }) {  // the single-cycle l1d_top's option counters
+      c.res_fail[static_cast<int>(golden::ResFail::kLineAlloc)] = m.cnt_fail_line_alloc_o - b;
+      c.pending_hits = m.cnt_pending_hits_o - b;
+      c.widening_reads = m.cnt_widening_reads_o - b;
+    }
     if constexpr (requires { m.cnt_carry_o; }) {
       // The staged L1's carry-save counters (l1d_perf_counters): counter i's carries out of its
       // 16-bit chunks 0-2 are bits 3i..3i+2 of cnt_carry_o, worth 2^16, 2^32 and 2^48.
@@ -538,8 +547,9 @@ std::unique_ptr<L1Port> make_verilated_l1(const Config& cfg, const VerilatedOpti
   // The reference-faithful L1 options are golden-only until RTL v2 (docs/l1d-microarchitecture.md 13).
   if (const std::string field = rtl_unsupported_l1_option(cfg.l1); !field.empty())
     throw ConfigError(fmt::format("--l1 verilated/lockstep: preset {} sets {}, which the RTL l1d_top does not "
-                                  "implement (it runs carveout fixed, sector false, on_fill, any bypass_fetch, stall, any write_policy, any kernel_end, hit_latency_at "
-                                  "response/none, through_l1); "
+                                  "implement (it runs carveout fixed, sector false, on_fill, stall, on_miss and block on "
+                                  "the single-cycle pipe without write_back, any bypass_fetch, any write_policy, any "
+                                  "kernel_end, hit_latency_at response/none, through_l1); "
                                   "run it with --l1 golden",
                                   cfg.name, field));
   if (const ModelEntry* e = find_model(cfg, opt.netlist)) return e->make(cfg, opt);
