@@ -82,7 +82,8 @@ void Top::actors() {
       {s1_partial_done, bit(false)}, {fill_placing, bit(false)},
       {fill_answer, bit(false)}, {walk_step, bit(false)},
       {fill_write, bit(false)}, {load_hit, bit(false)}, {store_hit, bit(false)},
-      {evict_hit, bit(false)}, {s1_reserve, bit(false)}, {mshr_widen, bit(false)}, {res_fill, bit(false)}, {mshr_alloc, bit(false)}, {mshr_add, bit(false)}, {mshr_release, bit(false)},
+      {evict_hit, bit(false)}, {s1_reserve, bit(false)}, {mshr_widen, bit(false)}, {res_fill, bit(false)},
+      {mshr_alloc, bit(false)}, {mshr_add, bit(false)}, {mshr_release, bit(false)},
       {agcb_dec, bit(false)}, {agcb_dec_idx, zeros()}, {agcb_inc, bit(false)}, {agcb_inc_idx, zeros()},
       {rp_hit, bit(false)}, {rp_miss, bit(false)}, {rp_fill, bit(false)}, {rp_way, zeros()},
       {resp_valid_d, bit(false)}, {resp_id_d, zeros()}, {resp_warp_d, zeros()}, {resp_outcome_d, lit(2, 0)}};
