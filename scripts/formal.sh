@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Bounded model checking of generated blocks (docs/rtl-verification.md), for make formal and ctest.
 #
-#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl mq issue fill walk tagrd perf (proofs), mut-<name> (a mutated RTL copy whose
-#                                counterexample must name the expected assertion); default: all
+#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl mq issue fill walk tagrd perf (proofs), mut-<name>
+#                                (a mutated RTL copy whose counterexample must name the expected
+#                                assertion); default: all
 #
 # The RTL is dcgen's output for formal/fv_small.yaml; each harness formal/<module>_fv.sv is read
 # with it by Yosys 0.23 (read_verilog -sv -formal: FORMAL defined, so the blocks' `ifndef
 # SYNTHESIS assertions are in), flattened, and checked for DEPTH cycles from reset with Yosys's
 # SAT-based BMC (`sat -seq DEPTH -prove-asserts -set-assumes`, MiniSat), except the staged pipe's
-# units (l1d_issue, l1d_fill_issue, l1d_flush_walker, l1d_tag_read), which yosys-smtbmc checks with z3 (write_smt2, then `yosys-smtbmc -s z3 --unroll --presat`). z3
-# 4.8.12 needs --unroll: in smtbmc's default incremental mode it did not finish step 0 of these
-# harnesses, not even of l1d_issue's alone, within minutes; unrolled, l1d_issue_fv passes depth 14.
-# boolector 3.2.2 rejects the SMT-LIB smtbmc 0.23 writes (docs/rtl-verification.md, "Solver").
+# units (l1d_issue, l1d_fill_issue, l1d_flush_walker, l1d_tag_read), which yosys-smtbmc checks with
+# z3 (write_smt2, then `yosys-smtbmc -s z3 --unroll --presat`). z3 4.8.12 needs --unroll: in
+# smtbmc's default incremental mode it did not finish step 0 of these harnesses, not even of
+# l1d_issue's alone, within minutes; unrolled, l1d_issue_fv passes depth 14. boolector 3.2.2
+# rejects the SMT-LIB smtbmc 0.23 writes (docs/rtl-verification.md, "Solver").
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -75,12 +77,12 @@ mutants=(
   "mut-mq-reveal-late|l1d_miss_queue.sv|s/WideBits'(total_q) + WideBits'(n_d_q) > WideBits'(vis_q)/WideBits'(total_q) > WideBits'(vis_q)/|mq|6|FvOfferedOnTime_A"
   "mut-mq-lane-swap|l1d_miss_queue.sv|s/= LaneBits'(off);/= LaneBits'(off + 1'b1);/|mq|7|FvOfferedIsOldest_A"
   "mut-issue-m1-lost|l1d_issue.sv|s/assign m1_back = squash_core_i \&\& m1_kind_q == 2'd1;/assign m1_back = 1'b0;/|issue|12|FvCoreInOrderAtM2_A"
+  "mut-issue-front-order|l1d_issue.sv|s/assign front1 = has_failed \&\& m1_back ? m1_req_q : t_req_q;/assign front1 = t_req_q;/|issue|12|FvCoreInOrderAtM2_A"
   "mut-fill-rewind-step0|l1d_fill_issue.sv|s/step_d = rewind_step_i;/step_d = '0;/|fill|12|FvFillInOrderAtM2_A"
   "mut-walk-cancel-after-start|l1d_flush_walker.sv|s/if (cancel_i) begin/if (cancel_i \&\& !start_i) begin/|walk|4|FvWalkEnds_A"
   "mut-walk-rewind-skip|l1d_flush_walker.sv|s/cursor_d = rewind_line_i;/cursor_d = rewind_line_i + 1'd1;/|walk|10|FvWalkInOrderAtM2_A"
   "mut-tagrd-no-w1|l1d_tag_read.sv|s/: w1_valid_q \&\& w1_set_q == t_set_q ? w1_row_q : sram_row;/: sram_row;/|tagrd|6|FvTagReadM1Newest_A"
   "mut-tagrd-no-m2-mux|l1d_tag_read.sv|s/assign m2_row_o = wr_en_i \&\& wr_set_i == m2_set_q ? wr_row_i : m2_row_q;/assign m2_row_o = m2_row_q;/|tagrd|6|FvTagReadM2Newest_A"
-  "mut-issue-front-order|l1d_issue.sv|s/assign front1 = has_failed \&\& m1_back ? m1_req_q : t_req_q;/assign front1 = t_req_q;/|issue|12|FvCoreInOrderAtM2_A"
 )
 
 # The performance counters (contract 16.5) are proved by temporal induction, not a bounded run: a
@@ -117,8 +119,7 @@ run() {
   [ -z "$only" ] || keep="select -assert-min 1 t:\$assert n:*$only %i; delete t:\$assert n:*$only %d;"
   local script="read_verilog -sv -formal $files; prep -flatten -top $top; memory_map; opt -fast; async2sync;"
   script+=" $keep select -list t:\$assert;"
-  if [ "$harness" = issue ] || [ "$harness" = fill ] || [ "$harness" = walk ] \
-     || [ "$harness" = tagrd ]; then
+  if [[ " issue fill walk tagrd " == *" $harness "* ]]; then
     # yosys-smtbmc: registers without reset start free, as -set-init-undef makes them for sat.
     "$yosys" -p "$script dffunmap; write_smt2 -wires $log.smt2" >"$log" 2>&1 || return 1
     yosys-smtbmc -s z3 --unroll --presat --noprogress -t "$depth" "$log.smt2" >>"$log" 2>&1
