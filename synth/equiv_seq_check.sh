@@ -14,7 +14,8 @@
 # MiniSat gets no internal equivalence points between the two cones). Yosys builds a sequential
 # miter of the two (miter -equiv on the ports, the everted black-box pins included), maps it to
 # an AIG with every flop starting at 0 on both sides (setundef -init: the reset is a free input, so
-# every state a reset reaches is covered too), and ABC's `dprove` proves its output never rises:
+# every state a reset reaches is covered too; flops without reset start 0 on both sides, where the
+# Yosys flow assumes only that they start equal), and ABC's `dprove` proves its output never rises:
 # latch correspondence and SAT sweeping (fraiging) find the equal flops and internal points, and
 # induction / reachability on what is left decides the rest. "Networks are equivalent" is an
 # unbounded proof; a counterexample prints "not equivalent"; anything else (a resource limit) is
@@ -61,7 +62,8 @@ script+="; design -copy-from gold -as gold gold; design -copy-from gate -as gate
 log=$(mktemp)
 trap 'rm -f "$log" "$log.aig"' EXIT
 if [ "${EQUIV_ENGINE:-yosys}" = abc ]; then
-  # dffunmap twice: the fine flops techmap makes from the coarse ones carry enables again.
+  # dffunmap before and after techmap: every flop with an enable or a synchronous reset, coarse or
+  # fine, becomes a plain flop and logic, the only kind write_aiger takes.
   script+="; miter -equiv -flatten -ignore_gold_x gold gate miter; hierarchy -top miter"
   script+="; flatten; dffunmap; techmap; opt_clean; dffunmap; abc -g AND; opt_clean"
   script+="; setundef -zero -init; write_aiger -zinit $log.aig"
