@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
 # Bounded model checking of generated blocks (docs/rtl-verification.md), for make formal and ctest.
 #
-#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl mq issue perf (proofs), mut-<name> (a mutated RTL copy whose
-#                                counterexample must name the expected assertion); default: all
+#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl mq issue fill walk tagrd perf (proofs), mut-<name>
+#                                (a mutated RTL copy whose counterexample must name the expected
+#                                assertion); default: all
 #
 # The RTL is dcgen's output for formal/fv_small.yaml; each harness formal/<module>_fv.sv is read
 # with it by Yosys 0.23 (read_verilog -sv -formal: FORMAL defined, so the blocks' `ifndef
 # SYNTHESIS assertions are in), flattened, and checked for DEPTH cycles from reset with Yosys's
-# SAT-based BMC (`sat -seq DEPTH -prove-asserts -set-assumes`, MiniSat), except l1d_issue's harness,
-# which yosys-smtbmc checks with z3 (write_smt2, then `yosys-smtbmc -s z3 --unroll --presat`). z3
-# 4.8.12 needs --unroll: in smtbmc's default incremental mode it did not finish step 0 of these
-# harnesses, not even of l1d_issue's alone, within minutes; unrolled, l1d_issue_fv passes depth 14.
-# boolector 3.2.2 rejects the SMT-LIB smtbmc 0.23 writes (docs/rtl-verification.md, "Solver").
+# SAT-based BMC (`sat -seq DEPTH -prove-asserts -set-assumes`, MiniSat), except the staged pipe's
+# units (l1d_issue, l1d_fill_issue, l1d_flush_walker, l1d_tag_read), which yosys-smtbmc checks with
+# z3 (write_smt2, then `yosys-smtbmc -s z3 --unroll --presat`). z3 4.8.12 needs --unroll: in
+# smtbmc's default incremental mode it did not finish step 0 of these harnesses, not even of
+# l1d_issue's alone, within minutes; unrolled, l1d_issue_fv passes depth 14. boolector 3.2.2
+# rejects the SMT-LIB smtbmc 0.23 writes (docs/rtl-verification.md, "Solver").
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 1 ] || { sed -n '2,13p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,16p' "$0" >&2; exit 2; }
 dcgen=$1
 shift
 yosys=${YOSYS:-yosys}
@@ -43,6 +45,23 @@ DEPTH_MQ=${DEPTH_MQ:-12}
 # replays them again, the first back at M2 at 13. DEPTH_ISSUE 14 (cycles 0-13) covers a full
 # replay FIFO filled, drained and refilled, with fill and flush operations interleaved at will.
 DEPTH_ISSUE=${DEPTH_ISSUE:-14}
+# l1d_fill_issue (3 entries of up to 3 requests): a response at the edge of cycle 1 puts its entry in
+# the FIFO at 2; A takes its steps at 2-4, M2 sees them at 5-7. Step 0 waiting at 5 rewinds it: taken
+# again at 6-8, at M2 at 9-11; a merge after the last step was issued makes M2 rewind once more
+# (step 3 taken at 12, at M2 at 15). DEPTH_FILL 12 (make test: cycles 0-11) covers an entry's whole
+# life with one rewind of either kind (the grow rewind's mutant fails at 11) and a second entry
+# queued behind it; DEPTH_FILL=16 (ctest formal.prove_deep, label slow: about 25 CPU-s against 4)
+# covers both rewinds of one entry.
+DEPTH_FILL=${DEPTH_FILL:-12}
+# l1d_flush_walker (5 lines): a start at cycle 1, lines 0-4 taken at 2-6, at M2 at 5-9, the finish
+# at 9. A wait at M2 costs 4 cycles (the line taken again the cycle after, at M2 three later).
+# A walk with one wait finishes at 13; DEPTH_WALK 20 (cycles 0-19) covers it with a restart or a
+# cancel at any point, two waits, or a whole walk followed by the next one's first visits at M2.
+DEPTH_WALK=${DEPTH_WALK:-20}
+# l1d_tag_read: a row read at A (cycle a) is at M2 at a + 3, and what it must see is written at
+# a - 1 or earlier (the SRAM), a, a + 1, a + 2 or a + 3 (forwarded). DEPTH_TAGRD 8 has reads from
+# cycle 1 to 4 reach M2, each with every write history of its window and before it.
+DEPTH_TAGRD=${DEPTH_TAGRD:-8}
 
 # mutants: name | file | sed expression | harness | depth | the assertion expected in the trace
 mutants=(
@@ -59,6 +78,11 @@ mutants=(
   "mut-mq-lane-swap|l1d_miss_queue.sv|s/= LaneBits'(off);/= LaneBits'(off + 1'b1);/|mq|7|FvOfferedIsOldest_A"
   "mut-issue-m1-lost|l1d_issue.sv|s/assign m1_back = squash_core_i \&\& m1_kind_q == 2'd1;/assign m1_back = 1'b0;/|issue|12|FvCoreInOrderAtM2_A"
   "mut-issue-front-order|l1d_issue.sv|s/assign front1 = has_failed \&\& m1_back ? m1_req_q : t_req_q;/assign front1 = t_req_q;/|issue|12|FvCoreInOrderAtM2_A"
+  "mut-fill-rewind-step0|l1d_fill_issue.sv|s/step_d = rewind_step_i;/step_d = '0;/|fill|12|FvFillInOrderAtM2_A"
+  "mut-walk-cancel-after-start|l1d_flush_walker.sv|s/if (cancel_i) begin/if (cancel_i \&\& !start_i) begin/|walk|4|FvWalkEnds_A"
+  "mut-walk-rewind-skip|l1d_flush_walker.sv|s/cursor_d = rewind_line_i;/cursor_d = rewind_line_i + 1'd1;/|walk|10|FvWalkInOrderAtM2_A"
+  "mut-tagrd-no-w1|l1d_tag_read.sv|s/: w1_valid_q \&\& w1_set_q == t_set_q ? w1_row_q : sram_row;/: sram_row;/|tagrd|6|FvTagReadM1Newest_A"
+  "mut-tagrd-no-m2-mux|l1d_tag_read.sv|s/assign m2_row_o = wr_en_i \&\& wr_set_i == m2_set_q ? wr_row_i : m2_row_q;/assign m2_row_o = m2_row_q;/|tagrd|6|FvTagReadM2Newest_A"
 )
 
 # The performance counters (contract 16.5) are proved by temporal induction, not a bounded run: a
@@ -86,13 +110,16 @@ run() {
     repl) files="$dir/l1d_repl_state.sv $root/formal/l1d_repl_state_fv.sv"; top=l1d_repl_state_fv ;;
     mq) files="$dir/l1d_miss_queue.sv $root/formal/l1d_miss_queue_fv.sv"; top=l1d_miss_queue_fv ;;
     issue) files="$dir/l1d_issue.sv $root/formal/l1d_issue_fv.sv"; top=l1d_issue_fv ;;
+    fill) files="$dir/l1d_fill_issue.sv $root/formal/l1d_fill_issue_fv.sv"; top=l1d_fill_issue_fv ;;
+    walk) files="$dir/l1d_flush_walker.sv $root/formal/l1d_flush_walker_fv.sv"; top=l1d_flush_walker_fv ;;
+    tagrd) files="$dir/l1d_tag_read.sv $dir/l1d_sram_1r1w.sv $root/formal/l1d_tag_read_fv.sv"; top=l1d_tag_read_fv ;;
   esac
   # Every assertion (block and harness) is a $assert cell named after its label; sat proves all
   # of them at every step.
   [ -z "$only" ] || keep="select -assert-min 1 t:\$assert n:*$only %i; delete t:\$assert n:*$only %d;"
   local script="read_verilog -sv -formal $files; prep -flatten -top $top; memory_map; opt -fast; async2sync;"
   script+=" $keep select -list t:\$assert;"
-  if [ "$harness" = issue ]; then
+  if [[ " issue fill walk tagrd " == *" $harness "* ]]; then
     # yosys-smtbmc: registers without reset start free, as -set-init-undef makes them for sat.
     "$yosys" -p "$script dffunmap; write_smt2 -wires $log.smt2" >"$log" 2>&1 || return 1
     yosys-smtbmc -s z3 --unroll --presat --noprogress -t "$depth" "$log.smt2" >>"$log" 2>&1
@@ -105,12 +132,12 @@ run() {
 }
 
 jobs=("$@")
-[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl mq issue perf mut-perf-carry $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
+[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl mq issue fill walk tagrd perf mut-perf-carry $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
 failed=0
 for j in "${jobs[@]}"; do
   start=$(date +%s.%N)
   case $j in
-    mshr | agcb | repl | mq | issue)
+    mshr | agcb | repl | mq | issue | fill | walk | tagrd)
       depth=DEPTH_${j^^}
       if run "$j" "${!depth}" "$tmp/rtl" "$tmp/$j.log"; then
         printf 'formal: PASS %s (depth %s, %.1f s)\n' "$j" "${!depth}" "$(echo "$(date +%s.%N) - $start" | bc)"
