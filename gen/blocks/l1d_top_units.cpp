@@ -84,6 +84,10 @@ void Top::s1_decision() {
   cp_wb = m.logic("cp_wb", kSlots);
   cp_off = m.logic("cp_off", kSlots * 3);
   s1_dirty_n = m.logic("s1_dirty_n", 3);
+  if (staged_) {  // the two halves at M1 and M2 (gen/blocks/l1d_top_staged_match.cpp)
+    staged_core_match();
+    return;
+  }
   m.instance("u_core_match", core_match_block().module(cfg_), {},
              {{"store_i", s1_store_q}, {"size_i", s1_size_q}, {"chunk_i", s1_chunk}, {"mask_i", s1_mask_q},
               {"token_i", s1_token_q}, {"common_tag_i", s1_common}, {"chunk_tag_i", s1_chunk_tag}, {"gran_i", gran},
