@@ -162,7 +162,7 @@ void Top::ports() {
   m.assign(block_, staged_ ? Expr(bit(false)) : cfg_merge);
   if (staged_) {
     Expr unused_cfg = m.logic("unused_cfg_options");
-    m.assign(unused_cfg, cfg_alloc ^ cfg_merge);
+    m.assign(unused_cfg, cfg_alloc ^ cfg_merge ^ on_miss_);  // on_miss is read by the single-cycle S1 only
     m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
       v.comment("The staged pipe runs allocation on_fill and mshr_merge stall only (contract 13.1, 13.3).");
       v.assert_clocked("TopStagedOnFillStall_A", !(cfg_alloc | cfg_merge));

@@ -136,6 +136,8 @@ class Top {
   void response_bytes(const Expr& be, const Expr& fill, const Expr& fill_data, const Expr& lanes, const Expr& out);
   void staged_data();
   void staged_tags();  // the tag/state row in l1d_tag_read (read at A, written at C), the flop fields
+  void staged_core_match();   // a core request's lookup over M1 and M2 (l1d_top_staged_match.cpp)
+  void staged_match_older();  // the tag write of M2's operation, for M1's request's correction
   Expr wb_payloads(const Expr& dirty, const Expr& lanes);  // {dirty mask, bytes} per write-back
   std::vector<Expr> pipe_to_d(const std::vector<std::pair<std::string, Expr>>& sigs,
                               const std::vector<unsigned>& widths, size_t flags);
@@ -215,6 +217,9 @@ class Top {
   Expr iss_a_kind, iss_t_kind, iss_m1_kind, iss_m1_squash, iss_t_squash, iss_empty, iss_stall;
   Expr fi_valid, fi_step, fi_empty, fw_active, fw_valid, fw_line, fi_take, fw_take;
   Expr t_entry_q, t_step_q, t_line_q, m1_entry_q, m1_step_q, m1_line_q;
+  Expr m1_req_, m1_row_, m1_set_, m1_common_, m1_chunk_tag_;  // M1's core request, row and set
+  Expr older_wr_q_, older_way_q_, older_common_wr_q_, older_slots_q_, older_chunk_q_, older_common_eq_q_,
+      older_line_eq_q_;  // l1d_match_fix's inputs: the operation decided in M1's cycle
   Expr sq_core, sq_failed, sq_fill, sq_flush, fi_done, fi_rewind, fi_rewind_step, fw_rewind, fw_finish, fw_start;
 };
 

@@ -8,9 +8,10 @@
 // rewinds and completions (16.3), the response pipe (answer at m + 3) and the carry-save counters
 // (l1d_perf_counters, read from m + 2). The tag/state row is in l1d_tag_read's SRAM
 // (l1d_top_staged_tags.cpp), the data in l1d_data_stage's banks with the miss queue's batch built at
-// D (l1d_top_staged_data.cpp). M2 decides with the single-cycle cache's decision logic on the row
-// M2 holds, which is the state the golden model's per-operation M2 sees. Still to come: the decision
-// split over M1 and M2 (the units' halves and l1d_match_fix) and the MSHR payloads in 1r1w arrays.
+// D (l1d_top_staged_data.cpp). A core request's lookup is split over M1 and M2
+// (l1d_top_staged_match.cpp); a fill's placement and a flush visit are decided at M2 with the
+// single-cycle cache's logic on the row M2 holds, which is the state the golden model's
+// per-operation M2 sees. Still to come: their split, and the MSHR payloads in 1r1w arrays.
 #include "gen/blocks/l1d_top_gen.h"
 
 namespace gen::blocks::top_gen {
@@ -58,7 +59,7 @@ void Top::staged_front() {
   iss_m1_squash = m.logic("m1_squash");
   iss_stall = m.logic("a_stall");
   iss_empty = m.logic("issue_empty");
-  Expr m1_req = m.logic("m1_req", rb);
+  m1_req_ = m.logic("m1_req", rb);
   a_req_ = m.logic("a_req", rb);
   Expr unused_t_req = m.logic("unused_t_req", rb);
   m.instance("u_issue", issue_block().module(cfg_), {{"ReqBits", Expr(rb)}},
@@ -68,7 +69,7 @@ void Top::staged_front() {
               {"failed_req_i", m2_req_q}, {"squash_fill_i", sq_fill}, {"squash_flush_i", sq_flush},
               {"fill_take_o", fi_take}, {"flush_take_o", fw_take}, {"a_kind_o", iss_a_kind}, {"a_req_o", a_req_},
               {"t_kind_o", iss_t_kind}, {"t_req_o", unused_t_req}, {"t_squash_o", iss_t_squash},
-              {"m1_kind_o", iss_m1_kind}, {"m1_req_o", m1_req}, {"m1_squash_o", iss_m1_squash},
+              {"m1_kind_o", iss_m1_kind}, {"m1_req_o", m1_req_}, {"m1_squash_o", iss_m1_squash},
               {"stall_o", iss_stall}, {"empty_o", iss_empty}});
 
   m.comment("M2's core request, unpacked.");
@@ -108,7 +109,7 @@ void Top::staged_front() {
     b.assign(m2_entry_q, m1_entry_q);
     b.assign(m2_step_q, m1_step_q);
     b.assign(m2_line_q, m1_line_q);
-    b.assign(m2_req_q, m1_req);
+    b.assign(m2_req_q, m1_req_);
   });
   m.always_ff({{m2_kind_q, lit(2, kKindNone)}},
               [&](Block& b) { b.assign(m2_kind_q, mux(iss_m1_squash, lit(2, kKindNone), iss_m1_kind)); });
@@ -168,6 +169,7 @@ void Top::staged_control() {
   m.comment("The flush visit at M2 waits for miss-queue room: the walk is issued again from its line.");
   m.assign(fw_rewind, act_flush & !walk_step);
   m.assign(fw_finish, walk_step & walk_last);
+  staged_match_older();
   m.assign(sq_flush, fw_rewind | fw_start | fw_cancel);
 
   m.instance("u_fill_issue", fill_issue_block().module(cfg_), {},

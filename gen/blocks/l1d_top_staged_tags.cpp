@@ -85,11 +85,13 @@ void Top::staged_tags() {
   });
 
   Expr m2_row = m.logic("m2_row", row_bits);
+  m1_row_ = m.logic("m1_row", row_bits);  // M1's lookup (staged_core_match) reads its SRAM fields
+  m1_set_ = m.logic("m1_set", set_idx_bits_);
   Expr m2_set = m.logic("m2_set", set_idx_bits_);
   m.instance("u_tag_read", tag_read_block().module(cfg_), {{"RowBits", Expr(row_bits)}},
              {{"clk_i", clk}, {"rst_ni", rst}, {"rd_en_i", iss_a_kind.ne(lit(2, 0))}, {"rd_set_i", a_set},
               {"wr_en_i", c_wr_en}, {"wr_set_i", c_wr_set}, {"wr_row_i", c_wr_row},
-              {"m1_set_o", m.logic("unused_m1_set", set_idx_bits_)}, {"m1_row_o", m.logic("unused_m1_row", row_bits)},
+              {"m1_set_o", m1_set_}, {"m1_row_o", m1_row_},
               {"m2_set_o", m2_set}, {"m2_row_o", m2_row}});
   m.comment("M2's row from the SRAM, every older operation's write forwarded.");
   unsigned lsb = 0;

@@ -87,10 +87,15 @@ void Top::s1_decision() {
   cp_wb = m.logic("cp_wb", kSlots);
   cp_off = m.logic("cp_off", kSlots * 3);
   s1_dirty_n = m.logic("s1_dirty_n", 3);
-  s1_bypass_fetch = m.logic(staged_ ? "unused_bypass_fetch" : "s1_bypass_fetch", kSlots);
+  if (staged_) {  // the two halves at M1 and M2 (gen/blocks/l1d_top_staged_match.cpp)
+    staged_core_match();
+    return;
+  }
+  s1_bypass_fetch = m.logic("s1_bypass_fetch", kSlots);
   s1_extra_copies = m.logic("s1_extra_copies", kSlots);
   m.comment("Under on_miss an AgeLRU bypass at the miss fetches (and drops the copies of) bypass_fetch_o.");
-  m.assign(s1_extra_copies, mux(on_miss_ & !s1_store_q & cfg_bypass.eq(lit(3, 4)), s1_bypass_fetch, zeros()));  m.instance("u_core_match", core_match_block().module(cfg_), {},
+  m.assign(s1_extra_copies, mux(on_miss_ & !s1_store_q & cfg_bypass.eq(lit(3, 4)), s1_bypass_fetch, zeros()));
+  m.instance("u_core_match", core_match_block().module(cfg_), {},
              {{"store_i", s1_store_q}, {"size_i", s1_size_q}, {"chunk_i", s1_chunk}, {"mask_i", s1_mask_q},
               {"token_i", s1_token_q}, {"common_tag_i", s1_common}, {"chunk_tag_i", s1_chunk_tag}, {"gran_i", gran},
               {"cfg_bypass_i", cfg_bypass}, {"cfg_bto_i", cfg_bto}, {"cfg_opportunistic_i", cfg_opp},

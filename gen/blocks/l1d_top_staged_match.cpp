@@ -1,0 +1,228 @@
+// l1d_top's generator, continued (gen/blocks/l1d_top_gen.h): a core request's lookup split over
+// the staged pipe's M1 and M2 (docs/l1d-microarchitecture.md 16.5, "M1 prepares, M2 decides").
+//
+// M1 runs l1d_core_match_m1 on M1's request and M1's row (l1d_tag_read's m1_row_o: every write of
+// the operations decided before M1's cycle) and registers its vectors into M2. M2 corrects them
+// with l1d_match_fix for the tag write of the operation decided in M1's cycle (its fill's block,
+// registered beside the vectors) and decides with l1d_core_match_m2 on the valid and any-dirty
+// bits it reads itself.
+//
+// Two inputs of l1d_core_match_m1 are flip-flop state that the operation decided in M1's cycle can
+// change at its edge, so M2 must read them, not M1 (16.4-16.5: G, the AGCB and two-level
+// predictions). G changes at the edge of a core request that ends a granularity sample; the
+// predictions at the edge of any request, and the AGCB table is read by M2's pc. So M1 prepares
+// the vectors for every G (0, 1, 2) and both values of the prediction, and M2 selects among them
+// by its G and its prediction: a mux whose select comes from flip-flops, in front of the
+// correction. Only the sectors (fetch, probe), the copies and the reason depend on the prediction,
+// so only those are kept per prediction.
+#include <string>
+
+#include "gen/blocks/l1d_top_gen.h"
+
+namespace gen::blocks::top_gen {
+
+namespace {
+constexpr unsigned kGrans = 3;  // G = 0 (32 B), 1 (64 B), 2 (128 B)
+
+// How an output of l1d_core_match_m1 depends on the two M2 inputs: what M1 must keep of it.
+enum class Dep { kNone, kGran, kGranPred, kPred };
+
+// Whether M2 reads variant v = 2 * G + prediction of an output: one copy per value it depends on.
+bool kept(Dep dep, unsigned v) {
+  switch (dep) {
+    case Dep::kNone: return v == 0;
+    case Dep::kGran: return v % 2 == 0;
+    case Dep::kPred: return v < 2;
+    case Dep::kGranPred: return true;
+  }
+  return false;
+}
+
+struct M1Port {
+  std::string name;
+  unsigned width;
+  Dep dep;
+};
+}  // namespace
+
+void Top::staged_core_match() {
+  const unsigned slots = ways_ * kSlots;
+  const std::vector<M1Port> ports = {
+      {"needed", kSlots, Dep::kNone},          {"fetch", kSlots, Dep::kGranPred},
+      {"probe", kSlots, Dep::kGranPred},       {"reason", 2, Dep::kPred},
+      {"legal", 1, Dep::kGran},                {"compared", kSlots, Dep::kGran},
+      {"mask_chunk", kSlots * 2, Dep::kGran},  {"req_chunks", kSlots, Dep::kGran},
+      {"need_slots", kSlots, Dep::kGran},      {"head_mask", 2, Dep::kGran},
+      {"free_slots", kSlots, Dep::kGran},      {"common_eq", ways_, Dep::kNone},
+      {"tag_ok", slots, Dep::kGran},           {"held", slots, Dep::kGran},
+      {"copy", slots, Dep::kGranPred},         {"slot_chunk", slots * 2, Dep::kNone}};
+
+  m.comment("Stage M1: M1's core request and its set's SRAM fields (l1d_tag_read's M1 row).");
+  Expr m1_data = m.logic("m1_core_data", kLineBits);  // unused: only M2 reads a store's data
+  Expr m1_mask = m.logic("m1_core_mask", kMaskBits);
+  Expr m1_size = m.logic("m1_core_size", 2);
+  Expr m1_addr = m.logic("m1_core_addr", addr_bits_);
+  Expr m1_store = m.logic("m1_core_store");
+  Expr m1_rest = m.logic("unused_m1_core_rest", kPcBits + kAwidBits + kWarpBits + kIdBits);
+  Expr m1_token = m.logic("m1_core_token");
+  {
+    const std::vector<Expr> dst = {m1_data, m1_mask, m1_size, m1_addr, m1_store};
+    unsigned lsb = 0;
+    const auto fields = core_req_fields();
+    for (size_t i = 0; i < dst.size(); ++i) {
+      m.assign(dst[i], m1_req_.part(Expr(lsb), fields[i].second));
+      lsb += fields[i].second;
+    }
+    // pc, token, awid, warp, id follow: the token is the one M1 reads.
+    m.assign(m1_token, m1_req_[Expr(lsb + kPcBits)]);
+    m.assign(m1_rest, concat({m1_req_.slice(Expr(lsb + kPcBits + 1 + kAwidBits + kWarpBits + kIdBits - 1),
+                                            Expr(lsb + kPcBits + 1)),
+                              m1_req_.part(Expr(lsb), kPcBits)}));
+  }
+  Expr unused_m1_data = m.logic("unused_m1_core_data");
+  m.assign(unused_m1_data, red_or(m1_data));
+  Expr m1_common = m.logic("m1_common", cm_bits_);
+  Expr m1_chunk_tag = m.logic("m1_chunk_tag", ct_bits_);
+  Expr m1_chunk = m.logic("m1_chunk", 2);
+  m.instance("u_m1_decode", addr_decode_block().module(cfg_), {},
+             {{"addr_i", m1_addr}, {"set_o", m.logic("unused_m1_decode_set", set_idx_bits_)},
+              {"common_tag_o", m1_common}, {"chunk_tag_o", m1_chunk_tag}, {"chunk_o", m1_chunk}});
+  Expr m1_row_common = m.logic("m1_row_common", ways_ * cm_bits_);
+  Expr m1_row_tag = m.logic("m1_row_tag", slots * ct_bits_);
+  m.assign(m1_row_common, m1_row_.part(Expr(0U), ways_ * cm_bits_));
+  m.assign(m1_row_tag, m1_row_.part(Expr(ways_ * cm_bits_), slots * ct_bits_));
+  const unsigned row_used = ways_ * cm_bits_ + slots * ct_bits_;  // the row's other fields are M2's
+  Expr unused_row = m.logic("unused_m1_row_rest");
+  const unsigned row_bits = ways_ * (cm_bits_ + kSlots * ct_bits_ + kSlots * 32 + hpc_bits_ + kAwidBits);
+  m.assign(unused_row, red_or(m1_row_.slice(Expr(row_bits - 1), Expr(row_used))));
+
+  m.comment("M1's lookup for each G and each value of the AGCB / two-level prediction (M2 selects).");
+  // outs[v][p]: variant v = 2 * G + prediction, port p.
+  std::vector<std::vector<Expr>> outs(kGrans * 2);
+  for (unsigned g = 0; g < kGrans; ++g) {
+    for (unsigned pred = 0; pred < 2; ++pred) {
+      const unsigned v = 2 * g + pred;
+      const std::string sfx = "_g" + std::to_string(g) + "p" + std::to_string(pred);
+      std::vector<Conn> conn = {
+          {"store_i", m1_store}, {"size_i", m1_size}, {"chunk_i", m1_chunk}, {"mask_i", m1_mask},
+          {"token_i", m1_token}, {"common_tag_i", m1_common}, {"chunk_tag_i", m1_chunk_tag},
+          {"gran_i", lit(2, g)}, {"cfg_bypass_i", cfg_bypass}, {"cfg_bto_i", cfg_bto},
+          {"cfg_opportunistic_i", cfg_opp}, {"cfg_line_fetch_i", cfg_line_fetch}, {"agcb_bypass_i", bit(pred != 0)},
+          {"two_level_bypass_i", bit(pred != 0)}, {"row_common_tag_i", m1_row_common},
+          {"row_chunk_tag_i", m1_row_tag},
+          // allocation on_miss is single-cycle only (the staged generator refuses it): no AgeLRU
+          // bypass at the miss, so no extra copies and no bypass fetch of its own.
+          {"extra_copies_i", lit(kSlots, 0)},
+          {"bypass_fetch_o", m.logic("unused_m1_bypass_fetch" + sfx, kSlots)}};
+      for (const M1Port& p : ports) {
+        Expr e = m.logic((kept(p.dep, v) ? "m1_" : "unused_m1_") + p.name + sfx, p.width);
+        outs[v].push_back(e);
+        conn.push_back({p.name + "_o", e});
+      }
+      m.instance("u_m1_match" + sfx, core_match_m1_block().module(cfg_), {}, conn);
+    }
+  }
+
+  m.comment("M1 -> M2: the kept vectors, and M2's selection of them by G and the prediction.");
+  Expr pred = m.logic("m2_pred");
+  m.assign(pred, mux(cfg_bypass.eq(lit(3, 1)), agcb_bypass, tl_bypass & cfg_bypass.eq(lit(3, 2))));
+  std::vector<Expr> sel;  // per port: M2's value
+  std::vector<std::pair<Expr, Expr>> regs;
+  for (size_t p = 0; p < ports.size(); ++p) {
+    auto q = [&](unsigned v) {
+      const Expr& d = outs[v][p];
+      Expr r = m.logic("m2_" + ports[p].name + "_g" + std::to_string(v / 2) + "p" + std::to_string(v % 2) + "_q",
+                       ports[p].width);
+      regs.push_back({r, d});
+      return r;
+    };
+    auto by_pred = [&](unsigned g) { return mux(pred, q(2 * g + 1), q(2 * g)); };
+    auto by_gran = [&](const auto& f) { return mux(gran.eq(lit(2, 0)), f(0), mux(gran.eq(lit(2, 1)), f(1), f(2))); };
+    Expr s = m.logic("m2_" + ports[p].name, ports[p].width);
+    switch (ports[p].dep) {
+      case Dep::kNone: m.assign(s, q(0)); break;
+      case Dep::kPred: m.assign(s, by_pred(0)); break;
+      case Dep::kGran: m.assign(s, by_gran([&](unsigned g) { return q(2 * g); })); break;
+      case Dep::kGranPred: m.assign(s, by_gran(by_pred)); break;
+    }
+    sel.push_back(s);
+    std::vector<Expr> unused;  // the copies the selection never reads
+    for (unsigned v = 0; v < kGrans * 2; ++v) {
+      if (!kept(ports[p].dep, v)) unused.push_back(outs[v][p]);
+    }
+    if (!unused.empty()) m.assign(m.logic("unused_m1_" + ports[p].name), red_or(concat(unused)));
+  }
+
+  m.comment("The tag write of the operation M2 decides in M1's cycle (a fill's block: the only tag write with");
+  m.comment("allocation on_fill), against M1's request: registered beside the vectors for l1d_match_fix");
+  m.comment("(staged_match_older).");
+  older_wr_q_ = m.logic("m2_older_wr_q");
+  older_way_q_ = m.logic("m2_older_way_q", way_bits_);
+  older_common_wr_q_ = m.logic("m2_older_common_wr_q");
+  older_slots_q_ = m.logic("m2_older_slots_q", kSlots);
+  older_chunk_q_ = m.logic("m2_older_chunk_q", kSlots * 2);
+  older_common_eq_q_ = m.logic("m2_older_common_eq_q");
+  older_line_eq_q_ = m.logic("m2_older_line_eq_q");
+  m1_common_ = m1_common;
+  m1_chunk_tag_ = m1_chunk_tag;
+  m.always_ff_noreset([&](Block& b) {
+    for (const auto& [r, d] : regs) b.assign(r, d);
+  });
+
+  auto at = [&](const std::string& n) {
+    for (size_t p = 0; p < ports.size(); ++p)
+      if (ports[p].name == n) return sel[p];
+    throw std::logic_error("staged_core_match: no port " + n);
+  };
+  m.comment("Stage M2: the correction, then the decision on the valid and any-dirty bits. M2's own decode");
+  m.comment("gives only the set (M1 decoded the tags).");
+  Expr unused_decode = m.logic("unused_m2_decode");
+  m.assign(unused_decode, red_or(concat({s1_common, s1_chunk_tag, s1_chunk})));
+  Expr common_eq = m.logic("m2_fixed_common_eq", ways_);
+  Expr tag_ok = m.logic("m2_fixed_tag_ok", slots);
+  Expr held = m.logic("m2_fixed_held", slots);
+  Expr copy = m.logic("m2_fixed_copy", slots);
+  m.instance("u_match_fix", match_fix_block().module(cfg_), {},
+             {{"common_eq_i", at("common_eq")}, {"tag_ok_i", at("tag_ok")}, {"held_i", at("held")},
+              {"copy_i", at("copy")}, {"compared_i", at("compared")}, {"mask_chunk_i", at("mask_chunk")},
+              {"req_chunks_i", at("req_chunks")}, {"sectors_i", at("probe")}, {"older_wr_i", older_wr_q_},
+              {"older_way_i", older_way_q_}, {"older_common_wr_i", older_common_wr_q_},
+              {"older_slots_i", older_slots_q_}, {"older_chunk_i", older_chunk_q_},
+              {"older_common_eq_i", older_common_eq_q_}, {"older_line_eq_i", older_line_eq_q_},
+              {"common_eq_o", common_eq}, {"tag_ok_o", tag_ok}, {"held_o", held}, {"copy_o", copy}});
+  m.assign(s1_needed, at("needed"));
+  m.assign(s1_fetch, at("fetch"));
+  m.assign(s1_probe_sectors, at("probe"));
+  m.assign(s1_reason, at("reason"));
+  m.instance("u_core_match_m2", core_match_m2_block().module(cfg_), {},
+             {{"legal_i", at("legal")}, {"free_slots_i", at("free_slots")}, {"need_slots_i", at("need_slots")},
+              {"head_mask_i", at("head_mask")}, {"common_eq_i", common_eq}, {"tag_ok_i", tag_ok}, {"held_i", held},
+              {"copy_i", copy}, {"slot_chunk_i", at("slot_chunk")}, {"row_valid_i", t_valid},
+              {"row_dirty_any_i", t_dirty_any}, {"hit_o", m_hit}, {"partial_o", m_partial}, {"hit_way_o", m_way},
+              {"hit_slots_o", m_slots}, {"copies_o", m_copies}, {"cp_way_o", cp_way}, {"cp_slot_o", cp_slot},
+              {"cp_wb_o", cp_wb}, {"cp_off_o", cp_off}, {"writebacks_o", s1_dirty_n}});
+}
+
+// The fill M2 decides (its write of the tag row at C) against M1's request, into M2 beside M1's
+// vectors: called after the fill's decision is declared (fill_decision, actors).
+void Top::staged_match_older() {
+  Expr run = m.logic("older_run", kSlots);  // the block's slots from position 0
+  for (unsigned i = 0; i < kSlots; ++i) m.assign(run[Expr(i)], lit(3, i).lt(fill_slots));
+  Expr chunks = m.logic("older_chunk", kSlots * 2);
+  m.gen_for("g_older_chunk", "gs", 0, kSlots, [&](Scope& g, const Expr& s) {
+    g.assign(chunks.part(s * 2, 2), cast(2, fill_first + cast(2, s) - fill_pos));
+  });
+  const Expr line_hi = Expr(ct_bits_ - 1), line_lo = Expr(2U);
+  m.always_ff({{older_wr_q_, bit(false)}},
+              [&](Block& b) { b.assign(older_wr_q_, fill_write & rd_set.eq(m1_set_)); });
+  m.always_ff_noreset([&](Block& b) {
+    b.assign(older_way_q_, fill_way);
+    b.assign(older_common_wr_q_, fill_whole);
+    b.assign(older_slots_q_, cast(kSlots, run << fill_pos));
+    b.assign(older_chunk_q_, chunks);
+    b.assign(older_common_eq_q_, fill_common.eq(m1_common_));
+    b.assign(older_line_eq_q_, fill_chunk_tag.slice(line_hi, line_lo).eq(m1_chunk_tag_.slice(line_hi, line_lo)));
+  });
+}
+
+}  // namespace gen::blocks::top_gen
