@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "common/byte_lanes.h"
 #include "common/types.h"
 
 namespace l1d::golden::line_bytes {
@@ -32,7 +33,7 @@ inline SectorMask sectors_of(const ByteMask& m) {
 }
 
 // Zeroes the bytes of d that m does not select (chunk by chunk: requests mostly select whole
-// chunks or none).
+// chunks or none; a partial chunk eight bytes at a time, common/byte_lanes.h).
 inline void keep_masked(LineData& d, const ByteMask& m) {
   const MaskWords mw = words_of(m);
   for (uint32_t c = 0; c < kSlotsPerLine; ++c) {
@@ -43,8 +44,7 @@ inline void keep_masked(LineData& d, const ByteMask& m) {
       std::memset(p, 0, kChunkBytes);
       continue;
     }
-    for (uint32_t b = 0; b < kChunkBytes; ++b)
-      if (!((bits >> b) & 1)) p[b] = 0;
+    byte_lanes::keep_chunk(p, bits);
   }
 }
 
@@ -65,8 +65,9 @@ inline void copy_chunk(LineData& to, uint32_t to_chunk, const LineData& from, ui
     std::memcpy(to.data() + to_chunk * kChunkBytes, from.data() + from_chunk * kChunkBytes, kChunkBytes);
     return;
   }
-  for (uint32_t b = 0; b < kChunkBytes; ++b)
-    if ((*mask)[from_chunk * kChunkBytes + b]) to[to_chunk * kChunkBytes + b] = from[from_chunk * kChunkBytes + b];
+  const MaskWords mw = words_of(*mask);
+  const auto bits = static_cast<uint32_t>(mw.w[from_chunk / 2] >> (from_chunk % 2 * kChunkBytes));
+  byte_lanes::merge_chunk(to.data() + to_chunk * kChunkBytes, from.data() + from_chunk * kChunkBytes, bits);
 }
 
 }  // namespace l1d::golden::line_bytes

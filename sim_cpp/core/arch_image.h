@@ -11,26 +11,15 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "common/byte_lanes.h"
 #include "common/types.h"
-#include "sim_cpp/mem/byte_mask.h"
+#include "golden/line_bytes.h"
 #include "sim_cpp/mem/functional_memory.h"
 
 namespace l1d::sim {
 
-// Zeroes the bytes of d outside m.
-inline void keep_masked(LineData& d, const ByteMask& m) {
-  for (uint32_t c = 0; c < kSlotsPerLine; ++c) {
-    const uint32_t w = mask_word(m, c);
-    if (w == 0xFFFFFFFFu) continue;
-    uint8_t* p = d.data() + c * kChunkBytes;
-    if (w == 0) {
-      std::memset(p, 0, kChunkBytes);
-      continue;
-    }
-    for (uint32_t b = 0; b < kChunkBytes; ++b)
-      if (!((w >> b) & 1)) p[b] = 0;
-  }
-}
+// Zeroes the bytes of d outside m (the golden L1's helper: one implementation of the masking).
+using golden::line_bytes::keep_masked;
 
 class ArchImage {
  public:
@@ -42,18 +31,7 @@ class ArchImage {
 
   // Writes the bytes of `data` (indexed by offset in the line) that `mask` selects.
   void write(Addr line_addr, const ByteMask& mask, const LineData& data) {
-    LineData& l = slot(line_addr & ~Addr{kLineBytes - 1});
-    for (uint32_t c = 0; c < kSlotsPerLine; ++c) {
-      const uint32_t w = mask_word(mask, c);
-      if (w == 0) continue;
-      const uint32_t o = c * kChunkBytes;
-      if (w == 0xFFFFFFFFu) {
-        std::memcpy(l.data() + o, data.data() + o, kChunkBytes);
-        continue;
-      }
-      for (uint32_t b = 0; b < kChunkBytes; ++b)
-        if ((w >> b) & 1) l[o + b] = data[o + b];
-    }
+    byte_lanes::merge_masked(slot(line_addr & ~Addr{kLineBytes - 1}), data, mask);
   }
 
   template <typename T>

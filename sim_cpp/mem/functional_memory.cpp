@@ -1,7 +1,7 @@
 // Sparse functional memory image (functional_memory.h).
 #include "sim_cpp/mem/functional_memory.h"
 
-#include "sim_cpp/mem/byte_mask.h"
+#include "common/byte_lanes.h"
 
 namespace l1d::sim {
 
@@ -59,17 +59,7 @@ void FunctionalMemory::apply_write(const MemReq& r) {
     l = r.data;
     return;
   }
-  for (uint32_t c = 0; c < kSlotsPerLine; ++c) {
-    const uint32_t w = mask_word(r.byte_mask, c);
-    const uint32_t o = c * kChunkBytes;
-    if (w == 0) continue;
-    if (w == 0xFFFFFFFFu) {
-      std::memcpy(l.data() + o, r.data.data() + o, kChunkBytes);
-      continue;
-    }
-    for (uint32_t b = 0; b < kChunkBytes; ++b)
-      if ((w >> b) & 1) l[o + b] = r.data[o + b];
-  }
+  byte_lanes::merge_masked(l, r.data, r.byte_mask);
 }
 
 LineData FunctionalMemory::read_sectors(Addr line_addr, SectorMask sectors) const {
