@@ -44,15 +44,15 @@ struct Warp {
   uint32_t cta = 0;  // SM CTA slot
   uint8_t awid = 0;
   OpKind ibuf_kind = OpKind::kAlu;  // the kind of the instruction in the i-buffer (Sm::ibufs_)
-  // core.fetch ibuffer: the decoded entries behind the head (Sm::ibuf_tail_), the next to issue,
-  // whether the fetch ended at a taken branch (GPGPU-Sim decodes the fall-through instruction
-  // anyway and flushes it when the scheduler next looks at the warp), and the first cycle the
-  // emptied buffer may be fetched again.
+  uint64_t instructions = 0;
+  std::unique_ptr<WarpProgram> program;
+  // core.fetch ibuffer (last: ideal never reads them): the decoded entries behind the head
+  // (Sm::ibuf_tail_), the next to issue, whether the fetch ended at a taken branch (GPGPU-Sim
+  // decodes the fall-through instruction anyway and flushes it when the scheduler next looks at
+  // the warp), and the first cycle the emptied buffer may be fetched again.
   uint8_t tail_count = 0, tail_next = 0;
   bool wrong_path = false;
   uint64_t fetch_at = 0;
-  uint64_t instructions = 0;
-  std::unique_ptr<WarpProgram> program;
 };
 
 struct SmStats {
