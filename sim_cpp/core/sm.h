@@ -1,6 +1,7 @@
 // One streaming multiprocessor: warp slots in schedulers (scheduler.h), an instruction buffer per
-// warp (core.fetch: ideal, 1 entry refilled at issue, or ibuffer, GPGPU-Sim's fetch and decode), CTA barriers, the LDST unit (ldst_unit.h) and the SM's L1 behind L1Port,
-// connected to the memory system through MemoryPort. docs/simulator.md describes the cycle.
+// warp (core.fetch: ideal, one entry refilled at issue; ibuffer, GPGPU-Sim's fetch and decode),
+// CTA barriers, the LDST unit (ldst_unit.h) and the SM's L1 behind L1Port, connected to the
+// memory system through MemoryPort. docs/simulator.md describes the cycle.
 #pragma once
 
 #include <bitset>
