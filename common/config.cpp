@@ -15,6 +15,7 @@
 //   core.kernel_launch_cycles 0..10000000 (cycles before a kernel's first CTA; 0: none)
 //   core.coalescer        fermi | sector (sim_cpp/core/coalescer.h)
 //   core.load_wait        on_issue | on_use (sim_cpp/core/sm.h)
+//   core.fetch            ideal | ibuffer (sim_cpp/core/sm.h); core.ibuffer_entries 1..8
 //   l1.size_bytes 1024..1048576, ways 1..64; sets = size/(ways*128) a power of two
 //   l1.address_bits 16..64; l1.chunk_tag_bits 3..32 and chunk_tag_bits-2 <= line-tag bits
 //   l1.set_index fermi_xor only with 32 or 64 sets (the Fermi hash is defined for those)
@@ -169,6 +170,8 @@ constexpr std::array kCoalescers = {Choice<CoalescerKind>{"fermi", CoalescerKind
                                     Choice<CoalescerKind>{"sector", CoalescerKind::kSector}};
 constexpr std::array kLoadWaits = {Choice<LoadWait>{"on_issue", LoadWait::kOnIssue},
                                    Choice<LoadWait>{"on_use", LoadWait::kOnUse}};
+constexpr std::array kFetchModels = {Choice<FetchModel>{"ideal", FetchModel::kIdeal},
+                                     Choice<FetchModel>{"ibuffer", FetchModel::kIbuffer}};
 constexpr std::array kSetIndex = {Choice<SetIndexHash>{"linear", SetIndexHash::kLinear},
                                   Choice<SetIndexHash>{"fermi_xor", SetIndexHash::kFermiXor}};
 constexpr std::array kWritePolicies = {Choice<WritePolicy>{"write_back", WritePolicy::kWriteBack},
@@ -425,6 +428,8 @@ void read_core(Reader& r, CoreConfig& c) {
   r.u32("kernel_launch_cycles", c.kernel_launch_cycles, 0, 10000000);
   r.choice("coalescer", c.coalescer, kCoalescers);
   r.choice("load_wait", c.load_wait, kLoadWaits);
+  r.choice("fetch", c.fetch, kFetchModels);
+  r.u32("ibuffer_entries", c.ibuffer_entries, 1, 8);
 }
 
 void read_l1(Reader& r, L1Config& c) {
@@ -904,6 +909,7 @@ std::string to_string(RprScore s) { return spelling(kRprScores, s); }
 std::string to_string(L2Fetch f) { return spelling(kL2Fetches, f); }
 std::string to_string(CoalescerKind k) { return spelling(kCoalescers, k); }
 std::string to_string(LoadWait w) { return spelling(kLoadWaits, w); }
+std::string to_string(FetchModel f) { return spelling(kFetchModels, f); }
 std::string sector_policy_conflict(const PolicyConfig& p, const L1Config& l1) {
   if (!l1.sector || p.granularity == GranularityKind::kFixed128) return "";
   return fmt::format("value \"{}\" not allowed with l1.sector true (a sector line keeps sector i in slot i; "

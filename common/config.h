@@ -29,6 +29,12 @@ enum class CoalescerKind : uint8_t { kFermi, kSector };
 // (scoreboard.cc): a load's destination registers are pending until its data returns, and only
 // an instruction that reads or writes a pending register waits (the warp's exit waits for all).
 enum class LoadWait : uint8_t { kOnIssue, kOnUse };
+// How a warp's next instructions reach its instruction buffer (sim_cpp/core/sm.h, docs/simulator.md
+// "Fetch"): ideal = a 1-entry buffer refilled in the cycle its instruction issues (this project's
+// model before core.fetch); ibuffer = GPGPU-Sim's front end (shader.cc fetch / decode): one warp a
+// cycle, round robin among the warps whose core.ibuffer_entries-entry buffer is empty, is fetched
+// and decoded the next cycle, and a warp with an empty buffer cannot issue.
+enum class FetchModel : uint8_t { kIdeal, kIbuffer };
 enum class SetIndexHash : uint8_t { kLinear, kFermiXor };
 // write_evict (GPGPU-Sim's global stores): a store hit invalidates the slots it hits and every
 // store goes to memory; the L1 keeps no dirty state.
@@ -78,6 +84,8 @@ struct CoreConfig {
   uint32_t kernel_launch_cycles = 0;  // cycles the GPU waits before a kernel's first CTA
   CoalescerKind coalescer = CoalescerKind::kFermi;
   LoadWait load_wait = LoadWait::kOnIssue;
+  FetchModel fetch = FetchModel::kIdeal;
+  uint32_t ibuffer_entries = 2;  // fetch ibuffer: instructions one fetch decodes (GPGPU-Sim IBUFFER_SIZE)
 };
 
 struct L1Config {
@@ -295,6 +303,7 @@ std::string to_string(RprScore s);
 std::string to_string(L2Fetch f);
 std::string to_string(CoalescerKind k);
 std::string to_string(LoadWait w);
+std::string to_string(FetchModel f);
 // Why policy `p` cannot run on an L1 with l1.sector true (its granularity is not fixed128: contract
 // section 14), as the rest of a one-line error after the field name; "" when it can.
 std::string sector_policy_conflict(const PolicyConfig& p, const L1Config& l1);

@@ -679,6 +679,23 @@ TEST(LoadWaitField, DefaultsToOnIssueInEveryPresetReadsOnUseAndRefusesOthers) {
   EXPECT_EQ(to_string(LoadWait::kOnIssue), "on_issue");
 }
 
+// ---- core.fetch (sim_cpp/core/sm.h): ideal everywhere until a preset argues otherwise ----
+
+TEST(FetchField, DefaultsToIdealInEveryPresetReadsIbufferAndRefusesOthers) {
+  EXPECT_EQ(Config{}.core.fetch, FetchModel::kIdeal);
+  EXPECT_EQ(Config{}.core.ibuffer_entries, 2u);
+  for (const std::string& name : list_presets()) EXPECT_EQ(load_preset(name).core.fetch, FetchModel::kIdeal) << name;
+  TempDir dir;
+  const Config c = load_config_file(dir.write("f.yaml", "core: {fetch: ibuffer, ibuffer_entries: 4}\n"));
+  EXPECT_EQ(c.core.fetch, FetchModel::kIbuffer);
+  EXPECT_EQ(c.core.ibuffer_entries, 4u);
+  EXPECT_EQ(load_error("core: {fetch: icache}\n"), "core.fetch: value \"icache\" not allowed (allowed: ideal, ibuffer)");
+  EXPECT_EQ(load_error("core: {ibuffer_entries: 0}\n"), "core.ibuffer_entries: value 0 out of range (allowed 1..8)");
+  EXPECT_EQ(load_error("core: {ibuffer_entries: 9}\n"), "core.ibuffer_entries: value 9 out of range (allowed 1..8)");
+  EXPECT_EQ(to_string(FetchModel::kIbuffer), "ibuffer");
+  EXPECT_EQ(to_string(FetchModel::kIdeal), "ideal");
+}
+
 TEST(ConfigErrors, BadPolicyCrossFieldValues) {
   EXPECT_EQ(load_error("policy:\n  agcb: {counter_bits: 3}\n"),
             "policy.agcb.reset_value: value 15 out of range (allowed 0..7 for counter_bits 3)");

@@ -7,7 +7,10 @@
 //     and the offered request then enters the pipe, and a direct load (l1.bypass_path direct)
 //     then leaves for the memory port (contract 13.5, 13.6);
 //  4. each scheduler issues at most one instruction (a memory instruction enters the LDST unit
-//     and is offered to the L1 from the next cycle); the issuing warp's i-buffer is refilled.
+//     and is offered to the L1 from the next cycle); the issuing warp's i-buffer is refilled
+//     (core.fetch ideal) or moves to its next decoded entry (ibuffer);
+//  5. core.fetch ibuffer: the warp fetched last cycle is decoded into its i-buffer, and one warp
+//     whose i-buffer is empty is fetched (GPGPU-Sim's shader_core_ctx::cycle: issue, decode, fetch).
 // The memory ports are read before step 1 (mem_fetch, or mem_peek, which leaves the response in
 // the port until commit) and the fired memory request and the LDST unit's architectural-image
 // access are applied after step 4 (commit), so that cycle() touches nothing outside the SM.
@@ -35,6 +38,9 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
       num_sched_(cfg.core.schedulers_per_sm),
       pcal_(cfg.policy.bypass == BypassKind::kPcal),
       on_use_(cfg.core.load_wait == LoadWait::kOnUse),
+      fetch_ibuffer_(cfg.core.fetch == FetchModel::kIbuffer),
+      ibuffer_entries_(cfg.core.ibuffer_entries),
+      instruction_bytes_(cfg.core.instruction_bytes),
       direct_(cfg.l1.bypass_path == BypassPath::kDirect && cfg.policy.bypass == BypassKind::kTwoLevel),
       direct_touched_sectors_(cfg.policy.bto || cfg.core.coalescer == CoalescerKind::kSector),
       two_level_restart_(!cfg.policy.two_level.keep_across_launches),
@@ -45,6 +51,8 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
       warps_(cfg.core.warps_per_sm),
       ibufs_(cfg.core.warps_per_sm),
       scoreboards_(on_use_ ? cfg.core.warps_per_sm : 0),
+      ahead_(fetch_ibuffer_ ? cfg.core.warps_per_sm : 0),
+      ibuf_tail_(fetch_ibuffer_ ? size_t{cfg.core.warps_per_sm} * (cfg.core.ibuffer_entries - 1) : 0),
       ctas_(cfg.core.warps_per_sm),
       l1_bytes_(cfg.l1.size_bytes),
       pending_l1_bytes_(cfg.l1.size_bytes),
@@ -138,6 +146,9 @@ void Sm::launch_cta(const Kernel& k, uint32_t cta, uint32_t warps) {
     x.store_wait = false;
     x.at_barrier = false;
     x.instructions = 0;
+    x.tail_count = x.tail_next = 0;
+    x.wrong_path = false;
+    x.fetch_at = 0;
     c->slots.push_back(slot);
     launch_queue_.push_back(slot);
   }
@@ -161,10 +172,14 @@ void Sm::send_events() {
     live_order_.push_back(slot);
     schedulers_[sched_of(slot)]->launch(slot);
     tokens_[sched_of(slot)].launch(local_of(slot));
-    w.program->next_into(ibufs_[slot]);
-    w.ibuf_kind = ibufs_[slot].kind;
-    w.ibuf_valid = true;
-    ++occupancy_;
+    if (fetch_ibuffer_) {  // the i-buffer starts empty: the fetch stage fills it
+      w.program->next_into(ahead_[slot]);
+    } else {
+      w.program->next_into(ibufs_[slot]);
+      w.ibuf_kind = ibufs_[slot].kind;
+      w.ibuf_valid = true;
+      ++occupancy_;
+    }
     ++resident_warps_;
     occ_.resident_max_per_scheduler = std::max(occ_.resident_max_per_scheduler, ++sched_resident_[sched_of(slot)]);
     in_.warp_launch = true;
@@ -329,6 +344,7 @@ bool Sm::cycle(uint64_t now) {
   ldst_.tick();
 
   if (resident_warps_ > 0 && (now >= issue_sleep_until_ || (ldst_waiting_ && !ldst_.busy()))) progress |= issue(now);
+  if (fetch_ibuffer_ && resident_warps_ > 0) progress |= fetch_stage(now);
   if (live_warps_ == 0)
     sleeping_ = !pending_kernel_start_ && !pending_kernel_end_ && ldst_.quiet() && l1_->idle();
   return progress;
@@ -532,9 +548,77 @@ void Sm::execute(uint32_t slot, uint64_t now) {
       return;
     }
   }
-  w.program->next_into(ibufs_[slot]);  // the i-buffer refills with the next instruction
+  if (!fetch_ibuffer_)
+    w.program->next_into(ibufs_[slot]);  // the i-buffer refills with the next instruction
+  else if (!next_from_ibuffer(w, slot, now))
+    return;
   w.ibuf_kind = ibufs_[slot].kind;
   w.load_wait = waits_for_loads(slot);
+}
+
+bool Sm::next_from_ibuffer(Warp& w, uint32_t slot, uint64_t now) {
+  if (w.tail_next < w.tail_count) {
+    ibufs_[slot] = ibuf_tail_[size_t{slot} * (ibuffer_entries_ - 1) + w.tail_next++];
+    return true;
+  }
+  w.ibuf_valid = false;
+  w.load_wait = false;
+  --occupancy_;  // occupancy counts warps with a valid i-buffer entry
+  // GPGPU-Sim flushes the wrong-path entry when the scheduler next examines the warp: the next
+  // cycle, as GTO examines the warp that issued last first.
+  w.fetch_at = now + (w.wrong_path ? 1 : 0);
+  w.wrong_path = false;
+  return false;
+}
+
+// One fetch a cycle, as GPGPU-Sim with -gpgpu_inst_fetch_throughput 1 (its default, and the
+// GTX480 configs'); every fetch is assumed to hit the instruction cache.
+bool Sm::fetch_stage(uint64_t now) {
+  bool moved = false;
+  if (fetch_slot_ != kNoFetch) {
+    decode(fetch_slot_);
+    fetch_slot_ = kNoFetch;
+    moved = true;
+  }
+  const auto n = static_cast<uint32_t>(warps_.size());
+  for (uint32_t i = 1; i <= n; ++i) {
+    const uint32_t slot = (last_fetched_ + i) % n;
+    const Warp& w = warps_[slot];
+    if (w.state == Warp::State::kResident && !w.ibuf_valid && w.fetch_at <= now) {
+      fetch_slot_ = last_fetched_ = slot;
+      return true;
+    }
+  }
+  return moved;
+}
+
+// GPGPU-Sim's decode fills the i-buffer with the instructions at the fetched PC and the ones
+// after it in the code (shader_core_ctx::decode: IBUFFER_SIZE = 2 in shader.h). Our streams are
+// dynamic, so an instruction whose PC does not follow its predecessor's by at most one
+// instruction was reached by a taken branch: the entry decoded in its place is the wrong path.
+void Sm::decode(uint32_t slot) {
+  Warp& w = warps_[slot];
+  WarpInst& ahead = ahead_[slot];
+  ibufs_[slot] = ahead;
+  w.ibuf_kind = ahead.kind;
+  w.ibuf_valid = true;
+  ++occupancy_;
+  w.tail_count = w.tail_next = 0;
+  w.wrong_path = false;
+  const size_t base = size_t{slot} * (ibuffer_entries_ - 1);
+  for (uint32_t k = 0;; ++k) {
+    if (ahead.kind == OpKind::kExit) break;  // nothing follows the exit
+    const uint64_t pc = ahead.pc;
+    w.program->next_into(ahead);
+    if (k + 1 == ibuffer_entries_) break;
+    if (ahead.pc <= pc || ahead.pc - pc > instruction_bytes_) {
+      w.wrong_path = true;
+      break;
+    }
+    ibuf_tail_[base + w.tail_count++] = ahead;
+  }
+  w.load_wait = waits_for_loads(slot);
+  wake_scheduler(slot);
 }
 
 void Sm::check_barrier(Cta& c) {

@@ -1,6 +1,7 @@
-// One streaming multiprocessor: warp slots in schedulers (scheduler.h), a 1-entry instruction
-// buffer per warp, CTA barriers, the LDST unit (ldst_unit.h) and the SM's L1 behind L1Port,
-// connected to the memory system through MemoryPort. docs/simulator.md describes the cycle.
+// One streaming multiprocessor: warp slots in schedulers (scheduler.h), an instruction buffer per
+// warp (core.fetch: ideal, one entry refilled at issue; ibuffer, GPGPU-Sim's fetch and decode),
+// CTA barriers, the LDST unit (ldst_unit.h) and the SM's L1 behind L1Port, connected to the
+// memory system through MemoryPort. docs/simulator.md describes the cycle.
 #pragma once
 
 #include <bitset>
@@ -34,7 +35,7 @@ struct SmParams {
 struct Warp {
   enum class State : uint8_t { kFree, kLaunching, kResident, kExiting };
   State state = State::kFree;
-  bool ibuf_valid = false;     // the 1-entry instruction buffer holds the next instruction
+  bool ibuf_valid = false;     // the instruction buffer holds the next instruction (in Sm::ibufs_)
   bool store_wait = false;     // the current store's requests are not all accepted by the L1
   bool at_barrier = false;
   // The i-buffer's instruction waits for pending loads (core.load_wait; Sm::waits_for_loads).
@@ -46,6 +47,13 @@ struct Warp {
   OpKind ibuf_kind = OpKind::kAlu;  // the kind of the instruction in the i-buffer (Sm::ibufs_)
   uint64_t instructions = 0;
   std::unique_ptr<WarpProgram> program;
+  // core.fetch ibuffer (last: ideal never reads them): the decoded entries behind the head
+  // (Sm::ibuf_tail_), the next to issue, whether the fetch ended at a taken branch (GPGPU-Sim
+  // decodes the fall-through instruction anyway and flushes it when the scheduler next looks at
+  // the warp), and the first cycle the emptied buffer may be fetched again.
+  uint8_t tail_count = 0, tail_next = 0;
+  bool wrong_path = false;
+  uint64_t fetch_at = 0;
 };
 
 struct SmStats {
@@ -184,6 +192,12 @@ class Sm final : private IssueOracle {
   uint32_t reserve_load(uint32_t slot, const WarpInst& load, uint32_t requests);  // the load's tag
   void load_request_returned(uint32_t slot, uint32_t tag);
   bool long_stalled(uint32_t slot) const override;
+  // core.fetch ibuffer, after issue: decode the warp fetched last cycle into its i-buffer, then
+  // fetch for the next warp (round robin over the SM's slots) whose i-buffer is empty.
+  bool fetch_stage(uint64_t now);
+  void decode(uint32_t slot);
+  // The issued head's successor moves up from the tail; false when the i-buffer is now empty.
+  bool next_from_ibuffer(Warp& w, uint32_t slot, uint64_t now);
   uint32_t sched_of(uint32_t slot) const { return slot % num_sched_; }
   uint32_t local_of(uint32_t slot) const { return slot / num_sched_; }
   void apply_limits();
@@ -205,6 +219,9 @@ class Sm final : private IssueOracle {
   uint32_t num_sched_;
   bool pcal_;
   bool on_use_;  // core.load_wait on_use
+  bool fetch_ibuffer_;  // core.fetch ibuffer
+  uint32_t ibuffer_entries_;
+  uint32_t instruction_bytes_;  // a PC step of at most this is a fall-through (no taken branch)
   // l1.bypass_path direct with two-level bypassing: B-mode loads bypass the L1 from the LDST unit;
   // golden_ is the L1 whose two-level unit and pending stores they consult.
   bool direct_ = false;
@@ -222,6 +239,12 @@ class Sm final : private IssueOracle {
   // a 550-byte instruction in each would spread that scan over many cache lines.
   std::vector<WarpInst> ibufs_;
   std::vector<Scoreboard> scoreboards_;  // per warp slot (on_use only)
+  // core.fetch ibuffer only: per warp, the next instruction not yet decoded (the buffer its
+  // program writes into), and ibuffer_entries - 1 decoded entries behind the head.
+  std::vector<WarpInst> ahead_, ibuf_tail_;
+  static constexpr uint32_t kNoFetch = ~0u;
+  uint32_t fetch_slot_ = kNoFetch;  // fetched last cycle, decoded this cycle (m_inst_fetch_buffer)
+  uint32_t last_fetched_ = 0;       // the round robin's last fetched slot (m_last_warp_fetched)
   std::vector<Cta> ctas_;
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   std::vector<golden::PcalTokenUnit> tokens_;

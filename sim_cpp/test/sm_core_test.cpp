@@ -1,6 +1,6 @@
 // The SM core model: loads block their warp until every request returns (core.load_wait
-// on_issue) or, under on_use, only the instructions that use their registers, the hit-latency
-// delay outside the L1, stores block only until accepted, barriers, throttling, PCAL tokens on
+// on_issue) or, under on_use, only the instructions that use their registers, the fetch stage
+// (core.fetch ibuffer), the hit-latency delay outside the L1, stores block only until accepted, barriers, throttling, PCAL tokens on
 // requests, and the warp / kernel events and AWIDs that reach the L1.
 #include <gtest/gtest.h>
 
@@ -549,6 +549,91 @@ TEST(SmScoreboard, WriteAfterWriteAndExitWaitAndUndeclaredInstructionsWaitForEve
   ASSERT_EQ(u.issues.size(), i.issues.size());
   for (size_t k = 0; k < u.issues.size(); ++k) EXPECT_EQ(u.issues[k].cycle, i.issues[k].cycle) << "instruction " << k;
   EXPECT_EQ(u.issues[1].cycle, u.accepted_at[0] + 80 + hit);  // really waited
+}
+
+// ---------------------------------------------------------------------------------------
+// core.fetch ibuffer: GPGPU-Sim's fetch and decode in front of the scheduler.
+
+// `warps` warps on one scheduler run `prog` (ALU only, so the L1 plays no part); the issues.
+std::vector<Issue> run_alu_warps(FetchModel fetch, uint32_t warps, const Program& prog, uint32_t entries = 2) {
+  Config cfg = one_sm(warps);
+  cfg.core.fetch = fetch;
+  cfg.core.ibuffer_entries = entries;
+  ScriptedL1* l1 = nullptr;
+  Gpu gpu(cfg, {}, scripted_l1(l1), ideal_memory());
+  std::vector<Issue> issues;
+  gpu.set_issue_observer([&](uint32_t, uint64_t c, uint32_t s, const WarpInst& i) { issues.push_back({c, s, i.kind}); });
+  auto w = one_kernel({1, warps}, [prog](uint32_t, uint32_t) { return prog; });
+  EXPECT_EQ(gpu.run(w, WorkloadScale::kTest).stop, StopReason::kCompleted);
+  return issues;
+}
+
+// Straight-line code: `n` ALU instructions 8 B apart, then the exit.
+Program straight(uint32_t n) {
+  Program p;
+  for (uint32_t k = 0; k < n; ++k) p.push_back(scripted::alu(1, 0x100 + 8 * k));
+  p.push_back(scripted::exit(0x100 + 8 * n));
+  return p;
+}
+
+std::vector<uint64_t> gaps(const std::vector<Issue>& issues) {
+  std::vector<uint64_t> g;
+  for (size_t k = 1; k < issues.size(); ++k) g.push_back(issues[k].cycle - issues[k - 1].cycle);
+  return g;
+}
+
+TEST(SmFetch, OneWarpIssuesTwoDecodedInstructionsPerFetchAfterAOneCycleDecode) {
+  const std::vector<Issue> ideal = run_alu_warps(FetchModel::kIdeal, 1, straight(6));
+  const std::vector<Issue> ib = run_alu_warps(FetchModel::kIbuffer, 1, straight(6));
+  ASSERT_EQ(ideal.size(), 7u);
+  ASSERT_EQ(ib.size(), 7u);
+  EXPECT_EQ(gaps(ideal), std::vector<uint64_t>(6, 1));
+  // Fetched in the launch cycle, decoded the next, issued the one after; the buffer empties at
+  // the second issue, is fetched in that cycle and decoded in the next.
+  EXPECT_EQ(ib[0].cycle, ideal[0].cycle + 2);
+  EXPECT_EQ(gaps(ib), (std::vector<uint64_t>{1, 2, 1, 2, 1, 2}));
+  // A 1-entry buffer: a fetch per instruction.
+  EXPECT_EQ(gaps(run_alu_warps(FetchModel::kIbuffer, 1, straight(4), 1)), (std::vector<uint64_t>(4, 2)));
+}
+
+TEST(SmFetch, ATakenBranchWastesTheSecondEntryAndItsFlushCostsACycle) {
+  // Two iterations of a 3-instruction loop: the third instruction is followed by the first's PC.
+  Program loop;
+  for (int it = 0; it < 2; ++it)
+    for (uint32_t k = 0; k < 3; ++k) loop.push_back(scripted::alu(1, 0x100 + 8 * k));
+  loop.push_back(scripted::exit(0x118));
+  const std::vector<Issue> ib = run_alu_warps(FetchModel::kIbuffer, 1, loop);
+  ASSERT_EQ(ib.size(), 7u);
+  // Fetches: [0x100 0x108], [0x110, wrong path], [0x100 0x108], [0x110 exit]: the wrong-path
+  // entry is flushed the cycle after the branch issues, then the warp is fetched; the exit at
+  // 0x118 falls through from 0x110 and shares its fetch.
+  EXPECT_EQ(gaps(ib), (std::vector<uint64_t>{1, 2, 3, 1, 2, 1}));
+}
+
+TEST(SmFetch, RoundRobinFetchSpreadsGtoIssueOverTheWarps) {
+  const uint32_t warps = 4;
+  const std::vector<Issue> ideal = run_alu_warps(FetchModel::kIdeal, warps, straight(12));
+  const std::vector<Issue> ib = run_alu_warps(FetchModel::kIbuffer, warps, straight(12));
+  ASSERT_EQ(ideal.size(), warps * 13u);
+  ASSERT_EQ(ib.size(), warps * 13u);
+  // The longest run of consecutive issues by one warp, leaving out the last warp's final issues
+  // (nothing else is left to issue then).
+  auto longest_run = [](const std::vector<Issue>& v) {
+    size_t best = 0, run = 0;
+    for (size_t k = 0; k + 2 < v.size(); ++k) {
+      run = (k > 0 && v[k].slot == v[k - 1].slot) ? run + 1 : 1;
+      best = std::max(best, run);
+    }
+    return best;
+  };
+  // Ideal: GTO keeps the oldest warp issuing every cycle until it exits.
+  EXPECT_EQ(longest_run(ideal), 13u);
+  // Ibuffer: a warp has two instructions per fetch, and while it waits for the next fetch GTO
+  // turns to the next oldest warp whose buffer is full (the round robin filled it meanwhile).
+  EXPECT_EQ(longest_run(ib), 2u);
+  // Two decoded instructions per fetch, one fetch a cycle: the SM still issues every cycle from
+  // its first issue on.
+  for (size_t k = 0; k + 1 < ib.size(); ++k) EXPECT_EQ(ib[k + 1].cycle - ib[k].cycle, 1u) << "issue " << k;
 }
 
 }  // namespace
