@@ -71,7 +71,11 @@ module l1d_mshr_fv (
     .rd_bypass_o(rd_bypass), .rd_hpc_o(rd_hpc), .rd_awid_o(rd_awid), .rd_token_o(rd_token),
     .rd_l2_bit_o(rd_l2_bit), .rd_count_o(rd_count), .rd_data_o(rd_data), .rd_id_o(rd_id),
     .rd_warp_o(rd_warp), .rd_mask_o(rd_mask),
-    .release_i(release_en), .release_entry_i(release_entry)
+    .release_i(release_en), .release_entry_i(release_entry),
+    // allocation on_fill and mshr_merge stall (the options this harness proves): no reservation,
+    // no widening read; a response writes every sector (resp_sectors_i = 0 names none).
+    .block_i(1'b0), .alloc_reserve_i('0), .widen_i(1'b0), .widen_sectors_i('0), .resp_sectors_i('0),
+    .merge_reserved_o(), .merge_missing_o(), .merge_filled_o(), .resp_fills_o(), .rd_reserve_o()
   );
 
   // Shadow model: what was accepted.
