@@ -48,8 +48,7 @@ void Top::actors() {
 
   // Counter increments.
   inc_ = {};
-  std::vector<std::string> names = counter_names();
-  if (!staged_) names.insert(names.end(), option_counter_names().begin(), option_counter_names().end());
+  const std::vector<std::string> names = pipe_counter_names();
   for (const std::string& n : names) inc_.push_back(m.logic("inc_" + n, 3));
 
   // A core request waits while a fill step or a flush visit acts (s1_stall_cycles); staged: at A.
@@ -91,7 +90,9 @@ void Top::actors() {
 
   auto inc = [&](Block& b, const std::string& name, const Expr& v) {
     const size_t i = static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
-    if (i < names.size()) b.assign(inc_[i], cast(3, v));  // the staged pipe has no option counters
+    const auto& opt = option_counter_names();
+    if (i == names.size() && staged_ && std::find(opt.begin(), opt.end(), name) != opt.end()) return;  // none staged
+    b.assign(inc_.at(i), cast(3, v));  // an unknown name throws
   };
 
   m.comment("The acting actor's decisions: flags, narrow outputs and counter increments. The wide writes");

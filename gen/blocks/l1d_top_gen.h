@@ -115,6 +115,8 @@ class Top {
   void state_updates();
 
   void counters();
+  // The counters this pipe keeps: counter_names(), then option_counter_names() on the single-cycle pipe.
+  std::vector<std::string> pipe_counter_names() const;
 
   void outputs();
 

@@ -99,12 +99,17 @@ void Top::state_updates() {
   m.assign(sel_miss, !s1_hit_done);
 }
 
+std::vector<std::string> Top::pipe_counter_names() const {
+  std::vector<std::string> names = counter_names();
+  if (!staged_) names.insert(names.end(), option_counter_names().begin(), option_counter_names().end());
+  return names;
+}
+
 // ---------------------------------------------------------------------------------------
 void Top::counters() {
   m.comment("Counters (golden::L1Counters). The granularity switch is counted when the selector decides,");
   m.comment("which is the cycle before its registered switch_o: the output adds the pending pulse.");
-  std::vector<std::string> names = counter_names();
-  if (!staged_) names.insert(names.end(), option_counter_names().begin(), option_counter_names().end());
+  const std::vector<std::string> names = pipe_counter_names();
   Expr switched = m.logic("gran_switched");
   m.assign(switched, sel_switch & dynamic);
   for (size_t i = 0; i < names.size(); ++i) {
