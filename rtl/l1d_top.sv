@@ -20,6 +20,9 @@
 // place; single-cycle pipe and no dirty state only), cfg_merge_i (1: l1.mshr_merge block, contract
 // 13.3: a load merges into its line's entry and widens it; likewise). The replacement policy is the
 // configuration's, built into u_repl.
+// l1.bypass_path direct (contract 13.6): two_level_bypass_o is the two-level unit's mode;
+// store_pending_o says whether a store to the line registered from store_query_line_i at the
+// last edge is in S1 or the miss queue.
 // One actor uses the arrays per cycle: the fill unit, else the flush walker, else S1.
 // Geometry (sets, ways, address and chunk-tag bits, MSHRs, miss queue) is the configuration's,
 // fixed by the generator in the instantiated blocks and the widths below.
@@ -111,7 +114,10 @@ module l1d_top (
   output logic [63:0]   cnt_fill_stall_cycles_o,
   output logic [63:0]   cnt_fail_line_alloc_o,
   output logic [63:0]   cnt_pending_hits_o,
-  output logic [63:0]   cnt_widening_reads_o
+  output logic [63:0]   cnt_widening_reads_o,
+  output logic          two_level_bypass_o,
+  input  logic [24:0]   store_query_line_i,
+  output logic          store_pending_o
 );
 
   logic [2:0] cfg_bypass_q;
@@ -1739,6 +1745,45 @@ module l1d_top (
   end
 
   assign fill_head = fifo_q[fifo_head_q];
+
+  // l1.bypass_path direct (contract 13.6): B mode is the two-level unit's mode flop, as golden's
+  // two_level().bypass() at the start of the cycle. The store query is registered like a request:
+  // the line given in one cycle is answered in the next, about the state that cycle starts with
+  // (golden's store_pending() after its step). Only the stores' line fields are compared: S1's and
+  // the live miss-queue entries', which is every place a store waits in this pipe.
+  assign two_level_bypass_o = tl_bypass;
+
+  logic [24:0] store_query_line_q;
+
+  always_ff @(posedge clk_i) begin
+    store_query_line_q <= store_query_line_i;
+  end
+
+  logic store_pend_s1;
+
+  assign store_pend_s1 = s1_valid_q & s1_store_q & s1_line == store_query_line_q;
+
+  // Entry e is live when its distance from the head, (e - head) mod Q, is below the count.
+  logic [7:0] store_pend_live;
+  logic [7:0] store_pend_mq;
+
+  assign store_pend_live[0] = (5'd8 - 5'(mq_head_q) >= 5'd8 ? 5'd8 - 5'(mq_head_q) - 5'd8 : 5'd8 - 5'(mq_head_q)) < 5'(mq_count_q);
+  assign store_pend_mq[0] = store_pend_live[0] & mq0_req_q[15] & mq0_req_q[16 +: 25] == store_query_line_q;
+  assign store_pend_live[1] = (5'd9 - 5'(mq_head_q) >= 5'd8 ? 5'd9 - 5'(mq_head_q) - 5'd8 : 5'd9 - 5'(mq_head_q)) < 5'(mq_count_q);
+  assign store_pend_mq[1] = store_pend_live[1] & mq1_req_q[15] & mq1_req_q[16 +: 25] == store_query_line_q;
+  assign store_pend_live[2] = (5'd10 - 5'(mq_head_q) >= 5'd8 ? 5'd10 - 5'(mq_head_q) - 5'd8 : 5'd10 - 5'(mq_head_q)) < 5'(mq_count_q);
+  assign store_pend_mq[2] = store_pend_live[2] & mq2_req_q[15] & mq2_req_q[16 +: 25] == store_query_line_q;
+  assign store_pend_live[3] = (5'd11 - 5'(mq_head_q) >= 5'd8 ? 5'd11 - 5'(mq_head_q) - 5'd8 : 5'd11 - 5'(mq_head_q)) < 5'(mq_count_q);
+  assign store_pend_mq[3] = store_pend_live[3] & mq3_req_q[15] & mq3_req_q[16 +: 25] == store_query_line_q;
+  assign store_pend_live[4] = (5'd12 - 5'(mq_head_q) >= 5'd8 ? 5'd12 - 5'(mq_head_q) - 5'd8 : 5'd12 - 5'(mq_head_q)) < 5'(mq_count_q);
+  assign store_pend_mq[4] = store_pend_live[4] & mq4_req_q[15] & mq4_req_q[16 +: 25] == store_query_line_q;
+  assign store_pend_live[5] = (5'd13 - 5'(mq_head_q) >= 5'd8 ? 5'd13 - 5'(mq_head_q) - 5'd8 : 5'd13 - 5'(mq_head_q)) < 5'(mq_count_q);
+  assign store_pend_mq[5] = store_pend_live[5] & mq5_req_q[15] & mq5_req_q[16 +: 25] == store_query_line_q;
+  assign store_pend_live[6] = (5'd14 - 5'(mq_head_q) >= 5'd8 ? 5'd14 - 5'(mq_head_q) - 5'd8 : 5'd14 - 5'(mq_head_q)) < 5'(mq_count_q);
+  assign store_pend_mq[6] = store_pend_live[6] & mq6_req_q[15] & mq6_req_q[16 +: 25] == store_query_line_q;
+  assign store_pend_live[7] = (5'd15 - 5'(mq_head_q) >= 5'd8 ? 5'd15 - 5'(mq_head_q) - 5'd8 : 5'd15 - 5'(mq_head_q)) < 5'(mq_count_q);
+  assign store_pend_mq[7] = store_pend_live[7] & mq7_req_q[15] & mq7_req_q[16 +: 25] == store_query_line_q;
+  assign store_pending_o = store_pend_s1 | |store_pend_mq;
 
   // core_req_ready: S1 is empty or completes this cycle.
   assign core_req_ready_o = !s1_valid_q || s1_complete;

@@ -70,6 +70,7 @@ Module Top::build() {
   } else {
     miss_queue();
     fill_fifo();
+    direct_queries();
   }
   state_updates();
   if (staged_) {
@@ -102,6 +103,11 @@ void Top::describe() {
   m.describe("place; single-cycle pipe and no dirty state only), cfg_merge_i (1: l1.mshr_merge block, contract");
   m.describe("13.3: a load merges into its line's entry and widens it; likewise). The replacement policy is the");
   m.describe("configuration's, built into u_repl.");
+  if (!staged_) {
+    m.describe("l1.bypass_path direct (contract 13.6): two_level_bypass_o is the two-level unit's mode;");
+    m.describe("store_pending_o says whether a store to the line registered from store_query_line_i at the");
+    m.describe("last edge is in S1 or the miss queue.");
+  }
   m.describe("One actor uses the arrays per cycle: the fill unit, else the flush walker, else S1.");
   m.describe("Geometry (sets, ways, address and chunk-tag bits, MSHRs, miss queue) is the configuration's,");
   m.describe("fixed by the generator in the instantiated blocks and the widths below.");

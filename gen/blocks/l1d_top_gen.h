@@ -112,6 +112,10 @@ class Top {
 
   void fill_fifo();
 
+  // l1.bypass_path direct (contract 13.6): B mode and the store-pending query (single-cycle;
+  // gen/blocks/l1d_top_direct.cpp).
+  void direct_queries();
+
   void state_updates();
 
   void counters();
@@ -208,6 +212,8 @@ class Top {
       rp_fill_any;
   Expr walk_keep, walk_wb, walk_dirty_n, walk_last;
   Expr room_s1, room_one, room_fill, room_walk, rank_sel, wr_way, way_active, way_rel, fill_slotmask;
+  std::vector<Expr> mq_req_q_;  // the miss queue's request registers, and its head (direct_queries)
+  Expr mq_head_q_;
   Expr mq_count_q, mq_pop_, mq_pushes_, wb_en, wb_way, wb_slot, wb_off, wb_from_s1, push_final, final_off;
   Expr fill_write, load_hit, store_hit, evict_hit, rank_new, hit_chunk, hit_mask, lane_way, lane_slot, lane_data;
   Expr s1_complete, s1_hit_done, s1_miss_done, s1_partial_done, fill_placing, fill_answer, walk_step;

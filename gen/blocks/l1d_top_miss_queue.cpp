@@ -25,8 +25,9 @@ void Top::miss_queue() {
     wbp_q.push_back(m.logic("mq" + std::to_string(e) + "_wb_q", kSlotBits + 32));
     stp_q.push_back(m.logic("mq" + std::to_string(e) + "_st_q", kLineBits + kMaskBits));
   }
+  mq_req_q_ = req_q;
   Expr head_d = m.logic("mq_head_d", queue_idx_bits_);
-  Expr head_q = m.logic("mq_head_q", queue_idx_bits_);
+  Expr head_q = mq_head_q_ = m.logic("mq_head_q", queue_idx_bits_);
   Expr count_d = m.logic("mq_count_d", queue_count_bits_);
   Expr pop = mq_pop_ = m.logic("mq_pop");
   m.assign(pop, mq_count_q.ne(zeros()) & mem_ready);
