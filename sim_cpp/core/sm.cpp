@@ -68,10 +68,6 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
   coalesce_ = coalescer_for(cfg.core.coalescer);
   // l1.hit_latency_at before_tag: a pipe of hit_latency - 1 stages before the L1 (contract 13.5).
   if (cfg.l1.hit_latency_at == HitLatencyAt::kBeforeTag) ldst_.set_pipe(charged_hit_latency(cfg.l1) - 1);
-  if (direct_) {
-    golden_ = l1_->golden_model();
-    if (golden_ == nullptr) throw ConfigError("l1.bypass_path direct needs the golden L1 (--l1 golden)");
-  }
   for (uint32_t s = 0; s < num_sched_; ++s) {
     schedulers_.push_back(make_scheduler(p.scheduler, {cfg.core.warps_per_sm, num_sched_, s, p.active_set}));
     tokens_.emplace_back(static_cast<uint32_t>(schedulers_.back()->slots().size()));
@@ -277,7 +273,9 @@ bool Sm::cycle(uint64_t now) {
   const bool pipe = ldst_.has_pipe();
   // l1.bypass_path direct: the offered load leaves for memory while the two-level unit is in B
   // mode at the start of this cycle (contract 13.6).
-  const bool direct_now = direct_ && ldst_.offer_is_load() && golden_->two_level().bypass();
+  const bool direct_now = direct_ && ldst_.offer_is_load() && l1_->two_level_bypass();
+  // dispatch() asks after the step whether a store to the load's line is in the L1 then.
+  if (direct_now) l1_->query_store(ldst_.offer().addr & ~Addr{kLineBytes - 1});
   if (pipe) {  // the L1 sees the before-tag pipe's head
     in_.core_req_valid = ldst_.pipe_offer_valid(now);
     if (in_.core_req_valid && offered_serial_ != ldst_.pipe_offer_serial()) {
@@ -357,7 +355,7 @@ bool Sm::dispatch(uint64_t now, bool direct_now) {
     // the line (the pipe's, S1's or the miss queue's): the data check stays exact.
     const Addr line = ldst_.offer().addr & ~Addr{kLineBytes - 1};
     const uint32_t room = mem_room_ - (mem_req_fired_ ? 1 : 0);  // after the L1's request of this cycle
-    if (room == 0 || golden_->store_pending(line) || ldst_.pipe_holds_store(line)) {
+    if (room == 0 || l1_->store_pending(line) || ldst_.pipe_holds_store(line)) {
       ldst_.refused();
       return false;
     }

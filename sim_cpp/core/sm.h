@@ -222,14 +222,13 @@ class Sm final : private IssueOracle {
   bool fetch_ibuffer_;  // core.fetch ibuffer
   uint32_t ibuffer_entries_;
   uint32_t instruction_bytes_;  // a PC step of at most this is a fall-through (no taken branch)
-  // l1.bypass_path direct with two-level bypassing: B-mode loads bypass the L1 from the LDST unit;
-  // golden_ is the L1 whose two-level unit and pending stores they consult.
+  // l1.bypass_path direct with two-level bypassing: B-mode loads bypass the L1 from the LDST unit,
+  // asking the L1 (l1_) for its B mode and its pending stores.
   bool direct_ = false;
   // A direct load fetches only the sectors its byte mask touches: with BTO, and always with the
   // sector coalescer, whose 128 B requests stand for the reference's 32 B sector accesses.
   bool direct_touched_sectors_ = false;
   bool two_level_restart_ = true;  // !policy.two_level.keep_across_launches
-  const golden::L1* golden_ = nullptr;
   std::unique_ptr<L1Port> l1_;
   MemoryPort& mem_;
   LdstUnit ldst_;

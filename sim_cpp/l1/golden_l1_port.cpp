@@ -17,6 +17,8 @@ class GoldenL1Port final : public L1Port {
   const L1Counters& counters() const override { return l1_.counters(); }
   bool idle() const override { return l1_.idle(); }
   std::string describe_state() const override { return l1_.describe_state(); }
+  bool two_level_bypass() const override { return l1_.two_level().bypass(); }
+  bool store_pending(Addr line_addr) const override { return l1_.store_pending(line_addr); }
   const golden::L1* golden_model() const override { return &l1_; }
   void resize(uint32_t bytes) override { l1_.resize_sets(bytes / way_bytes_); }
 

@@ -26,6 +26,17 @@ class L1Port {
   virtual const L1Counters& counters() const = 0;
   virtual bool idle() const = 0;
   virtual std::string describe_state() const = 0;
+  // l1.bypass_path direct (contract 13.6): the SM's LDST unit asks the L1 two questions. Whether the
+  // two-level unit is in B mode at the start of the next step() (asked before it), and whether a
+  // store to the 128 B line `line_addr` is in the L1 (S1 or the miss queue) after the last step():
+  // the line is given to query_store() before that step (the RTL registers it like a request), and
+  // store_pending() asks about that line only. An L1 without these answers throws std::logic_error.
+  virtual bool two_level_bypass() const { throw std::logic_error("L1Port: this L1 does not report B mode"); }
+  virtual void query_store(Addr line_addr) { (void)line_addr; }
+  virtual bool store_pending(Addr line_addr) const {
+    (void)line_addr;
+    throw std::logic_error("L1Port: this L1 does not answer store queries");
+  }
   // The golden L1 behind this port (golden, and lockstep's golden side), for observing state
   // the ports do not carry, e.g. the AGCB table over time; nullptr for the RTL alone.
   virtual const golden::L1* golden_model() const { return nullptr; }

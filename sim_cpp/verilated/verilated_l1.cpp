@@ -211,7 +211,7 @@ class VerilatedL1 final : public L1Port {
   void step_into(const L1Inputs& in, L1Outputs& out) override {
     Model& m = *model_;
     fill_outputs(m, out);
-    if (can_skip_ && quiet_cycle(m, in)) {
+    if (can_skip_ && quiet_cycle(m, in) && query_clocked(m)) {
       // The edge would change no register but the cycle counter (quiet_o, rtl/l1d_top.sv), so it
       // is not simulated: the outputs stay as they are and counters() adds the skipped cycles.
       // SMs whose warps wait for memory spend most cycles here (bfs: 70 %).
@@ -252,6 +252,7 @@ class VerilatedL1 final : public L1Port {
     m.kernel_end_i = in.kernel_end;
     m.occupancy_i = static_cast<std::remove_reference_t<decltype(m.occupancy_i)>>(in.occupancy);
     m.agelru_enable_i = in.agelru_enable;
+    if constexpr (requires { m.store_query_line_i; }) m.store_query_line_i = query_line(m);
     if (cycle_ == opt_.cfg_change_cycle) m.cfg_bypass_i ^= 1;
     if (can_skip_) {
       // The inputs and the rising edge in one eval(): Verilator settles the input-driven logic
@@ -303,6 +304,16 @@ class VerilatedL1 final : public L1Port {
            in.agelru_enable == (m.agelru_enable_i != 0);  // the value clocked in last
   }
 
+  // The store query (l1.bypass_path direct) is an input registered at the edge: a skipped edge
+  // must not have to load a new line.
+  bool query_clocked(const Model& m) const {
+    if constexpr (requires { m.store_query_line_i; }) return m.store_query_line_i == query_line(m);
+    return true;
+  }
+  auto query_line(const Model& m) const {
+    return static_cast<std::remove_cvref_t<decltype(m.store_query_line_i)>>(query_addr_ >> 7);
+  }
+
   // Outputs are functions of the registers only: read them before the edge.
   // The 128-byte payloads are copied only when their valid is high (most cycles they are not).
   static void fill_outputs(const Model& m, L1Outputs& out) {
@@ -337,6 +348,23 @@ class VerilatedL1 final : public L1Port {
     return counters_;
   }
   bool idle() const override { return model_->idle_o != 0; }
+  // l1.bypass_path direct (contract 13.6): the single-cycle l1d_top's two_level_bypass_o, and its
+  // store_pending_o about the line registered from store_query_line_i at the last edge.
+  bool two_level_bypass() const override {
+    if constexpr (requires { model_->two_level_bypass_o; }) return model_->two_level_bypass_o != 0;
+    throw std::logic_error("verilated L1: this l1d_top (staged or netlist) has no two_level_bypass_o");
+  }
+  void query_store(Addr line_addr) override { query_addr_ = line_addr; }
+  bool store_pending(Addr line_addr) const override {
+    if constexpr (requires { model_->store_pending_o; }) {
+      if (line_addr >> 7 != model_->store_query_line_i)
+        throw std::logic_error(fmt::format("verilated L1: store_pending({:#x}) asks about another line than the one "
+                                           "query_store gave before the step",
+                                           line_addr));
+      return model_->store_pending_o != 0;
+    }
+    throw std::logic_error("verilated L1: this l1d_top (staged or netlist) has no store_pending_o");
+  }
   std::string describe_state() const override {
     return fmt::format("verilated l1d_top: cycle {} ({} skipped as quiet), idle {}, core_req_ready {}, mem_req_valid {}\n",
                        cycle_, skipped_, model_->idle_o, model_->core_req_ready_o, model_->mem_req_valid_o);
@@ -435,6 +463,7 @@ class VerilatedL1 final : public L1Port {
   // and the fault goes into a flop between the two evaluations.
   bool can_skip_ = false;
   uint64_t skipped_ = 0;  // cycles not clocked (step_into), counted in counters().cycles
+  Addr query_addr_ = 0;   // query_store's line, driven on store_query_line_i
   mutable L1Counters counters_;  // a cache of the counter outputs, filled by counters()
 };
 
@@ -479,16 +508,22 @@ class LockstepL1 final : public L1Port {
     std::string diff = diff_outputs(g, r);
     diff += diff_counters(staged_ ? before : golden_.counters(), rtl_->counters());
     if (golden_.idle() != rtl_->idle()) diff += fmt::format("  idle: golden {} rtl {}\n", golden_.idle(), rtl_->idle());
-    if (!diff.empty()) {
-      std::string waves;
-      if (!waves_.empty()) {
-        waves = fmt::format("  waves of the RTL's last cycles (GTKWave, tb/waves/l1d_top.gtkw): {}{}\n", waves_,
-                            std::filesystem::exists(prev_trace_file(waves_)) ? " and " + prev_trace_file(waves_) : "");
-      }
-      throw LockstepMismatch(cycle_, fmt::format("lockstep mismatch: SM {} cycle {} (golden vs rtl):\n{}{}", sm_, cycle_,
-                                                 diff, waves));
-    }
+    if (!diff.empty()) mismatch(cycle_, diff);
     ++cycle_;
+    return g;
+  }
+  // l1.bypass_path direct: both sides answer, compared whenever the SM asks. B mode is asked before
+  // the step of cycle_, a pending store after the step of the cycle before.
+  bool two_level_bypass() const override {
+    const bool g = golden_.two_level().bypass(), r = rtl_->two_level_bypass();
+    if (g != r) mismatch(cycle_, fmt::format("  two_level_bypass: golden {} rtl {}\n", g, r));
+    return g;
+  }
+  void query_store(Addr line_addr) override { rtl_->query_store(line_addr); }
+  bool store_pending(Addr line_addr) const override {
+    const bool g = golden_.store_pending(line_addr), r = rtl_->store_pending(line_addr);
+    if (g != r)
+      mismatch(cycle_ - 1, fmt::format("  store_pending({:#x}) after the edge: golden {} rtl {}\n", line_addr, g, r));
     return g;
   }
   const L1Counters& counters() const override { return golden_.counters(); }
@@ -497,6 +532,16 @@ class LockstepL1 final : public L1Port {
   const golden::L1* golden_model() const override { return &golden_; }
 
  private:
+  [[noreturn]] void mismatch(uint64_t cycle, const std::string& diff) const {
+    std::string waves;
+    if (!waves_.empty()) {
+      waves = fmt::format("  waves of the RTL's last cycles (GTKWave, tb/waves/l1d_top.gtkw): {}{}\n", waves_,
+                          std::filesystem::exists(prev_trace_file(waves_)) ? " and " + prev_trace_file(waves_) : "");
+    }
+    throw LockstepMismatch(cycle, fmt::format("lockstep mismatch: SM {} cycle {} (golden vs rtl):\n{}{}", sm_, cycle,
+                                              diff, waves));
+  }
+
   golden::L1 golden_;
   std::unique_ptr<L1Port> rtl_;
   uint32_t sm_;
@@ -549,7 +594,7 @@ std::unique_ptr<L1Port> make_verilated_l1(const Config& cfg, const VerilatedOpti
     throw ConfigError(fmt::format("--l1 verilated/lockstep: preset {} sets {}, which the RTL l1d_top does not "
                                   "implement (it runs carveout fixed, sector false, on_fill, stall, on_miss and block on "
                                   "the single-cycle pipe without write_back, any bypass_fetch, any write_policy, any "
-                                  "kernel_end, hit_latency_at response/none, through_l1); "
+                                  "kernel_end, hit_latency_at response/none, through_l1 and, on the single-cycle pipe, direct); "
                                   "run it with --l1 golden",
                                   cfg.name, field));
   if (const ModelEntry* e = find_model(cfg, opt.netlist)) return e->make(cfg, opt);
