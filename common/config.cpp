@@ -952,7 +952,11 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   if (c.mshr_merge != MshrMerge::kStall && c.write_policy == WritePolicy::kWriteBack)
     return "l1.mshr_merge: " + to_string(c.mshr_merge) + " with l1.write_policy: write_back";
   if (c.hit_latency_at == HitLatencyAt::kBeforeTag) return "l1.hit_latency_at: " + to_string(c.hit_latency_at);
-  if (c.bypass_path != BypassPath::kThroughL1) return "l1.bypass_path: " + to_string(c.bypass_path);
+  // direct: the single-cycle l1d_top answers the LDST unit's B-mode and store-pending questions
+  // (two_level_bypass_o, store_pending_o; contract 13.6). The staged pipe would also have to search
+  // its T/M1/M2 registers and its core and replay FIFOs for stores, as golden::L1::store_pending does.
+  if (c.bypass_path != BypassPath::kThroughL1 && c.pipeline == L1Pipeline::kStaged)
+    return "l1.bypass_path: " + to_string(c.bypass_path) + " with l1.pipeline: staged";
   if (c.write_allocate != WriteAllocate::kNone) return "l1.write_allocate: " + to_string(c.write_allocate);
   return "";
 }

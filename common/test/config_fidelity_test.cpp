@@ -91,8 +91,9 @@ TEST(FidelityFields, EveryValueReadsBack) {
 }
 
 // Contract 13.5 / 13.6: the before-tag pipe and the direct bypass path (simulator paths around
-// the L1, golden-only until RTL v2).
-TEST(FidelityFields, BeforeTagAndDirectReadBackAndAreGoldenOnly) {
+// the L1). The before-tag pipe is golden-only until RTL v2; direct runs on the single-cycle l1d_top,
+// which answers the LDST unit's B-mode and store-pending questions, not on the staged one.
+TEST(FidelityFields, BeforeTagAndDirectReadBackAndWhereTheRtlRunsThem) {
   const Config c = load_config_file(write_temp("ldst.yaml",
                                                "l1:\n  write_policy: write_through\n  hit_latency_at: before_tag\n"
                                                "  bypass_path: direct\n"));
@@ -104,7 +105,11 @@ TEST(FidelityFields, BeforeTagAndDirectReadBackAndAreGoldenOnly) {
   L1Config only_direct;
   only_direct.write_policy = WritePolicy::kWriteThrough;
   only_direct.bypass_path = BypassPath::kDirect;
-  EXPECT_EQ(rtl_unsupported_l1_option(only_direct), "l1.bypass_path: direct");
+  EXPECT_EQ(rtl_unsupported_l1_option(only_direct), "");
+  only_direct.pipeline = L1Pipeline::kStaged;
+  EXPECT_EQ(rtl_unsupported_l1_option(only_direct), "l1.bypass_path: direct with l1.pipeline: staged");
+  // gtx480-gpgpusim runs on the RTL as it is (every L1 option of it is one l1d_top implements).
+  EXPECT_EQ(rtl_unsupported_l1_option(load_preset("gtx480-gpgpusim").l1), "");
   // The faithful presets set them where their reference simulator does.
   EXPECT_EQ(load_preset("gtx480-gpgpusim").l1.hit_latency_at, HitLatencyAt::kNone);
   for (const char* p : {"gtx480-gpgpusim", "gtx1080-jips", "qv100-accelsim"})

@@ -181,31 +181,11 @@ TEST_F(GpusimCli, VerilatedAndLockstepRefuseRprAsGoldenOnly) {
 }
 
 
-// [Fidelity]: the reference-faithful options the RTL lacks (gtx480-gpgpusim: only bypass_path direct
-// since l1d_top runs on_miss and block) are golden-only until RTL v2: --l1 verilated and
-// lockstep refuse such a preset with exit code 2 and one line naming the field; --explain-preset
-// lists every field with its value and the file that set it.
-TEST_F(GpusimCli, VerilatedAndLockstepRefuseAFaithfulPresetNamingTheField) {
-  for (const char* l1 : {"verilated", "lockstep"}) {
-    const std::string args = std::string("--preset gtx480-gpgpusim --workload vecadd --scale test --l1 ") + l1;
-    const CliResult r = run(args, true);
-    if (r.out.find("built without the verilated L1") != std::string::npos)
-      GTEST_SKIP() << "gpusim has no verilated L1 in this build";
-    EXPECT_EQ(r.code, 2) << args << ": " << r.out;
-    EXPECT_EQ(r.out,
-              "error: --l1 verilated/lockstep: preset gtx480-gpgpusim sets l1.bypass_path: direct, which the RTL "
-              "l1d_top does not implement (it runs carveout fixed, sector false, on_fill, stall, on_miss and block on "
-              "the single-cycle pipe without write_back, any bypass_fetch, any write_policy, any kernel_end, "
-              "hit_latency_at response/none, through_l1); run it with --l1 golden\n")
-        << args;
-  }
-  const CliResult g = run("--preset gtx480-gpgpusim --workload vecadd --scale test --l1 golden", true);
-  EXPECT_EQ(g.code, 0) << g.out;
-}
-
-// The LDST unit's faithful paths (contract 13.5, 13.6) are golden-only too: has_verilated_l1 is
-// false for them and --l1 verilated|lockstep names the field (write_through keeps every other L1
-// field one the RTL runs).
+// [Fidelity]: the reference-faithful options the RTL lacks are golden-only until RTL v2: has_verilated_l1
+// is false for them and --l1 verilated|lockstep refuses them with exit code 2 and one line naming the
+// field (write_through keeps every other L1 field one the RTL runs): the before-tag pipe (contract
+// 13.5), bypass_path direct on the staged pipe (13.6; the single-cycle l1d_top runs it, so
+// gtx480-gpgpusim runs through the RTL: l1.lockstep_gpgpusim), an adaptive carveout.
 TEST_F(GpusimCli, VerilatedRefusesBeforeTagAndDirectNamingTheField) {
   const fs::path dir = fs::temp_directory_path() / ("gpusim_cli_ldst_" + std::to_string(::getpid()));
   fs::create_directories(dir);
@@ -213,10 +193,10 @@ TEST_F(GpusimCli, VerilatedRefusesBeforeTagAndDirectNamingTheField) {
   // option leaves of 64 KB; the RTL's arrays have one size.
   const std::map<std::string, std::string> lines = {
       {"before-tag", "  hit_latency_at: before_tag\n"},
-      {"direct", "  bypass_path: direct\n"},
+      {"direct", "  bypass_path: direct\n  pipeline: staged\n"},
       {"adaptive", "  carveout: adaptive\n  unified_bytes: 65536\n  shared_options_kb: [0, 48]\n"}};
   for (const auto& [file, field] : {std::pair{"before-tag", "l1.hit_latency_at: before_tag"},
-                                    std::pair{"direct", "l1.bypass_path: direct"},
+                                    std::pair{"direct", "l1.bypass_path: direct with l1.pipeline: staged"},
                                     std::pair{"adaptive", "l1.carveout: adaptive"}}) {
     const fs::path cfg = dir / (std::string(file) + ".yaml");
     std::ofstream(cfg) << "l1:\n  write_policy: write_through\n" << lines.at(file);
