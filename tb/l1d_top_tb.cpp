@@ -99,6 +99,16 @@ struct Setup {
   std::function<uint32_t(uint64_t cycle)> occupancy{};  // the ready warps of each cycle (default:
                                                         // the testbench's uniform 0..warps)
   std::function<void(const l1d::golden::L1&)> watch{};  // sees golden after every cycle
+  // l1.bypass_path direct (contract 13.6): the line whose pending stores are asked about after each
+  // cycle's step (given to the RTL before it), and B mode asked before it; both compared with golden.
+  std::function<l1d::Addr(uint64_t cycle)> store_query{};
+};
+
+// What the direct-path questions of a run with Setup::store_query answered (golden's answers).
+struct DirectAnswers {
+  uint64_t b_mode_cycles = 0;
+  uint64_t pending = 0, not_pending = 0;
+  uint64_t pending_other_line = 0;  // pending, for a line other than the last request taken: the miss queue's
 };
 
 // Request fields the synthetic streams keep in a narrow range, widened: every kPhase requests
@@ -147,6 +157,7 @@ struct Run {
   L1Counters counters;       // golden's at the end
   uint64_t launched = 0;     // warps launched after the first ones
   bool corners_widened = false;  // CornerSource::every_bit_both_ways
+  DirectAnswers direct;
 };
 
 // Lockstep of golden and RTL as `s` says.
@@ -164,8 +175,11 @@ Run lockstep(const Config& cfg, Setup s) {
   // presents golden's counts of the cycles before this one.
   const bool staged = cfg.l1.pipeline == l1d::L1Pipeline::kStaged;
   L1Counters before{};
+  bool b_mode = false;  // golden's two-level unit at the start of the cycle
+  l1d::Addr taken_line = ~l1d::Addr{0};  // the line of the last request the L1 took (S1's, if it holds one)
   tb.on_cycle = [&](uint64_t cycle, L1Inputs& in) {
     if (staged) before = tb.l1().counters();
+    b_mode = tb.l1().two_level().bypass();
     events.apply(cycle, in);
     if (s.ready_period != 0 && cycle % s.ready_period >= s.ready_cycles) in.mem_req_ready = false;
     if (s.occupancy) in.occupancy = s.occupancy(cycle);
@@ -179,9 +193,24 @@ Run lockstep(const Config& cfg, Setup s) {
       run.corrupted_at = cycle;
     }
     if (s.watch) s.watch(tb.l1());
+    std::string diff;
+    const l1d::Addr query = s.store_query ? s.store_query(cycle) & ~l1d::Addr{l1d::kLineBytes - 1} : 0;
+    if (s.store_query) {
+      if (rtl->two_level_bypass() != b_mode)
+        diff += fmt::format("  two_level_bypass: golden {} rtl {}\n", b_mode, !b_mode);
+      rtl->query_store(query);
+      run.direct.b_mode_cycles += b_mode;
+    }
     const L1Outputs r = rtl->step(rin);
-    std::string diff = l1d::sim::diff_outputs(golden, r) +
-                       l1d::sim::diff_counters(staged ? before : tb.l1().counters(), rtl->counters());
+    if (s.store_query) {
+      const bool g = tb.l1().store_pending(query);
+      if (rtl->store_pending(query) != g) diff += fmt::format("  store_pending({:#x}): golden {} rtl {}\n", query, g, !g);
+      if (in.core_req_valid && golden.core_req_ready) taken_line = in.core_req.addr & ~l1d::Addr{l1d::kLineBytes - 1};
+      ++(g ? run.direct.pending : run.direct.not_pending);
+      run.direct.pending_other_line += g && query != taken_line;
+    }
+    diff += l1d::sim::diff_outputs(golden, r) +
+            l1d::sim::diff_counters(staged ? before : tb.l1().counters(), rtl->counters());
     if (tb.l1().idle() != rtl->idle()) diff += fmt::format("  idle: golden {} rtl {}\n", tb.l1().idle(), rtl->idle());
     if (!diff.empty()) {
       run.mismatch_cycle = cycle;
@@ -331,6 +360,54 @@ void expect_on_miss_block_clean(Config base, uint64_t seed) {
 }
 
 TYPED_TEST(L1dTop, LockstepOnMissBlockMerge) { expect_on_miss_block_clean(l1d::load_preset(TypeParam::kName), 110); }
+
+// l1.bypass_path direct (contract 13.6) on gtx480-gpgpusim's L1 options with two-level bypassing:
+// B mode (two_level_bypass_o) before every cycle and store_pending_o after it, compared with
+// golden's. Streams with stores whose misses keep the two-level unit in B mode for long spans
+// (a window's miss rate above th_low and few ready warps); the query asks about the line of one
+// of the last eight stores the stream made (S1's store, stores still in the miss queue, and stores
+// already sent), as the LDST unit asks about the line of the load it would send.
+TYPED_TEST(L1dTop, LockstepDirectPathAnswers) {
+  Config base = l1d::load_preset(TypeParam::kName);
+  base.l1.bypass_fetch = l1d::BypassFetch::kLine;
+  base.l1.write_policy = l1d::WritePolicy::kWriteEvict;
+  base.l1.kernel_end = l1d::KernelEndAction::kInvalidate;
+  base.l1.allocation = l1d::AllocationPolicy::kOnMiss;
+  base.l1.mshr_merge = l1d::MshrMerge::kBlock;
+  base.l1.bypass_path = l1d::BypassPath::kDirect;
+  l1d::apply_policy_preset(base, "two-level");
+  ASSERT_TRUE(l1d::sim::has_verilated_l1(base));
+  DirectAnswers all;
+  uint64_t seed = 120;
+  for (const std::string stream : {"mixed", "irregular"}) {
+    SCOPED_TRACE(fmt::format("{} direct, stream {} seed {}", base.name, stream, seed));
+    auto stores = std::make_shared<std::array<l1d::Addr, 8>>();
+    auto made = std::make_shared<uint64_t>(0);
+    l1d::golden::RequestSource inner = l1d::golden::make_stream(stream, base);
+    Setup s{.stream = stream, .seed = seed, .kernel_cycles = 30'000};
+    s.source = [inner, stores, made](std::mt19937_64& rng) {
+      std::optional<CoreReq> q = inner(rng);
+      if (q && q->op == l1d::MemOp::kStore) (*stores)[(*made)++ % stores->size()] = q->addr;
+      return q;
+    };
+    s.occupancy = [](uint64_t cycle) { return static_cast<uint32_t>(cycle % 8); };  // few warps ready: B mode
+    s.store_query = [stores](uint64_t cycle) { return (*stores)[cycle * 5 % stores->size()]; };
+    const Run run = lockstep(base, s);
+    expect_clean(run, kRequests);
+    all.b_mode_cycles += run.direct.b_mode_cycles;
+    all.pending += run.direct.pending;
+    all.not_pending += run.direct.not_pending;
+    all.pending_other_line += run.direct.pending_other_line;
+    ++seed;
+  }
+  std::cout << fmt::format("[ coverage ] {} direct: {} B-mode cycles; store pending {} times ({} for a line other than "
+                           "the last one taken), not pending {} times\n",
+                           base.name, all.b_mode_cycles, all.pending, all.pending_other_line, all.not_pending);
+  EXPECT_GT(all.b_mode_cycles, 0U);
+  EXPECT_GT(all.pending_other_line, 0U);
+  EXPECT_GT(all.pending, all.pending_other_line);
+  EXPECT_GT(all.not_pending, 0U);
+}
 
 // The RTL's counters (those diff_counters compares) that none of `runs` counted, one line each
 // ("counter X: golden 0 rtl 1"); "" when every one counted in some run. L1Counters is all
