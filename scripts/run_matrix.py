@@ -3,13 +3,16 @@
 
   run_matrix.py --gpusim BIN [--preset NAME|FILE.yaml] [--l1 verilated|lockstep|netlist|golden]
                 [--workloads a,b] [--policies p,q] [--scale small] [--jobs N] [--out DIR] [--compare-golden]
+                [--require-positive ldst.direct_loads]
 
 Every run writes DIR/<workload>.<policy>.<l1>.json (gpusim --stats). The table gives, per
 workload, IPC normalised to the baseline policy (first of --policies), the L1 miss rate
 (misses / accesses) and the bypass fraction (bypasses / accesses); DIR/summary.md holds the same
 and DIR/summary.json the raw numbers. --compare-golden also runs every point with --l1 golden
 and checks that both backends' statistics are identical byte for byte, except the one field
-that names the backend (run.l1). Exit status: 0 all ran (and matched), 1 otherwise.
+that names the backend (run.l1). --require-positive FIELD (a dotted path into the statistics) prints
+FIELD's sum over the runs and fails unless some run counted it, e.g. that a matrix exercised a path.
+Exit status: 0 all ran (and matched, and FIELD was counted), 1 otherwise.
 """
 import argparse
 import concurrent.futures
@@ -68,6 +71,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", default="build/run")
     ap.add_argument("--compare-golden", action="store_true")
+    ap.add_argument("--require-positive", metavar="FIELD", default="")
     a = ap.parse_args()
 
     workloads = [w for w in a.workloads.split(",") if w]
@@ -146,7 +150,20 @@ def main():
         else:
             print(f"golden and {a.l1}: statistics identical for all {len(workloads) * len(policies)} points "
                   "(every field but run.l1)")
-    return 1 if failed or mismatched else 0
+    unreached = False
+    if a.require_positive:
+        def field(stats):
+            for k in a.require_positive.split("."):
+                stats = stats[k]
+            return stats
+        per_run = {f"{w}/{p}": field(r["stats"]) for (w, p, b), r in sorted(results.items()) if r["ok"] and b == a.l1}
+        total = sum(per_run.values())
+        print(f"{a.require_positive}: {total} over {len(per_run)} runs (" +
+              ", ".join(f"{k} {v}" for k, v in per_run.items() if v) + ")")
+        if total <= 0:
+            print(f"error: no run counted {a.require_positive}", file=sys.stderr)
+            unreached = True
+    return 1 if failed or mismatched or unreached else 0
 
 
 if __name__ == "__main__":
