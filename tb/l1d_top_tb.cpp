@@ -338,12 +338,17 @@ TYPED_TEST(L1dTop, LockstepGpgpuSim3Options) { expect_3x_options_clean(l1d::load
 // with line_alloc; loads needing sectors their line's entry lacks widen it) and "burst" (loads to
 // one line in a row merge into the entry of a reserved line: pending hits). Over all runs each of
 // the three must happen.
+Config with_gpgpusim_l1(Config c) {
+  c.l1.bypass_fetch = l1d::BypassFetch::kLine;
+  c.l1.write_policy = l1d::WritePolicy::kWriteEvict;
+  c.l1.kernel_end = l1d::KernelEndAction::kInvalidate;
+  c.l1.allocation = l1d::AllocationPolicy::kOnMiss;
+  c.l1.mshr_merge = l1d::MshrMerge::kBlock;
+  return c;
+}
+
 void expect_on_miss_block_clean(Config base, uint64_t seed) {
-  base.l1.bypass_fetch = l1d::BypassFetch::kLine;
-  base.l1.write_policy = l1d::WritePolicy::kWriteEvict;
-  base.l1.kernel_end = l1d::KernelEndAction::kInvalidate;
-  base.l1.allocation = l1d::AllocationPolicy::kOnMiss;
-  base.l1.mshr_merge = l1d::MshrMerge::kBlock;
+  base = with_gpgpusim_l1(base);
   uint64_t line_alloc = 0, pending_hits = 0, widening = 0;
   each_policy_and_stream(base, {"mixed", "burst"}, seed, [&](const Config& cfg, const std::string& stream, uint64_t s) {
     const Run run = lockstep(cfg, {.stream = stream, .seed = s, .kernel_cycles = 3'000});
@@ -368,12 +373,7 @@ TYPED_TEST(L1dTop, LockstepOnMissBlockMerge) { expect_on_miss_block_clean(l1d::l
 // of the last eight stores the stream made (S1's store, stores still in the miss queue, and stores
 // already sent), as the LDST unit asks about the line of the load it would send.
 TYPED_TEST(L1dTop, LockstepDirectPathAnswers) {
-  Config base = l1d::load_preset(TypeParam::kName);
-  base.l1.bypass_fetch = l1d::BypassFetch::kLine;
-  base.l1.write_policy = l1d::WritePolicy::kWriteEvict;
-  base.l1.kernel_end = l1d::KernelEndAction::kInvalidate;
-  base.l1.allocation = l1d::AllocationPolicy::kOnMiss;
-  base.l1.mshr_merge = l1d::MshrMerge::kBlock;
+  Config base = with_gpgpusim_l1(l1d::load_preset(TypeParam::kName));
   base.l1.bypass_path = l1d::BypassPath::kDirect;
   l1d::apply_policy_preset(base, "two-level");
   ASSERT_TRUE(l1d::sim::has_verilated_l1(base));
