@@ -215,6 +215,7 @@ TEST_F(GpusimCli, VerilatedRefusesBeforeTagAndDirectNamingTheField) {
   fs::remove_all(dir);
 }
 
+// --explain-preset lists every field with its value and the file that set it.
 TEST_F(GpusimCli, ExplainPresetListsEveryFieldWithItsSource) {
   const CliResult r = run("--explain-preset gtx480-gpgpusim --policy agelru-bypass");
   ASSERT_EQ(r.code, 0) << r.out;
