@@ -134,7 +134,7 @@ target_compile_options(tb_main PRIVATE ${PROJECT_WARNINGS} ${TEST_CODE_OPT})
 target_link_libraries(tb_main PUBLIC verilator_runtime GTest::gtest)
 
 # The testbenches' precompiled header: GoogleTest, fmt, the Verilator runtime and common/config.h
-# (tb/testbench.h) take 1.2-1.6 of a testbench's 2.5-8 CPU-s at -O1 (2026-11-27). It is built with
+# (tb/testbench.h) take 1.3-1.8 of a testbench's 3-8 CPU-s at -O1 (2026-11-27). It is built with
 # the testbenches' options and usage requirements: GCC uses it only when they match, and a
 # mismatch is a -Winvalid-pch error under -Werror. _tb_pch(<target>) makes a testbench reuse it.
 add_library(tb_pch OBJECT ${RTL_BUILD_DIR}/pch_host.cpp)
