@@ -26,7 +26,7 @@ build: configure
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE slow
 
-# The checks too slow for make test: Yosys on l1d_top (ctest label `slow`), the
+# The checks too slow for make test: Yosys on l1d_top and on every module of gate_small (ctest label `slow`), the
 # netlist co-simulation of every block on every configuration (a longer build), the golden
 # L1's 10^6-request soaks (make test: gtx480 at 10^5, and 4 x 10^4 requests per [Fidelity] option
 # set), the [Fidelity] pressure runs at 5 000 requests (make test: 2 500) and the sector and
