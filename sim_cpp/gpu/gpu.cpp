@@ -331,8 +331,8 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
   // core.kernel_launch_cycles: the SMs get kernel start and the first CTAs at launch_at (the
   // launch overhead counts in the kernel's cycles, and is not a stall for the watchdog).
   const uint64_t launch_at = now_ + cfg_.core.kernel_launch_cycles;
-  // Cycle skipping is tried after a cycle in which no SM moved (progress), and not again right
-  // after a skip: the cycle it stopped at has something due.
+  // Cycle skipping is tried after a cycle in which no SM moved, and not again right after a
+  // skip: the cycle it stopped at has something due (or is a sampler / window / watchdog cycle).
   bool try_skip = true;
   for (bool first = true;;) {
     const bool launched = now_ >= launch_at;
@@ -409,7 +409,7 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
       reclock = true;
     }
     ++now_;
-    try_skip = !progress;
+    try_skip = !progress || !launched;  // before the launch every cycle counts as progress
     if (progress) last_progress_ = now_;
     if (sampler_every_ && now_ % sampler_every_ == 0) sampler_(now_);
 
