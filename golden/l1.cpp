@@ -812,6 +812,34 @@ bool L1::idle() const {
          mshr_.in_use() == 0 && staged_idle();
 }
 
+uint64_t L1::quiet_cycles(uint32_t occupancy) const {
+  // What step() reads with no request, response or event: S1, the fill FIFO, the miss queue (its
+  // head is offered to memory) and the response register must all be empty.
+  if (cfg_.l1.pipeline == L1Pipeline::kStaged || s1_valid_ || !miss_queue_.empty() || !fill_fifo_.empty() ||
+      resp_valid_)
+    return 0;
+  const uint64_t ticks = two_level_.counting_ticks(occupancy);
+  if (!flushing_) return ticks;
+  // A flush walk's step over a line with no valid slot only counts (flush_step). The step over
+  // the last line ends the flush, after which the SM may fall quiescent: it is not skipped.
+  if (cfg_.l1.write_allocate != WriteAllocate::kNone) return 0;
+  const uint32_t lines = split_.sets() * ways_;
+  uint64_t n = 0;
+  for (uint32_t i = flush_next_; i + 1 < lines && n < ticks && tags_.way_empty(i / ways_, i % ways_); ++i) ++n;
+  return n;
+}
+
+void L1::skip_quiet_cycles(uint64_t n, uint32_t occupancy, bool agelru_enable) {
+  agelru_enable_ = agelru_enable;
+  two_level_.advance(n, occupancy);
+  s1_retry_same_ = false;
+  counters_.cycles += n;
+  if (flushing_) {  // over empty lines only (quiet_cycles)
+    flush_next_ += static_cast<uint32_t>(n);
+    counters_.flush_cycles += n;
+  }
+}
+
 std::string L1::describe_state() const {
   std::ostringstream os;
   os << "S1: " << (s1_valid_ ? fmt::format("request {} addr {:#x} size {}", s1_.id, s1_.addr, s1_.size) : "empty")

@@ -119,6 +119,14 @@ class L1 {
   uint32_t granularity() const { return granularity_; }
   // Nothing in flight: S1 empty, no MSHR in use, miss queue empty, no flush, no response.
   bool idle() const;
+  // Cycle skipping (sim_cpp/gpu/gpu.cpp): how many further cycles whose inputs carry no core
+  // request, memory response or event, with `occupancy`, would change nothing but counters and
+  // the position of a flush walk over empty lines (0: the next cycle may do something). MSHR
+  // entries may wait for memory. l1.pipeline staged: 0.
+  uint64_t quiet_cycles(uint32_t occupancy) const;
+  // n such cycles (n <= quiet_cycles(occupancy)): the counters and the two-level unit advance as
+  // n step() calls would move them.
+  void skip_quiet_cycles(uint64_t n, uint32_t occupancy, bool agelru_enable);
   // One line per place a request can wait, for watchdog reports.
   std::string describe_state() const;
   // Throws std::logic_error naming the violation (the one-copy invariant, rank permutations,

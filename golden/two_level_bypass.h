@@ -58,6 +58,18 @@ class TwoLevelBypassUnit {
     tick_edge(occupancy);
   }
 
+  // Cycle skipping (sim_cpp/gpu/gpu.cpp): how many further ticks with `occupancy` only count
+  // (no window or bypass period ends in them), and advance(n, occupancy) = n such ticks.
+  uint64_t counting_ticks(uint32_t occupancy) const {
+    if (occupancy > max_warps_) return 0;
+    const uint64_t phase = mode_ == Mode::kCache ? cfg_.window_cycles : cfg_.bypass_period_cycles;
+    return phase > uint64_t{cycle_} + 1 ? phase - cycle_ - 1 : 0;
+  }
+  void advance(uint64_t n, uint32_t occupancy) {
+    cycle_ += static_cast<uint32_t>(n);
+    if (mode_ == Mode::kCache) occupancy_sum_ += n * occupancy;
+  }
+
   Mode mode() const { return mode_; }
   bool bypass() const { return mode_ == Mode::kBypass; }
   uint32_t accesses() const { return accesses_; }

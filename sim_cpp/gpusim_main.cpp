@@ -4,6 +4,7 @@
 // stop, 4 lockstep mismatch (--l1 lockstep: the verilated RTL L1 and the golden one differ).
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -108,6 +109,10 @@ int main(int argc, char** argv) {
                  "for every count (docs/performance.md)")
       ->check(CLI::Range(1u, 256u))
       ->capture_default_str();
+  bool no_cycle_skip = false;
+  app.add_flag("--no-cycle-skip", no_cycle_skip,
+               "tick every cycle instead of jumping over idle ones (the statistics are the same; also "
+               "GPUSIM_NO_CYCLE_SKIP=1; docs/performance.md)");
   app.add_option("--scheduler", opt.scheduler, "warp scheduler: gto, lrr, two-level (default: the preset's)");
   app.add_option("--active-warps", opt.active_set, "two-level scheduler: active-set size per scheduler")
       ->check(CLI::Range(1u, 256u))
@@ -154,6 +159,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return fail(e.what(), 2);
   }
+  if (no_cycle_skip) opt.cycle_skip = false;
 
   try {
     if (list_workloads || list_policies || list_schedulers || list_controllers) {
@@ -286,6 +292,9 @@ int main(int argc, char** argv) {
       timeline->attach(gpu, agcb_every);
     }
     const RunResult r = gpu.run(*w, sc);
+    // Not a statistic (the statistics do not depend on cycle skipping): a diagnostic on request.
+    if (const char* e = std::getenv("GPUSIM_REPORT_SKIPPED"); e != nullptr && *e != '\0')
+      std::cerr << fmt::format("gpusim: {} of {} cycles skipped\n", gpu.skipped_cycles(), r.cycles);
     if (timeline) {
       std::ofstream f(agcb_timeline_file);
       if (!f) return fail("cannot write " + agcb_timeline_file, 2);

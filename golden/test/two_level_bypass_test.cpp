@@ -265,5 +265,34 @@ TEST(TwoLevelBypass, RejectsInvalidConfigurationAndOccupancy) {
   EXPECT_THROW(u.tick(kWarps + 1), std::invalid_argument);
 }
 
+// Cycle skipping (sim_cpp/gpu/gpu.cpp): counting_ticks() ticks only count, and advance() over them
+// leaves the unit as ticking would, in a window and in a bypass period; the tick after them is
+// the phase's last.
+TEST(TwoLevelBypass, AdvanceOverCountingTicksEqualsTicking) {
+  TwoLevelBypassUnit ticked(short_config(), kWarps), advanced(short_config(), kWarps);
+  for (TwoLevelBypassUnit* u : {&ticked, &advanced}) {
+    record(*u, 10, 10);
+    u->tick(5);
+  }
+  EXPECT_EQ(advanced.counting_ticks(7), kWindow - 2);
+  EXPECT_EQ(advanced.counting_ticks(kWarps + 1), 0u);  // a bad occupancy throws in tick()
+  ticks(ticked, kWindow - 2, 7);
+  advanced.advance(advanced.counting_ticks(7), 7);
+  EXPECT_EQ(advanced.cycle_in_phase(), ticked.cycle_in_phase());
+  EXPECT_EQ(advanced.occupancy_sum(), ticked.occupancy_sum());
+  EXPECT_EQ(advanced.counting_ticks(7), 0u);
+  for (TwoLevelBypassUnit* u : {&ticked, &advanced}) u->tick(7);  // the window's last tick decides
+  ASSERT_TRUE(ticked.bypass());
+  ASSERT_TRUE(advanced.bypass());
+  EXPECT_EQ(advanced.counting_ticks(0), kPeriod - 1);
+  ticks(ticked, kPeriod - 1, 3);
+  advanced.advance(kPeriod - 1, 3);
+  EXPECT_EQ(advanced.occupancy_sum(), ticked.occupancy_sum());  // not summed in B mode
+  for (TwoLevelBypassUnit* u : {&ticked, &advanced}) u->tick(3);  // the period's last tick
+  EXPECT_FALSE(ticked.bypass());
+  EXPECT_FALSE(advanced.bypass());
+  EXPECT_EQ(advanced.cycle_in_phase(), ticked.cycle_in_phase());
+}
+
 }  // namespace
 }  // namespace l1d::golden

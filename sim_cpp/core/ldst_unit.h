@@ -19,6 +19,7 @@
 // writes in the same kernel (workload contract).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -147,6 +148,16 @@ class LdstUnit {
 
   // Nothing in the unit, nothing outstanding at the L1 or memory, nothing in the delay line.
   bool quiet() const { return !busy_ && live_ == 0; }
+  // Cycle skipping (sim_cpp/gpu/gpu.cpp): the first cycle from `now` on in which the unit may act
+  // on its own (offer a request, deliver a delayed response, present the pipe's head; ~0: none).
+  // Until then its cycles count nothing (tick() adds busy_, which is false).
+  uint64_t next_event(uint64_t now) const {
+    if (busy_ || !direct_ready_.empty()) return now;
+    uint64_t at = ~uint64_t{0};
+    if (delay_count_) at = delay_[delay_head_].due;
+    if (pipe_count_) at = std::min(at, pipe_[pipe_head_].ready);
+    return std::max(at, now);
+  }
   uint32_t outstanding() const { return live_; }
   std::string describe() const;
   const LdstStats& stats() const { return stats_; }

@@ -29,6 +29,8 @@ class SystemPort final : public MemoryPort {
   void tick_independent() override { mem_.tick_partitions(); }
   void tick_rest() override { mem_.tick_networks(); }
   bool idle() const override { return mem_.idle(); }
+  uint64_t next_event(uint64_t) const override { return mem_.next_event(); }
+  void skip(uint64_t n) override { mem_.skip(n); }
   std::string describe_state() const override { return mem_.describe_state(); }
   const MemorySystemStats& stats() const override { return mem_.stats(); }
   nlohmann::json stats_json() const override { return mem_.stats_json(); }
@@ -117,6 +119,9 @@ class DroppingMemory final : public MemoryPort {
   }
   void tick() override { inner_->tick(); }
   bool idle() const override { return inner_->idle(); }
+  // Dropping a response happens in a cycle that delivers it, which the inner port never skips.
+  uint64_t next_event(uint64_t now) const override { return inner_->next_event(now); }
+  void skip(uint64_t n) override { inner_->skip(n); }
   std::string describe_state() const override { return inner_->describe_state() + note_; }
   const MemorySystemStats& stats() const override { return inner_->stats(); }
   nlohmann::json stats_json() const override { return inner_->stats_json(); }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,11 @@ class MemoryPort {
   virtual void tick_independent() {}
   virtual void tick_rest() { tick(); }
   virtual bool idle() const = 0;
+  // Cycle skipping (sim_cpp/gpu/gpu.cpp; MemorySystem::next_event): the first cycle from `now`
+  // (the cycle about to run) on in which the port may change anything or deliver a response;
+  // skip(n) advances n cycles before it. A port that cannot tell says `now`.
+  virtual uint64_t next_event(uint64_t now) const { return now; }
+  virtual void skip(uint64_t /*n*/) { throw std::logic_error("MemoryPort::skip: this port cannot skip cycles"); }
   virtual std::string describe_state() const = 0;
   virtual const MemorySystemStats& stats() const = 0;
   virtual nlohmann::json stats_json() const = 0;

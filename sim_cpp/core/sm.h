@@ -130,6 +130,12 @@ class Sm final : private IssueOracle {
   void mem_peek();
   // Returns whether anything moved (an issue or an L1 port transfer).
   bool cycle(uint64_t now);
+  // Cycle skipping (sm_skip.cpp, called between cycles): the first cycle from `now` on in which
+  // cycle() may do more than count, given that the memory port delivers nothing before it; and
+  // skip_cycles(n) counts n such cycles (the per-cycle statistics, the L1's counters and
+  // two-level window) as n calls of cycle() would.
+  uint64_t next_event(uint64_t now) const;
+  void skip_cycles(uint64_t n);
   // Inline: the GPU calls it for every clocked SM on one thread, and in most cycles an SM has
   // nothing to commit.
   void commit() {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 
@@ -220,6 +221,8 @@ Gpu::Gpu(const Config& cfg, SimOptions opt, L1Factory l1, MemoryFactory mem) : c
     throw ConfigError(fmt::format("--threads: value {} not allowed with --l1 {} (allowed: 1; more threads need "
                                   "--l1 golden)",
                                   opt_.threads, opt_.l1));
+  if (const char* off = std::getenv("GPUSIM_NO_CYCLE_SKIP"); off != nullptr && *off != '\0' && std::string(off) != "0")
+    opt_.cycle_skip = false;
   if (opt_.threads > 1) pool_ = std::make_unique<ParallelFor>(std::min<unsigned>(opt_.threads, num_sms()));
   clocked_.reserve(sms_.size());
   moved_.resize(sms_.size());
@@ -328,6 +331,9 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
   // core.kernel_launch_cycles: the SMs get kernel start and the first CTAs at launch_at (the
   // launch overhead counts in the kernel's cycles, and is not a stall for the watchdog).
   const uint64_t launch_at = now_ + cfg_.core.kernel_launch_cycles;
+  // Cycle skipping is tried after a cycle in which no SM moved, and not again right after a
+  // skip: the cycle it stopped at has something due (or is a sampler / window / watchdog cycle).
+  bool try_skip = true;
   for (bool first = true;;) {
     const bool launched = now_ >= launch_at;
     if (launched && first) {
@@ -357,6 +363,13 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
       for (auto& s : sms_)
         if (!s->quiescent()) clocked_.push_back(s.get());
       reclock = false;
+    }
+    // Before the launch nothing runs; after it, a dispatch that launched a CTA is repeated in
+    // the next cycle.
+    if (opt_.cycle_skip && try_skip && (!launched || !dispatch_again) &&
+        skip_idle_cycles(launched ? ~uint64_t{0} : launch_at, !first && !controllers_.empty())) {
+      try_skip = false;
+      continue;
     }
     // A port that can be peeked is read inside the SMs' items (Sm::mem_peek; commit() takes the
     // response), any other one here, before them.
@@ -396,6 +409,7 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
       reclock = true;
     }
     ++now_;
+    try_skip = !progress || !launched;  // before the launch every cycle counts as progress
     if (progress) last_progress_ = now_;
     if (sampler_every_ && now_ % sampler_every_ == 0) sampler_(now_);
 
@@ -429,6 +443,31 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
       break;
   }
   end_kernel_record();
+  return true;
+}
+
+bool Gpu::skip_idle_cycles(uint64_t limit, bool windows) {
+  // The cycles now_ .. to - 1 are skipped; the end of each (now_ + 1 .. to) must not be one at
+  // which the loop samples, ends a controller window, checks the watchdog or stops.
+  uint64_t to = limit;
+  if (sampler_every_) to = std::min(to, (now_ / sampler_every_ + 1) * sampler_every_ - 1);
+  if (windows) to = std::min(to, window_start_ + opt_.controller.window - 1);
+  const bool launched = limit == ~uint64_t{0};  // before the launch every cycle is progress
+  if (launched && opt_.watchdog) to = std::min(to, last_progress_ + opt_.watchdog - 1);
+  if (opt_.max_cycles) to = std::min(to, opt_.max_cycles - 1);
+  for (const Sm* s : clocked_) {
+    if (to <= now_) return false;
+    to = std::min(to, s->next_event(now_));
+  }
+  if (to <= now_) return false;
+  to = std::min(to, mem_->next_event(now_));
+  if (to <= now_) return false;
+  const uint64_t n = to - now_;
+  for (Sm* s : clocked_) s->skip_cycles(n);
+  mem_->skip(n);
+  now_ = to;
+  if (!launched) last_progress_ = now_;
+  skipped_cycles_ += n;
   return true;
 }
 

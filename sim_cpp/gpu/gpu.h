@@ -45,6 +45,11 @@ struct SimOptions {
   // A cycle runs on the threads only when at least this many SMs are clocked in it: below, the
   // start and finish of a parallel loop cost more than the SMs' work.
   unsigned parallel_min_sms = 8;
+  // Cycle skipping (docs/performance.md "Cycle skipping"): cycles in which no clocked SM can do
+  // more than count and the memory system has nothing due are jumped over, their per-cycle
+  // statistics added exactly; the statistics do not depend on it. Off: gpusim --no-cycle-skip,
+  // or the environment variable GPUSIM_NO_CYCLE_SKIP set to anything but "" or "0".
+  bool cycle_skip = true;
 };
 
 // PCAL default when --ebt is not given: a third of the warp-opt warps hold tokens (EBTNum < 0),
@@ -108,6 +113,8 @@ class Gpu final : private ControllerHost {
   uint32_t num_sms() const override { return static_cast<uint32_t>(sms_.size()); }
   // Cycles whose SMs ran on the thread team (SimOptions::threads; not a statistic).
   uint64_t parallel_cycles() const { return parallel_cycles_; }
+  // Cycles jumped over by cycle skipping (SimOptions::cycle_skip; not a statistic).
+  uint64_t skipped_cycles() const { return skipped_cycles_; }
   const Sm& sm(uint32_t i) const { return *sms_.at(i); }
   const MemoryPort& memory() const { return *mem_; }
   const FunctionalMemory& image() const { return image_; }
@@ -138,6 +145,11 @@ class Gpu final : private ControllerHost {
   bool run_kernel(const Kernel& k, uint32_t index);
   // Returns whether a CTA was launched.
   bool dispatch(const Kernel& k, uint32_t warps_per_cta, uint32_t total, uint32_t& next);
+  // Jumps from now_ over the cycles before `limit` (and before the next cycle sampler call,
+  // controller window end, watchdog check or max_cycles stop) in which no clocked SM and not the
+  // memory system can do anything but count; `windows`: controller windows are running. Returns
+  // whether it skipped.
+  bool skip_idle_cycles(uint64_t limit, bool windows);
   void window_begin();
   void window_end();
   uint64_t memory_signature() const;
@@ -159,6 +171,7 @@ class Gpu final : private ControllerHost {
   std::vector<uint8_t> moved_;         // ... and whether each made progress
   bool observed_ = false;              // an issue observer is set: cycles stay on this thread
   uint64_t parallel_cycles_ = 0;
+  uint64_t skipped_cycles_ = 0;
   std::vector<std::unique_ptr<Controller>> controllers_;
   std::vector<KernelRecord> kernels_;
   RunResult result_;

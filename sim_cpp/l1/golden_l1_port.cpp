@@ -16,6 +16,10 @@ class GoldenL1Port final : public L1Port {
   void step_into(const L1Inputs& in, L1Outputs& out) override { l1_.step(in, out); }
   const L1Counters& counters() const override { return l1_.counters(); }
   bool idle() const override { return l1_.idle(); }
+  uint64_t quiet_cycles(uint32_t occupancy) const override { return l1_.quiet_cycles(occupancy); }
+  void skip_quiet_cycles(uint64_t n, uint32_t occupancy, bool agelru_enable) override {
+    l1_.skip_quiet_cycles(n, occupancy, agelru_enable);
+  }
   std::string describe_state() const override { return l1_.describe_state(); }
   bool two_level_bypass() const override { return l1_.two_level().bypass(); }
   bool store_pending(Addr line_addr) const override { return l1_.store_pending(line_addr); }

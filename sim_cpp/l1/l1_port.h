@@ -37,6 +37,13 @@ class L1Port {
     (void)line_addr;
     throw std::logic_error("L1Port: this L1 does not answer store queries");
   }
+  // Cycle skipping (sim_cpp/gpu/gpu.cpp; golden::L1::quiet_cycles): the cycles without a core
+  // request, memory response or event that would change only counters. An L1 that must be
+  // clocked every cycle (an RTL model) says 0.
+  virtual uint64_t quiet_cycles(uint32_t /*occupancy*/) const { return 0; }
+  virtual void skip_quiet_cycles(uint64_t /*n*/, uint32_t /*occupancy*/, bool /*agelru_enable*/) {
+    throw std::logic_error("L1Port::skip_quiet_cycles: this L1 is clocked every cycle");
+  }
   // The golden L1 behind this port (golden, and lockstep's golden side), for observing state
   // the ports do not carry, e.g. the AGCB table over time; nullptr for the RTL alone.
   virtual const golden::L1* golden_model() const { return nullptr; }

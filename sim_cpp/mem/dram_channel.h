@@ -19,6 +19,7 @@
 // controllers add (a queue of 32 and finite rows bound how long a row miss can wait).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -48,6 +49,14 @@ class DramChannel {
   void pop_completed() { done_.pop_front(); }
 
   bool idle() const { return queue_.empty() && done_.empty(); }
+  // Cycle skipping (MemorySystem::next_event): the first cycle from `now` on in which the channel
+  // may issue a command or complete a read (~0: none). Credit is earned from elapsed time
+  // (earn_credit), so ticks skipped before it change nothing.
+  uint64_t next_event(uint64_t now) const {
+    uint64_t at = done_.empty() ? ~uint64_t{0} : done_.front().ready;
+    if (!queue_.empty()) at = std::min(at, quiet_until_);
+    return std::max(at, now);
+  }
   size_t queued() const { return queue_.size(); }
   size_t reads_in_flight() const { return done_.size(); }
   uint32_t capacity() const { return capacity_; }

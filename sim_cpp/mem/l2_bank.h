@@ -28,6 +28,7 @@
 //   (the same as the golden testbench's per-address map). The table holds only set bits.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <unordered_set>
@@ -65,6 +66,14 @@ class L2Bank {
   // The next response ready by `now` (hit pipeline or fill path, older first).
   const RespPacket* response(uint64_t now) const;
   void pop_response();
+
+  // Cycle skipping (MemorySystem::next_event): when the next response is ready and when the
+  // next DRAM-bound request may leave (~0: none).
+  uint64_t next_response() const {
+    uint64_t at = hit_pipe_.empty() ? ~uint64_t{0} : hit_pipe_.front().ready;
+    return fill_pipe_.empty() ? at : std::min(at, fill_pipe_.front().ready);
+  }
+  uint64_t next_dram_out() const { return dram_out_.empty() ? ~uint64_t{0} : dram_out_.front().ready; }
 
   bool idle() const { return hit_pipe_.empty() && fill_pipe_.empty() && active_mshrs_.empty() && dram_out_.empty(); }
   bool bypass_bit(Addr line_addr) const { return bypass_bits_.count(line_addr) != 0; }

@@ -239,6 +239,32 @@ bool MemorySystem::idle() const {
   return true;
 }
 
+uint64_t MemorySystem::next_event() const {
+  const Impl& m = *impl_;
+  const uint64_t now = m.now;
+  uint64_t at = std::min(m.req_net.next_grant(now), m.resp_net.next_grant(now));
+  // Responses reach the SMs when they arrive (Sm::mem_fetch / mem_peek read the port each cycle).
+  if (m.resp_net.at_destinations())
+    for (uint32_t sm = 0; sm < m.p.sms && at > now; ++sm) at = std::min(at, m.resp_net.head_arrival(sm));
+  for (const uint32_t i : m.active) {
+    if (at <= now) break;
+    const DramChannel& dram = *m.channels[i];
+    at = std::min(at, dram.next_event(now));
+    for (uint32_t b = i * m.p.slices; b < (i + 1) * m.p.slices; ++b) {
+      const L2Bank& bank = *m.banks[b];
+      // A blocked output waits for an event counted here: a full response injection buffer for
+      // a grant, a full DRAM queue for a command; a refused input head for a fill, a DRAM-bound
+      // request leaving or a response leaving (tick_slice).
+      if (m.resp_net.can_inject(b)) at = std::min(at, bank.next_response());
+      if (dram.can_accept()) at = std::min(at, bank.next_dram_out());
+      if (!m.head_refused[b]) at = std::min(at, m.req_net.head_arrival(b));
+    }
+  }
+  return std::max(at, now);
+}
+
+void MemorySystem::skip(uint64_t n) { impl_->now += n; }
+
 void MemorySystem::preload_l2(Addr addr, uint64_t bytes) {
   Impl& m = *impl_;
   if (!idle()) throw std::logic_error("MemorySystem::preload_l2 while requests are in flight");

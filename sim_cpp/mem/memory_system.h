@@ -77,6 +77,12 @@ class MemorySystem {
   void tick_networks();
 
   bool idle() const;                   // nothing anywhere in flight
+  // Cycle skipping (sim_cpp/gpu/gpu.cpp): the first cycle from the current one on in which a tick
+  // may change anything (a grant, a packet's arrival, an L2 response or DRAM-bound request ready,
+  // a DRAM command or completion) or a response reaches an SM; never later than the true one.
+  uint64_t next_event() const;
+  // Advances `n` cycles in which nothing happens (n <= next_event() - the current cycle).
+  void skip(uint64_t n);
   // A host-to-device copy of [addr, addr + bytes) as it leaves the L2: every line it writes is
   // allocated in its bank with the written sectors valid and dirty, in address order (LRU
   // victims), as the L2's own writes do; untimed, so a victim's write-back is not simulated

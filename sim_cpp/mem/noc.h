@@ -21,6 +21,7 @@
 // give it one; no allocation after construction.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <limits>
@@ -122,6 +123,23 @@ class Network {
       if (src_[s].empty()) active_[s / 64] &= ~(uint64_t{1} << (s % 64));
     }
   }
+
+  // Cycle skipping (MemorySystem::next_event): the first cycle from `now` on in which tick()
+  // may grant (or park) a packet: a visited source's port and its head's destination port are
+  // free. Parked sources wait for a pop, which only a consumer's event makes. ~0: none.
+  uint64_t next_grant(uint64_t now) const {
+    uint64_t at = ~uint64_t{0};
+    if (queued_ == 0) return at;
+    for (size_t w = 0; w < active_.size(); ++w)
+      for (uint64_t bits = active_[w]; bits != 0; bits &= bits - 1) {
+        const auto s = static_cast<uint32_t>(w * 64 + static_cast<size_t>(std::countr_zero(bits)));
+        at = std::min(at, std::max({now, src_busy_[s], dst_busy_[src_[s].front().dst]}));
+        if (at == now) return at;
+      }
+    return at;
+  }
+  // When dst's ejection-buffer head is usable (~0: the buffer is empty).
+  uint64_t head_arrival(uint32_t dst) const { return dst_[dst].empty() ? ~uint64_t{0} : dst_[dst].front().arrive; }
 
   // Destinations that were granted a packet in the last tick().
   const std::vector<uint32_t>& granted() const { return touched_; }
