@@ -10,7 +10,9 @@
 // instruction-size bits), bypass_o = counter[hpc_o] >= Threshold.
 // Updates (registered): dec_i decrements counter[dec_idx_i] saturating at 0 (a read hit),
 // inc_i increments counter[inc_idx_i] saturating at the maximum (a victim's PC); both on one
-// index in one cycle: decrement, then increment. Decoded writes, one always_ff per group of
+// index in one cycle: decrement, then increment. The ports are registered and the counters
+// updated a cycle later; the read forwards that pending update, so bypass_o is as if applied at
+// once (nothing is observable but the timing). Decoded writes, one always_ff per group of
 // at most 16 entries, which skips its entries when no port writes into the group.
 module l1d_agcb_table #(
   parameter int unsigned Entries = 256,
@@ -33,6 +35,28 @@ module l1d_agcb_table #(
 
   localparam int unsigned IdxBits = $clog2(Entries);
 
+  // The update ports, registered: the counters' read-modify-write starts at these flip-flops
+  // instead of at the caller's decision (the staged L1's M2), a cycle later.
+  logic dec_q;
+  logic [$clog2(Entries)-1:0] dec_idx_q;
+  logic inc_q;
+  logic [$clog2(Entries)-1:0] inc_idx_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      dec_q <= 1'b0;
+      inc_q <= 1'b0;
+    end else begin
+      dec_q <= dec_i;
+      inc_q <= inc_i;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    dec_idx_q <= dec_idx_i;
+    inc_idx_q <= inc_idx_i;
+  end
+
   // Only the hashed bits of the PC take part.
   logic unused_pc;
 
@@ -46,12 +70,27 @@ module l1d_agcb_table #(
   assign read_value = counters[hpc_o * CounterBits +: CounterBits];
 
   if (Threshold > 0) begin : g_threshold
-    assign bypass_o = read_value >= CounterBits'(Threshold);
+    // The pending update of the read entry, forwarded as compares of the read value against
+    // Threshold and its neighbours: a decrement leaves it >= Threshold iff it was >= Threshold + 1,
+    // an increment iff it was >= Threshold - 1, both (decrement, then increment: 0 becomes 1,
+    // any other value stays) iff it was >= Threshold or Threshold is 1.
+    logic dec_hit;
+    logic inc_hit;
+    logic ge_threshold;
+    logic ge_above;
+    logic ge_below;
+
+    assign dec_hit = dec_q && dec_idx_q == hpc_o;
+    assign inc_hit = inc_q && inc_idx_q == hpc_o;
+    assign ge_threshold = read_value >= CounterBits'(Threshold);
+    assign ge_above = (CounterBits + 1)'(read_value) >= (CounterBits + 1)'(Threshold + 1);
+    assign ge_below = read_value >= CounterBits'(Threshold - 1);
+    assign bypass_o = dec_hit ? (inc_hit ? Threshold == 1 || ge_threshold : ge_above) : inc_hit ? ge_below : ge_threshold;
   end else begin : g_always_bypass
     // Threshold 0: every counter value predicts bypass.
     logic unused_read;
 
-    assign unused_read = ^read_value;
+    assign unused_read = ^{read_value, dec_q, inc_q};
     assign bypass_o = 1'b1;
   end
 
@@ -64,10 +103,10 @@ module l1d_agcb_table #(
   logic [CounterBits-1:0] inc_old;
   logic [CounterBits-1:0] inc_new;
 
-  assign dec_old = counters[dec_idx_i * CounterBits +: CounterBits];
-  assign dec_new = dec_i && dec_old != '0 ? dec_old - CounterBits'(1) : dec_old;
-  assign same_idx = dec_i && dec_idx_i == inc_idx_i;
-  assign inc_old = same_idx ? dec_new : counters[inc_idx_i * CounterBits +: CounterBits];
+  assign dec_old = counters[dec_idx_q * CounterBits +: CounterBits];
+  assign dec_new = dec_q && dec_old != '0 ? dec_old - CounterBits'(1) : dec_old;
+  assign same_idx = dec_q && dec_idx_q == inc_idx_q;
+  assign inc_old = same_idx ? dec_new : counters[inc_idx_q * CounterBits +: CounterBits];
   assign inc_new = inc_old != '1 ? inc_old + CounterBits'(1) : inc_old;
 
   localparam int unsigned GroupEntries = Entries > 16 ? 16 : Entries;
@@ -80,11 +119,11 @@ module l1d_agcb_table #(
       if (!rst_ni) begin
         group_q <= {GroupEntries{CounterBits'(ResetValue)}};
       end else begin
-        if (inc_i && inc_idx_i >> GroupBits == IdxBits'(g) || dec_i && dec_idx_i >> GroupBits == IdxBits'(g)) begin
+        if (inc_q && inc_idx_q >> GroupBits == IdxBits'(g) || dec_q && dec_idx_q >> GroupBits == IdxBits'(g)) begin
           for (int unsigned i = 0; i < GroupEntries; i++) begin
-            if (inc_i && inc_idx_i == IdxBits'(g * GroupEntries + i)) begin
+            if (inc_q && inc_idx_q == IdxBits'(g * GroupEntries + i)) begin
               group_q[i * CounterBits +: CounterBits] <= inc_new;
-            end else if (dec_idx_i == IdxBits'(g * GroupEntries + i)) begin
+            end else if (dec_idx_q == IdxBits'(g * GroupEntries + i)) begin
               group_q[i * CounterBits +: CounterBits] <= dec_new;
             end
           end

@@ -33,40 +33,61 @@ module l1d_two_level #(
   output logic [12:0]                     misses_o
 );
 
-  // Phase cycle counter (window or bypass period), occupancy sum over a window, and the
-  // products of the miss-rate compares (13-bit counts times Q8 thresholds of at most 256).
+  // Phase cycle counter (window or bypass period) and occupancy sum over a window. The counters
+  // saturate at 2^13 - 1 as the golden model's, but a window records at most one access a cycle
+  // for at most WindowCycles cycles, so they need only CountBits (13 for a window of 4096 or more).
   localparam int unsigned CycleBits = $clog2((WindowCycles > BypassPeriodCycles ? WindowCycles : BypassPeriodCycles) + 1);
   localparam int unsigned OccBits = $clog2(MaxWarps * WindowCycles + 1);
-  localparam int unsigned ProdBits = 22;
+  localparam int unsigned CounterMax = 8191;
+  localparam int unsigned CountBits = $clog2((WindowCycles < CounterMax ? WindowCycles : CounterMax) + 1);
+
+  // The miss-rate compares' products (a count times a Q8 threshold of at most 256) are kept as
+  // running sums beside the counts (one threshold added per recorded access), so no multiply is
+  // in any cycle, and the decision is prepared for each way this cycle's access may count.
+  localparam int unsigned ProdBits = CountBits + 9;
 
   logic bypass_d;
   logic bypass_q;
   logic [CycleBits-1:0] cycle_d;
   logic [CycleBits-1:0] cycle_q;
-  logic [12:0] accesses_d;
-  logic [12:0] accesses_q;
-  logic [12:0] misses_d;
-  logic [12:0] misses_q;
+  logic [CountBits-1:0] accesses_d;
+  logic [CountBits-1:0] accesses_q;
+  logic [CountBits-1:0] misses_d;
+  logic [CountBits-1:0] misses_q;
+  logic [ProdBits-1:0] high_d;
+  logic [ProdBits-1:0] high_q;
+  logic [ProdBits-1:0] low_d;
+  logic [ProdBits-1:0] low_q;
   logic [OccBits-1:0] occ_sum_d;
   logic [OccBits-1:0] occ_sum_q;
 
   // 1. Record the access (C mode only), each counter saturating.
   logic record;
-  logic [12:0] acc_rec;
-  logic [12:0] miss_rec;
+  logic inc_acc;
+  logic inc_miss;
 
   assign record = access_i && !bypass_q;
-  assign acc_rec = accesses_q + 13'(record && accesses_q != '1);
-  assign miss_rec = misses_q + 13'(record && miss_i && misses_q != '1);
+  assign inc_acc = record && accesses_q != CountBits'(CounterMax);
+  assign inc_miss = record && miss_i && misses_q != CountBits'(CounterMax);
 
-  // 2. Kernel start: a new window in C mode, monitors cleared.
+  logic [ProdBits-1:0] high_inc;
+  logic [ProdBits-1:0] low_inc;
+
+  assign high_inc = high_q + ProdBits'(ThHighQ8);
+  assign low_inc = low_q + ProdBits'(ThLowQ8);
+
+  // 2. Kernel start: a new window in C mode, monitors cleared (this cycle's access with them).
   logic in_bypass;
-  logic [12:0] acc_cur;
-  logic [12:0] miss_cur;
+  logic [CountBits-1:0] acc_cur;
+  logic [CountBits-1:0] miss_cur;
+  logic [ProdBits-1:0] high_cur;
+  logic [ProdBits-1:0] low_cur;
 
   assign in_bypass = bypass_q && !kernel_start_i;
-  assign acc_cur = kernel_start_i ? '0 : acc_rec;
-  assign miss_cur = kernel_start_i ? '0 : miss_rec;
+  assign acc_cur = kernel_start_i ? '0 : accesses_q + CountBits'(inc_acc);
+  assign miss_cur = kernel_start_i ? '0 : misses_q + CountBits'(inc_miss);
+  assign high_cur = kernel_start_i ? '0 : inc_acc ? high_inc : high_q;
+  assign low_cur = kernel_start_i ? '0 : inc_acc ? low_inc : low_q;
 
   // 3. The cycle ends: count it, sum the occupancy while sampling, close the phase at its length.
   logic [CycleBits-1:0] cycle_tick;
@@ -79,43 +100,93 @@ module l1d_two_level #(
   assign window_end = !in_bypass && cycle_tick == CycleBits'(WindowCycles);
   assign period_end = in_bypass && cycle_tick == CycleBits'(BypassPeriodCycles);
 
-  // The decision at a window end, cross-multiplied as in the golden model (no division).
+  // The decision at a window end, cross-multiplied as in the golden model (no division): for each
+  // (access counted, miss counted) from the registers, then chosen by this cycle's increments.
   logic [ProdBits-1:0] miss_q8;
-  logic [ProdBits-1:0] high_limit;
-  logic low_miss_rate;
-  logic high_miss_rate;
-  logic low_occupancy;
-  logic decide_bypass;
+  logic [ProdBits-1:0] miss_inc_q8;
 
-  assign miss_q8 = ProdBits'({miss_cur, 8'd0});
-  assign high_limit = ProdBits'(ThHighQ8) * ProdBits'(acc_cur);
-  assign high_miss_rate = miss_q8 > high_limit;
+  assign miss_q8 = ProdBits'({misses_q, 8'd0});
+  assign miss_inc_q8 = miss_q8 + ProdBits'(256);
+
+  logic [3:0] decide_var;
+  logic low_occupancy;
+  logic high_miss_rate_0;
+  logic low_miss_rate_0;
+
+  assign high_miss_rate_0 = miss_q8 > high_q;
 
   // A zero threshold makes a compare constant (nothing is below it): emitted as a constant.
-  if (ThLowQ8 > 0) begin : g_low_rate
-    logic [ProdBits-1:0] low_limit;
-
-    assign low_limit = ProdBits'(ThLowQ8) * ProdBits'(acc_cur);
-    assign low_miss_rate = miss_q8 < low_limit;
-  end else begin : g_no_low_rate
-    assign low_miss_rate = 1'b0;
+  if (ThLowQ8 > 0) begin : g_low_rate_0
+    assign low_miss_rate_0 = miss_q8 < low_q;
+  end else begin : g_no_low_rate_0
+    assign low_miss_rate_0 = 1'b0;
   end
 
-  if (ThWarpQ8 > 0) begin : g_low_occupancy
-    localparam logic [63:0] OccLimitQ8 = 64'(ThWarpQ8) * 64'(MaxWarps) * 64'(WindowCycles);
+  assign decide_var[0] = accesses_q != '0 && !low_miss_rate_0 && (high_miss_rate_0 || low_occupancy);
 
-    assign low_occupancy = 64'({occ_tick, 8'd0}) < OccLimitQ8;
+  logic high_miss_rate_1;
+  logic low_miss_rate_1;
+
+  assign high_miss_rate_1 = miss_inc_q8 > high_q;
+
+  // A zero threshold makes a compare constant (nothing is below it): emitted as a constant.
+  if (ThLowQ8 > 0) begin : g_low_rate_1
+    assign low_miss_rate_1 = miss_inc_q8 < low_q;
+  end else begin : g_no_low_rate_1
+    assign low_miss_rate_1 = 1'b0;
+  end
+
+  assign decide_var[1] = accesses_q != '0 && !low_miss_rate_1 && (high_miss_rate_1 || low_occupancy);
+
+  logic high_miss_rate_2;
+  logic low_miss_rate_2;
+
+  assign high_miss_rate_2 = miss_q8 > high_inc;
+
+  // A zero threshold makes a compare constant (nothing is below it): emitted as a constant.
+  if (ThLowQ8 > 0) begin : g_low_rate_2
+    assign low_miss_rate_2 = miss_q8 < low_inc;
+  end else begin : g_no_low_rate_2
+    assign low_miss_rate_2 = 1'b0;
+  end
+
+  assign decide_var[2] = 1'b1 && !low_miss_rate_2 && (high_miss_rate_2 || low_occupancy);
+
+  logic high_miss_rate_3;
+  logic low_miss_rate_3;
+
+  assign high_miss_rate_3 = miss_inc_q8 > high_inc;
+
+  // A zero threshold makes a compare constant (nothing is below it): emitted as a constant.
+  if (ThLowQ8 > 0) begin : g_low_rate_3
+    assign low_miss_rate_3 = miss_inc_q8 < low_inc;
+  end else begin : g_no_low_rate_3
+    assign low_miss_rate_3 = 1'b0;
+  end
+
+  assign decide_var[3] = 1'b1 && !low_miss_rate_3 && (high_miss_rate_3 || low_occupancy);
+
+  // occ_tick * 256 < OccLimitQ8 iff occ_tick < ceil(OccLimitQ8 / 256), which is at most
+  // MaxWarps * WindowCycles and so fits OccBits.
+  if (ThWarpQ8 > 0) begin : g_low_occupancy
+    localparam logic [63:0] OccLimit = (64'(ThWarpQ8) * 64'(MaxWarps) * 64'(WindowCycles) + 64'(255)) / 64'(256);
+
+    assign low_occupancy = occ_tick < OccBits'(OccLimit);
   end else begin : g_no_low_occupancy
     assign low_occupancy = 1'b0;
   end
 
-  assign decide_bypass = acc_cur != '0 && !low_miss_rate && (high_miss_rate || low_occupancy);
+  logic decide_bypass;
+
+  assign decide_bypass = !kernel_start_i && decide_var[{inc_acc, inc_miss}];
 
   always_comb begin
     bypass_d = in_bypass;
     cycle_d = cycle_tick;
     accesses_d = acc_cur;
     misses_d = miss_cur;
+    high_d = high_cur;
+    low_d = low_cur;
     occ_sum_d = occ_tick;
     if (window_end || period_end) begin
       // A window or a bypass period ends: the next phase starts with clear monitors.
@@ -123,6 +194,8 @@ module l1d_two_level #(
       cycle_d = '0;
       accesses_d = '0;
       misses_d = '0;
+      high_d = '0;
+      low_d = '0;
       occ_sum_d = '0;
     end
   end
@@ -133,19 +206,23 @@ module l1d_two_level #(
       cycle_q <= '0;
       accesses_q <= '0;
       misses_q <= '0;
+      high_q <= '0;
+      low_q <= '0;
       occ_sum_q <= '0;
     end else begin
       bypass_q <= bypass_d;
       cycle_q <= cycle_d;
       accesses_q <= accesses_d;
       misses_q <= misses_d;
+      high_q <= high_d;
+      low_q <= low_d;
       occ_sum_q <= occ_sum_d;
     end
   end
 
   assign bypass_o = bypass_q;
-  assign accesses_o = accesses_q;
-  assign misses_o = misses_q;
+  assign accesses_o = 13'(accesses_q);
+  assign misses_o = 13'(misses_q);
 
 endmodule
 

@@ -72,7 +72,7 @@ mutants=(
   "mut-repl-hit-promote|l1d_repl_state.sv|s/rank < hit_from ?/rank > hit_from ?/|repl|3|ReplHitRanksPermutation_A"
   "mut-repl-fill-promote|l1d_repl_state.sv|s/rank < fill_from ?/rank > fill_from ?/|repl|3|ReplFillRanksPermutation_A"
   "mut-repl-reset|l1d_repl_state.sv|s/<= WayIdxBits'(i);/<= '0;/|repl|2|ReplQueryRanksPermutation_A"
-  "mut-agcb-dec-wrap|l1d_agcb_table.sv|s/dec_i \&\& dec_old != '0 ?/dec_i ?/|agcb|4|AgcbDecNoUnderflow_A"
+  "mut-agcb-dec-wrap|l1d_agcb_table.sv|s/dec_q \&\& dec_old != '0 ?/dec_q ?/|agcb|5|AgcbDecNoUnderflow_A"
   "mut-agcb-inc-wrap|l1d_agcb_table.sv|s/inc_old != '1 ?/1'b1 ?/|agcb|5|AgcbIncNoOverflow_A"
   "mut-mq-reveal-late|l1d_miss_queue.sv|s/WideBits'(total_q) + WideBits'(n_d_q) > WideBits'(vis_q)/WideBits'(total_q) > WideBits'(vis_q)/|mq|6|FvOfferedOnTime_A"
   "mut-mq-lane-swap|l1d_miss_queue.sv|s/= LaneBits'(off);/= LaneBits'(off + 1'b1);/|mq|7|FvOfferedIsOldest_A"

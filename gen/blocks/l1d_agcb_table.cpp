@@ -47,7 +47,9 @@ class AgcbTable final : public RtlBlock {
     m.describe("instruction-size bits), bypass_o = counter[hpc_o] >= Threshold.");
     m.describe("Updates (registered): dec_i decrements counter[dec_idx_i] saturating at 0 (a read hit),");
     m.describe("inc_i increments counter[inc_idx_i] saturating at the maximum (a victim's PC); both on one");
-    m.describe("index in one cycle: decrement, then increment. Decoded writes, one always_ff per group of");
+    m.describe("index in one cycle: decrement, then increment. The ports are registered and the counters");
+    m.describe("updated a cycle later; the read forwards that pending update, so bypass_o is as if applied at");
+    m.describe("once (nothing is observable but the timing). Decoded writes, one always_ff per group of");
     m.describe("at most 16 entries, which skips its entries when no port writes into the group.");
     Expr entries = m.param("Entries", a.entries);
     Expr counter_bits = m.param("CounterBits", a.counter_bits);
@@ -68,6 +70,20 @@ class AgcbTable final : public RtlBlock {
 
     Expr idx_bits = m.localparam("IdxBits", clog2(entries));
 
+    m.comment("The update ports, registered: the counters' read-modify-write starts at these flip-flops");
+    m.comment("instead of at the caller's decision (the staged L1's M2), a cycle later.");
+    Expr dec_q = m.logic("dec_q");
+    Expr dec_idx_q = m.logic("dec_idx_q", clog2(entries));
+    Expr inc_q = m.logic("inc_q");
+    Expr inc_idx_q = m.logic("inc_idx_q", clog2(entries));
+    m.always_ff({{dec_q, bit(false)}, {inc_q, bit(false)}}, [&](Block& b) {
+      b.assign(dec_q, dec);
+      b.assign(inc_q, inc);
+    });
+    m.always_ff_noreset([&](Block& b) {
+      b.assign(dec_idx_q, dec_idx);
+      b.assign(inc_idx_q, inc_idx);
+    });
     m.comment("Only the hashed bits of the PC take part.");
     Expr unused_pc = m.logic("unused_pc");
     m.assign(unused_pc, red_xor(pc));
@@ -78,11 +94,25 @@ class AgcbTable final : public RtlBlock {
     Expr read_value = m.logic("read_value", counter_bits);
     m.assign(read_value, counters.part(hpc * counter_bits, counter_bits));
     m.gen_if(threshold.gt(0), "g_threshold", [&](Scope& s) {
-      s.assign(bypass, read_value.ge(cast(counter_bits, threshold)));
+      s.comment("The pending update of the read entry, forwarded as compares of the read value against");
+      s.comment("Threshold and its neighbours: a decrement leaves it >= Threshold iff it was >= Threshold + 1,");
+      s.comment("an increment iff it was >= Threshold - 1, both (decrement, then increment: 0 becomes 1,");
+      s.comment("any other value stays) iff it was >= Threshold or Threshold is 1.");
+      Expr dec_hit = s.logic("dec_hit");
+      Expr inc_hit = s.logic("inc_hit");
+      Expr ge = s.logic("ge_threshold");
+      Expr ge_above = s.logic("ge_above");
+      Expr ge_below = s.logic("ge_below");
+      s.assign(dec_hit, dec_q.land(dec_idx_q.eq(hpc)));
+      s.assign(inc_hit, inc_q.land(inc_idx_q.eq(hpc)));
+      s.assign(ge, read_value.ge(cast(counter_bits, threshold)));
+      s.assign(ge_above, cast(counter_bits + 1, read_value).ge(cast(counter_bits + 1, threshold + 1)));
+      s.assign(ge_below, read_value.ge(cast(counter_bits, threshold - 1)));
+      s.assign(bypass, mux(dec_hit, mux(inc_hit, threshold.eq(1).lor(ge), ge_above), mux(inc_hit, ge_below, ge)));
     }).else_("g_always_bypass", [&](Scope& s) {
       s.comment("Threshold 0: every counter value predicts bypass.");
       Expr unused_read = s.logic("unused_read");
-      s.assign(unused_read, red_xor(read_value));
+      s.assign(unused_read, red_xor(concat({read_value, dec_q, inc_q})));
       s.assign(bypass, bit(true));
     });
 
@@ -94,10 +124,10 @@ class AgcbTable final : public RtlBlock {
     Expr same_idx = m.logic("same_idx");
     Expr inc_old = m.logic("inc_old", counter_bits);
     Expr inc_new = m.logic("inc_new", counter_bits);
-    m.assign(dec_old, counters.part(dec_idx * counter_bits, counter_bits));
-    m.assign(dec_new, mux(dec.land(dec_old.ne(zeros())), dec_old - cast(counter_bits, 1), dec_old));
-    m.assign(same_idx, dec.land(dec_idx.eq(inc_idx)));
-    m.assign(inc_old, mux(same_idx, dec_new, counters.part(inc_idx * counter_bits, counter_bits)));
+    m.assign(dec_old, counters.part(dec_idx_q * counter_bits, counter_bits));
+    m.assign(dec_new, mux(dec_q.land(dec_old.ne(zeros())), dec_old - cast(counter_bits, 1), dec_old));
+    m.assign(same_idx, dec_q.land(dec_idx_q.eq(inc_idx_q)));
+    m.assign(inc_old, mux(same_idx, dec_new, counters.part(inc_idx_q * counter_bits, counter_bits)));
     m.assign(inc_new, mux(inc_old.ne(ones()), inc_old + cast(counter_bits, 1), inc_old));
 
     // The writes, per entry: inc_hit ? inc_new : dec_hit ? dec_new : keep. Written as one loop per
@@ -114,14 +144,14 @@ class AgcbTable final : public RtlBlock {
     m.gen_for("g_group", "g", 0, entries / group, [&](Scope& s, const Expr& g) {
       Expr group_q = s.logic("group_q", group * counter_bits);
       s.always_ff({{group_q, repl(group, cast(counter_bits, reset_value))}}, [&](Block& b) {
-        const Expr in_group = inc.land((inc_idx >> group_bits).eq(cast(idx_bits, g)))
-                                  .lor(dec.land((dec_idx >> group_bits).eq(cast(idx_bits, g))));
+        const Expr in_group = inc_q.land((inc_idx_q >> group_bits).eq(cast(idx_bits, g)))
+                                  .lor(dec_q.land((dec_idx_q >> group_bits).eq(cast(idx_bits, g))));
         b.if_(in_group, [&](Block& t) {
           t.for_("i", 0, group, [&](Block& body, const Expr& i) {
             const Expr e = cast(idx_bits, g * group + i);
-            body.if_(inc.land(inc_idx.eq(e)), [&](Block& w) {
+            body.if_(inc_q.land(inc_idx_q.eq(e)), [&](Block& w) {
               w.assign(group_q.part(i * counter_bits, counter_bits), inc_new);
-            }).else_if(dec_idx.eq(e), [&](Block& w) {
+            }).else_if(dec_idx_q.eq(e), [&](Block& w) {
               w.assign(group_q.part(i * counter_bits, counter_bits), dec_new);
             });
           });

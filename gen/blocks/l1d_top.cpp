@@ -485,6 +485,11 @@ void Top::storage() {
       v.assert_clocked("TopMemRespMshrInRange_A", (!rsp_valid).lor(rsp_mshr.lt(lit(kMshrPortBits, mshrs_))));
     });
   }
+  // Staged: the fill step's entry is read at M1 and registered into M2 (staged_fill_read).
+  const std::vector<Expr> rd = staged_ ? staged_fill_read()
+                                       : std::vector<Expr>{mr_valid, mr_filled, mr_line, mr_sectors, mr_bypass,
+                                                           mr_hpc, mr_awid, mr_token, mr_l2, mr_count, mr_data,
+                                                           mr_id, mr_warp, mr_mask, mr_reserve};
   m.instance("u_mshr", mshr_block().module(cfg_), {},
              {{"clk_i", clk}, {"rst_ni", rst},
               {"probe_line_i", s1_line}, {"probe_needed_i", s1_needed}, {"probe_fetch_i", s1_probe_eff},
@@ -501,11 +506,11 @@ void Top::storage() {
               {"widen_sectors_i", p_missing},
               {"resp_i", rsp_valid}, {"resp_entry_i", rsp_entry}, {"resp_l2_bit_i", rsp_l2},
               {"resp_data_i", rsp_data}, {"resp_sectors_i", rsp_sectors}, {"resp_fills_o", rsp_fills},
-              {"rd_entry_i", fill_head}, {"rd_req_i", fill_index_q}, {"rd_valid_o", mr_valid},
-              {"rd_filled_o", mr_filled}, {"rd_line_o", mr_line}, {"rd_sectors_o", mr_sectors},
-              {"rd_bypass_o", mr_bypass}, {"rd_hpc_o", mr_hpc}, {"rd_awid_o", mr_awid}, {"rd_token_o", mr_token},
-              {"rd_l2_bit_o", mr_l2}, {"rd_count_o", mr_count}, {"rd_data_o", mr_data}, {"rd_id_o", mr_id},
-              {"rd_warp_o", mr_warp}, {"rd_mask_o", mr_mask}, {"rd_reserve_o", mr_reserve},
+              {"rd_entry_i", staged_ ? m1_entry_q : fill_head}, {"rd_req_i", staged_ ? m1_step_q : fill_index_q},
+              {"rd_valid_o", rd[0]}, {"rd_filled_o", rd[1]}, {"rd_line_o", rd[2]}, {"rd_sectors_o", rd[3]},
+              {"rd_bypass_o", rd[4]}, {"rd_hpc_o", rd[5]}, {"rd_awid_o", rd[6]}, {"rd_token_o", rd[7]},
+              {"rd_l2_bit_o", rd[8]}, {"rd_count_o", rd[9]}, {"rd_data_o", rd[10]}, {"rd_id_o", rd[11]},
+              {"rd_warp_o", rd[12]}, {"rd_mask_o", rd[13]}, {"rd_reserve_o", rd[14]},
               {"cnt_entry_i", staged_ ? fill_cursor_entry : fill_head},
               {"cnt_count_o", staged_ ? fill_cursor_count : m.logic("unused_cnt_count", count_bits_)},
               {"cnt_line_o", staged_ ? fill_cursor_line : m.logic("unused_cnt_line", line_bits_)},

@@ -144,6 +144,10 @@ class Top {
   void staged_tags();  // the tag/state row in l1d_tag_read (read at A, written at C), the flop fields
   void staged_core_match();   // a core request's lookup over M1 and M2 (l1d_top_staged_match.cpp)
   void staged_match_older();  // the tag write of M2's operation, for M1's request's correction
+  // A fill step over M1 and M2 (l1d_top_staged_fill.cpp): the MSHR read at M1 (l1d_mshr's rd_*_o
+  // at M1, registered into mr_*), and the placement split.
+  std::vector<Expr> staged_fill_read();
+  void staged_fill_place(const Expr& age_bypass_en, const Expr& bypass, const Expr& l2);
   Expr wb_payloads(const Expr& dirty, const Expr& lanes);  // {dirty mask, bytes} per write-back
   std::vector<Expr> pipe_to_d(const std::vector<std::pair<std::string, Expr>>& sigs,
                               const std::vector<unsigned>& widths, size_t flags);
@@ -228,6 +232,8 @@ class Top {
   Expr m1_req_, m1_row_, m1_set_, m1_common_, m1_chunk_tag_;  // M1's core request, row and set
   Expr older_wr_q_, older_way_q_, older_common_wr_q_, older_slots_q_, older_chunk_q_, older_common_eq_q_,
       older_line_eq_q_;  // l1d_match_fix's inputs: the operation decided in M1's cycle
+  Expr m1_mr_line_, m1_mr_sectors_, m1_mr_bypass_, m1_mr_l2_, m1_fill_common_;  // M1's fill step
+  Expr older_fill_common_eq_q_;  // the fill decided in M1's cycle has M1's fill's common-tag
   Expr sq_core, sq_failed, sq_fill, sq_flush, fi_done, fi_rewind, fi_rewind_step, fw_rewind, fw_finish, fw_start;
 };
 

@@ -8,10 +8,11 @@
 // rewinds and completions (16.3), the response pipe (answer at m + 3) and the carry-save counters
 // (l1d_perf_counters, read from m + 2). The tag/state row is in l1d_tag_read's SRAM
 // (l1d_top_staged_tags.cpp), the data in l1d_data_stage's banks with the miss queue's batch built at
-// D (l1d_top_staged_data.cpp). A core request's lookup is split over M1 and M2
-// (l1d_top_staged_match.cpp); a fill's placement and a flush visit are decided at M2 with the
-// single-cycle cache's logic on the row M2 holds, which is the state the golden model's
-// per-operation M2 sees. Still to come: their split, and the MSHR payloads in 1r1w arrays.
+// D (l1d_top_staged_data.cpp). A core request's lookup (l1d_top_staged_match.cpp) and a fill
+// step's MSHR read and placement (l1d_top_staged_fill.cpp) are split over M1 and M2; a flush visit
+// is decided at M2 with the single-cycle cache's logic on the row M2 holds, which is the state the
+// golden model's per-operation M2 sees. Still to come: its split, and the MSHR payloads in 1r1w
+// arrays.
 #include "gen/blocks/l1d_top_gen.h"
 
 namespace gen::blocks::top_gen {

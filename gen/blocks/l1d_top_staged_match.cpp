@@ -203,8 +203,8 @@ void Top::staged_core_match() {
               {"cp_wb_o", cp_wb}, {"cp_off_o", cp_off}, {"writebacks_o", s1_dirty_n}});
 }
 
-// The fill M2 decides (its write of the tag row at C) against M1's request, into M2 beside M1's
-// vectors: called after the fill's decision is declared (fill_decision, actors).
+// The fill M2 decides (its write of the tag row at C) against M1's request (or M1's fill step), into
+// M2 beside M1's vectors: called after the fill's decision is declared (fill_decision, actors).
 void Top::staged_match_older() {
   Expr run = m.logic("older_run", kSlots);  // the block's slots from position 0
   for (unsigned i = 0; i < kSlots; ++i) m.assign(run[Expr(i)], lit(3, i).lt(fill_slots));
@@ -221,6 +221,7 @@ void Top::staged_match_older() {
     b.assign(older_slots_q_, cast(kSlots, run << fill_pos));
     b.assign(older_chunk_q_, chunks);
     b.assign(older_common_eq_q_, fill_common.eq(m1_common_));
+    b.assign(older_fill_common_eq_q_, fill_common.eq(m1_fill_common_));  // M1's fill step (staged_fill_place)
     b.assign(older_line_eq_q_, fill_chunk_tag.slice(line_hi, line_lo).eq(m1_chunk_tag_.slice(line_hi, line_lo)));
   });
 }

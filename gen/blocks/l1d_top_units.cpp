@@ -131,6 +131,10 @@ void Top::fill_decision() {
   m.assign(pl_bypass, staged_ ? mr_bypass : mux(act_fill, mr_bypass, s1_reason));
   m.assign(pl_l2, staged_ ? mr_l2 : act_fill & mr_l2);
   pl_age_bypass = m.logic(staged_ ? "unused_age_bypass" : "pl_age_bypass");
+  if (staged_) {  // over M1 and M2 (l1d_top_staged_fill.cpp)
+    staged_fill_place(age_bypass_en, pl_bypass, pl_l2);
+    return;
+  }
   m.instance("u_fill_place", fill_place_block().module(cfg_), {},
              {{"row_valid_i", pl_valid}, {"row_common_tag_i", t_common}, {"row_priority_i", t_prio},
               {"row_rank_i", t_rank}, {"row_dirty_any_i", t_dirty_any}, {"row_reserved_i", t_res},

@@ -62,38 +62,56 @@ class TwoLevel final : public RtlBlock {
     Expr accesses = m.output("accesses_o", kCounterBits);
     Expr misses = m.output("misses_o", kCounterBits);
 
-    m.comment("Phase cycle counter (window or bypass period), occupancy sum over a window, and the");
-    m.comment("products of the miss-rate compares (13-bit counts times Q8 thresholds of at most 256).");
+    m.comment("Phase cycle counter (window or bypass period) and occupancy sum over a window. The counters");
+    m.comment("saturate at 2^13 - 1 as the golden model's, but a window records at most one access a cycle");
+    m.comment("for at most WindowCycles cycles, so they need only CountBits (13 for a window of 4096 or more).");
     Expr cycle_bits = m.localparam("CycleBits", clog2(mux(window.gt(period), window, period) + 1));
     Expr occ_bits = m.localparam("OccBits", clog2(max_warps * window + 1));
-    Expr prod_bits = m.localparam("ProdBits", kCounterBits + 9);
+    Expr cnt_max = m.localparam("CounterMax", Expr((1U << kCounterBits) - 1));
+    Expr count_bits = m.localparam("CountBits", clog2(mux(window.lt(cnt_max), window, cnt_max) + 1));
+    m.comment("The miss-rate compares' products (a count times a Q8 threshold of at most 256) are kept as");
+    m.comment("running sums beside the counts (one threshold added per recorded access), so no multiply is");
+    m.comment("in any cycle, and the decision is prepared for each way this cycle's access may count.");
+    Expr prod_bits = m.localparam("ProdBits", count_bits + 9);
 
     Expr bypass_d = m.logic("bypass_d");
     Expr bypass_q = m.logic("bypass_q");
     Expr cycle_d = m.logic("cycle_d", cycle_bits);
     Expr cycle_q = m.logic("cycle_q", cycle_bits);
-    Expr accesses_d = m.logic("accesses_d", kCounterBits);
-    Expr accesses_q = m.logic("accesses_q", kCounterBits);
-    Expr misses_d = m.logic("misses_d", kCounterBits);
-    Expr misses_q = m.logic("misses_q", kCounterBits);
+    Expr accesses_d = m.logic("accesses_d", count_bits);
+    Expr accesses_q = m.logic("accesses_q", count_bits);
+    Expr misses_d = m.logic("misses_d", count_bits);
+    Expr misses_q = m.logic("misses_q", count_bits);
+    Expr high_d = m.logic("high_d", prod_bits);  // ThHighQ8 * accesses_q
+    Expr high_q = m.logic("high_q", prod_bits);
+    Expr low_d = m.logic("low_d", prod_bits);  // ThLowQ8 * accesses_q
+    Expr low_q = m.logic("low_q", prod_bits);
     Expr occ_sum_d = m.logic("occ_sum_d", occ_bits);
     Expr occ_sum_q = m.logic("occ_sum_q", occ_bits);
 
     m.comment("1. Record the access (C mode only), each counter saturating.");
     Expr record = m.logic("record");
-    Expr acc_rec = m.logic("acc_rec", kCounterBits);
-    Expr miss_rec = m.logic("miss_rec", kCounterBits);
+    Expr inc_acc = m.logic("inc_acc");
+    Expr inc_miss = m.logic("inc_miss");
     m.assign(record, access.land(!bypass_q));
-    m.assign(acc_rec, accesses_q + cast(kCounterBits, record.land(accesses_q.ne(ones()))));
-    m.assign(miss_rec, misses_q + cast(kCounterBits, record.land(miss).land(misses_q.ne(ones()))));
+    m.assign(inc_acc, record.land(accesses_q.ne(cast(count_bits, cnt_max))));
+    m.assign(inc_miss, record.land(miss).land(misses_q.ne(cast(count_bits, cnt_max))));
+    Expr high_inc = m.logic("high_inc", prod_bits);
+    Expr low_inc = m.logic("low_inc", prod_bits);
+    m.assign(high_inc, high_q + cast(prod_bits, th_high));
+    m.assign(low_inc, low_q + cast(prod_bits, th_low));
 
-    m.comment("2. Kernel start: a new window in C mode, monitors cleared.");
+    m.comment("2. Kernel start: a new window in C mode, monitors cleared (this cycle's access with them).");
     Expr in_bypass = m.logic("in_bypass");
-    Expr acc_cur = m.logic("acc_cur", kCounterBits);
-    Expr miss_cur = m.logic("miss_cur", kCounterBits);
+    Expr acc_cur = m.logic("acc_cur", count_bits);
+    Expr miss_cur = m.logic("miss_cur", count_bits);
+    Expr high_cur = m.logic("high_cur", prod_bits);
+    Expr low_cur = m.logic("low_cur", prod_bits);
     m.assign(in_bypass, bypass_q.land(!kernel_start));
-    m.assign(acc_cur, mux(kernel_start, zeros(), acc_rec));
-    m.assign(miss_cur, mux(kernel_start, zeros(), miss_rec));
+    m.assign(acc_cur, mux(kernel_start, zeros(), accesses_q + cast(count_bits, inc_acc)));
+    m.assign(miss_cur, mux(kernel_start, zeros(), misses_q + cast(count_bits, inc_miss)));
+    m.assign(high_cur, mux(kernel_start, zeros(), mux(inc_acc, high_inc, high_q)));
+    m.assign(low_cur, mux(kernel_start, zeros(), mux(inc_acc, low_inc, low_q)));
 
     m.comment("3. The cycle ends: count it, sum the occupancy while sampling, close the phase at its length.");
     Expr cycle_tick = m.logic("cycle_tick", cycle_bits);
@@ -106,34 +124,47 @@ class TwoLevel final : public RtlBlock {
     m.assign(window_end, (!in_bypass).land(cycle_tick.eq(cast(cycle_bits, window))));
     m.assign(period_end, in_bypass.land(cycle_tick.eq(cast(cycle_bits, period))));
 
-    m.comment("The decision at a window end, cross-multiplied as in the golden model (no division).");
+    m.comment("The decision at a window end, cross-multiplied as in the golden model (no division): for each");
+    m.comment("(access counted, miss counted) from the registers, then chosen by this cycle's increments.");
     Expr miss_q8 = m.logic("miss_q8", prod_bits);
-    Expr high_limit = m.logic("high_limit", prod_bits);
-    Expr low_miss_rate = m.logic("low_miss_rate");
-    Expr high_miss_rate = m.logic("high_miss_rate");
+    Expr miss_inc_q8 = m.logic("miss_inc_q8", prod_bits);
+    m.assign(miss_q8, cast(prod_bits, concat({misses_q, lit(8, 0)})));
+    m.assign(miss_inc_q8, miss_q8 + cast(prod_bits, 256));
+    Expr decide_var = m.logic("decide_var", 4);  // bit 2 * inc_acc + inc_miss
     Expr low_occupancy = m.logic("low_occupancy");
+    for (unsigned v = 0; v < 4; ++v) {
+      const bool a = (v & 2) != 0, b = (v & 1) != 0;
+      const Expr mq = b ? miss_inc_q8 : miss_q8;
+      const Expr hi = a ? high_inc : high_q;
+      const Expr lo = a ? low_inc : low_q;
+      const std::string sfx = std::to_string(v);
+      Expr high_rate = m.logic("high_miss_rate_" + sfx);
+      Expr low_rate = m.logic("low_miss_rate_" + sfx);
+      m.assign(high_rate, mq.gt(hi));
+      m.comment("A zero threshold makes a compare constant (nothing is below it): emitted as a constant.");
+      m.gen_if(th_low.gt(0), "g_low_rate_" + sfx, [&](Scope& sc) { sc.assign(low_rate, mq.lt(lo)); })
+          .else_("g_no_low_rate_" + sfx, [&](Scope& sc) { sc.assign(low_rate, bit(false)); });
+      // An access counted makes the count non-zero (it is below the maximum before).
+      const Expr nonzero = a ? bit(true) : accesses_q.ne(zeros());
+      m.assign(decide_var[Expr(v)], nonzero.land(!low_rate).land(high_rate.lor(low_occupancy)));
+    }
+    m.comment("occ_tick * 256 < OccLimitQ8 iff occ_tick < ceil(OccLimitQ8 / 256), which is at most");
+    m.comment("MaxWarps * WindowCycles and so fits OccBits.");
+    m.gen_if(th_warp.gt(0), "g_low_occupancy", [&](Scope& sc) {
+      Expr occ_limit = sc.localparam("OccLimit", Type::logic(64),
+                                     (cast(64, th_warp) * cast(64, max_warps) * cast(64, window) + cast(64, 255)) /
+                                         cast(64, 256));
+      sc.assign(low_occupancy, occ_tick.lt(cast(occ_bits, occ_limit)));
+    }).else_("g_no_low_occupancy", [&](Scope& sc) { sc.assign(low_occupancy, bit(false)); });
     Expr decide_bypass = m.logic("decide_bypass");
-    m.assign(miss_q8, cast(prod_bits, concat({miss_cur, lit(8, 0)})));
-    m.assign(high_limit, cast(prod_bits, th_high) * cast(prod_bits, acc_cur));
-    m.assign(high_miss_rate, miss_q8.gt(high_limit));
-    m.comment("A zero threshold makes a compare constant (nothing is below it): emitted as a constant.");
-    m.gen_if(th_low.gt(0), "g_low_rate", [&](Scope& s) {
-      Expr low_limit = s.logic("low_limit", prod_bits);
-      s.assign(low_limit, cast(prod_bits, th_low) * cast(prod_bits, acc_cur));
-      s.assign(low_miss_rate, miss_q8.lt(low_limit));
-    }).else_("g_no_low_rate", [&](Scope& s) { s.assign(low_miss_rate, bit(false)); });
-    m.gen_if(th_warp.gt(0), "g_low_occupancy", [&](Scope& s) {
-      Expr occ_limit =
-          s.localparam("OccLimitQ8", Type::logic(64), cast(64, th_warp) * cast(64, max_warps) * cast(64, window));
-      s.assign(low_occupancy, cast(64, concat({occ_tick, lit(8, 0)})).lt(occ_limit));
-    }).else_("g_no_low_occupancy", [&](Scope& s) { s.assign(low_occupancy, bit(false)); });
-    m.assign(decide_bypass,
-             acc_cur.ne(zeros()).land(!low_miss_rate).land(high_miss_rate.lor(low_occupancy)));
+    m.assign(decide_bypass, (!kernel_start).land(decide_var[concat({inc_acc, inc_miss})]));
 
     m.always_comb({{bypass_d, in_bypass},
                    {cycle_d, cycle_tick},
                    {accesses_d, acc_cur},
                    {misses_d, miss_cur},
+                   {high_d, high_cur},
+                   {low_d, low_cur},
                    {occ_sum_d, occ_tick}},
                   [&](Block& b) {
                     b.if_(window_end.lor(period_end), [&](Block& e) {
@@ -142,6 +173,8 @@ class TwoLevel final : public RtlBlock {
                       e.assign(cycle_d, zeros());
                       e.assign(accesses_d, zeros());
                       e.assign(misses_d, zeros());
+                      e.assign(high_d, zeros());
+                      e.assign(low_d, zeros());
                       e.assign(occ_sum_d, zeros());
                     });
                   });
@@ -150,18 +183,22 @@ class TwoLevel final : public RtlBlock {
                  {cycle_q, zeros()},
                  {accesses_q, zeros()},
                  {misses_q, zeros()},
+                 {high_q, zeros()},
+                 {low_q, zeros()},
                  {occ_sum_q, zeros()}},
                 [&](Block& b) {
                   b.assign(bypass_q, bypass_d);
                   b.assign(cycle_q, cycle_d);
                   b.assign(accesses_q, accesses_d);
                   b.assign(misses_q, misses_d);
+                  b.assign(high_q, high_d);
+                  b.assign(low_q, low_d);
                   b.assign(occ_sum_q, occ_sum_d);
                 });
 
     m.assign(bypass, bypass_q);
-    m.assign(accesses, accesses_q);
-    m.assign(misses, misses_q);
+    m.assign(accesses, cast(kCounterBits, accesses_q));
+    m.assign(misses, cast(kCounterBits, misses_q));
     return m;
   }
 };

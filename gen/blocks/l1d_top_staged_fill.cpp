@@ -1,0 +1,109 @@
+// l1d_top's generator, continued (gen/blocks/l1d_top_gen.h): a fill step over the staged pipe's M1
+// and M2 (docs/l1d-microarchitecture.md 16.5, "M1 prepares, M2 decides").
+//
+// M1 reads the step's MSHR entry (its record, request and data: l1d_mshr's read port addressed by
+// M1's entry and step) and registers it into M2, so that M2's fill starts from flip-flops instead of
+// the fill FIFO's head, the entry select and the address decode. What M1 reads cannot change before
+// M2, except the entry's request count (a load M2 merges into the entry in M1's cycle: counted at
+// M2 by a registered increment): the entry is filled (its record and data were written before it
+// joined the fill FIFO), request i exists since A issued step i (i < count), and the entry is freed
+// only by its last step, which no later step of it follows.
+//
+// M1 also runs l1d_fill_place_m1 on M1's row (the set's common-tags, SRAM fields) and registers its
+// vectors; M2 corrects them for the fill M2 decided in M1's cycle (the only writer of common-tags with
+// allocation on_fill: the way it filled whole compares as its common-tag) and decides with
+// l1d_fill_place_m2 on the flip-flops it reads. G is flip-flop state the operation decided in M1's
+// cycle can change, so M1's half runs at G = 32 B (no size test) and M2 tests the block's size
+// against its own G.
+#include "gen/blocks/l1d_top_gen.h"
+
+namespace gen::blocks::top_gen {
+
+// The MSHR read port's outputs at M1 (returned in l1d_mshr's rd_*_o order: valid, filled, line,
+// sectors, bypass, hpc, awid, token, l2 bit, count, data, id, warp, mask, reserve), and their
+// registers into M2: the mr_* the fill at M2 reads.
+std::vector<Expr> Top::staged_fill_read() {
+  constexpr size_t kCount = 9;  // outs[kCount] is the request count
+  const std::vector<std::tuple<Expr, std::string, unsigned>> outs = {
+      {mr_valid, "valid", 1},       {mr_filled, "filled", 1},     {mr_line, "line", line_bits_},
+      {mr_sectors, "sectors", kSlots}, {mr_bypass, "bypass", 2}, {mr_hpc, "hpc", hpc_bits_},
+      {mr_awid, "awid", kAwidBits}, {mr_token, "token", 1},      {mr_l2, "l2", 1},
+      {mr_count, "count", count_bits_}, {mr_data, "data", kLineBits}, {mr_id, "id", kIdBits},
+      {mr_warp, "warp", kWarpBits}, {mr_mask, "mask", kMaskBits}};
+  std::vector<Expr> m1;
+  m.comment("The fill step's MSHR entry, read at M1 (M1's entry and step) and registered into M2.");
+  for (const auto& [q, n, w] : outs) m1.push_back(m.logic("m1_mr_" + n, w));
+  m1.push_back(mr_reserve);  // unused: allocation on_miss is single-cycle only
+  m1_mr_line_ = m1[2];
+  m1_mr_sectors_ = m1[3];
+  m1_mr_bypass_ = m1[4];
+  m1_mr_l2_ = m1[8];
+  std::vector<Expr> regs;
+  for (const auto& [q, n, w] : outs) regs.push_back(m.logic("m2_mr_" + n + "_q", w));
+  Expr count_inc_q = m.logic("m2_mr_count_inc_q");
+  m.always_ff_noreset([&](Block& b) {
+    for (size_t i = 0; i < outs.size(); ++i) b.assign(regs[i], m1[i]);
+    b.comment("A load M2 merges into M1's entry in M1's cycle: one more request at M2.");
+    b.assign(count_inc_q, mshr_add & p_merge_entry.eq(m1_entry_q));
+  });
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const Expr& q = std::get<0>(outs[i]);
+    m.assign(q, i == kCount ? regs[i] + cast(count_bits_, count_inc_q) : regs[i]);
+  }
+  return m1;
+}
+
+// ---------------------------------------------------------------------------------------
+// The fill's placement: l1d_fill_place_m1 at M1, registered; the correction and l1d_fill_place_m2
+// at M2. Drives what fill_decision's l1d_fill_place drives in the single-cycle pipe.
+void Top::staged_fill_place(const Expr& age_bypass_en, const Expr& bypass, const Expr& l2) {
+  m.comment("Stage M1 of the fill's placement: M1's row's common-tags against the block's.");
+  Expr m1_addr = m.logic("m1_fill_addr", addr_bits_);
+  m.assign(m1_addr, concat({m1_mr_line_, lit(7, 0)}));  // the common-tag is of the line
+  m1_fill_common_ = m.logic("m1_fill_common", cm_bits_);
+  m.instance("u_m1_fill_decode", addr_decode_block().module(cfg_), {},
+             {{"addr_i", m1_addr}, {"set_o", m.logic("unused_m1_fill_set", set_idx_bits_)},
+              {"common_tag_o", m1_fill_common_}, {"chunk_tag_o", m.logic("unused_m1_fill_tag", ct_bits_)},
+              {"chunk_o", m.logic("unused_m1_fill_chunk", 2)}});
+  Expr m1_slots = m.logic("m1_fill_slots", 3);
+  m.assign(m1_slots, cast(3, countones(m1_mr_sectors_)));
+  Expr m1_eq = m.logic("m1_fill_common_eq", ways_);
+  Expr m1_wanted = m.logic("m1_fill_wanted");
+  m.instance("u_m1_fill_place", fill_place_m1_block().module(cfg_), {},
+             {{"row_common_tag_i", m1_row_.part(Expr(0U), ways_ * cm_bits_)}, {"common_tag_i", m1_fill_common_},
+              {"slots_i", m1_slots}, {"bypass_i", m1_mr_bypass_}, {"l2_bit_i", m1_mr_l2_}, {"gran_i", lit(2, 0)},
+              {"cfg_opportunistic_i", cfg_opp}, {"common_eq_o", m1_eq}, {"wanted_o", m1_wanted}});
+  Expr eq_q = m.logic("m2_fill_common_eq_q", ways_);
+  Expr wanted_q = m.logic("m2_fill_wanted_q");
+  m.always_ff_noreset([&](Block& b) {
+    b.assign(eq_q, m1_eq);
+    b.assign(wanted_q, m1_wanted);
+  });
+
+  m.comment("Stage M2: a way the fill decided in M1's cycle filled whole holds that fill's common-tag; the");
+  m.comment("block's size against M2's G; then the decision on the set's flip-flops.");
+  older_fill_common_eq_q_ = m.logic("m2_older_fill_common_eq_q");
+  Expr common_eq = m.logic("m2_fill_common_eq", ways_);
+  m.gen_for("g_fill_fix", "gw", 0, ways_, [&](Scope& g, const Expr& w) {
+    g.assign(common_eq[w], mux(older_wr_q_ & older_common_wr_q_ & older_way_q_.eq(cast(way_bits_, w)),
+                               older_fill_common_eq_q_, eq_q[w]));
+  });
+  Expr size = m.logic("m2_fill_size", 2);
+  m.assign(size, mux(fill_slots.eq(lit(3, 4)), lit(2, 2), mux(fill_slots.eq(lit(3, 2)), lit(2, 1), lit(2, 0))));
+  Expr wanted = m.logic("m2_fill_wanted");
+  m.assign(wanted, wanted_q & size.ge(gran));
+  Expr unused = m.logic("unused_pl_fields");  // pl_valid is t_valid (allocation on_fill); M1 read the L2 bit
+  m.assign(unused, red_or(concat({pl_valid, l2})));
+  m.instance("u_fill_place_m2", fill_place_m2_block().module(cfg_), {},
+             {{"row_valid_i", t_valid}, {"row_priority_i", t_prio}, {"row_rank_i", t_rank},
+              {"row_dirty_any_i", t_dirty_any}, {"row_reserved_i", t_res}, {"common_eq_i", common_eq},
+              {"wanted_i", wanted}, {"slots_i", pl_slots}, {"bypass_i", bypass}, {"victim_i", rp_victim},
+              {"age_bypass_en_i", age_bypass_en}, {"way_active_i", way_active}, {"way_rel_age_i", way_rel},
+              {"req_rel_age_i", age_rel.part(Expr(ways_ * kAwidBits), kAwidBits)}, {"eligible_o", rp_eligible},
+              {"allocates_o", fill_allocates}, {"way_o", fill_way}, {"pos_o", fill_pos}, {"whole_o", fill_whole},
+              {"replace_slots_o", fill_posmask}, {"block_slots_o", fill_slotmask},
+              {"replaces_valid_o", fill_replaces}, {"writeback_slots_o", fill_wb}, {"writebacks_o", fill_dirty_n},
+              {"age_bypass_o", pl_age_bypass}});
+}
+
+}  // namespace gen::blocks::top_gen
