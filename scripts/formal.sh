@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bounded model checking of generated blocks (docs/rtl-verification.md), for make formal and ctest.
 #
-#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl mq issue fill walk tagrd perf (proofs), mut-<name>
+#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl mq issue fill walk tagrd perf fillpos (proofs), mut-<name>
 #                                (a mutated RTL copy whose counterexample must name the expected
 #                                assertion); default: all
 #
@@ -90,6 +90,35 @@ mutants=(
 # proof holds for every count; MAXSTEPS_PERF bounds the induction length tried.
 MAXSTEPS_PERF=${MAXSTEPS_PERF:-6}
 
+# l1d_fill_issue's cursor position pos_q (no port) is at most 3 at gtx480's 32 entries: proved by
+# k-induction (yosys-smtbmc -i) of FvFillPosIsInFlightLast_A, which is 1-inductive, plus the bounded
+# base case of the same length; DEPTH_FILLPOS 4 is both (the mutant's bound breaks at cycle 6: BMC to 8),
+# and a cover that the bound is reached (the environment's assumptions leave it reachable).
+DEPTH_FILLPOS=${DEPTH_FILLPOS:-4}
+
+# fillpos_smt2 RTLDIR LOG ONLY: write LOG.smt2 of the fill harness at gtx480's shape with its pos_q
+# probe connected, every assertion deleted but those named *ONLY*.
+fillpos_smt2() {
+  local dir=$1 log=$2 only=$3
+  "$yosys" -p "read_verilog -sv -formal -DFV_FILL_POS $dir/l1d_fill_issue.sv $root/formal/l1d_fill_issue_fv.sv;
+    prep -flatten -top l1d_fill_issue_fv; memory_map; opt -fast; async2sync;
+    select -assert-count 1 w:u_dut.pos_q; cd l1d_fill_issue_fv; connect -set dut_pos_q u_dut.pos_q; cd ..;
+    select -assert-min 1 t:\$assert n:*$only* %i; delete t:\$assert n:*$only* %d; select -list t:\$assert;
+    dffunmap; write_smt2 -wires $log.smt2" >"$log" 2>&1
+}
+
+# fillpos RTLDIR LOG: 0 when the base case (BMC) and the induction step both pass.
+fillpos() {
+  local dir=$1 log=$2
+  fillpos_smt2 "$dir" "$log" FvFillPos || return 1
+  yosys-smtbmc -s z3 --unroll --presat --noprogress -t "$DEPTH_FILLPOS" "$log.smt2" >>"$log" 2>&1 || return 1
+  yosys-smtbmc -s z3 --unroll --presat --noprogress -i -t "$DEPTH_FILLPOS" "$log.smt2" >>"$log" 2>&1 || return 1
+  # Not vacuous: pos_q = 3 is reached (cycle 5: three one-request entries taken at cycles 2-4).
+  yosys-smtbmc -s z3 --unroll --presat --noprogress -c -t 6 "$log.smt2" >>"$log" 2>&1 || return 1
+  [ "$(grep -c "Status: PASSED" "$log")" = 3 ] && grep -q "Temporal induction successful" "$log" \
+    && grep -q "Reached cover statement at FvFillPosReachesBound_C" "$log"
+}
+
 # induct RTLDIR LOG: 0 when temporal induction proves l1d_perf_counters_fv's assertion.
 induct() {
   local dir=$1 log=$2
@@ -132,7 +161,7 @@ run() {
 }
 
 jobs=("$@")
-[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl mq issue fill walk tagrd perf mut-perf-carry $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
+[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl mq issue fill walk tagrd perf fillpos mut-perf-carry mut-fillpos-no-pop $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
 failed=0
 for j in "${jobs[@]}"; do
   start=$(date +%s.%N)
@@ -150,6 +179,33 @@ for j in "${jobs[@]}"; do
         printf 'formal: PASS perf (induction, %.1f s)\n' "$(echo "$(date +%s.%N) - $start" | bc)"
       else
         echo "formal: FAIL perf: induction did not prove the read-out:"; tail -20 "$tmp/perf.log"; failed=1
+      fi
+      ;;
+    fillpos)
+      if fillpos "$tmp/rtl" "$tmp/fillpos.log"; then
+        printf 'formal: PASS fillpos (pos_q <= 3: base case depth %s and induction, %.1f s)\n' "$DEPTH_FILLPOS" \
+          "$(echo "$(date +%s.%N) - $start" | bc)"
+      else
+        echo "formal: FAIL fillpos: counterexample, failed induction or error:"; tail -30 "$tmp/fillpos.log"; failed=1
+      fi
+      ;;
+    mut-fillpos-no-pop)
+      # The head's completion (done_i) no longer moves the cursor back: the bound alone, by BMC,
+      # must fail (4 one-request entries taken at cycles 2-5 put pos_q at 4 at cycle 6).
+      mdir=$tmp/$j
+      cp -r "$tmp/rtl" "$mdir"
+      sed -i "s/pos_d = pos_d - 1'd1;/pos_d = pos_d;/" "$mdir/l1d_fill_issue.sv"
+      if cmp -s "$tmp/rtl/l1d_fill_issue.sv" "$mdir/l1d_fill_issue.sv"; then
+        echo "formal: FAIL $j: the mutation changed nothing"; failed=1
+      elif ! fillpos_smt2 "$mdir" "$tmp/$j.log" FvFillPosBound_A; then
+        echo "formal: FAIL $j: error:"; tail -20 "$tmp/$j.log"; failed=1
+      elif yosys-smtbmc -s z3 --unroll --presat --noprogress -t 8 "$tmp/$j.log.smt2" >>"$tmp/$j.log" 2>&1; then
+        echo "formal: FAIL $j: the mutated RTL passed, expected FvFillPosBound_A to fire"; failed=1
+      elif ! grep -q "Assert failed in .*FvFillPosBound_A" "$tmp/$j.log"; then
+        echo "formal: FAIL $j: no counterexample of FvFillPosBound_A (error?):"; tail -20 "$tmp/$j.log"; failed=1
+      else
+        printf 'formal: PASS %s: counterexample at depth <= 8 violates FvFillPosBound_A (%.1f s)\n' "$j" \
+          "$(echo "$(date +%s.%N) - $start" | bc)"
       fi
       ;;
     mut-perf-carry)
