@@ -134,6 +134,19 @@ module l1d_fill_issue_fv #(
   logic idle;
   assign idle = !t_v_q && !m1_v_q && !m2_v_q;
 
+  // The cursor's offer to A (valid_o with its entry and step) as a valid that stays until taken:
+  // neither a push, a merge nor the head's pop (done_i) moves it; only A's take or a rewind does.
+  logic offered_q, taken_q, rewound_q;
+  logic [IdBits-1:0] offered_entry_q;
+  logic [StepBits-1:0] offered_step_q;
+  always_ff @(posedge clk_i) begin
+    offered_q <= rst_ni && valid;
+    taken_q <= take_i;
+    rewound_q <= rewind;
+    offered_entry_q <= cursor_entry;
+    offered_step_q <= step;
+  end
+
   always_comb begin
     if (rst_ni) begin
       FvFillInOrderAtM2_A: assert (!m2_v_q || sh_size_q != '0 && m2_e_q == sh_q[0] && m2_s_q == answered_q);
@@ -142,6 +155,8 @@ module l1d_fill_issue_fv #(
       FvFillHeadIsOldest_A: assert (sh_size_q == '0 || head_entry == sh_q[0]);
       FvFillEmptyMatches_A: assert (empty == (sh_size_q == '0));
       FvFillAnsweredWithinCount_A: assert (sh_size_q == '0 || CountBits'(answered_q) < cnt_q[sh_q[0]]);
+      FvFillOfferHeld_A: assert (!offered_q || taken_q || rewound_q
+                                 || valid && cursor_entry == offered_entry_q && step == offered_step_q);
     end
   end
 
