@@ -134,8 +134,10 @@ module l1d_fill_issue_fv #(
   logic idle;
   assign idle = !t_v_q && !m1_v_q && !m2_v_q;
 
-  // The cursor's offer to A (valid_o with its entry and step) as a valid that stays until taken:
-  // neither a push, a merge nor the head's pop (done_i) moves it; only A's take or a rewind does.
+`ifdef FV_VALID_READY
+  // Job fillvr (make test-slow): the cursor's offer to A (valid_o with its entry and step) as a
+  // valid that stays until taken: neither a push, a merge nor the head's pop (done_i) moves it;
+  // only A's take or a rewind does.
   logic offered_q, taken_q, rewound_q;
   logic [IdBits-1:0] offered_entry_q;
   logic [StepBits-1:0] offered_step_q;
@@ -149,14 +151,20 @@ module l1d_fill_issue_fv #(
 
   always_comb begin
     if (rst_ni) begin
+      FvFillOfferHeld_A: assert (!offered_q || taken_q || rewound_q
+                                 || valid && cursor_entry == offered_entry_q && step == offered_step_q);
+    end
+  end
+`endif
+
+  always_comb begin
+    if (rst_ni) begin
       FvFillInOrderAtM2_A: assert (!m2_v_q || sh_size_q != '0 && m2_e_q == sh_q[0] && m2_s_q == answered_q);
       FvFillNothingLostWhenIdle_A: assert (!idle || sh_size_q == '0
                                            || valid && cursor_entry == sh_q[0] && step == answered_q);
       FvFillHeadIsOldest_A: assert (sh_size_q == '0 || head_entry == sh_q[0]);
       FvFillEmptyMatches_A: assert (empty == (sh_size_q == '0));
       FvFillAnsweredWithinCount_A: assert (sh_size_q == '0 || CountBits'(answered_q) < cnt_q[sh_q[0]]);
-      FvFillOfferHeld_A: assert (!offered_q || taken_q || rewound_q
-                                 || valid && cursor_entry == offered_entry_q && step == offered_step_q);
     end
   end
 
