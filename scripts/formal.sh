@@ -180,6 +180,15 @@ mutate() {
   if cmp -s "$tmp/rtl/$2" "$tmp/$1/$2"; then echo "formal: FAIL $1: the mutation changed nothing"; return 1; fi
 }
 
+# expect_trace JOB PATTERN WHAT: after a mutant's check failed, PASS when its log ($tmp/JOB.log)
+# shows PATTERN, else FAIL (an error rather than the counterexample WHAT names); 1 on FAIL.
+expect_trace() {
+  if ! grep -qE "$2" "$tmp/$1.log"; then
+    echo "formal: FAIL $1: no $3 (error?):"; tail -20 "$tmp/$1.log"; return 1
+  fi
+  printf 'formal: PASS %s: %s (%.1f s)\n' "$1" "$3" "$(echo "$(date +%s.%N) - $start" | bc)"
+}
+
 jobs=("$@")
 [ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl mq issue fill walk tagrd perf fillpos issuevr fillvr mut-perf-carry mut-fillpos-no-pop $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
 failed=0
@@ -218,11 +227,9 @@ for j in "${jobs[@]}"; do
         echo "formal: FAIL $j: error:"; tail -20 "$tmp/$j.log"; failed=1
       elif yosys-smtbmc -s z3 --unroll --presat --noprogress -t 8 "$tmp/$j.log.smt2" >>"$tmp/$j.log" 2>&1; then
         echo "formal: FAIL $j: the mutated RTL passed, expected FvFillPosBound_A to fire"; failed=1
-      elif ! grep -q "Assert failed in .*FvFillPosBound_A" "$tmp/$j.log"; then
-        echo "formal: FAIL $j: no counterexample of FvFillPosBound_A (error?):"; tail -20 "$tmp/$j.log"; failed=1
       else
-        printf 'formal: PASS %s: counterexample at depth <= 8 violates FvFillPosBound_A (%.1f s)\n' "$j" \
-          "$(echo "$(date +%s.%N) - $start" | bc)"
+        expect_trace "$j" "Assert failed in .*FvFillPosBound_A" "counterexample at depth <= 8 of FvFillPosBound_A" \
+          || failed=1
       fi
       ;;
     mut-perf-carry)
@@ -232,11 +239,9 @@ for j in "${jobs[@]}"; do
         failed=1
       elif induct "$tmp/$j" "$tmp/$j.log"; then
         echo "formal: FAIL $j: induction proved the mutated counters"; failed=1
-      elif ! grep -q "Reached maximum number of time steps -> proof failed" "$tmp/$j.log"; then
-        echo "formal: FAIL $j: no induction failure (error?):"; tail -20 "$tmp/$j.log"; failed=1
       else
-        printf 'formal: PASS %s: the induction fails on the mutated counters (%.1f s)\n' "$j" \
-          "$(echo "$(date +%s.%N) - $start" | bc)"
+        expect_trace "$j" "Reached maximum number of time steps -> proof failed" \
+          "induction failure on the mutated counters" || failed=1
       fi
       ;;
     mut-*)
@@ -246,11 +251,9 @@ for j in "${jobs[@]}"; do
       # Only the expected assertion is kept: a counterexample is then one of it.
       if run "$harness" "$depth" "$tmp/$j" "$tmp/$j.log" "$want"; then
         echo "formal: FAIL $j: the mutated RTL passed, expected $want to fire"; failed=1
-      elif ! grep -qE "model found: FAIL|Assert failed in .*$want" "$tmp/$j.log"; then
-        echo "formal: FAIL $j: no counterexample of $want (error?):"; tail -20 "$tmp/$j.log"; failed=1
       else
-        printf 'formal: PASS %s: counterexample at depth <= %s violates %s (%.1f s)\n' "$j" "$depth" "$want" \
-          "$(echo "$(date +%s.%N) - $start" | bc)"
+        expect_trace "$j" "model found: FAIL|Assert failed in .*$want" "counterexample at depth <= $depth of $want" \
+          || failed=1
       fi
       ;;
     *) echo "formal: unknown job $j"; failed=1 ;;
