@@ -23,23 +23,30 @@
 // (FvFillHeadIsOldest_A, FvFillEmptyMatches_A); and the block's own assertions (Fill*_A).
 `default_nettype none
 
-module l1d_fill_issue_fv (
-  input logic       clk_i,
-  input logic       push_i,
-  input logic [1:0] push_entry_i,
-  input logic [1:0] push_count_i,
-  input logic       grow_i,
-  input logic [1:0] grow_entry_i,
-  input logic       take_i,
-  input logic       wait_i
+module l1d_fill_issue_fv #(
+`ifdef FV_FILL_POS
+  // Job fillpos: gtx480's fill FIFO (32 MSHR ids of up to 8 requests), where pos_q is 6 bits.
+  parameter int unsigned Entries = 32,
+  parameter int unsigned MaxMerge = 8
+`else
+  parameter int unsigned Entries = 3,
+  parameter int unsigned MaxMerge = 3
+`endif
+) (
+  input logic                               clk_i,
+  input logic                               push_i,
+  input logic [$clog2(Entries)-1:0]         push_entry_i,
+  input logic [$clog2(MaxMerge + 1)-1:0]    push_count_i,
+  input logic                               grow_i,
+  input logic [$clog2(Entries)-1:0]         grow_entry_i,
+  input logic                               take_i,
+  input logic                               wait_i
 );
 `ifdef FORMAL
-  localparam int unsigned Entries = 3;
-  localparam int unsigned MaxMerge = 3;
-  localparam int unsigned IdBits = 2;  // $clog2(Entries)
-  localparam int unsigned PtrBits = 3;
-  localparam int unsigned StepBits = 2;  // $clog2(MaxMerge)
-  localparam int unsigned CountBits = 2;  // $clog2(MaxMerge + 1)
+  localparam int unsigned IdBits = $clog2(Entries);
+  localparam int unsigned PtrBits = $clog2(Entries) + 1;
+  localparam int unsigned StepBits = MaxMerge > 1 ? $clog2(MaxMerge) : 1;
+  localparam int unsigned CountBits = $clog2(MaxMerge + 1);
 
   // Reset: rst_ni low in the first cycle only.
   logic init_q = 1'b1;
@@ -90,9 +97,10 @@ module l1d_fill_issue_fv (
       if (PtrBits'(i) < sh_size_q && sh_q[i] == grow_entry_i) in_fifo_grow = 1'b1;
     end
     if (rst_ni) begin
-      assume (!push_i || push_entry_i < IdBits'(Entries) && !in_fifo_push && sh_size_q < PtrBits'(Entries)
+      // Compared at PtrBits: IdBits'(Entries) is 0 when Entries is a power of two.
+      assume (!push_i || PtrBits'(push_entry_i) < PtrBits'(Entries) && !in_fifo_push && sh_size_q < PtrBits'(Entries)
               && push_count_i != '0 && push_count_i <= CountBits'(MaxMerge));
-      assume (!grow_i || grow_entry_i < IdBits'(Entries) && in_fifo_grow
+      assume (!grow_i || PtrBits'(grow_entry_i) < PtrBits'(Entries) && in_fifo_grow
               && cnt_q[grow_entry_i] < CountBits'(MaxMerge));
     end
   end
@@ -126,6 +134,29 @@ module l1d_fill_issue_fv (
   logic idle;
   assign idle = !t_v_q && !m1_v_q && !m2_v_q;
 
+`ifdef FV_VALID_READY
+  // Job fillvr (make test-slow): the cursor's offer to A (valid_o with its entry and step) as a
+  // valid that stays until taken: neither a push, a merge nor the head's pop (done_i) moves it;
+  // only A's take or a rewind does.
+  logic offered_q, taken_q, rewound_q;
+  logic [IdBits-1:0] offered_entry_q;
+  logic [StepBits-1:0] offered_step_q;
+  always_ff @(posedge clk_i) begin
+    offered_q <= rst_ni && valid;
+    taken_q <= take_i;
+    rewound_q <= rewind;
+    offered_entry_q <= cursor_entry;
+    offered_step_q <= step;
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      FvFillOfferHeld_A: assert (!offered_q || taken_q || rewound_q
+                                 || valid && cursor_entry == offered_entry_q && step == offered_step_q);
+    end
+  end
+`endif
+
   always_comb begin
     if (rst_ni) begin
       FvFillInOrderAtM2_A: assert (!m2_v_q || sh_size_q != '0 && m2_e_q == sh_q[0] && m2_s_q == answered_q);
@@ -136,6 +167,25 @@ module l1d_fill_issue_fv (
       FvFillAnsweredWithinCount_A: assert (sh_size_q == '0 || CountBits'(answered_q) < cnt_q[sh_q[0]]);
     end
   end
+
+`ifdef FV_FILL_POS
+  // The cursor's position from the FIFO's head (the block's pos_q, which has no port: formal.sh
+  // drives this wire from the flattened u_dut.pos_q with `connect -set`). It counts the entries
+  // whose last step A took and M2 has not completed: exactly the steps in T, M1 and M2 that were
+  // issued as their entry's last, so at most three (the coverage waiver of pos_q[5:2]). The
+  // equality is inductive on its own (every edge that moves the cursor moves a last step into T,
+  // out of M2 or squashes all of them), so `yosys-smtbmc -i` proves both for every run length.
+  logic [PtrBits-1:0] dut_pos_q;
+  always_comb begin
+    if (rst_ni) begin
+      FvFillPosIsInFlightLast_A: assert (dut_pos_q == PtrBits'(t_v_q && t_last_q) + PtrBits'(m1_v_q && m1_last_q)
+                                         + PtrBits'(m2_v_q && m2_last_q));
+      FvFillPosBound_A: assert (dut_pos_q <= PtrBits'(3));
+      // Not vacuous: the bound is reached (formal.sh checks this cover with yosys-smtbmc -c).
+      FvFillPosReachesBound_C: cover (dut_pos_q == PtrBits'(3));
+    end
+  end
+`endif
 `endif
 endmodule
 

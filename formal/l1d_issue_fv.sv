@@ -86,6 +86,24 @@ module l1d_issue_fv (
     m2_req_q <= m1_req;
   end
 
+`ifdef FV_VALID_READY
+  // Job issuevr (make test-slow): the core port's valid/ready (16.2): ready is the input FIFO's
+  // registered room, so it is withdrawn only by a request that fired into it; a core holding valid
+  // is never refused a slot it was offered. (The core may drop valid at will here: a stronger
+  // environment than gpusim's.)
+  logic ready_q, fired_q;
+  always_ff @(posedge clk_i) begin
+    ready_q <= rst_ni && ready;
+    fired_q <= rst_ni && core_valid_i && ready;
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      FvReadyHeldUntilFire_A: assert (!ready_q || fired_q || ready);
+    end
+  end
+`endif
+
   always_comb begin
     if (rst_ni) begin
       // M2 sees the core requests in the order they fired, a failed one again until it completes:

@@ -106,8 +106,10 @@ module l1d_miss_queue #(
 
   always_ff @(posedge clk_i) begin
     for (int unsigned i = 0; i < Entries; i++) begin
-      if (wr_en[i]) begin
-        ring_q[i] <= d_req_i[wr_lane[i * LaneBits +: LaneBits] * ReqBits +: ReqBits];
+      for (int unsigned k = 0; k < Batch; k++) begin
+        if (wr_en[i] && 32'(wr_lane[i * LaneBits +: LaneBits]) == k) begin
+          ring_q[i] <= d_req_i[k * ReqBits +: ReqBits];
+        end
       end
     end
     out_q <= out_d;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Bounded model checking of generated blocks (docs/rtl-verification.md), for make formal and ctest.
 #
-#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl mq issue fill walk tagrd perf (proofs), mut-<name>
+#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl mq issue fill walk tagrd perf fillpos issuevr fillvr
+#                                (proofs), mut-<name>
 #                                (a mutated RTL copy whose counterexample must name the expected
 #                                assertion); default: all
 #
@@ -62,6 +63,10 @@ DEPTH_WALK=${DEPTH_WALK:-20}
 # a - 1 or earlier (the SRAM), a, a + 1, a + 2 or a + 3 (forwarded). DEPTH_TAGRD 8 has reads from
 # cycle 1 to 4 reach M2, each with every write history of its window and before it.
 DEPTH_TAGRD=${DEPTH_TAGRD:-8}
+# issuevr / fillvr: the valid/ready properties of the issue and fill harnesses (FV_VALID_READY),
+# alone, at those harnesses' depths (make test-slow).
+DEPTH_ISSUEVR=${DEPTH_ISSUEVR:-$DEPTH_ISSUE}
+DEPTH_FILLVR=${DEPTH_FILLVR:-$DEPTH_FILL}
 
 # mutants: name | file | sed expression | harness | depth | the assertion expected in the trace
 mutants=(
@@ -78,7 +83,10 @@ mutants=(
   "mut-mq-lane-swap|l1d_miss_queue.sv|s/= LaneBits'(off);/= LaneBits'(off + 1'b1);/|mq|7|FvOfferedIsOldest_A"
   "mut-issue-m1-lost|l1d_issue.sv|s/assign m1_back = squash_core_i \&\& m1_kind_q == 2'd1;/assign m1_back = 1'b0;/|issue|12|FvCoreInOrderAtM2_A"
   "mut-issue-front-order|l1d_issue.sv|s/assign front1 = has_failed \&\& m1_back ? m1_req_q : t_req_q;/assign front1 = t_req_q;/|issue|12|FvCoreInOrderAtM2_A"
+  "mut-issue-ready-comb|l1d_issue.sv|s/assign core_req_ready_o = !in1_valid_q;/assign core_req_ready_o = !in1_valid_q \&\& !fill_valid_i;/|issuevr|4|FvReadyHeldUntilFire_A"
+  "mut-issue-skid-gap|l1d_issue.sv|s/if (fire \&\& !head_left) begin/if (fire \&\& !in0_valid_q) begin/|issuevr|10|FvNothingLostWhenEmpty_A"
   "mut-fill-rewind-step0|l1d_fill_issue.sv|s/step_d = rewind_step_i;/step_d = '0;/|fill|12|FvFillInOrderAtM2_A"
+  "mut-fill-offer-moves|l1d_fill_issue.sv|s/pos_d = pos_d - 1'd1;/pos_d = pos_d;/|fillvr|8|FvFillOfferHeld_A"
   "mut-walk-cancel-after-start|l1d_flush_walker.sv|s/if (cancel_i) begin/if (cancel_i \&\& !start_i) begin/|walk|4|FvWalkEnds_A"
   "mut-walk-rewind-skip|l1d_flush_walker.sv|s/cursor_d = rewind_line_i;/cursor_d = rewind_line_i + 1'd1;/|walk|10|FvWalkInOrderAtM2_A"
   "mut-tagrd-no-w1|l1d_tag_read.sv|s/: w1_valid_q \&\& w1_set_q == t_set_q ? w1_row_q : sram_row;/: sram_row;/|tagrd|6|FvTagReadM1Newest_A"
@@ -89,6 +97,35 @@ mutants=(
 # carry into their third 16-bit chunk needs 2^32 / 15 cycles. Their property is inductive, so the
 # proof holds for every count; MAXSTEPS_PERF bounds the induction length tried.
 MAXSTEPS_PERF=${MAXSTEPS_PERF:-6}
+
+# l1d_fill_issue's cursor position pos_q (no port) is at most 3 at gtx480's 32 entries: proved by
+# k-induction (yosys-smtbmc -i) of FvFillPosIsInFlightLast_A, which is 1-inductive, plus the bounded
+# base case of the same length; DEPTH_FILLPOS 4 is both (the mutant's bound breaks at cycle 6: BMC to 8),
+# and a cover that the bound is reached (the environment's assumptions leave it reachable).
+DEPTH_FILLPOS=${DEPTH_FILLPOS:-4}
+
+# fillpos_smt2 RTLDIR LOG ONLY: write LOG.smt2 of the fill harness at gtx480's shape with its pos_q
+# probe connected, every assertion deleted but those named *ONLY*.
+fillpos_smt2() {
+  local dir=$1 log=$2 only=$3
+  "$yosys" -p "read_verilog -sv -formal -DFV_FILL_POS $dir/l1d_fill_issue.sv $root/formal/l1d_fill_issue_fv.sv;
+    prep -flatten -top l1d_fill_issue_fv; memory_map; opt -fast; async2sync;
+    select -assert-count 1 w:u_dut.pos_q; cd l1d_fill_issue_fv; connect -set dut_pos_q u_dut.pos_q; cd ..;
+    select -assert-min 1 t:\$assert n:*$only* %i; delete t:\$assert n:*$only* %d; select -list t:\$assert;
+    dffunmap; write_smt2 -wires $log.smt2" >"$log" 2>&1
+}
+
+# fillpos RTLDIR LOG: 0 when the base case (BMC) and the induction step both pass.
+fillpos() {
+  local dir=$1 log=$2
+  fillpos_smt2 "$dir" "$log" FvFillPos || return 1
+  yosys-smtbmc -s z3 --unroll --presat --noprogress -t "$DEPTH_FILLPOS" "$log.smt2" >>"$log" 2>&1 || return 1
+  yosys-smtbmc -s z3 --unroll --presat --noprogress -i -t "$DEPTH_FILLPOS" "$log.smt2" >>"$log" 2>&1 || return 1
+  # Not vacuous: pos_q = 3 is reached (cycle 5: three one-request entries taken at cycles 2-4).
+  yosys-smtbmc -s z3 --unroll --presat --noprogress -c -t 6 "$log.smt2" >>"$log" 2>&1 || return 1
+  [ "$(grep -c "Status: PASSED" "$log")" = 3 ] && grep -q "Temporal induction successful" "$log" \
+    && grep -q "Reached cover statement at FvFillPosReachesBound_C" "$log"
+}
 
 # induct RTLDIR LOG: 0 when temporal induction proves l1d_perf_counters_fv's assertion.
 induct() {
@@ -103,7 +140,11 @@ induct() {
 # run HARNESS DEPTH RTLDIR LOG [ONLY]: 0 when the bounded proof holds (with ONLY: of that one
 # assertion, every other $assert cell deleted; the script fails if there is no such assertion).
 run() {
-  local harness=$1 depth=$2 dir=$3 log=$4 only=${5:-} files top keep=""
+  local harness=$1 depth=$2 dir=$3 log=$4 only=${5:-} files top keep="" defs=""
+  case $harness in
+    issuevr) defs="-DFV_VALID_READY"; harness=issue; only=${only:-FvReadyHeldUntilFire_A} ;;
+    fillvr) defs="-DFV_VALID_READY"; harness=fill; only=${only:-FvFillOfferHeld_A} ;;
+  esac
   case $harness in
     mshr) files="$dir/l1d_mshr.sv $dir/l1d_ram_1r1w.sv $root/formal/l1d_mshr_fv.sv"; top=l1d_mshr_fv ;;
     agcb) files="$dir/l1d_agcb_table.sv $root/formal/l1d_agcb_table_fv.sv"; top=l1d_agcb_table_fv ;;
@@ -117,7 +158,7 @@ run() {
   # Every assertion (block and harness) is a $assert cell named after its label; sat proves all
   # of them at every step.
   [ -z "$only" ] || keep="select -assert-min 1 t:\$assert n:*$only %i; delete t:\$assert n:*$only %d;"
-  local script="read_verilog -sv -formal $files; prep -flatten -top $top; memory_map; opt -fast; async2sync;"
+  local script="read_verilog -sv -formal $defs $files; prep -flatten -top $top; memory_map; opt -fast; async2sync;"
   script+=" $keep select -list t:\$assert;"
   if [[ " issue fill walk tagrd " == *" $harness "* ]]; then
     # yosys-smtbmc: registers without reset start free, as -set-init-undef makes them for sat.
@@ -131,13 +172,30 @@ run() {
   grep -q "SAT proof finished - no model found: SUCCESS" "$log"
 }
 
+# mutate JOB FILE SED: the RTL copied to $tmp/JOB with FILE edited by SED; 1 (and a FAIL line)
+# when the edit changed nothing.
+mutate() {
+  cp -r "$tmp/rtl" "$tmp/$1"
+  sed -i "$3" "$tmp/$1/$2"
+  if cmp -s "$tmp/rtl/$2" "$tmp/$1/$2"; then echo "formal: FAIL $1: the mutation changed nothing"; return 1; fi
+}
+
+# expect_trace JOB PATTERN WHAT: after a mutant's check failed, PASS when its log ($tmp/JOB.log)
+# shows PATTERN, else FAIL (an error rather than the counterexample WHAT names); 1 on FAIL.
+expect_trace() {
+  if ! grep -qE "$2" "$tmp/$1.log"; then
+    echo "formal: FAIL $1: no $3 (error?):"; tail -20 "$tmp/$1.log"; return 1
+  fi
+  printf 'formal: PASS %s: %s (%.1f s)\n' "$1" "$3" "$(echo "$(date +%s.%N) - $start" | bc)"
+}
+
 jobs=("$@")
-[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl mq issue fill walk tagrd perf mut-perf-carry $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
+[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl mq issue fill walk tagrd perf fillpos issuevr fillvr mut-perf-carry mut-fillpos-no-pop $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
 failed=0
 for j in "${jobs[@]}"; do
   start=$(date +%s.%N)
   case $j in
-    mshr | agcb | repl | mq | issue | fill | walk | tagrd)
+    mshr | agcb | repl | mq | issue | fill | walk | tagrd | issuevr | fillvr)
       depth=DEPTH_${j^^}
       if run "$j" "${!depth}" "$tmp/rtl" "$tmp/$j.log"; then
         printf 'formal: PASS %s (depth %s, %.1f s)\n' "$j" "${!depth}" "$(echo "$(date +%s.%N) - $start" | bc)"
@@ -152,38 +210,50 @@ for j in "${jobs[@]}"; do
         echo "formal: FAIL perf: induction did not prove the read-out:"; tail -20 "$tmp/perf.log"; failed=1
       fi
       ;;
+    fillpos)
+      if fillpos "$tmp/rtl" "$tmp/fillpos.log"; then
+        printf 'formal: PASS fillpos (pos_q <= 3: base case depth %s and induction, %.1f s)\n' "$DEPTH_FILLPOS" \
+          "$(echo "$(date +%s.%N) - $start" | bc)"
+      else
+        echo "formal: FAIL fillpos: counterexample, failed induction or error:"; tail -30 "$tmp/fillpos.log"; failed=1
+      fi
+      ;;
+    mut-fillpos-no-pop)
+      # The head's completion (done_i) no longer moves the cursor back: the bound alone, by BMC,
+      # must fail (4 one-request entries taken at cycles 2-5 put pos_q at 4 at cycle 6).
+      if ! mutate "$j" l1d_fill_issue.sv "s/pos_d = pos_d - 1'd1;/pos_d = pos_d;/"; then
+        failed=1
+      elif ! fillpos_smt2 "$tmp/$j" "$tmp/$j.log" FvFillPosBound_A; then
+        echo "formal: FAIL $j: error:"; tail -20 "$tmp/$j.log"; failed=1
+      elif yosys-smtbmc -s z3 --unroll --presat --noprogress -t 8 "$tmp/$j.log.smt2" >>"$tmp/$j.log" 2>&1; then
+        echo "formal: FAIL $j: the mutated RTL passed, expected FvFillPosBound_A to fire"; failed=1
+      else
+        expect_trace "$j" "Assert failed in .*FvFillPosBound_A" "counterexample at depth <= 8 of FvFillPosBound_A" \
+          || failed=1
+      fi
+      ;;
     mut-perf-carry)
       # The carry into chunk 2 dropped: wrong only after 2^32 / 15 cycles, so no bounded run shows
       # it, but the induction must fail.
-      mdir=$tmp/$j
-      cp -r "$tmp/rtl" "$mdir"
-      sed -i "s/17'(16'(carry1_q))/17'(16'(1'b0))/" "$mdir/l1d_perf_counters.sv"
-      if cmp -s "$tmp/rtl/l1d_perf_counters.sv" "$mdir/l1d_perf_counters.sv"; then
-        echo "formal: FAIL $j: the mutation changed nothing"; failed=1
-      elif induct "$mdir" "$tmp/$j.log"; then
+      if ! mutate "$j" l1d_perf_counters.sv "s/17'(16'(carry1_q))/17'(16'(1'b0))/"; then
+        failed=1
+      elif induct "$tmp/$j" "$tmp/$j.log"; then
         echo "formal: FAIL $j: induction proved the mutated counters"; failed=1
-      elif ! grep -q "Reached maximum number of time steps -> proof failed" "$tmp/$j.log"; then
-        echo "formal: FAIL $j: no induction failure (error?):"; tail -20 "$tmp/$j.log"; failed=1
       else
-        printf 'formal: PASS %s: the induction fails on the mutated counters (%.1f s)\n' "$j" \
-          "$(echo "$(date +%s.%N) - $start" | bc)"
+        expect_trace "$j" "Reached maximum number of time steps -> proof failed" \
+          "induction failure on the mutated counters" || failed=1
       fi
       ;;
     mut-*)
       line=$(printf '%s\n' "${mutants[@]}" | grep "^$j|") || { echo "formal: no job $j"; failed=1; continue; }
       IFS='|' read -r _ file expr harness depth want <<<"$line"
-      mdir=$tmp/$j
-      cp -r "$tmp/rtl" "$mdir"
-      sed -i "$expr" "$mdir/$file"
-      if cmp -s "$tmp/rtl/$file" "$mdir/$file"; then echo "formal: FAIL $j: the mutation changed nothing"; failed=1; continue; fi
+      mutate "$j" "$file" "$expr" || { failed=1; continue; }
       # Only the expected assertion is kept: a counterexample is then one of it.
-      if run "$harness" "$depth" "$mdir" "$tmp/$j.log" "$want"; then
+      if run "$harness" "$depth" "$tmp/$j" "$tmp/$j.log" "$want"; then
         echo "formal: FAIL $j: the mutated RTL passed, expected $want to fire"; failed=1
-      elif ! grep -qE "model found: FAIL|Assert failed in .*$want" "$tmp/$j.log"; then
-        echo "formal: FAIL $j: no counterexample of $want (error?):"; tail -20 "$tmp/$j.log"; failed=1
       else
-        printf 'formal: PASS %s: counterexample at depth <= %s violates %s (%.1f s)\n' "$j" "$depth" "$want" \
-          "$(echo "$(date +%s.%N) - $start" | bc)"
+        expect_trace "$j" "model found: FAIL|Assert failed in .*$want" "counterexample at depth <= $depth of $want" \
+          || failed=1
       fi
       ;;
     *) echo "formal: unknown job $j"; failed=1 ;;

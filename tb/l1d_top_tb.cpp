@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <functional>
@@ -677,6 +678,60 @@ TEST(L1dTopStaged, LockstepIdsPast32K) {
 
 // The fill FIFO (l1d_fill_issue's size_q) holding 16 and more entries, as L1dTop's run.
 TEST(L1dTopStaged, LockstepFillFifoBacksUp) { expect_fill_fifo_backs_up(staged_config()); }
+
+// A miss that writes back four dirty copies (the staged top's final_off_c_q[2]: the read queued
+// behind four write-backs), which no stream reached (docs/rtl-verification.md, "The staged
+// l1d_top"). DyCache at 32 B granularity: 1 000 32 B loads of fresh lines (a sample of misses and
+// fine requests: G becomes 32), then rounds of four 32 B loads of one line's chunks in a random
+// order (four pieces, in the ways LRU picks), four 32 B stores to them (hits once filled: dirty),
+// and a 128 B load of the line: a partial hit whose four copies are dirty. Golden's counters,
+// read every cycle, must show such a completion (four write-backs with one partial hit).
+TEST(L1dTopStaged, LockstepMissWritesBackFourCopies) {
+  constexpr uint64_t kWarmup = 1'000, kRound = 9, kRounds = 200, kTotal = kWarmup + kRound * kRounds;
+  Config cfg = staged_config();
+  l1d::apply_policy_preset(cfg, "dycache");
+  const uint32_t warps = std::min<uint32_t>(cfg.core.warps_per_sm, 255);
+  auto n = std::make_shared<uint64_t>(0);
+  auto order = std::make_shared<std::array<uint32_t, 4>>();
+  const l1d::golden::RequestSource four_copies = [warps, n, order](std::mt19937_64& rng) {
+    const uint64_t k = (*n)++;
+    CoreReq q;
+    q.size = 32;
+    q.op = l1d::MemOp::kLoad;
+    if (k < kWarmup) {
+      q.addr = 0x50000000 + k * l1d::kLineBytes;
+    } else {
+      const uint64_t round = (k - kWarmup) / kRound, i = (k - kWarmup) % kRound;
+      if (i == 0) {
+        *order = {0, 1, 2, 3};
+        std::shuffle(order->begin(), order->end(), rng);
+      }
+      const uint64_t line = 0x60000000 + round * l1d::kLineBytes;
+      if (i < 8) {
+        q.addr = line + (*order)[i % 4] * 32;
+        if (i >= 4) q.op = l1d::MemOp::kStore;
+      } else {
+        q.addr = line;
+        q.size = l1d::kLineBytes;
+      }
+    }
+    for (uint32_t b = 0; b < q.size; ++b) q.byte_mask.set(q.addr % l1d::kLineBytes + b);
+    for (auto& b : q.data) b = static_cast<uint8_t>(rng());
+    q.warp = q.awid = static_cast<uint8_t>(k % warps);
+    q.pc = 0x5000 + k % 4 * 8;
+    return std::optional<CoreReq>(q);
+  };
+  L1Counters last{};
+  uint64_t four_copy_misses = 0;
+  const auto watch = [&](const l1d::golden::L1& l1) {
+    const L1Counters& c = l1.counters();
+    if (c.writebacks - last.writebacks == 4 && c.partial_hits - last.partial_hits == 1) ++four_copy_misses;
+    last = c;
+  };
+  const auto run = lockstep(cfg, {.seed = 600, .requests = kTotal, .source = four_copies, .watch = watch});
+  expect_clean(run, kTotal);
+  EXPECT_GT(four_copy_misses, 0U);
+}
 
 TEST(L1dTopStaged, LockstepReportsACorruptedResponse) { expect_corruption_reported(staged_config(), 7); }
 

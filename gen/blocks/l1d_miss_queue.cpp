@@ -138,10 +138,16 @@ class MissQueue final : public RtlBlock {
                   b.assign(vis_q, vis_d);
                   b.assign(out_valid_q, vis_d.ne(zeros()));
                 });
+    // Each entry's write decoded over the batch's lanes: a lane picked by a run-time part select
+    // (d_req_i[lane * ReqBits +: ReqBits]) is a barrel shifter over the whole batch in Yosys 0.23
+    // (gen/blocks/wide_select.h), which at the staged top's 1 481-bit requests kept its synthesis
+    // in techmap for minutes (docs/rtl-verification.md, "Gate-level lockstep").
     m.always_ff_noreset([&](Block& b) {
       b.for_("i", 0, entries, [&](Block& body, const Expr& i) {
-        body.if_(wr_en[i], [&](Block& t) {
-          t.assign(ring_q[i], d_req.part(wr_lane.part(i * lane_bits, lane_bits) * req_bits, req_bits));
+        body.for_("k", 0, batch, [&](Block& bk, const Expr& k) {
+          bk.if_(wr_en[i].land(cast(32, wr_lane.part(i * lane_bits, lane_bits)).eq(k)), [&](Block& t) {
+            t.assign(ring_q[i], d_req.part(k * req_bits, req_bits));
+          });
         });
       });
       b.assign(out_q, out_d);

@@ -605,7 +605,7 @@ std::unique_ptr<L1Port> make_verilated_l1(const Config& cfg, const VerilatedOpti
                                 opt.netlist ? "netlist" : "verilated", opt.netlist ? "netlist" : "model",
                                 to_string(cfg.l1.pipeline), names,
                                 opt.netlist ? "; the netlist needs -DL1D_TOP_NETLIST=ON and --config "
-                                              "tb/configs/gate_small.yaml"
+                                              "tb/configs/gate_small.yaml or tb/configs/gate_small_staged.yaml"
                                             : ""));
 }
 
