@@ -2339,7 +2339,9 @@ module l1d_top (
   // core_req_valid_i, mem_resp_valid_i and the events low, mem_req_ready_i low or the miss queue
   // empty, and agelru_enable_i and the cfg_* inputs as at the last edge, the edge changes no
   // register but cnt_cycles_q and the two-level unit's, which only two-level mode uses (never
-  // quiet there). Waiting MSHRs and a miss queue stalled by memory are quiet.
+  // quiet there). Waiting MSHRs and a miss queue stalled by memory are quiet. The AGCB table
+  // applies an update one edge after it is registered; a skipped edge leaves it pending, which
+  // nothing can observe: the table's read forwards it, and the next clocked edge applies it.
   assign quiet_o = !s1_valid_q & fifo_count_q == '0 & !flush_on & !resp_valid_q & !sel_switch & cfg_bypass_q != 3'd2;
 
 `ifndef SYNTHESIS

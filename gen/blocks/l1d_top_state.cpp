@@ -140,7 +140,9 @@ void Top::outputs() {
   m.comment("core_req_valid_i, mem_resp_valid_i and the events low, mem_req_ready_i low or the miss queue");
   m.comment("empty, and agelru_enable_i and the cfg_* inputs as at the last edge, the edge changes no");
   m.comment("register but cnt_cycles_q and the two-level unit's, which only two-level mode uses (never");
-  m.comment("quiet there). Waiting MSHRs and a miss queue stalled by memory are quiet.");
+  m.comment("quiet there). Waiting MSHRs and a miss queue stalled by memory are quiet. The AGCB table");
+  m.comment("applies an update one edge after it is registered; a skipped edge leaves it pending, which");
+  m.comment("nothing can observe: the table's read forwards it, and the next clocked edge applies it.");
   m.assign(quiet_o, (!s1_valid_q) & fifo_count_q.eq(zeros()) & !flush_on & !resp_valid_q & !sel_switch &
                         cfg_bypass.ne(lit(3, 2)));
 }
