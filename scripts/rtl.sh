@@ -108,12 +108,15 @@ cmd_configs() {
     echo "== $name"
     cmd_lint "$tmp/$name" || failed=1
     # RTL_CONFIGS_SYNTH_ONLY: space-separated NAME:MODULE[,MODULE...] entries, configurations of
-    # which only the modules named are synthesized (CMakeLists.txt says why that is enough).
+    # which only the modules named are synthesized, or NAME:- (lint only); CMakeLists.txt says
+    # why that is enough.
     only=""
     for e in ${RTL_CONFIGS_SYNTH_ONLY-}; do
       [ "${e%%:*}" = "$name" ] && only=${e#*:}
     done
-    if [ -n "$only" ]; then
+    if [ "$only" = "-" ]; then
+      echo "synth: $name: none, lint only (RTL_CONFIGS_SYNTH_ONLY)"
+    elif [ -n "$only" ]; then
       echo "synth: $name: ${only//,/ } only (RTL_CONFIGS_SYNTH_ONLY)"
       cmd_synth "$tmp/$name" ${only//,/ } || failed=1
     else
