@@ -28,11 +28,17 @@
 #include "sim_cpp/core/coalescer.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
 namespace l1d::sim {
 namespace {
+
+// A store lane's bytes are copied from its 64-bit value: byte b is bits 8b .. 8b+7 only on a
+// little-endian host.
+static_assert(std::endian::native == std::endian::little, "the coalescer assumes a little-endian host");
 
 // Filled in when a lane first touches the line (not zero-initialised: a warp has 32 of them,
 // 5 KB, and most instructions touch one to four lines).
@@ -82,10 +88,12 @@ void gather(const WarpInst& inst, Gathered& g) {
   g.store = store;
   g.count = 0;
   Segment* seg = nullptr;  // the previous lane's segment: neighbouring lanes mostly share a line
-  for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
-    if (((inst.active_mask >> lane) & 1u) == 0) continue;
+  // The active lanes in increasing order, visited by their set bits (a mask, not a division:
+  // bytes is a power of two).
+  for (uint32_t lanes = inst.active_mask; lanes != 0; lanes &= lanes - 1) {
+    const auto lane = static_cast<uint32_t>(std::countr_zero(lanes));
     const Addr a = inst.addr[lane];
-    if (a % bytes != 0) {
+    if ((a & (bytes - 1)) != 0) {
       throw std::invalid_argument("coalesce: lane " + std::to_string(lane) + " address " + std::to_string(a) +
                                   " not aligned to " + std::to_string(bytes) + " B");
     }
@@ -111,8 +119,12 @@ void gather(const WarpInst& inst, Gathered& g) {
     }
     // An aligned access of at most 16 B lies in one 64-bit mask word.
     seg->mask[off / 64] |= ((uint64_t{1} << bytes) - 1) << (off % 64);
-    if (store)
-      for (uint32_t b = 0; b < bytes; ++b) seg->data[off + b] = inst.store_byte(lane, b);
+    // The lane's bytes, little-endian (WarpInst::store_byte; asserted above): its low 8 in
+    // value, a 16 B lane's high 8 in value_hi.
+    if (store) {
+      std::memcpy(&seg->data[off], &inst.value[lane], bytes < 8 ? bytes : 8);
+      if (bytes == 16) std::memcpy(&seg->data[off + 8], &inst.value_hi[lane], 8);
+    }
   }
   // Sorted by address through an index (cheaper than moving 150-byte segments).
   for (uint32_t i = 0; i < g.count; ++i) g.order[i] = static_cast<uint8_t>(i);

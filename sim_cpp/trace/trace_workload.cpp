@@ -89,7 +89,7 @@ class TraceWarp final : public WarpProgram {
           uint64_t v = 0;
           if (t.mask >> l & 1u) {
             a = k_.addrs[k++] + offset;
-            if (store) v = w_.content_value(a, bytes);
+            if (store) v = w_.content_value(a, bytes, span_);
           }
           out.addr[l] = a;
           if (store) out.value[l] = v;
@@ -132,6 +132,7 @@ class TraceWarp final : public WarpProgram {
   uint64_t begin_, i_, end_;
   bool high_half_ = false;
   bool addr_zero_ = false, value_zero_ = false;  // next_into's target, as the last call left it
+  TraceWorkload::ContentSpan span_;  // content_value's last span (this warp's stores)
 };
 
 class TraceKernel final : public Kernel {
@@ -268,6 +269,25 @@ uint64_t TraceWorkload::content_value(Addr pa, uint32_t bytes) const {
       byte = content(a);  // reaches the next range: look it up
     v |= uint64_t{byte} << (8 * b);
   }
+  return v;
+}
+
+uint64_t TraceWorkload::content_value(Addr pa, uint32_t bytes, ContentSpan& span) const {
+  if (pa < span.lo || pa >= span.hi || span.hi - pa < bytes) {
+    const auto it = std::upper_bound(copied_.begin(), copied_.end(), std::make_pair(pa, ~Addr{0}));
+    if (it != copied_.begin() && pa < std::prev(it)->second) {
+      span = {std::prev(it)->first, std::prev(it)->second, true};
+    } else {
+      span = {it == copied_.begin() ? Addr{0} : std::prev(it)->second, it == copied_.end() ? ~Addr{0} : it->first,
+              false};
+    }
+    if (span.hi - pa < bytes) return content_value(pa, bytes);  // the value straddles the span's end
+  }
+  uint64_t v = 0;
+  if (span.copied)
+    for (uint32_t b = 0; b < bytes; ++b) v |= uint64_t{copy_byte(pa + b)} << (8 * b);
+  else
+    for (uint32_t b = 0; b < bytes; ++b) v |= uint64_t{FunctionalMemory::initial_byte(pa + b)} << (8 * b);
   return v;
 }
 

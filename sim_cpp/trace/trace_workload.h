@@ -70,6 +70,15 @@ class TraceWorkload final : public Workload {
   // content() of `bytes` (1..8) bytes from `pa`, little-endian: one range look-up per value
   // instead of one per byte (a store's lanes in TraceWarp::next).
   uint64_t content_value(Addr pa, uint32_t bytes) const;
+  // A run [lo, hi) of addresses whose bytes are all copied (copy_byte) or all not (initial_byte).
+  struct ContentSpan {
+    Addr lo = 1, hi = 0;  // empty
+    bool copied = false;
+  };
+  // content_value() through `span`, the caller's last one: looked up again only when the value
+  // leaves it (a store's lanes mostly fall in one span; TraceWarp keeps one per warp, so the
+  // SMs' threads never share it).
+  uint64_t content_value(Addr pa, uint32_t bytes, ContentSpan& span) const;
   // Physical address of a virtual one the trace uses; throws std::out_of_range otherwise.
   Addr translate(Addr va) const;
 
