@@ -345,6 +345,9 @@ bool Sm::cycle(uint64_t now) {
   if (fetch_ibuffer_ && resident_warps_ > 0) progress |= fetch_stage(now);
   if (live_warps_ == 0)
     sleeping_ = !pending_kernel_start_ && !pending_kernel_end_ && ldst_.quiet() && l1_->idle();
+  const bool serial = peeked_resp_ | mem_req_fired_ | direct_req_fired_ | ldst_.arch_pending() |
+                      (completed_ctas_ != 0) | slots_freed_ | sleeping_;  // no branch per flag
+  summary_ = static_cast<uint8_t>((progress ? kMoved : 0) | (serial ? kSerialWork : 0));
   return progress;
 }
 

@@ -130,6 +130,13 @@ class Sm final : private IssueOracle {
   void mem_peek();
   // Returns whether anything moved (an issue or an L1 port transfer).
   bool cycle(uint64_t now);
+  // What the last cycle() left for the GPU's serial loop, in one byte of the SM's own (so that
+  // loop reads one cache line per SM, and the SMs' threads write no shared line):
+  // kMoved: cycle() returned true; kSerialWork: commit(), take_completed_ctas() or quiescent()
+  // may have something to say (a response or request to pass, an architectural-image access, a
+  // completed CTA or freed slot, the SM fell quiescent); without it they would do nothing.
+  static constexpr uint8_t kMoved = 1, kSerialWork = 2;
+  uint8_t cycle_summary() const { return summary_; }
   // Cycle skipping (sm_skip.cpp, called between cycles): the first cycle from `now` on in which
   // cycle() may do more than count, given that the memory port delivers nothing before it; and
   // skip_cycles(n) counts n such cycles (the per-cycle statistics, the L1's counters and
@@ -280,6 +287,7 @@ class Sm final : private IssueOracle {
   bool peeked_resp_ = false;  // fetched_resp_ was peeked (mem_peek): commit() takes it
   bool mem_req_fired_ = false;     // out_.mem_req
   bool direct_req_fired_ = false;  // direct_req_ (l1.bypass_path direct)
+  uint8_t summary_ = 0;            // cycle_summary()
   MemReq direct_req_;
   uint64_t now_ = 0;
   IssueObserver observer_;

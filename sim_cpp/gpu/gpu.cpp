@@ -225,7 +225,6 @@ Gpu::Gpu(const Config& cfg, SimOptions opt, L1Factory l1, MemoryFactory mem) : c
     opt_.cycle_skip = false;
   if (opt_.threads > 1) pool_ = std::make_unique<ParallelFor>(std::min<unsigned>(opt_.threads, num_sms()));
   clocked_.reserve(sms_.size());
-  moved_.resize(sms_.size());
 }
 
 Gpu::~Gpu() = default;
@@ -386,7 +385,7 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
       else {
         Sm& s = *clocked_[i - mem_items];
         if (peek) s.mem_peek();
-        moved_[i - mem_items] = s.cycle(now);
+        s.cycle(now);
       }
     };
     const size_t items = clocked_.size() + mem_items;
@@ -396,11 +395,14 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
     } else {
       for (size_t i = 0; i < items; ++i) item(i);
     }
-    for (size_t i = 0; i < clocked_.size(); ++i) {
-      clocked_[i]->commit();
-      progress |= moved_[i] != 0;
-      done += clocked_[i]->take_completed_ctas(dispatch_again);  // only a clocked SM completes CTAs
-      reclock |= clocked_[i]->quiescent();
+    // In SM order. Most SMs have nothing but their progress to report (Sm::cycle_summary).
+    for (Sm* s : clocked_) {
+      const uint8_t f = s->cycle_summary();
+      progress |= (f & Sm::kMoved) != 0;
+      if (!(f & Sm::kSerialWork)) continue;
+      s->commit();
+      done += s->take_completed_ctas(dispatch_again);  // only a clocked SM completes CTAs
+      reclock |= s->quiescent();
     }
     mem_->tick_rest();  // the whole tick() when the port does not split it
     if (!ended && done == g.ctas) {

@@ -168,7 +168,6 @@ class Gpu final : private ControllerHost {
   std::vector<std::unique_ptr<Sm>> sms_;
   std::unique_ptr<ParallelFor> pool_;  // opt_.threads > 1
   std::vector<Sm*> clocked_;           // this cycle's non-quiescent SMs
-  std::vector<uint8_t> moved_;         // ... and whether each made progress
   bool observed_ = false;              // an issue observer is set: cycles stay on this thread
   uint64_t parallel_cycles_ = 0;
   uint64_t skipped_cycles_ = 0;
