@@ -167,9 +167,27 @@ TraceWorkload::TraceWorkload(TraceSet set, const TraceOptions& opt)
   // Pages: every address of every load / store, every copied byte.
   // (Neighbouring addresses share a page: a page equal to the last one pushed is skipped, which
   // leaves the sort below a few entries per page instead of one per address.)
-  for (const ParsedKernel& k : set_.kernels)
-    for (const Addr a : k.addrs)
-      if (vpages_.empty() || vpages_.back() != a >> kPageBits) vpages_.push_back(a >> kPageBits);
+  // On threads_ threads (the serial part of --threads): each takes a contiguous share of every
+  // kernel's addresses; the union of their pages is sorted below, so it does not matter which
+  // thread saw a page first.
+  {
+    std::vector<std::vector<uint64_t>> found(threads_);
+    const auto pages_of = [&](uint32_t t) {
+      std::vector<uint64_t>& out = found[t];
+      for (const ParsedKernel& k : set_.kernels) {
+        const size_t n = k.addrs.size(), from = n * t / threads_, to = n * (t + 1) / threads_;
+        for (size_t i = from; i < to; ++i)
+          if (out.empty() || out.back() != k.addrs[i] >> kPageBits) out.push_back(k.addrs[i] >> kPageBits);
+      }
+    };
+    {
+      std::vector<std::jthread> helpers;
+      for (uint32_t t = 1; t < threads_; ++t) helpers.emplace_back(pages_of, t);
+      pages_of(0);
+    }
+    vpages_ = std::move(found[0]);
+    for (uint32_t t = 1; t < threads_; ++t) vpages_.insert(vpages_.end(), found[t].begin(), found[t].end());
+  }
   for (const TraceCommand& c : set_.commands) {
     if (c.kind != TraceCommand::Kind::kMemcpy || c.bytes == 0) continue;
     const uint64_t first = c.addr >> kPageBits, last = (c.addr + c.bytes - 1) >> kPageBits;
@@ -181,15 +199,26 @@ TraceWorkload::TraceWorkload(TraceSet set, const TraceOptions& opt)
   if (vpages_.size() > frames) throw too_big(vpages_.size());
 
   // A warp's addresses mostly share a page: translate() searches only when the page changes.
-  for (ParsedKernel& k : set_.kernels) {
-    uint64_t vpage = ~uint64_t{0}, frame_base = 0;
-    for (Addr& a : k.addrs) {
-      if (a >> kPageBits != vpage) {
-        vpage = a >> kPageBits;
-        frame_base = translate(a) & ~kPageMask;
+  // Each address is translated alone (every page is in vpages_ by now), so the threads_ threads
+  // each take a contiguous share of every kernel's addresses.
+  const auto translate_share = [&](uint32_t t) {
+    for (ParsedKernel& k : set_.kernels) {
+      const size_t n = k.addrs.size(), from = n * t / threads_, to = n * (t + 1) / threads_;
+      uint64_t vpage = ~uint64_t{0}, frame_base = 0;
+      for (size_t i = from; i < to; ++i) {
+        Addr& a = k.addrs[i];
+        if (a >> kPageBits != vpage) {
+          vpage = a >> kPageBits;
+          frame_base = translate(a) & ~kPageMask;
+        }
+        a = frame_base | (a & kPageMask);
       }
-      a = frame_base | (a & kPageMask);
     }
+  };
+  {
+    std::vector<std::jthread> helpers;
+    for (uint32_t t = 1; t < threads_; ++t) helpers.emplace_back(translate_share, t);
+    translate_share(0);
   }
   // Copies: adjacent virtual pages get adjacent frames, so a copy stays one physical range.
   copies_before_.assign(set_.kernels.size(), {});
