@@ -43,12 +43,13 @@ inline constexpr uint32_t kPageBits = 21;  // 2 MiB pages (cudaMalloc's large pa
 struct TraceOptions {
   std::optional<uint32_t> isa_override;  // time every kernel as this binary version
   uint32_t address_bits = 32;            // the physical address space (the preset's l1.address_bits)
-  uint32_t threads = 1;                  // reading (plain-text kernel traces in parts) and init() on this many
+  uint32_t threads = 1;                  // reading (plain-text traces in parts), the page table and init() on this many
 };
 
 class TraceWorkload final : public Workload {
  public:
-  // Translates the addresses; throws TraceError when the trace does not fit the address space.
+  // Translates the addresses (on TraceOptions::threads threads); throws TraceError when the trace
+  // does not fit the address space.
   TraceWorkload(TraceSet set, const TraceOptions& opt);
   ~TraceWorkload() override;
 

@@ -367,6 +367,64 @@ TEST(TraceWorkload, LoadsWriteTheRegistersTheirWidthFills) {
 // ---------------------------------------------------------------------------------------------
 // Page table and memory image
 
+// The shortcuts of the eighth speed round (docs/performance.md) against the per-byte
+// definitions: content_value through a span the caller keeps, init()'s vectorised byte hashes,
+// and the page table built on several threads.
+TEST(TraceWorkload, FastPathsMatchThePerByteDefinitions) {
+  TraceSet s;
+  s.list_file = "list";
+  // Two copies 24 bytes apart on one page, a third on the next page; pages for the kernel too.
+  s.commands.push_back({TraceCommand::Kind::kMemcpy, 0x7f0000200010, 200, 0, 1});
+  s.commands.push_back({TraceCommand::Kind::kMemcpy, 0x7f00002000f0, 37, 0, 2});
+  s.commands.push_back({TraceCommand::Kind::kMemcpy, 0x7f0000400000, 1000, 0, 3});
+  s.commands.push_back({TraceCommand::Kind::kKernel, 0, 0, 0, 4});
+  ParsedKernel k;
+  k.header.name = "k";
+  k.ctas = k.warps_per_cta = 1;
+  k.warp_begin = {0, 0};
+  k.synthetic_exit = {1};
+  for (uint32_t i = 0; i < 1000; ++i) k.addrs.push_back((i % 3 == 0 ? 0x7f0000600000 : 0x7f0000200000) + 8 * i);
+  s.kernels.push_back(k);
+  const TraceWorkload w(s, {});
+  TraceOptions three;
+  three.threads = 3;
+  const TraceWorkload w3(s, three);
+  EXPECT_EQ(w3.pages(), w.pages());
+  EXPECT_EQ(w3.trace().kernels[0].addrs, w.trace().kernels[0].addrs);
+
+  const Addr lo = w.translate(0x7f0000200000), hi = w.translate(0x7f0000400000) + 1100;
+  const auto by_bytes = [&](Addr pa, uint32_t bytes) {
+    uint64_t v = 0;
+    for (uint32_t b = 0; b < bytes; ++b) v |= uint64_t{w.content(pa + b)} << (8 * b);
+    return v;
+  };
+  // One span reused across calls, in increasing, decreasing and scattered order.
+  for (const uint32_t bytes : {1u, 2u, 4u, 8u}) {
+    TraceWorkload::ContentSpan span;
+    for (Addr a = lo; a + bytes <= lo + 0x200; ++a) ASSERT_EQ(w.content_value(a, bytes, span), by_bytes(a, bytes)) << a;
+    for (Addr a = lo + 0x200; a-- > lo;) ASSERT_EQ(w.content_value(a, bytes, span), by_bytes(a, bytes)) << a;
+    uint64_t x = 12345;
+    for (int i = 0; i < 2000; ++i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      const Addr a = lo + (x >> 33) % (hi - lo);
+      ASSERT_EQ(w.content_value(a, bytes, span), by_bytes(a, bytes)) << a;
+      ASSERT_EQ(w.content_value(a, bytes), by_bytes(a, bytes)) << a;
+    }
+  }
+  // init() writes content() into every copied byte (the hashes of whole and partial lines).
+  FunctionalMemory mem;
+  TraceWorkload wi(s, three);
+  wi.init(mem, WorkloadScale::kTest, 7);
+  uint32_t copied = 0;
+  const Addr third = w.translate(0x7f0000400000);
+  for (const auto& [from, to] : {std::pair{lo, lo + 0x400}, std::pair{third - 64, hi}})
+    for (Addr a = from; a < to; ++a) {
+      ASSERT_EQ(mem.read8(a), wi.content(a)) << a;
+      copied += wi.content(a) != FunctionalMemory::initial_byte(a);
+    }
+  EXPECT_GT(copied, 1000u);  // the copies' bytes are not the untouched image's
+}
+
 TEST(TraceWorkload, PagesGetFramesInVirtualOrderAndKeepTheirOffsets) {
   TraceSet s;
   s.list_file = "list";
