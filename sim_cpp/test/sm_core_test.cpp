@@ -375,9 +375,15 @@ TEST(SmLdstQueue, MemoryInstructionsWaitIssuedBehindTheBusyUnitInIssueOrder) {
       EXPECT_EQ(run.accepted[k], at[0] + 1 + k) << "queue " << queue << " request " << k;
       EXPECT_EQ(run.accepted_warp[k], k / 32) << "queue " << queue << " request " << k;
     }
-    // The store's warp still waits until its last request is accepted (then its ALU issues).
+    // The store's warp still waits until its last request is accepted: its ALU instruction
+    // issues in that cycle, not before (with or without a queue).
+    uint32_t store_alu = 0;
     for (const Issue& i : run.issues)
-      if (i.slot == 2 && i.kind == OpKind::kAlu) EXPECT_GT(i.cycle, run.accepted[95]) << "queue " << queue;
+      if (i.slot == 2 && i.kind == OpKind::kAlu) {
+        EXPECT_EQ(i.cycle, run.accepted[95]) << "queue " << queue;
+        ++store_alu;
+      }
+    EXPECT_EQ(store_alu, 1u) << "queue " << queue;
   }
   // Without a queue a memory instruction issues only when the unit frees (its previous
   // instruction's last request accepted); with room for 4 the other two issue on the next two
