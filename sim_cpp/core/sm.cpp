@@ -6,8 +6,11 @@
 //     and delayed); with l1.hit_latency_at before_tag the L1's core port carries the pipe's head
 //     and the offered request then enters the pipe, and a direct load (l1.bypass_path direct)
 //     then leaves for the memory port (contract 13.5, 13.6);
-//  4. each scheduler issues at most one instruction (a memory instruction enters the LDST unit
-//     and is offered to the L1 from the next cycle); the issuing warp's i-buffer is refilled
+//     If the LDST unit is now free and memory instructions wait behind it (core.ldst_queue), the
+//     oldest enters it;
+//  4. each scheduler issues at most one instruction (a memory instruction enters the LDST unit,
+//     or waits behind it with core.ldst_queue, and is offered to the L1 from the cycle after it
+//     enters); the issuing warp's i-buffer is refilled
 //     (core.fetch ideal) or moves to its next decoded entry (ibuffer);
 //  5. core.fetch ibuffer: the warp fetched last cycle is decoded into its i-buffer, and one warp
 //     whose i-buffer is empty is fetched (GPGPU-Sim's shader_core_ctx::cycle: issue, decode, fetch).
