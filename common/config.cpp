@@ -16,6 +16,7 @@
 //   core.coalescer        fermi | sector (sim_cpp/core/coalescer.h)
 //   core.load_wait        on_issue | on_use (sim_cpp/core/sm.h)
 //   core.fetch            ideal | ibuffer (sim_cpp/core/sm.h); core.ibuffer_entries 1..8
+//   core.ldst_queue       0..64 (memory instructions waiting behind the LDST unit; sim_cpp/core/sm.h)
 //   l1.size_bytes 1024..1048576, ways 1..64; sets = size/(ways*128) a power of two
 //   l1.address_bits 16..64; l1.chunk_tag_bits 3..32 and chunk_tag_bits-2 <= line-tag bits
 //   l1.set_index fermi_xor only with 32 or 64 sets (the Fermi hash is defined for those)
@@ -430,6 +431,7 @@ void read_core(Reader& r, CoreConfig& c) {
   r.choice("load_wait", c.load_wait, kLoadWaits);
   r.choice("fetch", c.fetch, kFetchModels);
   r.u32("ibuffer_entries", c.ibuffer_entries, 1, 8);
+  r.u32("ldst_queue", c.ldst_queue, 0, 64);
 }
 
 void read_l1(Reader& r, L1Config& c) {

@@ -86,6 +86,12 @@ struct CoreConfig {
   LoadWait load_wait = LoadWait::kOnIssue;
   FetchModel fetch = FetchModel::kIdeal;
   uint32_t ibuffer_entries = 2;  // fetch ibuffer: instructions one fetch decodes (GPGPU-Sim IBUFFER_SIZE)
+  // Memory instructions that may wait, issued, behind the busy LDST unit (sim_cpp/core/sm.h,
+  // docs/simulator.md "LDST queue"): 0 = a warp's memory instruction issues only into a free LDST
+  // unit (this project's model before the field); N = it issues while fewer than N wait, and the
+  // unit takes them in issue order (GPGPU-Sim's ID_OC_MEM register, memory operand collector units
+  // and OC_EX_MEM register in front of ldst_unit's dispatch register).
+  uint32_t ldst_queue = 0;
 };
 
 struct L1Config {

@@ -696,6 +696,17 @@ TEST(FetchField, DefaultsToIdealInEveryPresetReadsIbufferAndRefusesOthers) {
   EXPECT_EQ(to_string(FetchModel::kIdeal), "ideal");
 }
 
+// ---- core.ldst_queue (sim_cpp/core/sm.h): 0 (no queue) in every preset ----
+
+TEST(LdstQueueField, DefaultsToNoQueueInEveryPresetAndRefusesOutOfRange) {
+  EXPECT_EQ(Config{}.core.ldst_queue, 0u);
+  for (const std::string& name : list_presets()) EXPECT_EQ(load_preset(name).core.ldst_queue, 0u) << name;
+  TempDir dir;
+  EXPECT_EQ(load_config_file(dir.write("q.yaml", "core: {ldst_queue: 4}\n")).core.ldst_queue, 4u);
+  EXPECT_EQ(load_error("core: {ldst_queue: 65}\n"), "core.ldst_queue: value 65 out of range (allowed 0..64)");
+  EXPECT_EQ(load_error("core: {ldst_queue: -1}\n").rfind("core.ldst_queue: ", 0), 0u);
+}
+
 TEST(ConfigErrors, BadPolicyCrossFieldValues) {
   EXPECT_EQ(load_error("policy:\n  agcb: {counter_bits: 3}\n"),
             "policy.agcb.reset_value: value 15 out of range (allowed 0..7 for counter_bits 3)");

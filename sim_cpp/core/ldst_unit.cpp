@@ -20,7 +20,7 @@ std::string LoadMismatch::to_string() const {
 LdstUnit::LdstUnit(uint32_t sm, uint32_t hit_latency, ArchImage& arch)
     : sm_(sm), hit_latency_(hit_latency), arch_(arch), delay_(hit_latency + 2) {}
 
-void LdstUnit::accept(uint32_t warp, uint8_t awid, bool token, uint32_t age_rank, const WarpInst& inst,
+void LdstUnit::accept(uint32_t warp, uint8_t awid, bool token, uint32_t age_rank, OpKind kind, uint64_t pc,
                       std::vector<CoalescedRequest>& reqs, uint32_t tag) {
   if (busy_) throw std::logic_error("LDST unit: instruction issued while busy");
   if (reqs.empty()) throw std::logic_error("LDST unit: memory instruction without requests");
@@ -30,8 +30,8 @@ void LdstUnit::accept(uint32_t warp, uint8_t awid, bool token, uint32_t age_rank
   token_ = token;
   age_bucket_ = std::min(age_rank, LdstStats::kAgeRanks - 1);
   tag_ = tag;
-  kind_ = inst.kind;
-  pc_ = inst.pc;
+  kind_ = kind;
+  pc_ = pc;
   reqs_.swap(reqs);
   next_ = 0;
   ++stats_.instructions;

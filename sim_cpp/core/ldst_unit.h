@@ -79,7 +79,13 @@ class LdstUnit {
   // that the caller can reuse its storage (no allocation per instruction). `tag` comes back with
   // each of the load's responses (deliver): the SM's scoreboard names the load by it.
   void accept(uint32_t warp, uint8_t awid, bool token, uint32_t age_rank, const WarpInst& inst,
-              std::vector<CoalescedRequest>& reqs, uint32_t tag = 0);
+              std::vector<CoalescedRequest>& reqs, uint32_t tag = 0) {
+    accept(warp, awid, token, age_rank, inst.kind, inst.pc, reqs, tag);
+  }
+  // The same for an instruction known by its kind (load or store) and PC (core.ldst_queue: the SM
+  // keeps only these of a queued instruction).
+  void accept(uint32_t warp, uint8_t awid, bool token, uint32_t age_rank, OpKind kind, uint64_t pc,
+              std::vector<CoalescedRequest>& reqs, uint32_t tag);
   // The request presented on the L1's core port this cycle (valid iff busy()).
   const CoreReq& offer() const { return cur_; }
   // Changes whenever offer() presents a different request.

@@ -6,8 +6,11 @@
 //     and delayed); with l1.hit_latency_at before_tag the L1's core port carries the pipe's head
 //     and the offered request then enters the pipe, and a direct load (l1.bypass_path direct)
 //     then leaves for the memory port (contract 13.5, 13.6);
-//  4. each scheduler issues at most one instruction (a memory instruction enters the LDST unit
-//     and is offered to the L1 from the next cycle); the issuing warp's i-buffer is refilled
+//     If the LDST unit is now free and memory instructions wait behind it (core.ldst_queue), the
+//     oldest enters it;
+//  4. each scheduler issues at most one instruction (a memory instruction enters the LDST unit,
+//     or waits behind it with core.ldst_queue, and is offered to the L1 from the cycle after it
+//     enters); the issuing warp's i-buffer is refilled
 //     (core.fetch ideal) or moves to its next decoded entry (ibuffer);
 //  5. core.fetch ibuffer: the warp fetched last cycle is decoded into its i-buffer, and one warp
 //     whose i-buffer is empty is fetched (GPGPU-Sim's shader_core_ctx::cycle: issue, decode, fetch).
@@ -61,7 +64,9 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
       ebt_(p.pcal_ebt),
       sched_resident_(cfg.core.schedulers_per_sm, 0),
       sched_sleep_until_(cfg.core.schedulers_per_sm, 0),
-      ldst_waiter_(cfg.core.schedulers_per_sm, 0) {
+      ldst_waiter_(cfg.core.schedulers_per_sm, 0),
+      ldst_queue_cap_(cfg.core.ldst_queue),
+      ldst_queue_(cfg.core.ldst_queue) {
   if (num_sched_ == 0 || num_sched_ > cfg.core.warps_per_sm)
     throw ConfigError("core.schedulers_per_sm must be in 1..warps_per_sm");
   if (cfg.core.warps_per_sm > 256) throw ConfigError("core.warps_per_sm above 256 does not fit the 8-bit warp field");
@@ -340,8 +345,12 @@ bool Sm::cycle(uint64_t now) {
   }
   progress |= in_.mem_resp_valid || direct_resp;
   ldst_.tick();
+  if (ldst_queue_count_ > 0 && !ldst_.busy()) {  // core.ldst_queue: the unit takes the oldest waiting
+    take_queued();
+    progress = true;
+  }
 
-  if (resident_warps_ > 0 && (now >= issue_sleep_until_ || (ldst_waiting_ && !ldst_.busy()))) progress |= issue(now);
+  if (resident_warps_ > 0 && (now >= issue_sleep_until_ || (ldst_waiting_ && ldst_room()))) progress |= issue(now);
   if (fetch_ibuffer_ && resident_warps_ > 0) progress |= fetch_stage(now);
   if (live_warps_ == 0)
     sleeping_ = !pending_kernel_start_ && !pending_kernel_end_ && ldst_.quiet() && l1_->idle();
@@ -381,7 +390,7 @@ bool Sm::dispatch(uint64_t now, bool direct_now) {
 bool Sm::can_issue(uint32_t slot) const {
   const Warp& w = warps_[slot];
   if (!w.ibuf_valid || w.load_wait || w.store_wait || w.at_barrier || now_ < w.ready_at) return false;
-  return !(is_memory(w.ibuf_kind) && ldst_.busy());
+  return !(is_memory(w.ibuf_kind) && !ldst_room());
 }
 
 bool Sm::long_stalled(uint32_t slot) const {
@@ -432,7 +441,7 @@ bool Sm::issue(uint64_t now) {
     // event that can make one of its warps ready has happened since its last pick, and the LDST
     // unit is busy or none of its warps waits for it (an earlier scheduler's memory instruction
     // of this cycle may have taken it).
-    if (sched_sleep_until_[s] > now && !(ldst_waiter_[s] && !ldst_.busy())) continue;
+    if (sched_sleep_until_[s] > now && !(ldst_waiter_[s] && ldst_room())) continue;
     WarpScheduler& sched = *schedulers_[s];
     const uint32_t slot = sched.age_order().empty() ? WarpScheduler::kNone : sched.pick(*this);
     if (slot == WarpScheduler::kNone) {
@@ -456,7 +465,7 @@ bool Sm::issue(uint64_t now) {
 // ends with an event that wakes the scheduler (wake_scheduler).
 uint64_t Sm::latency_wake(const WarpScheduler& sched, uint64_t now, bool& ldst_waiter) const {
   uint64_t at = ~uint64_t{0};
-  const bool ldst_busy = ldst_.busy();
+  const bool ldst_busy = !ldst_room();
   for (const uint32_t slot : sched.age_order()) {
     const Warp& w = warps_[slot];
     if (!w.ibuf_valid || w.load_wait || w.store_wait || w.at_barrier) continue;
@@ -475,7 +484,7 @@ void Sm::loads_returned(uint32_t slot, uint64_t now) {
   const Warp& w = warps_[slot];
   const uint32_t s = sched_of(slot);
   if (!schedulers_[s]->stall_end_moves_warps() && w.ibuf_valid && !w.store_wait && !w.at_barrier &&
-      w.ready_at <= now && is_memory(w.ibuf_kind) && ldst_.busy()) {
+      w.ready_at <= now && is_memory(w.ibuf_kind) && !ldst_room()) {
     ldst_waiter_[s] = 1;
     ldst_waiting_ = true;
     return;
@@ -508,6 +517,7 @@ void Sm::execute(uint32_t slot, uint64_t now) {
     case OpKind::kLoad:
     case OpKind::kStore: {
       ++(inst.kind == OpKind::kLoad ? stats_.loads : stats_.stores);
+      mem_issue_cycle_ = now;
       std::vector<CoalescedRequest>& reqs = coalesced_;
       coalesce_(inst, reqs);
       if (reqs.empty()) {
@@ -522,7 +532,16 @@ void Sm::execute(uint32_t slot, uint64_t now) {
       } else {
         w.store_wait = true;
       }
-      ldst_.accept(slot, w.awid, has_token(slot), schedulers_[sched_of(slot)]->age_rank(slot), inst, reqs, tag);
+      const uint32_t rank = schedulers_[sched_of(slot)]->age_rank(slot);
+      if (!ldst_.busy()) {
+        ldst_.accept(slot, w.awid, has_token(slot), rank, inst, reqs, tag);
+        break;
+      }
+      // core.ldst_queue (can_issue let it issue only with room): it waits behind the unit.
+      QueuedMem& q = ldst_queue_[(ldst_queue_head_ + ldst_queue_count_++) % ldst_queue_cap_];
+      q.slot = slot, q.age_rank = rank, q.tag = tag, q.awid = w.awid, q.token = has_token(slot);
+      q.kind = inst.kind, q.pc = inst.pc;
+      q.reqs.swap(reqs);
       break;
     }
     case OpKind::kBarrier: {
@@ -555,6 +574,13 @@ void Sm::execute(uint32_t slot, uint64_t now) {
     return;
   w.ibuf_kind = ibufs_[slot].kind;
   w.load_wait = waits_for_loads(slot);
+}
+
+void Sm::take_queued() {
+  QueuedMem& q = ldst_queue_[ldst_queue_head_];
+  ldst_queue_head_ = (ldst_queue_head_ + 1) % ldst_queue_cap_;
+  --ldst_queue_count_;
+  ldst_.accept(q.slot, q.awid, q.token, q.age_rank, q.kind, q.pc, q.reqs, q.tag);
 }
 
 bool Sm::next_from_ibuffer(Warp& w, uint32_t slot, uint64_t now) {
@@ -648,6 +674,7 @@ std::string Sm::describe_state() const {
       "barrier; occupancy {}; warp limit {} ebt {} agelru {}\n",
       id_, resident_warps_, launching, exiting, loads, stores, barrier, occupancy_, warp_limit_, ebt_,
       agelru_enable_ ? "on" : "off");
+  if (ldst_queue_cap_ > 0) os << fmt::format("  {} memory instruction(s) queued for the LDST unit\n", ldst_queue_count_);
   uint32_t listed = 0;
   for (uint32_t s = 0; s < warps_.size() && listed < 8; ++s) {
     const Warp& w = warps_[s];

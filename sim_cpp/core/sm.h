@@ -308,6 +308,35 @@ class Sm final : private IssueOracle {
   // but the first to issue one again found the LDST unit busy.
   std::vector<uint8_t> ldst_waiter_;
   bool ldst_waiting_ = false;
+
+  // core.ldst_queue: memory instructions issued while the LDST unit was busy, oldest first (a ring
+  // of ldst_queue_cap_ entries whose request vectors are reused). The unit takes the oldest in the
+  // cycle it frees (cycle(), after the L1 step), so it is never idle while one waits. GPGPU-Sim:
+  // the scheduler issues a memory instruction into the ID_OC_MEM register whenever it has room
+  // (shader.cc scheduler_unit::cycle, m_mem_out->has_free()), the operand collector moves it to a
+  // memory collector unit and on to OC_EX_MEM, and execute() moves that into ldst_unit's dispatch
+  // register once it is empty (ldst_unit::can_issue). Only the capacity is modelled: a queued
+  // instruction reaches the unit the cycle it frees (no operand-read cycles).
+  struct QueuedMem {
+    uint32_t slot = 0, age_rank = 0, tag = 0;
+    uint8_t awid = 0;
+    bool token = true;
+    OpKind kind = OpKind::kLoad;
+    uint64_t pc = 0;
+    std::vector<CoalescedRequest> reqs;
+  };
+  uint32_t ldst_queue_cap_ = 0;
+  std::vector<QueuedMem> ldst_queue_;
+  uint32_t ldst_queue_head_ = 0, ldst_queue_count_ = 0;
+  uint64_t mem_issue_cycle_ = ~uint64_t{0};  // when the last memory instruction issued
+  // A memory instruction can issue now: into the free LDST unit or, with core.ldst_queue, behind
+  // it while the queue has room, one per SM a cycle (GPGPU-Sim's GTX480 configs make ID_OC_MEM
+  // one instruction wide: -gpgpu_pipeline_widths).
+  bool ldst_room() const {
+    if (ldst_queue_cap_ == 0) return !ldst_.busy();
+    return mem_issue_cycle_ != now_ && (!ldst_.busy() || ldst_queue_count_ < ldst_queue_cap_);
+  }
+  void take_queued();  // the oldest queued instruction enters the (free) LDST unit
 };
 
 }  // namespace l1d::sim

@@ -57,6 +57,7 @@ class ScriptedL1 final : public L1Port {
   std::function<uint32_t(uint32_t)> delay = [](uint32_t) { return 1u; };
   std::function<bool(uint64_t)> ready = [](uint64_t) { return true; };
   std::vector<uint64_t> accepted_at, responded_at;  // step numbers (= GPU cycles while busy)
+  std::vector<uint8_t> accepted_warp;               // the warp slot of each accepted request
 
   L1Outputs step(const L1Inputs& in) override {
     L1Outputs out;
@@ -77,6 +78,7 @@ class ScriptedL1 final : public L1Port {
       while (pending_.count(at)) ++at;
       pending_.emplace(at, resp);
       accepted_at.push_back(step_);
+      accepted_warp.push_back(r.warp);
     }
     ++step_;
     ++counters_.cycles;
@@ -318,6 +320,85 @@ TEST(SmCore, ThrottlingLetsOnlyTheOldestWarpsIssue) {
   }
   EXPECT_EQ(max_parallel, 2u);
   EXPECT_EQ(issues.size(), 24u);
+}
+
+// ---------------------------------------------------------------------------------------
+// core.ldst_queue: a memory instruction issues while fewer than N wait behind the busy LDST unit
+// (GPGPU-Sim's ID_OC_MEM register, memory collector units and OC_EX_MEM), one per SM a cycle,
+// and the unit takes them in issue order; 0 = it issues only into a free unit.
+
+struct QueueRun {
+  std::vector<Issue> issues;
+  std::vector<uint64_t> accepted;
+  std::vector<uint8_t> accepted_warp;
+};
+
+// Three warps of one CTA on one scheduler: warps 0 and 1 load 32 lines, warp 2 stores to 32
+// lines, each then one ALU instruction and its exit. The scripted L1 takes a request a cycle.
+QueueRun run_three_memory_warps(uint32_t queue) {
+  Config cfg = one_sm(3);
+  cfg.core.ldst_queue = queue;
+  ScriptedL1* l1 = nullptr;
+  Gpu gpu(cfg, {}, scripted_l1(l1), ideal_memory());
+  QueueRun run;
+  gpu.set_issue_observer([&](uint32_t, uint64_t c, uint32_t s, const WarpInst& i) { run.issues.push_back({c, s, i.kind}); });
+  auto w = one_kernel({1, 3}, [](uint32_t, uint32_t warp) {
+    const Addr base = 0x100000 + Addr{warp} * 0x10000;
+    const WarpInst mem = warp < 2 ? strided_load(base, 32)
+                                  : scripted::store(0x100, [base](uint32_t l) { return base + Addr{l} * 128; },
+                                                    [](uint32_t l) { return 0x1000 + l; });
+    return Program{mem, scripted::alu(1), scripted::exit()};
+  });
+  const RunResult r = gpu.run(w, WorkloadScale::kTest);
+  EXPECT_EQ(r.stop, StopReason::kCompleted);
+  EXPECT_EQ(r.load_mismatches, 0u);
+  run.accepted = l1->accepted_at;
+  run.accepted_warp = l1->accepted_warp;
+  return run;
+}
+
+TEST(SmLdstQueue, MemoryInstructionsWaitIssuedBehindTheBusyUnitInIssueOrder) {
+  std::map<uint32_t, std::vector<uint64_t>> mem_issue;  // by queue size: the three memory issues
+  for (uint32_t queue : {0u, 1u, 4u}) {
+    const QueueRun run = run_three_memory_warps(queue);
+    std::vector<uint64_t>& at = mem_issue[queue];
+    for (const Issue& i : run.issues)
+      if (i.kind == OpKind::kLoad || i.kind == OpKind::kStore) {
+        EXPECT_EQ(i.slot, at.size()) << "queue " << queue << ": GTO issues the oldest warp first";
+        at.push_back(i.cycle);
+      }
+    ASSERT_EQ(at.size(), 3u);
+    // The unit is the bottleneck either way: 96 requests on 96 consecutive cycles from the cycle
+    // after the first issue, warp after warp in issue order.
+    ASSERT_EQ(run.accepted.size(), 96u) << "queue " << queue;
+    for (uint32_t k = 0; k < 96; ++k) {
+      EXPECT_EQ(run.accepted[k], at[0] + 1 + k) << "queue " << queue << " request " << k;
+      EXPECT_EQ(run.accepted_warp[k], k / 32) << "queue " << queue << " request " << k;
+    }
+    // The store's warp still waits until its last request is accepted: its ALU instruction
+    // issues in that cycle, not before (with or without a queue).
+    uint32_t store_alu = 0;
+    for (const Issue& i : run.issues)
+      if (i.slot == 2 && i.kind == OpKind::kAlu) {
+        EXPECT_EQ(i.cycle, run.accepted[95]) << "queue " << queue;
+        ++store_alu;
+      }
+    EXPECT_EQ(store_alu, 1u) << "queue " << queue;
+  }
+  // Without a queue a memory instruction issues only when the unit frees (its previous
+  // instruction's last request accepted); with room for 4 the other two issue on the next two
+  // cycles (one memory instruction per SM a cycle); with room for 1 the third waits until the
+  // second moves into the unit.
+  const std::vector<uint64_t>& q0 = mem_issue[0];
+  EXPECT_EQ(q0[1], q0[0] + 32);
+  EXPECT_EQ(q0[2], q0[0] + 64);
+  const std::vector<uint64_t>& q4 = mem_issue[4];
+  EXPECT_EQ(q4[0], q0[0]);
+  EXPECT_EQ(q4[1], q4[0] + 1);
+  EXPECT_EQ(q4[2], q4[0] + 2);
+  const std::vector<uint64_t>& q1 = mem_issue[1];
+  EXPECT_EQ(q1[1], q1[0] + 1);
+  EXPECT_EQ(q1[2], q1[0] + 32);
 }
 
 // ---------------------------------------------------------------------------------------
