@@ -939,6 +939,9 @@ uint32_t charged_hit_latency(const L1Config& c) {
 std::string rtl_unsupported_l1_option(const L1Config& c) {
   // l1.pipeline is not here: l1d_top is generated for either pipe (contract 16), and a build has
   // a model per pipe it verilated (sim_cpp/verilated/verilated_l1.cmake).
+  // l1.hit_latency_at is not here either: every value is the LDST unit's (contract 13.5). before_tag's
+  // pipe presents its head on the L1's core port until the port takes it, and holds back the
+  // kernel-end and warp-exit events (sim_cpp/core/sm.cpp); the L1 sees ordinary valid/ready traffic.
   if (c.sector) return "l1.sector: true";
   // l1d_top's arrays have a fixed number of sets: a kernel-by-kernel size is golden-only.
   if (c.carveout != Carveout::kFixed) return "l1.carveout: " + to_string(c.carveout);
@@ -953,7 +956,6 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
     return "l1.mshr_merge: " + to_string(c.mshr_merge) + " with l1.pipeline: staged";
   if (c.mshr_merge != MshrMerge::kStall && c.write_policy == WritePolicy::kWriteBack)
     return "l1.mshr_merge: " + to_string(c.mshr_merge) + " with l1.write_policy: write_back";
-  if (c.hit_latency_at == HitLatencyAt::kBeforeTag) return "l1.hit_latency_at: " + to_string(c.hit_latency_at);
   // direct: the single-cycle l1d_top answers the LDST unit's B-mode and store-pending questions
   // (two_level_bypass_o, store_pending_o; contract 13.6). The staged pipe would also have to search
   // its T/M1/M2 registers and its core and replay FIFOs for stores, as golden::L1::store_pending does.

@@ -1313,8 +1313,8 @@ module l1d_top (
   logic [15:0] place_run;
   logic [15:0] res_run;
 
-  assign place_run = 16'(fill_run) << fill_way * 4 + fill_pos_eff;
-  assign res_run = res_fill ? 16'(fill_run) << mr_res_way * 4 + mr_res_pos : '0;
+  assign place_run = 16'(fill_run) << {fill_way, fill_pos_eff};
+  assign res_run = res_fill ? 16'(fill_run) << {mr_res_way, mr_res_pos} : '0;
 
   logic [15:0] place_inval;
 

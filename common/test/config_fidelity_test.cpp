@@ -91,8 +91,9 @@ TEST(FidelityFields, EveryValueReadsBack) {
 }
 
 // Contract 13.5 / 13.6: the before-tag pipe and the direct bypass path (simulator paths around
-// the L1). The before-tag pipe is golden-only until RTL v2; direct runs on the single-cycle l1d_top,
-// which answers the LDST unit's B-mode and store-pending questions, not on the staged one.
+// the L1). The before-tag pipe is the LDST unit's and leaves the L1 unchanged, so every l1d_top runs
+// it; direct runs on the single-cycle l1d_top, which answers the LDST unit's B-mode and store-pending
+// questions, not on the staged one.
 TEST(FidelityFields, BeforeTagAndDirectReadBackAndWhereTheRtlRunsThem) {
   const Config c = load_config_file(write_temp("ldst.yaml",
                                                "l1:\n  write_policy: write_through\n  hit_latency_at: before_tag\n"
@@ -101,7 +102,11 @@ TEST(FidelityFields, BeforeTagAndDirectReadBackAndWhereTheRtlRunsThem) {
   EXPECT_EQ(c.l1.bypass_path, BypassPath::kDirect);
   EXPECT_EQ(to_string(c.l1.hit_latency_at), "before_tag");
   EXPECT_EQ(to_string(c.l1.bypass_path), "direct");
-  EXPECT_EQ(rtl_unsupported_l1_option(c.l1), "l1.hit_latency_at: before_tag");
+  EXPECT_EQ(rtl_unsupported_l1_option(c.l1), "");
+  L1Config staged_before_tag;
+  staged_before_tag.pipeline = L1Pipeline::kStaged;
+  staged_before_tag.hit_latency_at = HitLatencyAt::kBeforeTag;
+  EXPECT_EQ(rtl_unsupported_l1_option(staged_before_tag), "");
   L1Config only_direct;
   only_direct.write_policy = WritePolicy::kWriteThrough;
   only_direct.bypass_path = BypassPath::kDirect;

@@ -183,19 +183,20 @@ TEST_F(GpusimCli, VerilatedAndLockstepRefuseRprAsGoldenOnly) {
 
 // [Fidelity]: the reference-faithful options the RTL lacks are golden-only until RTL v2: has_verilated_l1
 // is false for them and --l1 verilated|lockstep refuses them with exit code 2 and one line naming the
-// field (write_through keeps every other L1 field one the RTL runs): the before-tag pipe (contract
-// 13.5), bypass_path direct on the staged pipe (13.6; the single-cycle l1d_top runs it, so
-// gtx480-gpgpusim runs through the RTL: l1.lockstep_gpgpusim), an adaptive carveout.
-TEST_F(GpusimCli, VerilatedRefusesBeforeTagAndDirectNamingTheField) {
+// field (write_through keeps every other L1 field one the RTL runs): a sector cache (contract 14),
+// bypass_path direct on the staged pipe (13.6; the single-cycle l1d_top runs it, so
+// gtx480-gpgpusim runs through the RTL: l1.lockstep_gpgpusim), an adaptive carveout. The
+// before-tag pipe (13.5) is the LDST unit's and runs on the RTL (l1.lockstep_before_tag).
+TEST_F(GpusimCli, VerilatedRefusesSectorAndDirectNamingTheField) {
   const fs::path dir = fs::temp_directory_path() / ("gpusim_cli_ldst_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   // carveout adaptive (docs/simulator.md "L1 carveout"): gtx480's 16 KB of 4 ways is what a 48 KB
   // option leaves of 64 KB; the RTL's arrays have one size.
   const std::map<std::string, std::string> lines = {
-      {"before-tag", "  hit_latency_at: before_tag\n"},
+      {"sector", "  sector: true\n"},
       {"direct", "  bypass_path: direct\n  pipeline: staged\n"},
       {"adaptive", "  carveout: adaptive\n  unified_bytes: 65536\n  shared_options_kb: [0, 48]\n"}};
-  for (const auto& [file, field] : {std::pair{"before-tag", "l1.hit_latency_at: before_tag"},
+  for (const auto& [file, field] : {std::pair{"sector", "l1.sector: true"},
                                     std::pair{"direct", "l1.bypass_path: direct with l1.pipeline: staged"},
                                     std::pair{"adaptive", "l1.carveout: adaptive"}}) {
     const fs::path cfg = dir / (std::string(file) + ".yaml");

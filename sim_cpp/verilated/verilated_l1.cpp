@@ -594,7 +594,7 @@ std::unique_ptr<L1Port> make_verilated_l1(const Config& cfg, const VerilatedOpti
     throw ConfigError(fmt::format("--l1 verilated/lockstep: preset {} sets {}, which the RTL l1d_top does not "
                                   "implement (it runs carveout fixed, sector false, on_fill, stall, on_miss and block on "
                                   "the single-cycle pipe without write_back, any bypass_fetch, any write_policy, any "
-                                  "kernel_end, hit_latency_at response/none, through_l1 and, on the single-cycle pipe, direct); "
+                                  "kernel_end, any hit_latency_at, through_l1 and, on the single-cycle pipe, direct); "
                                   "run it with --l1 golden",
                                   cfg.name, field));
   if (const ModelEntry* e = find_model(cfg, opt.netlist)) return e->make(cfg, opt);
