@@ -73,10 +73,14 @@ report() {
 failed=0
 if [[ " $tops " == *" single "* ]]; then
   matrix "$out" "$build/bin/gpusim_cov" --preset gtx480
-  # The testbench's lockstep runs: every policy and stream, and the directed ones (counters' carry
-  # to bit 63, widened addresses / PCs / AWIDs with a slow memory, ids past 2^15, the fill FIFO
-  # full, a DyCache sample of 64 B requests, a two-level window full of misses and ready warps).
-  tb_tests=LockstepWithGoldenEveryPolicyAndStream:CountersCarryToTheirTopBit:LockstepCorners:LockstepIdsPast32K:LockstepFillFifoBacksUp:LockstepDyCacheSampleAll64B:LockstepTwoLevelWindowFull
+  # The testbench's lockstep runs: every policy and stream, the GPGPU-Sim 3.x options (write-evict,
+  # kernel-end invalidation, line fetch, allocation and merge modes), on-miss block merges, the
+  # direct bypass path's B mode and store query (store_query_line_q), and the directed ones
+  # (counters' carry to bit 63, also of the three on_miss / block counters, widened addresses /
+  # PCs / AWIDs with a slow memory, ids past 2^15, the fill FIFO full, a DyCache sample of 64 B
+  # requests, a two-level window full of misses and ready warps).
+  tb_tests=LockstepWithGoldenEveryPolicyAndStream:LockstepGpgpuSim3Options:LockstepOnMissBlockMerge:LockstepDirectPathAnswers
+  tb_tests+=:CountersCarryToTheirTopBit:CountersCarryUnderOnMissBlock:LockstepCorners:LockstepIdsPast32K:LockstepFillFifoBacksUp:LockstepDyCacheSampleAll64B:LockstepTwoLevelWindowFull
   run_one "$out" tb "$build/bin/tb_l1d_top_cov" --gtest_filter="L1dTop/0.${tb_tests//:/:L1dTop/0.}"
   report "$out" "$root/scripts/coverage_waivers.txt" --min-top-registers 90 || failed=1
 fi

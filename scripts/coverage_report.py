@@ -64,6 +64,7 @@ TOP_GROUPS = [
     ("miss queue (mq*)", r"mq"),
     ("policy state (agelru_en_q, gran_prev_q)", r"(agelru_en_q|gran_prev_q)$"),
     ("assertion state (mem_stalled_q, mem_offered_q)", r"mem_(stalled|offered)_q$"),
+    ("direct-path store query (store_query_line_q)", r"store_query_"),
 ]
 
 

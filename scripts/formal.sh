@@ -2,7 +2,7 @@
 # Bounded model checking of generated blocks (docs/rtl-verification.md), for make formal and ctest.
 #
 #   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl mq issue fill walk tagrd perf fillpos issuevr fillvr
-#                                (proofs), mut-<name>
+#                                mqequiv (proofs), mut-<name>
 #                                (a mutated RTL copy whose counterexample must name the expected
 #                                assertion); default: all
 #
@@ -104,6 +104,27 @@ MAXSTEPS_PERF=${MAXSTEPS_PERF:-6}
 # and a cover that the bound is reached (the environment's assumptions leave it reachable).
 DEPTH_FILLPOS=${DEPTH_FILLPOS:-4}
 
+# mqequiv: l1d_miss_queue as the generator emitted it before d43305e (the ring written through a
+# run-time part select of the batch) and as dcgen emits it now (the write decoded per lane) are
+# equivalent under the block's contract m_count_i <= Batch (scripts/mq_equiv_check.sh: Yosys
+# equiv_make / equiv_induct, unbounded). The old RTL is git's (the old generator's checked-in
+# output; its module text is the same for every configuration, only the parameters differ). Shapes
+# ENTRIES:BATCH:REQBITS: gtx480's 8 entries and 5 lanes at 1 and 64 payload bits (no control signal
+# reads the payload and each payload bit is the same logic of its own lane bits, so the width
+# changes nothing but the size: gtx480's staged 1 481 did not fit, see docs/rtl-verification.md),
+# gate_small's 6 entries, and an odd shape (11 entries, 9 lanes). Then two checks that it can
+# fail: the new RTL with its last lane never written (mut-mqequiv-last-lane) and the two without
+# the contract (a lane >= Batch: the old RTL read past the batch, the new writes nothing) must not
+# be proved equal.
+MQEQUIV_OLD=${MQEQUIV_OLD:-d43305e^:rtl/l1d_miss_queue.sv}
+MQEQUIV_SHAPES=${MQEQUIV_SHAPES:-8:5:1 8:5:64 6:5:8 11:9:4}
+
+# mqequiv_old FILE: the old RTL into FILE; 1 (with a message) without git's history.
+mqequiv_old() {
+  git -C "$root" show "$MQEQUIV_OLD" >"$1" 2>/dev/null && grep -q '^module l1d_miss_queue ' "$1" \
+    || { echo "formal: mqequiv: git show $MQEQUIV_OLD failed (needs the repository's history)"; return 1; }
+}
+
 # fillpos_smt2 RTLDIR LOG ONLY: write LOG.smt2 of the fill harness at gtx480's shape with its pos_q
 # probe connected, every assertion deleted but those named *ONLY*.
 fillpos_smt2() {
@@ -190,7 +211,7 @@ expect_trace() {
 }
 
 jobs=("$@")
-[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl mq issue fill walk tagrd perf fillpos issuevr fillvr mut-perf-carry mut-fillpos-no-pop $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
+[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl mq issue fill walk tagrd perf fillpos issuevr fillvr mqequiv mut-perf-carry mut-fillpos-no-pop mut-mqequiv-last-lane $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
 failed=0
 for j in "${jobs[@]}"; do
   start=$(date +%s.%N)
@@ -216,6 +237,37 @@ for j in "${jobs[@]}"; do
           "$(echo "$(date +%s.%N) - $start" | bc)"
       else
         echo "formal: FAIL fillpos: counterexample, failed induction or error:"; tail -30 "$tmp/fillpos.log"; failed=1
+      fi
+      ;;
+    mqequiv)
+      mqequiv_old "$tmp/mq_old.sv" || { failed=1; continue; }
+      for shape in $MQEQUIV_SHAPES; do
+        # shellcheck disable=SC2046
+        if out=$("$root/scripts/mq_equiv_check.sh" "$tmp/mq_old.sv" "$tmp/rtl/l1d_miss_queue.sv" $(tr : ' ' <<<"$shape") 2>&1); then
+          printf 'formal: PASS mqequiv %s: %s (%.1f s)\n' "$shape" "${out#mq_equiv_check: }" "$(echo "$(date +%s.%N) - $start" | bc)"
+        else
+          echo "formal: FAIL mqequiv $shape:"; echo "$out" | tail -20; failed=1
+        fi
+        start=$(date +%s.%N)
+      done
+      if MQ_EQUIV_CONTRACT=0 "$root/scripts/mq_equiv_check.sh" "$tmp/mq_old.sv" "$tmp/rtl/l1d_miss_queue.sv" 8 5 1 >"$tmp/$j.nc.log" 2>&1; then
+        echo "formal: FAIL mqequiv: proved equal without the contract (the old RTL's lanes >= Batch should differ)"; failed=1
+      elif grep -qE "ERROR: Found [0-9]+ unproven .* in 'equiv_status" "$tmp/$j.nc.log"; then
+        printf 'formal: PASS mqequiv without the contract: not equal, as it must (%.1f s)\n' "$(echo "$(date +%s.%N) - $start" | bc)"
+      else
+        echo "formal: FAIL mqequiv without the contract: error:"; tail -20 "$tmp/$j.nc.log"; failed=1
+      fi
+      ;;
+    mut-mqequiv-last-lane)
+      # The new RTL's last batch lane is never written: seen only when a batch of Batch requests
+      # arrives. The old and the mutated RTL must not be proved equal.
+      mqequiv_old "$tmp/mq_old.sv" || { failed=1; continue; }
+      if ! mutate "$j" l1d_miss_queue.sv "s/k < Batch; k++/k < Batch - 1; k++/"; then
+        failed=1
+      elif "$root/scripts/mq_equiv_check.sh" "$tmp/mq_old.sv" "$tmp/$j/l1d_miss_queue.sv" 8 5 1 >"$tmp/$j.log" 2>&1; then
+        echo "formal: FAIL $j: the mutated RTL was proved equal to the old one"; failed=1
+      else
+        expect_trace "$j" "ERROR: Found [0-9]+ unproven .* in 'equiv_status" "ring bits left unproven (not equal)" || failed=1
       fi
       ;;
     mut-fillpos-no-pop)
