@@ -3,7 +3,10 @@
 // l1d_sram_1r1w. Checked by scripts/formal.sh, job tagrd (docs/rtl-verification.md).
 //
 // The environment: A reads any set in any cycle (rd_en_i), C writes any set's whole row in any
-// cycle (wr_en_i), also the set being read, in the read's cycle and in each cycle after it.
+// cycle (wr_en_i), also the set being read, in the read's cycle and in each cycle after it, with
+// the staged top's rule for M2 (m2_valid_i: M2 holds a read; the cycle after, C writes the row M2
+// left, m2_new_row_i, to M2's set, or writes nothing to that set and that row is the set's row;
+// and a write of the set M2 holds is only such a write).
 // A reference array (ref_q) takes every write at once. Properties: M1 and M2 see the newest row of
 // their set, the array after every write before this cycle and this cycle's write
 // (FvTagReadM1Newest_A, FvTagReadM2Newest_A), for a set written at least once since reset (an
@@ -17,7 +20,9 @@ module l1d_tag_read_fv (
   input logic [1:0] rd_set_i,
   input logic       wr_en_i,
   input logic [1:0] wr_set_i,
-  input logic [3:0] wr_row_i
+  input logic [3:0] wr_row_i,
+  input logic       m2_valid_i,
+  input logic [3:0] m2_new_row_i
 );
 `ifdef FORMAL
   localparam int unsigned Sets = 3;
@@ -33,7 +38,7 @@ module l1d_tag_read_fv (
   logic [RowBits-1:0] m1_row, m2_row;
 
   l1d_tag_read #(.Sets(Sets), .RowBits(RowBits)) u_dut (
-    .clk_i, .rst_ni, .rd_en_i, .rd_set_i, .wr_en_i, .wr_set_i, .wr_row_i,
+    .clk_i, .rst_ni, .rd_en_i, .rd_set_i, .wr_en_i, .wr_set_i, .wr_row_i, .m2_valid_i, .m2_new_row_i,
     .m1_set_o(m1_set), .m1_row_o(m1_row), .m2_set_o(m2_set), .m2_row_o(m2_row)
   );
 
@@ -74,6 +79,29 @@ module l1d_tag_read_fv (
   logic m1_defined, m2_defined;
   assign m1_defined = written_q[m1_set_q] || wr_en_i && wr_set_i == m1_set_q;
   assign m2_defined = written_q[m2_set_q] || wr_en_i && wr_set_i == m2_set_q;
+
+  // M2's row of the cycle before (m2_valid_i), and the environment's rule for it.
+  logic pend_q;
+  logic [1:0] pend_set_q;
+  logic [RowBits-1:0] pend_row_q, pend_newest_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) pend_q <= 1'b0;
+    else pend_q <= m2_valid_i;
+    pend_set_q <= m2_set_q;
+    pend_row_q <= m2_new_row_i;
+    pend_newest_q <= m2_newest;
+  end
+  always_comb begin
+    if (rst_ni) begin
+      assume (!m2_valid_i || m2_rd_q);
+      if (pend_q) begin
+        if (wr_en_i && wr_set_i == pend_set_q) assume (wr_row_i == pend_row_q);
+        else assume (pend_row_q == pend_newest_q);
+      end
+      // C writes the set M2 holds only with the row M2 left there (the top's C writes nothing else).
+      assume (!(wr_en_i && m2_rd_q && wr_set_i == m2_set_q) || pend_q && wr_set_i == pend_set_q);
+    end
+  end
 
   always_comb begin
     if (rst_ni) begin

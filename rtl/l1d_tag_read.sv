@@ -10,7 +10,12 @@
 // read three cycles ago (m2_set_o), each as the array holds it after every write before this cycle
 // and this cycle's write: the SRAM word, then the write of the read's cycle, then the one of the
 // cycle after (both merged into the T -> M1 register), then M1's cycle's (at M1, and so into the
-// M1 -> M2 register), then M2's cycle's (at M2). Only the forwarding history's valid bit is reset.
+// M1 -> M2 register), then M2's cycle's, which the operation at M2 in the cycle before gave as
+// m2_new_row_i (merged into the M1 -> M2 register). m2_valid_i: M2 holds an operation (of the
+// set m2_set_o, read at A) and m2_new_row_i is its row as it leaves it: the next cycle either
+// writes that row to that set or writes nothing to that set and the row is the one it holds;
+// no other write goes to the set M2 holds (the staged top's C writes only M2's rows).
+// Only the forwarding history's valid bit is reset.
 module l1d_tag_read #(
   parameter int unsigned Sets = 32,
   parameter int unsigned RowBits = 64
@@ -22,6 +27,8 @@ module l1d_tag_read #(
   input  logic               wr_en_i,
   input  logic [SetBits-1:0] wr_set_i,
   input  logic [RowBits-1:0] wr_row_i,
+  input  logic               m2_valid_i,
+  input  logic [RowBits-1:0] m2_new_row_i,
   output logic [SetBits-1:0] m1_set_o,
   output logic [RowBits-1:0] m1_row_o,
   output logic [SetBits-1:0] m2_set_o,
@@ -63,12 +70,17 @@ module l1d_tag_read #(
 
   assign t_row = wr_en_i && wr_set_i == t_set_q ? wr_row_i : w1_valid_q && w1_set_q == t_set_q ? w1_row_q : sram_row;
 
-  // M1 and M2: this cycle's write of the stage's set replaces its registered row (at M2 the
-  // write of the operation decided in the cycle before: the whole-row mux).
+  // M1: this cycle's write of M1's set replaces its registered row. M2: its register already
+  // holds the write of this cycle (the row the operation at M2 in the cycle before left).
   assign m1_row_o = wr_en_i && wr_set_i == m1_set_q ? wr_row_i : m1_row_q;
   assign m1_set_o = m1_set_q;
-  assign m2_row_o = wr_en_i && wr_set_i == m2_set_q ? wr_row_i : m2_row_q;
+  assign m2_row_o = m2_row_q;
   assign m2_set_o = m2_set_q;
+
+  // Into M2: the row M2 leaves when M2's set is M1's (the whole-row mux), else M1's row.
+  logic [RowBits-1:0] m2_row_d;
+
+  assign m2_row_d = m2_valid_i && m2_set_q == m1_set_q ? m2_new_row_i : m1_row_o;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -85,7 +97,7 @@ module l1d_tag_read #(
     m1_set_q <= t_set_q;
     m1_row_q <= t_row;
     m2_set_q <= m1_set_q;
-    m2_row_q <= m1_row_o;
+    m2_row_q <= m2_row_d;
   end
 
 endmodule

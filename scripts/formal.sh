@@ -60,8 +60,9 @@ DEPTH_FILL=${DEPTH_FILL:-12}
 # cancel at any point, two waits, or a whole walk followed by the next one's first visits at M2.
 DEPTH_WALK=${DEPTH_WALK:-20}
 # l1d_tag_read: a row read at A (cycle a) is at M2 at a + 3, and what it must see is written at
-# a - 1 or earlier (the SRAM), a, a + 1, a + 2 or a + 3 (forwarded). DEPTH_TAGRD 8 has reads from
-# cycle 1 to 4 reach M2, each with every write history of its window and before it.
+# a - 1 or earlier (the SRAM), a, a + 1, a + 2 or a + 3 (forwarded; the last from M2's row at
+# a + 2, m2_new_row_i). DEPTH_TAGRD 8 has reads from cycle 1 to 4 reach M2, each with every
+# write history of its window and before it.
 DEPTH_TAGRD=${DEPTH_TAGRD:-8}
 # issuevr / fillvr: the valid/ready properties of the issue and fill harnesses (FV_VALID_READY),
 # alone, at those harnesses' depths (make test-slow).
@@ -90,7 +91,7 @@ mutants=(
   "mut-walk-cancel-after-start|l1d_flush_walker.sv|s/if (cancel_i) begin/if (cancel_i \&\& !start_i) begin/|walk|4|FvWalkEnds_A"
   "mut-walk-rewind-skip|l1d_flush_walker.sv|s/cursor_d = rewind_line_i;/cursor_d = rewind_line_i + 1'd1;/|walk|10|FvWalkInOrderAtM2_A"
   "mut-tagrd-no-w1|l1d_tag_read.sv|s/: w1_valid_q \&\& w1_set_q == t_set_q ? w1_row_q : sram_row;/: sram_row;/|tagrd|6|FvTagReadM1Newest_A"
-  "mut-tagrd-no-m2-mux|l1d_tag_read.sv|s/assign m2_row_o = wr_en_i \&\& wr_set_i == m2_set_q ? wr_row_i : m2_row_q;/assign m2_row_o = m2_row_q;/|tagrd|6|FvTagReadM2Newest_A"
+  "mut-tagrd-no-m2-mux|l1d_tag_read.sv|s/assign m2_row_d = m2_valid_i \&\& m2_set_q == m1_set_q ? m2_new_row_i : m1_row_o;/assign m2_row_d = m1_row_o;/|tagrd|6|FvTagReadM2Newest_A"
 )
 
 # The performance counters (contract 16.5) are proved by temporal induction, not a bounded run: a

@@ -5,9 +5,12 @@
 // macro's read-during-write is undefined), the write while it is in T, the write while it is in M1
 // (all three from operations decided before it reaches M1: M1 matches against that row), and the
 // write while it is in M2 (C's write of the operation decided just before it). The first two are
-// merged into the T -> M1 register, the third at M1's input (and so into the M1 -> M2 register),
-// the fourth at M2's input: the contract's whole-row mux, so the row M2 writes back loses no
-// write. The newest write of the set wins. Rows are written whole (C writes the row M2 decided from).
+// merged into the T -> M1 register, the third at M1's input (and so into the M1 -> M2 register).
+// The fourth is merged into the M1 -> M2 register as well, a cycle before C writes it: the
+// operation at M2 gives the row as it leaves it (m2_new_row_i), and when M1's set is M2's set that
+// row, not M1's, goes on to M2 (the contract's whole-row mux, taken at M2's input so that M2's
+// decision starts at flip-flops; the select compares two set registers). The newest write of the
+// set wins. Rows are written whole (C writes the row M2 decided from).
 #include <string>
 
 #include "common/config.h"
@@ -31,7 +34,12 @@ class TagRead final : public RtlBlock {
     m.describe("read three cycles ago (m2_set_o), each as the array holds it after every write before this cycle");
     m.describe("and this cycle's write: the SRAM word, then the write of the read's cycle, then the one of the");
     m.describe("cycle after (both merged into the T -> M1 register), then M1's cycle's (at M1, and so into the");
-    m.describe("M1 -> M2 register), then M2's cycle's (at M2). Only the forwarding history's valid bit is reset.");
+    m.describe("M1 -> M2 register), then M2's cycle's, which the operation at M2 in the cycle before gave as");
+    m.describe("m2_new_row_i (merged into the M1 -> M2 register). m2_valid_i: M2 holds an operation (of the");
+    m.describe("set m2_set_o, read at A) and m2_new_row_i is its row as it leaves it: the next cycle either");
+    m.describe("writes that row to that set or writes nothing to that set and the row is the one it holds;");
+    m.describe("no other write goes to the set M2 holds (the staged top's C writes only M2's rows).");
+    m.describe("Only the forwarding history's valid bit is reset.");
     Expr sets = m.param("Sets", cfg.l1.sets());
     Expr row_bits = m.param("RowBits", 64);
     Expr set_bits = m.localparam("SetBits", mux(sets.gt(1), clog2(sets), 1));
@@ -43,6 +51,8 @@ class TagRead final : public RtlBlock {
     Expr wr_en = m.input("wr_en_i");
     Expr wr_set = m.input("wr_set_i", set_bits);
     Expr wr_row = m.input("wr_row_i", row_bits);
+    Expr m2_valid = m.input("m2_valid_i");
+    Expr m2_new_row = m.input("m2_new_row_i", row_bits);
     Expr m1_set_o = m.output("m1_set_o", set_bits);
     Expr m1_row_o = m.output("m1_row_o", row_bits);
     Expr m2_set_o = m.output("m2_set_o", set_bits);
@@ -68,12 +78,15 @@ class TagRead final : public RtlBlock {
     Expr t_row = m.logic("t_row", row_bits);
     m.assign(t_row, mux(wr_en.land(wr_set.eq(t_set_q)), wr_row,
                         mux(w1_valid_q.land(w1_set_q.eq(t_set_q)), w1_row_q, sram_row)));
-    m.comment("M1 and M2: this cycle's write of the stage's set replaces its registered row (at M2 the");
-    m.comment("write of the operation decided in the cycle before: the whole-row mux).");
+    m.comment("M1: this cycle's write of M1's set replaces its registered row. M2: its register already");
+    m.comment("holds the write of this cycle (the row the operation at M2 in the cycle before left).");
     m.assign(m1_row_o, mux(wr_en.land(wr_set.eq(m1_set_q)), wr_row, m1_row_q));
     m.assign(m1_set_o, m1_set_q);
-    m.assign(m2_row_o, mux(wr_en.land(wr_set.eq(m2_set_q)), wr_row, m2_row_q));
+    m.assign(m2_row_o, m2_row_q);
     m.assign(m2_set_o, m2_set_q);
+    m.comment("Into M2: the row M2 leaves when M2's set is M1's (the whole-row mux), else M1's row.");
+    Expr m2_row_d = m.logic("m2_row_d", row_bits);
+    m.assign(m2_row_d, mux(m2_valid.land(m2_set_q.eq(m1_set_q)), m2_new_row, m1_row_o));
 
     m.always_ff({{w1_valid_q, bit(false)}}, [&](Block& b) { b.assign(w1_valid_q, wr_en); });
     m.always_ff_noreset([&](Block& b) {
@@ -83,7 +96,7 @@ class TagRead final : public RtlBlock {
       b.assign(m1_set_q, t_set_q);
       b.assign(m1_row_q, t_row);
       b.assign(m2_set_q, m1_set_q);
-      b.assign(m2_row_q, m1_row_o);
+      b.assign(m2_row_q, m2_row_d);
     });
     return m;
   }

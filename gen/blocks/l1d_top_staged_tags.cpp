@@ -75,13 +75,15 @@ void Top::staged_tags() {
     });
     msb_first.insert(msb_first.begin(), merged);
   }
+  Expr row_new = m.logic("row_new", row_bits);
+  m.assign(row_new, concat(msb_first));
   Expr c_wr_en = m.logic("tag_wr_en_c_q");
   Expr c_wr_set = m.logic("tag_wr_set_c_q", set_idx_bits_);
   Expr c_wr_row = m.logic("tag_wr_row_c_q", row_bits);
   m.always_ff({{c_wr_en, bit(false)}}, [&](Block& b) { b.assign(c_wr_en, red_or(w_en)); });
   m.always_ff_noreset([&](Block& b) {
     b.assign(c_wr_set, rd_set);
-    b.assign(c_wr_row, concat(msb_first));
+    b.assign(c_wr_row, row_new);
   });
 
   Expr m2_row = m.logic("m2_row", row_bits);
@@ -91,9 +93,11 @@ void Top::staged_tags() {
   m.instance("u_tag_read", tag_read_block().module(cfg_), {{"RowBits", Expr(row_bits)}},
              {{"clk_i", clk}, {"rst_ni", rst}, {"rd_en_i", iss_a_kind.ne(lit(2, 0))}, {"rd_set_i", a_set},
               {"wr_en_i", c_wr_en}, {"wr_set_i", c_wr_set}, {"wr_row_i", c_wr_row},
+              {"m2_valid_i", m2_kind_q.ne(lit(2, 0))}, {"m2_new_row_i", row_new},
               {"m1_set_o", m1_set_}, {"m1_row_o", m1_row_},
               {"m2_set_o", m2_set}, {"m2_row_o", m2_row}});
-  m.comment("M2's row from the SRAM, every older operation's write forwarded.");
+  m.comment("M2's row from the SRAM, every older operation's write forwarded (the last one, C's write of the");
+  m.comment("operation M2 held in the cycle before, merged into u_tag_read's M1 -> M2 register from row_new).");
   unsigned lsb = 0;
   for (const auto& [f, w] : fields) {
     m.assign(f, m2_row.part(Expr(lsb), w));
