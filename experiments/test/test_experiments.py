@@ -8,7 +8,8 @@ Unit: the YAML subset against every file of configs/, comparisons (direction, ef
 the DyCache study's aggregation on canned statistics (made-up IPCs whose geomeans are known),
 Pareto marking and the scatter plot, the combined study's configurations, ranking, verdict and
 Pareto front on canned statistics and a hand-written synthesis report, and the rewriting of
-docs/results.md's generated blocks, and the golden/verilated comparison of points. Smoke: the runner on the two-point test
+docs/results.md's generated blocks, the golden/verilated comparison of points, and
+scripts/results_summary_rows.py (docs/results.md's summaries over spliced rows). Smoke: the runner on the two-point test
 study (experiments/test/studies/smoke.py) at --scale test through GNU parallel: CSV, JSON and PNG
 appear, a second run finds both points cached, and a study with a failing point still runs its
 other point, reports the failing command and its stderr, and exits 1.
@@ -716,6 +717,36 @@ class Smoke(unittest.TestCase):
         self.assertIn("threshold_pct", p.stderr)  # gpusim's message
         self.assertTrue(os.path.exists(os.path.join(self.out, "broken", "points", "gtx480.vecadd.base.test.golden.json")))
         self.assertIn("Failed points (1)", read(os.path.join(self.out, "results.md")))
+
+
+class SplicedSummaryRows(unittest.TestCase):
+    """scripts/results_summary_rows.py: the summary rows of docs/results.md's tables that hold a
+    spliced workload's row (shfl, pfilter, sp) agree with the rows above them, and the script finds
+    and rewrites a stale one (and leaves a summary over no spliced row alone)."""
+    SCRIPT = os.path.join(os.path.dirname(EXP), "scripts", "results_summary_rows.py")
+    TABLE = ("| workload | ipc | group (paper / ours) |\n|---|---|---|\n"
+             "| a | 1.000 | paper regular / ours regular |\n| b | 4.000 | paper regular / ours regular |\n"
+             "| geomean (2) | {} | - |\n")
+
+    def run_script(self, path, spliced, mode):
+        return subprocess.run([sys.executable, self.SCRIPT, path, "--spliced", spliced, mode],
+                              capture_output=True, text=True)
+
+    def test_results_md_summaries_agree_with_their_rows(self):
+        r = self.run_script(os.path.join(os.path.dirname(EXP), "docs", "results.md"), "shfl,pfilter,sp", "--check")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+    def test_a_stale_summary_is_found_and_rewritten(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "results.md")
+            with open(path, "w") as f:
+                f.write(self.TABLE.format("3.000"))
+            self.assertEqual(self.run_script(path, "c", "--check").returncode, 0)  # no spliced row in it
+            self.assertEqual(self.run_script(path, "a", "--check").returncode, 1)
+            self.assertEqual(read(path), self.TABLE.format("3.000"))  # --check writes nothing
+            self.assertEqual(self.run_script(path, "a", "--write").returncode, 0)
+            self.assertEqual(read(path), self.TABLE.format("2.000"))  # geomean(1, 4)
+            self.assertEqual(self.run_script(path, "a", "--check").returncode, 0)
 
 
 if __name__ == "__main__":
