@@ -32,13 +32,14 @@ test: build
 # The checks too slow for make test: Yosys on l1d_top and on every module of gate_small (ctest label `slow`), the
 # netlist co-simulation of every block on every configuration (a longer build), the golden
 # L1's 10^6-request soaks (make test: gtx480 at 10^5, and 4 x 10^4 requests per [Fidelity] option
-# set), the [Fidelity] pressure runs at 5 000 requests (make test: 2 500), the sector and
+# set), the golden pressure runs with the invariants checked every cycle (make test: every 8th),
+# the [Fidelity] ones at 5 000 requests (make test: 2 500), the sector and
 # [Fidelity] preset sweeps at small scale (make test: test scale) and gtx480's every workload x
 # every policy at small scale (make test: every pair at test scale, a covering third at small).
 test-slow:
 	@$(MAKE) --no-print-directory build ALL_NETLISTS=ON
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L slow
-	L1_SOAK_ALL_PRESETS=1 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'Netlist|L1Soak|L1FidelitySoak'
+	L1_SOAK_ALL_PRESETS=1 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'Netlist|L1Soak|L1FidelitySoak|L1Pressure|L1SectorPressure|L1StagedPressure'
 	L1D_SECTOR_SWEEP_SCALE=small ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'SectorSweep'
 	L1D_FAITHFUL_SWEEP_SCALE=small ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'FaithfulSweep'
 	L1D_SWEEP_SCALE=small ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'Gtx480/Sweep\.'

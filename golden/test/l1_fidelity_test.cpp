@@ -315,12 +315,12 @@ uint64_t fidelity_soak_requests() {
   return testing::slow_soaks() ? 1'000'000 : 40'000;
 }
 
-// The pressure runs check the invariants every cycle: 2 500 requests each in make test, 5 000 in
-// make test-slow. gcov of golden/ over these 32 runs (2026-11-27, docs/performance.md): the same
-// lines and branches of the L1 model at 2 500 as at 5 000; only one branch of the testbench's
-// stream generator (a request whose random lanes all came out absent) goes untaken, and
-// L1SectorPressure, at 5 000, takes it. The 32 runs: 31 CPU-s at 2 500, 82 at 5 000 before
-// check_invariants stopped allocating per set.
+// The pressure runs (testing::pressure: invariants every 8th cycle in make test, every cycle in
+// make test-slow): 2 500 requests each in make test, 5 000 in make test-slow. gcov of golden/
+// over these 32 runs (2026-11-27, docs/performance.md): the same lines and branches of the L1
+// model at 2 500 as at 5 000; only one branch of the testbench's stream generator (a request whose
+// random lanes all came out absent) goes untaken, and L1SectorPressure, at 5 000, takes it. The
+// 32 runs: 31 CPU-s at 2 500, 82 at 5 000 before check_invariants stopped allocating per set.
 uint64_t fidelity_pressure_requests() { return testing::slow_soaks() ? 5'000 : 2'500; }
 
 using Param = std::tuple<Variant, const char*>;

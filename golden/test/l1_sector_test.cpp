@@ -328,8 +328,8 @@ TEST_P(L1SectorSoak, RandomRequestsNoStaleDataNoDeadlock) {
   }
 }
 
-// Pressure on the variant with the most waiting (reservations, write-backs); the invariants are
-// checked every cycle, which makes each run cost a few seconds.
+// Pressure on the variant with the most waiting (reservations, write-backs); testing::pressure
+// checks the invariants every 8th cycle in make test and every cycle in make test-slow.
 class L1SectorPressure : public ::testing::TestWithParam<const char*> {};
 TEST_P(L1SectorPressure, DrainsUnderMshrAndMissQueuePressure) {
   const L1Counters c = testing::pressure(variant_config(Variant::kOnMissWriteBack, GetParam()));

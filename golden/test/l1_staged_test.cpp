@@ -233,7 +233,8 @@ const char* const kLinePolicies[] = {"baseline", "dycache", "elastic32", "agcb",
                                      "pcal-bto", "agelru",  "agelru-bypass", "bip",      "combined",  "rpr"};
 const char* const kSectorPolicies[] = {"baseline", "agcb", "two-level", "pcal", "pcal-bto",
                                        "agelru",   "agelru-bypass", "bip", "rpr"};
-// Pressure runs check the invariants every cycle (about 1 CPU-s each): one policy per mechanism.
+// Pressure runs (testing::pressure: invariants every 8th cycle in make test, every cycle in make
+// test-slow): one policy per mechanism.
 const char* const kPressurePolicies[] = {"baseline", "agcb", "pcal", "agelru-bypass"};
 
 using Param = std::tuple<const char*, const char*>;  // preset, policy
