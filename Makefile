@@ -35,8 +35,8 @@ test: build
 # set), the golden pressure runs with the invariants checked every cycle (make test: every 8th),
 # the [Fidelity] ones at 5 000 requests (make test: 2 500), the sector and [Fidelity] preset
 # sweeps at small scale (make test: test scale, the sector one over half of each workload's
-# policies) and gtx480's every workload x
-# every policy at small scale (make test: every pair at test scale, a covering third at small).
+# policies) and gtx480's every workload x every policy at small scale (make test: every pair at
+# test scale, a covering third at small).
 test-slow:
 	@$(MAKE) --no-print-directory build ALL_NETLISTS=ON
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L slow
