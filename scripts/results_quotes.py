@@ -107,7 +107,7 @@ def sections(lines):
 
 # ---- what each Beside row quotes: (section heading prefix, regex on "what", spec) ----
 # spec: ours(section, match) -> value or (value, note); ref, unit, sign (the paper's direction when
-# it gives no number) as the study's Comparison has them.
+# it gives no number) as the study's Comparison has them; exact: the row quotes one printed cell.
 
 def _dy_median(s, m):
     apps = s.paper_apps()
@@ -195,6 +195,12 @@ QUOTES += [
      dict(ours=lambda s, m: s.table("Fig. 5.9:").cell(f"geomean ({m['n']})", "AgeLRU bypass"), exact=True)),
     ("AgeLRU", r"^AgeLRU bypassing\+BTO IPC over LRU, geomean \((?P<n>\d+)\)$",
      dict(ours=lambda s, m: s.table("Fig. 5.11/5.12:").cell(f"geomean ({m['n']})", "AgeLRU bypass+BTO"), exact=True)),
+    ("PCAL", r"^optimal (?P<v>throttling|static PCAL) IPC over warp-max, geomean \((?P<n>\d+)\)$",
+     dict(ours=lambda s, m: s.table("Fig. 4.12:").cell(f"geomean ({m['n']})", m["v"]), exact=True)),
+    ("PCAL", r"^dynamic PCAL IPC over optimal static PCAL, geomean \((?P<n>\d+)\)$",
+     dict(ours=lambda s, m: geomean([(lambda d, st: d / st if d is not None and st else None)(
+         t.cell(r[0], "dynamic PCAL"), t.cell(r[0], "static PCAL"))
+         for t in [s.table("Fig. 4.22:")] for r in t.rows if not r[0].startswith("geomean")]), sign=0)),
 ]
 
 
