@@ -201,6 +201,13 @@ QUOTES += [
      dict(ours=lambda s, m: geomean([(lambda d, st: d / st if d is not None and st else None)(
          t.cell(r[0], "dynamic PCAL"), t.cell(r[0], "static PCAL"))
          for t in [s.table("Fig. 4.22:")] for r in t.rows if not r[0].startswith("geomean")]), sign=0)),
+    ("RPR", r"^RPR reuse distance over (?P<v>AgeLRU|throttling)(?: \(CTA-opt\))?, IPC geomean, "
+            r"(?:key set|(?P<g>regular)) \((?P<n>\d+)\)$",
+     dict(ours=lambda s, m: _pair("Fig. 6.4:", lambda m: f"geomean {m['g'] or 'all'} ({m['n']})", "RPR reuse distance",
+                                  "AgeLRU" if m["v"] == "AgeLRU" else "throttling (warp-opt)", lambda x, y: x / y)(s, m))),
+    ("RPR", r"^(?P<w>BFS|SSSP): RPR reuse distance over throttling$",
+     dict(ours=lambda s, m: _pair("Fig. 6.4:", lambda m: m["w"], "RPR reuse distance", "throttling (warp-opt)",
+                                  lambda x, y: x / y)(s, m))),
 ]
 
 
