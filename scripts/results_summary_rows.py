@@ -8,13 +8,20 @@ from the table's cells as printed (3 decimals), with the runner's own geomean an
 (experiments/core.py), over the rows of the group the summary row names, for the summary rows
 whose group holds a workload named by --spliced (the others are the runner's own and stay):
 
-  geomean|mean [paper|ours] regular|irregular|all (N)   and   geomean (N) / mean (N)
+  geomean|mean [paper|ours] regular|irregular|all (N),   geomean (N) / mean (N)
+  and dycache's bare paper|ours regular|irregular|all (N) (a geomean)
 
 Group membership: dycache's Fig. 8 table's "group (paper / ours)" column (docs/workloads.md's tags
 and the DyCache paper's grouping); a row whose group has no workload in that column, or whose
 count N differs from the rows found, is left alone and reported. Cells "-" are skipped. The
 rounding of the printed cells moves a recomputed summary by at most about 0.001; with --check
-the script reports every summary row it would change, and exits 1 if any does.
+the script reports every summary row it would change, and exits 1 if any does. A spliced
+workload's rows are found by its name or, in the two-level study's tables, its paper name
+(pfilter -> PF).
+
+Then the "Beside the paper" rows that quote these tables are checked against them
+(scripts/results_quotes.py): a row whose "ours" number disagrees with the cells it quotes is
+reported (--check: exit 1) or rewritten with its direction and effect size (--write).
 
   scripts/results_summary_rows.py docs/results.md --spliced shfl,pfilter,sp --check
   scripts/results_summary_rows.py docs/results.md --spliced shfl,pfilter,sp --write
@@ -26,8 +33,23 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "experiments"))
 from core import geomean, mean  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_quotes import check_beside  # noqa: E402
+from two_level import PAPER_APPS as TWO_LEVEL_LABELS  # noqa: E402  (results_quotes put studies/ on the path)
 
-SUMMARY = re.compile(r"^(geomean|mean)(?: (paper|ours))?(?: (regular|irregular|all))? \((\d+)\)$")
+SUMMARY = re.compile(r"^(?:(geomean|mean)(?: (paper|ours))?(?: (regular|irregular|all))?"
+                     r"|()(paper|ours) (regular|irregular|all)) \((\d+)\)$")
+
+
+def summary(label):
+    """(aggregate, side, group, N) of a summary row's label, or None. A bare 'paper regular (10)'
+    (dycache's Fig. 8, 10 and 12: experiments/studies/dycache.py's label) is a geomean."""
+    m = SUMMARY.match(label)
+    if not m:
+        return None
+    if m.group(4) is not None:
+        return "geomean", m.group(5), m.group(6), int(m.group(7))
+    return m.group(1), m.group(2) or "ours", m.group(3) or "all", int(m.group(7))
 
 
 def cells(line):
@@ -65,6 +87,8 @@ def main():
     a = ap.parse_args()
     lines = open(a.results).read().split("\n")
     groups = groups_from(lines)
+    # a spliced workload's row label: its name, or the two-level study's paper name (pfilter -> PF)
+    spliced = set(a.spliced) | {TWO_LEVEL_LABELS[w] for w in a.spliced if w in TWO_LEVEL_LABELS}
     changed = 0
     i = 0
     while i < len(lines):
@@ -77,20 +101,20 @@ def main():
         while end < len(lines) and lines[end].startswith("|"):
             end += 1
         rows = [(k, cells(lines[k])) for k in range(start, end)]
-        body = {c[0]: c for _, c in rows if not SUMMARY.match(c[0])}
+        body = {c[0]: c for _, c in rows if not summary(c[0])}
         for k, c in rows:
-            m = SUMMARY.match(c[0])
+            m = summary(c[0])
             if not m:
                 continue
-            fn = geomean if m.group(1) == "geomean" else mean
-            side, grp = m.group(2) or "ours", m.group(3) or "all"
+            agg, side, grp, n = m
+            fn = geomean if agg == "geomean" else mean
             if grp == "all" and side == "ours":
                 members = list(body)
             else:
                 names = groups.get(f"{side} {grp}", []) if grp != "all" else (
                     groups.get(f"{side} regular", []) + groups.get(f"{side} irregular", []))
                 members = [w for w in body if w in names]
-            if not members or len(members) != int(m.group(4)):
+            if not members or len(members) != n:
                 print(f"{a.results}:{k + 1}: '{c[0]}': {len(members)} rows found, left alone", file=sys.stderr)
                 continue
             new = list(c)
@@ -102,13 +126,14 @@ def main():
                 if len(vals) != len(members):
                     continue
                 new[col] = f"{fn(vals):.3f}"
-            if not any(w in a.spliced for w in members):
+            if not any(w in spliced for w in members):
                 continue  # the runner's own summary: none of its rows was spliced in since
             if new != c:
                 changed += 1
                 print(f"{a.results}:{k + 1}: {' | '.join(c)}  ->  {' | '.join(new)}")
                 lines[k] = "| " + " | ".join(new) + " |"
         i = end
+    changed += check_beside(lines, a.results, lambda msg: print(msg, file=sys.stderr))
     if a.write:
         with open(a.results, "w") as f:
             f.write("\n".join(lines))

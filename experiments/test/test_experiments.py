@@ -748,6 +748,41 @@ class SplicedSummaryRows(unittest.TestCase):
             self.assertEqual(read(path), self.TABLE.format("2.000"))  # geomean(1, 4)
             self.assertEqual(self.run_script(path, "a", "--check").returncode, 0)
 
+    # A DyCache section: Fig. 8 with a bare group summary (a geomean), and a Beside-the-paper row
+    # quoting it (paper 1.400 over ref 1: ours 2.000 is effect +2.50, same direction).
+    SECTION = ("## DyCache: test\n\n**Beside the paper.**\n\n"
+               "| what | paper | ours | same direction | ours / paper (effect size) | backend |\n"
+               "|---|---:|---:|:---:|---:|---|\n"
+               "| DyCache-50 IPC geomean, paper irregular (2) | 1.400 | {} | golden |\n"
+               "| DyCache-50 speedup at 48 KB over its speedup at 16 KB (paper all) | lower (Fig. 10) | {} | golden |\n\n"
+               "**Fig. 8: IPC**\n\n| workload | DyCache-50 | group (paper / ours) |\n|---|---:|---:|\n"
+               "| a | 1.000 | paper irregular / ours irregular |\n| b | 4.000 | paper irregular / ours irregular |\n"
+               "| paper irregular (2) | {} |  |\n\n"
+               "**Fig. 10: 48 KB**\n\n| workload | DyCache-50 16 KB | DyCache-50 48 KB |\n|---|---:|---:|\n"
+               "| a | 1.000 | 1.000 |\n| b | 4.000 | 2.000 |\n| paper all (2) | 2.000 | 1.414 |\n")
+
+    def test_a_stale_beside_the_paper_cell_is_found_and_rewritten(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "results.md")
+            stale = self.SECTION.format("0.900 | **no** | -0.25", "1.004 | **no** | -", "0.900")
+            with open(path, "w") as f:
+                f.write(stale)
+            r = self.run_script(path, "b", "--check")
+            self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+            self.assertIn("paper irregular (2) | 0.900 |   ->  paper irregular (2) | 2.000", r.stdout)  # the summary
+            self.assertIn("1.400 | 0.900 | **no** | -0.25  ->", r.stdout)                     # the quote of it
+            self.assertIn("| 0.707 | yes | -", r.stdout)                                      # 1.414 / 2.000
+            self.assertEqual(read(path), stale)  # --check writes nothing
+            self.assertEqual(self.run_script(path, "b", "--write").returncode, 0)
+            self.assertEqual(read(path), self.SECTION.format("2.000 | yes | +2.50", "0.707 | yes | -", "2.000"))
+            self.assertEqual(self.run_script(path, "b", "--check").returncode, 0)
+            # a quote is checked against its table whether or not a row of it was spliced
+            with open(path, "w") as f:
+                f.write(self.SECTION.format("2.000 | yes | +2.50", "1.004 | **no** | -", "2.000"))
+            r = self.run_script(path, "c", "--check")
+            self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+            self.assertEqual(r.stdout.count("  ->  "), 1, r.stdout)
+
 
 if __name__ == "__main__":
     unittest.main()

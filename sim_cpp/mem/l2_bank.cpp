@@ -78,7 +78,7 @@ int32_t L2Bank::find_mshr(Addr line_addr) const {
   return i == LineTable::kNone ? -1 : static_cast<int32_t>(i);
 }
 
-bool L2Bank::accept(const ReqPacket& pk, uint64_t now) {
+bool L2Bank::accept(const ReqPacket& pk, uint64_t now, ReqTimes times) {
   const MemReq& r = pk.req;
   const Addr line_addr = r.line_addr & ~Addr{kLineBytes - 1};
   const uint32_t set = set_of(line_addr);
@@ -125,6 +125,10 @@ bool L2Bank::accept(const ReqPacket& pk, uint64_t now) {
   out.resp.data = image_.read_sectors(line_addr, want);
   out.resp.sectors = want;
   out.resp.l2_bypass_bit = false;
+  out.req_grant = times.grant;
+  out.req_arrive = times.arrive;
+  out.l2_accept = now;
+  out.l2_hit = missing == 0;
   if (r.agcb_bypass && p_.l2_agcb_verify) {
     bool bit = bypass_bits_.count(line_addr) != 0;
     out.resp.l2_bypass_bit = golden::l2_bypass_override(bit);
@@ -137,6 +141,7 @@ bool L2Bank::accept(const ReqPacket& pk, uint64_t now) {
   if (missing == 0) {
     if (stats_) ++stats_->l2_hits;
     hit_pipe_.push_back(Timed{now + p_.l2_hit_latency, slot});
+    out.l2_ready = now + p_.l2_hit_latency;
     return true;
   }
   if (stats_) ++stats_->l2_misses;
@@ -202,6 +207,7 @@ void L2Bank::fill(const DramRequest& d, uint64_t now) {
       if (prev == kNil) e.head = next; else slot_next_[prev] = next;
       if (e.tail == s) e.tail = prev;
       fill_pipe_.push_back(Timed{now + p_.l2_fill_latency, s});
+      slots_[s].l2_ready = now + p_.l2_fill_latency;
     } else {
       prev = s;
     }

@@ -50,7 +50,8 @@ class L2Bank {
 
   // Takes the request at cycle `now` (its functional effect happens here). Returns false,
   // changing nothing, when the bank cannot take it this cycle.
-  bool accept(const ReqPacket& p, uint64_t now);
+  // `times`: when the request left the SM and reached the slice (for the round-trip parts only).
+  bool accept(const ReqPacket& p, uint64_t now, ReqTimes times = {});
   // Untimed write-allocate of `sectors` of a line (MemorySystem::preload_l2): valid, dirty,
   // most recently used; an evicted victim's write-back is not simulated.
   void preload(Addr line_addr, SectorMask sectors);

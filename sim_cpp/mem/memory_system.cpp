@@ -92,7 +92,7 @@ struct MemorySystem::Impl {
     // head is retried after one of them.
     if (head_refused[b]) return;
     if (const auto* pk = req_net.peek(b, now)) {
-      if (bank.accept(pk->payload, now)) {
+      if (bank.accept(pk->payload, now, ReqTimes{pk->grant, pk->arrive})) {
         stats.noc_latency_sum += pk->arrive - pk->inject;
         ++stats.noc_packets;
         req_net.pop(b);
@@ -191,6 +191,17 @@ void MemorySystem::take_response(uint32_t sm) {
   if (pk == nullptr || m.last_response[sm] == m.now) throw std::logic_error("MemorySystem::take_response without a response");
   m.stats.round_trip_sum += m.now - pk->payload.accepted;
   ++m.stats.round_trips;
+  const RespPacket& r = pk->payload;
+  MemorySystemStats::RoundTripParts& t = m.stats.round_trip_parts;
+  t.req_queue += r.req_grant - r.accepted;
+  t.req_network += r.req_arrive - r.req_grant;
+  t.l2_input += r.l2_accept - r.req_arrive;
+  (r.l2_hit ? t.l2_hit : t.l2_miss) += r.l2_ready - r.l2_accept;
+  ++(r.l2_hit ? t.hit_reads : t.miss_reads);
+  t.l2_output += pk->inject - r.l2_ready;
+  t.resp_queue += pk->grant - pk->inject;
+  t.resp_network += pk->arrive - pk->grant;
+  t.sm_eject += m.now - pk->arrive;
   m.resp_net.pop(sm);
   m.last_response[sm] = m.now;
 }
@@ -339,6 +350,13 @@ nlohmann::json MemorySystem::stats_json() const {
   j["noc_packets"] = s.noc_packets;
   j["round_trip_sum"] = s.round_trip_sum;
   j["round_trips"] = s.round_trips;
+  const MemorySystemStats::RoundTripParts& t = s.round_trip_parts;
+  j["round_trip_parts"] = {{"req_queue", t.req_queue},       {"req_network", t.req_network},
+                           {"l2_input", t.l2_input},         {"l2_hit", t.l2_hit},
+                           {"l2_miss", t.l2_miss},           {"l2_output", t.l2_output},
+                           {"resp_queue", t.resp_queue},     {"resp_network", t.resp_network},
+                           {"sm_eject", t.sm_eject},         {"hit_reads", t.hit_reads},
+                           {"miss_reads", t.miss_reads}};
   // Derived.
   j["cycles"] = m.now;
   j["l2_read_hit_rate"] = ratio(s.l2_hits, s.l2_hits + s.l2_misses);

@@ -45,6 +45,28 @@ struct MemorySystemStats {
   uint64_t noc_request_flits = 0, noc_response_flits = 0;
   uint64_t noc_latency_sum = 0, noc_packets = 0;        // request network, injection to ejection
   uint64_t round_trip_sum = 0, round_trips = 0;          // read request accepted -> response delivered
+  // round_trip_sum split where each read spent its cycles (the parts sum to round_trip_sum):
+  // req_queue   accepted -> its request leaves the SM's NoC injection buffer (port and credits)
+  // req_network -> usable at the L2 slice's input (serialisation + noc.latency)
+  // l2_input    -> the slice accepts it (one a cycle; refused for want of a read slot, MSHR or
+  //                DRAM-queue room; behind earlier requests in the slice's input buffer)
+  // l2_hit / l2_miss  -> the response is ready to leave the slice: a hit's l2.hit_latency; a
+  //                miss's l2 tag stage, the slice's DRAM-bound queue, the DRAM channel's queue and
+  //                service, and l2.fill_latency (a read merged into a pending fetch is a miss)
+  // l2_output   -> the response enters the response network (one a cycle per slice, injection
+  //                buffer room)
+  // resp_queue  -> it leaves that injection buffer (the slice's port: a 5-flit line response
+  //                holds it 5 cycles at 1 flit a cycle)
+  // resp_network -> usable at the SM (serialisation - 1 + noc.latency)
+  // sm_eject    -> the SM takes it (one a cycle)
+  struct RoundTripParts {
+    uint64_t req_queue = 0, req_network = 0, l2_input = 0, l2_hit = 0, l2_miss = 0, l2_output = 0;
+    uint64_t resp_queue = 0, resp_network = 0, sm_eject = 0;
+    uint64_t hit_reads = 0, miss_reads = 0;  // reads delivered that hit / missed in the L2
+    uint64_t sum() const {
+      return req_queue + req_network + l2_input + l2_hit + l2_miss + l2_output + resp_queue + resp_network + sm_eject;
+    }
+  } round_trip_parts;
 };
 
 class MemorySystem {

@@ -41,6 +41,7 @@ class Network {
     uint32_t dst = 0;
     uint32_t flits = 1;
     uint64_t inject = 0;  // cycle the packet entered the injection buffer
+    uint64_t grant = 0;   // cycle it left the injection buffer (set at grant)
     uint64_t arrive = 0;  // cycle it is usable at the destination (set at grant)
   };
 
@@ -77,6 +78,7 @@ class Network {
     p.dst = dst;
     p.flits = flits == 0 ? 1 : flits;
     p.inject = now;
+    p.grant = 0;
     p.arrive = 0;
     active_[src / 64] |= uint64_t{1} << (src % 64);
     ++queued_;
@@ -113,6 +115,7 @@ class Network {
       last_grant_[d] = s;
       Packet& p = src_[s].front();
       const uint32_t ser = (p.flits + fpc_ - 1) / fpc_;
+      p.grant = now;
       p.arrive = now + ser - 1 + latency_;
       dst_[d].push_back(p);
       src_[s].pop_front();

@@ -605,6 +605,55 @@ TEST(MemorySystem, UnloadedRoundTripsMatchTheCalibration) {
   EXPECT_EQ(conflict, 203u);
   EXPECT_EQ(r.ms.stats().round_trips, 4u);
   EXPECT_EQ(r.ms.stats().round_trip_sum, l2_hit + row_hit + closed + conflict);
+  // Unloaded, the parts are the calibration's terms and nothing waits: request NoC 8 (1 flit),
+  // L2 hit 100 (l2.hit_latency), response NoC 12 (5 flits at 1 a cycle: 4 + noc.latency 8); the
+  // three misses spend the rest in the L2 (tag, DRAM, fill).
+  const MemorySystemStats::RoundTripParts& t = r.ms.stats().round_trip_parts;
+  EXPECT_EQ(t.hit_reads, 1u);
+  EXPECT_EQ(t.miss_reads, 3u);
+  EXPECT_EQ(t.req_network, 4u * r.p.noc_latency);
+  EXPECT_EQ(t.l2_hit, r.p.l2_hit_latency);
+  EXPECT_EQ(t.resp_network, 4u * (4 + r.p.noc_latency));
+  EXPECT_EQ(t.l2_miss, row_hit + closed + conflict - 3u * (r.p.noc_latency + 4 + r.p.noc_latency));
+  EXPECT_EQ(t.req_queue + t.l2_input + t.l2_output + t.resp_queue + t.sm_eject, 0u);
+  EXPECT_EQ(t.sum(), r.ms.stats().round_trip_sum);
+}
+
+// Under load the parts still sum to the round trips, and the queues show where reads wait.
+TEST(MemorySystem, RoundTripPartsSumToTheRoundTripUnderLoad) {
+  Rig r(gtx480());
+  const uint32_t sms = r.p.sms;
+  std::vector<uint32_t> outstanding(sms, 0);
+  uint64_t sent = 0;
+  for (uint64_t c = 0; c < 400; ++c) {
+    for (uint32_t s = 0; s < sms; ++s) {
+      if (outstanding[s] < 16 && r.ms.request_ready(s)) {  // every SM on one partition's lines
+        r.ms.request(s, read_req(r.line_at(2, static_cast<uint32_t>(c % 8), static_cast<uint32_t>(c % 300)), 0xF,
+                                 static_cast<uint8_t>(outstanding[s])));
+        ++outstanding[s], ++sent;
+      }
+      if (c % 2 == 0 && r.ms.response(s)) --outstanding[s];  // SMs that take every other cycle
+    }
+    r.tick();
+  }
+  for (int i = 0; i < 200000 && !r.ms.idle(); ++i) {
+    for (uint32_t s = 0; s < sms; ++s) (void)r.ms.response(s);
+    r.tick();
+  }
+  ASSERT_TRUE(r.ms.idle());
+  const MemorySystemStats& s = r.ms.stats();
+  const MemorySystemStats::RoundTripParts& t = s.round_trip_parts;
+  EXPECT_EQ(s.round_trips, sent);
+  EXPECT_EQ(t.sum(), s.round_trip_sum);
+  EXPECT_EQ(t.hit_reads, s.l2_hits);
+  EXPECT_EQ(t.miss_reads, s.l2_misses);
+  EXPECT_EQ(t.req_network, sent * r.p.noc_latency);
+  EXPECT_EQ(t.l2_hit, t.hit_reads * r.p.l2_hit_latency);
+  EXPECT_EQ(t.resp_network, sent * (4 + r.p.noc_latency));
+  EXPECT_GT(t.req_queue, 0u) << "15 SMs into one partition's two slices queue at injection";
+  EXPECT_GT(t.l2_input + t.resp_queue, 0u);
+  EXPECT_GT(t.sm_eject, 0u) << "the SMs took responses every other cycle only";
+  EXPECT_GT(t.l2_miss, t.miss_reads * (r.p.l2_tag_latency + r.p.dram_latency + r.p.l2_fill_latency));
 }
 
 TEST(MemorySystem, UnloadedRoundTripsOfTheOtherPresets) {
@@ -787,6 +836,17 @@ TEST(MemorySystem, StatsAreConsistentAndStatsJsonHasEveryField) {
   }
   EXPECT_EQ(j["cycles"].get<uint64_t>(), r.now);
   EXPECT_GT(j["avg_round_trip"].get<double>(), 0.0);
+  const MemorySystemStats::RoundTripParts& t = s.round_trip_parts;
+  const std::pair<const char*, uint64_t> parts[] = {
+      {"req_queue", t.req_queue},   {"req_network", t.req_network},   {"l2_input", t.l2_input},
+      {"l2_hit", t.l2_hit},         {"l2_miss", t.l2_miss},           {"l2_output", t.l2_output},
+      {"resp_queue", t.resp_queue}, {"resp_network", t.resp_network}, {"sm_eject", t.sm_eject},
+      {"hit_reads", t.hit_reads},   {"miss_reads", t.miss_reads}};
+  for (const auto& [key, value] : parts) {
+    ASSERT_TRUE(j["round_trip_parts"].contains(key)) << key;
+    EXPECT_EQ(j["round_trip_parts"][key].get<uint64_t>(), value) << key;
+  }
+  EXPECT_EQ(t.sum(), s.round_trip_sum);
 }
 
 TEST(MemorySystem, RejectsAConfigWhoseChannelsDifferFromPartitions) {

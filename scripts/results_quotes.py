@@ -1,0 +1,266 @@
+"""The "Beside the paper" rows of docs/results.md recomputed from the tables they quote.
+
+Each study's generated block in docs/results.md has a "Beside the paper" table (what | paper |
+ours | same direction | ours / paper (effect size) | backend), made by the study's analyse()
+(experiments/studies/*.py) from the points' statistics. Most of its "ours" numbers are also
+printed in a table below it: a summary row (geomean / mean over a group), a cell of one workload,
+or an aggregate of a column over named workloads. When workloads' rows are rerun and spliced in by
+hand, scripts/results_summary_rows.py recomputes the summary rows, and this module recomputes the
+"ours" cells that quote them, with the direction and effect-size columns (experiments/core.py's
+Comparison, experiments/report.py's formats). QUOTES below says, per study section, which table
+cells each row quotes; the same formulas as the study's analyse(), over the printed cells.
+
+A row that quotes one printed cell (exact=True: a summary row or one workload's cell) agrees when
+its number is that cell in the row's unit; a row computed from several cells (a ratio, median,
+difference, or an aggregate over named workloads) agrees when it is within TOL of the recomputed
+value (the printed cells' rounding moves it by at most about 0.001), and its note, if any, is
+the recomputed one. A row of a Beside
+table that no QUOTES entry matches is reported (--check lists it) but is not an error: some rows
+quote numbers that no table prints (the PCAL and RPR studies' per-workload warp-opt ratios).
+"""
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "experiments"))
+sys.path.insert(0, os.path.join(HERE, "..", "experiments", "studies"))
+from core import Comparison, geomean, mean, median  # noqa: E402
+from report import fmt_value  # noqa: E402
+import two_level  # noqa: E402
+
+TOL = 0.002  # a fraction or ratio; 0.2 % / 0.2 pp for the % and pp units
+
+
+def cells(line):
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def number(s):
+    try:
+        return float(s)
+    except (TypeError, ValueError):
+        return None
+
+
+class Table:
+    def __init__(self, title, header, rows):
+        self.title, self.header, self.rows = title, header, rows   # rows: [cells], in order
+        self.by_key = {r[0]: r for r in rows}
+
+    def cell(self, key, col):
+        if key not in self.by_key:
+            raise KeyError(f"row '{key}' not in table '{self.title[:60]}'")
+        if col not in self.header:
+            raise KeyError(f"column '{col}' not in table '{self.title[:60]}'")
+        r = self.by_key[key]
+        i = self.header.index(col)
+        return number(r[i]) if i < len(r) else None
+
+    def column(self, keys, col):
+        return [self.cell(k, col) for k in keys]
+
+
+class Section:
+    """One '## ' section of results.md: its tables by their bold title, its Beside-the-paper rows."""
+
+    def __init__(self, heading):
+        self.heading, self.tables, self.beside = heading, [], []   # beside: [(line index, cells)]
+
+    def table(self, title_part):
+        found = [t for t in self.tables if title_part in t.title]
+        if len(found) != 1:
+            raise KeyError(f"{len(found)} tables titled '{title_part}' in section '{self.heading}'")
+        return found[0]
+
+    def paper_apps(self):
+        """DyCache's 19: the rows of Fig. 8 whose group column names a paper group."""
+        t = self.table("Fig. 8:")
+        return [r[0] for r in t.rows if r[-1].startswith("paper ")]
+
+
+def sections(lines):
+    out, cur, title = [], None, ""
+    i = 0
+    while i < len(lines):
+        ln = lines[i]
+        if ln.startswith("## "):
+            cur = Section(ln[3:].strip())
+            out.append(cur)
+        elif ln.startswith("**"):
+            title = ln
+        elif ln.startswith("| ") and i + 1 < len(lines) and lines[i + 1].startswith("|---") and cur:
+            header = cells(ln)
+            end = i + 2
+            while end < len(lines) and lines[end].startswith("|"):
+                end += 1
+            rows = [cells(lines[k]) for k in range(i + 2, end)]
+            if title.startswith("**Beside the paper") and header[:3] == ["what", "paper", "ours"]:
+                cur.beside += [(k, cells(lines[k])) for k in range(i + 2, end)]
+            else:
+                cur.tables.append(Table(title, header, rows))
+            i = end
+            continue
+        i += 1
+    return out
+
+
+# ---- what each Beside row quotes: (section heading prefix, regex on "what", spec) ----
+# spec: ours(section, match) -> value or (value, note); ref, unit, sign (the paper's direction when
+# it gives no number) as the study's Comparison has them; exact: the row quotes one printed cell.
+
+def _dy_median(s, m):
+    apps = s.paper_apps()
+    ch = s.table("Fig. 9:").column(apps, "DyCache-50 change")
+    band = sum(1 for c in ch if c is not None and -0.60 <= c <= -0.10)
+    return median(ch), f"{band} of {len(apps)} apps down 10-60 %"
+
+
+def _pair(table, key, a, b, f):
+    return lambda s, m: (lambda x, y: f(x, y) if x is not None and y else None)(
+        s.table(table).cell(key(m), a), s.table(table).cell(key(m), b))
+
+
+def _tl(names):  # two-level's workload names -> its tables' row labels
+    return [two_level.PAPER_APPS[w] for w in names if w in two_level.PAPER_APPS]
+
+
+QUOTES = [
+    ("DyCache", r"^(?P<v>.+) IPC geomean, paper (?P<g>regular|irregular|all) \((?P<n>\d+)\)$",
+     dict(ours=lambda s, m: s.table("Fig. 8:").cell(f"paper {m['g']} ({m['n']})", m["v"]), exact=True)),
+    ("DyCache", r"^DyCache-50 IPC geomean, ours (?P<g>regular|irregular) \((?P<n>\d+), our tags\)$",
+     dict(ours=lambda s, m: s.table("Fig. 8:").cell(f"ours {m['g']} ({m['n']})", "DyCache-50"), exact=True)),
+    ("DyCache", r"^DyCache-50 miss-rate change, median of the paper's apps$", dict(ours=_dy_median, ref=0.0, unit="%")),
+    ("DyCache", r"^BFS: Elastic-32 IPC over DyCache-50$",
+     dict(ours=_pair("Fig. 8:", lambda m: "bfs", "Elastic-32", "DyCache-50", lambda x, y: x / y))),
+    ("DyCache", r"^DyCache-50 speedup at 48 KB over its speedup at 16 KB \(paper all\)$",
+     dict(ours=lambda s, m: _pair("Fig. 10:", lambda m: f"paper all ({len(s.paper_apps())})", "DyCache-50 48 KB",
+                                  "DyCache-50 16 KB", lambda x, y: x / y)(s, m), sign=-1)),
+    ("DyCache", r"^baseline IPC 48 KB / 16 KB, geomean \(paper all\)$",
+     dict(ours=lambda s, m: s.table("Fig. 11:").cell(f"geomean paper all ({len(s.paper_apps())})",
+                                                     "IPC 48 KB / 16 KB"), exact=True)),
+    ("DyCache", r"^baseline miss-rate change 16 -> 48 KB, mean \(paper all\)$",
+     dict(ours=lambda s, m: _pair("Fig. 11:", lambda m: f"mean paper all ({len(s.paper_apps())})", "miss rate 48 KB",
+                                  "miss rate 16 KB", lambda x, y: x / y - 1)(s, m), ref=0.0, unit="%", sign=-1)),
+    ("DyCache", r"^DyCache-50 (?P<k>5K|10K) over 1K samples, geomean \(paper all\)$",
+     dict(ours=lambda s, m: s.table("Fig. 12:").cell(f"paper all ({len(s.paper_apps())})", f"{m['k']} / 1K"), exact=True)),
+    ("DyCache", r"^DyCache-50 keep-large over DyCache-50, geomean of BFS, CFD, SC$",
+     dict(ours=lambda s, m: geomean(s.table("Granularity retention").column(["bfs", "cfd", "streamcluster"],
+                                                                            "IPC keep / DyCache-50")), sign=1)),
+    ("Two-level", r"^(?P<v>two-level|k = 0\.9) IPC over no bypass, geomean \((?P<n>\d+)\)$",
+     dict(ours=lambda s, m: s.table("Fig. 4:").cell(f"geomean ({m['n']})", m["v"]), exact=True)),
+    ("Two-level", r"^two-level: requests bypassed, mean \((?P<n>\d+)\)$",
+     dict(ours=lambda s, m: s.table("Fig. 5:").cell(f"mean ({m['n']})", "bypassed"), ref=0.0, unit="%", exact=True)),
+    ("Two-level", r"^two-level: bypassed on the B-mode benchmarks \((?P<n>\d+)\)$",
+     dict(ours=lambda s, m: mean(s.table("Fig. 5:").column(_tl(two_level.B_MODE), "bypassed")), ref=0.0, unit="%")),
+    ("Two-level", r"^two-level: bypassed on SPMV, BT, STC, CF \((?P<n>\d+)\)$",
+     dict(ours=lambda s, m: mean(s.table("Fig. 5:").column(_tl(two_level.CACHE_FRIENDLY), "bypassed")),
+          ref=0.0, unit="%")),
+    ("Two-level", r"^two-level IPC on SPMV, BT, STC, CF, geomean \((?P<n>\d+)\)$",
+     dict(ours=lambda s, m: geomean(s.table("Fig. 4:").column(_tl(two_level.CACHE_FRIENDLY), "two-level")), sign=0)),
+    ("Two-level", r"^L1 off IPC on ADI, NW, LUD, JCB1D, geomean \((?P<n>\d+)\)$",
+     dict(ours=lambda s, m: geomean(s.table("Fig. 3:").column(_tl(two_level.OFF_BEST), "L1 off (approx.)")), sign=1)),
+    ("Two-level", r"^two-level IPC on PF$", dict(ours=lambda s, m: s.table("Fig. 4:").cell("PF", "two-level"), exact=True)),
+    ("Two-level", r"^two-level: miss-rate change of the cached requests, mean$",
+     dict(ours=lambda s, m: mean([(lambda a, b: b - a if a is not None and b is not None else None)(
+         t.cell(r[0], "miss rate no bypass"), t.cell(r[0], "miss rate two-level"))
+         for t in [s.table("Fig. 5:")] for r in t.rows if not r[0].startswith("mean (")]), ref=0.0, unit="pp")),
+]
+
+
+def _agcb_ipc(s, m):
+    v = m["v"] or m["v2"]
+    col = {"reset 15": "IPC reset 15", "reset 0": "IPC reset 0",
+           "reset 15 without L2 verification": "IPC reset 15 no check"}[v]
+    return s.table(f"AGCB IPC over the baseline ({m['preset'] or 'qv100'}").cell(f"geomean all ({m['n']})", col)
+
+
+def _agcb_hit_change(s, m):
+    t = s.table(f"L1 hit rate, baseline and AGCB ({m['preset'] or 'qv100'}")
+    return mean([(lambda a, b: b - a if a is not None and b is not None else None)(
+        t.cell(r[0], "baseline"), t.cell(r[0], "AGCB reset 15")) for r in t.rows if not r[0].startswith("mean ")])
+
+
+QUOTES += [
+    ("AGCB", r"^AGCB (?:(?P<v>reset 15 without L2 verification), |(?P<v2>reset 15|reset 0) )IPC geomean, "
+             r"all \((?P<n>\d+)\)(?: \((?P<preset>gtx480)\))?$", dict(ours=_agcb_ipc, exact=True)),
+    ("AGCB", r"^AGCB reset 15 hit-rate change, mean(?: \((?P<preset>gtx480)\))?$",
+     dict(ours=_agcb_hit_change, ref=0.0, unit="pp", sign=1)),
+    ("AGCB", r"^AGCB reset 15: bypass predictions the L2 overrode, mean(?: \((?P<preset>gtx480)\))?$",
+     dict(ours=lambda s, m: s.table(f"AGCB IPC over the baseline ({m['preset'] or 'qv100'}").cell(
+         "mean all (35)", "overridden 15"), ref=0.0, unit="%", exact=True)),
+    ("AgeLRU", r"^(?P<v>AgeLRU|BIP) replacement IPC over LRU, geomean \((?P<n>\d+)\)$",
+     dict(ours=lambda s, m: s.table("Fig. 5.6:").cell(f"geomean ({m['n']})", m["v"]), exact=True)),
+    ("AgeLRU", r"^AgeLRU bypassing IPC over LRU, geomean \((?P<n>\d+)\)$",
+     dict(ours=lambda s, m: s.table("Fig. 5.9:").cell(f"geomean ({m['n']})", "AgeLRU bypass"), exact=True)),
+    ("AgeLRU", r"^AgeLRU bypassing\+BTO IPC over LRU, geomean \((?P<n>\d+)\)$",
+     dict(ours=lambda s, m: s.table("Fig. 5.11/5.12:").cell(f"geomean ({m['n']})", "AgeLRU bypass+BTO"), exact=True)),
+    ("PCAL", r"^optimal (?P<v>throttling|static PCAL) IPC over warp-max, geomean \((?P<n>\d+)\)$",
+     dict(ours=lambda s, m: s.table("Fig. 4.12:").cell(f"geomean ({m['n']})", m["v"]), exact=True)),
+    ("PCAL", r"^dynamic PCAL IPC over optimal static PCAL, geomean \((?P<n>\d+)\)$",
+     dict(ours=lambda s, m: geomean([(lambda d, st: d / st if d is not None and st else None)(
+         t.cell(r[0], "dynamic PCAL"), t.cell(r[0], "static PCAL"))
+         for t in [s.table("Fig. 4.22:")] for r in t.rows if not r[0].startswith("geomean")]), sign=0)),
+    ("RPR", r"^RPR reuse distance over (?P<v>AgeLRU|throttling)(?: \(CTA-opt\))?, IPC geomean, "
+            r"(?:key set|(?P<g>regular)) \((?P<n>\d+)\)$",
+     dict(ours=lambda s, m: _pair("Fig. 6.4:", lambda m: f"geomean {m['g'] or 'all'} ({m['n']})", "RPR reuse distance",
+                                  "AgeLRU" if m["v"] == "AgeLRU" else "throttling (warp-opt)", lambda x, y: x / y)(s, m))),
+    ("RPR", r"^(?P<w>BFS|SSSP): RPR reuse distance over throttling$",
+     dict(ours=lambda s, m: _pair("Fig. 6.4:", lambda m: m["w"], "RPR reuse distance", "throttling (warp-opt)",
+                                  lambda x, y: x / y)(s, m))),
+]
+
+
+def paper_value(text, unit):
+    """The paper's number from its cell ('0.920', '-35.0 % (...)', '+6.9 pp (...)'), or None."""
+    m = re.match(r"^([+-]?\d+(?:\.\d+)?)(?: (%|pp))?(?: \(|$)", text)
+    if not m:
+        return None
+    v = float(m.group(1))
+    return v / 100 if unit in ("%", "pp") else v
+
+
+def ours_value(text, unit):
+    m = re.match(r"^([+-]?\d+(?:\.\d+)?)(?: (%|pp))?", text)
+    if not m:
+        return None
+    v = float(m.group(1))
+    return v / 100 if unit in ("%", "pp") else v
+
+
+def check_beside(lines, path, report):
+    """Recomputes every Beside-the-paper row QUOTES covers; rewrites lines in place where the
+    quoted number disagrees. Returns the number of rows changed."""
+    changed = 0
+    for sec in sections(lines):
+        for k, c in sec.beside:
+            what = c[0]
+            specs = [(re.match(rx, what), spec) for head, rx, spec in QUOTES if sec.heading.startswith(head)]
+            specs = [(m, spec) for m, spec in specs if m]
+            if not specs:
+                report(f"{path}:{k + 1}: '{what}': no QUOTES entry (scripts/results_quotes.py), not checked")
+                continue
+            m, spec = specs[0]
+            unit, ref = spec.get("unit", "x"), spec.get("ref", 1.0)
+            try:
+                got = spec["ours"](sec, m)
+            except KeyError as e:
+                report(f"{path}:{k + 1}: '{what}': {e.args[0]}")
+                continue
+            got, note = got if isinstance(got, tuple) else (got, None)
+            quoted = ours_value(c[2], unit)
+            text = fmt_value(got, unit) + (f" ({note})" if note else "")
+            if got is None or (c[2] == text if spec.get("exact") else
+                               (quoted is not None and abs(quoted - got) <= TOL and (not note or c[2].endswith(f"({note})")))):
+                continue
+            comp = Comparison(what, got, paper=paper_value(c[1], unit), ref=ref, unit=unit,
+                              paper_sign=spec.get("sign"), note=note or "")
+            d, r = comp.direction(), comp.magnitude_ratio()
+            new = list(c)
+            new[2] = text
+            new[3] = "-" if d is None else ("yes" if d else "**no**")
+            new[4] = "-" if r is None else f"{(r if abs(r) >= 0.005 else 0.0):+.2f}"
+            changed += 1
+            print(f"{path}:{k + 1}: {' | '.join(c[:5])}  ->  {' | '.join(new[:5])}")
+            lines[k] = "| " + " | ".join(new) + " |"
+    return changed
