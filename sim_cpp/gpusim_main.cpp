@@ -265,6 +265,7 @@ int main(int argc, char** argv) {
       l1 = [=](const Config& c, uint32_t sm) {
         VerilatedOptions vo;
         vo.netlist = netlist;
+        vo.settled_counters = true;  // the statistics count every cycle run, as golden's (staged pipe: contract 16.4)
         if (sm == 0 && l1_fault_cycle) vo.fault_cycle = *l1_fault_cycle;
         if (!lockstep_waves.empty()) {
           vo.trace_file = fmt::format("{}/l1d_sm{}.fst", lockstep_waves, sm);
