@@ -170,6 +170,7 @@ class VerilatedL1 final : public RtlL1Port {
     }
     // Also without any: a model that calls $test$plusargs (the mutants) aborts unless its context
     // was given command arguments.
+    ctx_.assertOn(opt.assertions);
     std::vector<const char*> args{"gpusim"};
     for (const std::string& a : opt.plusargs) args.push_back(a.c_str());
     ctx_.commandArgs(static_cast<int>(args.size()), args.data());

@@ -58,6 +58,11 @@ struct VerilatedOptions {
   // granularity switch's pulse). The staged netlist has no named flops to read them from:
   // make_verilated_l1 throws ConfigError there. No effect on the single-cycle pipe (no lag).
   bool settled_counters = false;
+  // The RTL's assertions (models verilated with --assert; docs/rtl-verification.md): false skips
+  // their checks at run time (VerilatedContext::assertOn). Their support logic, which the RTL
+  // keeps under `ifndef SYNTHESIS, is still evaluated. gpusim --l1 verilated turns them off
+  // (docs/performance.md); lockstep and the testbenches keep them on.
+  bool assertions = true;
 };
 
 // "x.fst" -> "x.prev.fst": where VerilatedOptions::rotate_cycles moves the older cycles.
