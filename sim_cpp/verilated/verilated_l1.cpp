@@ -168,9 +168,9 @@ class VerilatedL1 final : public RtlL1Port {
     } else {
       ctx_.randReset(0);
     }
+    ctx_.assertOn(opt.assertions);  // the --assert checks (VerilatedOptions::assertions)
     // Also without any: a model that calls $test$plusargs (the mutants) aborts unless its context
     // was given command arguments.
-    ctx_.assertOn(opt.assertions);
     std::vector<const char*> args{"gpusim"};
     for (const std::string& a : opt.plusargs) args.push_back(a.c_str());
     ctx_.commandArgs(static_cast<int>(args.size()), args.data());
