@@ -6,7 +6,7 @@
 After `make experiments` (L1=verilated, its default) and `make experiments L1=golden`, every
 study directory holds both points/<preset>.<workload>.<variant>.<scale>.golden.json and ...verilated.json. This
 compares each pair as JSON with the field that names the backend (run.l1) and the golden-only
-counters (l1.accelsim_sectors) left out, and
+statistics (l1.accelsim_sectors, and on the staged pipe l1.staged_m_pairs) left out, and
 prints per study how many pairs there are, how many of the B points really ran on B (a point
 without a verilated model of its configuration falls back to golden and says so in its record)
 and how many differ. Exit status: 0 every pair identical, 1 a pair differs or a B point has no A
@@ -23,6 +23,7 @@ def stats_without_backend(path):
         j = json.load(f)
     backend = j.get("run", {}).pop("l1", None)
     j.get("l1", {}).pop("accelsim_sectors", None)  # golden-only counters (golden/l1.h): the RTL has none
+    j.get("l1", {}).pop("staged_m_pairs", None)  # golden-only, the staged pipe's decision pairs (docs/simulator.md)
     return j, backend
 
 

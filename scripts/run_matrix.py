@@ -43,8 +43,10 @@ def run_point(gpusim, preset, workload, policy, l1, scale, out):
 def without_backend(text):
     j = json.loads(text)
     j["run"].pop("l1", None)
-    # Golden-only counters (Accel-Sim's units, golden/l1.h): the RTL has none.
+    # Golden-only counters (Accel-Sim's units, golden/l1.h; the staged pipe's decision pairs,
+    # docs/simulator.md): the RTL has none.
     j.get("l1", {}).pop("accelsim_sectors", None)
+    j.get("l1", {}).pop("staged_m_pairs", None)
     return json.dumps(j, sort_keys=True)
 
 

@@ -265,6 +265,10 @@ int main(int argc, char** argv) {
       l1 = [=](const Config& c, uint32_t sm) {
         VerilatedOptions vo;
         vo.netlist = netlist;
+        vo.settled_counters = true;  // the statistics count every cycle run, as golden's (staged pipe: contract 16.4)
+        // The RTL's assertions are checked in lockstep (and by tb_l1d_top); --l1 verilated, the fast
+        // path, skips their checks (4 % of the staged model's evaluation; docs/performance.md).
+        vo.assertions = lockstep;
         if (sm == 0 && l1_fault_cycle) vo.fault_cycle = *l1_fault_cycle;
         if (!lockstep_waves.empty()) {
           vo.trace_file = fmt::format("{}/l1d_sm{}.fst", lockstep_waves, sm);

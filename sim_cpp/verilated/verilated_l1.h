@@ -50,6 +50,19 @@ struct VerilatedOptions {
   std::vector<std::string> plusargs;
   // The gate-level model (the Yosys netlist of l1d_top, gpusim --l1 netlist) instead of the RTL.
   bool netlist = false;
+  // What counters() reports. false: the RTL's counter outputs as they read after the last step;
+  // on the staged pipe they lag (contract 16.4: an event decided at M2 in cycle m is in the value
+  // read from m + 2), as the testbenches compare them. true: every event up to the last step, as
+  // golden's counters() (gpusim's statistics): on the staged pipe the port adds the increments
+  // still on their way into l1d_perf_counters (l1d_top's registered inc_<name>_q and the
+  // granularity switch's pulse). The staged netlist has no named flops to read them from:
+  // make_verilated_l1 throws ConfigError there. No effect on the single-cycle pipe (no lag).
+  bool settled_counters = false;
+  // The RTL's assertions (models verilated with --assert; docs/rtl-verification.md): false skips
+  // their checks at run time (VerilatedContext::assertOn). Their support logic, which the RTL
+  // keeps under `ifndef SYNTHESIS, is still evaluated. gpusim --l1 verilated turns them off
+  // (docs/performance.md); lockstep and the testbenches keep them on.
+  bool assertions = true;
 };
 
 // "x.fst" -> "x.prev.fst": where VerilatedOptions::rotate_cycles moves the older cycles.
