@@ -48,9 +48,23 @@ TEST(FidelityFields, DefaultsAreTheRealisticL1TheRtlImplements) {
   EXPECT_EQ(c.bypass_path, BypassPath::kThroughL1);
   EXPECT_EQ(rtl_unsupported_l1_option(c), "");
   EXPECT_EQ(rtl_unsupported_l1_option(load_preset("gtx480").l1), "");
-  // Sector caches (contract section 14) are golden-only until RTL v2.
-  for (const char* p : {"gtx1080", "qv100"})
-    EXPECT_EQ(rtl_unsupported_l1_option(load_preset(p).l1), "l1.sector: true") << p;
+  // Sector caches (contract section 14): the single-cycle l1d_top runs them with on_fill and stall
+  // (their geometries still need models of their own).
+  for (const char* p : {"gtx1080", "qv100"}) EXPECT_EQ(rtl_unsupported_l1_option(load_preset(p).l1), "") << p;
+  L1Config sector = load_preset("gtx1080").l1;
+  sector.allocation = AllocationPolicy::kOnMiss;
+  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.allocation: on_miss with l1.sector: true");
+  sector.allocation = AllocationPolicy::kOnFill;
+  for (const MshrMerge merge : {MshrMerge::kBlock, MshrMerge::kSector}) {
+    sector.mshr_merge = merge;
+    EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.mshr_merge: " + to_string(merge) + " with l1.sector: true");
+  }
+  sector.mshr_merge = MshrMerge::kStall;
+  sector.pipeline = L1Pipeline::kStaged;
+  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.sector: true with l1.pipeline: staged");
+  sector.pipeline = L1Pipeline::kSingleCycle;
+  sector.write_allocate = WriteAllocate::kLazyFetchOnRead;
+  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.write_allocate: lazy_fetch_on_read");
 }
 
 TEST(FidelityFields, EveryValueReadsBack) {
