@@ -457,13 +457,12 @@ module l1d_top (
   end
 `endif
 
-  // A load merges into an entry holding its needed sectors; in sector mode its missing ones (14).
+  // A load merges into an entry holding its needed sectors, in sector mode its missing ones; there
+  // the valid needed ones go into the entry's buffer with the held way's bytes (contract 14).
   logic [3:0] s1_probe_needed;
 
   assign s1_probe_needed = sector ? s1_fetch : s1_needed;
 
-  // l1.sector: the needed sectors a load finds valid go into its entry's buffer with the held way's
-  // bytes (contract 14; none in the staged pipe, which runs no sector mode).
   logic [3:0] s1_buffer;
   logic [1023:0] s1_held_data;
   logic [3:0] unused_cnt_count;

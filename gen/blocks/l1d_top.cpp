@@ -334,17 +334,13 @@ void Top::storage() {
       v.assert_clocked("TopMemRespMshrInRange_A", (!rsp_valid).lor(rsp_mshr.lt(lit(kMshrPortBits, mshrs_))));
     });
   }
-  m.comment("A load merges into an entry holding its needed sectors; in sector mode its missing ones (14).");
+  m.comment("A load merges into an entry holding its needed sectors, in sector mode its missing ones; there");
+  m.comment("the valid needed ones go into the entry's buffer with the held way's bytes (contract 14).");
   Expr s1_probe_needed = m.logic("s1_probe_needed", kSlots);
   m.assign(s1_probe_needed, mux(sector_, s1_fetch, s1_needed));
-  m.comment("l1.sector: the needed sectors a load finds valid go into its entry's buffer with the held way's");
-  m.comment("bytes (contract 14; none in the staged pipe, which runs no sector mode).");
   s1_buffer = m.logic("s1_buffer", kSlots);
   s1_held_data = m.logic("s1_held_data", kLineBits);
-  if (staged_) {  // assigned in s1_decision on the single-cycle pipe
-    m.assign(s1_buffer, zeros());
-    m.assign(s1_held_data, zeros());
-  }
+  if (staged_) m.assign(s1_buffer, zeros()), m.assign(s1_held_data, zeros());  // else in s1_decision
   // Staged: the fill step's entry is read at M1 and registered into M2 (staged_fill_read).
   const std::vector<Expr> rd = staged_ ? staged_fill_read()
                                        : std::vector<Expr>{mr_valid, mr_filled, mr_line, mr_sectors, mr_bypass,
