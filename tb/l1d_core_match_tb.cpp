@@ -150,7 +150,7 @@ TYPED_TEST(CoreMatch, SectorRandomMatchesModel) {
   Board board(fmt::format("{}/{} sector", models::kBlock, Config::kName), "model ", "rtl   ");
   std::mt19937_64 rng(29);
   uint64_t hits = 0, partials = 0, line_misses = 0, sector_misses = 0, store_wbs = 0;
-  constexpr uint64_t kCycles = 20'000;
+  constexpr uint64_t kCycles = 5'000;
   for (uint64_t c = 0; c < kCycles; ++c) {
     const CoreMatchIo::In in = io.random_sector(rng);
     const CoreMatchIo::Out want = io.golden(in);
