@@ -17,6 +17,12 @@
 // if it does not allocate (fetch_o of a bypassing load); extra_copies_i: sectors whose copies are
 // found besides probe_o's (l1.allocation on_miss: AgeLRU may turn the load into a bypass at the
 // miss, which then drops the copies of bypass_fetch_o; contract 13.1).
+// cfg_sector_i (l1.sector, contract 14; G = 128, slot i holds chunk i): the held way is the lowest
+// way with a valid slot of the request's line, valid its mask of them; held_o (a way holds the
+// line), hit_o = held and needed within valid (hit_slots_o = needed, hit_way_o the held way),
+// partial_o = a miss with needed & valid not empty; fetch_o = needed & ~valid (bypass_fetch_o is
+// section 4's: on_miss only), probe_o = fetch_o for a load, needed for a store; a load drops no copy, a store's copies are
+// needed & valid of the held way (their write-backs by slot). held_o is 0 without cfg_sector_i.
 module l1d_core_match (
   input  logic         store_i,
   input  logic [1:0]   size_i,
@@ -37,6 +43,7 @@ module l1d_core_match (
   input  logic [255:0] row_chunk_tag_i,
   input  logic [15:0]  row_dirty_any_i,
   input  logic [3:0]   extra_copies_i,
+  input  logic         cfg_sector_i,
   output logic [3:0]   needed_o,
   output logic [3:0]   fetch_o,
   output logic [3:0]   probe_o,
@@ -51,8 +58,23 @@ module l1d_core_match (
   output logic [7:0]   cp_slot_o,
   output logic [3:0]   cp_wb_o,
   output logic [11:0]  cp_off_o,
-  output logic [2:0]   writebacks_o
+  output logic [2:0]   writebacks_o,
+  output logic         held_o
 );
+
+  logic [3:0] c_fetch;
+  logic [3:0] c_probe;
+  logic [3:0] c_bypass_fetch;
+  logic c_hit;
+  logic c_partial;
+  logic [1:0] c_hit_way;
+  logic [3:0] c_hit_slots;
+  logic [15:0] c_copies;
+  logic [7:0] c_cp_way;
+  logic [7:0] c_cp_slot;
+  logic [3:0] c_cp_wb;
+  logic [11:0] c_cp_off;
+  logic [2:0] c_writebacks;
 
   // Stage M1's half: what reads no flip-flop.
   logic legal;
@@ -68,6 +90,11 @@ module l1d_core_match (
   logic [15:0] copy;
   logic [31:0] slot_chunk;
   logic unused_m1;
+
+  // Sector mode compares every slot of the request's line (copy_o with sectors 4'hF).
+  logic [3:0] m1_extra;
+
+  assign m1_extra = extra_copies_i | {4{cfg_sector_i}};
 
   l1d_core_match_m1 u_m1 (
     .store_i            (store_i),
@@ -86,12 +113,12 @@ module l1d_core_match (
     .two_level_bypass_i (two_level_bypass_i),
     .row_common_tag_i   (row_common_tag_i),
     .row_chunk_tag_i    (row_chunk_tag_i),
-    .extra_copies_i     (extra_copies_i),
+    .extra_copies_i     (m1_extra),
     .needed_o           (needed_o),
-    .fetch_o            (fetch_o),
-    .probe_o            (probe_o),
+    .fetch_o            (c_fetch),
+    .probe_o            (c_probe),
     .reason_o           (reason_o),
-    .bypass_fetch_o     (bypass_fetch_o),
+    .bypass_fetch_o     (c_bypass_fetch),
     .legal_o            (legal),
     .compared_o         (compared),
     .mask_chunk_o       (mask_chunk),
@@ -122,17 +149,91 @@ module l1d_core_match (
     .slot_chunk_i   (slot_chunk),
     .row_valid_i    (row_valid_i),
     .row_dirty_any_i(row_dirty_any_i),
-    .hit_o          (hit_o),
-    .partial_o      (partial_o),
-    .hit_way_o      (hit_way_o),
-    .hit_slots_o    (hit_slots_o),
-    .copies_o       (copies_o),
-    .cp_way_o       (cp_way_o),
-    .cp_slot_o      (cp_slot_o),
-    .cp_wb_o        (cp_wb_o),
-    .cp_off_o       (cp_off_o),
-    .writebacks_o   (writebacks_o)
+    .hit_o          (c_hit),
+    .partial_o      (c_partial),
+    .hit_way_o      (c_hit_way),
+    .hit_slots_o    (c_hit_slots),
+    .copies_o       (c_copies),
+    .cp_way_o       (c_cp_way),
+    .cp_slot_o      (c_cp_slot),
+    .cp_wb_o        (c_cp_wb),
+    .cp_off_o       (c_cp_off),
+    .writebacks_o   (c_writebacks)
   );
+
+  // Sector mode: the valid slots of the request's line per way, the held way (the lowest with one,
+  // one-hot; a line is held by at most one way), its valid and any-dirty masks.
+  logic [15:0] s_line_valid;
+  logic [3:0] s_way_any;
+  logic [3:0] s_way_sel;
+
+  for (genvar gsw = 0; gsw < 4; gsw++) begin : g_s_way
+    assign s_line_valid[gsw * 4 +: 4] = common_eq[gsw] ? copy[gsw * 4 +: 4] & row_valid_i[gsw * 4 +: 4] : '0;
+    assign s_way_any[gsw] = |s_line_valid[gsw * 4 +: 4];
+  end
+
+  assign s_way_sel[0] = s_way_any[0];
+
+  for (genvar gss = 1; gss < 4; gss++) begin : g_s_sel
+    assign s_way_sel[gss] = s_way_any[gss] & !(|s_way_any[gss - 1:0]);
+  end
+
+  logic [1:0] s_way;
+  logic [3:0] s_valid;
+  logic [3:0] s_dirty;
+
+  always_comb begin
+    s_way = '0;
+    s_valid = '0;
+    s_dirty = '0;
+    for (int unsigned si = 0; si < 4; si++) begin
+      s_way = s_way | (s_way_sel[si] ? 2'(si) : '0);
+      s_valid = s_valid | (s_way_sel[si] ? s_line_valid[si * 4 +: 4] : '0);
+      s_dirty = s_dirty | (s_way_sel[si] ? row_dirty_any_i[si * 4 +: 4] : '0);
+    end
+  end
+
+  logic s_held;
+  logic s_hit;
+  logic [3:0] s_missing;
+  logic [3:0] s_copy;
+  logic [3:0] s_wb;
+
+  assign s_held = |s_way_any;
+  assign s_missing = needed_o & ~s_valid;
+  assign s_hit = s_held & s_missing == '0;
+  assign s_copy = store_i ? needed_o & s_valid : '0;
+  assign s_wb = s_copy & s_dirty;
+
+  // The outputs: sector mode's, or section 4's.
+  assign held_o = cfg_sector_i & s_held;
+  assign fetch_o = cfg_sector_i ? s_missing : c_fetch;
+  assign bypass_fetch_o = c_bypass_fetch;
+  assign probe_o = cfg_sector_i ? (store_i ? needed_o : s_missing) : c_probe;
+  assign hit_o = cfg_sector_i ? s_hit : c_hit;
+  assign partial_o = cfg_sector_i ? !s_hit & |(needed_o & s_valid) : c_partial;
+  assign hit_way_o = cfg_sector_i ? s_way : c_hit_way;
+  assign hit_slots_o = cfg_sector_i ? (s_hit ? needed_o : '0) : c_hit_slots;
+
+  for (genvar gsc = 0; gsc < 4; gsc++) begin : g_s_copies
+    assign copies_o[gsc * 4 +: 4] = cfg_sector_i ? (s_way_sel[gsc] ? s_copy : '0) : c_copies[gsc * 4 +: 4];
+  end
+
+  // A store's copies in sector mode: chunk c in slot c of the held way; write-backs in slot order.
+  for (genvar gsk = 0; gsk < 4; gsk++) begin : g_s_cp
+    logic [3:0] below;
+
+    for (genvar gsd = 0; gsd < 4; gsd++) begin : g_s_lower
+      assign below[gsd] = s_wb[gsd] & gsd < gsk;
+    end
+
+    assign cp_way_o[gsk * 2 +: 2] = cfg_sector_i ? (s_copy[gsk] ? s_way : '0) : c_cp_way[gsk * 2 +: 2];
+    assign cp_slot_o[gsk * 2 +: 2] = cfg_sector_i ? (s_copy[gsk] ? 2'(gsk) : '0) : c_cp_slot[gsk * 2 +: 2];
+    assign cp_off_o[gsk * 3 +: 3] = cfg_sector_i ? (s_copy[gsk] ? 3'($countones(below)) : '0) : c_cp_off[gsk * 3 +: 3];
+  end
+
+  assign cp_wb_o = cfg_sector_i ? s_wb : c_cp_wb;
+  assign writebacks_o = cfg_sector_i ? 3'($countones(s_wb)) : c_writebacks;
 
 endmodule
 

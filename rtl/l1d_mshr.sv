@@ -48,6 +48,11 @@
 // l1.allocation on_miss (contract 13.1): alloc_reserve_i {reserved, way, first slot} is kept in the
 // record and read on rd_reserve_o; merge_reserved_o is the reserved bit of the entry merge_o or
 // merge_full_o names (0 when neither), for pending_hits.
+// l1.sector (contract 14): each entry has a buffered sector mask: alloc_i sets it to alloc_buffer_i,
+// add_i ORs in add_buffer_i, and those sectors of buffer_data_i (the line's bytes as the array holds
+// them) go into a second memory per sector that rd_data_o reads them from. A load covers an entry
+// whose sectors or buffered sectors hold every probe_needed_i sector; a store (probe_store_i)
+// conflicts with an entry whose sectors or buffered sectors overlap probe_fetch_i.
 // EntryBits and ReqBits are port widths derived from Entries and MaxMerge (do not override them):
 // with one entry, or one request per entry, the index keeps one bit.
 module l1d_mshr #(
@@ -96,6 +101,9 @@ module l1d_mshr #(
   input  logic [127:0]                    add_mask_i,
   input  logic                            widen_i,
   input  logic [3:0]                      widen_sectors_i,
+  input  logic [3:0]                      alloc_buffer_i,
+  input  logic [3:0]                      add_buffer_i,
+  input  logic [1023:0]                   buffer_data_i,
   input  logic                            resp_i,
   input  logic [EntryBits-1:0]            resp_entry_i,
   input  logic                            resp_l2_bit_i,
@@ -138,6 +146,7 @@ module l1d_mshr #(
   logic [Entries-1:0] room;
   logic [Entries * LineBits-1:0] lines;
   logic [Entries * 4-1:0] sectors;
+  logic [Entries * 4-1:0] buffered;
   logic [Entries * CountBits-1:0] counts;
   logic [Entries * 3-1:0] reads;
 
@@ -210,6 +219,7 @@ module l1d_mshr #(
     logic [GroupEntries-1:0] l2_bit_q;
     logic [GroupEntries * LineBits-1:0] line_q;
     logic [GroupEntries * 4-1:0] sectors_q;
+    logic [GroupEntries * 4-1:0] buffered_q;
     logic [GroupEntries * CountBits-1:0] count_q;
     logic [GroupEntries * 3-1:0] reads_q;
 
@@ -222,6 +232,7 @@ module l1d_mshr #(
         l2_bit_q <= '0;
         line_q <= '0;
         sectors_q <= '0;
+        buffered_q <= '0;
         count_q <= '0;
         reads_q <= '0;
       end else begin
@@ -232,6 +243,7 @@ module l1d_mshr #(
               filled_q[i] <= 1'b0;
               line_q[i * LineBits +: LineBits] <= alloc_line_i;
               sectors_q[i * 4 +: 4] <= alloc_sectors_i;
+              buffered_q[i * 4 +: 4] <= alloc_buffer_i;
               count_q[i * CountBits +: CountBits] <= CountBits'(1);
               reads_q[i * 3 +: 3] <= 3'd1;
               l2_bit_q[i] <= 1'b0;
@@ -245,6 +257,7 @@ module l1d_mshr #(
               end
               if (add_ok && add_entry_i == EntryBits'(g * GroupEntries + i)) begin
                 count_q[i * CountBits +: CountBits] <= count_q[i * CountBits +: CountBits] + CountBits'(1);
+                buffered_q[i * 4 +: 4] <= buffered_q[i * 4 +: 4] | add_buffer_i;
               end
               reads_q[i * 3 +: 3] <= reads_q[i * 3 +: 3] + 3'(widen_ok && add_entry_i == EntryBits'(g * GroupEntries + i)) - 3'(resp_i && resp_entry_i == EntryBits'(g * GroupEntries + i));
               if (widen_ok && add_entry_i == EntryBits'(g * GroupEntries + i)) begin
@@ -261,6 +274,7 @@ module l1d_mshr #(
     assign l2_bit[g * GroupEntries +: GroupEntries] = l2_bit_q;
     assign lines[g * GroupEntries * LineBits +: GroupEntries * LineBits] = line_q;
     assign sectors[g * GroupEntries * 4 +: GroupEntries * 4] = sectors_q;
+    assign buffered[g * GroupEntries * 4 +: GroupEntries * 4] = buffered_q;
     assign counts[g * GroupEntries * CountBits +: GroupEntries * CountBits] = count_q;
     assign reads[g * GroupEntries * 3 +: GroupEntries * 3] = reads_q;
   end
@@ -269,8 +283,8 @@ module l1d_mshr #(
     logic same_line;
 
     assign same_line = valid[e] && lines[e * LineBits +: LineBits] == probe_line_i;
-    assign covers[e] = !probe_store_i && same_line && (block_i || (probe_needed_i & ~sectors[e * 4 +: 4]) == '0);
-    assign overlaps[e] = same_line && (sectors[e * 4 +: 4] & probe_fetch_i) != '0;
+    assign covers[e] = !probe_store_i && same_line && (block_i || (probe_needed_i & ~(sectors[e * 4 +: 4] | buffered[e * 4 +: 4])) == '0);
+    assign overlaps[e] = same_line && ((sectors[e * 4 +: 4] | (probe_store_i ? buffered[e * 4 +: 4] : '0)) & probe_fetch_i) != '0;
     assign room[e] = counts[e * CountBits +: CountBits] != CountBits'(MaxMerge);
   end
 
@@ -309,11 +323,22 @@ module l1d_mshr #(
     .rd_data_o(req_rd_word)
   );
 
-  // The fill data, one memory per sector: a response writes the sectors it names.
+  // The fill data, one memory per sector: a response writes the sectors it names. l1.sector: a
+  // second memory per sector takes the sectors an alloc or add buffers (their own write port: a
+  // response may write the same sector of another entry in the cycle); the read takes each sector
+  // from the memory the entry's buffered bit names.
+  logic [3:0] rd_buffered;
+
+  assign rd_buffered = buffered[rd_entry_i * 4 +: 4];
+
   for (genvar gs = 0; gs < 4; gs++) begin : g_data
     logic we;
+    logic buf_we;
+    logic [255:0] fetched;
+    logic [255:0] copied;
 
     assign we = resp_i & (resp_sectors_i == '0 | resp_sectors_i[gs]);
+    assign buf_we = alloc_ok & alloc_buffer_i[gs] | add_ok & add_buffer_i[gs];
 
     l1d_ram_1r1w #(
       .Words(Entries),
@@ -324,8 +349,22 @@ module l1d_mshr #(
       .wr_addr_i(resp_entry_i),
       .wr_data_i(resp_data_i[gs * 256 +: 256]),
       .rd_addr_i(rd_entry_i),
-      .rd_data_o(data_rd_word[gs * 256 +: 256])
+      .rd_data_o(fetched)
     );
+
+    l1d_ram_1r1w #(
+      .Words(Entries),
+      .Width(256)
+    ) u_buffer (
+      .clk_i    (clk_i),
+      .wr_en_i  (buf_we),
+      .wr_addr_i(req_entry),
+      .wr_data_i(buffer_data_i[gs * 256 +: 256]),
+      .rd_addr_i(rd_entry_i),
+      .rd_data_o(copied)
+    );
+
+    assign data_rd_word[gs * 256 +: 256] = rd_buffered[gs] ? copied : fetched;
   end
 
   // The read port: free entries, unfilled data and requests beyond the count read zero.

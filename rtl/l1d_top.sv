@@ -18,8 +18,9 @@
 // end clears every valid bit instead of the flush walk; l1.kernel_end invalidate, only without
 // dirty state), cfg_alloc_i (1: l1.allocation on_miss, contract 13.1: a load miss reserves its
 // place; single-cycle pipe and no dirty state only), cfg_merge_i (1: l1.mshr_merge block, contract
-// 13.3: a load merges into its line's entry and widens it; likewise). The replacement policy is the
-// configuration's, built into u_repl.
+// 13.3: a load merges into its line's entry and widens it; likewise), cfg_sector_i (1: l1.sector,
+// contract 14: per-sector valid bits on G = 128 lines; single-cycle pipe, allocation on_fill and
+// mshr_merge stall only). The replacement policy is the configuration's, built into u_repl.
 // l1.bypass_path direct (contract 13.6): two_level_bypass_o is the two-level unit's mode;
 // store_pending_o says whether a store to the line registered from store_query_line_i at the
 // last edge is in S1 or the miss queue.
@@ -39,6 +40,7 @@ module l1d_top (
   input  logic          cfg_kernel_end_inv_i,
   input  logic          cfg_alloc_i,
   input  logic          cfg_merge_i,
+  input  logic          cfg_sector_i,
   input  logic          core_req_valid_i,
   output logic          core_req_ready_o,
   input  logic [31:0]   core_req_id_i,
@@ -115,6 +117,10 @@ module l1d_top (
   output logic [63:0]   cnt_fail_line_alloc_o,
   output logic [63:0]   cnt_pending_hits_o,
   output logic [63:0]   cnt_widening_reads_o,
+  output logic [63:0]   cnt_sector_misses_o,
+  output logic [63:0]   cnt_sector_misses_32_o,
+  output logic [63:0]   cnt_sector_misses_64_o,
+  output logic [63:0]   cnt_sector_misses_128_o,
   output logic          two_level_bypass_o,
   input  logic [24:0]   store_query_line_i,
   output logic          store_pending_o
@@ -130,6 +136,7 @@ module l1d_top (
   logic cfg_kernel_end_inv_q;
   logic cfg_alloc_q;
   logic cfg_merge_q;
+  logic cfg_sector_q;
 
   always_ff @(posedge clk_i) begin
     cfg_bypass_q <= cfg_bypass_i;
@@ -142,6 +149,7 @@ module l1d_top (
     cfg_kernel_end_inv_q <= cfg_kernel_end_inv_i;
     cfg_alloc_q <= cfg_alloc_i;
     cfg_merge_q <= cfg_merge_i;
+    cfg_sector_q <= cfg_sector_i;
   end
 
   logic on_miss;
@@ -149,6 +157,20 @@ module l1d_top (
 
   assign on_miss = cfg_alloc_q;
   assign block_merge = cfg_merge_q;
+
+  logic sector;
+
+  assign sector = cfg_sector_q;
+
+`ifndef SYNTHESIS
+  // Assertion (docs/rtl-verification.md); not synthesized.
+  // Sector mode runs G = 128 (fixed128), allocation on_fill and mshr_merge stall (contract 14).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      TopSectorScope_A: assert (!cfg_sector_q || cfg_gran_q == 2'd0 & !(cfg_alloc_q | cfg_merge_q));
+    end
+  end
+`endif
 
   logic write_back;
   logic write_evict;
@@ -435,6 +457,14 @@ module l1d_top (
   end
 `endif
 
+  // A load merges into an entry holding its needed sectors, in sector mode its missing ones; there
+  // the valid needed ones go into the entry's buffer with the held way's bytes (contract 14).
+  logic [3:0] s1_probe_needed;
+
+  assign s1_probe_needed = sector ? s1_fetch : s1_needed;
+
+  logic [3:0] s1_buffer;
+  logic [1023:0] s1_held_data;
   logic [3:0] unused_cnt_count;
   logic [24:0] unused_cnt_line;
 
@@ -442,7 +472,7 @@ module l1d_top (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .probe_line_i    (s1_line),
-    .probe_needed_i  (s1_needed),
+    .probe_needed_i  (s1_probe_needed),
     .probe_fetch_i   (s1_probe_eff),
     .probe_store_i   (s1_store_q),
     .block_i         (block_merge),
@@ -474,6 +504,9 @@ module l1d_top (
     .add_mask_i      (s1_mask_q),
     .widen_i         (mshr_widen),
     .widen_sectors_i (p_missing),
+    .alloc_buffer_i  (s1_buffer),
+    .add_buffer_i    (s1_buffer),
+    .buffer_data_i   (s1_held_data),
     .resp_i          (mem_resp_valid_i),
     .resp_entry_i    (rsp_entry),
     .resp_l2_bit_i   (mem_resp_l2_bit_i),
@@ -640,6 +673,7 @@ module l1d_top (
   logic [11:0] cp_off;
   logic [2:0] s1_dirty_n;
   logic [3:0] s1_bypass_fetch;
+  logic s1_held;
   logic [3:0] s1_extra_copies;
 
   // Under on_miss an AgeLRU bypass at the miss fetches (and drops the copies of) bypass_fetch_o.
@@ -665,6 +699,8 @@ module l1d_top (
     .row_chunk_tag_i    (t_tag),
     .row_dirty_any_i    (t_dirty_any),
     .extra_copies_i     (s1_extra_copies),
+    .cfg_sector_i       (sector),
+    .held_o             (s1_held),
     .needed_o           (s1_needed),
     .fetch_o            (s1_fetch),
     .probe_o            (s1_probe_sectors),
@@ -682,6 +718,10 @@ module l1d_top (
     .writebacks_o       (s1_dirty_n)
   );
 
+  // l1.sector: a load's needed sectors that are valid (needed & ~fetch) and the held way's bytes.
+  assign s1_buffer = sector & !s1_store_q ? s1_needed & ~s1_fetch : '0;
+  assign s1_held_data = 32'(m_way) == 0 ? t_data[0 +: 1024] : 32'(m_way) == 1 ? t_data[1024 +: 1024] : 32'(m_way) == 2 ? t_data[2048 +: 1024] : t_data[3072 +: 1024];
+
   logic fill_whole;
   logic [3:0] fill_posmask;
   logic [3:0] fill_slotmask;
@@ -689,6 +729,7 @@ module l1d_top (
   logic [3:0] fill_wb;
   logic [2:0] fill_dirty_n;
   logic fill_allocates;
+  logic fill_held;
   logic fill_age_bypass_en;
 
   assign fill_age_bypass_en = cfg_bypass_q == 3'd4 & agelru_en_q;
@@ -707,6 +748,17 @@ module l1d_top (
   assign pl_l2 = act_fill & mr_l2;
 
   logic pl_age_bypass;
+
+  // The placement unit's answer (fp_*), which a sector fill into the way holding its line replaces.
+  logic fp_allocates;
+  logic [1:0] fp_way;
+  logic [1:0] fp_pos;
+  logic fp_whole;
+  logic [3:0] fp_posmask;
+  logic [3:0] fp_slotmask;
+  logic fp_replaces;
+  logic [3:0] fp_wb;
+  logic [2:0] fp_dirty_n;
 
   l1d_fill_place u_fill_place (
     .row_valid_i        (pl_valid),
@@ -727,17 +779,77 @@ module l1d_top (
     .way_rel_age_i      (way_rel),
     .req_rel_age_i      (age_rel[32 +: 8]),
     .eligible_o         (rp_eligible),
-    .allocates_o        (fill_allocates),
-    .way_o              (fill_way),
-    .pos_o              (fill_pos_eff),
-    .whole_o            (fill_whole),
-    .replace_slots_o    (fill_posmask),
-    .block_slots_o      (fill_slotmask),
-    .replaces_valid_o   (fill_replaces),
-    .writeback_slots_o  (fill_wb),
-    .writebacks_o       (fill_dirty_n),
+    .allocates_o        (fp_allocates),
+    .way_o              (fp_way),
+    .pos_o              (fp_pos),
+    .whole_o            (fp_whole),
+    .replace_slots_o    (fp_posmask),
+    .block_slots_o      (fp_slotmask),
+    .replaces_valid_o   (fp_replaces),
+    .writeback_slots_o  (fp_wb),
+    .writebacks_o       (fp_dirty_n),
     .age_bypass_o       (pl_age_bypass)
   );
+
+  // Sector mode (contract 14): the way holding the fill's line (a valid slot of it: the lowest such
+  // way, one-hot) takes the entry's sectors; no victim, write-back, AGCB update, AgeLRU bypass or
+  // PCAL priority filter; the allocation decision is section 6 step 1's alone.
+  logic [3:0] sf_common_eq;
+  logic [15:0] sf_copy;
+  logic [15:0] unused_sf_tag_ok;
+  logic [15:0] unused_sf_held;
+
+  l1d_tag_compare u_fill_compare (
+    .common_tag_i    (fill_common),
+    .line_tag_i      (fill_chunk_tag[15:2]),
+    .compared_i      (4'd0),
+    .mask_chunk_i    (8'd0),
+    .req_chunks_i    (4'd0),
+    .sectors_i       (4'd15),
+    .way_common_tag_i(t_common),
+    .slot_tag_i      (t_tag),
+    .common_eq_o     (sf_common_eq),
+    .tag_ok_o        (unused_sf_tag_ok),
+    .held_o          (unused_sf_held),
+    .copy_o          (sf_copy)
+  );
+
+  logic [3:0] sf_way_any;
+  logic [3:0] sf_way_sel;
+  logic [1:0] sf_way;
+
+  for (genvar gfw = 0; gfw < 4; gfw++) begin : g_sf_way
+    assign sf_way_any[gfw] = sf_common_eq[gfw] & |(sf_copy[gfw * 4 +: 4] & t_valid[gfw * 4 +: 4]);
+  end
+
+  assign sf_way_sel[0] = sf_way_any[0];
+
+  for (genvar gfs = 1; gfs < 4; gfs++) begin : g_sf_sel
+    assign sf_way_sel[gfs] = sf_way_any[gfs] & !(|sf_way_any[gfs - 1:0]);
+  end
+
+  always_comb begin
+    sf_way = '0;
+    for (int unsigned fi = 0; fi < 4; fi++) begin
+      sf_way = sf_way | (sf_way_sel[fi] ? 2'(fi) : '0);
+    end
+  end
+
+  logic sf_wanted;
+
+  assign sf_wanted = mr_bypass == 2'd0 | mr_bypass == 2'd1 & mr_l2 | mr_bypass == 2'd3 & cfg_opportunistic_q;
+  assign fill_held = sector & act_fill & |sf_way_any;
+  assign fill_allocates = fill_held ? sf_wanted : fp_allocates;
+  assign fill_way = fill_held ? sf_way : fp_way;
+  assign fill_pos_eff = fill_held ? 2'd0 : fp_pos;
+  assign fill_whole = fp_whole & !fill_held;
+  assign fill_posmask = fill_held ? '0 : fp_posmask;
+
+  // A sector fill promotes (and makes valid) its entry's sectors only.
+  assign fill_slotmask = sector & act_fill ? mr_sectors : fp_slotmask;
+  assign fill_replaces = fp_replaces & !fill_held;
+  assign fill_wb = fill_held ? '0 : fp_wb;
+  assign fill_dirty_n = fill_held ? 3'd0 : fp_dirty_n;
 
   logic res_place;
   logic fill_normal;
@@ -780,8 +892,10 @@ module l1d_top (
   assign s1_first = s1_span == 2'd2 ? 2'd0 : s1_span == 2'd1 ? s1_chunk & 2'd2 : s1_chunk;
   assign pl_valid = act_fill ? t_valid : t_valid & ~alloc_copies;
   assign pl_common = act_fill ? fill_common : s1_common;
-  assign pl_slots = act_fill ? fill_slots : 3'($countones(s1_fetch));
-  assign pl_first = act_fill ? fill_first : s1_first;
+
+  // A sector fill places a whole line (its sectors at their own slots: first chunk 0).
+  assign pl_slots = act_fill ? (sector ? 3'd4 : fill_slots) : 3'($countones(s1_fetch));
+  assign pl_first = act_fill ? (sector ? 2'd0 : fill_first) : s1_first;
   assign pl_ct = act_fill ? fill_chunk_tag[15:2] : s1_chunk_tag[15:2];
 
   // S1's load miss under on_miss: a load that would allocate (no bypass, or PCAL with opportunistic
@@ -932,6 +1046,10 @@ module l1d_top (
   logic [2:0] inc_fail_line_alloc;
   logic [2:0] inc_pending_hits;
   logic [2:0] inc_widening_reads;
+  logic [2:0] inc_sector_misses;
+  logic [2:0] inc_sector_misses_32;
+  logic [2:0] inc_sector_misses_64;
+  logic [2:0] inc_sector_misses_128;
   logic [7:0] rank_new;
   logic [3:0] rank_sel;
   logic [1:0] wr_way;
@@ -1030,6 +1148,10 @@ module l1d_top (
     inc_fail_line_alloc = 3'd0;
     inc_pending_hits = 3'd0;
     inc_widening_reads = 3'd0;
+    inc_sector_misses = 3'd0;
+    inc_sector_misses_32 = 3'd0;
+    inc_sector_misses_64 = 3'd0;
+    inc_sector_misses_128 = 3'd0;
     if (act_fill) begin
       // Fill unit: cycle 0 places the block (or waits for queue room for its write-backs); every cycle
       // answers one merged request; the last one frees the entry.
@@ -1266,6 +1388,14 @@ module l1d_top (
           2'd1: inc_misses_64 = 3'(1'd1);
           default: inc_misses_128 = 3'(1'd1);
         endcase
+        if (s1_held) begin
+          inc_sector_misses = 3'(1'd1);
+          unique case (s1_size_q)
+            2'd0: inc_sector_misses_32 = 3'(1'd1);
+            2'd1: inc_sector_misses_64 = 3'(1'd1);
+            default: inc_sector_misses_128 = 3'(1'd1);
+          endcase
+        end
       end
     end
     if (s1_valid_q && (act_fill || act_flush)) begin
@@ -1304,7 +1434,9 @@ module l1d_top (
   logic [3:0] evict_slots;
 
   assign evict_pair = {{2{m_slots[3] | m_slots[2]}}, {2{m_slots[1] | m_slots[0]}}};
-  assign evict_slots = gran == 2'd2 ? {4{|m_slots}} : gran == 2'd1 ? evict_pair : m_slots;
+
+  // Sector mode: the piece is one sector (contract 14), so only the needed slots.
+  assign evict_slots = sector ? m_slots : gran == 2'd2 ? {4{|m_slots}} : gran == 2'd1 ? evict_pair : m_slots;
 
   logic [15:0] s1_inval;
 
@@ -1321,7 +1453,12 @@ module l1d_top (
   assign place_inval = 16'(fill_posmask) << fill_way * 4;
   assign s1_inval = wb_from_s1 ? s1_copies | (s1_reserve ? place_inval : '0) : evict_hit ? 16'(evict_slots) << m_way * 4 : '0;
   assign slot_inval = walk_step ? 16'(walk_drop) << walk_way * 4 : fill_write ? place_inval : s1_inval;
-  assign slot_fill = fill_write ? place_run : res_place ? res_run : '0;
+
+  // A sector fill's line: only the entry's sectors become valid (the rest are cleared or kept).
+  logic [15:0] fill_keep;
+
+  assign fill_keep = fill_held | sector & act_fill ? 16'(mr_sectors) << fill_way * 4 : place_run;
+  assign slot_fill = fill_write ? fill_keep : res_place ? res_run : '0;
 
   logic [15:0] slot_tagw;
 
@@ -1363,7 +1500,7 @@ module l1d_top (
   for (genvar gw = 0; gw < 4; gw++) begin : g_row_way
     logic fill_here;
 
-    assign fill_here = (fill_write | s1_reserve) & fill_way == 2'(gw);
+    assign fill_here = (fill_write | s1_reserve) & !fill_held & fill_way == 2'(gw);
     assign w_common[gw * 6 +: 6] = fill_here & fill_whole ? pl_common : t_common[gw * 6 +: 6];
     assign w_rank[gw * 8 +: 8] = rank_write & wr_way == 2'(gw) ? rank_new : t_rank[gw * 8 +: 8];
     assign w_hpc[gw * 8 +: 8] = fill_here ? new_hpc : load_hit & m_way == 2'(gw) ? s1_hpc : t_hpc[gw * 8 +: 8];
@@ -1371,7 +1508,7 @@ module l1d_top (
     assign w_prio[gw] = fill_here ? new_prio : t_prio[gw];
   end
 
-  // The data row's new bytes (d_be selects): slot s gets the fill's chunk fill_first + s -
+  // The data row's new bytes (d_be selects): slot s gets the fill's chunk pl_first + s -
   // fill_pos_eff, or the store's chunk held in slot s of the hit way. One source line and one
   // index per slot, then a 4-way select per slot.
   logic [1023:0] d_src;
@@ -1384,7 +1521,7 @@ module l1d_top (
   assign d_src = d_fill ? mr_data : s1_data_q;
 
   for (genvar gs = 0; gs < 4; gs++) begin : g_d_line
-    assign d_idx[gs * 2 +: 2] = d_fill ? 2'(fill_first + 2'(gs) - d_pos) : hit_chunk[gs * 2 +: 2];
+    assign d_idx[gs * 2 +: 2] = d_fill ? 2'(pl_first + 2'(gs) - d_pos) : hit_chunk[gs * 2 +: 2];
     assign d_line[gs * 256 +: 256] = 32'(d_idx[gs * 2 +: 2]) == 0 ? d_src[0 +: 256] : 32'(d_idx[gs * 2 +: 2]) == 1 ? d_src[256 +: 256] : 32'(d_idx[gs * 2 +: 2]) == 2 ? d_src[512 +: 256] : d_src[768 +: 256];
   end
 
@@ -2326,6 +2463,54 @@ module l1d_top (
   end
 
   assign cnt_widening_reads_o = cnt_widening_reads_q;
+
+  logic [63:0] cnt_sector_misses_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_sector_misses_q <= '0;
+    end else begin
+      cnt_sector_misses_q <= cnt_sector_misses_q + 64'(inc_sector_misses);
+    end
+  end
+
+  assign cnt_sector_misses_o = cnt_sector_misses_q;
+
+  logic [63:0] cnt_sector_misses_32_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_sector_misses_32_q <= '0;
+    end else begin
+      cnt_sector_misses_32_q <= cnt_sector_misses_32_q + 64'(inc_sector_misses_32);
+    end
+  end
+
+  assign cnt_sector_misses_32_o = cnt_sector_misses_32_q;
+
+  logic [63:0] cnt_sector_misses_64_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_sector_misses_64_q <= '0;
+    end else begin
+      cnt_sector_misses_64_q <= cnt_sector_misses_64_q + 64'(inc_sector_misses_64);
+    end
+  end
+
+  assign cnt_sector_misses_64_o = cnt_sector_misses_64_q;
+
+  logic [63:0] cnt_sector_misses_128_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_sector_misses_128_q <= '0;
+    end else begin
+      cnt_sector_misses_128_q <= cnt_sector_misses_128_q + 64'(inc_sector_misses_128);
+    end
+  end
+
+  assign cnt_sector_misses_128_o = cnt_sector_misses_128_q;
   assign core_resp_valid_o = resp_valid_q;
   assign core_resp_id_o = resp_id_q;
   assign core_resp_warp_o = resp_warp_q;
@@ -2349,7 +2534,7 @@ module l1d_top (
   // The configuration inputs are set before reset and held (the reset edge loads cfg_*_q).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      TopCfgStable_A: assert ({cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opportunistic_i, cfg_keep_large_i, cfg_line_fetch_i, cfg_write_i, cfg_kernel_end_inv_i, cfg_alloc_i, cfg_merge_i} == {cfg_bypass_q, cfg_gran_q, cfg_bto_q, cfg_opportunistic_q, cfg_keep_large_q, cfg_line_fetch_q, cfg_write_q, cfg_kernel_end_inv_q, cfg_alloc_q, cfg_merge_q});
+      TopCfgStable_A: assert ({cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opportunistic_i, cfg_keep_large_i, cfg_line_fetch_i, cfg_write_i, cfg_kernel_end_inv_i, cfg_alloc_i, cfg_merge_i, cfg_sector_i} == {cfg_bypass_q, cfg_gran_q, cfg_bto_q, cfg_opportunistic_q, cfg_keep_large_q, cfg_line_fetch_q, cfg_write_q, cfg_kernel_end_inv_q, cfg_alloc_q, cfg_merge_q, cfg_sector_q});
     end
   end
 

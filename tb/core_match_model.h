@@ -34,15 +34,17 @@ struct CoreMatchModel {
     uint64_t store = 0, size = 0, token = 0, common = 0, chunk_tag = 0, gran = 0, bypass = 0, bto = 0, opp = 0,
              line_fetch = 0, agcb = 0, two_level = 0;
     uint64_t extra = 0;  // extra_copies_i: sectors whose copies are wanted besides the probe's
+    uint64_t sector = 0;  // cfg_sector_i (l1d_core_match only; contract section 14)
     std::array<uint32_t, 4> mask{};  // 32 bits per chunk
     std::vector<uint64_t> way_common, valid, dirty;  // per way; valid / dirty: bit s = slot s
     std::vector<uint64_t> tag;                       // [w * 4 + s]
     bool operator==(const In&) const = default;
     friend std::ostream& operator<<(std::ostream& os, const In& in) {
       os << fmt::format("store {} size {} token {} common {:#x} chunk_tag {:#x} gran {} bypass {} bto {} opp {} "
-                        "line_fetch {} agcb {} two_level {} extra {:04b} mask {:08x} {:08x} {:08x} {:08x}",
+                        "line_fetch {} agcb {} two_level {} extra {:04b} sector {} mask {:08x} {:08x} {:08x} {:08x}",
                         in.store, in.size, in.token, in.common, in.chunk_tag, in.gran, in.bypass, in.bto, in.opp,
-                        in.line_fetch, in.agcb, in.two_level, in.extra, in.mask[3], in.mask[2], in.mask[1], in.mask[0]);
+                        in.line_fetch, in.agcb, in.two_level, in.extra, in.sector, in.mask[3], in.mask[2], in.mask[1],
+                        in.mask[0]);
       for (size_t w = 0; w < in.way_common.size(); ++w) {
         os << fmt::format("\n    way {:2}: common {:#x} valid {:04b} dirty {:04b} tags", w, in.way_common[w],
                           in.valid[w], in.dirty[w]);

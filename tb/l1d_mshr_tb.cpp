@@ -99,6 +99,8 @@ struct MshrIo {
     unsigned rd_entry = 0, rd_req = 0, cnt_entry = 0;
     bool release = false;
     unsigned release_entry = 0;
+    unsigned alloc_buffer = 0, add_buffer = 0;  // l1.sector: sectors copied from the array (contract 14)
+    BitVec buffer_data{kDataBits};
     bool operator==(const In&) const = default;
     friend std::ostream& operator<<(std::ostream& os, const In& in) {
       os << fmt::format(
@@ -110,6 +112,7 @@ struct MshrIo {
           in.add_entry, in.add_id, in.add_warp, in.resp, in.resp_entry, in.resp_l2_bit, in.rd_entry, in.rd_req,
           in.cnt_entry, in.release, in.release_entry, in.block, in.alloc_reserve, in.widen, in.widen_sectors,
           in.resp_sectors);
+      os << fmt::format(" buffer alloc {:#x} add {:#x}", in.alloc_buffer, in.add_buffer);
       return os << " alloc_mask " << in.alloc_mask << " add_mask " << in.add_mask;
     }
   };
@@ -155,7 +158,8 @@ struct MshrIo {
         model(entries, max_merge),
         reads(entries, 0),
         reserve(entries, 0),
-        data_mem(entries) {}
+        data_mem(entries),
+        buffer_mem(entries) {}
 
   template <class M>
   void drive(M& m, const In& in) const {
@@ -192,6 +196,9 @@ struct MshrIo {
     tb::put(m.cnt_entry_i, in.cnt_entry);
     m.release_i = in.release;
     tb::put(m.release_entry_i, in.release_entry);
+    m.alloc_buffer_i = static_cast<uint8_t>(in.alloc_buffer);
+    m.add_buffer_i = static_cast<uint8_t>(in.add_buffer);
+    in.buffer_data.store(m.buffer_data_i);
   }
   template <class M>
   Out sample(const M& m) const {
@@ -276,7 +283,10 @@ struct MshrIo {
       o.rd_count = static_cast<unsigned>(e.requests.size());
       if (e.filled) {
         o.rd_l2_bit = e.l2_bypass_bit;
-        o.rd_data = data_bits(data_mem[in.rd_entry]);
+        l1d::LineData d = data_mem[in.rd_entry];  // buffered sectors from the second memory (l1.sector)
+        for (unsigned b = 0; b < l1d::kLineBytes; ++b)
+          if ((e.buffered >> (b / 32)) & 1) d[b] = buffer_mem[in.rd_entry][b];
+        o.rd_data = data_bits(d);
       }
       if (in.rd_req < e.requests.size()) {
         const auto& r = e.requests[in.rd_req];
@@ -297,12 +307,16 @@ struct MshrIo {
       n.awid = static_cast<uint8_t>(in.alloc_awid);
       n.token = in.alloc_token;
       n.requests.push_back({in.alloc_id, static_cast<uint8_t>(in.alloc_warp), to_mask(in.alloc_mask)});
+      n.buffered = static_cast<l1d::SectorMask>(in.alloc_buffer);
+      write_buffer(*free, in.alloc_buffer, in.buffer_data);
     }
     const unsigned resp_reads = reads[in.resp_entry];  // before this cycle's updates
     bool widened = false;
     if (in.add && !in.alloc && model.entry(in.add_entry).requests.size() < max_merge) {  // a merge
       MshrEntry& a = model.entry(in.add_entry);
       a.requests.push_back({in.add_id, static_cast<uint8_t>(in.add_warp), to_mask(in.add_mask)});
+      a.buffered = static_cast<l1d::SectorMask>(a.buffered | in.add_buffer);
+      write_buffer(in.add_entry, in.add_buffer, in.buffer_data);
       if (in.widen) {  // contract 13.3: the sectors it lacked and one more read in flight
         a.sectors = static_cast<l1d::SectorMask>(a.sectors | in.widen_sectors);
         widened = true;
@@ -392,6 +406,11 @@ struct MshrIo {
   Mshr model;
   std::vector<unsigned> reads, reserve;  // per entry: reads in flight (3 bits), alloc_reserve_i
   std::vector<l1d::LineData> data_mem;    // per entry: the fill data memory (written by every response)
+  std::vector<l1d::LineData> buffer_mem;  // per entry: the buffered sectors' memory (l1.sector)
+  void write_buffer(unsigned entry, unsigned sectors, const BitVec& bytes) {
+    for (unsigned b = 0; b < l1d::kLineBytes; ++b)
+      if ((sectors >> (b / 32)) & 1) buffer_mem[entry][b] = static_cast<uint8_t>(bytes.get(8 * b, 8));
+  }
 };
 
 using Board = tb::Scoreboard<MshrIo::In, MshrIo::Out>;
@@ -665,6 +684,44 @@ TYPED_TEST(MshrFile, BlockMergeWidensAndFillsAtTheLastRead) {
   EXPECT_EQ(o.rd_sectors, 0x1U);  // the block the fill places
   EXPECT_EQ(o.rd_reserve, a.alloc_reserve);
   this->cycle(later);
+  this->fill_reads(0);
+  EXPECT_EQ(this->board.mismatches(), 0U);
+}
+
+// l1.sector (contract 14): sectors a load found valid are buffered with the array's bytes; a later
+// load of them merges (they are covered), a store to them conflicts, and the fill data reads them
+// from the buffer while the response writes the rest.
+TYPED_TEST(MshrFile, SectorBufferedSectorsCoverConflictAndAreRead) {
+  const uint64_t line = 0x2c5 & tb::low_mask(this->io.line_bits);
+  MshrIo::In a = this->alloc(line, 0x1);  // fetches sector 0, sector 1 was valid: buffered
+  a.alloc_buffer = 0x2;
+  a.buffer_data = random_bits(kDataBits, this->rng);
+  this->cycle(a);
+  MshrIo::Out o = this->probe(line, 0x2, 0x2);  // a load missing sector 1 only: covered by the buffer
+  EXPECT_TRUE(o.merge);
+  EXPECT_FALSE(o.conflict);
+  o = this->probe(line, 0x4, 0x4);  // sector 2: neither fetched nor buffered, no overlap
+  EXPECT_FALSE(o.merge);
+  EXPECT_FALSE(o.conflict);
+  EXPECT_TRUE(this->probe(line, 0, 0x2, true).conflict);   // a store to the buffered sector waits
+  EXPECT_FALSE(this->probe(line, 0, 0x4, true).conflict);  // one to sector 2 does not
+  MshrIo::In m = this->add(0);  // a merge that buffers sector 2
+  m.add_buffer = 0x4;
+  m.buffer_data = random_bits(kDataBits, this->rng);
+  this->cycle(m);
+  EXPECT_TRUE(this->probe(line, 0, 0x4, true).conflict);
+  MshrIo::In r = this->resp(0);  // a response naming every sector
+  this->cycle(r);
+  MshrIo::In rd = this->idle(0, 0, 0, 0);
+  this->io.drive(*this->dut, rd);
+  this->dut.settle();
+  o = this->io.sample(*this->dut);
+  EXPECT_TRUE(o.rd_filled);
+  EXPECT_EQ(o.rd_data.get(0, 32), r.resp_data.get(0, 32));                // fetched sector 0
+  EXPECT_EQ(o.rd_data.get(256 + 32, 32), a.buffer_data.get(256 + 32, 32));  // buffered at the alloc
+  EXPECT_EQ(o.rd_data.get(512 + 64, 32), m.buffer_data.get(512 + 64, 32));  // buffered at the merge
+  EXPECT_EQ(o.rd_data.get(768, 32), r.resp_data.get(768, 32));            // sector 3: the response's
+  this->cycle(rd);
   this->fill_reads(0);
   EXPECT_EQ(this->board.mismatches(), 0U);
 }

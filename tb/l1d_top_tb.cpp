@@ -367,6 +367,39 @@ void expect_on_miss_block_clean(Config base, uint64_t seed) {
 
 TYPED_TEST(L1dTop, LockstepOnMissBlockMerge) { expect_on_miss_block_clean(l1d::load_preset(TypeParam::kName), 110); }
 
+// Sector mode (contract 14; cfg_sector_i, the same model): every policy with a model whose
+// granularity is fixed128 on the "mixed" stream, in turn under write-back and under write-evict
+// with kernel-end invalidate (every 3,000 cycles); about 1 CPU-s. Over all runs sector misses,
+// partial hits (a miss whose valid needed sectors its MSHR entry buffers) and write-evict stores
+// must happen (l1.lockstep_sector and, in make test-slow, l1.lockstep_sector_wide run workloads).
+TYPED_TEST(L1dTop, LockstepSector) {
+  uint64_t sector_misses = 0, partial = 0, evict_writes = 0, seed = 170;
+  bool evict = false;
+  const Config gtx = l1d::load_preset(TypeParam::kName);
+  for (const std::string& policy : policies_with_models(gtx)) {
+    Config cfg = gtx;
+    l1d::apply_policy_preset(cfg, policy);
+    if (cfg.policy.granularity != l1d::GranularityKind::kFixed128) continue;  // refused with sector
+    cfg.l1.sector = true;
+    if (evict) {
+      cfg.l1.write_policy = l1d::WritePolicy::kWriteEvict;
+      cfg.l1.kernel_end = l1d::KernelEndAction::kInvalidate;
+    }
+    SCOPED_TRACE(fmt::format("sector {} policy {} evict {}", gtx.name, policy, evict));
+    const Run run = lockstep(cfg, {.stream = "mixed", .seed = seed++, .kernel_cycles = evict ? 3'000U : 20'000U});
+    expect_clean(run, kRequests);
+    sector_misses += run.counters.sector_misses;
+    partial += run.counters.partial_hits;
+    if (evict) evict_writes += run.counters.mem_writes;  // write-evict: every store goes to memory
+    evict = !evict;
+  }
+  std::cout << fmt::format("[ coverage ] {} sector: {} sector misses, {} partial hits, {} write-evict memory writes\n",
+                           TypeParam::kName, sector_misses, partial, evict_writes);
+  EXPECT_GT(sector_misses, 0U);
+  EXPECT_GT(partial, 0U);
+  EXPECT_GT(evict_writes, 0U);
+}
+
 // l1.bypass_path direct (contract 13.6) on gtx480-gpgpusim's L1 options with two-level bypassing:
 // B mode (two_level_bypass_o) before every cycle and store_pending_o after it, compared with
 // golden's. Streams with stores whose misses keep the two-level unit in B mode for long spans

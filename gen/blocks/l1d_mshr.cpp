@@ -86,6 +86,10 @@ class Mshr final : public RtlBlock {
     Expr add_mask = m.input("add_mask_i", kMaskBits);
     Expr widen = m.input("widen_i");
     Expr widen_sectors = m.input("widen_sectors_i", kSectors);
+    // l1.sector: sectors an alloc or add copies from the array, and the line's bytes (sector order).
+    Expr alloc_buffer = m.input("alloc_buffer_i", kSectors);
+    Expr add_buffer = m.input("add_buffer_i", kSectors);
+    Expr buffer_data = m.input("buffer_data_i", kDataBits);
     // Memory response.
     Expr resp = m.input("resp_i");
     Expr resp_entry = m.input("resp_entry_i", entry_w);
@@ -132,6 +136,7 @@ class Mshr final : public RtlBlock {
     Expr room = m.logic("room", entries);  // fewer than MaxMerge requests
     Expr lines = m.logic("lines", entries * line_bits);
     Expr sectors = m.logic("sectors", entries * kSectors);
+    Expr buffered = m.logic("buffered", entries * kSectors);
     Expr counts = m.logic("counts", entries * count_w);
     Expr reads = m.logic("reads", entries * kReadsBits);
 
@@ -204,6 +209,7 @@ class Mshr final : public RtlBlock {
       Expr l2_bit_q = s.logic("l2_bit_q", n);
       Expr line_q = s.logic("line_q", n * line_bits);
       Expr sectors_q = s.logic("sectors_q", n * kSectors);
+      Expr buffered_q = s.logic("buffered_q", n * kSectors);
       Expr count_q = s.logic("count_q", n * count_w);
       Expr reads_q = s.logic("reads_q", n * kReadsBits);
       const auto here = [&](const Expr& idx) { return (idx >> group_bits).eq(cast(entry_w, g)); };
@@ -214,6 +220,7 @@ class Mshr final : public RtlBlock {
                    {l2_bit_q, zeros()},
                    {line_q, zeros()},
                    {sectors_q, zeros()},
+                   {buffered_q, zeros()},
                    {count_q, zeros()},
                    {reads_q, zeros()}},
                   [&](Block& b) {
@@ -229,6 +236,7 @@ class Mshr final : public RtlBlock {
                           a.assign(filled_q[i], bit(false));
                           a.assign(line_q.part(i * line_bits, line_bits), alloc_line);
                           a.assign(sectors_q.part(i * kSectors, kSectors), alloc_sectors);
+                          a.assign(buffered_q.part(i * kSectors, kSectors), alloc_buffer);
                           a.assign(count, cast(count_w, 1));
                           a.assign(nreads, lit(kReadsBits, 1));
                           a.assign(l2_bit_q[i], bit(false));
@@ -240,7 +248,11 @@ class Mshr final : public RtlBlock {
                             r.assign(filled_q[i], filled_q[i] | (nreads.eq(lit(kReadsBits, 1)) & !widen_here));
                             r.assign(l2_bit_q[i], l2_bit_q[i] | resp_l2_bit);
                           });
-                          a.if_(add_ok.land(add_entry.eq(e)), [&](Block& r) { r.assign(count, count + cast(count_w, 1)); });
+                          a.if_(add_ok.land(add_entry.eq(e)), [&](Block& r) {
+                            r.assign(count, count + cast(count_w, 1));
+                            r.assign(buffered_q.part(i * kSectors, kSectors),
+                                     buffered_q.part(i * kSectors, kSectors) | add_buffer);
+                          });
                           a.assign(nreads, nreads + cast(kReadsBits, widen_here) - cast(kReadsBits, resp_here));
                           a.if_(widen_here, [&](Block& r) {
                             r.assign(sectors_q.part(i * kSectors, kSectors), sectors_q.part(i * kSectors, kSectors) | widen_sectors);
@@ -254,6 +266,7 @@ class Mshr final : public RtlBlock {
       s.assign(l2_bit.part(first, n), l2_bit_q);
       s.assign(lines.part(first * line_bits, n * line_bits), line_q);
       s.assign(sectors.part(first * kSectors, n * kSectors), sectors_q);
+      s.assign(buffered.part(first * kSectors, n * kSectors), buffered_q);
       s.assign(counts.part(first * count_w, n * count_w), count_q);
       s.assign(reads.part(first * kReadsBits, n * kReadsBits), reads_q);
     });
@@ -262,9 +275,11 @@ class Mshr final : public RtlBlock {
       Expr same_line = s.logic("same_line");
       Expr line = lines.part(e * line_bits, line_bits);
       Expr sec = sectors.part(e * kSectors, kSectors);
-      s.assign(same_line, valid[e].land(line.eq(probe_line)));
-      s.assign(covers[e], (!probe_store).land(same_line).land(block.lor((probe_needed & ~sec).eq(zeros()))));
-      s.assign(overlaps[e], same_line.land((sec & probe_fetch).ne(zeros())));
+      Expr buf = buffered.part(e * kSectors, kSectors);  // l1.sector: a load covers what is fetched or buffered,
+      s.assign(same_line, valid[e].land(line.eq(probe_line)));  // a store conflicts with either
+      s.assign(covers[e],
+               (!probe_store).land(same_line).land(block.lor((probe_needed & ~(sec | buf)).eq(zeros()))));
+      s.assign(overlaps[e], same_line.land(((sec | mux(probe_store, buf, zeros())) & probe_fetch).ne(zeros())));
       s.assign(room[e], counts.part(e * count_w, count_w).ne(cast(count_w, max_merge)));
     });
 
@@ -294,14 +309,29 @@ class Mshr final : public RtlBlock {
     m.instance("u_requests", ram, {{"Words", req_words}, {"Width", request_w}},
                {{"clk_i", clk}, {"wr_en_i", req_we}, {"wr_addr_i", req_wr_addr}, {"wr_data_i", req_word},
                 {"rd_addr_i", req_rd_addr}, {"rd_data_o", req_rd_word}});
-    m.comment("The fill data, one memory per sector: a response writes the sectors it names.");
+    m.comment("The fill data, one memory per sector: a response writes the sectors it names. l1.sector: a");
+    m.comment("second memory per sector takes the sectors an alloc or add buffers (their own write port: a");
+    m.comment("response may write the same sector of another entry in the cycle); the read takes each sector");
+    m.comment("from the memory the entry's buffered bit names.");
+    const unsigned sector_bits = kDataBits / kSectors;
+    Expr rd_buffered = m.logic("rd_buffered", kSectors);
+    m.assign(rd_buffered, buffered.part(rd_entry * kSectors, kSectors));
     m.gen_for("g_data", "gs", 0, kSectors, [&](Scope& g, const Expr& sec) {
       Expr we = g.logic("we");
+      Expr buf_we = g.logic("buf_we");
+      Expr fetched = g.logic("fetched", sector_bits);
+      Expr copied = g.logic("copied", sector_bits);
       g.assign(we, resp & (resp_sectors.eq(zeros()) | resp_sectors[sec]));
-      g.instance("u_data", ram, {{"Words", entries}, {"Width", Expr(kDataBits / kSectors)}},
+      g.assign(buf_we, (alloc_ok & alloc_buffer[sec]) | (add_ok & add_buffer[sec]));
+      g.instance("u_data", ram, {{"Words", entries}, {"Width", Expr(sector_bits)}},
                  {{"clk_i", clk}, {"wr_en_i", we}, {"wr_addr_i", resp_entry},
-                  {"wr_data_i", resp_data.part(sec * (kDataBits / kSectors), kDataBits / kSectors)},
-                  {"rd_addr_i", rd_entry}, {"rd_data_o", data_rd_word.part(sec * (kDataBits / kSectors), kDataBits / kSectors)}});
+                  {"wr_data_i", resp_data.part(sec * sector_bits, sector_bits)},
+                  {"rd_addr_i", rd_entry}, {"rd_data_o", fetched}});
+      g.instance("u_buffer", ram, {{"Words", entries}, {"Width", Expr(sector_bits)}},
+                 {{"clk_i", clk}, {"wr_en_i", buf_we}, {"wr_addr_i", req_entry},
+                  {"wr_data_i", buffer_data.part(sec * sector_bits, sector_bits)},
+                  {"rd_addr_i", rd_entry}, {"rd_data_o", copied}});
+      g.assign(data_rd_word.part(sec * sector_bits, sector_bits), mux(rd_buffered[sec], copied, fetched));
     });
 
     m.comment("The read port: free entries, unfilled data and requests beyond the count read zero.");
@@ -330,50 +360,9 @@ class Mshr final : public RtlBlock {
     m.assign(rd_warp_o, rd_request.part(kMaskBits, warp_w));
     m.assign(rd_mask_o, rd_request.slice(kMaskBits - 1, 0));
 
-    // Assertions (docs/rtl-verification.md): the input contract the L1 keeps, checked at the clock
-    // edge on the registered state before it, and invariants of the state.
-    const uint32_t n_entries = cfg.l1.mshr_entries;
-    const uint32_t n_merge = cfg.l1.mshr_max_merge;
-    const unsigned entry_bits = n_entries > 1 ? static_cast<unsigned>(std::bit_width(n_entries - 1)) : 1;
-    const unsigned count_bits = static_cast<unsigned>(std::bit_width(n_merge));
-    // Only where the port can name a missing entry (Verilator warns CMPCONST on a constant compare).
-    const bool partial_ids = n_entries < (1U << entry_bits);
-    const bool count_can_overflow = n_merge + 1 < (1U << count_bits);
-    m.verification("Assertions (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
-      const auto in_range = [&](const Expr& e) { return cast(32, e).lt(entries); };
-      const auto pending = [&](const Expr& e) { return valid[e].land(!filled[e]); };
-      if (partial_ids) {
-        v.comment("Update ports name an existing entry (the port has more codes than there are entries).");
-        v.assert_clocked("MshrRespEntryInRange_A", (!resp).lor(in_range(resp_entry)));
-        v.assert_clocked("MshrAddEntryInRange_A", (!add).lor(alloc).lor(in_range(add_entry)));
-        v.assert_clocked("MshrReleaseEntryInRange_A", (!release).lor(in_range(release_entry)));
-      }
-      // `ok` for an entry in range (an out-of-range one is the assertion above's).
-      const auto if_in_range = [&](const Expr& e, const Expr& ok) { return partial_ids ? (!in_range(e)).lor(ok) : ok; };
-      v.comment("A memory response answers a pending entry: valid and not yet filled (not a free entry,");
-      v.comment("not a second response for one read).");
-      v.assert_clocked("MshrRespPending_A", (!resp).lor(if_in_range(resp_entry, pending(resp_entry))));
-      v.comment("A merge goes to a valid entry holding fewer than MaxMerge requests (the probe said merge_o).");
-      v.assert_clocked("MshrAddToValidEntry_A", (!add).lor(alloc).lor(if_in_range(add_entry, valid[add_entry])));
-      v.assert_clocked("MshrMergeWithinLimit_A",
-                       (!add).lor(alloc).lor(if_in_range(
-                           add_entry, counts.part(add_entry * count_w, count_w).lt(cast(count_w, max_merge)))));
-      v.comment("An entry is freed once: release_i names a valid entry.");
-      v.assert_clocked("MshrReleaseValidEntry_A", (!release).lor(if_in_range(release_entry, valid[release_entry])));
-      v.comment("State: the entry an allocation takes is free, and free_o says whether one is.");
-      v.assert_comb("MshrAllocEntryFree_A", (!free_o).lor(!valid[free_entry_o]));
-      v.assert_comb("MshrFreeWhenNotFull_A", free_o.eq(!red_and(valid)));
-      if (count_can_overflow) {
-        v.comment("State: no entry holds more than MaxMerge requests.");
-        Expr count_over = v.logic("count_over", entries);
-        v.always_comb({{count_over, zeros()}}, [&](Block& b) {
-          b.for_("i", 0, entries, [&](Block& body, const Expr& i) {
-            body.assign(count_over[i], counts.part(i * count_w, count_w).gt(cast(count_w, max_merge)));
-          });
-        });
-        v.assert_comb("MshrCountWithinLimit_A", count_over.eq(zeros()));
-      }
-    });
+    mshr_assertions(m, MshrAssertSignals{cfg.l1.mshr_entries, cfg.l1.mshr_max_merge, entries, max_merge, count_w,
+                                         valid, filled, counts, resp, resp_entry, add, add_entry, alloc, release,
+                                         release_entry, free_o, free_entry_o});
     return m;
   }
 };

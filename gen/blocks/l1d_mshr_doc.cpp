@@ -2,6 +2,7 @@
 // kept apart from the generator so that each file stays short.
 #include "gen/blocks/l1d_mshr_doc.h"
 
+#include <bit>
 #include <string>
 
 namespace gen::blocks {
@@ -68,8 +69,76 @@ void mshr_describe(Module& m) {
   m.describe("l1.allocation on_miss (contract 13.1): alloc_reserve_i {reserved, way, first slot} is kept in the");
   m.describe("record and read on rd_reserve_o; merge_reserved_o is the reserved bit of the entry merge_o or");
   m.describe("merge_full_o names (0 when neither), for pending_hits.");
+  m.describe("l1.sector (contract 14): each entry has a buffered sector mask: alloc_i sets it to alloc_buffer_i,");
+  m.describe("add_i ORs in add_buffer_i, and those sectors of buffer_data_i (the line's bytes as the array holds");
+  m.describe("them) go into a second memory per sector that rd_data_o reads them from. A load covers an entry");
+  m.describe("whose sectors or buffered sectors hold every probe_needed_i sector; a store (probe_store_i)");
+  m.describe("conflicts with an entry whose sectors or buffered sectors overlap probe_fetch_i.");
   m.describe("EntryBits and ReqBits are port widths derived from Entries and MaxMerge (do not override them):");
   m.describe("with one entry, or one request per entry, the index keeps one bit.");
+}
+
+// l1d_mshr's assertions on its signals (kept here so that l1d_mshr.cpp stays short).
+void mshr_assertions(Module& m, const MshrAssertSignals& s) {
+  const Expr& entries = s.entries;
+  const Expr& max_merge = s.max_merge;
+  const Expr& count_w = s.count_w;
+  const Expr& valid = s.valid;
+  const Expr& filled = s.filled;
+  const Expr& counts = s.counts;
+  const Expr& resp = s.resp;
+  const Expr& resp_entry = s.resp_entry;
+  const Expr& add = s.add;
+  const Expr& add_entry = s.add_entry;
+  const Expr& alloc = s.alloc;
+  const Expr& release = s.release;
+  const Expr& release_entry = s.release_entry;
+  const Expr& free_o = s.free_o;
+  const Expr& free_entry_o = s.free_entry_o;
+  // Assertions (docs/rtl-verification.md): the input contract the L1 keeps, checked at the clock
+  // edge on the registered state before it, and invariants of the state.
+  const uint32_t n_entries = s.n_entries_cfg;
+  const uint32_t n_merge = s.n_merge_cfg;
+  const unsigned entry_bits = n_entries > 1 ? static_cast<unsigned>(std::bit_width(n_entries - 1)) : 1;
+  const unsigned count_bits = static_cast<unsigned>(std::bit_width(n_merge));
+  // Only where the port can name a missing entry (Verilator warns CMPCONST on a constant compare).
+  const bool partial_ids = n_entries < (1U << entry_bits);
+  const bool count_can_overflow = n_merge + 1 < (1U << count_bits);
+  m.verification("Assertions (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
+    const auto in_range = [&](const Expr& e) { return cast(32, e).lt(entries); };
+    const auto pending = [&](const Expr& e) { return valid[e].land(!filled[e]); };
+    if (partial_ids) {
+      v.comment("Update ports name an existing entry (the port has more codes than there are entries).");
+      v.assert_clocked("MshrRespEntryInRange_A", (!resp).lor(in_range(resp_entry)));
+      v.assert_clocked("MshrAddEntryInRange_A", (!add).lor(alloc).lor(in_range(add_entry)));
+      v.assert_clocked("MshrReleaseEntryInRange_A", (!release).lor(in_range(release_entry)));
+    }
+    // `ok` for an entry in range (an out-of-range one is the assertion above's).
+    const auto if_in_range = [&](const Expr& e, const Expr& ok) { return partial_ids ? (!in_range(e)).lor(ok) : ok; };
+    v.comment("A memory response answers a pending entry: valid and not yet filled (not a free entry,");
+    v.comment("not a second response for one read).");
+    v.assert_clocked("MshrRespPending_A", (!resp).lor(if_in_range(resp_entry, pending(resp_entry))));
+    v.comment("A merge goes to a valid entry holding fewer than MaxMerge requests (the probe said merge_o).");
+    v.assert_clocked("MshrAddToValidEntry_A", (!add).lor(alloc).lor(if_in_range(add_entry, valid[add_entry])));
+    v.assert_clocked("MshrMergeWithinLimit_A",
+                     (!add).lor(alloc).lor(if_in_range(
+                         add_entry, counts.part(add_entry * count_w, count_w).lt(cast(count_w, max_merge)))));
+    v.comment("An entry is freed once: release_i names a valid entry.");
+    v.assert_clocked("MshrReleaseValidEntry_A", (!release).lor(if_in_range(release_entry, valid[release_entry])));
+    v.comment("State: the entry an allocation takes is free, and free_o says whether one is.");
+    v.assert_comb("MshrAllocEntryFree_A", (!free_o).lor(!valid[free_entry_o]));
+    v.assert_comb("MshrFreeWhenNotFull_A", free_o.eq(!red_and(valid)));
+    if (count_can_overflow) {
+      v.comment("State: no entry holds more than MaxMerge requests.");
+      Expr count_over = v.logic("count_over", entries);
+      v.always_comb({{count_over, zeros()}}, [&](Block& b) {
+        b.for_("i", 0, entries, [&](Block& body, const Expr& i) {
+          body.assign(count_over[i], counts.part(i * count_w, count_w).gt(cast(count_w, max_merge)));
+        });
+      });
+      v.assert_comb("MshrCountWithinLimit_A", count_over.eq(zeros()));
+    }
+  });
 }
 
 }  // namespace gen::blocks

@@ -1,6 +1,8 @@
 // l1d_mshr's module description and configuration check (gen/blocks/l1d_mshr_doc.cpp).
 #pragma once
 
+#include <cstdint>
+
 #include "common/config.h"
 #include "gen/ir.h"
 
@@ -10,5 +12,14 @@ namespace gen::blocks {
 void mshr_validate(const l1d::Config& cfg);
 // The module description of l1d_mshr (its header comment in the emitted SystemVerilog).
 void mshr_describe(Module& m);
+
+// The signals l1d_mshr's assertions read.
+struct MshrAssertSignals {
+  uint32_t n_entries_cfg, n_merge_cfg;  // l1.mshr_entries, l1.mshr_max_merge
+  Expr entries, max_merge, count_w;     // the parameters
+  Expr valid, filled, counts, resp, resp_entry, add, add_entry, alloc, release, release_entry, free_o, free_entry_o;
+};
+// The assertions (docs/rtl-verification.md): the input contract the L1 keeps and state invariants.
+void mshr_assertions(Module& m, const MshrAssertSignals& s);
 
 }  // namespace gen::blocks

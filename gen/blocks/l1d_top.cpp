@@ -40,7 +40,9 @@ const std::vector<std::string>& counter_names() {
 }
 
 const std::vector<std::string>& option_counter_names() {
-  static const std::vector<std::string> kNames = {"fail_line_alloc", "pending_hits", "widening_reads"};
+  static const std::vector<std::string> kNames = {"fail_line_alloc",  "pending_hits",     "widening_reads",
+                                                  "sector_misses",    "sector_misses_32", "sector_misses_64",
+                                                  "sector_misses_128"};
   return kNames;
 }
 
@@ -332,6 +334,13 @@ void Top::storage() {
       v.assert_clocked("TopMemRespMshrInRange_A", (!rsp_valid).lor(rsp_mshr.lt(lit(kMshrPortBits, mshrs_))));
     });
   }
+  m.comment("A load merges into an entry holding its needed sectors, in sector mode its missing ones; there");
+  m.comment("the valid needed ones go into the entry's buffer with the held way's bytes (contract 14).");
+  Expr s1_probe_needed = m.logic("s1_probe_needed", kSlots);
+  m.assign(s1_probe_needed, mux(sector_, s1_fetch, s1_needed));
+  s1_buffer = m.logic("s1_buffer", kSlots);
+  s1_held_data = m.logic("s1_held_data", kLineBits);
+  if (staged_) m.assign(s1_buffer, zeros()), m.assign(s1_held_data, zeros());  // else in s1_decision
   // Staged: the fill step's entry is read at M1 and registered into M2 (staged_fill_read).
   const std::vector<Expr> rd = staged_ ? staged_fill_read()
                                        : std::vector<Expr>{mr_valid, mr_filled, mr_line, mr_sectors, mr_bypass,
@@ -339,7 +348,7 @@ void Top::storage() {
                                                            mr_id, mr_warp, mr_mask, mr_reserve};
   m.instance("u_mshr", mshr_block().module(cfg_), {},
              {{"clk_i", clk}, {"rst_ni", rst},
-              {"probe_line_i", s1_line}, {"probe_needed_i", s1_needed}, {"probe_fetch_i", s1_probe_eff},
+              {"probe_line_i", s1_line}, {"probe_needed_i", s1_probe_needed}, {"probe_fetch_i", s1_probe_eff},
               {"probe_store_i", s1_store_q}, {"block_i", block_}, {"merge_o", p_merge}, {"merge_full_o", p_merge_full},
               {"merge_entry_o", p_merge_entry}, {"conflict_o", p_conflict}, {"free_o", p_free},
               {"free_entry_o", p_free_entry}, {"in_use_o", mshr_in_use}, {"merge_reserved_o", p_merge_res},
@@ -350,7 +359,8 @@ void Top::storage() {
               {"alloc_mask_i", s1_mask_q}, {"alloc_reserve_i", concat({s1_reserve, fill_way, fill_pos})},
               {"add_i", mshr_add}, {"add_entry_i", p_merge_entry}, {"add_id_i", s1_id_q},
               {"add_warp_i", s1_warp_q}, {"add_mask_i", s1_mask_q}, {"widen_i", mshr_widen},
-              {"widen_sectors_i", p_missing},
+              {"widen_sectors_i", p_missing}, {"alloc_buffer_i", s1_buffer}, {"add_buffer_i", s1_buffer},
+              {"buffer_data_i", s1_held_data},
               {"resp_i", rsp_valid}, {"resp_entry_i", rsp_entry}, {"resp_l2_bit_i", rsp_l2},
               {"resp_data_i", rsp_data}, {"resp_sectors_i", rsp_sectors}, {"resp_fills_o", rsp_fills},
               {"rd_entry_i", staged_ ? m1_entry_q : fill_head}, {"rd_req_i", staged_ ? m1_step_q : fill_index_q},

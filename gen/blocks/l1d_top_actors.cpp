@@ -121,6 +121,16 @@ void Top::actors() {
           cb.item(lit(2, 1), [&](Block& v) { inc(v, "misses_64", lit(1, 1)); });
           cb.default_([&](Block& v) { inc(v, "misses_128", lit(1, 1)); });
         });
+        if (!staged_) {  // sector mode (contract 14): a miss whose line a way holds
+          u.if_(s1_held, [&](Block& v) {
+            inc(v, "sector_misses", lit(1, 1));
+            v.unique_case(s1_size_q, [&](CaseBuilder& cb) {
+              cb.item(lit(2, 0), [&](Block& x) { inc(x, "sector_misses_32", lit(1, 1)); });
+              cb.item(lit(2, 1), [&](Block& x) { inc(x, "sector_misses_64", lit(1, 1)); });
+              cb.default_([&](Block& x) { inc(x, "sector_misses_128", lit(1, 1)); });
+            });
+          });
+        }
       });
     });
     b.if_(stall_event_, [&](Block& t) { inc(t, "s1_stall_cycles", lit(1, 1)); });
@@ -156,7 +166,10 @@ void Top::fill_actor(Block& f, const Inc& inc) {
           u.assign(agcb_inc, bit(true));
           u.assign(agcb_inc_idx, select_part(t_hpc, fill_way, ways_, hpc_bits_));
         });
-        a.assign(rp_fill, bit(true));
+        a.comment("Sector mode: a fill into the way holding its line is a hit on that way (contract 14).");
+        a.if_(fill_held, [&](Block& u) { u.assign(rp_hit, bit(true)); }).else_([&](Block& u) {
+          u.assign(rp_fill, bit(true));
+        });
         a.assign(rp_way, fill_way);
         inc(a, "writebacks", fill_dirty_n);
         inc(a, "mem_writes", fill_dirty_n);

@@ -30,7 +30,8 @@ std::vector<CfgInput> l1d_top_cfg_inputs(const l1d::Config& cfg) {
           {"cfg_write_i", static_cast<uint32_t>(cfg.l1.write_policy)},
           {"cfg_kernel_end_inv_i", cfg.l1.kernel_end == l1d::KernelEndAction::kInvalidate ? 1u : 0u},
           {"cfg_alloc_i", cfg.l1.allocation == l1d::AllocationPolicy::kOnMiss ? 1u : 0u},
-          {"cfg_merge_i", cfg.l1.mshr_merge == l1d::MshrMerge::kBlock ? 1u : 0u}};
+          {"cfg_merge_i", cfg.l1.mshr_merge == l1d::MshrMerge::kBlock ? 1u : 0u},
+          {"cfg_sector_i", cfg.l1.sector ? 1u : 0u}};
 }
 
 std::string format_cfg_inputs(const std::vector<CfgInput>& inputs) {

@@ -19,8 +19,8 @@ struct CfgInput {
 };
 
 // cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opportunistic_i, cfg_keep_large_i (the policy's),
-// cfg_line_fetch_i, cfg_write_i, cfg_kernel_end_inv_i, cfg_alloc_i, cfg_merge_i (the L1's), in port
-// order.
+// cfg_line_fetch_i, cfg_write_i, cfg_kernel_end_inv_i, cfg_alloc_i, cfg_merge_i, cfg_sector_i (the
+// L1's), in port order.
 std::vector<CfgInput> l1d_top_cfg_inputs(const l1d::Config& cfg);
 
 // "port=value,port=value,..." (synth/synth.sh --baseline-const and --variant syntax).

@@ -29,8 +29,9 @@ constexpr unsigned kCounterBits = 64;
 
 // The counters of golden::L1Counters, in its order, with the names the ports carry.
 const std::vector<std::string>& counter_names();
-// The single-cycle l1d_top's further counters (contract 13.1, 13.3): res_fail[kLineAlloc],
-// pending_hits, widening_reads. After counter_names() in the ports; the staged pipe has none yet.
+// The single-cycle l1d_top's further counters (contract 13.1, 13.3, 14): res_fail[kLineAlloc],
+// pending_hits, widening_reads, sector_misses and its three sizes. After counter_names() in the
+// ports; the staged pipe has none yet.
 const std::vector<std::string>& option_counter_names();
 
 // Miss-queue request fields (LSB first): a MemReq without its data and mask, and whether the
@@ -167,6 +168,8 @@ class Top {
 
  private:
   std::vector<Expr> cfg_in_, cfg_q_;
+  Expr s1_held, s1_buffer, s1_held_data, fill_held;
+  Expr sector_;   // l1.sector (cfg_sector_i; constant 0 in the staged pipe)
   Expr on_miss_;  // l1.allocation on_miss (cfg_alloc_i; constant 0 in the staged pipe)
   // l1.mshr_merge block (cfg_merge_i; 0 in the staged pipe): the merge entry's missing sectors and
   // filled bit, S1 widens it (decision and actor flag), the response's sectors, the fills.

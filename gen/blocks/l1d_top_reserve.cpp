@@ -56,8 +56,9 @@ void Top::miss_reserve() {
   m.assign(s1_first, mux(span.eq(lit(2, 2)), lit(2, 0), mux(span.eq(lit(2, 1)), s1_chunk & lit(2, 2), s1_chunk)));
   m.assign(pl_valid, mux(act_fill, t_valid, t_valid & ~alloc_copies));
   m.assign(pl_common, mux(act_fill, fill_common, s1_common));
-  m.assign(pl_slots, mux(act_fill, fill_slots, cast(3, countones(s1_fetch))));
-  m.assign(pl_first, mux(act_fill, fill_first, s1_first));
+  m.comment("A sector fill places a whole line (its sectors at their own slots: first chunk 0).");
+  m.assign(pl_slots, mux(act_fill, mux(sector_, lit(3, 4), fill_slots), cast(3, countones(s1_fetch))));
+  m.assign(pl_first, mux(act_fill, mux(sector_, lit(2, 0), fill_first), s1_first));
   m.assign(pl_ct, mux(act_fill, fill_chunk_tag.slice(ct_bits_ - 1, 2), s1_chunk_tag.slice(ct_bits_ - 1, 2)));
 
   m.comment("S1's load miss under on_miss: a load that would allocate (no bypass, or PCAL with opportunistic");

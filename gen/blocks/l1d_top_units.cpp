@@ -92,6 +92,7 @@ void Top::s1_decision() {
     return;
   }
   s1_bypass_fetch = m.logic("s1_bypass_fetch", kSlots);
+  s1_held = m.logic("s1_held");  // sector mode: a way holds S1's line (a miss is a sector miss)
   s1_extra_copies = m.logic("s1_extra_copies", kSlots);
   m.comment("Under on_miss an AgeLRU bypass at the miss fetches (and drops the copies of) bypass_fetch_o.");
   m.assign(s1_extra_copies, mux(on_miss_ & !s1_store_q & cfg_bypass.eq(lit(3, 4)), s1_bypass_fetch, zeros()));
@@ -101,10 +102,14 @@ void Top::s1_decision() {
               {"cfg_bypass_i", cfg_bypass}, {"cfg_bto_i", cfg_bto}, {"cfg_opportunistic_i", cfg_opp},
               {"cfg_line_fetch_i", cfg_line_fetch}, {"agcb_bypass_i", agcb_bypass}, {"two_level_bypass_i", tl_bypass}, {"row_common_tag_i", t_common},
               {"row_valid_i", t_valid}, {"row_chunk_tag_i", t_tag}, {"row_dirty_any_i", t_dirty_any},
-              {"extra_copies_i", s1_extra_copies}, {"needed_o", s1_needed}, {"fetch_o", s1_fetch},
+              {"extra_copies_i", s1_extra_copies}, {"cfg_sector_i", sector_}, {"held_o", s1_held},
+              {"needed_o", s1_needed}, {"fetch_o", s1_fetch},
               {"probe_o", s1_probe_sectors}, {"reason_o", s1_reason}, {"bypass_fetch_o", s1_bypass_fetch}, {"hit_o", m_hit}, {"partial_o", m_partial}, {"hit_way_o", m_way},
               {"hit_slots_o", m_slots}, {"copies_o", m_copies}, {"cp_way_o", cp_way}, {"cp_slot_o", cp_slot},
               {"cp_wb_o", cp_wb}, {"cp_off_o", cp_off}, {"writebacks_o", s1_dirty_n}});
+  m.comment("l1.sector: a load's needed sectors that are valid (needed & ~fetch) and the held way's bytes.");
+  m.assign(s1_buffer, mux(sector_ & !s1_store_q, s1_needed & ~s1_fetch, zeros()));
+  m.assign(s1_held_data, select_part(t_data, m_way, ways_, kLineBits));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -117,6 +122,7 @@ void Top::fill_decision() {
   fill_wb = m.logic("fill_wb", kSlots);
   fill_dirty_n = m.logic("fill_dirty_n", 3);
   fill_allocates = m.logic("fill_allocates");
+  fill_held = m.logic("fill_held");  // sector mode: the fill goes into the way holding its line
   Expr age_bypass_en = m.logic("fill_age_bypass_en");
   m.assign(age_bypass_en, cfg_bypass.eq(lit(3, 4)) & agelru_en_q);
   m.comment("The placement's block: the fill's, or under on_miss S1's (miss_reserve), on the row without");
@@ -132,9 +138,20 @@ void Top::fill_decision() {
   m.assign(pl_l2, staged_ ? mr_l2 : act_fill & mr_l2);
   pl_age_bypass = m.logic(staged_ ? "unused_age_bypass" : "pl_age_bypass");
   if (staged_) {  // over M1 and M2 (l1d_top_staged_fill.cpp)
+    m.assign(fill_held, bit(false));
     staged_fill_place(age_bypass_en, pl_bypass, pl_l2);
     return;
   }
+  m.comment("The placement unit's answer (fp_*), which a sector fill into the way holding its line replaces.");
+  const Expr fp_alloc = m.logic("fp_allocates");
+  const Expr fp_way = m.logic("fp_way", way_bits_);
+  const Expr fp_pos = m.logic("fp_pos", 2);
+  const Expr fp_whole = m.logic("fp_whole");
+  const Expr fp_posmask = m.logic("fp_posmask", kSlots);
+  const Expr fp_slotmask = m.logic("fp_slotmask", kSlots);
+  const Expr fp_replaces = m.logic("fp_replaces");
+  const Expr fp_wb = m.logic("fp_wb", kSlots);
+  const Expr fp_dirty_n = m.logic("fp_dirty_n", 3);
   m.instance("u_fill_place", fill_place_block().module(cfg_), {},
              {{"row_valid_i", pl_valid}, {"row_common_tag_i", t_common}, {"row_priority_i", t_prio},
               {"row_rank_i", t_rank}, {"row_dirty_any_i", t_dirty_any}, {"row_reserved_i", t_res},
@@ -143,10 +160,51 @@ void Top::fill_decision() {
               {"cfg_opportunistic_i", cfg_opp}, {"victim_i", rp_victim}, {"age_bypass_en_i", age_bypass_en},
               {"way_active_i", way_active}, {"way_rel_age_i", way_rel},
               {"req_rel_age_i", age_rel.part(Expr(ways_ * kAwidBits), kAwidBits)},
-              {"eligible_o", rp_eligible}, {"allocates_o", fill_allocates}, {"way_o", fill_way},
-              {"pos_o", fill_pos}, {"whole_o", fill_whole}, {"replace_slots_o", fill_posmask},
-              {"block_slots_o", fill_slotmask}, {"replaces_valid_o", fill_replaces}, {"writeback_slots_o", fill_wb},
-              {"writebacks_o", fill_dirty_n}, {"age_bypass_o", pl_age_bypass}});
+              {"eligible_o", rp_eligible}, {"allocates_o", fp_alloc}, {"way_o", fp_way},
+              {"pos_o", fp_pos}, {"whole_o", fp_whole}, {"replace_slots_o", fp_posmask},
+              {"block_slots_o", fp_slotmask}, {"replaces_valid_o", fp_replaces}, {"writeback_slots_o", fp_wb},
+              {"writebacks_o", fp_dirty_n}, {"age_bypass_o", pl_age_bypass}});
+
+  m.comment("Sector mode (contract 14): the way holding the fill's line (a valid slot of it: the lowest such");
+  m.comment("way, one-hot) takes the entry's sectors; no victim, write-back, AGCB update, AgeLRU bypass or");
+  m.comment("PCAL priority filter; the allocation decision is section 6 step 1's alone.");
+  const Expr f_common_eq = m.logic("sf_common_eq", ways_);
+  const Expr f_copy = m.logic("sf_copy", ways_ * kSlots);
+  const Expr f_tag_ok = m.logic("unused_sf_tag_ok", ways_ * kSlots);  // no request decode here
+  const Expr f_held_unused = m.logic("unused_sf_held", ways_ * kSlots);
+  m.instance("u_fill_compare", tag_compare_block().module(cfg_), {},
+             {{"common_tag_i", fill_common}, {"line_tag_i", fill_chunk_tag.slice(ct_bits_ - 1, 2)},
+              {"compared_i", lit(kSlots, 0)}, {"mask_chunk_i", lit(2 * kSlots, 0)}, {"req_chunks_i", lit(kSlots, 0)},
+              {"sectors_i", lit(kSlots, 0xF)}, {"way_common_tag_i", t_common}, {"slot_tag_i", t_tag},
+              {"common_eq_o", f_common_eq}, {"tag_ok_o", f_tag_ok}, {"held_o", f_held_unused}, {"copy_o", f_copy}});
+  const Expr f_any = m.logic("sf_way_any", ways_);
+  const Expr f_sel = m.logic("sf_way_sel", ways_);
+  const Expr f_way = m.logic("sf_way", way_bits_);
+  m.gen_for("g_sf_way", "gfw", 0, ways_, [&](Scope& g, const Expr& w) {
+    g.assign(f_any[w], f_common_eq[w] & red_or(f_copy.part(w * kSlots, kSlots) & t_valid.part(w * kSlots, kSlots)));
+  });
+  m.assign(f_sel[Expr(0U)], f_any[Expr(0U)]);
+  m.gen_for("g_sf_sel", "gfs", 1, ways_, [&](Scope& g, const Expr& w) {
+    g.assign(f_sel[w], f_any[w] & !red_or(f_any.slice(w - 1, 0)));
+  });
+  m.always_comb({{f_way, zeros()}}, [&](Block& b) {
+    b.for_("fi", 0, Expr(ways_), [&](Block& body, const Expr& i) {
+      body.assign(f_way, f_way | mux(f_sel[i], cast(way_bits_, i), zeros()));
+    });
+  });
+  Expr f_wanted = m.logic("sf_wanted");
+  m.assign(f_wanted, mr_bypass.eq(lit(2, 0)) | (mr_bypass.eq(lit(2, 1)) & mr_l2) | (mr_bypass.eq(lit(2, 3)) & cfg_opp));
+  m.assign(fill_held, sector_ & act_fill & red_or(f_any));
+  m.assign(fill_allocates, mux(fill_held, f_wanted, fp_alloc));
+  m.assign(fill_way, mux(fill_held, f_way, fp_way));
+  m.assign(fill_pos, mux(fill_held, lit(2, 0), fp_pos));
+  m.assign(fill_whole, fp_whole & !fill_held);
+  m.assign(fill_posmask, mux(fill_held, zeros(), fp_posmask));
+  m.comment("A sector fill promotes (and makes valid) its entry's sectors only.");
+  m.assign(fill_slotmask, mux(sector_ & act_fill, mr_sectors, fp_slotmask));
+  m.assign(fill_replaces, fp_replaces & !fill_held);
+  m.assign(fill_wb, mux(fill_held, zeros(), fp_wb));
+  m.assign(fill_dirty_n, mux(fill_held, lit(3, 0), fp_dirty_n));
 }
 
 // ---------------------------------------------------------------------------------------

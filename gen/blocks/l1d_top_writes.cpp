@@ -33,7 +33,9 @@ void Top::row_writes() {
   Expr evict_pair = m.logic("evict_pair", kSlots);
   Expr evict_slots = m.logic("evict_slots", kSlots);
   m.assign(evict_pair, concat({repl(2, m_slots[Expr(3U)] | m_slots[Expr(2U)]), repl(2, m_slots[Expr(1U)] | m_slots[Expr(0U)])}));
-  m.assign(evict_slots, mux(gran.eq(lit(2, 2)), repl(kSlots, red_or(m_slots)), mux(gran.eq(lit(2, 1)), evict_pair, m_slots)));
+  m.comment("Sector mode: the piece is one sector (contract 14), so only the needed slots.");
+  m.assign(evict_slots, mux(sector_, m_slots, mux(gran.eq(lit(2, 2)), repl(kSlots, red_or(m_slots)),
+                                                 mux(gran.eq(lit(2, 1)), evict_pair, m_slots))));
   Expr s1_inval = m.logic("s1_inval", ways_ * kSlots);
   m.comment("on_miss: S1's reservation replaces its place like a fill (s1_reserve), and a fill whose miss");
   m.comment("reserved writes those slots (res_fill; valid if res_place).");
@@ -50,7 +52,10 @@ void Top::row_writes() {
                          mux(evict_hit, cast(ways_ * kSlots, evict_slots) << (m_way * kSlots), zeros())));
   m.assign(slot_inval,
            mux(walk_step, cast(rw, walk_drop) << (walk_way * kSlots), mux(fill_write, place_inval, s1_inval)));
-  m.assign(slot_fill, mux(fill_write, place_run, mux(res_place, res_run, zeros())));
+  m.comment("A sector fill's line: only the entry's sectors become valid (the rest are cleared or kept).");
+  Expr fill_keep = m.logic("fill_keep", ways_ * kSlots);
+  m.assign(fill_keep, mux(fill_held | (sector_ & act_fill), cast(rw, mr_sectors) << (fill_way * kSlots), place_run));
+  m.assign(slot_fill, mux(fill_write, fill_keep, mux(res_place, res_run, zeros())));
   Expr slot_tagw = m.logic("slot_tagw", ways_ * kSlots);  // chunk-tags written: a placed block's
   m.assign(slot_tagw, mux(fill_write | s1_reserve, place_run, zeros()));
   if (!staged_) m.assign(w_res, (t_res & ~res_run) | mux(s1_reserve, place_run, zeros()));
@@ -86,7 +91,7 @@ void Top::row_writes() {
   m.assign(new_prio, mux(act_fill, mr_token, s1_token_q));
   m.gen_for("g_row_way", "gw", 0, ways_, [&](Scope& g, const Expr& w) {
     Expr fill_here = g.logic("fill_here");
-    g.assign(fill_here, (fill_write | s1_reserve) & fill_way.eq(cast(way_bits_, w)));
+    g.assign(fill_here, (fill_write | s1_reserve) & !fill_held & fill_way.eq(cast(way_bits_, w)));
     g.assign(w_common.part(w * cm_bits_, cm_bits_),
              mux(fill_here & fill_whole, pl_common, t_common.part(w * cm_bits_, cm_bits_)));
     g.assign(w_rank.part(w * (kSlots * 2), kSlots * 2),
@@ -98,7 +103,7 @@ void Top::row_writes() {
     g.assign(w_prio[w], mux(fill_here, new_prio, t_prio[w]));
   });
 
-  m.comment("The data row's new bytes (d_be selects): slot s gets the fill's chunk fill_first + s -");
+  m.comment("The data row's new bytes (d_be selects): slot s gets the fill's chunk pl_first + s -");
   m.comment("fill_pos_eff, or the store's chunk held in slot s of the hit way. One source line and one");
   m.comment("index per slot, then a 4-way select per slot.");
   Expr d_src = m.logic("d_src", kLineBits);
@@ -109,7 +114,7 @@ void Top::row_writes() {
   m.assign(d_pos, staged_ ? fill_pos : mux(res_fill, mr_res_pos, fill_pos));
   m.assign(d_src, mux(d_fill, mr_data, s1_data_q));
   m.gen_for("g_d_line", "gs", 0, kSlots, [&](Scope& g, const Expr& s) {
-    g.assign(d_idx.part(s * 2, 2), mux(d_fill, cast(2, fill_first + cast(2, s) - d_pos), hit_chunk.part(s * 2, 2)));
+    g.assign(d_idx.part(s * 2, 2), mux(d_fill, cast(2, pl_first + cast(2, s) - d_pos), hit_chunk.part(s * 2, 2)));
     g.assign(d_line.part(s * kSlotBits, kSlotBits), select_part(d_src, d_idx.part(s * 2, 2), kSlots, kSlotBits));
   });
 }

@@ -80,7 +80,7 @@ TEST(TopCfgInputs, PolicyPresetsGiveTheHandWrittenValues) {
   };
   const std::string none =
       "cfg_bto_i=0,cfg_opportunistic_i=0,cfg_keep_large_i=0,cfg_line_fetch_i=0,cfg_write_i=0,cfg_kernel_end_inv_i=0,"
-      "cfg_alloc_i=0,cfg_merge_i=0";
+      "cfg_alloc_i=0,cfg_merge_i=0,cfg_sector_i=0";
   EXPECT_EQ(inputs("baseline"), "cfg_bypass_i=0,cfg_gran_i=0," + none);
   EXPECT_EQ(inputs("dycache"), "cfg_bypass_i=0,cfg_gran_i=3," + none);
   EXPECT_EQ(inputs("elastic32"), "cfg_bypass_i=0,cfg_gran_i=2," + none);
@@ -88,23 +88,26 @@ TEST(TopCfgInputs, PolicyPresetsGiveTheHandWrittenValues) {
   EXPECT_EQ(inputs("agcb"), "cfg_bypass_i=1,cfg_gran_i=0," + none);
   EXPECT_EQ(inputs("two-level"), "cfg_bypass_i=2,cfg_gran_i=0," + none);
   EXPECT_EQ(inputs("pcal"), "cfg_bypass_i=3,cfg_gran_i=0," + none);
-  const std::string wb = ",cfg_line_fetch_i=0,cfg_write_i=0,cfg_kernel_end_inv_i=0,cfg_alloc_i=0,cfg_merge_i=0";
+  const std::string wb =
+      ",cfg_line_fetch_i=0,cfg_write_i=0,cfg_kernel_end_inv_i=0,cfg_alloc_i=0,cfg_merge_i=0,cfg_sector_i=0";
   EXPECT_EQ(inputs("pcal-bto"), "cfg_bypass_i=3,cfg_gran_i=0,cfg_bto_i=1,cfg_opportunistic_i=0,cfg_keep_large_i=0" + wb);
   EXPECT_EQ(inputs("agelru-bypass"), "cfg_bypass_i=4,cfg_gran_i=0," + none);
   EXPECT_EQ(inputs("combined"), "cfg_bypass_i=3,cfg_gran_i=3,cfg_bto_i=1,cfg_opportunistic_i=0,cfg_keep_large_i=0" + wb);
 }
 
-// The L1's bypass fetch, write policy, kernel-end action, allocation and MSHR merge (write: 0
-// write-back, 1 write-through, 2 write-evict; alloc 1 on_miss; merge 1 block).
+// The L1's bypass fetch, write policy, kernel-end action, allocation, MSHR merge and sector mode
+// (write: 0 write-back, 1 write-through, 2 write-evict; alloc 1 on_miss; merge 1 block; sector 1).
 TEST(TopCfgInputs, BypassFetchWritePolicyAndKernelEndComeFromTheL1) {
   const auto inputs = [](const char* preset) {
     const auto all = l1d_top_cfg_inputs(l1d::load_preset(preset));
-    return format_cfg_inputs({all.end() - 5, all.end()});
+    return format_cfg_inputs({all.end() - 6, all.end()});
   };
-  EXPECT_EQ(inputs("gtx480"), "cfg_line_fetch_i=0,cfg_write_i=0,cfg_kernel_end_inv_i=0,cfg_alloc_i=0,cfg_merge_i=0");
-  EXPECT_EQ(inputs("gtx1080"), "cfg_line_fetch_i=0,cfg_write_i=1,cfg_kernel_end_inv_i=0,cfg_alloc_i=0,cfg_merge_i=0");
+  EXPECT_EQ(inputs("gtx480"),
+            "cfg_line_fetch_i=0,cfg_write_i=0,cfg_kernel_end_inv_i=0,cfg_alloc_i=0,cfg_merge_i=0,cfg_sector_i=0");
+  EXPECT_EQ(inputs("gtx1080"),
+            "cfg_line_fetch_i=0,cfg_write_i=1,cfg_kernel_end_inv_i=0,cfg_alloc_i=0,cfg_merge_i=0,cfg_sector_i=1");
   EXPECT_EQ(inputs("gtx480-gpgpusim"),
-            "cfg_line_fetch_i=1,cfg_write_i=2,cfg_kernel_end_inv_i=1,cfg_alloc_i=1,cfg_merge_i=1");
+            "cfg_line_fetch_i=1,cfg_write_i=2,cfg_kernel_end_inv_i=1,cfg_alloc_i=1,cfg_merge_i=1,cfg_sector_i=0");
 }
 
 // l1.allocation on_miss and l1.mshr_merge block run on the single-cycle l1d_top only (contract

@@ -124,6 +124,8 @@ void load_counters(Model& m, uint64_t base) {
   }
     L1D_TOP_COUNTERS(L1D_LOAD_COUNTER)
     L1D_LOAD_COUNTER(fail_line_alloc) L1D_LOAD_COUNTER(pending_hits) L1D_LOAD_COUNTER(widening_reads)
+    L1D_LOAD_COUNTER(sector_misses) L1D_LOAD_COUNTER(sector_misses_32) L1D_LOAD_COUNTER(sector_misses_64)
+    L1D_LOAD_COUNTER(sector_misses_128)
 #undef L1D_LOAD_COUNTER
   } else {
     throw ConfigError("VerilatedOptions::counter_base: this model (gate-level or staged) has no 64-bit counter "
@@ -189,6 +191,7 @@ class VerilatedL1 final : public RtlL1Port {
     m.cfg_kernel_end_inv_i = cfg.l1.kernel_end == KernelEndAction::kInvalidate;
     m.cfg_alloc_i = cfg.l1.allocation == AllocationPolicy::kOnMiss;
     m.cfg_merge_i = cfg.l1.mshr_merge == MshrMerge::kBlock;
+    m.cfg_sector_i = cfg.l1.sector;
     m.agelru_enable_i = 1;
     if (!opt.trace_file.empty()) {
 #if VM_TRACE_FST
@@ -461,6 +464,10 @@ class VerilatedL1 final : public RtlL1Port {
       c.res_fail[static_cast<int>(golden::ResFail::kLineAlloc)] = m.cnt_fail_line_alloc_o - b;
       c.pending_hits = m.cnt_pending_hits_o - b;
       c.widening_reads = m.cnt_widening_reads_o - b;
+      c.sector_misses = m.cnt_sector_misses_o - b;
+      c.sector_misses_by_size[0] = m.cnt_sector_misses_32_o - b;
+      c.sector_misses_by_size[1] = m.cnt_sector_misses_64_o - b;
+      c.sector_misses_by_size[2] = m.cnt_sector_misses_128_o - b;
     }
     if constexpr (requires { m.cnt_carry_o; }) {
       // The staged L1's carry-save counters (l1d_perf_counters): counter i's carries out of its
@@ -676,7 +683,8 @@ std::unique_ptr<RtlL1Port> make_rtl_l1(const Config& cfg, const VerilatedOptions
   // The reference-faithful L1 options are golden-only until RTL v2 (docs/l1d-microarchitecture.md 13).
   if (const std::string field = rtl_unsupported_l1_option(cfg.l1); !field.empty())
     throw ConfigError(fmt::format("--l1 verilated/lockstep: preset {} sets {}, which the RTL l1d_top does not "
-                                  "implement (it runs carveout fixed, sector false, on_fill, stall, on_miss and block on "
+                                  "implement (it runs carveout fixed, sector on the single-cycle pipe with on_fill and stall, "
+                                  "on_fill, stall, on_miss and block on "
                                   "the single-cycle pipe without write_back, any bypass_fetch, any write_policy, any "
                                   "kernel_end, any hit_latency_at, through_l1 and, on the single-cycle pipe, direct); "
                                   "run it with --l1 golden",
