@@ -1181,7 +1181,12 @@ module l1d_top (
               agcb_inc = 1'b1;
               agcb_inc_idx = 32'(fill_way) == 0 ? t_hpc[0 +: 8] : 32'(fill_way) == 1 ? t_hpc[8 +: 8] : 32'(fill_way) == 2 ? t_hpc[16 +: 8] : t_hpc[24 +: 8];
             end
-            rp_fill = 1'b1;
+            // Sector mode: a fill into the way holding its line is a hit on that way (contract 14).
+            if (fill_held) begin
+              rp_hit = 1'b1;
+            end else begin
+              rp_fill = 1'b1;
+            end
             rp_way = fill_way;
             inc_writebacks = 3'(fill_dirty_n);
             inc_mem_writes = 3'(fill_dirty_n);
@@ -2573,7 +2578,7 @@ module l1d_top (
 
   always_comb begin
     if (rst_ni) begin
-      TopActionOfActor_A: assert ((!(|{fill_placing, fill_answer, fill_write, mshr_release, rp_fill, res_fill}) || act_fill) && (!(|{walk_step}) || act_flush) && (!(|{s1_complete, load_hit, store_hit, evict_hit, wb_from_s1, push_final, mshr_alloc, mshr_add, rp_hit, rp_miss, s1_reserve}) || act_s1));
+      TopActionOfActor_A: assert ((!(|{fill_placing, fill_answer, fill_write, mshr_release, rp_fill, rp_hit & fill_held, res_fill}) || act_fill) && (!(|{walk_step}) || act_flush) && (!(|{s1_complete, load_hit, store_hit, evict_hit, wb_from_s1, push_final, mshr_alloc, mshr_add, rp_hit & !fill_held, rp_miss, s1_reserve}) || act_s1));
     end
   end
 

@@ -160,11 +160,13 @@ void Top::assertions() {
   a.act_fill = act_fill;
   a.act_flush = act_flush;
   a.act_s1 = act_s1;
-  a.fill_actions = {fill_placing, fill_answer, fill_write, mshr_release, rp_fill};
+  // A replacement hit is S1's, except a sector fill's into the way holding its line (contract 14:
+  // on_hit; fill_held implies act_fill).
+  a.fill_actions = {fill_placing, fill_answer, fill_write, mshr_release, rp_fill, rp_hit & fill_held};
   a.flush_actions = {walk_step};
   a.fill_actions.push_back(res_fill);
-  a.s1_actions = {s1_complete, load_hit, store_hit, evict_hit, wb_from_s1, push_final, mshr_alloc, mshr_add, rp_hit, rp_miss,
-                  s1_reserve};
+  a.s1_actions = {s1_complete, load_hit, store_hit, evict_hit, wb_from_s1, push_final, mshr_alloc, mshr_add,
+                  rp_hit & !fill_held, rp_miss, s1_reserve};
   a.queue_count = mq_count_q;
   a.queue_pop = mq_pop_;
   a.queue_pushes = mq_pushes_;
