@@ -602,7 +602,9 @@ void expect_two_level_window_full(Config cfg, uint64_t hit_requests) {
   EXPECT_GE(max_misses, 2'048U);
   EXPECT_GE(max_occupancy_sum, uint64_t{1} << 17);
   // high_q adds round(th_high x 256) = 230 per access (two_level.th_high 0.9): bit 20 needs 4 560.
-  if (hit_requests > 0) EXPECT_GE(max_accesses, 4'560U);
+  if (hit_requests > 0) {
+    EXPECT_GE(max_accesses, 4'560U);
+  }
 }
 
 TYPED_TEST(L1dTop, LockstepTwoLevelWindowFull) { expect_two_level_window_full(l1d::load_preset(TypeParam::kName), 0); }
@@ -776,9 +778,8 @@ TEST(L1dTopStaged, LockstepTwoLevelWindowFull) { expect_two_level_window_full(st
 // instructions), which the streams' PCs (below 0x400 apart from their base) never reach in the
 // staged suite: AGCB under L1dTop's corner run (PC bits 63:8 XORed with random patterns). The run
 // must reach the upper half of the table: some read hit decrements a counter at index 128 or above.
-TEST(L1dTopStaged, LockstepCornersAgcb) {
+void expect_agcb_corners_reach_upper_table(Config cfg) {
   constexpr uint64_t kCornerRequests = 6'000;
-  Config cfg = staged_config();
   l1d::apply_policy_preset(cfg, "agcb");
   bool upper_touched = false;
   Setup s{.stream = "mixed", .seed = 210, .requests = kCornerRequests,
@@ -794,6 +795,8 @@ TEST(L1dTopStaged, LockstepCornersAgcb) {
   EXPECT_TRUE(run.corners_widened);
   EXPECT_TRUE(upper_touched);
 }
+
+TEST(L1dTopStaged, LockstepCornersAgcb) { expect_agcb_corners_reach_upper_table(staged_config()); }
 
 TEST(L1dTopStaged, LockstepReportsACorruptedResponse) { expect_corruption_reported(staged_config(), 7); }
 
