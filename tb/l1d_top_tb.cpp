@@ -770,7 +770,7 @@ TEST(L1dTopStaged, LockstepMissWritesBackFourCopies) {
 // those reach (make coverage's staged report, docs/rtl-verification.md "The staged l1d_top"):
 // l1d_gran_selector's n64_q[9] (a sample of 64 B requests), l1d_two_level's misses_q[11],
 // occ_sum_q[17] and high_q[20] (a window full of misses, then one full of hits: 12 000 hit
-// requests outlast the 5 000-cycle bypass period the misses start and fill the C window after it).
+// requests leave a whole C window of them even after a 5 000-cycle bypass period the misses may start).
 TEST(L1dTopStaged, LockstepDyCacheSampleAll64B) { expect_dycache_sample_all_64b(staged_config()); }
 TEST(L1dTopStaged, LockstepTwoLevelWindowFull) { expect_two_level_window_full(staged_config(), 12'000); }
 
