@@ -3,7 +3,7 @@
 
   run_matrix.py --gpusim BIN [--preset NAME|FILE.yaml] [--l1 verilated|lockstep|netlist|golden]
                 [--workloads a,b] [--policies p,q] [--scale small] [--jobs N] [--out DIR] [--compare-golden]
-                [--require-positive ldst.direct_loads]
+                [--require-positive ldst.direct_loads]... [--max-cycles N,W=N,W/P=N]
 
 Every run writes DIR/<workload>.<policy>.<l1>.json (gpusim --stats). The table gives, per
 workload, IPC normalised to the baseline policy (first of --policies), the L1 miss rate
@@ -11,7 +11,11 @@ workload, IPC normalised to the baseline policy (first of --policies), the L1 mi
 and DIR/summary.json the raw numbers. --compare-golden also runs every point with --l1 golden
 and checks that both backends' statistics are identical byte for byte, except the one field
 that names the backend (run.l1). --require-positive FIELD (a dotted path into the statistics) prints
-FIELD's sum over the runs and fails unless some run counted it, e.g. that a matrix exercised a path.
+FIELD's sum over the runs and fails unless some run counted it, e.g. that a matrix exercised a path
+(repeatable: every FIELD given must be counted). --max-cycles stops runs after so many GPU cycles
+(gpusim --max-cycles: exit 0, the statistics of the cycles run), e.g. to keep a gate-level matrix
+short: a comma-separated list of N (every run), W=N (workload W) and W/P=N (W with policy P), the
+most specific item applying.
 Exit status: 0 all ran (and matched, and FIELD was counted), 1 otherwise.
 """
 import argparse
@@ -24,12 +28,14 @@ import sys
 import time
 
 
-def run_point(gpusim, preset, workload, policy, l1, scale, out):
+def run_point(gpusim, preset, workload, policy, l1, scale, out, max_cycles=0):
     stats = os.path.join(out, f"{workload}.{policy}.{l1}.json")
     # A configuration file (tb/configs/gate_small.yaml for --l1 netlist) instead of a preset name.
     where = ["--config", preset] if preset.endswith(".yaml") else ["--preset", preset]
     cmd = [gpusim, *where, "--workload", workload, "--policy", policy, "--scale", scale,
            "--l1", l1, "--stats", stats, "--quiet", "--no-progress"]
+    if max_cycles:
+        cmd += ["--max-cycles", str(max_cycles)]
     start = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True)
     seconds = time.monotonic() - start
@@ -38,6 +44,30 @@ def run_point(gpusim, preset, workload, policy, l1, scale, out):
     with open(stats) as f:
         text = f.read()
     return {"ok": True, "seconds": seconds, "stats": json.loads(text), "text": text, "file": stats}
+
+
+def parse_max_cycles(ap, spec, workloads, policies):
+    """--max-cycles' items as {(workload or None, policy or None): cycles}; an item naming a workload
+    or policy outside the matrix, or a count that is not a positive integer, is an error."""
+    limits = {}
+    for item in filter(None, spec.split(",")):
+        key, _, count = item.rpartition("=")
+        w, _, p = key.partition("/")
+        if not count.isdigit() or int(count) <= 0:
+            ap.error(f"--max-cycles: item '{item}': '{count}' is not a positive cycle count")
+        if key and (w not in workloads or (p and p not in policies) or ("/" in key and not p)):
+            ap.error(f"--max-cycles: item '{item}': expected N, W=N or W/P=N with W in {','.join(workloads)} "
+                     f"and P in {','.join(policies)}")
+        limits[(w or None, p or None)] = int(count)
+    return limits
+
+
+def limit(limits, workload, policy):
+    """The most specific --max-cycles item for one run (0: none)."""
+    for key in ((workload, policy), (workload, None), (None, None)):
+        if key in limits:
+            return limits[key]
+    return 0
 
 
 def without_backend(text):
@@ -73,7 +103,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", default="build/run")
     ap.add_argument("--compare-golden", action="store_true")
-    ap.add_argument("--require-positive", metavar="FIELD", default="")
+    ap.add_argument("--require-positive", metavar="FIELD", action="append", default=[])
+    ap.add_argument("--max-cycles", default="", metavar="N,W=N,W/P=N")
     a = ap.parse_args()
 
     workloads = [w for w in a.workloads.split(",") if w]
@@ -81,14 +112,16 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     backends = [a.l1] + (["golden"] if a.compare_golden and a.l1 != "golden" else [])
     points = [(w, p, b) for w in workloads for p in policies for b in backends]
-    print(f"run_matrix: {len(workloads)} workloads x {len(policies)} policies on {a.preset}, scale {a.scale}, "
+    limits = parse_max_cycles(ap, a.max_cycles, workloads, policies)
+    print(f"run_matrix: {len(workloads)} workloads x {len(policies)} policies on {a.preset}, scale {a.scale}"
+          f"{f', cycle limits {a.max_cycles}' if a.max_cycles else ''}, "
           f"L1 {' and '.join(backends)}: {len(points)} runs, {a.jobs} at a time", flush=True)
 
     results = {}
     failed = 0
     start = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        futures = {pool.submit(run_point, a.gpusim, a.preset, w, p, b, a.scale, a.out): (w, p, b) for w, p, b in points}
+        futures = {pool.submit(run_point, a.gpusim, a.preset, w, p, b, a.scale, a.out, limit(limits, w, p)): (w, p, b) for w, p, b in points}
         for n, fut in enumerate(concurrent.futures.as_completed(futures), 1):
             key = futures[fut]
             r = fut.result()
@@ -153,17 +186,17 @@ def main():
             print(f"golden and {a.l1}: statistics identical for all {len(workloads) * len(policies)} points "
                   "(every field but run.l1)")
     unreached = False
-    if a.require_positive:
+    for name in a.require_positive:
         def field(stats):
-            for k in a.require_positive.split("."):
+            for k in name.split("."):
                 stats = stats[k]
             return stats
         per_run = {f"{w}/{p}": field(r["stats"]) for (w, p, b), r in sorted(results.items()) if r["ok"] and b == a.l1}
         total = sum(per_run.values())
-        print(f"{a.require_positive}: {total} over {len(per_run)} runs (" +
+        print(f"{name}: {total} over {len(per_run)} runs (" +
               ", ".join(f"{k} {v}" for k, v in per_run.items() if v) + ")")
         if total <= 0:
-            print(f"error: no run counted {a.require_positive}", file=sys.stderr)
+            print(f"error: no run counted {name}", file=sys.stderr)
             unreached = True
     return 1 if failed or mismatched or unreached else 0
 

@@ -572,9 +572,8 @@ TYPED_TEST(L1dTop, LockstepFillFifoBacksUp) { expect_fill_fifo_backs_up(l1d::loa
 
 // DyCache's 64 B count (l1d_gran_selector's n64_q) past 511 of a 1 000-request sample, which the
 // streams' random sizes never reach: only 64 B requests, loads and stores, to a 256-line footprint.
-TYPED_TEST(L1dTop, LockstepDyCacheSampleAll64B) {
+void expect_dycache_sample_all_64b(Config cfg) {
   constexpr uint64_t kRequests64 = 2'500;  // two whole samples and a half
-  Config cfg = l1d::load_preset(TypeParam::kName);
   l1d::apply_policy_preset(cfg, "dycache");
   const uint32_t warps = std::min<uint32_t>(cfg.core.warps_per_sm, 255);
   const l1d::golden::RequestSource only_64b = [warps](std::mt19937_64& rng) {
@@ -594,6 +593,8 @@ TYPED_TEST(L1dTop, LockstepDyCacheSampleAll64B) {
   EXPECT_EQ(run.counters.hits_by_size[1] + run.counters.misses_by_size[1], kRequests64);
 }
 
+TYPED_TEST(L1dTop, LockstepDyCacheSampleAll64B) { expect_dycache_sample_all_64b(l1d::load_preset(TypeParam::kName)); }
+
 // The two-level unit's window monitors at their top (l1d_two_level's misses_q[11], occ_sum_q[17]):
 // 2 048 misses in a 5 000-cycle window and an occupancy sum past 2^17 (an average above 26 of 48
 // warps ready), which the other runs never reach (make coverage: the testbench draws the occupancy
@@ -601,36 +602,45 @@ TYPED_TEST(L1dTop, LockstepDyCacheSampleAll64B) {
 // the rest merge), answered after 30 cycles with the memory always ready, so the arrays
 // alternate between S1's misses and the fill's answers (two cycles a miss, the most a window can
 // hold); 40 to 48 warps ready every cycle. misses_q[12] (4 096 misses) is out of reach
-// (scripts/coverage_waivers.txt).
-TYPED_TEST(L1dTop, LockstepTwoLevelWindowFull) {
-  constexpr uint64_t kWindowRequests = 8'000;
-  Config cfg = l1d::load_preset(TypeParam::kName);
+// (scripts/coverage_waivers.txt). hit_requests > 0: then as many loads of four lines that hit
+// (one access a cycle), for high_q[20] (the window's accesses x 230 past 2^20: 4 560 accesses in
+// one window), which the staged pipe's merged misses do not reach (a fill step takes M2 between them).
+void expect_two_level_window_full(Config cfg, uint64_t hit_requests) {
+  constexpr uint64_t kMissRequests = 8'000;
+  const uint64_t total = kMissRequests + hit_requests;
   l1d::apply_policy_preset(cfg, "two-level");
   const uint32_t warps = std::min<uint32_t>(cfg.core.warps_per_sm, 255), merge = cfg.l1.mshr_max_merge;
   auto n = std::make_shared<uint64_t>(0);
   const l1d::golden::RequestSource merged_misses = [warps, merge, n](std::mt19937_64&) {
     const uint64_t k = (*n)++;
     CoreReq q;
-    q.addr = 0x40000000 + k / merge * l1d::kLineBytes;
+    q.addr = k < kMissRequests ? 0x40000000 + k / merge * l1d::kLineBytes : 0x48000000 + k % 4 * l1d::kLineBytes;
     q.size = l1d::kLineBytes;
     q.byte_mask.set();
     q.warp = q.awid = static_cast<uint8_t>(k % warps);
     q.pc = 0x4000;
     return std::optional<CoreReq>(q);
   };
-  uint32_t max_misses = 0;
+  uint32_t max_misses = 0, max_accesses = 0;
   uint64_t max_occupancy_sum = 0;
-  Setup s{.seed = 600, .requests = kWindowRequests, .source = merged_misses,
+  Setup s{.seed = 600, .requests = total, .source = merged_misses,
           .memory = {.min_latency = 30, .max_latency = 30, .ready_percent = 100}};
   s.occupancy = [](uint64_t cycle) { return static_cast<uint32_t>(40 + cycle % 9); };
   s.watch = [&](const l1d::golden::L1& golden) {
     max_misses = std::max(max_misses, golden.two_level().misses());
+    max_accesses = std::max(max_accesses, golden.two_level().accesses());
     max_occupancy_sum = std::max(max_occupancy_sum, golden.two_level().occupancy_sum());
   };
-  expect_clean(lockstep(cfg, s), kWindowRequests);
+  expect_clean(lockstep(cfg, s), total);
   EXPECT_GE(max_misses, 2'048U);
   EXPECT_GE(max_occupancy_sum, uint64_t{1} << 17);
+  // high_q adds round(th_high x 256) = 230 per access (two_level.th_high 0.9): bit 20 needs 4 560.
+  if (hit_requests > 0) {
+    EXPECT_GE(max_accesses, 4'560U);
+  }
 }
+
+TYPED_TEST(L1dTop, LockstepTwoLevelWindowFull) { expect_two_level_window_full(l1d::load_preset(TypeParam::kName), 0); }
 
 // The checker can fail: one memory response whose sectors each have one flipped bit, seen by the
 // RTL only, is reported (the load it answers returns it, or a later hit does).
@@ -788,6 +798,38 @@ TEST(L1dTopStaged, LockstepMissWritesBackFourCopies) {
   expect_clean(run, kTotal);
   EXPECT_GT(four_copy_misses, 0U);
 }
+
+// The staged suite's counterparts of L1dTop's directed runs, for the blocks' register bits only
+// those reach (make coverage's staged report, docs/rtl-verification.md "The staged l1d_top"):
+// l1d_gran_selector's n64_q[9] (a sample of 64 B requests), l1d_two_level's misses_q[11],
+// occ_sum_q[17] and high_q[20] (a window full of misses, then one full of hits: 12 000 hit
+// requests leave a whole C window of them even after a 5 000-cycle bypass period the misses may start).
+TEST(L1dTopStaged, LockstepDyCacheSampleAll64B) { expect_dycache_sample_all_64b(staged_config()); }
+TEST(L1dTopStaged, LockstepTwoLevelWindowFull) { expect_two_level_window_full(staged_config(), 12'000); }
+
+// l1d_agcb_table's inc_idx_q[7] (a victim's hashed PC at 128 or above: PC bit 10, with 8-byte
+// instructions), which the streams' PCs (below 0x400 apart from their base) never reach in the
+// staged suite: AGCB under L1dTop's corner run (PC bits 63:8 XORed with random patterns). The run
+// must reach the upper half of the table: some read hit decrements a counter at index 128 or above.
+void expect_agcb_corners_reach_upper_table(Config cfg) {
+  constexpr uint64_t kCornerRequests = 6'000;
+  l1d::apply_policy_preset(cfg, "agcb");
+  bool upper_touched = false;
+  Setup s{.stream = "mixed", .seed = 210, .requests = kCornerRequests,
+          .memory = {.min_latency = 200, .max_latency = 400, .ready_percent = 25},
+          .event_period = 40, .launch_at = 20, .kernel_cycles = 3'000, .corners = true};
+  s.watch = [&](const l1d::golden::L1& golden) {
+    const l1d::golden::AgcbPredictor& t = golden.agcb();
+    for (uint32_t i = t.entries() / 2; i < t.entries() && !upper_touched; ++i)
+      upper_touched = t.counter(i) < cfg.policy.agcb.reset_value;
+  };
+  const Run run = lockstep(cfg, s);
+  expect_clean(run, kCornerRequests);
+  EXPECT_TRUE(run.corners_widened);
+  EXPECT_TRUE(upper_touched);
+}
+
+TEST(L1dTopStaged, LockstepCornersAgcb) { expect_agcb_corners_reach_upper_table(staged_config()); }
 
 TEST(L1dTopStaged, LockstepReportsACorruptedResponse) { expect_corruption_reported(staged_config(), 7); }
 
