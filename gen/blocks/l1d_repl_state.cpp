@@ -11,7 +11,9 @@
 // write paths, the hit's (promote) and the fill's (promote, or demote for a BIP-style insertion),
 // the fill's reading the hit's result when both name one set; the victim query reads the
 // registered ranks of set_i. BIP and DIP add the 16-bit Galois LFSR, DIP the PSEL counter and the
-// leader-set decode of the hit and fill sets.
+// leader-set decode of the hit and fill sets. For `l1.pipeline: staged` (contract 16.5) the hit,
+// miss and fill pulses are registered first (register_pulses, l1d_repl_state_parts.cpp), so every
+// update starts at flip-flops, and the query forwards the pending update; single_cycle as before.
 #include <bit>
 #include <string>
 #include <utility>
