@@ -369,10 +369,11 @@ class Writer {
   }
 
   void ff(const Item& it, int ind) {
+    const std::string keep = it.keep ? "(* keep *) " : "";
     if (it.reset == FfReset::kAsync) {
-      line(ind, "always_ff @(posedge clk_i or negedge rst_ni) begin");
+      line(ind, keep + "always_ff @(posedge clk_i or negedge rst_ni) begin");
     } else {
-      line(ind, "always_ff @(posedge clk_i) begin");
+      line(ind, keep + "always_ff @(posedge clk_i) begin");
     }
     if (it.reset == FfReset::kNone) {
       body(it.body, ind + 1);

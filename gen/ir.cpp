@@ -406,6 +406,11 @@ void Scope::always_ff_sync(std::vector<Init> resets, const Block::Fn& body) {
 
 void Scope::always_ff_noreset(const Block::Fn& body) { add_ff(FfReset::kNone, {}, nullptr, body); }
 
+void Scope::always_ff_noreset_keep(const Block::Fn& body) {
+  add_ff(FfReset::kNone, {}, nullptr, body);
+  items_.back()->keep = true;
+}
+
 void Scope::always_ff_reset_block(FfReset reset, const Block::Fn& reset_body, const Block::Fn& body) {
   if (reset == FfReset::kNone) throw IrError("ff-no-reset", "always_ff_reset_block needs kAsync or kSync");
   add_ff(reset, {}, &reset_body, body);

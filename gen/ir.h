@@ -203,6 +203,7 @@ struct Item {
   Type type;         // decl / localparam
   std::vector<Expr> unpacked;
   bool mem2reg = false;  // decl: (* mem2reg *)
+  bool keep = false;     // always_ff: (* keep *), so that synthesis keeps equal registers apart
   Expr lhs, rhs;  // assign; localparam value in rhs
   Body defaults;  // always_comb defaults / always_ff reset branch
   Body body;
@@ -253,6 +254,9 @@ class Scope {
   void always_ff_sync(std::vector<Init> resets, const Block::Fn& body);
   // always_ff without reset (memories, data paths).
   void always_ff_noreset(const Block::Fn& body);
+  // (* keep *) always_ff without reset: registers that hold equal values on purpose (copies of one
+  // register, each driving a share of a large fan-out), which Yosys' opt_merge would merge into one.
+  void always_ff_noreset_keep(const Block::Fn& body);
   // always_ff whose reset branch is a body (for loops over small memories).
   void always_ff_reset_block(FfReset reset, const Block::Fn& reset_body, const Block::Fn& body);
 

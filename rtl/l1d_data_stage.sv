@@ -10,6 +10,9 @@
 // Read at C: rd_en_i, rd_set_i, rd_ways_i[Ways] (the banks to read; a bank not enabled is not read).
 // Write at D: wr_en_i, wr_set_i, wr_way_i (binary, < Ways), wr_be_i[128] (byte b of the line where
 // set), wr_data_i[1024]; effective at the clock edge.
+// rd_set_i and wr_set_i are Ways x AddrGroups copies of the set, copy k = w*AddrGroups + g at
+// [k*SetBits +: SetBits] addressing bits [g*GroupBits +: GroupBits] of way w's bank; all copies
+// equal (each from its own register, so that no net drives every macro's address).
 // rd_data_o[Ways*1024], in the cycle after a read, for each way the read enabled: the line as an array
 // written at the clock edge holds it after every write before the read's cycle and the write of the
 // read's cycle (forwarded byte by byte: a macro's read during a write is undefined); not this cycle's
@@ -23,21 +26,23 @@ module l1d_data_stage #(
   parameter int unsigned Sets = 32,
   parameter int unsigned Ways = 4
 ) (
-  input  logic                   clk_i,
-  input  logic                   rst_ni,
-  input  logic                   rd_en_i,
-  input  logic [SetBits-1:0]     rd_set_i,
-  input  logic [Ways-1:0]        rd_ways_i,
-  input  logic                   wr_en_i,
-  input  logic [SetBits-1:0]     wr_set_i,
-  input  logic [WayBits-1:0]     wr_way_i,
-  input  logic [127:0]           wr_be_i,
-  input  logic [1023:0]          wr_data_i,
-  output logic [Ways * 1024-1:0] rd_data_o
+  input  logic                                   clk_i,
+  input  logic                                   rst_ni,
+  input  logic                                   rd_en_i,
+  input  logic [Ways * AddrGroups * SetBits-1:0] rd_set_i,
+  input  logic [Ways-1:0]                        rd_ways_i,
+  input  logic                                   wr_en_i,
+  input  logic [Ways * AddrGroups * SetBits-1:0] wr_set_i,
+  input  logic [WayBits-1:0]                     wr_way_i,
+  input  logic [127:0]                           wr_be_i,
+  input  logic [1023:0]                          wr_data_i,
+  output logic [Ways * 1024-1:0]                 rd_data_o
 );
 
   localparam int unsigned SetBits = Sets > 1 ? $clog2(Sets) : 1;
   localparam int unsigned WayBits = Ways > 1 ? $clog2(Ways) : 1;
+  localparam int unsigned GroupBits = 256;
+  localparam int unsigned AddrGroups = 4;
 
   logic [Ways-1:0] bank_rd;
   logic [Ways-1:0] bank_wr;
@@ -51,7 +56,7 @@ module l1d_data_stage #(
 
   // C: a bank is read when C reads its way and written when D writes its way.
   assign bank_rd = {Ways{rd_en_i}} & rd_ways_i;
-  assign same_set = wr_set_i == rd_set_i;
+  assign same_set = wr_set_i[0 +: SetBits] == rd_set_i[0 +: SetBits];
 
   for (genvar w = 0; w < Ways; w++) begin : g_way
     logic [1023:0] line;
@@ -59,21 +64,23 @@ module l1d_data_stage #(
 
     assign bank_wr[w] = wr_en_i && wr_way_i == WayBits'(w);
 
-    l1d_sram_1r1w #(
-      .Words   (Sets),
-      .Width   (1024),
-      .GranBits(8),
-      .AddrBits(SetBits)
-    ) u_bank (
-      .clk_i    (clk_i),
-      .wr_en_i  (bank_wr[w]),
-      .wr_addr_i(wr_set_i),
-      .wr_data_i(wr_data_i),
-      .wr_mask_i(wr_be_i),
-      .rd_en_i  (bank_rd[w]),
-      .rd_addr_i(rd_set_i),
-      .rd_data_o(line)
-    );
+    for (genvar g = 0; g < AddrGroups; g++) begin : g_group
+      l1d_sram_1r1w #(
+        .Words   (Sets),
+        .Width   (GroupBits),
+        .GranBits(8),
+        .AddrBits(SetBits)
+      ) u_bank (
+        .clk_i    (clk_i),
+        .wr_en_i  (bank_wr[w]),
+        .wr_addr_i(wr_set_i[(w * AddrGroups + g) * SetBits +: SetBits]),
+        .wr_data_i(wr_data_i[g * GroupBits +: GroupBits]),
+        .wr_mask_i(wr_be_i[g * (GroupBits / 8) +: GroupBits / 8]),
+        .rd_en_i  (bank_rd[w]),
+        .rd_addr_i(rd_set_i[(w * AddrGroups + g) * SetBits +: SetBits]),
+        .rd_data_o(line[g * GroupBits +: GroupBits])
+      );
+    end
 
     // D: the forwarded bytes of this way replace the bank's word.
     assign sel = fwd_bits & {1024{fwd_hit_q[w]}};

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bounded model checking of generated blocks (docs/rtl-verification.md), for make formal and ctest.
 #
-#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl mq issue fill walk tagrd perf fillpos issuevr fillvr
+#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl replfwd mq issue fill walk tagrd perf fillpos issuevr fillvr
 #                                mqequiv (proofs), mut-<name>
 #                                (a mutated RTL copy whose counterexample must name the expected
 #                                assertion); default: all
@@ -35,6 +35,10 @@ DEPTH_MSHR=${DEPTH_MSHR:-8}
 DEPTH_AGCB=${DEPTH_AGCB:-10}
 # The replacement ranks: any 2 steps reach every update; DEPTH_REPL 5 gives sequences of 4.
 DEPTH_REPL=${DEPTH_REPL:-5}
+# The staged ranks against the single-cycle ones (replfwd): a pending update is one cycle old, so
+# reset and two steps have a pulse pair pending while the next pair arrives and any set is queried;
+# DEPTH_REPLFWD 3 took 9 s, 4 took 42 s (2 cores at load 12), 6 did not finish in 15 minutes.
+DEPTH_REPLFWD=${DEPTH_REPLFWD:-3}
 # The miss queue (3 entries, batches of up to 2): reset (cycle 0), a full queue decided at cycles
 # 1 and 2 (2 + 1 requests), at D at 3 and 4, offered from 4, 5 and 6 (one per cycle, the third
 # behind the first batch), drained at 6, 7 and 8 if memory waited: 9 cycles; DEPTH_MQ 12 adds three
@@ -78,6 +82,8 @@ mutants=(
   "mut-repl-hit-promote|l1d_repl_state.sv|s/rank < hit_from ?/rank > hit_from ?/|repl|3|ReplHitRanksPermutation_A"
   "mut-repl-fill-promote|l1d_repl_state.sv|s/rank < fill_from ?/rank > fill_from ?/|repl|3|ReplFillRanksPermutation_A"
   "mut-repl-reset|l1d_repl_state.sv|s/<= WayIdxBits'(i);/<= '0;/|repl|2|ReplQueryRanksPermutation_A"
+  "mut-replfwd-no-fill-fwd|l1d_repl_state_staged.sv|s/? fill_new : query_hit_fwd;/? query_hit_fwd : query_hit_fwd;/|replfwd|3|FvReplStagedEqual_A"
+  "mut-replfwd-no-hit-fwd|l1d_repl_state_staged.sv|s/? hit_new : query_base;/? query_base : query_base;/|replfwd|3|FvReplStagedEqual_A"
   "mut-agcb-dec-wrap|l1d_agcb_table.sv|s/dec_q \&\& dec_old != '0 ?/dec_q ?/|agcb|5|AgcbDecNoUnderflow_A"
   "mut-agcb-inc-wrap|l1d_agcb_table.sv|s/inc_old != '1 ?/1'b1 ?/|agcb|5|AgcbIncNoOverflow_A"
   "mut-mq-reveal-late|l1d_miss_queue.sv|s/WideBits'(total_q) + WideBits'(n_d_q) > WideBits'(vis_q)/WideBits'(total_q) > WideBits'(vis_q)/|mq|6|FvOfferedOnTime_A"
@@ -171,6 +177,8 @@ run() {
     mshr) files="$dir/l1d_mshr.sv $dir/l1d_ram_1r1w.sv $root/formal/l1d_mshr_fv.sv"; top=l1d_mshr_fv ;;
     agcb) files="$dir/l1d_agcb_table.sv $root/formal/l1d_agcb_table_fv.sv"; top=l1d_agcb_table_fv ;;
     repl) files="$dir/l1d_repl_state.sv $root/formal/l1d_repl_state_fv.sv"; top=l1d_repl_state_fv ;;
+    replfwd) files="$dir/l1d_repl_state.sv $dir/l1d_repl_state_staged.sv $root/formal/l1d_repl_state_fwd_fv.sv"
+      top=l1d_repl_state_fwd_fv ;;
     mq) files="$dir/l1d_miss_queue.sv $root/formal/l1d_miss_queue_fv.sv"; top=l1d_miss_queue_fv ;;
     issue) files="$dir/l1d_issue.sv $root/formal/l1d_issue_fv.sv"; top=l1d_issue_fv ;;
     fill) files="$dir/l1d_fill_issue.sv $root/formal/l1d_fill_issue_fv.sv"; top=l1d_fill_issue_fv ;;
@@ -212,12 +220,18 @@ expect_trace() {
 }
 
 jobs=("$@")
-[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl mq issue fill walk tagrd perf fillpos issuevr fillvr mqequiv mut-perf-carry mut-fillpos-no-pop mut-mqequiv-last-lane $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
+[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl replfwd mq issue fill walk tagrd perf fillpos issuevr fillvr mqequiv mut-perf-carry mut-fillpos-no-pop mut-mqequiv-last-lane $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
+# The staged pipe's l1d_repl_state (jobs replfwd, mut-replfwd-*), renamed to sit beside fv_small's.
+if printf '%s\n' "${jobs[@]}" | grep -q replfwd; then
+  "$dcgen" --config "$root/formal/fv_small_staged.yaml" --out "$tmp/rtl_staged" >/dev/null || { echo "formal: dcgen failed"; exit 1; }
+  sed 's/^module l1d_repl_state /module l1d_repl_state_staged /' "$tmp/rtl_staged/l1d_repl_state.sv" \
+    >"$tmp/rtl/l1d_repl_state_staged.sv"
+fi
 failed=0
 for j in "${jobs[@]}"; do
   start=$(date +%s.%N)
   case $j in
-    mshr | agcb | repl | mq | issue | fill | walk | tagrd | issuevr | fillvr)
+    mshr | agcb | repl | replfwd | mq | issue | fill | walk | tagrd | issuevr | fillvr)
       depth=DEPTH_${j^^}
       if run "$j" "${!depth}" "$tmp/rtl" "$tmp/$j.log"; then
         printf 'formal: PASS %s (depth %s, %.1f s)\n' "$j" "${!depth}" "$(echo "$(date +%s.%N) - $start" | bc)"

@@ -95,6 +95,8 @@ struct DataStageIo {
   explicit DataStageIo(const l1d::Config& c)
       : sets(c.l1.sets()),
         ways(c.l1.ways),
+        set_bits(sets > 1 ? static_cast<uint32_t>(std::bit_width(sets - 1)) : 1),
+        copies(ways * (kLineBits / 256)),  // the block's banks of 256 bits, one set copy each (its header)
         all_ways(ways >= 64 ? ~0ULL : (1ULL << ways) - 1),
         lines(static_cast<size_t>(sets) * ways, BitVec(kLineBits)),
         last{BitVec(ways * kLineBits), 0} {}
@@ -102,10 +104,10 @@ struct DataStageIo {
   template <class M>
   void drive(M& m, const In& in) const {
     m.rd_en_i = in.rd_en;
-    tb::put(m.rd_set_i, in.rd_set);
+    for (uint32_t k = 0; k < copies; ++k) tb::put(m.rd_set_i, in.rd_set, k * set_bits, set_bits);
     tb::put(m.rd_ways_i, in.rd_ways);
     m.wr_en_i = in.wr_en;
-    tb::put(m.wr_set_i, in.wr_set);
+    for (uint32_t k = 0; k < copies; ++k) tb::put(m.wr_set_i, in.wr_set, k * set_bits, set_bits);
     tb::put(m.wr_way_i, in.wr_way);
     in.wr_be.store(m.wr_be_i);
     in.wr_data.store(m.wr_data_i);
@@ -174,7 +176,7 @@ struct DataStageIo {
     return in;
   }
 
-  uint32_t sets, ways;
+  uint32_t sets, ways, set_bits, copies;
   uint64_t all_ways;
   std::vector<BitVec> lines;  // way w, set s at [w * sets + s]
   Out last;                   // what D shows next cycle

@@ -29,6 +29,13 @@
 // bytes its own write replaces. So rd_data_o is the array after every write up to and including
 // the one of the read's cycle, and nothing later.
 //
+// Address copies: a set register that drives every macro's address pins (gtx480 on sg13g2: 128
+// macros) is one net into over a thousand macro pins, 194 FO4 unbuffered (docs/synthesis.md). Each
+// way's bank is therefore AddrGroups banks of GroupBits bits (256: 8 macros of 32-bit words on
+// sg13g2 and sky130, one black box each on osu018), and rd_set_i / wr_set_i carry one copy of the
+// set per bank (Ways x AddrGroups copies, equal values), each from its own register in l1d_top
+// (`(* keep *)` registers, so that Yosys does not merge them back into one).
+//
 // Timing: the forwarding compare is made at C and registered (fwd_hit_q: a flop per way), so behind
 // each macro output there is one 2:1 select whose select comes from flops (docs/synthesis.md: <= 5
 // FO4 from a macro output to a register). Only fwd_hit_q is reset; the banks and the forwarded
@@ -45,6 +52,8 @@ namespace {
 
 constexpr unsigned kLineBits = 8 * l1d::kLineBytes;
 constexpr unsigned kLineBytes = l1d::kLineBytes;
+constexpr unsigned kGroupBits = 256;                      // data bits per address copy (header)
+constexpr unsigned kAddrGroups = kLineBits / kGroupBits;  // banks per way
 
 class DataStage final : public RtlBlock {
  public:
@@ -64,6 +73,9 @@ class DataStage final : public RtlBlock {
     m.describe("Read at C: rd_en_i, rd_set_i, rd_ways_i[Ways] (the banks to read; a bank not enabled is not read).");
     m.describe("Write at D: wr_en_i, wr_set_i, wr_way_i (binary, < Ways), wr_be_i[128] (byte b of the line where");
     m.describe("set), wr_data_i[1024]; effective at the clock edge.");
+    m.describe("rd_set_i and wr_set_i are Ways x AddrGroups copies of the set, copy k = w*AddrGroups + g at");
+    m.describe("[k*SetBits +: SetBits] addressing bits [g*GroupBits +: GroupBits] of way w's bank; all copies");
+    m.describe("equal (each from its own register, so that no net drives every macro's address).");
     m.describe("rd_data_o[Ways*1024], in the cycle after a read, for each way the read enabled: the line as an array");
     m.describe("written at the clock edge holds it after every write before the read's cycle and the write of the");
     m.describe("read's cycle (forwarded byte by byte: a macro's read during a write is undefined); not this cycle's");
@@ -77,14 +89,17 @@ class DataStage final : public RtlBlock {
     Expr ways = m.param("Ways", n_ways);
     Expr set_bits = m.localparam("SetBits", mux(sets.gt(1), clog2(sets), 1));
     Expr way_bits = m.localparam("WayBits", mux(ways.gt(1), clog2(ways), 1));
+    Expr group_bits = m.localparam("GroupBits", Expr(kGroupBits));
+    Expr groups = m.localparam("AddrGroups", Expr(kAddrGroups));
+    Expr copies = ways * groups;
 
     Expr clk = m.clk();
     m.rst_n();
     Expr rd_en = m.input("rd_en_i");
-    Expr rd_set = m.input("rd_set_i", set_bits);
+    Expr rd_set = m.input("rd_set_i", copies * set_bits);
     Expr rd_ways = m.input("rd_ways_i", ways);
     Expr wr_en = m.input("wr_en_i");
-    Expr wr_set = m.input("wr_set_i", set_bits);
+    Expr wr_set = m.input("wr_set_i", copies * set_bits);
     Expr wr_way = m.input("wr_way_i", way_bits);
     Expr wr_be = m.input("wr_be_i", kLineBytes);
     Expr wr_data = m.input("wr_data_i", kLineBits);
@@ -106,15 +121,20 @@ class DataStage final : public RtlBlock {
 
     m.comment("C: a bank is read when C reads its way and written when D writes its way.");
     m.assign(bank_rd, repl(ways, rd_en) & rd_ways);
-    m.assign(same_set, wr_set.eq(rd_set));
+    m.assign(same_set, wr_set.part(Expr(0), set_bits).eq(rd_set.part(Expr(0), set_bits)));
     m.gen_for("g_way", "w", 0, ways, [&](Scope& g, const Expr& w) {
       Expr line = g.logic("line", kLineBits);
       Expr sel = g.logic("sel", kLineBits);
       g.assign(bank_wr[w], wr_en.land(wr_way.eq(cast(way_bits, w))));
-      g.instance("u_bank", "l1d_sram_1r1w",
-                 {{"Words", sets}, {"Width", Expr(kLineBits)}, {"GranBits", Expr(8)}, {"AddrBits", set_bits}},
-                 {{"clk_i", clk}, {"wr_en_i", bank_wr[w]}, {"wr_addr_i", wr_set}, {"wr_data_i", wr_data},
-                  {"wr_mask_i", wr_be}, {"rd_en_i", bank_rd[w]}, {"rd_addr_i", rd_set}, {"rd_data_o", line}});
+      g.gen_for("g_group", "g", 0, groups, [&](Scope& gg, const Expr& gi) {
+        const Expr copy = (w * groups + gi) * set_bits;
+        gg.instance("u_bank", "l1d_sram_1r1w",
+                    {{"Words", sets}, {"Width", group_bits}, {"GranBits", Expr(8)}, {"AddrBits", set_bits}},
+                    {{"clk_i", clk}, {"wr_en_i", bank_wr[w]}, {"wr_addr_i", wr_set.part(copy, set_bits)},
+                     {"wr_data_i", wr_data.part(gi * group_bits, group_bits)},
+                     {"wr_mask_i", wr_be.part(gi * (group_bits / 8), group_bits / 8)}, {"rd_en_i", bank_rd[w]},
+                     {"rd_addr_i", rd_set.part(copy, set_bits)}, {"rd_data_o", line.part(gi * group_bits, group_bits)}});
+      });
       g.comment("D: the forwarded bytes of this way replace the bank's word.");
       g.assign(sel, fwd_bits & repl(kLineBits, fwd_hit_q[w]));
       g.assign(way_data[w], (line & ~sel) | (fwd_data_q & sel));

@@ -11,18 +11,26 @@
 // write paths, the hit's (promote) and the fill's (promote, or demote for a BIP-style insertion),
 // the fill's reading the hit's result when both name one set; the victim query reads the
 // registered ranks of set_i. BIP and DIP add the 16-bit Galois LFSR, DIP the PSEL counter and the
-// leader-set decode of the hit and fill sets.
+// leader-set decode of the hit and fill sets. For `l1.pipeline: staged` (contract 16.5) the hit,
+// miss and fill pulses are registered first (register_pulses, l1d_repl_state_parts.cpp), so every
+// update starts at flip-flops, and the query forwards the pending update; single_cycle as before.
 #include <bit>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/address.h"
 #include "common/config.h"
 #include "gen/blocks/block.h"
+#include "gen/blocks/l1d_repl_state_parts.h"
 
 namespace gen::blocks {
 namespace {
 
 using l1d::ReplacementKind;
+using repl_parts::move_way;
+using repl_parts::Pulse;
+using repl_parts::register_pulses;
 
 constexpr unsigned kAwidBits = 8;      // AgeLRU relative ages, as l1d_agelru_ages gives them
 constexpr unsigned kLfsrBits = 16;     // golden::Lfsr16
@@ -98,6 +106,8 @@ class ReplState final : public RtlBlock {
     const bool bip_insertion = uses_bip_insertion(policy);
     const bool dip = policy == ReplacementKind::kDip;
     const bool agelru = policy == ReplacementKind::kAgeLru;
+    // The staged pipe (contract 16.5): the update pulses are registered, the query forwards them.
+    const bool registered = cfg.l1.pipeline == l1d::L1Pipeline::kStaged;
 
     Module m(name());
     m.describe("Replacement state of the L1 and its victim choice (SPEC section 8, golden::ReplacementPolicy),");
@@ -115,6 +125,13 @@ class ReplState final : public RtlBlock {
     m.describe("  4. fill_i: on_fill(fill_set_i, fill_way_i).");
     m.describe("golden::L1 makes at most one of these calls per cycle (a cycle runs the fill unit, a flush step");
     m.describe("or the S1 lookup, which hits or misses once); the order only defines the combinations.");
+    if (registered) {
+      m.describe("Staged pipe (contract 16.5): hit_i, miss_i, fill_i and their sets and ways are registered");
+      m.describe("(hit_q ..., reset to no pulse) and steps 2-4 apply the registered pulses, so the ranks change");
+      m.describe("one edge later and every update starts at flip-flops; step 1 forwards them: victim_o and");
+      m.describe("ranks_o read set_i's ranks with the pending pulses applied (the fill's result, else the hit's,");
+      m.describe("when they name set_i), which are the ranks a not yet registered update would have left.");
+    }
     m.describe("victim_o: the eligible way (eligible_i[w]) with the largest rank (golden lru_of); it is");
     m.describe("meaningless when no way is eligible, which the L1 never asks.");
     if (agelru) {
@@ -187,6 +204,12 @@ class ReplState final : public RtlBlock {
     if (!agelru) {
       Expr unused_ages = m.logic("unused_ages");
       m.assign(unused_ages, red_xor(concat({way_active, way_rel_age, age_filter})));
+    }
+    if (registered) {
+      std::vector<Pulse> pulses{{&fill, "fill", {{&fill_set, set_bits}, {&fill_way, way_bits}}}};
+      if (hit_moves) pulses.push_back({&hit, "hit", {{&hit_set, set_bits}, {&hit_way, way_bits}}});
+      if (dip) pulses.push_back({&miss, "miss", {{&miss_set, set_bits}}});
+      register_pulses(m, pulses);
     }
 
     // --- The registered ranks, read by set.
@@ -311,9 +334,24 @@ class ReplState final : public RtlBlock {
     });
 
     // --- The victim query.
-    m.comment("The query: set_i's registered ranks.");
+    if (!registered) m.comment("The query: set_i's registered ranks.");
+    if (registered) {
+      m.comment("The query: set_i's registered ranks with the pending pulses applied (the fill's result");
+      m.comment("includes a hit in its set), so it sees every update of the cycles before.");
+    }
     Expr query_ranks = m.logic("query_ranks", span);
-    read_set("query", set, query_ranks);
+    if (!registered) {
+      read_set("query", set, query_ranks);
+    } else {
+      Expr query_base = m.logic("query_base", span);
+      read_set("query", set, query_base);
+      Expr fwd = query_base;
+      if (hit_moves) {
+        fwd = m.logic("query_hit_fwd", span);
+        m.assign(fwd, mux(hit.land(hit_set.eq(set)), hit_new, query_base));
+      }
+      m.assign(query_ranks, mux(fill.land(fill_set.eq(set)), fill_new, fwd));
+    }
     m.assign(ranks_o, query_ranks);
 
     m.verification("Assertions (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
@@ -372,36 +410,6 @@ class ReplState final : public RtlBlock {
     return m;
   }
 
- private:
-  // <what>_new = <what>_old with `way` moved to MRU (to_mru empty: always) or, when to_mru is
-  // low, to LRU: per way w (g_<what>_way), the moved way takes 0 or Ways-1; a more recent way
-  // (rank below the moved way's old rank, `<what>_from`) ages by one on a promote, a less recent
-  // one moves up by one on a demote.
-  static void move_way(Module& m, const std::string& what, const Expr& old_ranks, const Expr& way,
-                       const Expr& to_mru, const Expr& new_ranks, const Expr& ways, const Expr& way_bits) {
-    Expr from = m.logic(what + "_from", way_bits);
-    // A loop of equality selects rather than old_ranks[way*WayIdxBits +: WayIdxBits] (a shifter).
-    m.always_comb({{from, zeros()}}, [&](Block& b) {
-      b.for_("i", 0, ways, [&](Block& body, const Expr& i) {
-        body.if_(way.eq(cast(way_bits, i)), [&](Block& t) { t.assign(from, old_ranks.part(i * way_bits, way_bits)); });
-      });
-    });
-    m.gen_for("g_" + what + "_way", "w", 0, ways, [&](Scope& g, const Expr& w) {
-      Expr rank = g.logic("rank", way_bits);
-      Expr promoted = g.logic("promoted", way_bits);
-      Expr demoted = to_mru.empty() ? Expr() : g.logic("demoted", way_bits);
-      g.assign(rank, old_ranks.part(w * way_bits, way_bits));
-      g.assign(promoted, mux(way.eq(cast(way_bits, w)), zeros(),
-                             mux(rank.lt(from), rank + cast(way_bits, 1), rank)));
-      if (to_mru.empty()) {
-        g.assign(new_ranks.part(w * way_bits, way_bits), promoted);
-        return;
-      }
-      g.assign(demoted, mux(way.eq(cast(way_bits, w)), cast(way_bits, ways - 1),
-                            mux(rank.gt(from), rank - cast(way_bits, 1), rank)));
-      g.assign(new_ranks.part(w * way_bits, way_bits), mux(to_mru, promoted, demoted));
-    });
-  }
 };
 
 }  // namespace

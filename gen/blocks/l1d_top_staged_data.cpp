@@ -8,6 +8,7 @@ namespace gen::blocks::top_gen {
 
 namespace {
 constexpr unsigned kBatch = kSlots + 1;  // four write-backs and the read or store (allocation on_fill)
+constexpr unsigned kDataGroupBits = 256;  // l1d_data_stage's GroupBits: bits of a bank per address copy
 }  // namespace
 
 // What M2 decided about the data, carried to C (<name>_c_q) and D (<name>_d_q); returns the D
@@ -63,28 +64,34 @@ void Top::staged_data() {
   m.assign(data_way, mux(fill_write, fill_way, m_way));
   m.assign(wr_be, select_part(d_be, data_way, ways_, kMaskBits));
   Expr c_rd_en = m.logic("data_rd_en_c_q");
-  Expr c_rd_set = m.logic("data_rd_set_c_q", set_idx_bits_);
   Expr c_rd_ways = m.logic("data_rd_ways_c_q", ways_);
   m.always_ff({{c_rd_en, bit(false)}}, [&](Block& b) { b.assign(c_rd_en, rd_en); });
-  m.always_ff_noreset([&](Block& b) {
-    b.assign(c_rd_set, rd_set);
-    b.assign(c_rd_ways, rd_ways);
-  });
+  m.always_ff_noreset([&](Block& b) { b.assign(c_rd_ways, rd_ways); });
+  m.comment("The data banks' set addresses: one register per bank of l1d_data_stage (Ways x 4 banks of 256");
+  m.comment("bits), kept apart in synthesis, so that no flop drives every macro's address pins (one flop into");
+  m.comment("the 128 macros of gtx480 on sg13g2 was 194 FO4, docs/synthesis.md). D's write set likewise.");
+  const unsigned copies = ways_ * (kLineBits / kDataGroupBits);
+  Expr c_rd_set = m.logic("data_rd_set_c_q", copies * set_idx_bits_);
+  Expr c_wr_set = m.logic("data_wr_set_c_q", set_idx_bits_);
+  Expr d_wr_set = m.logic("data_wr_set_d_q", copies * set_idx_bits_);
+  m.always_ff_noreset_keep([&](Block& b) { b.assign(c_rd_set, repl(copies, rd_set)); });
+  m.always_ff_noreset([&](Block& b) { b.assign(c_wr_set, rd_set); });
+  m.always_ff_noreset_keep([&](Block& b) { b.assign(d_wr_set, repl(copies, c_wr_set)); });
 
   const unsigned R = req_layout_.width();
   const std::vector<Expr> d = pipe_to_d(
       {{"data_wr_en", wr_en}, {"resp_fill", fill_answer}, {"push_final", push_final}, {"wb_en", wb_en},
-       {"data_wr_set", rd_set}, {"data_wr_way", data_way}, {"data_wr_be", wr_be}, {"data_wr_line", d_line},
+       {"data_wr_way", data_way}, {"data_wr_be", wr_be}, {"data_wr_line", d_line},
        {"lane_way", lane_way}, {"lane_slot", lane_slot}, {"resp_be", resp_be_}, {"resp_fill_data", mr_data},
        {"wb_off", wb_off}, {"final_off", final_off}, {"wb_req", wb_req_}, {"wb_dirty", wb_dirty_},
        {"final_req", final_req_}, {"st_payload", concat({s1_mask_q, s1_data_q})}},
-      {1, 1, 1, kSlots, set_idx_bits_, way_bits_, kMaskBits, kLineBits, kSlots * way_bits_, kSlots * 2, kMaskBits,
+      {1, 1, 1, kSlots, way_bits_, kMaskBits, kLineBits, kSlots * way_bits_, kSlots * 2, kMaskBits,
        kLineBits, kSlots * 3, 3, kSlots * R, kSlots * 32, R, kLineBits + kMaskBits},
       4);
-  const Expr &d_wr_en = d[0], &d_fill = d[1], &d_final = d[2], &d_wb_en = d[3], &d_wr_set = d[4], &d_wr_way = d[5],
-             &d_wr_be = d[6], &d_wr_line = d[7], &d_lane_way = d[8], &d_lane_slot = d[9], &d_resp_be = d[10],
-             &d_fill_data = d[11], &d_wb_off = d[12], &d_final_off = d[13], &d_wb_req = d[14], &d_wb_dirty = d[15],
-             &d_final_req = d[16], &d_st = d[17];
+  const Expr &d_wr_en = d[0], &d_fill = d[1], &d_final = d[2], &d_wb_en = d[3], &d_wr_way = d[4], &d_wr_be = d[5],
+             &d_wr_line = d[6], &d_lane_way = d[7], &d_lane_slot = d[8], &d_resp_be = d[9], &d_fill_data = d[10],
+             &d_wb_off = d[11], &d_final_off = d[12], &d_wb_req = d[13], &d_wb_dirty = d[14], &d_final_req = d[15],
+             &d_st = d[16];
 
   Expr row = m.logic("data_row", ways_ * kLineBits);
   m.instance("u_data", data_stage_block().module(cfg_), {},

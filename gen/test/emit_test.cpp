@@ -311,6 +311,23 @@ TEST(EmitGolden, RegisterTableWithPerEntryBlocks) {
   EXPECT_NE(text.find("        rdata_o = word_q[i];\n"), std::string::npos) << text;
 }
 
+TEST(EmitGolden, KeptRegisterCopies) {
+  Module m("copies");
+  m.clk();
+  Expr d = m.input("d_i", 2);
+  Expr q = m.output("q_o", 4);
+  Expr copies_q = m.logic("copies_q", 4);
+  Expr plain_q = m.logic("plain_q", 2);
+  m.always_ff_noreset_keep([&](Block& b) { b.assign(copies_q, concat({d, d})); });
+  m.always_ff_noreset([&](Block& b) { b.assign(plain_q, d); });
+  m.assign(q, copies_q ^ concat({plain_q, plain_q}));
+  const std::string text = emit(m, kHeader);
+  EXPECT_NE(text.find("  (* keep *) always_ff @(posedge clk_i) begin\n    copies_q <= {d_i, d_i};\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\n  always_ff @(posedge clk_i) begin\n    plain_q <= d_i;\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("(* keep *) always_ff @(posedge clk_i) begin\n    plain_q"), std::string::npos) << text;
+}
+
 TEST(Emit, IsDeterministic) {
   const std::string first = emit(counter(), kHeader);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(emit(counter(), kHeader), first);

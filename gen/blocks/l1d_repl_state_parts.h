@@ -1,0 +1,27 @@
+// l1d_repl_state's generator, continued (gen/blocks/l1d_repl_state.cpp): the rank move and the
+// staged pipe's registered update pulses.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gen/blocks/block.h"
+
+namespace gen::blocks::repl_parts {
+
+struct Pulse {
+  Expr* port;
+  std::string name;
+  std::vector<std::pair<Expr*, Expr>> fields;  // the pulse's set port (and way port) and their widths
+};
+
+// The staged pipe's update pulses, registered: each port Expr is rebound to its register (<name>_q),
+// so the update logic reads flip-flops. Only the pulses the policy uses; the pulse bits reset to 0.
+void register_pulses(Module& m, const std::vector<Pulse>& pulses);
+
+// <what>_new = <what>_old with `way` moved to MRU (to_mru empty: always) or, when to_mru is low, to LRU.
+void move_way(Module& m, const std::string& what, const Expr& old_ranks, const Expr& way, const Expr& to_mru,
+              const Expr& new_ranks, const Expr& ways, const Expr& way_bits);
+
+}  // namespace gen::blocks::repl_parts
