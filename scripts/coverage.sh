@@ -81,6 +81,7 @@ if [[ " $tops " == *" single "* ]]; then
   # requests, a two-level window full of misses and ready warps).
   tb_tests=LockstepWithGoldenEveryPolicyAndStream:LockstepGpgpuSim3Options:LockstepOnMissBlockMerge:LockstepDirectPathAnswers
   tb_tests+=:CountersCarryToTheirTopBit:CountersCarryUnderOnMissBlock:LockstepCorners:LockstepIdsPast32K:LockstepFillFifoBacksUp:LockstepDyCacheSampleAll64B:LockstepTwoLevelWindowFull
+  tb_tests+=:LockstepSector:CountersCarryUnderSector  # sector mode (cfg_sector_i, contract 14)
   run_one "$out" tb "$build/bin/tb_l1d_top_cov" --gtest_filter="L1dTop/0.${tb_tests//:/:L1dTop/0.}"
   report "$out" "$root/scripts/coverage_waivers.txt" --min-top-registers 90 || failed=1
 fi

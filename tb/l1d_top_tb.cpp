@@ -503,6 +503,28 @@ TYPED_TEST(L1dTop, CountersCarryUnderOnMissBlock) {
   EXPECT_GT(widening, 0U);
 }
 
+// The four sector-miss counters (contract 14) carried to their top bit, as the tests above do for
+// the others: short sector-mode runs from 2^63 - 1 (make coverage: their bits above what a run
+// counts to). Over all runs each of the three sizes must count a sector miss.
+TYPED_TEST(L1dTop, CountersCarryUnderSector) {
+  constexpr uint64_t kShort = 3'000;
+  std::array<uint64_t, 3> by_size{};
+  uint64_t seed = 190;
+  const Config gtx = l1d::load_preset(TypeParam::kName);
+  for (const std::string& policy : policies_with_models(gtx)) {
+    Config cfg = gtx;
+    l1d::apply_policy_preset(cfg, policy);
+    if (cfg.policy.granularity != l1d::GranularityKind::kFixed128) continue;  // refused with sector
+    cfg.l1.sector = true;
+    SCOPED_TRACE(fmt::format("sector {} policy {}", gtx.name, policy));
+    const Run run = lockstep(cfg, {.stream = "mixed", .seed = seed++, .requests = kShort,
+                                   .counter_base = (uint64_t{1} << 63) - 1});
+    expect_clean(run, kShort);
+    for (size_t i = 0; i < by_size.size(); ++i) by_size[i] += run.counters.sector_misses_by_size[i];
+  }
+  for (size_t i = 0; i < by_size.size(); ++i) EXPECT_GT(by_size[i], 0U) << "size " << (32 << i);
+}
+
 // Corners the other runs leave alone (make coverage, docs/rtl-verification.md): the address and
 // PC bits the synthetic streams hold constant (CornerSource), AWIDs wrapping round all 256 (a warp
 // exits and one launches every 40 cycles), a kernel end every 3000 cycles (flushes of dirty
