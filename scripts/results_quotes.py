@@ -211,17 +211,10 @@ QUOTES += [
 ]
 
 
-def paper_value(text, unit):
-    """The paper's number from its cell ('0.920', '-35.0 % (...)', '+6.9 pp (...)'), or None."""
-    m = re.match(r"^([+-]?\d+(?:\.\d+)?)(?: (%|pp))?(?: \(|$)", text)
-    if not m:
-        return None
-    v = float(m.group(1))
-    return v / 100 if unit in ("%", "pp") else v
-
-
-def ours_value(text, unit):
-    m = re.match(r"^([+-]?\d+(?:\.\d+)?)(?: (%|pp))?", text)
+def cell_value(text, unit, whole=False):
+    """The number a cell starts with ('0.920', '-35.0 % (...)', '+6.9 pp (...)'), as a fraction for
+    % and pp, or None. whole: nothing but a parenthesis may follow it (the paper's cells)."""
+    m = re.match(r"^([+-]?\d+(?:\.\d+)?)(?: (%|pp))?" + (r"(?: \(|$)" if whole else ""), text)
     if not m:
         return None
     v = float(m.group(1))
@@ -248,12 +241,12 @@ def check_beside(lines, path, report):
                 report(f"{path}:{k + 1}: '{what}': {e.args[0]}")
                 continue
             got, note = got if isinstance(got, tuple) else (got, None)
-            quoted = ours_value(c[2], unit)
+            quoted = cell_value(c[2], unit)
             text = fmt_value(got, unit) + (f" ({note})" if note else "")
             if got is None or (c[2] == text if spec.get("exact") else
                                (quoted is not None and abs(quoted - got) <= TOL and (not note or c[2].endswith(f"({note})")))):
                 continue
-            comp = Comparison(what, got, paper=paper_value(c[1], unit), ref=ref, unit=unit,
+            comp = Comparison(what, got, paper=cell_value(c[1], unit, whole=True), ref=ref, unit=unit,
                               paper_sign=spec.get("sign"), note=note or "")
             d, r = comp.direction(), comp.magnitude_ratio()
             new = list(c)
