@@ -276,13 +276,14 @@ def _unfriendly_worst(title, col):
                 and named == [w for w in age if w in named]):
             raise Stale(f"names ({', '.join(named)}); the unfriendly table has ({', '.join(rows)}), Fig. 5.14's "
                         f"AgeLRU below {agelru.UNFRIENDLY_DROP} ({', '.join(below)})")
-        return min(x for x in t.column(rows, col) if x is not None)
+        return min((x for x in t.column(rows, col) if x is not None), default=None)
     return f
 
 
 def _sensitive_worst(s, m):
     t = s.table("Fig. 5.15:", "(cache-sensitive set)")
-    return min(x for x in t.column([r[0] for r in _body(t, m["n"])], "Dynamic-AgeLRU") if x is not None)
+    return min((x for x in t.column([r[0] for r in _body(t, m["n"])], "Dynamic-AgeLRU") if x is not None),
+               default=None)
 
 
 def _kmn_hits(col):  # agelru.py's total(v): the sum of Fig. 5.8's column (each rank over LRU's total hits)
@@ -297,7 +298,7 @@ def _kmn_oldest_share(s, m):
     if (int(m["k"]), int(m["ranks"])) != (k, ranks):
         raise Stale(f"names the oldest {m['k']} of {m['ranks']} warps; Fig. 5.8 has {ranks} ranks (oldest {k})")
     age = t.column([r[0] for r in t.rows], "AgeLRU")
-    share = sum(x or 0 for x in age[:k]) / sum(x or 0 for x in age)
+    share = sum(x or 0 for x in age[:k]) / sum(x or 0 for x in age) if sum(x or 0 for x in age) else None
     return share, f"even shares would be {k}/{ranks} = {100 * k / ranks:.0f} % (the paper's 4/24 = 17 %)"
 
 
@@ -305,10 +306,11 @@ def _rpr_kmn_mr_change(s, m):
     """rpr.py's mr_change: KMN's miss rate with RPR reuse distance minus at throttling (warp-opt).
     Fig. 6.3 prints both over the baseline's (warp-max, LRU) miss rate, which the AgeLRU study's
     Fig. 5.7 prints (its LRU column: the same gtx480 baseline point at --scale small; golden and
-    verilated statistics are bit-identical, docs/architecture's L1 contract)."""
+    verilated statistics are identical, docs/results.md's "Backend" paragraph)."""
     t = s.table("Fig. 6.3:")
     base = s.doc("AgeLRU").table("Fig. 5.7:").cell("KMN", "LRU")
-    return (base * (t.cell("KMN", "RPR reuse distance") - t.cell("KMN", "throttling (warp-opt)")),
+    rd, thr = t.cell("KMN", "RPR reuse distance"), t.cell("KMN", "throttling (warp-opt)")
+    return (base * (rd - thr) if None not in (base, rd, thr) else None,
             "the paper's 17 % may be relative; ours is the change of the rate")
 
 
@@ -317,7 +319,9 @@ def _rpr_age_identical_bound(s, m):
     (identical statistics print identical cells; identical cells do not prove identical statistics)."""
     a, b = s.table("Fig. 6.3:"), s.table("Fig. 6.4:")
     ws = [r[0] for r in _body(b)]
-    return sum(all(t.cell(w, "AgeLRU") == t.cell(w, "RPR age score") for t in (a, b)) for w in ws) / len(ws)
+    same = [all(t.cell(w, "AgeLRU") is not None and t.cell(w, "AgeLRU") == t.cell(w, "RPR age score")
+                for t in (a, b)) for w in ws]
+    return sum(same) / len(same) if same else None
 
 
 QUOTES += [
