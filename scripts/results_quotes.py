@@ -10,13 +10,20 @@ hand, scripts/results_summary_rows.py recomputes the summary rows, and this modu
 Comparison, experiments/report.py's formats). QUOTES below says, per study section, which table
 cells each row quotes; the same formulas as the study's analyse(), over the printed cells.
 
-A row that quotes one printed cell (exact=True: a summary row or one workload's cell) agrees when
-its number is that cell in the row's unit; a row computed from several cells (a ratio, median,
-difference, or an aggregate over named workloads) agrees when it is within TOL of the recomputed
-value (the printed cells' rounding moves it by at most about 0.001), and its note, if any, is
-the recomputed one. A row of a Beside
-table that no QUOTES entry matches is reported (--check lists it) but is not an error: some rows
-quote numbers that no table prints (the PCAL and RPR studies' per-workload warp-opt ratios).
+A row that quotes one printed cell (exact=True: a summary row or one workload's cell, or the
+lowest of a column) agrees when its number is that cell in the row's unit; a row computed from
+several cells (a ratio, median, sum, difference, or an aggregate over named workloads) agrees when
+it is within TOL of the recomputed value (the printed cells' rounding moves it by at most about
+0.001), and its note, if any, is the recomputed one. Its same-direction and effect-size cells must
+be those of its own number (the effect within what the number's last digit moves it); --write
+rewrites a row that disagrees in any of them.
+
+Errors (exit 1, --write cannot fix them): a table a rule names is missing, the cells give no
+number, or the row's text is stale (it names another set or count of workloads than its tables
+print: Stale). An "unverifiable" rule is reported on every run with its reason: the row's number
+is not derivable from anything printed (RPR's age-score row compares whole statistics), and is
+only checked against a bound the tables give (upper=True). A Beside row that no QUOTES entry
+matches is reported as not checked (experiments.unit asserts docs/results.md has none).
 """
 import os
 import re
@@ -27,6 +34,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "experiments"))
 sys.path.insert(0, os.path.join(HERE, "..", "experiments", "studies"))
 from core import Comparison, geomean, mean, median  # noqa: E402
 from report import fmt_value  # noqa: E402
+import agelru  # noqa: E402
 import two_level  # noqa: E402
 
 TOL = 0.002  # a fraction or ratio; 0.2 % / 0.2 pp for the % and pp units
@@ -66,11 +74,21 @@ class Section:
 
     def __init__(self, heading):
         self.heading, self.tables, self.beside = heading, [], []   # beside: [(line index, cells)]
+        self.all = []   # every section of the file, for a row that quotes another study's table
 
-    def table(self, title_part):
-        found = [t for t in self.tables if title_part in t.title]
+    def doc(self, head):
+        """The file's one section whose heading starts with head."""
+        found = [x for x in self.all if x.heading.startswith(head)]
         if len(found) != 1:
-            raise KeyError(f"{len(found)} tables titled '{title_part}' in section '{self.heading}'")
+            raise KeyError(f"{len(found)} sections headed '{head}'")
+        return found[0]
+
+    def table(self, title_part, *more):
+        """The one table whose bold title holds title_part (and each of more)."""
+        found = [t for t in self.tables if all(p in t.title for p in (title_part,) + more)]
+        if len(found) != 1:
+            raise KeyError(f"{len(found)} tables titled '{' ... '.join((title_part,) + more)}' in section "
+                           f"'{self.heading}'")
         return found[0]
 
     def paper_apps(self):
@@ -102,12 +120,18 @@ def sections(lines):
             i = end
             continue
         i += 1
+    for sec in out:
+        sec.all = out
     return out
 
 
 # ---- what each Beside row quotes: (section heading prefix, regex on "what", spec) ----
 # spec: ours(section, match) -> value or (value, note); ref, unit, sign (the paper's direction when
-# it gives no number) as the study's Comparison has them; exact: the row quotes one printed cell.
+# it gives no number) as the study's Comparison has them (ref_of(match): a ref the row's text gives);
+# exact: the row quotes one printed cell; upper: ours is only an upper bound of the row's number;
+# unverifiable: why the row's number cannot be derived from the printed tables (reported each run).
+# ours may look at another study's section (section.doc(heading)) and raises Stale when the row's
+# text names other workloads than its tables.
 
 def _dy_median(s, m):
     apps = s.paper_apps()
@@ -189,8 +213,10 @@ QUOTES += [
     ("AGCB", r"^AGCB reset 15: bypass predictions the L2 overrode, mean(?: \((?P<preset>gtx480)\))?$",
      dict(ours=lambda s, m: s.table(f"AGCB IPC over the baseline ({m['preset'] or 'qv100'}").cell(
          "mean all (35)", "overridden 15"), ref=0.0, unit="%", exact=True)),
-    ("AgeLRU", r"^(?P<v>AgeLRU|BIP) replacement IPC over LRU, geomean \((?P<n>\d+)\)$",
+    ("AgeLRU", r"^(?P<v>AgeLRU) replacement IPC over LRU, geomean \((?P<n>\d+)\)$",
      dict(ours=lambda s, m: s.table("Fig. 5.6:").cell(f"geomean ({m['n']})", m["v"]), exact=True)),
+    ("AgeLRU", r"^(?P<v>BIP) replacement IPC over LRU, geomean \((?P<n>\d+)\)$",  # the paper: about LRU's
+     dict(ours=lambda s, m: s.table("Fig. 5.6:").cell(f"geomean ({m['n']})", m["v"]), exact=True, sign=0)),
     ("AgeLRU", r"^AgeLRU bypassing IPC over LRU, geomean \((?P<n>\d+)\)$",
      dict(ours=lambda s, m: s.table("Fig. 5.9:").cell(f"geomean ({m['n']})", "AgeLRU bypass"), exact=True)),
     ("AgeLRU", r"^AgeLRU bypassing\+BTO IPC over LRU, geomean \((?P<n>\d+)\)$",
@@ -211,6 +237,126 @@ QUOTES += [
 ]
 
 
+# ---- the AgeLRU, PCAL and RPR studies' other rows (experiments/studies/agelru.py, pcal.py, rpr.py) ----
+
+class Stale(Exception):
+    """A row's "what" no longer names what its tables print (another set, another count): the row
+    text itself is stale, to be fixed by hand (--write cannot)."""
+
+
+def _body(t, n=None):
+    """A table's workload rows (not its geomean / mean rows); n: the count the row's "what" names."""
+    rows = [r for r in t.rows if not re.match(r"^(geomean|mean)\b", r[0])]
+    if n is not None and len(rows) != int(n):
+        raise Stale(f"names {n} workloads, table '{t.title[:60]}' has {len(rows)}")
+    return rows
+
+
+def _ratio_geomean(title, num, den):  # geomean over the rows of num / den (pcal.py's pairs())
+    def f(s, m):
+        t = s.table(title)
+        return geomean([(lambda a, b: a / b if a is not None and b else None)(t.cell(r[0], num), t.cell(r[0], den))
+                        for r in _body(t, m["n"])])
+    return f
+
+
+def _unfriendly_worst(title, col):
+    """agelru.py's worst(v, unfriendly): the lowest cell of col over the AgeLRU-unfriendly table,
+    whose workloads must be the row's list and Fig. 5.14's AgeLRU cells below UNFRIENDLY_DROP."""
+    def f(s, m):
+        named = m["names"].split(", ")
+        t = s.table(title, "(AgeLRU-unfriendly workloads)")
+        rows = [r[0] for r in _body(t)]
+        all_ = s.table("Fig. 5.14:")
+        age = {r[0]: all_.cell(r[0], "AgeLRU") for r in _body(all_)}
+        below = [w for w in age if (age[w] or 1.0) < agelru.UNFRIENDLY_DROP]
+        # a cell printed as 0.970 may be either side of the threshold: either is the study's set
+        edge = {w for w in age if age[w] is not None and abs(age[w] - agelru.UNFRIENDLY_DROP) < 0.0006}
+        if not (named == rows and set(below) - edge <= set(named) <= set(below) | edge
+                and named == [w for w in age if w in named]):
+            raise Stale(f"names ({', '.join(named)}); the unfriendly table has ({', '.join(rows)}), Fig. 5.14's "
+                        f"AgeLRU below {agelru.UNFRIENDLY_DROP} ({', '.join(below)})")
+        return min((x for x in t.column(rows, col) if x is not None), default=None)
+    return f
+
+
+def _sensitive_worst(s, m):
+    t = s.table("Fig. 5.15:", "(cache-sensitive set)")
+    return min((x for x in t.column([r[0] for r in _body(t, m["n"])], "Dynamic-AgeLRU") if x is not None),
+               default=None)
+
+
+def _kmn_hits(col):  # agelru.py's total(v): the sum of Fig. 5.8's column (each rank over LRU's total hits)
+    return lambda s, m: sum(x or 0 for x in s.table("Fig. 5.8:").column([r[0] for r in s.table("Fig. 5.8:").rows], col))
+
+
+def _kmn_oldest_share(s, m):
+    """agelru.py: the oldest k = round(ranks / 6) of the ranks seen, their share of AgeLRU's hits."""
+    t = s.table("Fig. 5.8:")
+    ranks = len(t.rows)
+    k = max(1, round(ranks / 6))
+    if (int(m["k"]), int(m["ranks"])) != (k, ranks):
+        raise Stale(f"names the oldest {m['k']} of {m['ranks']} warps; Fig. 5.8 has {ranks} ranks (oldest {k})")
+    age = t.column([r[0] for r in t.rows], "AgeLRU")
+    share = sum(x or 0 for x in age[:k]) / sum(x or 0 for x in age) if sum(x or 0 for x in age) else None
+    return share, f"even shares would be {k}/{ranks} = {100 * k / ranks:.0f} % (the paper's 4/24 = 17 %)"
+
+
+def _rpr_kmn_mr_change(s, m):
+    """rpr.py's mr_change: KMN's miss rate with RPR reuse distance minus at throttling (warp-opt).
+    Fig. 6.3 prints both over the baseline's (warp-max, LRU) miss rate, which the AgeLRU study's
+    Fig. 5.7 prints (its LRU column: the same gtx480 baseline point at --scale small; golden and
+    verilated statistics are identical, docs/results.md's "Backend" paragraph)."""
+    t = s.table("Fig. 6.3:")
+    base = s.doc("AgeLRU").table("Fig. 5.7:").cell("KMN", "LRU")
+    rd, thr = t.cell("KMN", "RPR reuse distance"), t.cell("KMN", "throttling (warp-opt)")
+    return (base * (rd - thr) if None not in (base, rd, thr) else None,
+            "the paper's 17 % may be relative; ours is the change of the rate")
+
+
+def _rpr_age_identical_bound(s, m):
+    """At most the share of workloads whose AgeLRU and RPR age score cells agree in Fig. 6.3 and 6.4
+    (identical statistics print identical cells; identical cells do not prove identical statistics)."""
+    a, b = s.table("Fig. 6.3:"), s.table("Fig. 6.4:")
+    ws = [r[0] for r in _body(b)]
+    same = [all(t.cell(w, "AgeLRU") is not None and t.cell(w, "AgeLRU") == t.cell(w, "RPR age score")
+                for t in (a, b)) for w in ws]
+    return sum(same) / len(same) if same else None
+
+
+QUOTES += [
+    ("AgeLRU", r"^KMN L1 miss rate change, AgeLRU - LRU$",
+     dict(ours=lambda s, m: s.table("Fig. 5.7:").cell("KMN", "AgeLRU") - s.table("Fig. 5.7:").cell("KMN", "LRU"),
+          ref=0.0, unit="pp")),
+    ("AgeLRU", r"^SCLUSTER AgeLRU bypassing IPC over LRU$",
+     dict(ours=lambda s, m: s.table("Fig. 5.9:").cell("SCLUSTER", "AgeLRU bypass"), exact=True)),
+    ("AgeLRU", r"^Dynamic-AgeLRU (?P<v>replacement|bypassing|bypassing\+BTO): worst IPC over LRU on the "
+               r"AgeLRU-unfriendly workloads \((?P<names>[^()]+)\)$",
+     dict(ours=lambda s, m: {"replacement": _unfriendly_worst("Fig. 5.15:", "Dynamic-AgeLRU"),
+                             "bypassing": _unfriendly_worst("Fig. 5.16/5.17:", "Dynamic-AgeLRU bypass"),
+                             "bypassing+BTO": _unfriendly_worst("Fig. 5.16/5.17:", "Dynamic-AgeLRU bypass+BTO")
+                             }[m["v"]](s, m), exact=True)),
+    ("AgeLRU", r"^Dynamic-AgeLRU replacement: worst IPC over LRU, cache-sensitive set \((?P<n>\d+)\)$",
+     dict(ours=_sensitive_worst, sign=0, exact=True)),
+    ("AgeLRU", r"^KMN L1 hits, (?P<v>AgeLRU|BIP) over LRU$", dict(ours=lambda s, m: _kmn_hits(m["v"])(s, m))),
+    ("AgeLRU", r"^KMN: share of AgeLRU's hits going to the oldest (?P<k>\d+) of the (?P<ranks>\d+) resident warps "
+               r"of a scheduler \(the paper: 4 of 24\)$",
+     dict(ours=_kmn_oldest_share, unit="%", ref_of=lambda m: int(m["k"]) / int(m["ranks"]))),
+    ("PCAL", r"^optimal static PCAL-BTO IPC over warp-max, geomean \((?P<n>\d+)\)$",
+     dict(ours=lambda s, m: s.table("Fig. 4.23:").cell(f"geomean ({m['n']})", "static PCAL-BTO"), exact=True)),
+    ("PCAL", r"^optimal static PCAL-BTO IPC over optimal throttling, geomean \((?P<n>\d+)\)$",
+     dict(ours=_ratio_geomean("Fig. 4.23:", "static PCAL-BTO", "throttling"))),
+    ("PCAL", r"^opportunistic caching over optimal static PCAL, geomean \((?P<n>\d+)\)$",
+     dict(ours=_ratio_geomean("Opportunistic caching:", "opportunistic", "static PCAL"), sign=1)),
+    ("RPR", r"^KMN L1 miss rate change, RPR reuse distance - throttling$",
+     dict(ours=_rpr_kmn_mr_change, ref=0.0, unit="pp")),
+    ("RPR", r"^RPR with the age score gives AgeLRU's statistics \(workloads where identical\)$",
+     dict(ours=_rpr_age_identical_bound, ref=0.0, unit="%", upper=True,
+          unverifiable="rpr.py compares the two points' whole result statistics, which no table prints; "
+                       "checked only against the share of workloads whose printed cells agree (an upper bound)")),
+]
+
+
 def cell_value(text, unit, whole=False):
     """The number a cell starts with ('0.920', '-35.0 % (...)', '+6.9 pp (...)'), as a fraction for
     % and pp, or None. whole: nothing but a parenthesis may follow it (the paper's cells)."""
@@ -221,10 +367,30 @@ def cell_value(text, unit, whole=False):
     return v / 100 if unit in ("%", "pp") else v
 
 
+def _direction_cells(what, v, c, spec, unit, ref, note):
+    """The same-direction and effect-size cells of a row whose number is v (experiments/report.py's
+    comparison_table)."""
+    comp = Comparison(what, v, paper=cell_value(c[1], unit, whole=True), ref=ref, unit=unit,
+                      paper_sign=spec.get("sign"), note=note or "")
+    d, r = comp.direction(), comp.magnitude_ratio()
+    return ("-" if d is None else ("yes" if d else "**no**"),
+            "-" if r is None else f"{(r if abs(r) >= 0.005 else 0.0):+.2f}", comp)
+
+
+def _effect_agrees(printed, want, comp):
+    """The printed effect size against the one of the row's rounded number: the number's last digit
+    (half a unit: 0.0005) moves it by 0.0005 / |paper - ref|, its own rounding by 0.005."""
+    if want == "-" or printed == "-":
+        return printed == want
+    p = number(printed)
+    return p is not None and abs(p - float(want)) <= 0.0005 / abs(comp.paper - comp.ref) + 0.0051
+
+
 def check_beside(lines, path, report):
-    """Recomputes every Beside-the-paper row QUOTES covers; rewrites lines in place where the
-    quoted number disagrees. Returns the number of rows changed."""
-    changed = 0
+    """Recomputes every Beside-the-paper row QUOTES covers, with its direction and effect size;
+    rewrites lines in place where they disagree. Returns (rows changed, rows that are wrong and
+    cannot be rewritten: a stale "what", a missing table, an upper bound exceeded)."""
+    changed = errors = 0
     for sec in sections(lines):
         for k, c in sec.beside:
             what = c[0]
@@ -234,26 +400,39 @@ def check_beside(lines, path, report):
                 report(f"{path}:{k + 1}: '{what}': no QUOTES entry (scripts/results_quotes.py), not checked")
                 continue
             m, spec = specs[0]
-            unit, ref = spec.get("unit", "x"), spec.get("ref", 1.0)
+            unit = spec.get("unit", "x")
+            ref = spec["ref_of"](m) if "ref_of" in spec else spec.get("ref", 1.0)
             try:
                 got = spec["ours"](sec, m)
-            except KeyError as e:
-                report(f"{path}:{k + 1}: '{what}': {e.args[0]}")
+                got, note = got if isinstance(got, tuple) else (got, None)
+                if got is None:
+                    raise Stale("the cells it quotes give no number")
+            except (KeyError, Stale) as e:
+                report(f"{path}:{k + 1}: '{what}': error: {e.args[0]}")
+                errors += 1
                 continue
-            got, note = got if isinstance(got, tuple) else (got, None)
             quoted = cell_value(c[2], unit)
             text = fmt_value(got, unit) + (f" ({note})" if note else "")
-            if got is None or (c[2] == text if spec.get("exact") else
-                               (quoted is not None and abs(quoted - got) <= TOL and (not note or c[2].endswith(f"({note})")))):
+            if spec.get("unverifiable"):
+                report(f"{path}:{k + 1}: '{what}': unverifiable: {spec['unverifiable']}")
+            if spec.get("upper"):
+                agrees = quoted is not None and quoted <= got + TOL
+                if not agrees:
+                    report(f"{path}:{k + 1}: '{what}': error: {c[2]} is above what its tables allow ({text})")
+                    errors += 1
+                    continue
+            elif spec.get("exact"):
+                agrees = c[2] == text
+            else:
+                agrees = quoted is not None and abs(quoted - got) <= TOL and (not note or c[2].endswith(f"({note})"))
+            d, r, comp = _direction_cells(what, quoted if agrees else got, c, spec, unit, ref, note)
+            if agrees and c[3] == d and _effect_agrees(c[4], r, comp):
                 continue
-            comp = Comparison(what, got, paper=cell_value(c[1], unit, whole=True), ref=ref, unit=unit,
-                              paper_sign=spec.get("sign"), note=note or "")
-            d, r = comp.direction(), comp.magnitude_ratio()
             new = list(c)
-            new[2] = text
-            new[3] = "-" if d is None else ("yes" if d else "**no**")
-            new[4] = "-" if r is None else f"{(r if abs(r) >= 0.005 else 0.0):+.2f}"
+            if not agrees:
+                new[2] = text
+            new[3], new[4] = d, r
             changed += 1
             print(f"{path}:{k + 1}: {' | '.join(c[:5])}  ->  {' | '.join(new[:5])}")
             lines[k] = "| " + " | ".join(new) + " |"
-    return changed
+    return changed, errors

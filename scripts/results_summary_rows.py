@@ -21,7 +21,8 @@ workload's rows are found by its name or, in the two-level study's tables, its p
 
 Then the "Beside the paper" rows that quote these tables are checked against them
 (scripts/results_quotes.py): a row whose "ours" number disagrees with the cells it quotes is
-reported (--check: exit 1) or rewritten with its direction and effect size (--write).
+reported (--check: exit 1) or rewritten with its direction and effect size (--write); a row whose
+text is stale or whose tables are missing is an error either way (exit 1, nothing rewritten).
 
   scripts/results_summary_rows.py docs/results.md --spliced shfl,pfilter,sp --check
   scripts/results_summary_rows.py docs/results.md --spliced shfl,pfilter,sp --write
@@ -133,11 +134,12 @@ def main():
                 print(f"{a.results}:{k + 1}: {' | '.join(c)}  ->  {' | '.join(new)}")
                 lines[k] = "| " + " | ".join(new) + " |"
         i = end
-    changed += check_beside(lines, a.results, lambda msg: print(msg, file=sys.stderr))
+    beside_changed, errors = check_beside(lines, a.results, lambda msg: print(msg, file=sys.stderr))
+    changed += beside_changed
     if a.write:
         with open(a.results, "w") as f:
             f.write("\n".join(lines))
-    return 1 if (a.check and changed) else 0
+    return 1 if (a.check and changed) or errors else 0
 
 
 if __name__ == "__main__":

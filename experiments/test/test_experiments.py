@@ -735,6 +735,9 @@ class SplicedSummaryRows(unittest.TestCase):
     def test_results_md_summaries_agree_with_their_rows(self):
         r = self.run_script(os.path.join(os.path.dirname(EXP), "docs", "results.md"), "shfl,pfilter,sp", "--check")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        # every Beside-the-paper row is checked: a row whose text no rule matches any more is not
+        self.assertNotIn("no QUOTES entry", r.stderr)
+        self.assertEqual(r.stderr.count("unverifiable: "), 1, r.stderr)  # RPR's age score, bounded only
 
     def test_a_stale_summary_is_found_and_rewritten(self):
         with tempfile.TemporaryDirectory() as d:
@@ -782,6 +785,48 @@ class SplicedSummaryRows(unittest.TestCase):
             r = self.run_script(path, "c", "--check")
             self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
             self.assertEqual(r.stdout.count("  ->  "), 1, r.stdout)
+
+    # An AgeLRU section: the worst Dynamic-AgeLRU IPC over the AgeLRU-unfriendly workloads (those
+    # below 0.97 with AgeLRU in Fig. 5.14), the lowest cell of Fig. 5.15's unfriendly table: 0.960
+    # (b). Paper 0.970 over ref 1: effect (0.960 - 1) / (0.970 - 1) = +1.33, same direction.
+    AGELRU = ("## AgeLRU: test\n\n**Beside the paper.**\n\n"
+              "| what | paper | ours | same direction | ours / paper (effect size) | backend |\n"
+              "|---|---:|---:|:---:|---:|---|\n"
+              "| Dynamic-AgeLRU replacement: worst IPC over LRU on the AgeLRU-unfriendly workloads (a, b) | 0.970 | "
+              "{} | verilated |\n\n"
+              "**Fig. 5.14: every workload**\n\n| workload | AgeLRU |\n|---|---:|\n"
+              "| a | 0.900 |\n| b | 0.950 |\n| c | {} |\n| geomean (3) | 0.950 |\n\n"
+              "**Fig. 5.15: replacement (AgeLRU-unfriendly workloads)**\n\n"
+              "| workload | AgeLRU | Dynamic-AgeLRU |\n|---|---:|---:|\n"
+              "| a | 0.900 | 0.990 |\n| b | 0.950 | 0.960 |\n| geomean (2) | 0.925 | 0.975 |\n")
+
+    def test_a_stale_worst_of_a_named_set_is_found_and_rewritten(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "results.md")
+            fresh = self.AGELRU.format("0.960 | yes | +1.33", "1.000")
+            for stale in (self.AGELRU.format("0.950 | yes | +1.67", "1.000"),    # a stale number
+                          self.AGELRU.format("0.960 | **no** | +1.33", "1.000")):  # a stale direction
+                with open(path, "w") as f:
+                    f.write(stale)
+                r = self.run_script(path, "z", "--check")
+                self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+                self.assertIn("  ->  ", r.stdout)
+                self.assertIn("| 0.960 | yes | +1.33", r.stdout)
+                self.assertEqual(read(path), stale)  # --check writes nothing
+                self.assertEqual(self.run_script(path, "z", "--write").returncode, 0)
+                self.assertEqual(read(path), fresh)
+                self.assertEqual(self.run_script(path, "z", "--check").returncode, 0)
+            # c below 0.97 in Fig. 5.14: the unfriendly set is a, b, c, the row's text is stale; an
+            # error that --write cannot fix (it exits 1 and leaves the row)
+            wrong = self.AGELRU.format("0.960 | yes | +1.33", "0.960")
+            with open(path, "w") as f:
+                f.write(wrong)
+            for mode in ("--check", "--write"):
+                r = self.run_script(path, "z", mode)
+                self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+                self.assertIn("error: names (a, b); the unfriendly table has (a, b), Fig. 5.14's AgeLRU below "
+                              "0.97 (a, b, c)", r.stderr)
+                self.assertEqual(read(path), wrong)
 
 
 if __name__ == "__main__":
