@@ -299,20 +299,25 @@ NocRouter islip(uint32_t vcs, uint32_t input_speedup, uint32_t internal_speedup)
   return NocRouter{true, vcs, input_speedup, internal_speedup};
 }
 
-// Arrival cycles of two 1-flit packets X (to d0) and Y (to d1) that source 0 queues at cycle 1,
-// behind a 5-flit packet source 1 sent to d0 at cycle 0 (latency 8, 1 flit per cycle).
+// Arrival cycles of two 1-flit packets X (to d0) and Y (to d1) that source 2 queues at cycle 1.
+// At cycle 0 sources 0 and 1 each send a 5-flit packet (Q, P) to d0; Q is granted first, P
+// waits in its input buffer until d0 is free at 5 and wins d0 before X (round robin from source
+// 0). Latency 8, 1 flit per cycle.
 std::pair<uint64_t, uint64_t> head_of_line_case(NocRouter router) {
-  Network<Tagged> net(2, 2, 8, 1, 8, 16, router);
+  Network<Tagged> net(3, 2, 8, 1, 8, 16, router);
   uint64_t x = 0, y = 0;
   for (uint64_t t = 0; t < 100 && (x == 0 || y == 0); ++t) {
-    if (t == 0) net.inject(1, 0, 5, t, Tagged{1, 0});
+    if (t == 0) {
+      net.inject(0, 0, 5, t, Tagged{0, 0});
+      net.inject(1, 0, 5, t, Tagged{1, 0});
+    }
     if (t == 1) {
-      net.inject(0, 0, 1, t, Tagged{0, 0});
-      net.inject(0, 1, 1, t, Tagged{0, 1});
+      net.inject(2, 0, 1, t, Tagged{2, 0});
+      net.inject(2, 1, 1, t, Tagged{2, 1});
     }
     for (uint32_t d = 0; d < 2; ++d)
       if (const auto* p = net.peek(d, t)) {
-        if (p->payload.src == 0) (p->payload.seq == 0 ? x : y) = t;
+        if (p->payload.src == 2) (p->payload.seq == 0 ? x : y) = t;
         net.pop(d);
       }
     net.tick(t);
@@ -321,10 +326,10 @@ std::pair<uint64_t, uint64_t> head_of_line_case(NocRouter router) {
 }
 
 TEST(Network, IslipWithVirtualChannelsLetsAPacketPassABlockedHead) {
-  // fifo: X waits for d0 (busy with source 1's packet until cycle 5) and Y waits behind X.
+  // fifo: X waits for d0 (Q until 5, P until 10) and Y waits behind X.
   const auto fifo = head_of_line_case(NocRouter{});
-  EXPECT_EQ(fifo.first, 5u + 8);
-  EXPECT_EQ(fifo.second, 6u + 8);
+  EXPECT_EQ(fifo.first, 10u + 8);
+  EXPECT_EQ(fifo.second, 11u + 8);
   // islip with one VC (GPGPU-Sim's GTX480: num_vcs 1, input_speedup 2): the same head-of-line
   // blocking, cycle for cycle.
   EXPECT_EQ(head_of_line_case(islip(1, 2, 1)), fifo);
@@ -332,12 +337,14 @@ TEST(Network, IslipWithVirtualChannelsLetsAPacketPassABlockedHead) {
   const auto vc2 = head_of_line_case(islip(2, 1, 1));
   EXPECT_EQ(vc2.first, fifo.first);
   EXPECT_EQ(vc2.second, 2u + 8);
-  // Internal speedup 2 (GPGPU-Sim's Pascal: internal_speedup 2.0): source 1's packet crosses the
-  // switch in 3 cycles, so X is granted at 3 (its flit leaves d0's output after the 5 flits
-  // queued there, at 5) and Y at 4: the output queue drains the head-of-line wait.
+  // Internal speedup 2 (GPGPU-Sim's Pascal: internal_speedup 2.0): P, whose flits all wait in
+  // its input buffer, crosses the switch in 3 cycles (5 to 7) into d0's output queue, so X is
+  // granted at 8 (its flit still leaves d0's output after P's, at 10) and Y at 9, not 11.
   const auto fast = head_of_line_case(islip(1, 1, 2));
-  EXPECT_EQ(fast.first, 5u + 8);
-  EXPECT_EQ(fast.second, 4u + 8);
+  EXPECT_EQ(fast.first, 10u + 8);
+  EXPECT_EQ(fast.second, 9u + 8);
+  // Q, just injected, cannot cross faster than its flits arrive over the link: no gain for X's
+  // wait on Q.
 }
 
 TEST(Network, IslipUnloadedLatencyIsTheFifoLatency) {
