@@ -339,12 +339,11 @@ TEST(Network, IslipWithVirtualChannelsLetsAPacketPassABlockedHead) {
   EXPECT_EQ(vc2.second, 2u + 8);
   // Internal speedup 2 (GPGPU-Sim's Pascal: internal_speedup 2.0): P, whose flits all wait in
   // its input buffer, crosses the switch in 3 cycles (5 to 7) into d0's output queue, so X is
-  // granted at 8 (its flit still leaves d0's output after P's, at 10) and Y at 9, not 11.
+  // granted at 8 (its flit still leaves d0's output after P's, at 10) and Y at 9, not 11. (Q,
+  // injected in the cycle of its grant, crosses no faster than its flits come over the link.)
   const auto fast = head_of_line_case(islip(1, 1, 2));
   EXPECT_EQ(fast.first, 10u + 8);
   EXPECT_EQ(fast.second, 9u + 8);
-  // Q, just injected, cannot cross faster than its flits arrive over the link: no gain for X's
-  // wait on Q.
 }
 
 TEST(Network, IslipUnloadedLatencyIsTheFifoLatency) {
