@@ -613,6 +613,21 @@ TEST(MemorySystem, L2HitBandwidthUnderEachArbiter) {
   EXPECT_GT(pascal, 1.1 * fifo);
   EXPECT_LE(vc4, port_limit);
   EXPECT_LE(pascal, port_limit);
+  // gtx1080-jips's preset (islip, internal_speedup 2, config_pascal_islip.icnt) against its
+  // crossbar before the field (fifo).
+  Config jips = load_preset("gtx1080-jips");
+  ASSERT_EQ(jips.noc.internal_speedup, 2u);
+  const double jips_islip = l2_hit_bandwidth(jips, cycles);
+  jips.noc = NocConfig{jips.noc.latency, jips.noc.flit_bytes, jips.noc.flits_per_cycle, jips.noc.header_bytes,
+                       jips.noc.src_buffer, jips.noc.dst_buffer};
+  ASSERT_EQ(jips.noc.arbiter, NocArbiter::kFifo);
+  const double jips_fifo = l2_hit_bandwidth(jips, cycles);
+  const MemParams jp = derive_mem_params(jips);
+  std::printf("gtx1080-jips L2-hit read bandwidth (B/cycle, port limit %.0f): fifo %.1f, its preset (islip, "
+              "internal_speedup 2) %.1f\n",
+              jp.partitions * jp.partition_port_bytes_per_cycle(), jips_fifo, jips_islip);
+  EXPECT_GT(jips_islip, 1.05 * jips_fifo);  // 56 destinations for 16 slices: less head-of-line blocking to relieve
+  EXPECT_LE(jips_islip, jp.partitions * jp.partition_port_bytes_per_cycle());
 }
 
 // The calibration (8 + 100 + 12 = 120 for an L2 hit) holds under every arbiter: unloaded, nothing
