@@ -40,6 +40,9 @@
 //   l2.fetch sector or line
 //   noc.flit_bytes power of two 8..256; flits_per_cycle 1..16; header_bytes 0..256;
 //   noc.src_buffer, dst_buffer 1..1024 packets
+//   noc.arbiter fifo | islip (sim_cpp/mem/noc.h); noc.vcs 1..16, input_speedup 1..16,
+//     internal_speedup 1..4 (GPGPU-Sim .icnt num_vcs, input_speedup, internal_speedup: 1 / 2 / 1.0
+//     in config_fermi_islip.icnt, 1 / 1 / 2.0 in config_pascal_islip.icnt); other than 1 only with islip
 //   dram.channels 1..128, bandwidth_gbps 0.1..100000, banks power of two 1..64,
 //   dram.row_bytes power of two 128..65536, queue 1..1024, t_rcd_ns, t_rp_ns, t_ras_ns, t_rrd_ns
 //   0..1000 (converted to core cycles, at least 1)
@@ -215,6 +218,9 @@ constexpr std::array kGranularities = {Choice<GranularityKind>{"fixed128", Granu
 
 constexpr std::array kL2Fetches = {Choice<L2Fetch>{"sector", L2Fetch::kSector},
                                    Choice<L2Fetch>{"line", L2Fetch::kLine}};
+
+constexpr std::array kNocArbiters = {Choice<NocArbiter>{"fifo", NocArbiter::kFifo},
+                                    Choice<NocArbiter>{"islip", NocArbiter::kIslip}};
 
 constexpr std::array kRprScores = {Choice<RprScore>{"reuse_distance", RprScore::kReuseDistance},
                                    Choice<RprScore>{"counter", RprScore::kCounter},
@@ -479,6 +485,10 @@ void read_noc(Reader& r, NocConfig& c) {
   r.u32("header_bytes", c.header_bytes, 0, 256);
   r.u32("src_buffer", c.src_buffer, 1, 1024);
   r.u32("dst_buffer", c.dst_buffer, 1, 1024);
+  r.choice("arbiter", c.arbiter, kNocArbiters);
+  r.u32("vcs", c.vcs, 1, 16);
+  r.u32("input_speedup", c.input_speedup, 1, 16);
+  r.u32("internal_speedup", c.internal_speedup, 1, 4);
 }
 
 void read_dram(Reader& r, DramConfig& c) {
@@ -720,6 +730,18 @@ void check_l2(const L2Config& c, const std::string& file) {
              c.slices_per_partition, c.ways, double(c.size_bytes) / double(slice)));
 }
 
+// The islip router's fields mean nothing to the fifo crossbar: a value there would be ignored.
+void check_noc(const NocConfig& c, const std::string& file) {
+  if (c.arbiter == NocArbiter::kIslip) return;
+  const std::pair<const char*, uint32_t> fields[] = {
+      {"vcs", c.vcs}, {"input_speedup", c.input_speedup}, {"internal_speedup", c.internal_speedup}};
+  for (const auto& [key, value] : fields)
+    if (value != 1)
+      fail(file, fmt::format("noc.{}", key),
+           fmt::format("value {} not allowed with noc.arbiter fifo (allowed: 1; other values need noc.arbiter islip)",
+                       value));
+}
+
 // `prefix` is "policy." inside a preset and "" in a policy file, so the path names the file's key.
 void check_policy(const PolicyConfig& p, const std::string& file, const std::string& prefix) {
   const uint32_t counter_max = (1u << p.agcb.counter_bits) - 1;
@@ -843,6 +865,7 @@ Config load_config_file_at(const fs::path& file, int depth) {
   check_l1_fidelity(c.l1, name);
   check_carveout(c.l1, name);
   check_l2(c.l2, name);
+  check_noc(c.noc, name);
   check_policy(c.policy, name, "policy.");
   check_rpr(c.policy, c.l1, name, "policy.");
   check_sector(c.policy, c.l1, name, "policy.");
@@ -908,6 +931,7 @@ std::string to_string(ReplacementKind k) { return spelling(kReplacements, k); }
 std::string to_string(BypassKind k) { return spelling(kBypasses, k); }
 std::string to_string(GranularityKind k) { return spelling(kGranularities, k); }
 std::string to_string(RprScore s) { return spelling(kRprScores, s); }
+std::string to_string(NocArbiter a) { return spelling(kNocArbiters, a); }
 std::string to_string(L2Fetch f) { return spelling(kL2Fetches, f); }
 std::string to_string(CoalescerKind k) { return spelling(kCoalescers, k); }
 std::string to_string(LoadWait w) { return spelling(kLoadWaits, w); }

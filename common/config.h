@@ -67,6 +67,7 @@ enum class Carveout : uint8_t { kFixed, kAdaptive };
 enum class L1Pipeline : uint8_t { kSingleCycle, kStaged };
 // l2.fetch: what an L2 read miss fetches from DRAM (GPGPU-Sim 3.x's line L2 / a sector L2).
 enum class L2Fetch : uint8_t { kSector, kLine };
+enum class NocArbiter : uint8_t { kFifo, kIslip };
 enum class ReplacementKind : uint8_t { kLru, kFifo, kBip, kDip, kAgeLru, kRpr };
 enum class BypassKind : uint8_t { kNone, kAgcb, kTwoLevel, kPcal, kAgeLru };
 enum class GranularityKind : uint8_t { kFixed128, kStatic64, kStatic32, kDynamic };
@@ -168,6 +169,16 @@ struct NocConfig {
   uint32_t header_bytes = 8;     // control bytes in every packet
   uint32_t src_buffer = 8;       // packets per injection buffer
   uint32_t dst_buffer = 8;       // packets per ejection buffer (credits: latency + this)
+  // How the crossbar arbitrates (sim_cpp/mem/noc.h). fifo: one FIFO per input, one packet per
+  // output at a time, round robin per output (the model before the field existed). islip:
+  // GPGPU-Sim's intersim2 input-queued router (iq_router.cpp, islip.cpp): `vcs` virtual
+  // channels per input (one packet each), one-iteration iSLIP switch allocation over
+  // inputs x input_speedup crossbar inputs (a VC uses crossbar input vc % input_speedup), and a
+  // switch internal_speedup times the channel rate feeding output queues.
+  NocArbiter arbiter = NocArbiter::kFifo;
+  uint32_t vcs = 1;               // islip only: virtual channels per input (.icnt num_vcs)
+  uint32_t input_speedup = 1;     // islip only: crossbar inputs per input port (.icnt input_speedup)
+  uint32_t internal_speedup = 1;  // islip only: switch rate / channel rate (.icnt internal_speedup)
 };
 
 struct DramConfig {
@@ -307,6 +318,7 @@ std::string to_string(BypassKind k);
 std::string to_string(GranularityKind k);
 std::string to_string(RprScore s);
 std::string to_string(L2Fetch f);
+std::string to_string(NocArbiter a);
 std::string to_string(CoalescerKind k);
 std::string to_string(LoadWait w);
 std::string to_string(FetchModel f);

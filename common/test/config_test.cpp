@@ -499,7 +499,7 @@ INSTANTIATE_TEST_SUITE_P(
             "t_rcd_ns, t_rp_ns, t_ras_ns, t_rrd_ns)"},
         UnknownKeyCase{"noc", "noc: {flits: 2}\n",
                        "noc.flits: unknown key (allowed: latency, flit_bytes, flits_per_cycle, header_bytes, "
-                       "src_buffer, dst_buffer)"},
+                       "src_buffer, dst_buffer, arbiter, vcs, input_speedup, internal_speedup)"},
         UnknownKeyCase{"l2", "l2: {slices: 2}\n",
                        "l2.slices: unknown key (allowed: size_bytes, ways, partitions, hit_latency, "
                        "slices_per_partition, mshrs, fill_latency, read_buffer, dram_out, fetch)"},
@@ -616,6 +616,57 @@ TEST(MemoryFields, EveryFieldReadsBack) {
   EXPECT_DOUBLE_EQ(c.dram.t_rrd_ns, 3.5);
   EXPECT_EQ(to_string(L2Fetch::kLine), "line");
   EXPECT_EQ(to_string(L2Fetch::kSector), "sector");
+}
+
+// ---- noc.arbiter (sim_cpp/mem/noc.h): fifo everywhere but the GPGPU-Sim presets ----
+
+TEST(NocArbiter, DefaultIsFifoAndOnlyTheGpgpuSimPresetsSetIslip) {
+  const Config d;
+  EXPECT_EQ(d.noc.arbiter, NocArbiter::kFifo);
+  EXPECT_EQ(d.noc.vcs, 1u);
+  EXPECT_EQ(d.noc.input_speedup, 1u);
+  EXPECT_EQ(d.noc.internal_speedup, 1u);
+  for (const std::string& name : list_presets()) {
+    SCOPED_TRACE(name);
+    const Config c = load_preset(name);
+    if (name == "gtx480-gpgpusim") {  // config_fermi_islip.icnt: num_vcs 1, input_speedup 2, internal_speedup 1.0
+      EXPECT_EQ(c.noc.arbiter, NocArbiter::kIslip);
+      EXPECT_EQ(c.noc.vcs, 1u);
+      EXPECT_EQ(c.noc.input_speedup, 2u);
+      EXPECT_EQ(c.noc.internal_speedup, 1u);
+    } else if (name == "gtx1080-jips") {  // config_pascal_islip.icnt: num_vcs 1, input_speedup 1, internal_speedup 2.0
+      EXPECT_EQ(c.noc.arbiter, NocArbiter::kIslip);
+      EXPECT_EQ(c.noc.vcs, 1u);
+      EXPECT_EQ(c.noc.input_speedup, 1u);
+      EXPECT_EQ(c.noc.internal_speedup, 2u);
+    } else {
+      EXPECT_EQ(c.noc.arbiter, NocArbiter::kFifo);
+    }
+  }
+}
+
+TEST(NocArbiter, FieldsReadBackAndBadValuesAreOneLine) {
+  TempDir dir;
+  const Config c = load_config_file(
+      dir.write("n.yaml", "noc: {arbiter: islip, vcs: 4, input_speedup: 2, internal_speedup: 3}\n"));
+  EXPECT_EQ(c.noc.arbiter, NocArbiter::kIslip);
+  EXPECT_EQ(c.noc.vcs, 4u);
+  EXPECT_EQ(c.noc.input_speedup, 2u);
+  EXPECT_EQ(c.noc.internal_speedup, 3u);
+  EXPECT_EQ(to_string(NocArbiter::kIslip), "islip");
+  EXPECT_EQ(to_string(NocArbiter::kFifo), "fifo");
+  EXPECT_EQ(load_error("noc: {arbiter: wavefront}\n"),
+            "noc.arbiter: value \"wavefront\" not allowed (allowed: fifo, islip)");
+  EXPECT_EQ(load_error("noc: {arbiter: islip, vcs: 0}\n"), "noc.vcs: value 0 out of range (allowed 1..16)");
+  EXPECT_EQ(load_error("noc: {arbiter: islip, input_speedup: 17}\n"),
+            "noc.input_speedup: value 17 out of range (allowed 1..16)");
+  EXPECT_EQ(load_error("noc: {arbiter: islip, internal_speedup: 5}\n"),
+            "noc.internal_speedup: value 5 out of range (allowed 1..4)");
+  EXPECT_EQ(load_error("noc: {vcs: 4}\n"),
+            "noc.vcs: value 4 not allowed with noc.arbiter fifo (allowed: 1; other values need noc.arbiter islip)");
+  EXPECT_EQ(load_error("noc: {arbiter: fifo, internal_speedup: 2}\n"),
+            "noc.internal_speedup: value 2 not allowed with noc.arbiter fifo (allowed: 1; other values need noc.arbiter "
+            "islip)");
 }
 
 TEST(MemoryFields, BadValuesAreOneLineNamingFieldValueAndAllowed) {

@@ -47,6 +47,10 @@ MemParams derive_mem_params(const Config& cfg) {
   p.noc_src_buffer = cfg.noc.src_buffer;
   // Credits cover the latency (a port can keep one packet per cycle in flight) plus the buffer.
   p.noc_dst_buffer = cfg.noc.latency + cfg.noc.dst_buffer;
+  p.noc_islip = cfg.noc.arbiter == NocArbiter::kIslip;
+  p.noc_vcs = cfg.noc.vcs;
+  p.noc_input_speedup = cfg.noc.input_speedup;
+  p.noc_internal_speedup = cfg.noc.internal_speedup;
 
   p.l2_sets = static_cast<uint32_t>(cfg.l2.size_bytes / slice);
   p.l2_ways = cfg.l2.ways;

@@ -40,6 +40,10 @@ struct MemParams {
   uint32_t noc_flits_per_cycle = 0;  // per port per core cycle
   uint32_t noc_src_buffer = 0;       // packets per source (injection buffer)
   uint32_t noc_dst_buffer = 0;       // packets per destination (credits: in flight + ejection)
+  bool noc_islip = false;            // noc.arbiter islip (noc.h); then:
+  uint32_t noc_vcs = 1;              //   virtual channels per input
+  uint32_t noc_input_speedup = 1;    //   crossbar inputs per input port
+  uint32_t noc_internal_speedup = 1; //   switch rate / channel rate
 
   // L2 slice (slices per partition; each its own tag array, MSHRs and queues).
   uint32_t l2_sets = 0;          // per slice

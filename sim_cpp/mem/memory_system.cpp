@@ -32,12 +32,18 @@
 namespace l1d::sim {
 
 struct MemorySystem::Impl {
+  // Both networks get the preset's router (GPGPU-Sim builds its two subnets from one .icnt).
+  static NocRouter router(const MemParams& q) {
+    return {q.noc_islip, q.noc_vcs, q.noc_input_speedup, q.noc_internal_speedup};
+  }
   Impl(const Config& cfg, FunctionalMemory& img)
       : p(derive_mem_params(cfg)),
         map(p.partitions, p.dram_banks, p.dram_lines_per_row, p.slices),
         image(img),
-        req_net(p.sms, p.l2_banks(), p.noc_latency, p.noc_flits_per_cycle, p.noc_src_buffer, p.noc_dst_buffer),
-        resp_net(p.l2_banks(), p.sms, p.noc_latency, p.noc_flits_per_cycle, p.noc_src_buffer, p.noc_dst_buffer),
+        req_net(p.sms, p.l2_banks(), p.noc_latency, p.noc_flits_per_cycle, p.noc_src_buffer, p.noc_dst_buffer,
+                router(p)),
+        resp_net(p.l2_banks(), p.sms, p.noc_latency, p.noc_flits_per_cycle, p.noc_src_buffer, p.noc_dst_buffer,
+                 router(p)),
         last_response(p.sms, ~uint64_t{0}),
         head_refused(p.l2_banks(), false),
         dram_rr(p.partitions, 0),

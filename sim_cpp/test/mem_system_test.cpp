@@ -8,6 +8,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 #include <nlohmann/json.hpp>
 
@@ -564,6 +565,91 @@ TEST(MemorySystem, L2HitsAreNotLimitedByDramBandwidth) {
   EXPECT_GT(bytes_per_cycle, 0.6 * port_limit);
   EXPECT_LE(bytes_per_cycle, port_limit);
   EXPECT_EQ(r.ms.stats().dram_reads, 60u) << "every other read hit: DRAM bandwidth plays no part";
+}
+
+// noc.arbiter (sim_cpp/mem/noc.h): gtx480 with each arbiter.
+Config with_arbiter(NocArbiter a, uint32_t vcs, uint32_t input_speedup, uint32_t internal_speedup) {
+  Config c = gtx480();
+  c.noc.arbiter = a;
+  c.noc.vcs = vcs;
+  c.noc.input_speedup = input_speedup;
+  c.noc.internal_speedup = internal_speedup;
+  return c;
+}
+
+// L2-hit reads from every SM (the loop of L2HitsAreNotLimitedByDramBandwidth): B/cycle delivered.
+double l2_hit_bandwidth(const Config& c, uint64_t cycles) {
+  Rig r(c);
+  const uint32_t sms = r.p.sms;
+  std::vector<uint32_t> outstanding(sms, 0);
+  uint64_t responses = 0;
+  for (uint64_t t = 0; t < cycles; ++t) {
+    for (uint32_t s = 0; s < sms; ++s) {
+      if (outstanding[s] < 64 && r.ms.request_ready(s)) {
+        r.ms.request(s, read_req((t * 7 + s) % 60 * kLineBytes, 0xF, static_cast<uint8_t>(outstanding[s])));
+        ++outstanding[s];
+      }
+      if (r.ms.response(s)) --outstanding[s], ++responses;
+    }
+    r.tick();
+  }
+  return static_cast<double>(responses) * kLineBytes / static_cast<double>(cycles);
+}
+
+// The response network's saturation in the memory system, per arbiter: GPGPU-Sim's GTX480 router
+// (one VC) is the fifo crossbar; VCs or an internal speedup (GPGPU-Sim's Pascal: 2) lift it.
+TEST(MemorySystem, L2HitBandwidthUnderEachArbiter) {
+  const uint64_t cycles = 20000;
+  const double fifo = l2_hit_bandwidth(gtx480(), cycles);
+  const double fermi = l2_hit_bandwidth(with_arbiter(NocArbiter::kIslip, 1, 2, 1), cycles);
+  const double vc4 = l2_hit_bandwidth(with_arbiter(NocArbiter::kIslip, 4, 2, 1), cycles);
+  const double pascal = l2_hit_bandwidth(with_arbiter(NocArbiter::kIslip, 1, 1, 2), cycles);
+  const double port_limit = derive_mem_params(gtx480()).partitions * derive_mem_params(gtx480()).partition_port_bytes_per_cycle();
+  std::printf("gtx480 L2-hit read bandwidth (B/cycle, port limit %.0f): fifo %.1f, islip vcs 1 input_speedup 2 %.1f, "
+              "islip vcs 4 input_speedup 2 %.1f, islip internal_speedup 2 %.1f\n",
+              port_limit, fifo, fermi, vc4, pascal);
+  EXPECT_EQ(fermi, fifo) << "one VC: the fifo crossbar";
+  EXPECT_GT(vc4, 1.1 * fifo);
+  EXPECT_GT(pascal, 1.1 * fifo);
+  EXPECT_LE(vc4, port_limit);
+  EXPECT_LE(pascal, port_limit);
+  // gtx1080-jips's preset (islip, internal_speedup 2, config_pascal_islip.icnt) against its
+  // crossbar before the field (fifo).
+  Config jips = load_preset("gtx1080-jips");
+  ASSERT_EQ(jips.noc.internal_speedup, 2u);
+  const double jips_islip = l2_hit_bandwidth(jips, cycles);
+  jips.noc = NocConfig{jips.noc.latency, jips.noc.flit_bytes, jips.noc.flits_per_cycle, jips.noc.header_bytes,
+                       jips.noc.src_buffer, jips.noc.dst_buffer};
+  ASSERT_EQ(jips.noc.arbiter, NocArbiter::kFifo);
+  const double jips_fifo = l2_hit_bandwidth(jips, cycles);
+  const MemParams jp = derive_mem_params(jips);
+  std::printf("gtx1080-jips L2-hit read bandwidth (B/cycle, port limit %.0f): fifo %.1f, its preset (islip, "
+              "internal_speedup 2) %.1f\n",
+              jp.partitions * jp.partition_port_bytes_per_cycle(), jips_fifo, jips_islip);
+  EXPECT_GT(jips_islip, 1.05 * jips_fifo);  // 56 destinations for 16 slices: less head-of-line blocking to relieve
+  EXPECT_LE(jips_islip, jp.partitions * jp.partition_port_bytes_per_cycle());
+}
+
+// The calibration (8 + 100 + 12 = 120 for an L2 hit) holds under every arbiter: unloaded, nothing
+// waits, and a switch faster than the channel does not make the channel faster.
+TEST(MemorySystem, UnloadedRoundTripIsTheCalibrationUnderEachArbiter) {
+  for (const auto& [vcs, in_sp, int_sp] : {std::tuple{1u, 2u, 1u}, std::tuple{4u, 2u, 1u}, std::tuple{1u, 1u, 2u},
+                                          std::tuple{4u, 1u, 4u}}) {
+    SCOPED_TRACE(testing::Message() << "vcs " << vcs << " input_speedup " << in_sp << " internal_speedup " << int_sp);
+    Rig r(with_arbiter(NocArbiter::kIslip, vcs, in_sp, int_sp));
+    const Addr a = r.line_at(3, 5, 10);
+    const uint64_t closed = r.read(0, a).second;
+    ASSERT_TRUE(r.drain());
+    const uint64_t hit = r.read(0, a).second;
+    ASSERT_TRUE(r.drain());
+    EXPECT_EQ(hit, 120u);
+    EXPECT_EQ(closed, 193u);
+    const MemorySystemStats::RoundTripParts& t = r.ms.stats().round_trip_parts;
+    EXPECT_EQ(t.req_network, 2u * r.p.noc_latency);
+    EXPECT_EQ(t.resp_network, 2u * (4 + r.p.noc_latency));
+    EXPECT_EQ(t.l2_hit, r.p.l2_hit_latency);
+    EXPECT_EQ(t.req_queue + t.l2_input + t.l2_output + t.resp_queue + t.sm_eject, 0u);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
