@@ -41,7 +41,8 @@ struct MemorySystem::Impl {
         last_response(p.sms, ~uint64_t{0}),
         head_refused(p.l2_banks(), false),
         dram_rr(p.partitions, 0),
-        is_active(p.partitions, false) {
+        is_active(p.partitions, false),
+        wake_at(p.partitions, 0) {
     active.reserve(p.partitions);
     banks.reserve(p.l2_banks());
     channels.reserve(p.partitions);
@@ -102,6 +103,21 @@ struct MemorySystem::Impl {
     }
   }
 
+  // The first cycle after `now` in which partition i's tick may do anything, from its own state
+  // only (never later than the true one; earlier is harmless): a DRAM completion or command
+  // (DramChannel::next_event), a response or a DRAM-bound request ready (whether or not the
+  // response network or the channel queue has room: conservative), a request's arrival at a
+  // slice whose head was not refused. A grant to one of its slices wakes it (tick_networks).
+  uint64_t partition_wake(uint32_t i) const {
+    uint64_t at = channels[i]->next_event(now + 1);
+    for (uint32_t b = i * p.slices; b < (i + 1) * p.slices; ++b) {
+      const L2Bank& bank = *banks[b];
+      at = std::min(at, std::min(bank.next_response(), bank.next_dram_out()));
+      if (!head_refused[b]) at = std::min(at, req_net.head_arrival(b));
+    }
+    return at;
+  }
+
   bool partition_idle(uint32_t i) const {
     if (!channels[i]->idle()) return false;
     for (uint32_t b = i * p.slices; b < (i + 1) * p.slices; ++b)
@@ -122,6 +138,8 @@ struct MemorySystem::Impl {
   std::vector<uint32_t> dram_rr;        // per partition: the slice whose DRAM-bound request goes first
   std::vector<bool> is_active;          // partition has work (in `active`)
   std::vector<uint32_t> active;
+  // Per partition: tick_partitions skips it before this cycle (partition_wake; 0: tick it).
+  std::vector<uint64_t> wake_at;
   uint64_t now = 0;
 };
 
@@ -214,15 +232,22 @@ void MemorySystem::tick() {
 void MemorySystem::tick_partitions() {
   Impl& m = *impl_;
   // Only partitions with work are visited; one becomes active when the request network grants
-  // it a packet, and leaves the list when its bank, channel and input are empty.
+  // it a packet, and leaves the list when its bank, channel and input are empty. An active
+  // partition whose next event (partition_wake) is later is not ticked until then: its tick
+  // would change nothing (DRAM credit is earned from elapsed time, as for cycle skipping).
   for (size_t k = 0; k < m.active.size();) {
     const uint32_t i = m.active[k];
+    if (m.now < m.wake_at[i]) {
+      ++k;
+      continue;
+    }
     m.tick_partition(i);
     if (m.partition_idle(i)) {
       m.is_active[i] = false;
       m.active[k] = m.active.back();
       m.active.pop_back();
     } else {
+      m.wake_at[i] = m.partition_wake(i);
       ++k;
     }
   }
@@ -233,6 +258,7 @@ void MemorySystem::tick_networks() {
   m.req_net.tick(m.now);
   for (uint32_t d : m.req_net.granted()) {
     const uint32_t i = d / m.p.slices;
+    m.wake_at[i] = 0;  // a packet on its way to one of its slices: partition_wake sees its arrival
     if (!m.is_active[i]) {
       m.is_active[i] = true;
       m.active.push_back(i);
