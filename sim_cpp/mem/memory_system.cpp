@@ -65,12 +65,13 @@ struct MemorySystem::Impl {
     }
     if (dram.can_accept()) {
       for (uint32_t k = 0; k < p.slices; ++k) {
-        const uint32_t s = (dram_rr[i] + k) % p.slices, b = first + s;
+        // (dram_rr[i] + k) % slices without a division (both are below slices)
+        const uint32_t s = dram_rr[i] + k >= p.slices ? dram_rr[i] + k - p.slices : dram_rr[i] + k, b = first + s;
         if (const DramRequest* o = banks[b]->dram_out(now)) {
           dram.enqueue(*o, now);
           banks[b]->pop_dram_out();
           head_refused[b] = false;
-          dram_rr[i] = (s + 1) % p.slices;
+          dram_rr[i] = s + 1 == p.slices ? 0 : s + 1;
           break;
         }
       }
@@ -108,9 +109,11 @@ struct MemorySystem::Impl {
   // (DramChannel::next_event), a response or a DRAM-bound request ready (whether or not the
   // response network or the channel queue has room: conservative), a request's arrival at a
   // slice whose head was not refused. A grant to one of its slices wakes it (tick_networks).
+  // Stops at the first event due next cycle (a busy partition, as on the traces, pays little).
   uint64_t partition_wake(uint32_t i) const {
-    uint64_t at = channels[i]->next_event(now + 1);
-    for (uint32_t b = i * p.slices; b < (i + 1) * p.slices; ++b) {
+    const uint64_t next = now + 1;
+    uint64_t at = channels[i]->next_event(next);  // never below next
+    for (uint32_t b = i * p.slices; b < (i + 1) * p.slices && at > next; ++b) {
       const L2Bank& bank = *banks[b];
       at = std::min(at, std::min(bank.next_response(), bank.next_dram_out()));
       if (!head_refused[b]) at = std::min(at, req_net.head_arrival(b));
