@@ -5,7 +5,8 @@
 // Blocks (one job each): Network (noc.h), L2Bank (l2_bank.h), DramChannel (dram_channel.h),
 // AddressMap (address_map.h); parameters and calibration in mem_params.h.
 //
-// Per core cycle (tick), for every partition with work: DRAM data that has arrived fills its
+// Per core cycle (tick), for every partition with work due (one that waits, e.g. for DRAM, is
+// not ticked before its next event: tick_partitions): DRAM data that has arrived fills its
 // L2 slice; one DRAM-bound request leaves a slice for the channel queue (round robin over the
 // slices with one ready); the channel issues its commands; then per slice: one ready response
 // enters the response network and the slice accepts one request that has arrived from the
