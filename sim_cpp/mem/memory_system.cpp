@@ -5,7 +5,8 @@
 // Blocks (one job each): Network (noc.h), L2Bank (l2_bank.h), DramChannel (dram_channel.h),
 // AddressMap (address_map.h); parameters and calibration in mem_params.h.
 //
-// Per core cycle (tick), for every partition with work: DRAM data that has arrived fills its
+// Per core cycle (tick), for every partition with work due (one that waits, e.g. for DRAM, is
+// not ticked before its next event: tick_partitions): DRAM data that has arrived fills its
 // L2 slice; one DRAM-bound request leaves a slice for the channel queue (round robin over the
 // slices with one ready); the channel issues its commands; then per slice: one ready response
 // enters the response network and the slice accepts one request that has arrived from the
@@ -47,7 +48,8 @@ struct MemorySystem::Impl {
         last_response(p.sms, ~uint64_t{0}),
         head_refused(p.l2_banks(), false),
         dram_rr(p.partitions, 0),
-        is_active(p.partitions, false) {
+        is_active(p.partitions, false),
+        wake_at(p.partitions, 0) {
     active.reserve(p.partitions);
     banks.reserve(p.l2_banks());
     channels.reserve(p.partitions);
@@ -70,12 +72,13 @@ struct MemorySystem::Impl {
     }
     if (dram.can_accept()) {
       for (uint32_t k = 0; k < p.slices; ++k) {
-        const uint32_t s = (dram_rr[i] + k) % p.slices, b = first + s;
+        // (dram_rr[i] + k) % slices without a division (both are below slices)
+        const uint32_t s = dram_rr[i] + k >= p.slices ? dram_rr[i] + k - p.slices : dram_rr[i] + k, b = first + s;
         if (const DramRequest* o = banks[b]->dram_out(now)) {
           dram.enqueue(*o, now);
           banks[b]->pop_dram_out();
           head_refused[b] = false;
-          dram_rr[i] = (s + 1) % p.slices;
+          dram_rr[i] = s + 1 == p.slices ? 0 : s + 1;
           break;
         }
       }
@@ -108,6 +111,23 @@ struct MemorySystem::Impl {
     }
   }
 
+  // The first cycle after `now` in which partition i's tick may do anything, from its own state
+  // only (never later than the true one; earlier is harmless): a DRAM completion or command
+  // (DramChannel::next_event), a response or a DRAM-bound request ready (whether or not the
+  // response network or the channel queue has room: conservative), a request's arrival at a
+  // slice whose head was not refused. A grant to one of its slices wakes it (tick_networks).
+  // Stops at the first event due next cycle (a busy partition, as on the traces, pays little).
+  uint64_t partition_wake(uint32_t i) const {
+    const uint64_t next = now + 1;
+    uint64_t at = channels[i]->next_event(next);  // never below next
+    for (uint32_t b = i * p.slices; b < (i + 1) * p.slices && at > next; ++b) {
+      const L2Bank& bank = *banks[b];
+      at = std::min(at, std::min(bank.next_response(), bank.next_dram_out()));
+      if (!head_refused[b]) at = std::min(at, req_net.head_arrival(b));
+    }
+    return at;
+  }
+
   bool partition_idle(uint32_t i) const {
     if (!channels[i]->idle()) return false;
     for (uint32_t b = i * p.slices; b < (i + 1) * p.slices; ++b)
@@ -128,6 +148,8 @@ struct MemorySystem::Impl {
   std::vector<uint32_t> dram_rr;        // per partition: the slice whose DRAM-bound request goes first
   std::vector<bool> is_active;          // partition has work (in `active`)
   std::vector<uint32_t> active;
+  // Per partition: tick_partitions skips it before this cycle (partition_wake; 0: tick it).
+  std::vector<uint64_t> wake_at;
   uint64_t now = 0;
 };
 
@@ -220,15 +242,22 @@ void MemorySystem::tick() {
 void MemorySystem::tick_partitions() {
   Impl& m = *impl_;
   // Only partitions with work are visited; one becomes active when the request network grants
-  // it a packet, and leaves the list when its bank, channel and input are empty.
+  // it a packet, and leaves the list when its bank, channel and input are empty. An active
+  // partition whose next event (partition_wake) is later is not ticked until then: its tick
+  // would change nothing (DRAM credit is earned from elapsed time, as for cycle skipping).
   for (size_t k = 0; k < m.active.size();) {
     const uint32_t i = m.active[k];
+    if (m.now < m.wake_at[i]) {
+      ++k;
+      continue;
+    }
     m.tick_partition(i);
     if (m.partition_idle(i)) {
       m.is_active[i] = false;
       m.active[k] = m.active.back();
       m.active.pop_back();
     } else {
+      m.wake_at[i] = m.partition_wake(i);
       ++k;
     }
   }
@@ -239,6 +268,7 @@ void MemorySystem::tick_networks() {
   m.req_net.tick(m.now);
   for (uint32_t d : m.req_net.granted()) {
     const uint32_t i = d / m.p.slices;
+    m.wake_at[i] = 0;  // a packet on its way to one of its slices: partition_wake sees its arrival
     if (!m.is_active[i]) {
       m.is_active[i] = true;
       m.active.push_back(i);
