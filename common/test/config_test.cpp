@@ -747,11 +747,13 @@ TEST(FetchField, DefaultsToIdealInEveryPresetReadsIbufferAndRefusesOthers) {
   EXPECT_EQ(to_string(FetchModel::kIdeal), "ideal");
 }
 
-// ---- core.ldst_queue (sim_cpp/core/sm.h): 0 (no queue) in every preset ----
+// ---- core.ldst_queue (sim_cpp/core/sm.h): 0 (no queue) by default and in every preset but
+// gtx480-gpgpusim, whose reference (GPGPU-Sim 3.x's GTX480 config) queues 4 ----
 
-TEST(LdstQueueField, DefaultsToNoQueueInEveryPresetAndRefusesOutOfRange) {
+TEST(LdstQueueField, DefaultsToNoQueueAndRefusesOutOfRange) {
   EXPECT_EQ(Config{}.core.ldst_queue, 0u);
-  for (const std::string& name : list_presets()) EXPECT_EQ(load_preset(name).core.ldst_queue, 0u) << name;
+  for (const std::string& name : list_presets())
+    EXPECT_EQ(load_preset(name).core.ldst_queue, name == "gtx480-gpgpusim" ? 4u : 0u) << name;
   TempDir dir;
   EXPECT_EQ(load_config_file(dir.write("q.yaml", "core: {ldst_queue: 4}\n")).core.ldst_queue, 4u);
   EXPECT_EQ(load_error("core: {ldst_queue: 65}\n"), "core.ldst_queue: value 65 out of range (allowed 0..64)");
