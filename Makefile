@@ -53,6 +53,19 @@ lockstep-geometries:
 	@$(MAKE) --no-print-directory build GEOMETRIES=ON
 	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_geometries'
 
+# The conventional L1 (dcgen --variant conventional, docs/synthesis.md's policy-overhead row) in
+# lockstep with the golden model's staged gtx480 at the baseline policy (fixed 128 B, LRU, no
+# bypass: a conventional L1's placement), six workloads; in a build directory of its own
+# ($(BUILD)-conv), whose gpusim's staged model is the conventional variant.
+.PHONY: lockstep-conventional
+lockstep-conventional: deps
+	@cmake -S . -B $(BUILD)-conv -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DL1D_TOP_STAGED_VARIANT=conventional \
+	  -DL1D_TOP_REPLACEMENTS= >/dev/null
+	@cmake --build $(BUILD)-conv -j $(JOBS) --target gpusim
+	python3 scripts/run_matrix.py --gpusim $(BUILD)-conv/bin/gpusim --scale test --jobs 1 --l1 lockstep \
+	  --preset tb/block_configs/gtx480_staged.yaml --workloads vecadd,atax,mvt,bfs,spmv,kmeans --policies baseline \
+	  --out $(BUILD)-conv/l1-lockstep-conventional
+
 # The main job: six workloads x seven policies on gtx480 with the RTL L1 (the verilated l1d_top
 # in every SM), reduced inputs; prints IPC normalised to baseline, L1 miss rates and bypass
 # fractions, and where the JSON went (docs/verilated-l1.md). RUN_L1=golden|lockstep for the

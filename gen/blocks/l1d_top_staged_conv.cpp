@@ -79,15 +79,15 @@ std::vector<std::tuple<Expr, Expr, unsigned>> Top::staged_row_fields() {
   m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
     v.comment("--variant conventional: a written way's valid slots hold the chunks of one 128 B line, chunk s");
     v.comment("in slot s (what the one-tag row stores).");
-    std::vector<Expr> ok;  // per slot: not written valid, or {its way's line-tag, its chunk}
     for (unsigned w = 0; w < ways_; ++w) {
+      std::vector<Expr> ok;  // per slot: not written valid, or {its way's line-tag, its chunk}
       for (unsigned s = 0; s < kSlots; ++s) {
         const unsigned lsb = (w * kSlots + s) * ct_bits_;
         const Expr same = w_tag.part(Expr(lsb), ct_bits_).eq(concat({w_line.part(Expr(w * lw), lw), lit(2, s)}));
         ok.push_back((!(w_en[Expr(w)] & w_valid[Expr(w * kSlots + s)])).lor(same));
       }
+      v.assert_comb("ConvOneTagWay" + std::to_string(w) + "_A", red_and(concat(ok)));
     }
-    v.assert_comb("ConvOneTagPerWay_A", red_and(concat(ok)));
   });
   return {{t_common, w_common, ways_ * cm_bits_}, {t_line, w_line, ways_ * lw}, {t_dirty, w_dirty, ways_ * kDirtyBits}};
 }
