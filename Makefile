@@ -182,14 +182,18 @@ synth: deps
 # build, BASELINE_CONST, for the policy-overhead row; doubles the time]:
 # $(BUILD)/synth-staged/<library>/report.md. Not part of make synth: its Yosys time alone is
 # minutes per library (docs/synthesis.md, "The staged l1d_top").
+# [STAGED_VARIANT=conventional: dcgen --variant conventional, the conventional L1 of the overhead
+# table, into $(BUILD)/synth-staged-conventional; synth/structures.py --overhead compares the two]
 STAGED_CONFIG   ?= tb/block_configs/gtx480_staged.yaml
 STAGED_BASELINE ?=
+STAGED_VARIANT  ?= full
+STAGED_OUT = $(BUILD)/synth-staged$(if $(filter-out full,$(STAGED_VARIANT)),-$(STAGED_VARIANT))
 synth-staged: configure
 	@cmake --build $(BUILD) --target dcgen
-	@rm -rf $(BUILD)/synth-staged/rtl && $(BUILD)/bin/dcgen --config $(STAGED_CONFIG) --out $(BUILD)/synth-staged/rtl
-	@synth/synth.sh $(SYN_LIB) --rtl $(BUILD)/synth-staged/rtl --out $(BUILD)/synth-staged --jobs $(JOBS) \
+	@rm -rf $(STAGED_OUT)/rtl && $(BUILD)/bin/dcgen --config $(STAGED_CONFIG) --variant $(STAGED_VARIANT) --out $(STAGED_OUT)/rtl
+	@synth/synth.sh $(SYN_LIB) --rtl $(STAGED_OUT)/rtl --out $(STAGED_OUT) --jobs $(JOBS) \
 	  --blocks l1d_top --hier-params 1 \
-	  $(if $(STAGED_BASELINE),--baseline-rtl $(BUILD)/synth-staged/rtl --baseline-const $(BASELINE_CONST))
+	  $(if $(STAGED_BASELINE),--baseline-rtl $(STAGED_OUT)/rtl --baseline-const $(BASELINE_CONST))
 
 # Area and fmax against AGCB entries, ways and chunk-tag width: $(BUILD)/synth-sweep/<library>/sweep.csv, .png
 synth-sweep: configure
