@@ -53,6 +53,19 @@ lockstep-geometries:
 	@$(MAKE) --no-print-directory build GEOMETRIES=ON
 	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_geometries'
 
+# The conventional L1 (dcgen --variant conventional, docs/synthesis.md's policy-overhead row) in
+# lockstep with the golden model's staged gtx480 at the baseline policy (fixed 128 B, LRU, no
+# bypass: a conventional L1's placement), six workloads; in a build directory of its own
+# ($(BUILD)-conv), whose gpusim's staged model is the conventional variant.
+.PHONY: lockstep-conventional
+lockstep-conventional: deps
+	@cmake -S . -B $(BUILD)-conv -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DL1D_TOP_STAGED_VARIANT=conventional \
+	  -DL1D_TOP_REPLACEMENTS= >/dev/null
+	@cmake --build $(BUILD)-conv -j $(JOBS) --target gpusim
+	python3 scripts/run_matrix.py --gpusim $(BUILD)-conv/bin/gpusim --scale test --jobs 1 --l1 lockstep \
+	  --preset tb/block_configs/gtx480_staged.yaml --workloads vecadd,atax,mvt,bfs,spmv,kmeans --policies baseline \
+	  --out $(BUILD)-conv/l1-lockstep-conventional
+
 # The main job: six workloads x seven policies on gtx480 with the RTL L1 (the verilated l1d_top
 # in every SM), reduced inputs; prints IPC normalised to baseline, L1 miss rates and bypass
 # fractions, and where the JSON went (docs/verilated-l1.md). RUN_L1=golden|lockstep for the
@@ -169,14 +182,18 @@ synth: deps
 # build, BASELINE_CONST, for the policy-overhead row; doubles the time]:
 # $(BUILD)/synth-staged/<library>/report.md. Not part of make synth: its Yosys time alone is
 # minutes per library (docs/synthesis.md, "The staged l1d_top").
+# [STAGED_VARIANT=conventional: dcgen --variant conventional, the conventional L1 of the overhead
+# table, into $(BUILD)/synth-staged-conventional; synth/structures.py --overhead compares the two]
 STAGED_CONFIG   ?= tb/block_configs/gtx480_staged.yaml
 STAGED_BASELINE ?=
+STAGED_VARIANT  ?= full
+STAGED_OUT = $(BUILD)/synth-staged$(if $(filter-out full,$(STAGED_VARIANT)),-$(STAGED_VARIANT))
 synth-staged: configure
 	@cmake --build $(BUILD) --target dcgen
-	@rm -rf $(BUILD)/synth-staged/rtl && $(BUILD)/bin/dcgen --config $(STAGED_CONFIG) --out $(BUILD)/synth-staged/rtl
-	@synth/synth.sh $(SYN_LIB) --rtl $(BUILD)/synth-staged/rtl --out $(BUILD)/synth-staged --jobs $(JOBS) \
+	@rm -rf $(STAGED_OUT)/rtl && $(BUILD)/bin/dcgen --config $(STAGED_CONFIG) --variant $(STAGED_VARIANT) --out $(STAGED_OUT)/rtl
+	@synth/synth.sh $(SYN_LIB) --rtl $(STAGED_OUT)/rtl --out $(STAGED_OUT) --jobs $(JOBS) \
 	  --blocks l1d_top --hier-params 1 \
-	  $(if $(STAGED_BASELINE),--baseline-rtl $(BUILD)/synth-staged/rtl --baseline-const $(BASELINE_CONST))
+	  $(if $(STAGED_BASELINE),--baseline-rtl $(STAGED_OUT)/rtl --baseline-const $(BASELINE_CONST))
 
 # Area and fmax against AGCB entries, ways and chunk-tag width: $(BUILD)/synth-sweep/<library>/sweep.csv, .png
 synth-sweep: configure

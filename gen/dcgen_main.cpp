@@ -4,6 +4,8 @@
 //   dcgen --config my-gpu.yaml --policy pcal --out /tmp/rtl --block l1d_tag_mask
 //   dcgen --list
 //   dcgen --preset gtx480 --policy pcal --cfg-inputs   l1d_top's cfg_*_i values for the policy
+//   dcgen --config tb/block_configs/gtx480_staged.yaml --variant conventional --out /tmp/conv
+//                                                    the staged top as a conventional L1 (docs/generator.md)
 //
 // Every file starts with the command and the configuration that produced it; the output
 // depends on nothing else (not on --out, --block or the working directory), so the same
@@ -21,6 +23,7 @@
 #include "common/config.h"
 #include "gen/blocks/block.h"
 #include "gen/blocks/l1d_top_cfg.h"
+#include "gen/blocks/l1d_top_variant.h"
 #include "gen/error.h"
 #include "gen/sv_file.h"
 
@@ -94,6 +97,10 @@ int main(int argc, char** argv) {
   app.add_option("--out", out, "directory for the <module>.sv files (created if needed)");
   app.add_option("--block", only, "emit only this block (repeatable; see --list)");
   app.add_flag("--list", list, "list the blocks and exit");
+  std::string variant = "full";
+  app.add_option("--variant", variant,
+                 "l1d_top variant: full (default) or conventional (the staged top as a plain LRU L1 of the same "
+                 "geometry; docs/generator.md)");
   bool cfg_inputs = false;
   app.add_flag("--cfg-inputs", cfg_inputs,
                "print l1d_top's configuration inputs for the policy (port=value,...) and exit");
@@ -115,6 +122,9 @@ int main(int argc, char** argv) {
     const bool named = !preset.empty();
     l1d::Config cfg = named ? l1d::load_preset(preset) : l1d::load_config_file(config_file);
     if (!policy.empty()) l1d::apply_policy_preset(cfg, policy);
+    const gen::blocks::TopVariant top_variant = gen::blocks::parse_top_variant(variant);
+    gen::blocks::check_top_variant(top_variant, cfg);
+    gen::blocks::set_top_variant(top_variant);
     if (cfg_inputs) {
       fmt::print("{}\n", gen::blocks::format_cfg_inputs(gen::blocks::l1d_top_cfg_inputs(cfg)));
       return 0;
@@ -123,6 +133,7 @@ int main(int argc, char** argv) {
     gen::FileHeader header;
     header.command = named ? "dcgen --preset " + preset : "dcgen --config " + config_file;
     if (!policy.empty()) header.command += " --policy " + policy;
+    if (top_variant != gen::blocks::TopVariant::kFull) header.command += " --variant " + variant;
     header.configuration = describe(cfg, named ? "configs/" + preset + ".yaml" : config_file);
 
     gen::SvFileSet files(header);

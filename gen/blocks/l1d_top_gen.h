@@ -6,12 +6,14 @@
 #include <bit>
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/address.h"
 #include "common/config.h"
 #include "gen/blocks/block.h"
 #include "gen/blocks/l1d_top_assert.h"
+#include "gen/blocks/l1d_top_variant.h"
 #include "gen/blocks/wide_select.h"
 
 namespace gen::blocks::top_gen {
@@ -70,6 +72,8 @@ class Top {
     occ_bits_ = static_cast<unsigned>(std::bit_width(cfg.core.warps_per_sm));
     req_layout_.line_bits = line_bits_;
     staged_ = cfg.l1.pipeline == l1d::L1Pipeline::kStaged;
+    check_top_variant(top_variant(), cfg);  // dcgen --variant (gen/blocks/l1d_top_variant.h)
+    conventional_ = top_variant() == TopVariant::kConventional;
   }
 
   Module build();
@@ -145,6 +149,13 @@ class Top {
   void staged_tags();  // the tag/state row in l1d_tag_read (read at A, written at C), the flop fields
   void staged_core_match();   // a core request's lookup over M1 and M2 (l1d_top_staged_match.cpp)
   void staged_match_older();  // the tag write of M2's operation, for M1's request's correction
+  // --variant conventional (gen/blocks/l1d_top_staged_conv.cpp): the policy inputs tied to the
+  // baseline inside the module, and the tag row of one tag per way.
+  void conventional_cfg();
+  unsigned staged_row_bits() const;  // the tag/state row's width (l1d_tag_read's RowBits)
+  Expr staged_row_tags(const Expr& row, const std::string& name);  // a row's chunk-tags, every slot
+  // The stored row fields, LSB first, as (M2's field, the write's field, width of all ways).
+  std::vector<std::tuple<Expr, Expr, unsigned>> staged_row_fields();
   // A fill step over M1 and M2 (l1d_top_staged_fill.cpp): the MSHR read at M1 (l1d_mshr's rd_*_o
   // at M1, registered into mr_*), and the placement split.
   std::vector<Expr> staged_fill_read();
@@ -228,6 +239,7 @@ class Top {
   // Staged only: M2's operation (kind, the fill step's entry and step, the flush visit's line), the
   // units of stage A, the response pipe.
   bool staged_ = false;
+  bool conventional_ = false;  // dcgen --variant conventional (staged only)
   Expr m2_kind_q, m2_req_q, m2_entry_q, m2_step_q, m2_line_q, resp_data_r_, a_req_, fill_cursor_line;
   Expr iss_a_kind, iss_t_kind, iss_m1_kind, iss_m1_squash, iss_t_squash, iss_empty, iss_stall;
   Expr fi_valid, fi_step, fi_empty, fw_active, fw_valid, fw_line, fi_take, fw_take;

@@ -32,6 +32,7 @@ std::vector<std::pair<Expr, unsigned>> Top::core_req_fields() const {
 // ---------------------------------------------------------------------------------------
 // Stage A (l1d_issue) and the registers that carry every operation to M2.
 void Top::staged_front() {
+  if (conventional_) conventional_cfg();  // the policy inputs tied to the baseline (l1d_top_staged_conv.cpp)
   const auto fields = core_req_fields();
   unsigned rb = 0;
   std::vector<Expr> msb_first;

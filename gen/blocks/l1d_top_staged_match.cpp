@@ -88,13 +88,17 @@ void Top::staged_core_match() {
              {{"addr_i", m1_addr}, {"set_o", m.logic("unused_m1_decode_set", set_idx_bits_)},
               {"common_tag_o", m1_common}, {"chunk_tag_o", m1_chunk_tag}, {"chunk_o", m1_chunk}});
   Expr m1_row_common = m.logic("m1_row_common", ways_ * cm_bits_);
-  Expr m1_row_tag = m.logic("m1_row_tag", slots * ct_bits_);
+  Expr m1_row_tag = conventional_ ? Expr() : m.logic("m1_row_tag", slots * ct_bits_);
   m.assign(m1_row_common, m1_row_.part(Expr(0U), ways_ * cm_bits_));
-  m.assign(m1_row_tag, m1_row_.part(Expr(ways_ * cm_bits_), slots * ct_bits_));
-  const unsigned row_used = ways_ * cm_bits_ + slots * ct_bits_;  // the row's other fields are M2's
+  if (conventional_) {
+    m1_row_tag = staged_row_tags(m1_row_, "m1_row_tag");  // from the line-tags (l1d_top_staged_conv.cpp)
+  } else {
+    m.assign(m1_row_tag, m1_row_.part(Expr(ways_ * cm_bits_), slots * ct_bits_));
+  }
+  // The row's other fields are M2's: after the common-tags and the chunk-tags (line-tags).
+  const unsigned row_used = ways_ * cm_bits_ + (conventional_ ? ways_ * (ct_bits_ - 2) : slots * ct_bits_);
   Expr unused_row = m.logic("unused_m1_row_rest");
-  const unsigned row_bits = ways_ * (cm_bits_ + kSlots * ct_bits_ + kSlots * 32 + hpc_bits_ + kAwidBits);
-  m.assign(unused_row, red_or(m1_row_.slice(Expr(row_bits - 1), Expr(row_used))));
+  m.assign(unused_row, red_or(m1_row_.slice(Expr(staged_row_bits() - 1), Expr(row_used))));
 
   m.comment("M1's lookup for each G and each value of the AGCB / two-level prediction (M2 selects).");
   // outs[v][p]: variant v = 2 * G + prediction, port p.

@@ -20,15 +20,10 @@ void Top::staged_tags() {
                                        "and way by its bits)",
                                        ways_));
   }
-  const unsigned hb = hpc_bits_;
-  // The row, LSB first: common-tags, chunk-tags, dirty masks, hpc, awid (each all ways).
-  const std::vector<std::pair<Expr, unsigned>> fields = {{t_common, ways_ * cm_bits_},
-                                                         {t_tag, ways_ * kSlots * ct_bits_},
-                                                         {t_dirty, ways_ * kSlots * 32},
-                                                         {t_hpc, ways_ * hb},
-                                                         {t_awid, ways_ * kAwidBits}};
-  unsigned row_bits = 0;
-  for (const auto& f : fields) row_bits += f.second;
+  // The row, LSB first (staged_row_fields, l1d_top_staged_conv.cpp): common-tags, chunk-tags, dirty
+  // masks, hpc, awid (each all ways); with --variant conventional common-tags, line-tags, dirty masks.
+  const auto fields = staged_row_fields();
+  const unsigned row_bits = staged_row_bits();
 
   m.comment("Flip-flop fields (valid, slot ranks, priority) of M2's set.");
   m.instance("u_line_state", line_state_block().module(cfg_), {},
@@ -64,14 +59,13 @@ void Top::staged_tags() {
                       mux(iss_a_kind.eq(lit(2, 3)), cast(set_idx_bits_, fw_line >> Expr(way_shift)), a_core_set)));
 
   m.comment("C's write: M2's set as M2 leaves it, the whole row (written ways' new fields, the others as read).");
-  const std::vector<std::pair<Expr, Expr>> per_way = {{w_common, t_common}, {w_tag, t_tag}, {w_dirty, t_dirty},
-                                                      {w_hpc, t_hpc}, {w_awid, t_awid}};
   std::vector<Expr> msb_first;
-  for (size_t i = 0; i < per_way.size(); ++i) {
-    const unsigned fw = fields[i].second / ways_;
-    Expr merged = m.logic("row_new_" + std::to_string(i), fields[i].second);
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const auto& [t_field, w_field, width] = fields[i];
+    const unsigned fw = width / ways_;
+    Expr merged = m.logic("row_new_" + std::to_string(i), width);
     m.gen_for("g_row_new_" + std::to_string(i), "gw", 0, ways_, [&](Scope& g, const Expr& w) {
-      g.assign(merged.part(w * fw, fw), mux(w_en[w], per_way[i].first.part(w * fw, fw), per_way[i].second.part(w * fw, fw)));
+      g.assign(merged.part(w * fw, fw), mux(w_en[w], w_field.part(w * fw, fw), t_field.part(w * fw, fw)));
     });
     msb_first.insert(msb_first.begin(), merged);
   }
@@ -99,7 +93,7 @@ void Top::staged_tags() {
   m.comment("M2's row from the SRAM, every older operation's write forwarded (the last one, C's write of the");
   m.comment("operation M2 held in the cycle before, merged into u_tag_read's M1 -> M2 register from row_new).");
   unsigned lsb = 0;
-  for (const auto& [f, w] : fields) {
+  for (const auto& [f, unused_w, w] : fields) {
     m.assign(f, m2_row.part(Expr(lsb), w));
     lsb += w;
   }

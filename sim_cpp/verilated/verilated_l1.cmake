@@ -55,10 +55,16 @@ endforeach()
 # verilated|lockstep takes it for a staged gtx480 configuration; tb_l1d_top's L1dTopStaged runs
 # it in lockstep with the staged golden::L1.
 option(L1D_TOP_STAGED "build the staged l1d_top of gtx480 (tb/block_configs/gtx480_staged.yaml)" ON)
+# L1D_TOP_STAGED_VARIANT=conventional builds that model as dcgen --variant conventional (the
+# conventional L1 of docs/synthesis.md's policy-overhead row), for a lockstep run of the baseline
+# policy in a build directory of its own (make lockstep-conventional); anything but the baseline
+# policy then stops at the model's ConvBaselinePolicy_A assertion.
+set(L1D_TOP_STAGED_VARIANT "full" CACHE STRING "dcgen --variant of the staged l1d_top model: full or conventional")
 if(L1D_TOP_STAGED)
   set(_staged_cfg ${CMAKE_SOURCE_DIR}/tb/block_configs/gtx480_staged.yaml)
   set(_staged_dir ${RTL_BUILD_DIR}/gtx480_staged/rtl)
-  _dcgen_rtl(gtx480_staged "gtx480, staged pipe" ${_staged_cfg} --config ${_staged_cfg})
+  _dcgen_rtl(gtx480_staged "gtx480, staged pipe (${L1D_TOP_STAGED_VARIANT})" ${_staged_cfg} --config ${_staged_cfg}
+             --variant ${L1D_TOP_STAGED_VARIANT})
   _rtl_model(Vl1d_top_gtx480_staged DEPENDS ${_staged_dir}/l1d_top.sv
              ARGS --rtl ${_staged_dir} l1d_top -Wall ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
   list(APPEND _models Vl1d_top_gtx480_staged)

@@ -137,11 +137,11 @@ void load_counters(Model& m, uint64_t base) {
 // registers each event's increment once (inc_<name>_q), except the granularity switch's pulse
 // (gran_switched, from a flop already), and l1d_perf_counters adds them at the next edge. After a
 // step they are the events of the cycle just stepped, which the counter outputs do not count yet.
+// A model whose configuration makes some of them constant 0 (dcgen --variant conventional: no
+// granularity switch, no bypass) may lack those: Verilator folds a signal that is always 0 (an
+// increment register that resets to 0 and is never set), and L1D_PENDING reads such a one as 0.
 template <class Model>
-constexpr bool kHasPendingIncrements = requires(Model& m) {
-  m.rootp->l1d_top__DOT__inc_cycles_q;
-  m.rootp->l1d_top__DOT__gran_switched;
-};
+constexpr bool kHasPendingIncrements = requires(Model& m) { m.rootp->l1d_top__DOT__inc_cycles_q; };
 template <class Model>
 constexpr bool kStagedCounters = requires(Model& m) { m.cnt_carry_o; };
 
@@ -493,7 +493,12 @@ class VerilatedL1 final : public RtlL1Port {
           // The increments l1d_perf_counters adds at the next edge, in the order of `fields`
           // (l1d_top's counter order; gran_switches is the switch's pulse, not a registered copy).
           const auto& r = *m.rootp;
-#define L1D_PENDING(name) r.l1d_top__DOT__inc_##name##_q
+#define L1D_PENDING_SIGNAL(sig)                                \
+  [&]() -> uint64_t {                                          \
+    if constexpr (requires { r.l1d_top__DOT__##sig; }) return r.l1d_top__DOT__##sig; \
+    else return 0;                                             \
+  }()
+#define L1D_PENDING(name) L1D_PENDING_SIGNAL(inc_##name##_q)
           const uint64_t pending[] = {
               L1D_PENDING(cycles), L1D_PENDING(accesses), L1D_PENDING(loads), L1D_PENDING(stores),
               L1D_PENDING(hits), L1D_PENDING(misses), L1D_PENDING(partial_hits), L1D_PENDING(hits_32),
@@ -501,9 +506,10 @@ class VerilatedL1 final : public RtlL1Port {
               L1D_PENDING(misses_128), L1D_PENDING(bypasses), L1D_PENDING(merges), L1D_PENDING(fail_mshr_full),
               L1D_PENDING(fail_merge_full), L1D_PENDING(fail_conflict), L1D_PENDING(fail_queue_full),
               L1D_PENDING(fills), L1D_PENDING(fills_allocated), L1D_PENDING(agcb_overrides),
-              L1D_PENDING(writebacks), L1D_PENDING(mem_reads), L1D_PENDING(mem_writes), r.l1d_top__DOT__gran_switched,
+              L1D_PENDING(writebacks), L1D_PENDING(mem_reads), L1D_PENDING(mem_writes), L1D_PENDING_SIGNAL(gran_switched),
               L1D_PENDING(flush_cycles), L1D_PENDING(s1_stall_cycles), L1D_PENDING(fill_stall_cycles)};
 #undef L1D_PENDING
+#undef L1D_PENDING_SIGNAL
           static_assert(std::size(pending) == std::size(fields));
           for (size_t i = 0; i < std::size(fields); ++i) *fields[i] += pending[i];
         }
