@@ -47,8 +47,8 @@ test-slow:
 
 # gtx1080-jips's geometry (48 ways of 4 sets) in lockstep with golden (docs/verilated-l1.md): a
 # build with its model, then gtx1080-jips itself (sector cache, mshr_merge sector) on vecadd, bfs,
-# spmv x its five LRU policies at small scale, and its line-cache variant
-# (tb/block_configs/gtx1080_jips_line.yaml) on vecadd, atax, bfs, kmeans at test scale.
+# spmv, atax x its five LRU policies, and its line-cache variant (tb/block_configs/gtx1080_jips_line.yaml)
+# on vecadd, atax, bfs, kmeans, both at test scale.
 .PHONY: lockstep-geometries
 lockstep-geometries:
 	@$(MAKE) --no-print-directory build GEOMETRIES=ON
