@@ -16,8 +16,8 @@ deps:
 # (RTL_TOP_MUTANTS) and the gate-level l1d_top of gpusim --l1 netlist (L1D_TOP_NETLIST;
 # docs/rtl-verification.md).
 ALL_NETLISTS ?= OFF
-# GEOMETRIES=ON also builds the l1d_top of another GPU's geometry (L1D_TOP_GEOMETRIES: gtx1080-jips
-# as a line cache; make lockstep-geometries).
+# GEOMETRIES=ON also builds the l1d_top of another GPU's geometry (L1D_TOP_GEOMETRIES: gtx1080-jips;
+# make lockstep-geometries).
 GEOMETRIES ?= OFF
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
@@ -45,13 +45,14 @@ test-slow:
 	L1D_FAITHFUL_SWEEP_SCALE=small ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'FaithfulSweep'
 	L1D_SWEEP_SCALE=small ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'Gtx480/Sweep\.'
 
-# gtx1080-jips's geometry (48 ways of 4 sets) as a line cache in lockstep with golden
-# (tb/block_configs/gtx1080_jips_line.yaml; docs/verilated-l1.md): a build with its model, then
-# vecadd, atax, bfs, kmeans x the five LRU policies at test scale.
+# gtx1080-jips's geometry (48 ways of 4 sets) in lockstep with golden (docs/verilated-l1.md): a
+# build with its model, then gtx1080-jips itself (sector cache, mshr_merge sector) on vecadd, bfs,
+# spmv, atax x its five LRU policies, and its line-cache variant (tb/block_configs/gtx1080_jips_line.yaml)
+# on vecadd, atax, bfs, kmeans, both at test scale.
 .PHONY: lockstep-geometries
 lockstep-geometries:
 	@$(MAKE) --no-print-directory build GEOMETRIES=ON
-	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_geometries'
+	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_(geometries|jips)'
 
 # The conventional L1 (dcgen --variant conventional, docs/synthesis.md's policy-overhead row) in
 # lockstep with the golden model's staged gtx480 at the baseline policy (fixed 128 B, LRU, no

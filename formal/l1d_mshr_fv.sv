@@ -74,10 +74,11 @@ module l1d_mshr_fv (
     .release_i(release_en), .release_entry_i(release_entry),
     // allocation on_fill and mshr_merge stall (the options this harness proves): no reservation,
     // no widening read; a response writes every sector (resp_sectors_i = 0 names none); no sector
-    // mode (nothing buffered).
+    // mode (nothing buffered), so no placed widening (mshr_merge sector).
     .block_i(1'b0), .alloc_reserve_i('0), .widen_i(1'b0), .widen_sectors_i('0), .resp_sectors_i('0),
-    .alloc_buffer_i('0), .add_buffer_i('0), .buffer_data_i('0),
-    .merge_reserved_o(), .merge_missing_o(), .merge_filled_o(), .resp_fills_o(), .rd_reserve_o()
+    .alloc_buffer_i('0), .add_buffer_i('0), .buffer_data_i('0), .widen_place_i(1'b0),
+    .merge_reserved_o(), .merge_missing_o(), .merge_filled_o(), .merge_bypass_o(), .resp_fills_o(),
+    .rd_reserve_o()
   );
 
   // Shadow model: what was accepted.

@@ -69,7 +69,7 @@ module l1d_top_staged_fv (
     .cfg_write_i(2'd0),
     .cfg_kernel_end_inv_i(1'b0),
     .cfg_alloc_i(1'b0),
-    .cfg_merge_i(1'b0),
+    .cfg_merge_i(2'd0),
     .cfg_sector_i(1'b0),
     .core_req_valid_i,
     .core_req_ready_o(),

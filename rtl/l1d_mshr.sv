@@ -44,7 +44,10 @@
 // to those it waits for. A response writes the sectors resp_sectors_i names (every one when it
 // names none); resp_fills_o: it is the entry's last read (the fill FIFO takes the entry). The L2
 // bit is the OR of the entry's responses'. rd_sectors_o is the first read's sectors, the block a
-// fill places.
+// fill places; with widen_place_i (l1.mshr_merge sector, contract 14) it is the entry's sectors,
+// first read's and widenings' (all are placed). merge_missing_o leaves out the entry's buffered
+// sectors too (answered from the buffer); merge_bypass_o: the merge entry's recorded bypass
+// reason is not none (0 when the probe names no entry), the widening read's bypass bit under sector.
 // l1.allocation on_miss (contract 13.1): alloc_reserve_i {reserved, way, first slot} is kept in the
 // record and read on rd_reserve_o; merge_reserved_o is the reserved bit of the entry merge_o or
 // merge_full_o names (0 when neither), for pending_hits.
@@ -83,6 +86,7 @@ module l1d_mshr #(
   output logic                            merge_reserved_o,
   output logic [3:0]                      merge_missing_o,
   output logic                            merge_filled_o,
+  output logic                            merge_bypass_o,
   input  logic                            alloc_i,
   input  logic [LineBits-1:0]             alloc_line_i,
   input  logic [3:0]                      alloc_sectors_i,
@@ -101,6 +105,7 @@ module l1d_mshr #(
   input  logic [127:0]                    add_mask_i,
   input  logic                            widen_i,
   input  logic [3:0]                      widen_sectors_i,
+  input  logic                            widen_place_i,
   input  logic [3:0]                      alloc_buffer_i,
   input  logic [3:0]                      add_buffer_i,
   input  logic [1023:0]                   buffer_data_i,
@@ -177,7 +182,9 @@ module l1d_mshr #(
   end
 
   assign merge_o = |(first_cover & room);
-  assign merge_missing_o = |first_cover ? probe_needed_i & ~sectors[merge_entry_o * 4 +: 4] : '0;
+
+  // What a merge lacks: the needed sectors the entry neither fetches nor buffers (contract 13.3, 14).
+  assign merge_missing_o = |first_cover ? probe_needed_i & ~(sectors[merge_entry_o * 4 +: 4] | buffered[merge_entry_o * 4 +: 4]) : '0;
   assign merge_filled_o = |(first_cover & filled);
 
   logic widen_ok;
@@ -376,13 +383,14 @@ module l1d_mshr #(
   assign rd_filled_o = rd_valid_o & filled[rd_entry_i];
   assign rd_record = rd_valid_o ? record_q[rd_entry_i] : '0;
   assign rd_line_o = rd_valid_o ? lines[rd_entry_i * LineBits +: LineBits] : '0;
-  assign rd_sectors_o = rd_record[HpcBits + 11 +: 4];
+  assign rd_sectors_o = widen_place_i ? (rd_valid_o ? sectors[rd_entry_i * 4 +: 4] : '0) : rd_record[HpcBits + 11 +: 4];
   assign rd_count_o = rd_valid_o ? counts[rd_entry_i * CountBits +: CountBits] : '0;
   assign cnt_count_o = valid[cnt_entry_i] ? counts[cnt_entry_i * CountBits +: CountBits] : '0;
   assign cnt_line_o = valid[cnt_entry_i] ? lines[cnt_entry_i * LineBits +: LineBits] : '0;
   assign rd_reserve_o = rd_record[RecordBits - 1:RecordBits - ReserveBits];
   assign rd_bypass_o = rd_record[HpcBits + 9 +: 2];
   assign merge_reserved_o = |first_cover && record_q[merge_entry_o][RecordBits - 1];
+  assign merge_bypass_o = |first_cover && record_q[merge_entry_o][HpcBits + 9 +: 2] != '0;
   assign rd_hpc_o = rd_record[9 +: HpcBits];
   assign rd_awid_o = rd_record[8:1];
   assign rd_token_o = rd_record[0];

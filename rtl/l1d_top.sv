@@ -17,10 +17,11 @@
 // store hits: 0 write-back, 1 write-through, 2 write-evict), cfg_kernel_end_inv_i (1: a kernel
 // end clears every valid bit instead of the flush walk; l1.kernel_end invalidate, only without
 // dirty state), cfg_alloc_i (1: l1.allocation on_miss, contract 13.1: a load miss reserves its
-// place; single-cycle pipe and no dirty state only), cfg_merge_i (1: l1.mshr_merge block, contract
-// 13.3: a load merges into its line's entry and widens it; likewise), cfg_sector_i (1: l1.sector,
-// contract 14: per-sector valid bits on G = 128 lines; single-cycle pipe, allocation on_fill and
-// mshr_merge stall only). The replacement policy is the configuration's, built into u_repl.
+// place; single-cycle pipe and no dirty state only), cfg_merge_i (l1.mshr_merge: 0 stall, 1 block,
+// contract 13.3: a load merges into its line's entry and widens it, likewise; 2 sector, contract 14:
+// as block, the widenings placed too, sector mode only), cfg_sector_i (1: l1.sector, contract 14:
+// per-sector valid bits on G = 128 lines; single-cycle pipe and allocation on_fill only). The
+// replacement policy is the configuration's, built into u_repl.
 // l1.bypass_path direct (contract 13.6): two_level_bypass_o is the two-level unit's mode;
 // store_pending_o says whether a store to the line registered from store_query_line_i at the
 // last edge is in S1 or the miss queue.
@@ -39,7 +40,7 @@ module l1d_top (
   input  logic [1:0]    cfg_write_i,
   input  logic          cfg_kernel_end_inv_i,
   input  logic          cfg_alloc_i,
-  input  logic          cfg_merge_i,
+  input  logic [1:0]    cfg_merge_i,
   input  logic          cfg_sector_i,
   input  logic          core_req_valid_i,
   output logic          core_req_ready_o,
@@ -135,7 +136,7 @@ module l1d_top (
   logic [1:0] cfg_write_q;
   logic cfg_kernel_end_inv_q;
   logic cfg_alloc_q;
-  logic cfg_merge_q;
+  logic [1:0] cfg_merge_q;
   logic cfg_sector_q;
 
   always_ff @(posedge clk_i) begin
@@ -156,7 +157,11 @@ module l1d_top (
   logic block_merge;
 
   assign on_miss = cfg_alloc_q;
-  assign block_merge = cfg_merge_q;
+  assign block_merge = cfg_merge_q != 2'd0;
+
+  logic sector_merge;
+
+  assign sector_merge = cfg_merge_q == 2'd2;
 
   logic sector;
 
@@ -164,10 +169,17 @@ module l1d_top (
 
 `ifndef SYNTHESIS
   // Assertion (docs/rtl-verification.md); not synthesized.
-  // Sector mode runs G = 128 (fixed128), allocation on_fill and mshr_merge stall (contract 14).
+  // Sector mode runs G = 128 (fixed128) and allocation on_fill; mshr_merge sector needs sector mode
+  // (contract 14); cfg_merge_i 3 means nothing.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      TopSectorScope_A: assert (!cfg_sector_q || cfg_gran_q == 2'd0 & !(cfg_alloc_q | cfg_merge_q));
+      TopSectorScope_A: assert (!cfg_sector_q || cfg_gran_q == 2'd0 & !cfg_alloc_q);
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      TopSectorMergeScope_A: assert (cfg_merge_q != 2'd3 & (cfg_merge_q != 2'd2 | cfg_sector_q));
     end
   end
 `endif
@@ -435,6 +447,7 @@ module l1d_top (
   logic s1_reserve;
   logic [3:0] p_missing;
   logic p_filled;
+  logic p_merge_bypass;
   logic mshr_widen;
   logic rsp_fills;
   logic [1:0] fill_pos_eff;
@@ -486,6 +499,7 @@ module l1d_top (
     .merge_reserved_o(p_merge_res),
     .merge_missing_o (p_missing),
     .merge_filled_o  (p_filled),
+    .merge_bypass_o  (p_merge_bypass),
     .alloc_i         (mshr_alloc),
     .alloc_line_i    (s1_line),
     .alloc_sectors_i (s1_fetch_eff),
@@ -504,6 +518,7 @@ module l1d_top (
     .add_mask_i      (s1_mask_q),
     .widen_i         (mshr_widen),
     .widen_sectors_i (p_missing),
+    .widen_place_i   (sector_merge),
     .alloc_buffer_i  (s1_buffer),
     .add_buffer_i    (s1_buffer),
     .buffer_data_i   (s1_held_data),
@@ -1658,12 +1673,13 @@ module l1d_top (
   end
 
   // S1's read (its fetch, bypass reason and new MSHR entry; or under mshr_merge block the sectors
-  // its line's entry lacks, a bypass read for that entry) or store (its needed sectors).
+  // its line's entry lacks, a bypass read for that entry, under sector marked bypass iff the entry
+  // bypasses, contract 14) or store (its needed sectors).
   logic [40:0] final_req;
   logic [4:0] read_entry;
 
   assign read_entry = s1_widening ? p_merge_entry : p_free_entry;
-  assign final_req = {s1_line, s1_store_q, s1_store_q ? s1_needed : s1_widening ? p_missing : s1_fetch_eff, 1'b0, !s1_store_q & (s1_widening | s1_reason_eff != 2'd0), !s1_store_q & !s1_widening & s1_reason_eff == 2'd1, s1_store_q ? 8'd0 : 8'(read_entry)};
+  assign final_req = {s1_line, s1_store_q, s1_store_q ? s1_needed : s1_widening ? p_missing : s1_fetch_eff, 1'b0, !s1_store_q & (s1_widening ? !sector_merge | p_merge_bypass : s1_reason_eff != 2'd0), !s1_store_q & !s1_widening & s1_reason_eff == 2'd1, s1_store_q ? 8'd0 : 8'(read_entry)};
 
   logic [1151:0] wb_pay;
 

@@ -87,6 +87,7 @@ struct MshrIo {
     unsigned alloc_reserve = 0;  // {reserved, way, first slot} (l1.allocation on_miss)
     bool add = false, widen = false;
     unsigned widen_sectors = 0;
+    bool widen_place = false;  // l1.mshr_merge sector (contract 14): rd_sectors_o is the entry's sectors
     unsigned add_entry = 0;
     uint32_t add_id = 0;
     unsigned add_warp = 0;
@@ -106,12 +107,12 @@ struct MshrIo {
       os << fmt::format(
           "probe line {:#x} needed {:#x} fetch {:#x} store {}; alloc {} line {:#x} sectors {:#x} bypass {} hpc {} "
           "awid {} token {} id {} warp {}; add {} entry {} id {} warp {}; resp {} entry {} l2 {}; rd entry {} req {}; "
-          "cnt entry {}; release {} entry {}; block {} reserve {:#x} widen {} sectors {:#x} resp sectors {:#x}",
+          "cnt entry {}; release {} entry {}; block {} reserve {:#x} widen {} sectors {:#x} place {} resp sectors {:#x}",
           in.probe_line, in.probe_needed, in.probe_fetch, in.probe_store, in.alloc, in.alloc_line, in.alloc_sectors,
           in.alloc_bypass, in.alloc_hpc, in.alloc_awid, in.alloc_token, in.alloc_id, in.alloc_warp, in.add,
           in.add_entry, in.add_id, in.add_warp, in.resp, in.resp_entry, in.resp_l2_bit, in.rd_entry, in.rd_req,
           in.cnt_entry, in.release, in.release_entry, in.block, in.alloc_reserve, in.widen, in.widen_sectors,
-          in.resp_sectors);
+          in.widen_place, in.resp_sectors);
       os << fmt::format(" buffer alloc {:#x} add {:#x}", in.alloc_buffer, in.add_buffer);
       return os << " alloc_mask " << in.alloc_mask << " add_mask " << in.add_mask;
     }
@@ -133,7 +134,7 @@ struct MshrIo {
     uint32_t rd_id = 0;
     unsigned rd_warp = 0;
     BitVec rd_mask{kMaskBits};
-    bool merge_reserved = false, merge_filled = false, resp_fills = false;
+    bool merge_reserved = false, merge_filled = false, resp_fills = false, merge_bypass = false;
     unsigned merge_missing = 0, rd_reserve = 0;
     bool operator==(const Out&) const = default;
     friend std::ostream& operator<<(std::ostream& os, const Out& o) {
@@ -143,8 +144,8 @@ struct MshrIo {
           o.merge, o.merge_full, o.merge_entry, o.conflict, o.free, o.free_entry, o.in_use, o.rd_valid, o.rd_filled,
           o.rd_line, o.rd_sectors, o.rd_bypass, o.rd_hpc, o.rd_awid, o.rd_token, o.rd_l2_bit, o.rd_count, o.rd_id,
           o.rd_warp, o.cnt_count, o.cnt_line);
-      os << fmt::format("; merge reserved {} missing {:#x} filled {}; resp fills {}; rd reserve {:#x}", o.merge_reserved,
-                        o.merge_missing, o.merge_filled, o.resp_fills, o.rd_reserve);
+      os << fmt::format("; merge reserved {} missing {:#x} filled {} bypass {}; resp fills {}; rd reserve {:#x}",
+                        o.merge_reserved, o.merge_missing, o.merge_filled, o.merge_bypass, o.resp_fills, o.rd_reserve);
       return os << " mask " << o.rd_mask << " data " << o.rd_data;
     }
   };
@@ -182,6 +183,7 @@ struct MshrIo {
     m.add_i = in.add;
     m.widen_i = in.widen;
     m.widen_sectors_i = static_cast<uint8_t>(in.widen_sectors);
+    m.widen_place_i = in.widen_place;
     tb::put(m.add_entry_i, in.add_entry);
     m.add_id_i = in.add_id;
     m.add_warp_i = static_cast<uint8_t>(in.add_warp);
@@ -229,6 +231,7 @@ struct MshrIo {
     o.merge_reserved = m.merge_reserved_o != 0;
     o.merge_missing = m.merge_missing_o;
     o.merge_filled = m.merge_filled_o != 0;
+    o.merge_bypass = m.merge_bypass_o != 0;
     o.resp_fills = m.resp_fills_o != 0;
     o.rd_reserve = static_cast<unsigned>(tb::get(m.rd_reserve_o));
     return o;
@@ -256,8 +259,9 @@ struct MshrIo {
     if (o.merge || o.merge_full) {
       const MshrEntry& c = model.entry(o.merge_entry);
       o.merge_reserved = c.reserved;
-      o.merge_missing = in.probe_needed & ~static_cast<unsigned>(c.sectors);
+      o.merge_missing = in.probe_needed & ~static_cast<unsigned>(c.sectors | c.buffered);  // golden `widen`
       o.merge_filled = c.filled;
+      o.merge_bypass = c.bypass != BypassReason::kNone;
     }
     const std::optional<uint32_t> free = model.free_entry();
     o.free = free.has_value();
@@ -274,7 +278,9 @@ struct MshrIo {
       o.rd_valid = true;
       o.rd_filled = e.filled;
       o.rd_line = e.line_addr >> 7;
-      o.rd_sectors = e.place;  // the first read's sectors (mshr_merge block may widen `sectors`)
+      // The first read's sectors (mshr_merge block may widen `sectors`); under widen_place_i the
+      // entry's sectors (mshr_merge sector: the golden L1 widens `place` with them).
+      o.rd_sectors = in.widen_place ? e.sectors : e.place;
       o.rd_reserve = reserve[in.rd_entry];
       o.rd_bypass = static_cast<unsigned>(e.bypass);
       o.rd_hpc = e.hpc;
@@ -383,6 +389,7 @@ struct MshrIo {
     in.add = ((r >> 11) & 1) != 0;
     in.widen = ((r >> 21) & 3) == 0;
     in.widen_sectors = static_cast<unsigned>((r >> 23) & 0xF);
+    in.widen_place = ((r >> 28) & 1) != 0;
     in.add_entry = static_cast<unsigned>(rng() % entries);
     random_request(rng, in.add_id, in.add_warp, in.add_mask);
     in.resp = ((r >> 12) & 3) == 0;
@@ -723,6 +730,60 @@ TYPED_TEST(MshrFile, SectorBufferedSectorsCoverConflictAndAreRead) {
   EXPECT_EQ(o.rd_data.get(768, 32), r.resp_data.get(768, 32));            // sector 3: the response's
   this->cycle(rd);
   this->fill_reads(0);
+  EXPECT_EQ(this->board.mismatches(), 0U);
+}
+
+// l1.mshr_merge sector in sector mode (contract 14): the line's entry takes the load; what it must
+// widen by leaves out the sectors it buffers (answered from the buffer even when the array lost
+// them), merge_bypass_o gives the widening read the entry's bypass, and with widen_place_i the read
+// port's sectors (what the fill places) include the widening's; without it, the first read's.
+TYPED_TEST(MshrFile, SectorMergeWidensThePlacedSectorsAndSkipsBuffered) {
+  const uint64_t line = 0x1a7 & tb::low_mask(this->io.line_bits);
+  MshrIo::In a = this->alloc(line, 0x1);  // fetches sector 0; sector 1 was valid: buffered
+  a.alloc_bypass = 1;                      // an AGCB-predicted bypass
+  a.alloc_buffer = 0x2;
+  a.buffer_data = random_bits(kDataBits, this->rng);
+  this->cycle(a);
+  MshrIo::In pr = this->idle(line, 0x6, 0x6);  // missing sectors 1 and 2 (sector 1 evicted since)
+  pr.block = true;
+  pr.widen_place = true;
+  this->io.drive(*this->dut, pr);
+  this->dut.settle();
+  MshrIo::Out o = this->io.sample(*this->dut);
+  EXPECT_TRUE(o.merge);
+  EXPECT_EQ(o.merge_missing, 0x4U);  // sector 1 is buffered: only sector 2 is read
+  EXPECT_TRUE(o.merge_bypass);
+  this->cycle(pr);
+  MshrIo::In w = this->add(0);
+  w.widen = true;
+  w.widen_sectors = 0x4;
+  w.widen_place = true;
+  this->cycle(w);
+  MshrIo::In rd = this->idle(0, 0, 0, 0);
+  rd.widen_place = true;
+  this->io.drive(*this->dut, rd);
+  this->dut.settle();
+  EXPECT_EQ(this->io.sample(*this->dut).rd_sectors, 0x5U);  // sector merging: both reads' sectors placed
+  this->cycle(rd);
+  rd.widen_place = false;
+  this->io.drive(*this->dut, rd);
+  this->dut.settle();
+  EXPECT_EQ(this->io.sample(*this->dut).rd_sectors, 0x1U);  // block merging: the first read's
+  this->cycle(rd);
+  MshrIo::In b = this->alloc(line + 1, 0x8);  // an entry that does not bypass
+  b.alloc_bypass = 0;
+  this->cycle(b);
+  MshrIo::In pb = this->idle(line + 1, 0x3, 0x3);
+  pb.block = true;
+  this->io.drive(*this->dut, pb);
+  this->dut.settle();
+  o = this->io.sample(*this->dut);
+  EXPECT_TRUE(o.merge);
+  EXPECT_EQ(o.merge_entry, 1U);
+  EXPECT_EQ(o.merge_missing, 0x3U);
+  EXPECT_FALSE(o.merge_bypass);
+  this->cycle(pb);
+  EXPECT_FALSE(this->probe(line + 2, 0x1, 0x1).merge_bypass);  // no entry of the line: 0
   EXPECT_EQ(this->board.mismatches(), 0U);
 }
 

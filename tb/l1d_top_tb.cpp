@@ -400,6 +400,39 @@ TYPED_TEST(L1dTop, LockstepSector) {
   EXPECT_GT(evict_writes, 0U);
 }
 
+// l1.mshr_merge sector and block in sector mode (contract 14; cfg_merge_i 2 and 1, the same model):
+// every policy with a model whose granularity is fixed128, under write-evict with kernel-end
+// invalidate (merging by line runs without dirty state), sector and block merging in turn, on the
+// "mixed" and "burst" streams every other pair; about 2 CPU-s. Over all runs loads must widen their
+// line's entry under each (sector: the widening read's sectors are placed by the fill; block: they
+// only answer the merged loads).
+TYPED_TEST(L1dTop, LockstepSectorMerge) {
+  uint64_t widening[2] = {0, 0}, seed = 190;
+  unsigned k = 0;
+  const Config gtx = l1d::load_preset(TypeParam::kName);
+  for (const std::string& policy : policies_with_models(gtx)) {
+    Config cfg = gtx;
+    l1d::apply_policy_preset(cfg, policy);
+    if (cfg.policy.granularity != l1d::GranularityKind::kFixed128) continue;  // refused with sector
+    const bool block = k % 2 == 1;
+    const char* stream = k / 2 % 2 == 0 ? "mixed" : "burst";
+    ++k;
+    cfg.l1.sector = true;
+    cfg.l1.mshr_merge = block ? l1d::MshrMerge::kBlock : l1d::MshrMerge::kSector;
+    cfg.l1.write_policy = l1d::WritePolicy::kWriteEvict;
+    cfg.l1.kernel_end = l1d::KernelEndAction::kInvalidate;
+    SCOPED_TRACE(fmt::format("sector {} policy {} merge {} stream {}", gtx.name, policy, block ? "block" : "sector",
+                             stream));
+    const Run run = lockstep(cfg, {.stream = stream, .seed = seed++, .kernel_cycles = 3'000});
+    expect_clean(run, kRequests);
+    widening[block] += run.counters.widening_reads;
+  }
+  std::cout << fmt::format("[ coverage ] {} sector merging: {} widening reads under sector, {} under block\n",
+                           TypeParam::kName, widening[0], widening[1]);
+  EXPECT_GT(widening[0], 0U);
+  EXPECT_GT(widening[1], 0U);
+}
+
 // l1.bypass_path direct (contract 13.6) on gtx480-gpgpusim's L1 options with two-level bypassing:
 // B mode (two_level_bypass_o) before every cycle and store_pending_o after it, compared with
 // golden's. Streams with stores whose misses keep the two-level unit in B mode for long spans

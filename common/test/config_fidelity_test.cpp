@@ -48,8 +48,11 @@ TEST(FidelityFields, DefaultsAreTheRealisticL1TheRtlImplements) {
   EXPECT_EQ(c.bypass_path, BypassPath::kThroughL1);
   EXPECT_EQ(rtl_unsupported_l1_option(c), "");
   EXPECT_EQ(rtl_unsupported_l1_option(load_preset("gtx480").l1), "");
-  // Sector caches (contract section 14): the single-cycle l1d_top runs them with on_fill and stall
-  // (their geometries still need models of their own); qv100 resizes its L1 between kernels.
+  // Sector caches (contract section 14): the single-cycle l1d_top runs them with on_fill and any
+  // merging, block and sector merging without dirty state (their geometries still need models of
+  // their own); qv100 resizes its L1 between kernels; gtx1080-jips (sector merging, write-evict)
+  // runs whole.
+  EXPECT_EQ(rtl_unsupported_l1_option(load_preset("gtx1080-jips").l1), "");
   EXPECT_EQ(rtl_unsupported_l1_option(load_preset("gtx1080").l1), "");
   EXPECT_EQ(rtl_unsupported_l1_option(load_preset("qv100").l1), "l1.carveout: adaptive");
   L1Config sector = load_preset("gtx1080").l1;
@@ -57,8 +60,12 @@ TEST(FidelityFields, DefaultsAreTheRealisticL1TheRtlImplements) {
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.allocation: on_miss with l1.sector: true");
   sector.allocation = AllocationPolicy::kOnFill;
   for (const MshrMerge merge : {MshrMerge::kBlock, MshrMerge::kSector}) {
-    sector.mshr_merge = merge;
-    EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.mshr_merge: " + to_string(merge) + " with l1.sector: true");
+    sector.mshr_merge = merge;  // gtx1080 is write-through: built (cfg_merge_i 1 and 2)
+    EXPECT_EQ(rtl_unsupported_l1_option(sector), "");
+    sector.write_policy = WritePolicy::kWriteBack;
+    EXPECT_EQ(rtl_unsupported_l1_option(sector),
+              "l1.mshr_merge: " + to_string(merge) + " with l1.write_policy: write_back");
+    sector.write_policy = WritePolicy::kWriteThrough;
   }
   sector.mshr_merge = MshrMerge::kStall;
   sector.pipeline = L1Pipeline::kStaged;
@@ -159,7 +166,8 @@ TEST(FidelityFields, SectorModeRefusesWhatASectorLineCannotHold) {
   const Config c = load_config_file(write_temp("sector.yaml", "l1: {sector: true, mshr_merge: sector}\n"));
   EXPECT_TRUE(c.l1.sector);
   EXPECT_EQ(c.l1.mshr_merge, MshrMerge::kSector);
-  EXPECT_EQ(rtl_unsupported_l1_option(c.l1), "l1.mshr_merge: sector with l1.sector: true");  // contract 14's RTL
+  // contract 14's RTL merges by sector without dirty state only
+  EXPECT_EQ(rtl_unsupported_l1_option(c.l1), "l1.mshr_merge: sector with l1.write_policy: write_back");
   PolicyConfig p = c.policy;
   p.granularity = GranularityKind::kStatic32;
   EXPECT_NE(sector_policy_conflict(p, c.l1), "");

@@ -66,6 +66,7 @@ class Mshr final : public RtlBlock {
     Expr merge_res_o = m.output("merge_reserved_o");
     Expr merge_missing_o = m.output("merge_missing_o", kSectors);
     Expr merge_filled_o = m.output("merge_filled_o");
+    Expr merge_bypass_o = m.output("merge_bypass_o");
     // Allocate.
     Expr alloc = m.input("alloc_i");
     Expr alloc_line = m.input("alloc_line_i", line_bits);
@@ -86,6 +87,9 @@ class Mshr final : public RtlBlock {
     Expr add_mask = m.input("add_mask_i", kMaskBits);
     Expr widen = m.input("widen_i");
     Expr widen_sectors = m.input("widen_sectors_i", kSectors);
+    // l1.mshr_merge sector (contract 14): a widening's sectors are placed too, so rd_sectors_o is the
+    // entry's sectors (equal to its placed ones at all times) instead of the record's first read's.
+    Expr widen_place = m.input("widen_place_i");
     // l1.sector: sectors an alloc or add copies from the array, and the line's bytes (sector order).
     Expr alloc_buffer = m.input("alloc_buffer_i", kSectors);
     Expr add_buffer = m.input("add_buffer_i", kSectors);
@@ -158,7 +162,10 @@ class Mshr final : public RtlBlock {
       });
     });
     m.assign(merge_o, red_or(first_cover & room));
-    m.assign(merge_missing_o, mux(red_or(first_cover), probe_needed & ~sectors.part(merge_entry_o * kSectors, kSectors),
+    m.comment("What a merge lacks: the needed sectors the entry neither fetches nor buffers (contract 13.3, 14).");
+    m.assign(merge_missing_o, mux(red_or(first_cover),
+                                  probe_needed & ~(sectors.part(merge_entry_o * kSectors, kSectors) |
+                                                   buffered.part(merge_entry_o * kSectors, kSectors)),
                                   zeros()));
     m.assign(merge_filled_o, red_or(first_cover & filled));
     Expr widen_ok = m.logic("widen_ok");
@@ -342,13 +349,16 @@ class Mshr final : public RtlBlock {
     m.assign(rd_filled_o, rd_valid_o & filled[rd_entry]);
     m.assign(rd_record, mux(rd_valid_o, record_q[rd_entry], zeros()));
     m.assign(rd_line_o, mux(rd_valid_o, lines.part(rd_entry * line_bits, line_bits), zeros()));
-    m.assign(rd_sectors_o, rd_record.part(hpc_w + (kBypassBits + kAwidBits + 1), kSectors));
+    m.assign(rd_sectors_o, mux(widen_place, mux(rd_valid_o, sectors.part(rd_entry * kSectors, kSectors), zeros()),
+                               rd_record.part(hpc_w + (kBypassBits + kAwidBits + 1), kSectors)));
     m.assign(rd_count_o, mux(rd_valid_o, counts.part(rd_entry * count_w, count_w), zeros()));
     m.assign(cnt_count_o, mux(valid[cnt_entry], counts.part(cnt_entry * count_w, count_w), zeros()));
     m.assign(cnt_line_o, mux(valid[cnt_entry], lines.part(cnt_entry * line_bits, line_bits), zeros()));
     m.assign(rd_reserve_o, rd_record.slice(rec_w - 1, rec_w - res_w));
     m.assign(rd_bypass_o, rd_record.part(hpc_w + (kAwidBits + 1), kBypassBits));
     m.assign(merge_res_o, red_or(first_cover).land(record_q[merge_entry_o][rec_w - 1]));
+    m.assign(merge_bypass_o,
+             red_or(first_cover).land(record_q[merge_entry_o].part(hpc_w + (kAwidBits + 1), kBypassBits).ne(zeros())));
     m.assign(rd_hpc_o, rd_record.part(kAwidBits + 1, hpc_w));
     m.assign(rd_awid_o, rd_record.slice(kAwidBits, 1));
     m.assign(rd_token_o, rd_record[0]);

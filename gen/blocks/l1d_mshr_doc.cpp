@@ -65,7 +65,10 @@ void mshr_describe(Module& m) {
   m.describe("to those it waits for. A response writes the sectors resp_sectors_i names (every one when it");
   m.describe("names none); resp_fills_o: it is the entry's last read (the fill FIFO takes the entry). The L2");
   m.describe("bit is the OR of the entry's responses'. rd_sectors_o is the first read's sectors, the block a");
-  m.describe("fill places.");
+  m.describe("fill places; with widen_place_i (l1.mshr_merge sector, contract 14) it is the entry's sectors,");
+  m.describe("first read's and widenings' (all are placed). merge_missing_o leaves out the entry's buffered");
+  m.describe("sectors too (answered from the buffer); merge_bypass_o: the merge entry's recorded bypass");
+  m.describe("reason is not none (0 when the probe names no entry), the widening read's bypass bit under sector.");
   m.describe("l1.allocation on_miss (contract 13.1): alloc_reserve_i {reserved, way, first slot} is kept in the");
   m.describe("record and read on rd_reserve_o; merge_reserved_o is the reserved bit of the entry merge_o or");
   m.describe("merge_full_o names (0 when neither), for pending_hits.");

@@ -49,8 +49,9 @@ const std::vector<std::string>& option_counter_names() {
 Module Top::build() {
   if (staged_ && cfg_.l1.allocation == l1d::AllocationPolicy::kOnMiss)
     throw l1d::ConfigError("l1d_top: l1.allocation on_miss runs on l1.pipeline single_cycle only (contract 13.1)");
-  if (staged_ && cfg_.l1.mshr_merge == l1d::MshrMerge::kBlock)
-    throw l1d::ConfigError("l1d_top: l1.mshr_merge block runs on l1.pipeline single_cycle only (contract 13.3)");
+  if (staged_ && cfg_.l1.mshr_merge != l1d::MshrMerge::kStall)
+    throw l1d::ConfigError("l1d_top: l1.mshr_merge " + l1d::to_string(cfg_.l1.mshr_merge) +
+                           " runs on l1.pipeline single_cycle only (contract 13.3, 14)");
   describe();
   ports();
   registers();
@@ -295,8 +296,7 @@ void Top::storage() {
   p_merge = m.logic("p_merge");
   p_merge_full = m.logic("p_merge_full");
   p_merge_entry = m.logic("p_merge_entry", mshr_bits_);
-  p_conflict = m.logic("p_conflict");
-  p_free = m.logic("p_free");
+  p_conflict = m.logic("p_conflict"), p_free = m.logic("p_free");
   p_free_entry = m.logic("p_free_entry", mshr_bits_);
   mshr_in_use = m.logic("mshr_in_use", bits_for(mshrs_ + 1));
   s1_line = m.logic("s1_line", line_bits_);
@@ -304,14 +304,11 @@ void Top::storage() {
   s1_needed = m.logic("s1_needed", kSlots);
   s1_fetch = m.logic("s1_fetch", kSlots);
   s1_probe_sectors = m.logic("s1_probe_sectors", kSlots);
-  mshr_alloc = m.logic("mshr_alloc");
-  mshr_add = m.logic("mshr_add");
-  mshr_release = m.logic("mshr_release");
+  mshr_alloc = m.logic("mshr_alloc"), mshr_add = m.logic("mshr_add"), mshr_release = m.logic("mshr_release");
   s1_hpc = m.logic("s1_hpc", hpc_bits_);
   s1_reason = m.logic("s1_reason", 2);
   m.comment("S1's fetch, MSHR probe sectors and bypass reason after an AgeLRU bypass at the miss (on_miss).");
-  s1_fetch_eff = m.logic("s1_fetch_eff", kSlots);
-  s1_probe_eff = m.logic("s1_probe_eff", kSlots);
+  s1_fetch_eff = m.logic("s1_fetch_eff", kSlots), s1_probe_eff = m.logic("s1_probe_eff", kSlots);
   s1_reason_eff = m.logic("s1_reason_eff", 2);
   const unsigned res_bits = 3 + way_bits_;
   mr_reserve = m.logic(staged_ ? "unused_mr_reserve" : "mr_reserve", res_bits);
@@ -319,6 +316,7 @@ void Top::storage() {
   s1_reserve = m.logic("s1_reserve");
   p_missing = m.logic("p_missing", kSlots);
   p_filled = m.logic(staged_ ? "unused_merge_filled" : "p_filled");
+  p_merge_bypass = m.logic(staged_ ? "unused_merge_bypass" : "p_merge_bypass");
   mshr_widen = m.logic("mshr_widen");
   rsp_fills = m.logic(staged_ ? "unused_rsp_fills" : "rsp_fills");
   fill_pos = m.logic("fill_pos_eff", 2);
@@ -352,14 +350,15 @@ void Top::storage() {
               {"probe_store_i", s1_store_q}, {"block_i", block_}, {"merge_o", p_merge}, {"merge_full_o", p_merge_full},
               {"merge_entry_o", p_merge_entry}, {"conflict_o", p_conflict}, {"free_o", p_free},
               {"free_entry_o", p_free_entry}, {"in_use_o", mshr_in_use}, {"merge_reserved_o", p_merge_res},
-              {"merge_missing_o", p_missing}, {"merge_filled_o", p_filled},
+              {"merge_missing_o", p_missing}, {"merge_filled_o", p_filled}, {"merge_bypass_o", p_merge_bypass},
               {"alloc_i", mshr_alloc}, {"alloc_line_i", s1_line}, {"alloc_sectors_i", s1_fetch_eff},
               {"alloc_bypass_i", s1_reason_eff}, {"alloc_hpc_i", s1_hpc}, {"alloc_awid_i", s1_awid_q},
               {"alloc_token_i", s1_token_q}, {"alloc_id_i", s1_id_q}, {"alloc_warp_i", s1_warp_q},
               {"alloc_mask_i", s1_mask_q}, {"alloc_reserve_i", concat({s1_reserve, fill_way, fill_pos})},
               {"add_i", mshr_add}, {"add_entry_i", p_merge_entry}, {"add_id_i", s1_id_q},
               {"add_warp_i", s1_warp_q}, {"add_mask_i", s1_mask_q}, {"widen_i", mshr_widen},
-              {"widen_sectors_i", p_missing}, {"alloc_buffer_i", s1_buffer}, {"add_buffer_i", s1_buffer},
+              {"widen_sectors_i", p_missing}, {"widen_place_i", sector_merge_}, {"alloc_buffer_i", s1_buffer},
+              {"add_buffer_i", s1_buffer},
               {"buffer_data_i", s1_held_data},
               {"resp_i", rsp_valid}, {"resp_entry_i", rsp_entry}, {"resp_l2_bit_i", rsp_l2},
               {"resp_data_i", rsp_data}, {"resp_sectors_i", rsp_sectors}, {"resp_fills_o", rsp_fills},

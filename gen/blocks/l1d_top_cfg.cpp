@@ -20,7 +20,8 @@ uint32_t gran_code(l1d::GranularityKind k) {
 std::vector<CfgInput> l1d_top_cfg_inputs(const l1d::Config& cfg) {
   const l1d::PolicyConfig& p = cfg.policy;
   // cfg_bypass_i is BypassKind's order: 0 none, 1 AGCB, 2 two-level, 3 PCAL, 4 AgeLRU; cfg_write_i
-  // WritePolicy's: 0 write-back, 1 write-through, 2 write-evict.
+  // WritePolicy's: 0 write-back, 1 write-through, 2 write-evict; cfg_merge_i MshrMerge's: 0 stall,
+  // 1 block, 2 sector.
   return {{"cfg_bypass_i", static_cast<uint32_t>(p.bypass)},
           {"cfg_gran_i", gran_code(p.granularity)},
           {"cfg_bto_i", p.bto ? 1u : 0u},
@@ -30,7 +31,7 @@ std::vector<CfgInput> l1d_top_cfg_inputs(const l1d::Config& cfg) {
           {"cfg_write_i", static_cast<uint32_t>(cfg.l1.write_policy)},
           {"cfg_kernel_end_inv_i", cfg.l1.kernel_end == l1d::KernelEndAction::kInvalidate ? 1u : 0u},
           {"cfg_alloc_i", cfg.l1.allocation == l1d::AllocationPolicy::kOnMiss ? 1u : 0u},
-          {"cfg_merge_i", cfg.l1.mshr_merge == l1d::MshrMerge::kBlock ? 1u : 0u},
+          {"cfg_merge_i", static_cast<uint32_t>(cfg.l1.mshr_merge)},
           {"cfg_sector_i", cfg.l1.sector ? 1u : 0u}};
 }
 

@@ -182,9 +182,11 @@ class Top {
   Expr s1_held, s1_buffer, s1_held_data, fill_held;
   Expr sector_;   // l1.sector (cfg_sector_i; constant 0 in the staged pipe)
   Expr on_miss_;  // l1.allocation on_miss (cfg_alloc_i; constant 0 in the staged pipe)
-  // l1.mshr_merge block (cfg_merge_i; 0 in the staged pipe): the merge entry's missing sectors and
-  // filled bit, S1 widens it (decision and actor flag), the response's sectors, the fills.
+  // l1.mshr_merge block or sector (cfg_merge_i != 0; 0 in the staged pipe): the merge entry's missing
+  // sectors and filled bit, S1 widens it (decision and actor flag), the response's sectors, the fills.
   Expr block_, p_missing, p_filled, s1_widening, mshr_widen, rsp_sectors, rsp_fills;
+  // l1.mshr_merge sector (cfg_merge_i == 2, contract 14): widenings are placed; the merge entry's bypass.
+  Expr sector_merge_, p_merge_bypass;
   Expr write_back_, write_evict_, clk, rst, cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep, cfg_line_fetch, cfg_write, cfg_kinv;
   Expr req_valid, req_ready, req_id, req_warp, req_awid, req_token, req_pc, req_store, req_addr, req_size, req_mask,
       req_data;

@@ -129,13 +129,15 @@ void Top::miss_candidates() {
                                            bit(false), lit(kMshrPortBits, 0)));
   });
   m.comment("S1's read (its fetch, bypass reason and new MSHR entry; or under mshr_merge block the sectors");
-  m.comment("its line's entry lacks, a bypass read for that entry) or store (its needed sectors).");
+  m.comment("its line's entry lacks, a bypass read for that entry, under sector marked bypass iff the entry");
+  m.comment("bypasses, contract 14) or store (its needed sectors).");
   Expr final_req = final_req_ = m.logic("final_req", R);
   Expr read_entry = m.logic("read_entry", mshr_bits_);
   m.assign(read_entry, mux(s1_widening, p_merge_entry, p_free_entry));
   m.assign(final_req, L.pack(s1_line, s1_store_q,
                              mux(s1_store_q, s1_needed, mux(s1_widening, p_missing, s1_fetch_eff)), bit(false),
-                             (!s1_store_q) & (s1_widening | s1_reason_eff.ne(lit(2, 0))),
+                             (!s1_store_q) & mux(s1_widening, (!sector_merge_) | p_merge_bypass,
+                                                 s1_reason_eff.ne(lit(2, 0))),
                              (!s1_store_q) & !s1_widening & s1_reason_eff.eq(lit(2, 1)),
                              mux(s1_store_q, lit(kMshrPortBits, 0),
                                  cast(kMshrPortBits, read_entry))));

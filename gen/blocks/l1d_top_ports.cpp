@@ -20,10 +20,11 @@ void Top::describe() {
   m.describe("store hits: 0 write-back, 1 write-through, 2 write-evict), cfg_kernel_end_inv_i (1: a kernel");
   m.describe("end clears every valid bit instead of the flush walk; l1.kernel_end invalidate, only without");
   m.describe("dirty state), cfg_alloc_i (1: l1.allocation on_miss, contract 13.1: a load miss reserves its");
-  m.describe("place; single-cycle pipe and no dirty state only), cfg_merge_i (1: l1.mshr_merge block, contract");
-  m.describe("13.3: a load merges into its line's entry and widens it; likewise), cfg_sector_i (1: l1.sector,");
-  m.describe("contract 14: per-sector valid bits on G = 128 lines; single-cycle pipe, allocation on_fill and");
-  m.describe("mshr_merge stall only). The replacement policy is the configuration's, built into u_repl.");
+  m.describe("place; single-cycle pipe and no dirty state only), cfg_merge_i (l1.mshr_merge: 0 stall, 1 block,");
+  m.describe("contract 13.3: a load merges into its line's entry and widens it, likewise; 2 sector, contract 14:");
+  m.describe("as block, the widenings placed too, sector mode only), cfg_sector_i (1: l1.sector, contract 14:");
+  m.describe("per-sector valid bits on G = 128 lines; single-cycle pipe and allocation on_fill only). The");
+  m.describe("replacement policy is the configuration's, built into u_repl.");
   if (!staged_) {
     m.describe("l1.bypass_path direct (contract 13.6): two_level_bypass_o is the two-level unit's mode;");
     m.describe("store_pending_o says whether a store to the line registered from store_query_line_i at the");
@@ -52,7 +53,7 @@ void Top::ports() {
   const Expr cfg_write_i = m.input("cfg_write_i", 2);
   const Expr cfg_kinv_i = m.input("cfg_kernel_end_inv_i");
   const Expr cfg_alloc_i = m.input("cfg_alloc_i");
-  const Expr cfg_merge_i = m.input("cfg_merge_i");
+  const Expr cfg_merge_i = m.input("cfg_merge_i", 2);
   const Expr cfg_sector_i = m.input("cfg_sector_i");
   // Quasi-static configuration, registered so that no logic depends combinationally on it:
   // a change takes effect one cycle later (the reset cycle loads it before the first request).
@@ -67,7 +68,7 @@ void Top::ports() {
   cfg_write = m.logic("cfg_write_q", 2);
   cfg_kinv = m.logic("cfg_kernel_end_inv_q");
   Expr cfg_alloc = m.logic("cfg_alloc_q");
-  Expr cfg_merge = m.logic("cfg_merge_q");
+  Expr cfg_merge = m.logic("cfg_merge_q", 2);
   Expr cfg_sector = m.logic("cfg_sector_q");
   cfg_in_ = {cfg_bypass_i, cfg_gran_i, cfg_bto_i, cfg_opp_i, cfg_keep_i, cfg_line_fetch_i, cfg_write_i, cfg_kinv_i,
              cfg_alloc_i, cfg_merge_i, cfg_sector_i};
@@ -90,21 +91,25 @@ void Top::ports() {
   on_miss_ = m.logic("on_miss");
   block_ = m.logic("block_merge");
   m.assign(on_miss_, staged_ ? Expr(bit(false)) : cfg_alloc);
-  m.assign(block_, staged_ ? Expr(bit(false)) : cfg_merge);
+  m.assign(block_, staged_ ? Expr(bit(false)) : cfg_merge.ne(lit(2, 0)));
+  sector_merge_ = m.logic("sector_merge");
+  m.assign(sector_merge_, staged_ ? Expr(bit(false)) : cfg_merge.eq(lit(2, 2)));
   sector_ = m.logic("sector");
   m.assign(sector_, staged_ ? Expr(bit(false)) : cfg_sector);
   if (staged_) {
     Expr unused_cfg = m.logic("unused_cfg_options");
-    m.assign(unused_cfg, cfg_alloc ^ cfg_merge ^ cfg_sector ^ on_miss_ ^ sector_);  // read by the single-cycle pipe only
+    m.assign(unused_cfg, cfg_alloc ^ red_xor(cfg_merge) ^ cfg_sector ^ on_miss_ ^ sector_ ^ sector_merge_);  // single-cycle only
     m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
       v.comment("The staged pipe runs allocation on_fill and mshr_merge stall only (contract 13.1, 13.3), and no");
       v.comment("sector mode (contract 14).");
-      v.assert_clocked("TopStagedOnFillStall_A", !(cfg_alloc | cfg_merge | cfg_sector));
+      v.assert_clocked("TopStagedOnFillStall_A", !(cfg_alloc | red_or(cfg_merge) | cfg_sector));
     });
   } else {
     m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
-      v.comment("Sector mode runs G = 128 (fixed128), allocation on_fill and mshr_merge stall (contract 14).");
-      v.assert_clocked("TopSectorScope_A", (!cfg_sector).lor(cfg_gran.eq(lit(2, 0)) & !(cfg_alloc | cfg_merge)));
+      v.comment("Sector mode runs G = 128 (fixed128) and allocation on_fill; mshr_merge sector needs sector mode");
+      v.comment("(contract 14); cfg_merge_i 3 means nothing.");
+      v.assert_clocked("TopSectorScope_A", (!cfg_sector).lor(cfg_gran.eq(lit(2, 0)) & !cfg_alloc));
+      v.assert_clocked("TopSectorMergeScope_A", cfg_merge.ne(lit(2, 3)) & (cfg_merge.ne(lit(2, 2)) | cfg_sector));
     });
   }
   write_back_ = m.logic("write_back");

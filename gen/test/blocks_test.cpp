@@ -96,7 +96,7 @@ TEST(TopCfgInputs, PolicyPresetsGiveTheHandWrittenValues) {
 }
 
 // The L1's bypass fetch, write policy, kernel-end action, allocation, MSHR merge and sector mode
-// (write: 0 write-back, 1 write-through, 2 write-evict; alloc 1 on_miss; merge 1 block; sector 1).
+// (write: 0 write-back, 1 write-through, 2 write-evict; alloc 1 on_miss; merge 1 block, 2 sector; sector 1).
 TEST(TopCfgInputs, BypassFetchWritePolicyAndKernelEndComeFromTheL1) {
   const auto inputs = [](const char* preset) {
     const auto all = l1d_top_cfg_inputs(l1d::load_preset(preset));
@@ -108,6 +108,8 @@ TEST(TopCfgInputs, BypassFetchWritePolicyAndKernelEndComeFromTheL1) {
             "cfg_line_fetch_i=0,cfg_write_i=1,cfg_kernel_end_inv_i=0,cfg_alloc_i=0,cfg_merge_i=0,cfg_sector_i=1");
   EXPECT_EQ(inputs("gtx480-gpgpusim"),
             "cfg_line_fetch_i=1,cfg_write_i=2,cfg_kernel_end_inv_i=1,cfg_alloc_i=1,cfg_merge_i=1,cfg_sector_i=0");
+  EXPECT_EQ(inputs("gtx1080-jips"),  // merge 2: l1.mshr_merge sector (contract 14)
+            "cfg_line_fetch_i=0,cfg_write_i=2,cfg_kernel_end_inv_i=1,cfg_alloc_i=0,cfg_merge_i=2,cfg_sector_i=1");
 }
 
 // l1.allocation on_miss and l1.mshr_merge block run on the single-cycle l1d_top only (contract

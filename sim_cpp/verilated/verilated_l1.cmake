@@ -73,22 +73,21 @@ if(L1D_TOP_STAGED)
 endif()
 
 # The l1d_top of another GPU's geometry (issue 24's presets): gtx1080-jips (48 ways of 4 sets, 16
-# MSHRs, a 32-entry miss queue, 64 warps) as a line cache, tb/block_configs/gtx1080_jips_line.yaml,
-# with LRU. gpusim --l1 verilated|lockstep takes it for that configuration and the policies that
-# share its replacement (l1.lockstep_geometries, make lockstep-geometries). Off by default and in
-# make test: Verilator and the compiler take minutes for 48 ways.
-option(L1D_TOP_GEOMETRIES "build the l1d_top of tb/block_configs/gtx1080_jips_line.yaml (gpusim --l1 lockstep)" OFF)
+# MSHRs, a 32-entry miss queue, 64 warps) with LRU, generated from the preset itself. Its sector
+# mode and sector merging are configuration inputs (cfg_sector_i, cfg_merge_i; contract 14), so the
+# one model runs gtx1080-jips and its line-cache variant tb/block_configs/gtx1080_jips_line.yaml
+# (sector false, mshr_merge block), and the policies that share its replacement
+# (l1.lockstep_jips, l1.lockstep_geometries, make lockstep-geometries). Off by default and in make
+# test: Verilator and the compiler take minutes for 48 ways.
+option(L1D_TOP_GEOMETRIES "build the l1d_top of gtx1080-jips's geometry (gpusim --l1 lockstep)" OFF)
 if(L1D_TOP_GEOMETRIES)
-  set(_geo_cfg ${CMAKE_SOURCE_DIR}/tb/block_configs/gtx1080_jips_line.yaml)
-  set(_geo_dir ${RTL_BUILD_DIR}/gtx1080_jips_line/rtl)
-  _dcgen_rtl(gtx1080_jips_line "gtx1080-jips as a line cache"
-             "${_geo_cfg};${CMAKE_SOURCE_DIR}/configs/gtx1080-jips.yaml" --config ${_geo_cfg})
-  _rtl_model(Vl1d_top_gtx1080_jips_line DEPENDS ${_geo_dir}/l1d_top.sv
+  set(_geo_dir ${RTL_BUILD_DIR}/gtx1080_jips/rtl)
+  _dcgen_rtl(gtx1080_jips "gtx1080-jips" "${CMAKE_SOURCE_DIR}/configs/gtx1080-jips.yaml" --preset gtx1080-jips)
+  _rtl_model(Vl1d_top_gtx1080_jips DEPENDS ${_geo_dir}/l1d_top.sv
              ARGS --rtl ${_geo_dir} l1d_top -Wall ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
-  list(APPEND _models Vl1d_top_gtx1080_jips_line)
-  string(APPEND _includes
-         "#include \"Vl1d_top_gtx1080_jips_line.h\"\n#include \"Vl1d_top_gtx1080_jips_line___024root.h\"\n")
-  string(APPEND _entries " \\\n  X(Vl1d_top_gtx1080_jips_line, \"${_geo_cfg}\", \"\")")
+  list(APPEND _models Vl1d_top_gtx1080_jips)
+  string(APPEND _includes "#include \"Vl1d_top_gtx1080_jips.h\"\n#include \"Vl1d_top_gtx1080_jips___024root.h\"\n")
+  string(APPEND _entries " \\\n  X(Vl1d_top_gtx1080_jips, \"gtx1080-jips\", \"\")")
 endif()
 
 # The gate-level l1d_top (gpusim --l1 netlist, docs/rtl-verification.md "Gate-level lockstep"): the

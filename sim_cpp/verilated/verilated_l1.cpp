@@ -190,7 +190,7 @@ class VerilatedL1 final : public RtlL1Port {
     m.cfg_write_i = static_cast<uint8_t>(cfg.l1.write_policy);  // 0 write-back, 1 write-through, 2 write-evict
     m.cfg_kernel_end_inv_i = cfg.l1.kernel_end == KernelEndAction::kInvalidate;
     m.cfg_alloc_i = cfg.l1.allocation == AllocationPolicy::kOnMiss;
-    m.cfg_merge_i = cfg.l1.mshr_merge == MshrMerge::kBlock;
+    m.cfg_merge_i = static_cast<uint8_t>(cfg.l1.mshr_merge);  // 0 stall, 1 block, 2 sector (contract 14)
     m.cfg_sector_i = cfg.l1.sector;
     m.agelru_enable_i = 1;
     if (!opt.trace_file.empty()) {
@@ -689,8 +689,8 @@ std::unique_ptr<RtlL1Port> make_rtl_l1(const Config& cfg, const VerilatedOptions
   // The reference-faithful L1 options are golden-only until RTL v2 (docs/l1d-microarchitecture.md 13).
   if (const std::string field = rtl_unsupported_l1_option(cfg.l1); !field.empty())
     throw ConfigError(fmt::format("--l1 verilated/lockstep: preset {} sets {}, which the RTL l1d_top does not "
-                                  "implement (it runs carveout fixed, sector on the single-cycle pipe with on_fill and stall, "
-                                  "on_fill, stall, on_miss and block on "
+                                  "implement (it runs carveout fixed, sector on the single-cycle pipe with on_fill, "
+                                  "on_fill, stall, on_miss, block and (with sector) sector merging on "
                                   "the single-cycle pipe without write_back, any bypass_fetch, any write_policy, any "
                                   "kernel_end, any hit_latency_at, through_l1 and, on the single-cycle pipe, direct); "
                                   "run it with --l1 golden",
