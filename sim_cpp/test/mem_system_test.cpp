@@ -535,14 +535,12 @@ TEST(MemorySystem, StreamingReadsReachTheDramPeakBandwidth) {
   EXPECT_LE(l1_limited, peak * 1.001);
 }
 
-TEST(MemorySystem, L2HitsAreNotLimitedByDramBandwidth) {
-  // The same few lines read over and over from every SM: all L2 hits after warm-up; the
-  // response rate is bounded by the banks (one request per cycle) and the NoC, not DRAM.
-  Rig r(gtx480());
+// The same 60 lines read over and over from every SM, up to 64 reads in flight per SM: after
+// warm-up all L2 hits. Returns the B/cycle delivered over `cycles`.
+double l2_hit_bandwidth(Rig& r, uint64_t cycles) {
   const uint32_t sms = r.p.sms;
   std::vector<uint32_t> outstanding(sms, 0);
   uint64_t responses = 0;
-  const uint64_t cycles = 20000;
   for (uint64_t t = 0; t < cycles; ++t) {
     for (uint32_t s = 0; s < sms; ++s) {
       if (outstanding[s] < 64 && r.ms.request_ready(s)) {
@@ -553,7 +551,14 @@ TEST(MemorySystem, L2HitsAreNotLimitedByDramBandwidth) {
     }
     r.tick();
   }
-  const double bytes_per_cycle = static_cast<double>(responses) * kLineBytes / cycles;
+  return static_cast<double>(responses) * kLineBytes / static_cast<double>(cycles);
+}
+
+TEST(MemorySystem, L2HitsAreNotLimitedByDramBandwidth) {
+  // The same few lines read over and over from every SM: all L2 hits after warm-up; the
+  // response rate is bounded by the banks (one request per cycle) and the NoC, not DRAM.
+  Rig r(gtx480());
+  const double bytes_per_cycle = l2_hit_bandwidth(r, 20000);
   // The ceiling is the L2 slices' response ports: 12 slices x 128 B per 5-flit packet (8 B header)
   // at 1 flit per cycle = 307 B/cycle (1.2x the DRAM peak). The crossbar's head-of-line blocking
   // (12 sources, 15 destinations, ports of equal speed) keeps it at about 70 % of that, 210
@@ -577,23 +582,9 @@ Config with_arbiter(NocArbiter a, uint32_t vcs, uint32_t input_speedup, uint32_t
   return c;
 }
 
-// L2-hit reads from every SM (the loop of L2HitsAreNotLimitedByDramBandwidth): B/cycle delivered.
 double l2_hit_bandwidth(const Config& c, uint64_t cycles) {
   Rig r(c);
-  const uint32_t sms = r.p.sms;
-  std::vector<uint32_t> outstanding(sms, 0);
-  uint64_t responses = 0;
-  for (uint64_t t = 0; t < cycles; ++t) {
-    for (uint32_t s = 0; s < sms; ++s) {
-      if (outstanding[s] < 64 && r.ms.request_ready(s)) {
-        r.ms.request(s, read_req((t * 7 + s) % 60 * kLineBytes, 0xF, static_cast<uint8_t>(outstanding[s])));
-        ++outstanding[s];
-      }
-      if (r.ms.response(s)) --outstanding[s], ++responses;
-    }
-    r.tick();
-  }
-  return static_cast<double>(responses) * kLineBytes / static_cast<double>(cycles);
+  return l2_hit_bandwidth(r, cycles);
 }
 
 // The response network's saturation in the memory system, per arbiter: GPGPU-Sim's GTX480 router
