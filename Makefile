@@ -218,7 +218,7 @@ formal: configure
 
 # The staged l1d_top as a whole (scripts/formal_staged_top.sh; docs/rtl-verification.md "The staged
 # l1d_top as a whole"): its 34 control assertions to depth 12, the two payload-holding ones to depth
-# 8 (about 10 GB of memory), and two mutants it must find. About 30 minutes on 2 cores.
+# 8 (about 10 GB of memory), and two mutants it must find. About 11 CPU-minutes.
 .PHONY: formal-top
 formal-top: configure
 	@cmake --build $(BUILD) --target dcgen
