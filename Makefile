@@ -217,12 +217,12 @@ formal: configure
 	@scripts/formal.sh $(BUILD)/bin/dcgen
 
 # The staged l1d_top as a whole (scripts/formal_staged_top.sh; docs/rtl-verification.md "The staged
-# l1d_top as a whole"): its 34 control assertions to depth 12, the two payload-holding ones to depth
-# 8 (about 10 GB of memory), and two mutants it must find. About 11 CPU-minutes.
+# l1d_top as a whole"): its 34 control assertions to depth 14, the two payload-holding ones to depth
+# 8 (about 10 GB of memory), and two mutants it must find. About 12 CPU-minutes.
 .PHONY: formal-top
 formal-top: configure
 	@cmake --build $(BUILD) --target dcgen
-	@scripts/formal_staged_top.sh $(BUILD)/bin/dcgen 12 control
+	@scripts/formal_staged_top.sh $(BUILD)/bin/dcgen 14 control
 	@scripts/formal_staged_top.sh $(BUILD)/bin/dcgen 8 held
 	@FV_TOP_MUTANT=c_set_of_a scripts/formal_staged_top.sh $(BUILD)/bin/dcgen 8
 	@FV_TOP_MUTANT=m2_no_squash scripts/formal_staged_top.sh $(BUILD)/bin/dcgen 8

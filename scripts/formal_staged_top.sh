@@ -4,7 +4,7 @@
 # (the staged pipe's Staged*_A, l1d_top's Top*_A and its blocks' Mshr*, Mq*, Issue*, Fill*, Flush*,
 # Repl*, Agcb*) for DEPTH cycles from reset, in the environment of formal/l1d_top_staged_fv.sv.
 #
-#   scripts/formal_staged_top.sh DCGEN [DEPTH] [PART]     (default DEPTH 12, PART control)
+#   scripts/formal_staged_top.sh DCGEN [DEPTH] [PART]     (default DEPTH 14, PART control)
 #     PART control: every assertion except the two that compare whole payloads (below)
 #     PART held:    only TopMemReqHeld_A and MqHeldUntilReady_A (the memory request, data included,
 #                   held while it waits for ready)
@@ -26,7 +26,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 1 ] || { sed -n '2,16p' "$0" >&2; exit 2; }
-dcgen=$1 depth=${2:-12} part=${3:-control}
+dcgen=$1 depth=${2:-14} part=${3:-control}
 [[ "$depth" =~ ^[1-9][0-9]*$ ]] || { echo "formal_staged_top: DEPTH '$depth' is not a positive integer" >&2; exit 2; }
 held="n:*TopMemReqHeld_A n:*MqHeldUntilReady_A %u"
 case "$part" in
