@@ -286,6 +286,20 @@ std::vector<std::string> policies_with_models(const Config& base) {
   return out;
 }
 
+// Sector mode (contract 14) of `base` for every policy with a model that sector mode accepts (its
+// granularity fixed128; DyCache's granularities are refused with sector): (policy, config) pairs.
+std::vector<std::pair<std::string, Config>> sector_configs(const Config& base) {
+  std::vector<std::pair<std::string, Config>> out;
+  for (const std::string& policy : policies_with_models(base)) {
+    Config cfg = base;
+    l1d::apply_policy_preset(cfg, policy);
+    if (cfg.policy.granularity != l1d::GranularityKind::kFixed128) continue;
+    cfg.l1.sector = true;
+    out.emplace_back(policy, cfg);
+  }
+  return out;
+}
+
 // f(cfg, stream, seed) for every policy with a model x every stream of `streams`, the seeds
 // counting up from `seed`, each under a trace naming them.
 template <class F>
@@ -376,11 +390,7 @@ TYPED_TEST(L1dTop, LockstepSector) {
   uint64_t sector_misses = 0, partial = 0, evict_writes = 0, seed = 170;
   bool evict = false;
   const Config gtx = l1d::load_preset(TypeParam::kName);
-  for (const std::string& policy : policies_with_models(gtx)) {
-    Config cfg = gtx;
-    l1d::apply_policy_preset(cfg, policy);
-    if (cfg.policy.granularity != l1d::GranularityKind::kFixed128) continue;  // refused with sector
-    cfg.l1.sector = true;
+  for (auto [policy, cfg] : sector_configs(gtx)) {
     if (evict) {
       cfg.l1.write_policy = l1d::WritePolicy::kWriteEvict;
       cfg.l1.kernel_end = l1d::KernelEndAction::kInvalidate;
@@ -410,14 +420,10 @@ TYPED_TEST(L1dTop, LockstepSectorMerge) {
   uint64_t widening[2] = {0, 0}, seed = 190;
   unsigned k = 0;
   const Config gtx = l1d::load_preset(TypeParam::kName);
-  for (const std::string& policy : policies_with_models(gtx)) {
-    Config cfg = gtx;
-    l1d::apply_policy_preset(cfg, policy);
-    if (cfg.policy.granularity != l1d::GranularityKind::kFixed128) continue;  // refused with sector
+  for (auto [policy, cfg] : sector_configs(gtx)) {
     const bool block = k % 2 == 1;
     const char* stream = k / 2 % 2 == 0 ? "mixed" : "burst";
     ++k;
-    cfg.l1.sector = true;
     cfg.l1.mshr_merge = block ? l1d::MshrMerge::kBlock : l1d::MshrMerge::kSector;
     cfg.l1.write_policy = l1d::WritePolicy::kWriteEvict;
     cfg.l1.kernel_end = l1d::KernelEndAction::kInvalidate;
@@ -544,11 +550,7 @@ TYPED_TEST(L1dTop, CountersCarryUnderSector) {
   std::array<uint64_t, 3> by_size{};
   uint64_t seed = 190;
   const Config gtx = l1d::load_preset(TypeParam::kName);
-  for (const std::string& policy : policies_with_models(gtx)) {
-    Config cfg = gtx;
-    l1d::apply_policy_preset(cfg, policy);
-    if (cfg.policy.granularity != l1d::GranularityKind::kFixed128) continue;  // refused with sector
-    cfg.l1.sector = true;
+  for (const auto& [policy, cfg] : sector_configs(gtx)) {
     SCOPED_TRACE(fmt::format("sector {} policy {}", gtx.name, policy));
     const Run run = lockstep(cfg, {.stream = "mixed", .seed = seed++, .requests = kShort,
                                    .counter_base = (uint64_t{1} << 63) - 1});
