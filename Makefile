@@ -67,6 +67,16 @@ lockstep-conventional: deps
 	  --preset tb/block_configs/gtx480_staged.yaml --workloads vecadd,atax,mvt,bfs,spmv,kmeans --policies baseline \
 	  --out $(BUILD)-conv/l1-lockstep-conventional
 
+# The conventional L1's assertions against their mutants (tb/mutants/l1d_top_conv.txt) and
+# ConvBaselinePolicy_A against a non-baseline policy, in the same build directory
+# (docs/rtl-verification.md, "Mutation tests in simulation").
+.PHONY: mutants-conventional
+mutants-conventional: deps
+	@cmake -S . -B $(BUILD)-conv -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DL1D_TOP_STAGED_VARIANT=conventional \
+	  -DL1D_TOP_REPLACEMENTS= >/dev/null
+	@cmake --build $(BUILD)-conv -j $(JOBS) --target tb_l1d_top_conv_mutants
+	ctest --test-dir $(BUILD)-conv --output-on-failure -j $(JOBS) -R '^(rtl\.mutant\.conv_|tb\.contract\.Conv)'
+
 # The main job: six workloads x seven policies on gtx480 with the RTL L1 (the verilated l1d_top
 # in every SM), reduced inputs; prints IPC normalised to baseline, L1 miss rates and bypass
 # fractions, and where the JSON went (docs/verilated-l1.md). RUN_L1=golden|lockstep for the

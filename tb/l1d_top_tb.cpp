@@ -792,6 +792,16 @@ TEST(L1dTopStaged, DISABLED_RtlOnGoldenInputs) {
   run_unchecked(staged_config(), "mixed", seed, {}, 3 * kRequests);
 }
 
+// For the conventional L1's mutants (dcgen --variant conventional, tb/mutants/l1d_top_conv.txt,
+// make mutants-conventional): the baseline policy only, every stream, since the conventional
+// l1d_top stops any other policy at ConvBaselinePolicy_A (tb.contract.ConvOtherPolicy).
+TEST(L1dTopStaged, DISABLED_RtlOnGoldenInputsBaseline) {
+  uint64_t seed = 1;
+  Config cfg = staged_config();
+  l1d::apply_policy_preset(cfg, "baseline");
+  for (const std::string& stream : l1d::golden::stream_names()) run_unchecked(cfg, stream, seed++, {});
+}
+
 // Request ids past 2^15 through the staged pipe's response registers (resp_id_q and its D and R
 // copies; make coverage's staged runs, docs/rtl-verification.md), as L1dTop's LockstepIdsPast32K.
 TEST(L1dTopStaged, LockstepIdsPast32K) {
