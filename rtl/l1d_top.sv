@@ -169,11 +169,11 @@ module l1d_top (
 
 `ifndef SYNTHESIS
   // Assertion (docs/rtl-verification.md); not synthesized.
-  // Sector mode runs G = 128 (fixed128) and allocation on_fill; mshr_merge sector needs sector mode
-  // (contract 14); cfg_merge_i 3 means nothing.
+  // Sector mode runs G = 128 (fixed128); mshr_merge sector needs sector mode (contract 14);
+  // cfg_merge_i 3 means nothing.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      TopSectorScope_A: assert (!cfg_sector_q || cfg_gran_q == 2'd0 & !cfg_alloc_q);
+      TopSectorScope_A: assert (!cfg_sector_q || cfg_gran_q == 2'd0);
     end
   end
 

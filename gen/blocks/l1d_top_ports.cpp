@@ -106,9 +106,9 @@ void Top::ports() {
     });
   } else {
     m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
-      v.comment("Sector mode runs G = 128 (fixed128) and allocation on_fill; mshr_merge sector needs sector mode");
-      v.comment("(contract 14); cfg_merge_i 3 means nothing.");
-      v.assert_clocked("TopSectorScope_A", (!cfg_sector).lor(cfg_gran.eq(lit(2, 0)) & !cfg_alloc));
+      v.comment("Sector mode runs G = 128 (fixed128); mshr_merge sector needs sector mode (contract 14);");
+      v.comment("cfg_merge_i 3 means nothing.");
+      v.assert_clocked("TopSectorScope_A", (!cfg_sector).lor(cfg_gran.eq(lit(2, 0))));
       v.assert_clocked("TopSectorMergeScope_A", cfg_merge.ne(lit(2, 3)) & (cfg_merge.ne(lit(2, 2)) | cfg_sector));
     });
   }
