@@ -23,7 +23,12 @@ void Top::describe() {
   m.describe("place; single-cycle pipe and no dirty state only), cfg_merge_i (l1.mshr_merge: 0 stall, 1 block,");
   m.describe("contract 13.3: a load merges into its line's entry and widens it, likewise; 2 sector, contract 14:");
   m.describe("as block, the widenings placed too, sector mode only), cfg_sector_i (1: l1.sector, contract 14:");
-  m.describe("per-sector valid bits on G = 128 lines; single-cycle pipe and allocation on_fill only). The");
+  if (staged_) {  // the staged pipe runs neither (its l1d_top asserts both inputs 0)
+    m.describe("per-sector valid bits on G = 128 lines; single-cycle pipe and allocation on_fill only). The");
+  } else {
+    m.describe("per-sector valid bits on G = 128 lines; single-cycle pipe only; with cfg_alloc_i a sector miss");
+    m.describe("reserves the missing slots of the way holding its line). The");
+  }
   m.describe("replacement policy is the configuration's, built into u_repl.");
   if (!staged_) {
     m.describe("l1.bypass_path direct (contract 13.6): two_level_bypass_o is the two-level unit's mode;");
