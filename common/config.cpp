@@ -966,12 +966,11 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   // l1.hit_latency_at is not here either: every value is the LDST unit's (contract 13.5). before_tag's
   // pipe presents its head on the L1's core port until the port takes it, and holds back the
   // kernel-end and warp-exit events (sim_cpp/core/sm.cpp); the L1 sees ordinary valid/ready traffic.
-  // sector: the single-cycle l1d_top's cfg_sector_i (contract 14): on_fill, merging stall, block or
-  // sector (cfg_merge_i; the last two without dirty state, below), no write allocation (refused below
-  // for every configuration). mshr_merge sector needs sector true (the loader refuses it without).
+  // sector: the single-cycle l1d_top's cfg_sector_i (contract 14): on_fill or on_miss (cfg_alloc_i,
+  // without dirty state, below), merging stall, block or sector (cfg_merge_i; the last two without
+  // dirty state, below), no write allocation (refused below for every configuration). mshr_merge
+  // sector needs sector true (the loader refuses it without).
   if (c.sector && c.pipeline == L1Pipeline::kStaged) return "l1.sector: true with l1.pipeline: staged";
-  if (c.sector && c.allocation != AllocationPolicy::kOnFill)
-    return "l1.allocation: " + to_string(c.allocation) + " with l1.sector: true";
   // l1d_top's arrays have a fixed number of sets: a kernel-by-kernel size is golden-only.
   if (c.carveout != Carveout::kFixed) return "l1.carveout: " + to_string(c.carveout);
   // on_miss and block: the single-cycle l1d_top's cfg_alloc_i and cfg_merge_i, without dirty state (it

@@ -18,7 +18,8 @@
 // found besides probe_o's (l1.allocation on_miss: AgeLRU may turn the load into a bypass at the
 // miss, which then drops the copies of bypass_fetch_o; contract 13.1).
 // cfg_sector_i (l1.sector, contract 14; G = 128, slot i holds chunk i): the held way is the lowest
-// way with a valid slot of the request's line, valid its mask of them; held_o (a way holds the
+// way with a valid or reserved (row_reserved_i, l1.allocation on_miss) slot of the request's line,
+// valid its mask of valid ones; held_o (a way holds the
 // line), hit_o = held and needed within valid (hit_slots_o = needed, hit_way_o the held way),
 // partial_o = a miss with needed & valid not empty; fetch_o = needed & ~valid (bypass_fetch_o is
 // section 4's: on_miss only), probe_o = fetch_o for a load, needed for a store; a load drops no copy, a store's copies are
@@ -42,6 +43,7 @@ module l1d_core_match (
   input  logic [15:0]  row_valid_i,
   input  logic [255:0] row_chunk_tag_i,
   input  logic [15:0]  row_dirty_any_i,
+  input  logic [15:0]  row_reserved_i,
   input  logic [3:0]   extra_copies_i,
   input  logic         cfg_sector_i,
   output logic [3:0]   needed_o,
@@ -161,15 +163,18 @@ module l1d_core_match (
     .writebacks_o   (c_writebacks)
   );
 
-  // Sector mode: the valid slots of the request's line per way, the held way (the lowest with one,
-  // one-hot; a line is held by at most one way), its valid and any-dirty masks.
+  // Sector mode: the valid slots of the request's line per way, the held way (the lowest with a valid
+  // or reserved one, one-hot; a line is held by at most one way: golden sector_line), its valid and
+  // any-dirty masks.
   logic [15:0] s_line_valid;
+  logic [15:0] s_line_live;
   logic [3:0] s_way_any;
   logic [3:0] s_way_sel;
 
   for (genvar gsw = 0; gsw < 4; gsw++) begin : g_s_way
     assign s_line_valid[gsw * 4 +: 4] = common_eq[gsw] ? copy[gsw * 4 +: 4] & row_valid_i[gsw * 4 +: 4] : '0;
-    assign s_way_any[gsw] = |s_line_valid[gsw * 4 +: 4];
+    assign s_line_live[gsw * 4 +: 4] = (common_eq[gsw] ? copy[gsw * 4 +: 4] & row_reserved_i[gsw * 4 +: 4] : '0) | s_line_valid[gsw * 4 +: 4];
+    assign s_way_any[gsw] = |s_line_live[gsw * 4 +: 4];
   end
 
   assign s_way_sel[0] = s_way_any[0];

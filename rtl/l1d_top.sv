@@ -20,7 +20,8 @@
 // place; single-cycle pipe and no dirty state only), cfg_merge_i (l1.mshr_merge: 0 stall, 1 block,
 // contract 13.3: a load merges into its line's entry and widens it, likewise; 2 sector, contract 14:
 // as block, the widenings placed too, sector mode only), cfg_sector_i (1: l1.sector, contract 14:
-// per-sector valid bits on G = 128 lines; single-cycle pipe and allocation on_fill only). The
+// per-sector valid bits on G = 128 lines; single-cycle pipe only; with cfg_alloc_i a sector miss
+// reserves the missing slots of the way holding its line). The
 // replacement policy is the configuration's, built into u_repl.
 // l1.bypass_path direct (contract 13.6): two_level_bypass_o is the two-level unit's mode;
 // store_pending_o says whether a store to the line registered from store_query_line_i at the
@@ -169,11 +170,11 @@ module l1d_top (
 
 `ifndef SYNTHESIS
   // Assertion (docs/rtl-verification.md); not synthesized.
-  // Sector mode runs G = 128 (fixed128) and allocation on_fill; mshr_merge sector needs sector mode
-  // (contract 14); cfg_merge_i 3 means nothing.
+  // Sector mode runs G = 128 (fixed128); mshr_merge sector needs sector mode (contract 14);
+  // cfg_merge_i 3 means nothing.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      TopSectorScope_A: assert (!cfg_sector_q || cfg_gran_q == 2'd0 & !cfg_alloc_q);
+      TopSectorScope_A: assert (!cfg_sector_q || cfg_gran_q == 2'd0);
     end
   end
 
@@ -640,7 +641,7 @@ module l1d_top (
   logic rp_fill;
   logic rp_fill_any;
 
-  assign rp_fill_any = rp_fill | s1_reserve;
+  assign rp_fill_any = rp_fill | s1_reserve & !rp_hit;
 
   logic [1:0] rp_way;
   logic [3:0] rp_eligible;
@@ -713,6 +714,7 @@ module l1d_top (
     .row_valid_i        (t_valid),
     .row_chunk_tag_i    (t_tag),
     .row_dirty_any_i    (t_dirty_any),
+    .row_reserved_i     (t_res),
     .extra_copies_i     (s1_extra_copies),
     .cfg_sector_i       (sector),
     .held_o             (s1_held),
@@ -806,8 +808,8 @@ module l1d_top (
     .age_bypass_o       (pl_age_bypass)
   );
 
-  // Sector mode (contract 14): the way holding the fill's line (a valid slot of it: the lowest such
-  // way, one-hot) takes the entry's sectors; no victim, write-back, AGCB update, AgeLRU bypass or
+  // Sector mode (contract 14): the way holding the fill's line (a valid or reserved slot of it: the
+  // lowest such way, one-hot) takes the entry's sectors; no victim, write-back, AGCB update, AgeLRU bypass or
   // PCAL priority filter; the allocation decision is section 6 step 1's alone.
   logic [3:0] sf_common_eq;
   logic [15:0] sf_copy;
@@ -834,7 +836,7 @@ module l1d_top (
   logic [1:0] sf_way;
 
   for (genvar gfw = 0; gfw < 4; gfw++) begin : g_sf_way
-    assign sf_way_any[gfw] = sf_common_eq[gfw] & |(sf_copy[gfw * 4 +: 4] & t_valid[gfw * 4 +: 4]);
+    assign sf_way_any[gfw] = sf_common_eq[gfw] & |(sf_copy[gfw * 4 +: 4] & (t_valid[gfw * 4 +: 4] | t_res[gfw * 4 +: 4]));
   end
 
   assign sf_way_sel[0] = sf_way_any[0];
@@ -854,17 +856,27 @@ module l1d_top (
 
   assign sf_wanted = mr_bypass == 2'd0 | mr_bypass == 2'd1 & mr_l2 | mr_bypass == 2'd3 & cfg_opportunistic_q;
   assign fill_held = sector & act_fill & |sf_way_any;
-  assign fill_allocates = fill_held ? sf_wanted : fp_allocates;
-  assign fill_way = fill_held ? sf_way : fp_way;
-  assign fill_pos_eff = fill_held ? 2'd0 : fp_pos;
-  assign fill_whole = fp_whole & !fill_held;
-  assign fill_posmask = fill_held ? '0 : fp_posmask;
 
-  // A sector fill promotes (and makes valid) its entry's sectors only.
-  assign fill_slotmask = sector & act_fill ? mr_sectors : fp_slotmask;
-  assign fill_replaces = fp_replaces & !fill_held;
-  assign fill_wb = fill_held ? '0 : fp_wb;
-  assign fill_dirty_n = fill_held ? 3'd0 : fp_dirty_n;
+  // on_miss in sector mode: S1's load reserves in the way holding its line (s1_held: valid or reserved
+  // slots), like a fill into it: no victim (l1d_top_reserve.cpp).
+  logic res_held;
+  logic pl_held;
+  logic [3:0] s1_res_slots;
+
+  assign res_held = sector & on_miss & !act_fill & !s1_store_q & s1_held;
+  assign pl_held = fill_held | res_held;
+  assign fill_allocates = fill_held ? sf_wanted : fp_allocates;
+  assign fill_way = fill_held ? sf_way : res_held ? m_way : fp_way;
+  assign fill_pos_eff = pl_held ? 2'd0 : fp_pos;
+  assign fill_whole = fp_whole & !pl_held;
+  assign fill_posmask = pl_held ? '0 : fp_posmask;
+
+  // A sector fill promotes (and makes valid) its entry's sectors only; a sector reservation promotes
+  // (and reserves) the slots S1 reads (s1_read_sectors).
+  assign fill_slotmask = sector ? (act_fill ? mr_sectors : s1_res_slots) : fp_slotmask;
+  assign fill_replaces = fp_replaces & !pl_held;
+  assign fill_wb = pl_held ? '0 : fp_wb;
+  assign fill_dirty_n = pl_held ? 3'd0 : fp_dirty_n;
 
   logic res_place;
   logic fill_normal;
@@ -890,6 +902,9 @@ module l1d_top (
 
   assign s1_read_sectors = s1_widening ? p_missing : s1_fetch_eff;
 
+  // Sector mode: the slots a reservation takes are those S1 reads (contract 14).
+  assign s1_res_slots = s1_read_sectors;
+
   logic [15:0] final_copies;
 
   for (genvar gi = 0; gi < 16; gi++) begin : g_final_copies
@@ -908,24 +923,28 @@ module l1d_top (
   assign pl_valid = act_fill ? t_valid : t_valid & ~alloc_copies;
   assign pl_common = act_fill ? fill_common : s1_common;
 
-  // A sector fill places a whole line (its sectors at their own slots: first chunk 0).
-  assign pl_slots = act_fill ? (sector ? 3'd4 : fill_slots) : 3'($countones(s1_fetch));
+  // A sector fill or reservation places a whole line (its sectors at their own slots: first chunk 0).
+  assign pl_slots = sector ? 3'd4 : act_fill ? fill_slots : 3'($countones(s1_fetch));
   assign pl_first = act_fill ? (sector ? 2'd0 : fill_first) : s1_first;
   assign pl_ct = act_fill ? fill_chunk_tag[15:2] : s1_chunk_tag[15:2];
 
   // S1's load miss under on_miss: a load that would allocate (no bypass, or PCAL with opportunistic
   // caching) reserves the place found; AgeLRU may bypass it instead (then it fetches bypass_fetch,
   // recorded as a bypass that never allocates: reason 2); no place fails with line_alloc, unless PCAL
-  // (which bypasses). An AGCB-predicted bypass reserves nothing.
+  // (which bypasses). An AGCB-predicted bypass reserves nothing. Sector mode (contract 14): a load
+  // whose line a way holds (res_held) reserves its missing slots there, never fails or bypasses; an
+  // AgeLRU bypass still fetches the missing sectors (section 4's bypass_fetch is not sector mode's).
   logic wants_line;
   logic s1_age_bypass;
+  logic s1_age_fetch;
 
   assign wants_line = on_miss & !s1_store_q & (s1_reason == 2'd0 | s1_reason == 2'd3 & cfg_opportunistic_q);
-  assign s1_place = wants_line & fill_allocates;
-  assign s1_age_bypass = wants_line & pl_age_bypass;
-  assign line_alloc_fail = wants_line & s1_reason == 2'd0 & !fill_allocates & !pl_age_bypass;
-  assign s1_fetch_eff = s1_age_bypass ? s1_bypass_fetch : s1_fetch;
-  assign s1_probe_eff = s1_age_bypass ? s1_bypass_fetch : s1_probe_sectors;
+  assign s1_place = wants_line & (res_held | fill_allocates);
+  assign s1_age_bypass = wants_line & !res_held & pl_age_bypass;
+  assign line_alloc_fail = wants_line & s1_reason == 2'd0 & !res_held & !fill_allocates & !pl_age_bypass;
+  assign s1_age_fetch = s1_age_bypass & !sector;
+  assign s1_fetch_eff = s1_age_fetch ? s1_bypass_fetch : s1_fetch;
+  assign s1_probe_eff = s1_age_fetch ? s1_bypass_fetch : s1_probe_sectors;
   assign s1_reason_eff = s1_age_bypass ? 2'd2 : s1_reason;
 
   // The fill: an entry that reserved its place writes it (valid only if the block is not smaller
@@ -941,7 +960,7 @@ module l1d_top (
   logic [1:0] fill_size;
 
   assign fill_size = fill_slots == 3'd4 ? 2'd2 : fill_slots == 3'd2 ? 2'd1 : 2'd0;
-  assign res_place = mr_res & fill_size >= gran;
+  assign res_place = mr_res & (sector | fill_size >= gran);
   assign fill_normal = fill_allocates & !mr_res & !(on_miss & mr_bypass != 2'd1);
   assign fill_alloc_now = mr_res ? res_place : fill_normal;
 
@@ -962,7 +981,15 @@ module l1d_top (
 
   always_comb begin
     if (rst_ni) begin
-      TopReservedFillHeld_A: assert (!res_fill || res_slots[mr_res_pos]);
+      TopReservedFillHeld_A: assert (!res_fill || (sector ? (res_slots & mr_sectors) == mr_sectors : res_slots[mr_res_pos]));
+    end
+  end
+
+  // Sector mode: a merge into an entry that reserved finds its line held (its reserved slots are in
+  // the way S1 holds), where a sector-merging widening reserves (contract 14).
+  always_comb begin
+    if (rst_ni) begin
+      TopSectorReservedMergeHeld_A: assert (!(sector & act_s1 & !s1_store_q & p_merge & p_merge_res) || s1_held);
     end
   end
 `endif
@@ -1283,6 +1310,14 @@ module l1d_top (
             mshr_widen = 1'b1;
             inc_mem_reads = 3'(1'd1);
             inc_widening_reads = 3'(1'd1);
+            // Sector merging into a reserved entry: the widening's slots are reserved in its way, the
+            // way holding the line (s1_reserve with res_held: row_writes), an on_hit there (contract 14).
+            if (sector_merge & p_merge_res) begin
+              s1_reserve = 1'b1;
+              w_en[fill_way] = 1'b1;
+              rp_hit = 1'b1;
+              rp_way = fill_way;
+            end
           end
           s1_complete = 1'b1;
           s1_miss_done = 1'b1;
@@ -1323,6 +1358,7 @@ module l1d_top (
             s1_reserve = 1'b1;
             w_en[fill_way] = 1'b1;
             rp_way = fill_way;
+            rp_hit = res_held;
             if (fill_replaces) begin
               agcb_inc = 1'b1;
               agcb_inc_idx = 32'(fill_way) == 0 ? t_hpc[0 +: 8] : 32'(fill_way) == 1 ? t_hpc[8 +: 8] : 32'(fill_way) == 2 ? t_hpc[16 +: 8] : t_hpc[24 +: 8];
@@ -1466,7 +1502,13 @@ module l1d_top (
   logic [15:0] res_run;
 
   assign place_run = 16'(fill_run) << {fill_way, fill_pos_eff};
-  assign res_run = res_fill ? 16'(fill_run) << {mr_res_way, mr_res_pos} : '0;
+
+  logic [15:0] s1_res_run;
+
+  // Sector mode: a reservation takes S1's read sectors of its way, and a reserved fill writes its
+  // entry's sectors (its place) of the reserved way (contract 14).
+  assign s1_res_run = sector ? 16'(s1_res_slots) << fill_way * 4 : place_run;
+  assign res_run = res_fill ? (sector ? 16'(mr_sectors) << mr_res_way * 4 : 16'(fill_run) << {mr_res_way, mr_res_pos}) : '0;
 
   logic [15:0] place_inval;
 
@@ -1482,8 +1524,8 @@ module l1d_top (
 
   logic [15:0] slot_tagw;
 
-  assign slot_tagw = fill_write | s1_reserve ? place_run : '0;
-  assign w_res = t_res & ~res_run | (s1_reserve ? place_run : '0);
+  assign slot_tagw = fill_write ? place_run : s1_reserve ? s1_res_run : '0;
+  assign w_res = t_res & ~res_run | (s1_reserve ? s1_res_run : '0);
   assign slot_store = store_hit ? 16'(m_slots) << m_way * 4 : '0;
 
   // Write-back marks the stored bytes dirty; write-through leaves the dirty masks.
@@ -1520,7 +1562,7 @@ module l1d_top (
   for (genvar gw = 0; gw < 4; gw++) begin : g_row_way
     logic fill_here;
 
-    assign fill_here = (fill_write | s1_reserve) & !fill_held & fill_way == 2'(gw);
+    assign fill_here = (fill_write | s1_reserve) & !pl_held & fill_way == 2'(gw);
     assign w_common[gw * 6 +: 6] = fill_here & fill_whole ? pl_common : t_common[gw * 6 +: 6];
     assign w_rank[gw * 8 +: 8] = rank_write & wr_way == 2'(gw) ? rank_new : t_rank[gw * 8 +: 8];
     assign w_hpc[gw * 8 +: 8] = fill_here ? new_hpc : load_hit & m_way == 2'(gw) ? s1_hpc : t_hpc[gw * 8 +: 8];
@@ -2600,7 +2642,7 @@ module l1d_top (
 
   always_comb begin
     if (rst_ni) begin
-      TopOpsExclusive_A: assert ($onehot0({mshr_alloc, mshr_add}) && $onehot0({rp_hit, rp_miss, rp_fill}) && $onehot0({fill_write, res_fill, walk_step, wb_from_s1, store_hit, evict_hit}));
+      TopOpsExclusive_A: assert ($onehot0({mshr_alloc, mshr_add}) && $onehot0({rp_hit & !s1_reserve, rp_miss, rp_fill}) && $onehot0({fill_write, res_fill, walk_step, wb_from_s1, store_hit, evict_hit}));
     end
   end
 

@@ -38,6 +38,7 @@ struct CoreMatchModel {
     std::array<uint32_t, 4> mask{};  // 32 bits per chunk
     std::vector<uint64_t> way_common, valid, dirty;  // per way; valid / dirty: bit s = slot s
     std::vector<uint64_t> tag;                       // [w * 4 + s]
+    std::vector<uint64_t> reserved;  // per way, row_reserved_i (l1d_core_match in sector mode); empty: none
     bool operator==(const In&) const = default;
     friend std::ostream& operator<<(std::ostream& os, const In& in) {
       os << fmt::format("store {} size {} token {} common {:#x} chunk_tag {:#x} gran {} bypass {} bto {} opp {} "
@@ -49,6 +50,7 @@ struct CoreMatchModel {
         os << fmt::format("\n    way {:2}: common {:#x} valid {:04b} dirty {:04b} tags", w, in.way_common[w],
                           in.valid[w], in.dirty[w]);
         for (unsigned s = 0; s < kSlots; ++s) os << fmt::format(" {:#x}", in.tag[w * kSlots + s]);
+        if (w < in.reserved.size()) os << fmt::format(" reserved {:04b}", in.reserved[w]);
       }
       return os;
     }

@@ -41,6 +41,8 @@ struct CoreMatchIo : tb::CoreMatchModel {
     drive_tags(m, in);
     drive_flops(m, in);
     tb::put(m.cfg_sector_i, in.sector);
+    for (unsigned w = 0; w < ways; ++w)
+      tb::put(m.row_reserved_i, w < in.reserved.size() ? in.reserved[w] : 0, w * kSlots, kSlots);
   }
   template <class M>
   Out sample(const M& m) const {
@@ -53,8 +55,9 @@ struct CoreMatchIo : tb::CoreMatchModel {
   }
 
   // Contract section 14 (golden::L1::sector_line, sector_load, sector_store): the held way is the
-  // first way whose common-tag is the request's with a valid slot of its line (slot i holds chunk i);
-  // hit when every needed sector is valid there; a load fetches and probes its missing sectors and
+  // first way whose common-tag is the request's with a valid or reserved slot of its line (slot i
+  // holds chunk i; l1.allocation on_miss reserves slots), valid its valid ones; hit when every needed
+  // sector is valid there; a load fetches and probes its missing sectors and
   // drops no copy; a store probes its needed sectors and drops their valid copies (write-backs by slot).
   Out sector(const In& in) const {
     Out o;
@@ -65,10 +68,14 @@ struct CoreMatchIo : tb::CoreMatchModel {
     bool held = false;
     for (unsigned w = 0; w < ways && !held; ++w) {
       if (in.way_common[w] != in.common) continue;
-      uint64_t v = 0;
-      for (unsigned s = 0; s < kSlots; ++s)
-        if (((in.valid[w] >> s) & 1) && in.tag[w * kSlots + s] >> 2 == line) v |= uint64_t{1} << s;
-      if (v != 0) held = true, way = w, valid = v, dirty = in.dirty[w];
+      uint64_t v = 0, r = 0;
+      const uint64_t res = w < in.reserved.size() ? in.reserved[w] : 0;
+      for (unsigned s = 0; s < kSlots; ++s) {
+        if (in.tag[w * kSlots + s] >> 2 != line) continue;
+        if ((in.valid[w] >> s) & 1) v |= uint64_t{1} << s;
+        if ((res >> s) & 1) r |= uint64_t{1} << s;
+      }
+      if ((v | r) != 0) held = true, way = w, valid = v, dirty = in.dirty[w];
     }
     const uint64_t missing = needed & ~valid;
     o.lookup.fetch = missing;  // bypass_fetch stays section 4's (read under on_miss only)
@@ -93,13 +100,16 @@ struct CoreMatchIo : tb::CoreMatchModel {
     return o;
   }
   // A sector-mode set (G = 128): each filled way holds one line of three (the request's among
-  // them, one way per line and common-tag), slot i chunk i, random valid and dirty masks.
+  // them, one way per line and common-tag), slot i chunk i, random valid and dirty masks, and in
+  // half the sets random reserved masks on the invalid slots (l1.allocation on_miss).
   In random_sector(std::mt19937_64& rng) const {
     In in = random(rng);
     auto below = [&](uint64_t n) { return rng() % n; };
     in.sector = 1;
     in.gran = 2;
     std::set<std::pair<uint64_t, uint64_t>> used;  // (common-tag, line)
+    const bool reserving = below(2) == 0;
+    in.reserved.assign(ways, 0);
     const uint64_t line0 = in.chunk_tag >> 2;
     const std::array<uint64_t, 3> lines = {line0, line0 ^ 1, line0 ^ 2};
     for (unsigned w = 0; w < ways; ++w) {
@@ -111,6 +121,7 @@ struct CoreMatchIo : tb::CoreMatchModel {
       if (below(4) == 0 || !used.insert({in.way_common[w], line}).second) continue;  // left empty
       in.valid[w] = below(16);
       in.dirty[w] = in.valid[w] & below(16);
+      if (reserving) in.reserved[w] = below(16) & ~in.valid[w];
     }
     in.extra = 0;
     return in;
@@ -149,7 +160,7 @@ TYPED_TEST(CoreMatch, SectorRandomMatchesModel) {
   tb::Dut<typename Config::Rtl> dut(tb::wave_name<Config>(models::kBlock), 1);
   Board board(fmt::format("{}/{} sector", models::kBlock, Config::kName), "model ", "rtl   ");
   std::mt19937_64 rng(29);
-  uint64_t hits = 0, partials = 0, line_misses = 0, sector_misses = 0, store_wbs = 0;
+  uint64_t hits = 0, partials = 0, line_misses = 0, sector_misses = 0, store_wbs = 0, reserved_held = 0;
   constexpr uint64_t kCycles = 5'000;
   for (uint64_t c = 0; c < kCycles; ++c) {
     const CoreMatchIo::In in = io.random_sector(rng);
@@ -160,11 +171,15 @@ TYPED_TEST(CoreMatch, SectorRandomMatchesModel) {
     line_misses += !want.held;
     sector_misses += want.held && !want.decision.hit;
     store_wbs += want.decision.wb_n >= 2;
+    CoreMatchIo::In unreserved = in;  // a line held only through reserved slots (on_miss)
+    unreserved.reserved.clear();
+    reserved_held += want.held && !io.golden(unreserved).held;
   }
   std::cout << fmt::format("[ coverage ] sector: {} hits, {} partial, {} sector misses, {} line misses, {} stores "
-                           "with 2+ write-backs\n",
-                           hits, partials, sector_misses, line_misses, store_wbs);
-  for (uint64_t n : {hits, partials, line_misses, sector_misses, store_wbs}) EXPECT_GT(n, kCycles / 100);
+                           "with 2+ write-backs, {} lines held by reserved slots only\n",
+                           hits, partials, sector_misses, line_misses, store_wbs, reserved_held);
+  for (uint64_t n : {hits, partials, line_misses, sector_misses, store_wbs, reserved_held})
+    EXPECT_GT(n, kCycles / 100);
   EXPECT_EQ(board.mismatches(), 0U);
 }
 

@@ -439,6 +439,43 @@ TYPED_TEST(L1dTop, LockstepSectorMerge) {
   EXPECT_GT(widening[1], 0U);
 }
 
+// l1.allocation on_miss in sector mode (contract 14; cfg_alloc_i with cfg_sector_i, the same model),
+// as qv100-accelsim (write-through, kernel-end invalidate every 3,000 cycles): every policy with a
+// model whose granularity is fixed128, merging sector, stall and block in turn, on the "mixed" and
+// "burst" streams every other triple. Over all runs a line miss must fail for want of an
+// unreserved way (line_alloc), a load must merge into a reserved entry (pending hit), a sector miss
+// must find its line held, and a sector-merging load must widen its entry.
+TYPED_TEST(L1dTop, LockstepSectorOnMiss) {
+  uint64_t line_alloc = 0, pending_hits = 0, sector_misses = 0, widening = 0, seed = 230;
+  unsigned k = 0;
+  const Config gtx = l1d::load_preset(TypeParam::kName);
+  constexpr l1d::MshrMerge kMerges[] = {l1d::MshrMerge::kSector, l1d::MshrMerge::kStall, l1d::MshrMerge::kBlock};
+  for (auto [policy, cfg] : sector_configs(gtx)) {
+    const l1d::MshrMerge merge = kMerges[k % 3];
+    const char* stream = k / 3 % 2 == 0 ? "mixed" : "burst";
+    ++k;
+    cfg.l1.allocation = l1d::AllocationPolicy::kOnMiss;
+    cfg.l1.mshr_merge = merge;
+    cfg.l1.write_policy = l1d::WritePolicy::kWriteThrough;
+    cfg.l1.kernel_end = l1d::KernelEndAction::kInvalidate;
+    SCOPED_TRACE(fmt::format("sector on_miss {} policy {} merge {} stream {}", gtx.name, policy,
+                             l1d::to_string(merge), stream));
+    const Run run = lockstep(cfg, {.stream = stream, .seed = seed++, .kernel_cycles = 3'000});
+    expect_clean(run, kRequests);
+    line_alloc += run.counters.res_fail[static_cast<int>(l1d::golden::ResFail::kLineAlloc)];
+    pending_hits += run.counters.pending_hits;
+    sector_misses += run.counters.sector_misses;
+    if (merge == l1d::MshrMerge::kSector) widening += run.counters.widening_reads;
+  }
+  std::cout << fmt::format("[ coverage ] {} sector on_miss: {} line_alloc failures, {} pending hits, {} sector "
+                           "misses, {} widening reads under sector merging\n",
+                           TypeParam::kName, line_alloc, pending_hits, sector_misses, widening);
+  EXPECT_GT(line_alloc, 0U);
+  EXPECT_GT(pending_hits, 0U);
+  EXPECT_GT(sector_misses, 0U);
+  EXPECT_GT(widening, 0U);
+}
+
 // l1.bypass_path direct (contract 13.6) on gtx480-gpgpusim's L1 options with two-level bypassing:
 // B mode (two_level_bypass_o) before every cycle and store_pending_o after it, compared with
 // golden's. Streams with stores whose misses keep the two-level unit in B mode for long spans

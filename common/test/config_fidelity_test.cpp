@@ -56,8 +56,11 @@ TEST(FidelityFields, DefaultsAreTheRealisticL1TheRtlImplements) {
   EXPECT_EQ(rtl_unsupported_l1_option(load_preset("gtx1080").l1), "");
   EXPECT_EQ(rtl_unsupported_l1_option(load_preset("qv100").l1), "l1.carveout: adaptive");
   L1Config sector = load_preset("gtx1080").l1;
-  sector.allocation = AllocationPolicy::kOnMiss;
-  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.allocation: on_miss with l1.sector: true");
+  sector.allocation = AllocationPolicy::kOnMiss;  // gtx1080 is write-through: built (cfg_alloc_i, contract 14)
+  EXPECT_EQ(rtl_unsupported_l1_option(sector), "");
+  sector.write_policy = WritePolicy::kWriteBack;
+  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.allocation: on_miss with l1.write_policy: write_back");
+  sector.write_policy = WritePolicy::kWriteThrough;
   sector.allocation = AllocationPolicy::kOnFill;
   for (const MshrMerge merge : {MshrMerge::kBlock, MshrMerge::kSector}) {
     sector.mshr_merge = merge;  // gtx1080 is write-through: built (cfg_merge_i 1 and 2)

@@ -24,7 +24,7 @@ namespace {
 constexpr unsigned kSlots = 4;
 
 struct SectorIo {
-  Expr sector, store, needed, common_eq, copy, row_valid, row_dirty_any;
+  Expr sector, store, needed, common_eq, copy, row_valid, row_reserved, row_dirty_any;
   Expr c_fetch, c_probe, c_bypass_fetch;  // section 4's
   Expr fetch, probe, bypass_fetch, held;  // the outputs
 };
@@ -33,15 +33,20 @@ struct SectorIo {
 // section 4's answers pass through. golden::L1::sector_line / sector_load / sector_store.
 void sector_outputs(Module& m, unsigned ways, unsigned way_bits, const SectorIo& io, const CoreDecisionPorts& c,
                     const CoreDecisionPorts& o) {
-  m.comment("Sector mode: the valid slots of the request's line per way, the held way (the lowest with one,");
-  m.comment("one-hot; a line is held by at most one way), its valid and any-dirty masks.");
+  m.comment("Sector mode: the valid slots of the request's line per way, the held way (the lowest with a valid");
+  m.comment("or reserved one, one-hot; a line is held by at most one way: golden sector_line), its valid and");
+  m.comment("any-dirty masks.");
   const Expr line_valid = m.logic("s_line_valid", ways * kSlots);
+  const Expr line_live = m.logic("s_line_live", ways * kSlots);  // valid or reserved
   const Expr way_any = m.logic("s_way_any", ways);
   const Expr way_sel = m.logic("s_way_sel", ways);
   m.gen_for("g_s_way", "gsw", 0, ways, [&](Scope& g, const Expr& w) {
     g.assign(line_valid.part(w * kSlots, kSlots),
              mux(io.common_eq[w], io.copy.part(w * kSlots, kSlots) & io.row_valid.part(w * kSlots, kSlots), zeros()));
-    g.assign(way_any[w], red_or(line_valid.part(w * kSlots, kSlots)));
+    g.assign(line_live.part(w * kSlots, kSlots),
+             mux(io.common_eq[w], io.copy.part(w * kSlots, kSlots) & io.row_reserved.part(w * kSlots, kSlots),
+                 zeros()) | line_valid.part(w * kSlots, kSlots));
+    g.assign(way_any[w], red_or(line_live.part(w * kSlots, kSlots)));
   });
   m.assign(way_sel[0], way_any[0]);
   m.gen_for("g_s_sel", "gss", 1, ways, [&](Scope& g, const Expr& w) {
@@ -124,7 +129,8 @@ class CoreMatch final : public RtlBlock {
     m.describe("found besides probe_o's (l1.allocation on_miss: AgeLRU may turn the load into a bypass at the");
     m.describe("miss, which then drops the copies of bypass_fetch_o; contract 13.1).");
     m.describe("cfg_sector_i (l1.sector, contract 14; G = 128, slot i holds chunk i): the held way is the lowest");
-    m.describe("way with a valid slot of the request's line, valid its mask of them; held_o (a way holds the");
+    m.describe("way with a valid or reserved (row_reserved_i, l1.allocation on_miss) slot of the request's line,");
+    m.describe("valid its mask of valid ones; held_o (a way holds the");
     m.describe("line), hit_o = held and needed within valid (hit_slots_o = needed, hit_way_o the held way),");
     m.describe("partial_o = a miss with needed & valid not empty; fetch_o = needed & ~valid (bypass_fetch_o is");
     m.describe("section 4's: on_miss only), probe_o = fetch_o for a load, needed for a store; a load drops no copy, a store's copies are");
@@ -136,6 +142,7 @@ class CoreMatch final : public RtlBlock {
     const Expr row_valid = m.input("row_valid_i", ways * kSlots);
     const Expr row_tag = m.input("row_chunk_tag_i", ways * kSlots * ct_bits);
     const Expr row_dirty_any = m.input("row_dirty_any_i", ways * kSlots);
+    const Expr row_reserved = m.input("row_reserved_i", ways * kSlots);  // read in sector mode only
     const Expr extra_copies = m.input("extra_copies_i", kSlots);
     const Expr cfg_sector = m.input("cfg_sector_i");
 
@@ -197,7 +204,7 @@ class CoreMatch final : public RtlBlock {
                 {"hit_way_o", c.hit_way}, {"hit_slots_o", c.hit_slots}, {"copies_o", c.copies},
                 {"cp_way_o", c.cp_way}, {"cp_slot_o", c.cp_slot}, {"cp_wb_o", c.cp_wb}, {"cp_off_o", c.cp_off},
                 {"writebacks_o", c.dirty_n}});
-    sector_outputs(m, ways, way_bits, SectorIo{cfg_sector, store, needed, common_eq, copy, row_valid, row_dirty_any,
+    sector_outputs(m, ways, way_bits, SectorIo{cfg_sector, store, needed, common_eq, copy, row_valid, row_reserved, row_dirty_any,
                                                c_fetch, c_probe, c_bypass_fetch, fetch, probe, bypass_fetch,
                                                held_line},
                    c, CoreDecisionPorts{hit, partial, hit_way, hit_slots, copies, cp_way, cp_slot, cp_wb, cp_off,

@@ -262,6 +262,16 @@ void Top::s1_actor(Block& f, const Inc& inc) {
             w.assign(mshr_widen, bit(true));
             inc(w, "mem_reads", lit(1, 1));
             inc(w, "widening_reads", lit(1, 1));
+            if (!staged_) {
+              w.comment("Sector merging into a reserved entry: the widening's slots are reserved in its way, the");
+              w.comment("way holding the line (s1_reserve with res_held: row_writes), an on_hit there (contract 14).");
+              w.if_(sector_merge_ & p_merge_res, [&](Block& r) {
+                r.assign(s1_reserve, bit(true));
+                r.assign(w_en[fill_way], bit(true));
+                r.assign(rp_hit, bit(true));
+                r.assign(rp_way, fill_way);
+              });
+            }
           });
           t.assign(s1_complete, bit(true));
           t.assign(s1_miss_done, bit(true));
@@ -289,6 +299,7 @@ void Top::s1_actor(Block& f, const Inc& inc) {
             r.assign(s1_reserve, bit(true));
             r.assign(w_en[fill_way], bit(true));
             r.assign(rp_way, fill_way);
+            if (!staged_) r.assign(rp_hit, res_held);  // sector mode: the held way's on_hit, no on_fill
             r.if_(fill_replaces, [&](Block& u) {
               u.assign(agcb_inc, bit(true));
               u.assign(agcb_inc_idx, select_part(t_hpc, fill_way, ways_, hpc_bits_));

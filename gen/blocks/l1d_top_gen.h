@@ -180,6 +180,7 @@ class Top {
  private:
   std::vector<Expr> cfg_in_, cfg_q_;
   Expr s1_held, s1_buffer, s1_held_data, fill_held;
+  Expr res_held, pl_held, s1_res_slots;  // on_miss in sector mode (l1d_top_reserve.cpp)
   Expr sector_;   // l1.sector (cfg_sector_i; constant 0 in the staged pipe)
   Expr on_miss_;  // l1.allocation on_miss (cfg_alloc_i; constant 0 in the staged pipe)
   // l1.mshr_merge block or sector (cfg_merge_i != 0; 0 in the staged pipe): the merge entry's missing

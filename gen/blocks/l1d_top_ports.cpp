@@ -23,7 +23,12 @@ void Top::describe() {
   m.describe("place; single-cycle pipe and no dirty state only), cfg_merge_i (l1.mshr_merge: 0 stall, 1 block,");
   m.describe("contract 13.3: a load merges into its line's entry and widens it, likewise; 2 sector, contract 14:");
   m.describe("as block, the widenings placed too, sector mode only), cfg_sector_i (1: l1.sector, contract 14:");
-  m.describe("per-sector valid bits on G = 128 lines; single-cycle pipe and allocation on_fill only). The");
+  if (staged_) {  // the staged pipe runs neither (its l1d_top asserts both inputs 0)
+    m.describe("per-sector valid bits on G = 128 lines; single-cycle pipe and allocation on_fill only). The");
+  } else {
+    m.describe("per-sector valid bits on G = 128 lines; single-cycle pipe only; with cfg_alloc_i a sector miss");
+    m.describe("reserves the missing slots of the way holding its line). The");
+  }
   m.describe("replacement policy is the configuration's, built into u_repl.");
   if (!staged_) {
     m.describe("l1.bypass_path direct (contract 13.6): two_level_bypass_o is the two-level unit's mode;");
@@ -106,9 +111,9 @@ void Top::ports() {
     });
   } else {
     m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
-      v.comment("Sector mode runs G = 128 (fixed128) and allocation on_fill; mshr_merge sector needs sector mode");
-      v.comment("(contract 14); cfg_merge_i 3 means nothing.");
-      v.assert_clocked("TopSectorScope_A", (!cfg_sector).lor(cfg_gran.eq(lit(2, 0)) & !cfg_alloc));
+      v.comment("Sector mode runs G = 128 (fixed128); mshr_merge sector needs sector mode (contract 14);");
+      v.comment("cfg_merge_i 3 means nothing.");
+      v.assert_clocked("TopSectorScope_A", (!cfg_sector).lor(cfg_gran.eq(lit(2, 0))));
       v.assert_clocked("TopSectorMergeScope_A", cfg_merge.ne(lit(2, 3)) & (cfg_merge.ne(lit(2, 2)) | cfg_sector));
     });
   }

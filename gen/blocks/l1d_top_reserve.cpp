@@ -45,6 +45,8 @@ void Top::miss_reserve() {
   m.assign(s1_widening, block_ & !s1_store_q & p_merge & p_missing.ne(zeros()));
   Expr read_sectors = m.logic("s1_read_sectors", kSlots);
   m.assign(read_sectors, mux(s1_widening, p_missing, s1_fetch_eff));
+  m.comment("Sector mode: the slots a reservation takes are those S1 reads (contract 14).");
+  m.assign(s1_res_slots, read_sectors);
   const Expr final_copies = copies_in("final_copies", read_sectors);
   m.assign(s1_copies, mux(s1_store_q, m_copies, final_copies));
 
@@ -56,23 +58,27 @@ void Top::miss_reserve() {
   m.assign(s1_first, mux(span.eq(lit(2, 2)), lit(2, 0), mux(span.eq(lit(2, 1)), s1_chunk & lit(2, 2), s1_chunk)));
   m.assign(pl_valid, mux(act_fill, t_valid, t_valid & ~alloc_copies));
   m.assign(pl_common, mux(act_fill, fill_common, s1_common));
-  m.comment("A sector fill places a whole line (its sectors at their own slots: first chunk 0).");
-  m.assign(pl_slots, mux(act_fill, mux(sector_, lit(3, 4), fill_slots), cast(3, countones(s1_fetch))));
+  m.comment("A sector fill or reservation places a whole line (its sectors at their own slots: first chunk 0).");
+  m.assign(pl_slots, mux(sector_, lit(3, 4), mux(act_fill, fill_slots, cast(3, countones(s1_fetch)))));
   m.assign(pl_first, mux(act_fill, mux(sector_, lit(2, 0), fill_first), s1_first));
   m.assign(pl_ct, mux(act_fill, fill_chunk_tag.slice(ct_bits_ - 1, 2), s1_chunk_tag.slice(ct_bits_ - 1, 2)));
 
   m.comment("S1's load miss under on_miss: a load that would allocate (no bypass, or PCAL with opportunistic");
   m.comment("caching) reserves the place found; AgeLRU may bypass it instead (then it fetches bypass_fetch,");
   m.comment("recorded as a bypass that never allocates: reason 2); no place fails with line_alloc, unless PCAL");
-  m.comment("(which bypasses). An AGCB-predicted bypass reserves nothing.");
+  m.comment("(which bypasses). An AGCB-predicted bypass reserves nothing. Sector mode (contract 14): a load");
+  m.comment("whose line a way holds (res_held) reserves its missing slots there, never fails or bypasses; an");
+  m.comment("AgeLRU bypass still fetches the missing sectors (section 4's bypass_fetch is not sector mode's).");
   Expr wants = m.logic("wants_line");
   s1_age_bypass = m.logic("s1_age_bypass");
+  Expr age_fetch = m.logic("s1_age_fetch");  // an AgeLRU bypass at the miss refetches bypass_fetch_o
   m.assign(wants, on_miss_ & !s1_store_q & (s1_reason.eq(lit(2, 0)) | (s1_reason.eq(lit(2, 3)) & cfg_opp)));
-  m.assign(s1_place, wants & fill_allocates);
-  m.assign(s1_age_bypass, wants & pl_age_bypass);
-  m.assign(line_alloc_fail, wants & s1_reason.eq(lit(2, 0)) & !fill_allocates & !pl_age_bypass);
-  m.assign(s1_fetch_eff, mux(s1_age_bypass, s1_bypass_fetch, s1_fetch));
-  m.assign(s1_probe_eff, mux(s1_age_bypass, s1_bypass_fetch, s1_probe_sectors));
+  m.assign(s1_place, wants & (res_held | fill_allocates));
+  m.assign(s1_age_bypass, wants & !res_held & pl_age_bypass);
+  m.assign(line_alloc_fail, wants & s1_reason.eq(lit(2, 0)) & !res_held & !fill_allocates & !pl_age_bypass);
+  m.assign(age_fetch, s1_age_bypass & !sector_);
+  m.assign(s1_fetch_eff, mux(age_fetch, s1_bypass_fetch, s1_fetch));
+  m.assign(s1_probe_eff, mux(age_fetch, s1_bypass_fetch, s1_probe_sectors));
   m.assign(s1_reason_eff, mux(s1_age_bypass, lit(2, 2), s1_reason));
 
   m.comment("The fill: an entry that reserved its place writes it (valid only if the block is not smaller");
@@ -85,7 +91,7 @@ void Top::miss_reserve() {
   m.assign(mr_res_pos, mr_reserve.slice(1, 0));
   Expr fill_size = m.logic("fill_size", 2);  // 0 32 B, 1 64 B, 2 128 B
   m.assign(fill_size, mux(fill_slots.eq(lit(3, 4)), lit(2, 2), mux(fill_slots.eq(lit(3, 2)), lit(2, 1), lit(2, 0))));
-  m.assign(res_place, mr_res & fill_size.ge(gran));
+  m.assign(res_place, mr_res & (sector_ | fill_size.ge(gran)));  // G is 128 and any sector fill is placed
   m.assign(fill_normal, fill_allocates & !mr_res & !(on_miss_ & mr_bypass.ne(lit(2, 1))));
   m.assign(fill_alloc_now, mux(mr_res, res_place, fill_normal));
 
@@ -96,7 +102,12 @@ void Top::miss_reserve() {
     v.comment("A fill that reserved its place finds those slots reserved.");
     Expr res_slots = v.logic("res_slots", kSlots);
     v.assign(res_slots, select_part(t_res, mr_res_way, ways_, kSlots));
-    v.assert_comb("TopReservedFillHeld_A", (!res_fill).lor(res_slots[mr_res_pos]));
+    v.assert_comb("TopReservedFillHeld_A",
+                  (!res_fill).lor(mux(sector_, (res_slots & mr_sectors).eq(mr_sectors), res_slots[mr_res_pos])));
+    v.comment("Sector mode: a merge into an entry that reserved finds its line held (its reserved slots are in");
+    v.comment("the way S1 holds), where a sector-merging widening reserves (contract 14).");
+    v.assert_comb("TopSectorReservedMergeHeld_A",
+                  (!(sector_ & act_s1 & !s1_store_q & p_merge & p_merge_res)).lor(s1_held));
   });
 }
 

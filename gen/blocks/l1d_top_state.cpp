@@ -161,7 +161,7 @@ void Top::assertions() {
   a.act_flush = act_flush;
   a.act_s1 = act_s1;
   // A replacement hit is S1's, except a sector fill's into the way holding its line (contract 14:
-  // on_hit; fill_held implies act_fill).
+  // on_hit; fill_held implies act_fill); S1's reservation in a held sector line is an on_hit too.
   a.fill_actions = {fill_placing, fill_answer, fill_write, mshr_release, rp_fill, rp_hit & fill_held};
   a.flush_actions = {walk_step};
   a.fill_actions.push_back(res_fill);
@@ -176,7 +176,7 @@ void Top::assertions() {
   a.fifo_pop = mshr_release;
   a.fifo_entries = mshrs_;
   a.exclusive_groups = {
-      {mshr_alloc, mshr_add}, {rp_hit, rp_miss, rp_fill}, {fill_write, res_fill, walk_step, wb_from_s1, store_hit, evict_hit}};
+      {mshr_alloc, mshr_add}, {staged_ ? rp_hit : rp_hit & !s1_reserve, rp_miss, rp_fill}, {fill_write, res_fill, walk_step, wb_from_s1, store_hit, evict_hit}};
   a.ways = ways_;
   a.slots = kSlots;
   a.common_bits = cm_bits_;

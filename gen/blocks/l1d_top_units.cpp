@@ -52,7 +52,8 @@ void Top::policy_units() {
   rp_miss = m.logic("rp_miss");
   rp_fill = m.logic("rp_fill");
   rp_fill_any = m.logic("rp_fill_any");  // the fill's on_fill, or S1's at an on_miss reservation
-  m.assign(rp_fill_any, rp_fill | s1_reserve);
+  // Single-cycle: a reservation in a held sector line hears on_hit instead (contract 14).
+  m.assign(rp_fill_any, rp_fill | (staged_ ? s1_reserve : s1_reserve & !rp_hit));
   rp_way = m.logic("rp_way", way_bits_);  // the hit or filled way
   rp_eligible = m.logic("rp_eligible", ways_);
   rp_victim = m.logic("rp_victim", way_bits_);
@@ -102,7 +103,7 @@ void Top::s1_decision() {
               {"cfg_bypass_i", cfg_bypass}, {"cfg_bto_i", cfg_bto}, {"cfg_opportunistic_i", cfg_opp},
               {"cfg_line_fetch_i", cfg_line_fetch}, {"agcb_bypass_i", agcb_bypass}, {"two_level_bypass_i", tl_bypass}, {"row_common_tag_i", t_common},
               {"row_valid_i", t_valid}, {"row_chunk_tag_i", t_tag}, {"row_dirty_any_i", t_dirty_any},
-              {"extra_copies_i", s1_extra_copies}, {"cfg_sector_i", sector_}, {"held_o", s1_held},
+              {"row_reserved_i", t_res}, {"extra_copies_i", s1_extra_copies}, {"cfg_sector_i", sector_}, {"held_o", s1_held},
               {"needed_o", s1_needed}, {"fetch_o", s1_fetch},
               {"probe_o", s1_probe_sectors}, {"reason_o", s1_reason}, {"bypass_fetch_o", s1_bypass_fetch}, {"hit_o", m_hit}, {"partial_o", m_partial}, {"hit_way_o", m_way},
               {"hit_slots_o", m_slots}, {"copies_o", m_copies}, {"cp_way_o", cp_way}, {"cp_slot_o", cp_slot},
@@ -165,8 +166,8 @@ void Top::fill_decision() {
               {"block_slots_o", fp_slotmask}, {"replaces_valid_o", fp_replaces}, {"writeback_slots_o", fp_wb},
               {"writebacks_o", fp_dirty_n}, {"age_bypass_o", pl_age_bypass}});
 
-  m.comment("Sector mode (contract 14): the way holding the fill's line (a valid slot of it: the lowest such");
-  m.comment("way, one-hot) takes the entry's sectors; no victim, write-back, AGCB update, AgeLRU bypass or");
+  m.comment("Sector mode (contract 14): the way holding the fill's line (a valid or reserved slot of it: the");
+  m.comment("lowest such way, one-hot) takes the entry's sectors; no victim, write-back, AGCB update, AgeLRU bypass or");
   m.comment("PCAL priority filter; the allocation decision is section 6 step 1's alone.");
   const Expr f_common_eq = m.logic("sf_common_eq", ways_);
   const Expr f_copy = m.logic("sf_copy", ways_ * kSlots);
@@ -181,7 +182,8 @@ void Top::fill_decision() {
   const Expr f_sel = m.logic("sf_way_sel", ways_);
   const Expr f_way = m.logic("sf_way", way_bits_);
   m.gen_for("g_sf_way", "gfw", 0, ways_, [&](Scope& g, const Expr& w) {
-    g.assign(f_any[w], f_common_eq[w] & red_or(f_copy.part(w * kSlots, kSlots) & t_valid.part(w * kSlots, kSlots)));
+    g.assign(f_any[w], f_common_eq[w] & red_or(f_copy.part(w * kSlots, kSlots) &
+                                               (t_valid.part(w * kSlots, kSlots) | t_res.part(w * kSlots, kSlots))));
   });
   m.assign(f_sel[Expr(0U)], f_any[Expr(0U)]);
   m.gen_for("g_sf_sel", "gfs", 1, ways_, [&](Scope& g, const Expr& w) {
@@ -195,16 +197,24 @@ void Top::fill_decision() {
   Expr f_wanted = m.logic("sf_wanted");
   m.assign(f_wanted, mr_bypass.eq(lit(2, 0)) | (mr_bypass.eq(lit(2, 1)) & mr_l2) | (mr_bypass.eq(lit(2, 3)) & cfg_opp));
   m.assign(fill_held, sector_ & act_fill & red_or(f_any));
+  m.comment("on_miss in sector mode: S1's load reserves in the way holding its line (s1_held: valid or reserved");
+  m.comment("slots), like a fill into it: no victim (l1d_top_reserve.cpp).");
+  res_held = m.logic("res_held");
+  pl_held = m.logic("pl_held");  // the place is the way holding the line (the fill's or S1's)
+  s1_res_slots = m.logic("s1_res_slots", kSlots);  // driven by miss_reserve
+  m.assign(res_held, sector_ & on_miss_ & !act_fill & !s1_store_q & s1_held);
+  m.assign(pl_held, fill_held | res_held);
   m.assign(fill_allocates, mux(fill_held, f_wanted, fp_alloc));
-  m.assign(fill_way, mux(fill_held, f_way, fp_way));
-  m.assign(fill_pos, mux(fill_held, lit(2, 0), fp_pos));
-  m.assign(fill_whole, fp_whole & !fill_held);
-  m.assign(fill_posmask, mux(fill_held, zeros(), fp_posmask));
-  m.comment("A sector fill promotes (and makes valid) its entry's sectors only.");
-  m.assign(fill_slotmask, mux(sector_ & act_fill, mr_sectors, fp_slotmask));
-  m.assign(fill_replaces, fp_replaces & !fill_held);
-  m.assign(fill_wb, mux(fill_held, zeros(), fp_wb));
-  m.assign(fill_dirty_n, mux(fill_held, lit(3, 0), fp_dirty_n));
+  m.assign(fill_way, mux(fill_held, f_way, mux(res_held, m_way, fp_way)));
+  m.assign(fill_pos, mux(pl_held, lit(2, 0), fp_pos));
+  m.assign(fill_whole, fp_whole & !pl_held);
+  m.assign(fill_posmask, mux(pl_held, zeros(), fp_posmask));
+  m.comment("A sector fill promotes (and makes valid) its entry's sectors only; a sector reservation promotes");
+  m.comment("(and reserves) the slots S1 reads (s1_read_sectors).");
+  m.assign(fill_slotmask, mux(sector_, mux(act_fill, mr_sectors, s1_res_slots), fp_slotmask));
+  m.assign(fill_replaces, fp_replaces & !pl_held);
+  m.assign(fill_wb, mux(pl_held, zeros(), fp_wb));
+  m.assign(fill_dirty_n, mux(pl_held, lit(3, 0), fp_dirty_n));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -45,7 +45,16 @@ void Top::row_writes() {
   // pos failed Verilator's WIDTH lint for every way count but 4 (gtx1080's 48 ways).
   static_assert(kSlots == 4);
   m.assign(place_run, cast(rw, fill_run) << concat({fill_way, fill_pos}));
-  m.assign(res_run, staged_ ? zeros() : mux(res_fill, cast(rw, fill_run) << concat({mr_res_way, mr_res_pos}), zeros()));
+  const Expr s1_res_run = staged_ ? place_run : m.logic("s1_res_run", ways_ * kSlots);  // the slots S1 reserves
+  if (!staged_) {
+    m.comment("Sector mode: a reservation takes S1's read sectors of its way, and a reserved fill writes its");
+    m.comment("entry's sectors (its place) of the reserved way (contract 14).");
+    m.assign(s1_res_run, mux(sector_, cast(rw, s1_res_slots) << (fill_way * kSlots), place_run));
+  }
+  m.assign(res_run, staged_ ? zeros()
+                            : mux(res_fill, mux(sector_, cast(rw, mr_sectors) << (mr_res_way * kSlots),
+                                                cast(rw, fill_run) << concat({mr_res_way, mr_res_pos})),
+                                  zeros()));
   Expr place_inval = m.logic("place_inval", ways_ * kSlots);
   m.assign(place_inval, cast(rw, fill_posmask) << (fill_way * kSlots));
   m.assign(s1_inval, mux(wb_from_s1, s1_copies | mux(s1_reserve, place_inval, zeros()),
@@ -57,8 +66,9 @@ void Top::row_writes() {
   m.assign(fill_keep, mux(fill_held | (sector_ & act_fill), cast(rw, mr_sectors) << (fill_way * kSlots), place_run));
   m.assign(slot_fill, mux(fill_write, fill_keep, mux(res_place, res_run, zeros())));
   Expr slot_tagw = m.logic("slot_tagw", ways_ * kSlots);  // chunk-tags written: a placed block's
-  m.assign(slot_tagw, mux(fill_write | s1_reserve, place_run, zeros()));
-  if (!staged_) m.assign(w_res, (t_res & ~res_run) | mux(s1_reserve, place_run, zeros()));
+  m.assign(slot_tagw, staged_ ? mux(fill_write | s1_reserve, place_run, zeros())
+                              : mux(fill_write, place_run, mux(s1_reserve, s1_res_run, zeros())));
+  if (!staged_) m.assign(w_res, (t_res & ~res_run) | mux(s1_reserve, s1_res_run, zeros()));
   m.assign(slot_store, mux(store_hit, cast(rw, m_slots) << (m_way * kSlots), zeros()));
   m.comment("Write-back marks the stored bytes dirty; write-through leaves the dirty masks.");
   m.assign(slot_dirty, mux(write_back_, slot_store, zeros()));
@@ -91,7 +101,7 @@ void Top::row_writes() {
   m.assign(new_prio, mux(act_fill, mr_token, s1_token_q));
   m.gen_for("g_row_way", "gw", 0, ways_, [&](Scope& g, const Expr& w) {
     Expr fill_here = g.logic("fill_here");
-    g.assign(fill_here, (fill_write | s1_reserve) & !fill_held & fill_way.eq(cast(way_bits_, w)));
+    g.assign(fill_here, (fill_write | s1_reserve) & !(staged_ ? fill_held : pl_held) & fill_way.eq(cast(way_bits_, w)));
     g.assign(w_common.part(w * cm_bits_, cm_bits_),
              mux(fill_here & fill_whole, pl_common, t_common.part(w * cm_bits_, cm_bits_)));
     g.assign(w_rank.part(w * (kSlots * 2), kSlots * 2),

@@ -193,10 +193,10 @@ TEST_F(GpusimCli, VerilatedRefusesSectorAndDirectNamingTheField) {
   // carveout adaptive (docs/simulator.md "L1 carveout"): gtx480's 16 KB of 4 ways is what a 48 KB
   // option leaves of 64 KB; the RTL's arrays have one size.
   const std::map<std::string, std::string> lines = {
-      {"sector", "  sector: true\n  allocation: on_miss\n"},  // the RTL's sector mode allocates on fill only
+      {"sector", "  sector: true\n  write_allocate: lazy_fetch_on_read\n"},  // the RTL allocates no store
       {"direct", "  bypass_path: direct\n  pipeline: staged\n"},
       {"adaptive", "  carveout: adaptive\n  unified_bytes: 65536\n  shared_options_kb: [0, 48]\n"}};
-  for (const auto& [file, field] : {std::pair{"sector", "l1.allocation: on_miss with l1.sector: true"},
+  for (const auto& [file, field] : {std::pair{"sector", "l1.write_allocate: lazy_fetch_on_read"},
                                     std::pair{"direct", "l1.bypass_path: direct with l1.pipeline: staged"},
                                     std::pair{"adaptive", "l1.carveout: adaptive"}}) {
     const fs::path cfg = dir / (std::string(file) + ".yaml");
