@@ -144,6 +144,7 @@ experiments-compare:
 # 8 elements per thread; written once to $(BUILD)/traces), on 1 and 2 threads.
 BENCH_TRACE = $(BUILD)/traces/elementwise-3520x8
 bench: build
+	@cmake --build $(BUILD) -j $(JOBS) --target gpusim_bench  # not in the default build (CMakeLists.txt)
 	@test -f $(BENCH_TRACE)/kernelslist.g || python3 scripts/gen_elementwise_trace.py --ctas 3520 --iters 8 --out $(BENCH_TRACE)
 	GPUSIM_BENCH_TRACE=$(BENCH_TRACE) $(BUILD)/bin/gpusim_bench
 
