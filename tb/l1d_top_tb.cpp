@@ -28,6 +28,9 @@
 #include "l1d_top_models.h"
 #include "sim_cpp/verilated/verilated_l1.h"
 #include "tb/fixture.h"
+#ifdef L1D_TB_STAGED_MODEL  // CMakeLists.txt: the staged model's pins, for tb.contract.StagedOnMiss
+#include "Vl1d_top_gtx480_staged.h"
+#endif
 
 namespace {
 
@@ -786,6 +789,109 @@ TYPED_TEST(L1dTop, DISABLED_ContractCfgChanged) {  // TopCfgStable_A
 TYPED_TEST(L1dTop, DISABLED_ContractMemRespMshrOutOfRange) {  // TopMemRespMshrInRange_A
   run_unchecked(l1d::load_preset(TypeParam::kName), "mixed", 6, {.bad_mshr_from = 2'000});
 }
+
+// For the mutants of the on_miss reservation assertions (tb/mutants/l1d_top.txt:
+// TopReservedFillHeld_A, TopSectorReservedMergeHeld_A), which DISABLED_RtlOnGoldenInputs never
+// reaches (it runs no on_miss and no sector mode): the RTL stepped unchecked on
+// tb/block_configs/gtx480_sector_onmiss.yaml (sector mode, allocation on_miss, write-through,
+// kernel-end invalidate) for every policy with a model whose granularity is fixed128, merging
+// sector, stall and block in turn, on the "mixed" and "burst" streams, 4,000 requests each.
+TYPED_TEST(L1dTop, DISABLED_RtlOnSectorOnMissInputs) {
+  Config base =
+      l1d::load_config_file(std::string(PROJECT_SOURCE_DIR) + "/tb/block_configs/gtx480_sector_onmiss.yaml");
+  // sector_configs applies each policy preset, which refuses DyCache's granularities with sector
+  // (and merging sector without it): off while the presets are applied, on again per configuration.
+  base.l1.sector = false;
+  base.l1.mshr_merge = l1d::MshrMerge::kStall;
+  constexpr l1d::MshrMerge kMerges[] = {l1d::MshrMerge::kSector, l1d::MshrMerge::kStall, l1d::MshrMerge::kBlock};
+  uint64_t seed = 300;
+  unsigned k = 0;
+  for (auto [policy, cfg] : sector_configs(base)) {
+    cfg.l1.mshr_merge = kMerges[k++ % 3];
+    for (const char* stream : {"mixed", "burst"}) run_unchecked(cfg, stream, seed++, {}, kRequests / 3);
+  }
+}
+
+// The control of run_raw_cfg below: the legal configuration it starts from, held through reset and
+// 100 idle cycles, stops at no assertion (tb.contract.RawLegalConfigSilent passes only if this returns).
+template <class Rtl, class Set>
+void run_raw_cfg(Set set_illegal);
+TYPED_TEST(L1dTop, DISABLED_RawLegalConfig) {
+  run_raw_cfg<typename TypeParam::Rtl>([](auto&) {});
+}
+
+// The configuration-scope contracts (TopSectorScope_A, TopSectorMergeScope_A, TopOnMissNoDirtyState_A)
+// check the cfg_*_q the reset edge loads. The verilated L1 (make_verilated_l1) refuses these
+// configurations before the RTL sees them (rtl_unsupported_l1_option, the loader; cfg_merge_i 3 has
+// no Config value at all), so these cases drive the model's pins themselves: every cfg_*_i input set
+// to a legal configuration (write-through, on_fill, stall, no sector, fixed128), one or two changed
+// to the illegal one, held through reset, then idle cycles: the first edge after reset must stop the
+// run at the named assertion (tb.contract.*, scripts/expect_assert.sh); returning is a failure.
+template <class Rtl, class Set>
+void run_raw_cfg(Set set_illegal) {
+  tb::Dut<Rtl> dut("l1d_top_contract", 1);
+  dut->cfg_bypass_i = 0;
+  dut->cfg_gran_i = 0;  // fixed128
+  dut->cfg_bto_i = 0;
+  dut->cfg_opportunistic_i = 0;
+  dut->cfg_keep_large_i = 0;
+  dut->cfg_line_fetch_i = 0;
+  dut->cfg_write_i = 1;  // write-through
+  dut->cfg_kernel_end_inv_i = 0;
+  dut->cfg_alloc_i = 0;
+  dut->cfg_merge_i = 0;
+  dut->cfg_sector_i = 0;
+  dut->core_req_valid_i = 0;
+  dut->mem_req_ready_i = 1;
+  dut->mem_resp_valid_i = 0;
+  dut->warp_launch_i = 0;
+  dut->warp_exit_i = 0;
+  dut->kernel_start_i = 0;
+  dut->kernel_end_i = 0;
+  dut->agelru_enable_i = 1;
+  set_illegal(*dut);
+  dut.reset();
+  for (int i = 0; i < 100; ++i) {
+    dut.settle();
+    dut.tick();
+  }
+}
+TYPED_TEST(L1dTop, DISABLED_ContractSectorNotFixed128) {  // TopSectorScope_A
+  run_raw_cfg<typename TypeParam::Rtl>([](auto& m) {
+    m.cfg_sector_i = 1;
+    m.cfg_gran_i = 1;  // static64 (sim_cpp/verilated gran_code)
+  });
+}
+TYPED_TEST(L1dTop, DISABLED_ContractSectorMergeWithoutSector) {  // TopSectorMergeScope_A
+  run_raw_cfg<typename TypeParam::Rtl>([](auto& m) { m.cfg_merge_i = 2; });
+}
+TYPED_TEST(L1dTop, DISABLED_ContractMergeCodeUnused) {  // TopSectorMergeScope_A
+  run_raw_cfg<typename TypeParam::Rtl>([](auto& m) {
+    m.cfg_merge_i = 3;
+    m.cfg_sector_i = 1;
+  });
+}
+TYPED_TEST(L1dTop, DISABLED_ContractOnMissWriteBack) {  // TopOnMissNoDirtyState_A
+  run_raw_cfg<typename TypeParam::Rtl>([](auto& m) {
+    m.cfg_alloc_i = 1;
+    m.cfg_write_i = 0;
+  });
+}
+TYPED_TEST(L1dTop, DISABLED_ContractBlockMergeWriteBack) {  // TopOnMissNoDirtyState_A
+  run_raw_cfg<typename TypeParam::Rtl>([](auto& m) {
+    m.cfg_merge_i = 1;
+    m.cfg_write_i = 0;
+  });
+}
+
+#ifdef L1D_TB_STAGED_MODEL
+// The staged pipe runs allocation on_fill and mshr_merge stall only and no sector mode
+// (TopStagedOnFillStall_A); make_verilated_l1 refuses the others (rtl_unsupported_l1_option), so
+// this drives the staged model's pins as run_raw_cfg does: on_miss, write-through.
+TEST(L1dTopStaged, DISABLED_ContractOnMiss) {  // TopStagedOnFillStall_A
+  run_raw_cfg<Vl1d_top_gtx480_staged>([](auto& m) { m.cfg_alloc_i = 1; });
+}
+#endif
 
 // The staged l1d_top (contract v2, docs/l1d-microarchitecture.md section 16; the configuration
 // tb/block_configs/gtx480_staged.yaml) in lockstep with the staged golden::L1: every policy its
