@@ -175,11 +175,12 @@ void L1::apply_events(const L1Inputs& in) {
     for (uint32_t set = 0; set < sets_.size(); ++set)
       for (uint32_t way = 0; way < ways_; ++way) {
         CacheLine& line = sets_[set][way];
-        line.priority = false;
+        line.priority = false;  // the tag index's copy: clear_priority below
         if (!invalidate) continue;
         for (Slot& slot : line.slot) slot.valid = slot.written = false;
         sync_tags(set, way);
       }
+    tags_.clear_priority();
     if (invalidate)
       flushing_ = false;  // a granularity flush has nothing left to do
     else
@@ -325,8 +326,9 @@ L1::S1Result L1::load(const CoreReq& req, const DecodedAddr& d) {
   if (place) {
     const uint32_t first_chunk = static_cast<uint32_t>(std::countr_zero(fetch));
     take_placement(d.set, *place, place_slots, first_chunk, d.chunk_tag, d.common_tag, e);
-    sync_tags(d.set, place->way);  // the fill makes the slots valid (complete_reserved_fill)
+    // The fill makes the slots valid (complete_reserved_fill); the tag index records the reservation.
     for (uint32_t i = 0; i < place_slots; ++i) set[place->way].slot[place->pos + i].reserved = true;
+    sync_tags(d.set, place->way);
     e.reserved = true;
     e.reserved_way = place->way;
     e.reserved_pos = place->pos;
@@ -602,18 +604,20 @@ std::optional<L1::Placement> L1::choose_placement(uint32_t set_idx, uint64_t com
                                                   bool opportunistic, const WaySlotMasks* ignore) const {
   const std::vector<CacheLine>& set = sets_[set_idx];
   const auto ign = [&](uint32_t w) -> uint8_t { return ignore ? (*ignore)[w] : 0; };
-  // One pass reads each line's slot flags once, as per-way masks: the ways with a live slot, with a
-  // reserved slot, and those the allocation filter allows. Before, each question walked the 64 ways
-  // of a qv100 set again (choose_placement was 4 % of a qv100 trace run; docs/performance.md).
-  uint64_t live = 0, held = 0, allowed = 0;
-  for (uint32_t w = 0; w < ways_; ++w) {
-    const CacheLine& l = set[w];
-    const uint64_t bit = uint64_t{1} << w;
-    const bool is_live = live_line(l, ign(w));
-    if (is_live) live |= bit;
-    if (l.any_reserved()) held |= bit;
-    if (!opportunistic || !is_live || !l.priority) allowed |= bit;
-  }
+  // The ways with a live slot, with a reserved slot, and those the allocation filter allows, as
+  // masks: the tag index keeps the first two and the lines' priority flags per set, so only the
+  // ways whose slots the caller ignores are read again. Before, every fill walked each line of the
+  // set (2 390 instructions a call on qv100's 64 ways; docs/performance.md).
+  const TagIndex::SetMasks& m = tags_.masks(set_idx);
+  uint64_t live = m.live;
+  const uint64_t held = m.held;
+  if (ignore)
+    for (uint64_t ways = live; ways; ways &= ways - 1) {
+      const auto w = static_cast<uint32_t>(std::countr_zero(ways));
+      if ((*ignore)[w] && !live_line(set[w], (*ignore)[w])) live &= ~(uint64_t{1} << w);
+    }
+  const uint64_t all = ways_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << ways_) - 1;
+  const uint64_t allowed = opportunistic ? all & ~(live & m.prio) : all;
   // A partial position in a line of the same common-tag (lowest such way; in it the aligned
   // position whose most recent live slot is oldest, ties to the lowest; reserved slots excluded).
   if (slots < kSlotsPerLine) {
@@ -641,10 +645,8 @@ std::optional<L1::Placement> L1::choose_placement(uint32_t set_idx, uint64_t com
   const uint64_t eligible = allowed & ~held;
   if (eligible == 0) return std::nullopt;
   if (const uint64_t free = eligible & ~live) return Placement{static_cast<uint32_t>(std::countr_zero(free)), 0, true};
-  std::array<uint8_t, kMaxWays> awids{};
-  for (uint32_t w = 0; w < ways_; ++w) awids[w] = set[w].awid;
   const uint32_t way =
-      replacement_->victim(set_idx, VictimContext{WayMask(eligible), awids.data(), &ages_, agelru_enable_});
+      replacement_->victim(set_idx, VictimContext{WayMask(eligible), tags_.awids(set_idx), &ages_, agelru_enable_});
   return Placement{way, 0, true};
 }
 

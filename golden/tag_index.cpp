@@ -9,6 +9,8 @@ TagIndex::TagIndex(uint32_t sets, uint32_t ways, uint32_t lines_per_way)
     : ways_(ways),
       way_(size_t{sets} * ways),
       occupied_((size_t{sets} * ways + 63) / 64, 0),
+      masks_(sets),
+      awid_(size_t{sets} * ways, 0),
       lines_(size_t{sets} * ways * lines_per_way) {}
 
 namespace {
@@ -25,6 +27,18 @@ struct LineParts {
     if (!holds(p)) part[n++] = p;
   }
 };
+
+struct PlacementBits {
+  bool live = false, held = false;
+};
+PlacementBits placement_bits(const CacheLine& line) {
+  PlacementBits b;
+  for (const Slot& s : line.slot) {
+    b.live |= s.valid || s.written;
+    b.held |= s.reserved;
+  }
+  return b;
+}
 }  // namespace
 
 void TagIndex::sync(uint32_t set, uint32_t way, const CacheLine& line) {
@@ -52,6 +66,12 @@ void TagIndex::sync(uint32_t set, uint32_t way, const CacheLine& line) {
   for (uint32_t s = 0; s < kSlotsPerLine; ++s) slots[s] = packed(line, s);
   const uint64_t word_bit = uint64_t{1} << (i % 64);
   occupied_[i / 64] = after.n ? occupied_[i / 64] | word_bit : occupied_[i / 64] & ~word_bit;
+  const PlacementBits b = placement_bits(line);
+  SetMasks& m = masks_[set];
+  m.live = b.live ? m.live | bit : m.live & ~bit;
+  m.held = b.held ? m.held | bit : m.held & ~bit;
+  m.prio = line.priority ? m.prio | bit : m.prio & ~bit;
+  awid_[i] = line.awid;
 }
 
 bool TagIndex::in_step(uint32_t set, uint32_t way, const CacheLine& line) const {
@@ -60,6 +80,11 @@ bool TagIndex::in_step(uint32_t set, uint32_t way, const CacheLine& line) const 
   bool any = false;
   for (uint32_t s = 0; s < kSlotsPerLine; ++s) any |= line.slot[s].valid;
   if (way_empty(set, way) == any) return false;
+  const PlacementBits b = placement_bits(line);
+  const SetMasks& sm = masks_[set];
+  const auto has = [way](uint64_t mask) { return ((mask >> way) & 1) != 0; };
+  if (has(sm.live) != b.live || has(sm.held) != b.held || has(sm.prio) != line.priority || awid_[i] != line.awid)
+    return false;
   for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
     if (way_[i].slot[s] != packed(line, s)) return false;
     if (!line.slot[s].valid) continue;

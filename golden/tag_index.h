@@ -1,7 +1,10 @@
 // A packed copy of the L1's tag state, kept in step with the lines, so that a lookup does not
 // walk every way's 200-byte CacheLine (docs/performance.md):
 //   - per way the common tag and per slot the chunk tag or "empty", in flat arrays;
-//   - per (set, common tag, memory line) the ways holding a valid chunk of that line.
+//   - per (set, common tag, memory line) the ways holding a valid chunk of that line;
+//   - per set, one bit per way, the ways with a live slot (valid or written), with a reserved slot,
+//     and with the PCAL priority flag, and per way the filler's AWID: what L1::choose_placement
+//     reads, so that a fill does not walk the 48-64 lines of a large set.
 // It holds no state of its own: L1::check_invariants compares it with the lines.
 #pragma once
 
@@ -21,8 +24,21 @@ class TagIndex {
   // sector L1's table is a quarter of the size (qv100 at 128 KB: 64 KB per SM instead of 256 KB).
   TagIndex(uint32_t sets, uint32_t ways, uint32_t lines_per_way = kSlotsPerLine);
 
-  // Re-reads way `way` of set `set` after its common tag or a slot's valid bit or chunk tag changed.
+  // Re-reads way `way` of set `set` after its common tag, a slot's valid, written or reserved bit or
+  // chunk tag, or the line's priority or AWID changed.
   void sync(uint32_t set, uint32_t way, const CacheLine& line);
+  // Every line's priority flag cleared (kernel end) without a sync of each way.
+  void clear_priority() {
+    for (SetMasks& m : masks_) m.prio = 0;
+  }
+  // Per set, one bit per way (see the file comment).
+  struct SetMasks {
+    uint64_t live = 0;  // a slot valid or written (l1.write_allocate)
+    uint64_t held = 0;  // a slot reserved (l1.allocation on_miss)
+    uint64_t prio = 0;  // CacheLine::priority
+  };
+  const SetMasks& masks(uint32_t set) const { return masks_[set]; }
+  const uint8_t* awids(uint32_t set) const { return &awid_[size_t{set} * ways_]; }
   bool in_step(uint32_t set, uint32_t way, const CacheLine& line) const;
   // No valid slot in way `way` of set `set`: one bit of a packed array, so that a kernel-end walk
   // over a large L1 (L1::flush_step) reads a few hundred bytes per SM, not every way's slots.
@@ -79,6 +95,8 @@ class TagIndex {
   };
   std::vector<WayTags> way_;
   std::vector<uint64_t> occupied_;  // bit set * ways + way: the way has a valid slot
+  std::vector<SetMasks> masks_;     // per set
+  std::vector<uint8_t> awid_;       // set * ways + way: CacheLine::awid
   FlatMap<LineKey, uint64_t, LineKeyHash> lines_;  // way mask per memory line held
 };
 

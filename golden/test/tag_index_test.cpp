@@ -79,5 +79,55 @@ TEST(TagIndex, SearchesGiveTheSameResultsAsTheLines) {
   }
 }
 
+// The per-set placement masks (L1::choose_placement reads them instead of the lines): after each
+// sync they equal a scan of the lines, and in_step notices a line changed without a sync.
+TEST(TagIndex, PlacementMasksMatchTheLinesAndStaleOnesAreCaught) {
+  std::mt19937 rng(5);
+  const uint32_t sets = 3, ways = 48;
+  std::vector<std::vector<CacheLine>> lines(sets, std::vector<CacheLine>(ways));
+  TagIndex index(sets, ways);
+  for (int step = 0; step < 20000; ++step) {
+    const auto s = static_cast<uint32_t>(rng() % sets), w = static_cast<uint32_t>(rng() % ways);
+    CacheLine& l = lines[s][w];
+    for (Slot& slot : l.slot) {
+      const auto state = static_cast<uint32_t>(rng() % 5);  // invalid, valid, reserved, written, invalid
+      slot.valid = state == 1;
+      slot.reserved = state == 2;
+      slot.written = state == 3;
+    }
+    l.priority = rng() % 2 != 0;
+    l.awid = static_cast<uint8_t>(rng() % 64);
+    index.sync(s, w, l);
+    uint64_t live = 0, held = 0, prio = 0;
+    for (uint32_t v = 0; v < ways; ++v) {
+      const CacheLine& x = lines[s][v];
+      for (const Slot& slot : x.slot) {
+        if (slot.valid || slot.written) live |= uint64_t{1} << v;
+        if (slot.reserved) held |= uint64_t{1} << v;
+      }
+      if (x.priority) prio |= uint64_t{1} << v;
+      ASSERT_EQ(index.awids(s)[v], x.awid) << "step " << step << " way " << v;
+    }
+    ASSERT_EQ(index.masks(s).live, live) << "step " << step;
+    ASSERT_EQ(index.masks(s).held, held) << "step " << step;
+    ASSERT_EQ(index.masks(s).prio, prio) << "step " << step;
+  }
+  CacheLine& l = lines[1][7];
+  l.slot = {};
+  l.priority = false;
+  index.sync(1, 7, l);
+  ASSERT_TRUE(index.in_step(1, 7, l));
+  l.slot[2].reserved = true;  // no sync: the reserved mask is stale
+  EXPECT_FALSE(index.in_step(1, 7, l));
+  index.sync(1, 7, l);
+  l.priority = true;
+  EXPECT_FALSE(index.in_step(1, 7, l));
+  index.sync(1, 7, l);
+  EXPECT_TRUE(index.in_step(1, 7, l));
+  index.clear_priority();
+  EXPECT_EQ(index.masks(1).prio, 0u);
+  EXPECT_FALSE(index.in_step(1, 7, l));  // the line still says priority
+}
+
 }  // namespace
 }  // namespace l1d::golden
