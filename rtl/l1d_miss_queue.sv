@@ -11,9 +11,11 @@
 // then the read or store); lanes >= the count are ignored. The k-th request of the operation
 // decided in cycle m is offered (mem_req_valid_o, mem_req_o, both registered) from cycle
 // max(m + 3 + k, p + 1), p the cycle the request queued before it became presentable, and
-// stays offered, unchanged, until it fires (mem_req_ready_i). count_o (registered): the
-// requests queued and not taken, counted from the cycle after M's decision (golden's
-// miss_queue_.size(), what M's room check uses). Reset: pointers, counts and valid only.
+// stays offered, unchanged, until it fires (mem_req_ready_i). count_o: the requests queued and
+// not taken, counted from the cycle after M's decision (golden's miss_queue_.size(), what M's
+// room check uses), the sum of two registers: the count settled up to the operation decided two
+// cycles ago (updated from the registered pulses, so m_count_i ends in a plain register) and the
+// last cycle's count. Reset: pointers, counts and valid only.
 module l1d_miss_queue #(
   parameter int unsigned Entries = 8,
   parameter int unsigned Batch = 5,
@@ -38,7 +40,10 @@ module l1d_miss_queue #(
   // Operations between M and D: their request counts (counted in count_q already).
   logic [NBits-1:0] n_c_q;
   logic [NBits-1:0] n_d_q;
-  logic [CntBits-1:0] count_q;
+
+  // The count settled up to the operation decided two cycles ago: updated from the registered
+  // pulses (n_c_q, the pop), so M's decision (m_count_i) ends in n_c_q, not in an adder.
+  logic [CntBits-1:0] settled_q;
 
   // The ring: total_q requests from head_q, the first vis_q of them presentable.
   (* mem2reg *) logic [ReqBits-1:0] ring_q [Entries];
@@ -88,7 +93,7 @@ module l1d_miss_queue #(
     if (!rst_ni) begin
       n_c_q <= '0;
       n_d_q <= '0;
-      count_q <= '0;
+      settled_q <= '0;
       head_q <= '0;
       total_q <= '0;
       vis_q <= '0;
@@ -96,7 +101,7 @@ module l1d_miss_queue #(
     end else begin
       n_c_q <= m_count_i;
       n_d_q <= n_c_q;
-      count_q <= count_q - CntBits'(pop) + CntBits'(m_count_i);
+      settled_q <= settled_q - CntBits'(pop) + CntBits'(n_c_q);
       head_q <= head_d;
       total_q <= left + CntBits'(n_d_q);
       vis_q <= vis_d;
@@ -117,7 +122,9 @@ module l1d_miss_queue #(
 
   assign mem_req_valid_o = out_valid_q;
   assign mem_req_o = out_q;
-  assign count_o = count_q;
+
+  // The count at the start of the cycle, as before the split: settled plus last cycle's operation.
+  assign count_o = settled_q + CntBits'(n_c_q);
 
 `ifndef SYNTHESIS
   // Assertions (docs/rtl-verification.md); not synthesized.
@@ -163,7 +170,7 @@ module l1d_miss_queue #(
 
   always_comb begin
     if (rst_ni) begin
-      MqCountWithinCapacity_A: assert (WideBits'(count_q) <= WideBits'(Entries));
+      MqCountWithinCapacity_A: assert (WideBits'(count_o) <= WideBits'(Entries));
     end
   end
 `endif

@@ -59,9 +59,11 @@ class MissQueue final : public RtlBlock {
     m.describe("then the read or store); lanes >= the count are ignored. The k-th request of the operation");
     m.describe("decided in cycle m is offered (mem_req_valid_o, mem_req_o, both registered) from cycle");
     m.describe("max(m + 3 + k, p + 1), p the cycle the request queued before it became presentable, and");
-    m.describe("stays offered, unchanged, until it fires (mem_req_ready_i). count_o (registered): the");
-    m.describe("requests queued and not taken, counted from the cycle after M's decision (golden's");
-    m.describe("miss_queue_.size(), what M's room check uses). Reset: pointers, counts and valid only.");
+    m.describe("stays offered, unchanged, until it fires (mem_req_ready_i). count_o: the requests queued and");
+    m.describe("not taken, counted from the cycle after M's decision (golden's miss_queue_.size(), what M's");
+    m.describe("room check uses), the sum of two registers: the count settled up to the operation decided two");
+    m.describe("cycles ago (updated from the registered pulses, so m_count_i ends in a plain register) and the");
+    m.describe("last cycle's count. Reset: pointers, counts and valid only.");
     Expr entries = m.param("Entries", cfg.l1.miss_queue_entries);
     Expr batch = m.param("Batch", max_batch(cfg.l1));
     Expr req_bits = m.param("ReqBits", 64);
@@ -84,7 +86,9 @@ class MissQueue final : public RtlBlock {
     m.comment("Operations between M and D: their request counts (counted in count_q already).");
     Expr n_c_q = m.logic("n_c_q", n_bits);
     Expr n_d_q = m.logic("n_d_q", n_bits);
-    Expr count_q = m.logic("count_q", cnt_bits);
+    m.comment("The count settled up to the operation decided two cycles ago: updated from the registered");
+    m.comment("pulses (n_c_q, the pop), so M's decision (m_count_i) ends in n_c_q, not in an adder.");
+    Expr count_q = m.logic("settled_q", cnt_bits);
     m.comment("The ring: total_q requests from head_q, the first vis_q of them presentable.");
     Expr ring_q = m.register_table("ring_q", req_bits, entries);
     Expr head_q = m.logic("head_q", idx_bits);
@@ -132,7 +136,7 @@ class MissQueue final : public RtlBlock {
                 [&](Block& b) {
                   b.assign(n_c_q, m_count);
                   b.assign(n_d_q, n_c_q);
-                  b.assign(count_q, count_q - cast(cnt_bits, pop) + cast(cnt_bits, m_count));
+                  b.assign(count_q, count_q - cast(cnt_bits, pop) + cast(cnt_bits, n_c_q));
                   b.assign(head_q, head_d);
                   b.assign(total_q, left + cast(cnt_bits, n_d_q));
                   b.assign(vis_q, vis_d);
@@ -154,7 +158,8 @@ class MissQueue final : public RtlBlock {
     });
     m.assign(valid_o, out_valid_q);
     m.assign(req_o, out_q);
-    m.assign(count_o, count_q);
+    m.comment("The count at the start of the cycle, as before the split: settled plus last cycle's operation.");
+    m.assign(count_o, count_q + cast(cnt_bits, n_c_q));
 
     m.verification("Assertions (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
       Expr occupancy = v.logic("occupancy", wide);
@@ -169,7 +174,7 @@ class MissQueue final : public RtlBlock {
       v.always_ff({{stalled, bit(false)}}, [&](Block& b) { b.assign(stalled, out_valid_q.land(!ready)); });
       v.always_ff_noreset([&](Block& b) { b.assign(offered, out_q); });
       v.assert_comb("MqHeldUntilReady_A", (!stalled).lor(out_valid_q.land(out_q.eq(offered))));
-      v.assert_comb("MqCountWithinCapacity_A", w(count_q).le(w(entries)));
+      v.assert_comb("MqCountWithinCapacity_A", w(count_o).le(w(entries)));
     });
     return m;
   }

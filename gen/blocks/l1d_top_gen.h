@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "common/address.h"
@@ -161,6 +162,7 @@ class Top {
   std::vector<Expr> staged_fill_read();
   void staged_fill_place(const Expr& age_bypass_en, const Expr& bypass, const Expr& l2);
   Expr wb_payloads(const Expr& dirty, const Expr& lanes);  // {dirty mask, bytes} per write-back
+  std::pair<Expr, Expr> staged_wb_at_c();  // the write-backs' requests and masks, built at C (staged_data)
   std::vector<Expr> pipe_to_d(const std::vector<std::pair<std::string, Expr>>& sigs,
                               const std::vector<unsigned>& widths, size_t flags);
   std::vector<Expr> staged_batch_;

@@ -83,15 +83,15 @@ void Top::staged_data() {
       {{"data_wr_en", wr_en}, {"resp_fill", fill_answer}, {"push_final", push_final}, {"wb_en", wb_en},
        {"data_wr_way", data_way}, {"data_wr_be", wr_be}, {"data_wr_line", d_line},
        {"lane_way", lane_way}, {"lane_slot", lane_slot}, {"resp_be", resp_be_}, {"resp_fill_data", mr_data},
-       {"wb_off", wb_off}, {"final_off", final_off}, {"wb_req", wb_req_}, {"wb_dirty", wb_dirty_},
+       {"wb_off", wb_off}, {"final_off", final_off},
        {"final_req", final_req_}, {"st_payload", concat({s1_mask_q, s1_data_q})}},
       {1, 1, 1, kSlots, way_bits_, kMaskBits, kLineBits, kSlots * way_bits_, kSlots * 2, kMaskBits,
-       kLineBits, kSlots * 3, 3, kSlots * R, kSlots * 32, R, kLineBits + kMaskBits},
+       kLineBits, kSlots * 3, 3, R, kLineBits + kMaskBits},
       4);
   const Expr &d_wr_en = d[0], &d_fill = d[1], &d_final = d[2], &d_wb_en = d[3], &d_wr_way = d[4], &d_wr_be = d[5],
              &d_wr_line = d[6], &d_lane_way = d[7], &d_lane_slot = d[8], &d_resp_be = d[9], &d_fill_data = d[10],
-             &d_wb_off = d[11], &d_final_off = d[12], &d_wb_req = d[13], &d_wb_dirty = d[14], &d_final_req = d[15],
-             &d_st = d[16];
+             &d_wb_off = d[11], &d_final_off = d[12], &d_final_req = d[13], &d_st = d[14];
+  const auto [d_wb_req, d_wb_dirty] = staged_wb_at_c();
 
   Expr row = m.logic("data_row", ways_ * kLineBits);
   m.instance("u_data", data_stage_block().module(cfg_), {},
@@ -107,6 +107,65 @@ void Top::staged_data() {
   m.always_ff_noreset([&](Block& b) { b.assign(resp_data_r_, resp_bytes); });
   wb_pay_ = wb_payloads(d_wb_dirty, lane_data);
   staged_batch_ = {d_wb_en, d_wb_off, d_wb_req, d_final, d_final_off, d_final_req, d_st};
+}
+
+// ---------------------------------------------------------------------------------------
+// The write-backs' requests and dirty byte masks, built at C (issue 24's cut 3): M2 registers its
+// row's chunk-tags, common-tags and dirty masks (every way and slot, as M2 read them, before its own
+// write), each lane's (way, slot), whether the write-backs are of M2's own line, and that line; C
+// selects lane k's tag and mask from those registers and composes its request into D, where the
+// batch is built. The same values as building them at M2 (miss_candidates' wb_req and wb_dirty, which
+// the staged pipe leaves unread), so nothing observable changes; M2's decision (the lanes' way and
+// slot) no longer fans into the 16:1 selects of tags and masks (osu018's worst path at 737f8e4 ended
+// in wb_dirty_c_q, sg13g2's glue path at 4ddfcc6 in wb_req_c_q; docs/synthesis.md). Returns the D
+// registers {requests, masks}.
+std::pair<Expr, Expr> Top::staged_wb_at_c() {
+  const ReqLayout& L = req_layout_;
+  const unsigned R = L.width();
+  Expr unused = m.logic("unused_wb_m2");  // M2's own selects (miss_candidates): not read here
+  m.assign(unused, red_or(concat({wb_req_, wb_dirty_})));
+  Expr dirty_c = m.logic("wb_row_dirty_c_q", ways_ * kSlots * 32);
+  Expr tag_c = m.logic("wb_row_tag_c_q", ways_ * kSlots * ct_bits_);
+  Expr common_c = m.logic("wb_row_common_c_q", ways_ * cm_bits_);
+  Expr way_c = m.logic("wb_lane_way_c_q", kSlots * way_bits_);
+  Expr slot_c = m.logic("wb_lane_slot_c_q", kSlots * 2);
+  Expr own_c = m.logic("wb_from_s1_c_q");
+  Expr line_c = m.logic("wb_s1_line_c_q", line_bits_);
+  Expr set_c = m.logic("wb_set_c_q", set_idx_bits_);
+  m.always_ff_noreset([&](Block& b) {
+    b.assign(dirty_c, t_dirty);
+    b.assign(tag_c, t_tag);
+    b.assign(common_c, t_common);
+    b.assign(way_c, lane_way);
+    b.assign(slot_c, lane_slot);
+    b.assign(own_c, wb_from_s1);
+    b.assign(line_c, s1_line);
+    b.assign(set_c, rd_set);
+  });
+  Expr req = m.logic("wb_req_c", kSlots * R);
+  Expr dirty = m.logic("wb_dirty_c", kSlots * 32);
+  m.gen_for("g_wb_c", "gk", 0, kSlots, [&](Scope& g, const Expr& k) {
+    Expr way = g.logic("way", way_bits_);
+    Expr slot = g.logic("slot", 2);
+    Expr tag = g.logic("tag", ct_bits_);
+    Expr common = g.logic("common", cm_bits_);
+    Expr line = g.logic("line", line_bits_);
+    g.assign(way, way_c.part(k * way_bits_, way_bits_));
+    g.assign(slot, slot_c.part(k * 2, 2));
+    g.assign(tag, select_part(tag_c, concat({way, slot}), ways_ * kSlots, ct_bits_));
+    g.assign(common, select_part(common_c, way, ways_, cm_bits_));
+    g.assign(dirty.part(k * 32, 32), select_part(dirty_c, concat({way, slot}), ways_ * kSlots, 32));
+    g.assign(line, mux(own_c, line_c, compose_line(g, common, tag, set_c)));
+    g.assign(req.part(k * R, R), L.pack(line, bit(true), cast(kSlots, lit(4, 1) << tag.slice(1, 0)), bit(true),
+                                        bit(false), bit(false), lit(kMshrPortBits, 0)));
+  });
+  Expr req_d = m.logic("wb_req_d_q", kSlots * R);
+  Expr dirty_d = m.logic("wb_dirty_d_q", kSlots * 32);
+  m.always_ff_noreset([&](Block& b) {
+    b.assign(req_d, req);
+    b.assign(dirty_d, dirty);
+  });
+  return {req_d, dirty_d};
 }
 
 // ---------------------------------------------------------------------------------------
