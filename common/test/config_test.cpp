@@ -747,13 +747,18 @@ TEST(FetchField, DefaultsToIdealInEveryPresetReadsIbufferAndRefusesOthers) {
   EXPECT_EQ(to_string(FetchModel::kIdeal), "ideal");
 }
 
-// ---- core.ldst_queue (sim_cpp/core/sm.h): 0 (no queue) by default and in every preset but
-// gtx480-gpgpusim, whose reference (GPGPU-Sim 3.x's GTX480 config) queues 4 ----
+// ---- core.ldst_queue (sim_cpp/core/sm.h): 0 (no queue) by default and in every realistic preset;
+// the reference-faithful ones follow their reference: gtx480-gpgpusim 4 (GPGPU-Sim 3.x's GTX480
+// config: ID_OC_MEM 1 + 2 memory collector units + OC_EX_MEM 1), gtx1080-jips and qv100-accelsim 16
+// (GPGPU-Sim 4.x's SM6_TITANX / SM7_QV100 configs: ID_OC_MEM 4 + 8 generic collector units +
+// OC_EX_MEM 4) ----
 
 TEST(LdstQueueField, DefaultsToNoQueueAndRefusesOutOfRange) {
   EXPECT_EQ(Config{}.core.ldst_queue, 0u);
+  const std::map<std::string, uint32_t> faithful = {{"gtx480-gpgpusim", 4u}, {"gtx1080-jips", 16u}, {"qv100-accelsim", 16u}};
+  for (const auto& [name, queue] : faithful) EXPECT_EQ(load_preset(name).core.ldst_queue, queue) << name;
   for (const std::string& name : list_presets())
-    EXPECT_EQ(load_preset(name).core.ldst_queue, name == "gtx480-gpgpusim" ? 4u : 0u) << name;
+    EXPECT_EQ(load_preset(name).core.ldst_queue, faithful.count(name) ? faithful.at(name) : 0u) << name;
   TempDir dir;
   EXPECT_EQ(load_config_file(dir.write("q.yaml", "core: {ldst_queue: 4}\n")).core.ldst_queue, 4u);
   EXPECT_EQ(load_error("core: {ldst_queue: 65}\n"), "core.ldst_queue: value 65 out of range (allowed 0..64)");
