@@ -37,7 +37,7 @@ module l1d_miss_queue #(
   localparam int unsigned LaneBits = Batch > 1 ? $clog2(Batch) : 1;
   localparam int unsigned WideBits = $clog2(Entries * 2 + Batch + 1);
 
-  // Operations between M and D: their request counts (counted in count_q already).
+  // Operations between M and D: their request counts (n_d_q's already in settled_q, n_c_q's not yet).
   logic [NBits-1:0] n_c_q;
   logic [NBits-1:0] n_d_q;
 

@@ -83,12 +83,12 @@ class MissQueue final : public RtlBlock {
     Expr req_o = m.output("mem_req_o", req_bits);
     Expr count_o = m.output("count_o", cnt_bits);
 
-    m.comment("Operations between M and D: their request counts (counted in count_q already).");
+    m.comment("Operations between M and D: their request counts (n_d_q's already in settled_q, n_c_q's not yet).");
     Expr n_c_q = m.logic("n_c_q", n_bits);
     Expr n_d_q = m.logic("n_d_q", n_bits);
     m.comment("The count settled up to the operation decided two cycles ago: updated from the registered");
     m.comment("pulses (n_c_q, the pop), so M's decision (m_count_i) ends in n_c_q, not in an adder.");
-    Expr count_q = m.logic("settled_q", cnt_bits);
+    Expr settled_q = m.logic("settled_q", cnt_bits);
     m.comment("The ring: total_q requests from head_q, the first vis_q of them presentable.");
     Expr ring_q = m.register_table("ring_q", req_bits, entries);
     Expr head_q = m.logic("head_q", idx_bits);
@@ -131,12 +131,12 @@ class MissQueue final : public RtlBlock {
 
     Expr vis_d = m.logic("vis_d", cnt_bits);
     m.assign(vis_d, vis_q - cast(cnt_bits, pop) + cast(cnt_bits, reveal));
-    m.always_ff({{n_c_q, zeros()}, {n_d_q, zeros()}, {count_q, zeros()}, {head_q, zeros()}, {total_q, zeros()},
+    m.always_ff({{n_c_q, zeros()}, {n_d_q, zeros()}, {settled_q, zeros()}, {head_q, zeros()}, {total_q, zeros()},
                  {vis_q, zeros()}, {out_valid_q, bit(false)}},
                 [&](Block& b) {
                   b.assign(n_c_q, m_count);
                   b.assign(n_d_q, n_c_q);
-                  b.assign(count_q, count_q - cast(cnt_bits, pop) + cast(cnt_bits, n_c_q));
+                  b.assign(settled_q, settled_q - cast(cnt_bits, pop) + cast(cnt_bits, n_c_q));
                   b.assign(head_q, head_d);
                   b.assign(total_q, left + cast(cnt_bits, n_d_q));
                   b.assign(vis_q, vis_d);
@@ -159,7 +159,7 @@ class MissQueue final : public RtlBlock {
     m.assign(valid_o, out_valid_q);
     m.assign(req_o, out_q);
     m.comment("The count at the start of the cycle, as before the split: settled plus last cycle's operation.");
-    m.assign(count_o, count_q + cast(cnt_bits, n_c_q));
+    m.assign(count_o, settled_q + cast(cnt_bits, n_c_q));
 
     m.verification("Assertions (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
       Expr occupancy = v.logic("occupancy", wide);
