@@ -358,7 +358,8 @@ function(_rtl_models_header incdir module model)
 endfunction()
 
 # add_rtl_mutants(<module> <mutants file> FILTER <gtest filter> [SIM_L1] [LABELS <label>...]
-#                 [VARIANT <name> SOURCE_DIR <dir> DEPENDS <file>... SIM_CONFIG <yaml>])
+#                 [VARIANT <name> SOURCE_DIR <dir> DEPENDS <file>... SIM_CONFIG <yaml>]
+#                 [MUTANT_FILTERS <name>=<gtest filter>...])
 # The assertion mutation tests of <module> (docs/rtl-verification.md): scripts/mutate_rtl.py
 # copies the default configuration's RTL with every mutant of the file (one line each: name,
 # the assertion it must fire, the file, the text replaced and its replacement, selected at run
@@ -370,7 +371,9 @@ function(add_rtl_mutants module file)
   # VARIANT: another configuration's RTL (the staged l1d_top): mutated from SOURCE_DIR, whose files
   # DEPENDS lists, into targets named <module>_<variant>; SIM_CONFIG is its configuration file,
   # which the verilated L1 library's model table names (add_verilated_l1_variant).
-  cmake_parse_arguments(M "SIM_L1" "FILTER;VARIANT;SOURCE_DIR;SIM_CONFIG" "LABELS;DEPENDS" ${ARGN})
+  # MUTANT_FILTERS: a mutant whose inputs only another test reaches runs that test alone instead of
+  # FILTER (which would first run FILTER's tests silently on it).
+  cmake_parse_arguments(M "SIM_L1" "FILTER;VARIANT;SOURCE_DIR;SIM_CONFIG" "LABELS;DEPENDS;MUTANT_FILTERS" ${ARGN})
   get_property(units GLOBAL PROPERTY RTL_UNITS_${module})
   set(src ${RTL_DIR_${RTL_DEFAULT_CONFIG}})
   set(name ${module})
@@ -416,11 +419,19 @@ function(add_rtl_mutants module file)
     if(NOT line MATCHES "^([a-z0-9_]+) @@ ([A-Za-z0-9_]+) @@")
       continue()
     endif()
-    add_test(NAME rtl.mutant.${CMAKE_MATCH_1}
-             COMMAND ${CMAKE_SOURCE_DIR}/scripts/expect_assert.sh ${CMAKE_MATCH_2} $<TARGET_FILE:${tb}> +mut_${CMAKE_MATCH_1}
-                     --gtest_also_run_disabled_tests --gtest_filter=${M_FILTER})
+    set(mutant ${CMAKE_MATCH_1})
+    set(assertion ${CMAKE_MATCH_2})
+    set(filter ${M_FILTER})
+    foreach(pair ${M_MUTANT_FILTERS})
+      if(pair MATCHES "^${mutant}=(.+)$")
+        set(filter ${CMAKE_MATCH_1})
+      endif()
+    endforeach()
+    add_test(NAME rtl.mutant.${mutant}
+             COMMAND ${CMAKE_SOURCE_DIR}/scripts/expect_assert.sh ${assertion} $<TARGET_FILE:${tb}> +mut_${mutant}
+                     --gtest_also_run_disabled_tests --gtest_filter=${filter})
     if(M_LABELS)
-      set_tests_properties(rtl.mutant.${CMAKE_MATCH_1} PROPERTIES LABELS "${M_LABELS}" TIMEOUT 1800)
+      set_tests_properties(rtl.mutant.${mutant} PROPERTIES LABELS "${M_LABELS}" TIMEOUT 1800)
     endif()
   endforeach()
 endfunction()
