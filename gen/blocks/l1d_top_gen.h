@@ -141,7 +141,7 @@ class Top {
   void staged_outputs();
   void staged_assertions();            // the pipe's invariants (gen/blocks/l1d_top_staged_assert.cpp)
   std::vector<std::pair<Expr, unsigned>> core_req_fields() const;  // a core request, LSB first
-  void miss_candidates();  // wb_req_, wb_pay_, final_req_, mq_pushes_ (both pipes)
+  void miss_candidates();  // final_req_, mq_pushes_ (both pipes); wb_req_, wb_dirty_, wb_pay_ (single-cycle)
   void mem_outputs(const Expr& valid, const Expr& head_req, const Expr& head_wb, const Expr& head_st);
   Expr wb_req_, wb_pay_, wb_dirty_, final_req_, resp_be_;
   Expr row_lanes(const Expr& row, const Expr& ways, const Expr& slots);
@@ -163,6 +163,10 @@ class Top {
   void staged_fill_place(const Expr& age_bypass_en, const Expr& bypass, const Expr& l2);
   Expr wb_payloads(const Expr& dirty, const Expr& lanes);  // {dirty mask, bytes} per write-back
   std::pair<Expr, Expr> staged_wb_at_c();  // the write-backs' requests and masks, built at C (staged_data)
+  struct WbRow {  // a row and the write-back lanes' (way, slot) that wb_lanes reads
+    Expr way, slot, tag, common, dirty, own, line, set;
+  };
+  void wb_lanes(const std::string& name, const WbRow& r, const Expr& req, const Expr& dirty);
   std::vector<Expr> pipe_to_d(const std::vector<std::pair<std::string, Expr>>& sigs,
                               const std::vector<unsigned>& widths, size_t flags);
   std::vector<Expr> staged_batch_;

@@ -104,30 +104,16 @@ void Top::miss_queue() {
 void Top::miss_candidates() {
   const ReqLayout& L = req_layout_;
   const unsigned R = L.width();
-  m.comment("Write-back k: slot wb_slot[k] of way wb_way[k], the chunk it holds, at its memory address");
-  m.comment("(S1's own line, or composed from the set and the slot's tags).");
-  Expr wb_req = wb_req_ = m.logic("wb_req", kSlots * R);
-  Expr wb_dirty = wb_dirty_ = m.logic("wb_dirty", kSlots * 32);
-  Expr wb_set = m.logic("wb_set", set_idx_bits_);
-  m.assign(wb_set, rd_set);
-  m.gen_for("g_wb", "gk", 0, kSlots, [&](Scope& g, const Expr& k) {
-    Expr way = g.logic("way", way_bits_);
-    Expr slot = g.logic("slot", 2);
-    Expr tag = g.logic("tag", ct_bits_);
-    Expr chunk = g.logic("chunk", 2);
-    Expr line = g.logic("line", line_bits_);
-    Expr common = g.logic("common", cm_bits_);
-    g.assign(way, lane_way.part(k * way_bits_, way_bits_));
-    g.assign(slot, lane_slot.part(k * 2, 2));
-    g.comment("The slot's tag and dirty mask (selects over the row's 16 slots) and its data, lane k.");
-    g.assign(tag, select_part(t_tag, concat({way, slot}), ways_ * kSlots, ct_bits_));
-    g.assign(chunk, tag.slice(1, 0));
-    g.assign(common, select_part(t_common, way, ways_, cm_bits_));
-    g.assign(wb_dirty.part(k * 32, 32), select_part(t_dirty, concat({way, slot}), ways_ * kSlots, 32));
-    g.assign(line, mux(wb_from_s1, s1_line, compose_line(g, common, tag, wb_set)));
-    g.assign(wb_req.part(k * R, R), L.pack(line, bit(true), cast(kSlots, lit(4, 1) << chunk), bit(true), bit(false),
-                                           bit(false), lit(kMshrPortBits, 0)));
-  });
+  if (!staged_) {  // the staged pipe builds them at C from M2's registered row (staged_wb_at_c)
+    m.comment("Write-back k: slot wb_slot[k] of way wb_way[k], the chunk it holds, at its memory address");
+    m.comment("(S1's own line, or composed from the set and the slot's tags).");
+    wb_req_ = m.logic("wb_req", kSlots * R);
+    wb_dirty_ = m.logic("wb_dirty", kSlots * 32);
+    Expr wb_set = m.logic("wb_set", set_idx_bits_);
+    m.assign(wb_set, rd_set);
+    wb_lanes("g_wb", WbRow{lane_way, lane_slot, t_tag, t_common, t_dirty, wb_from_s1, s1_line, wb_set}, wb_req_,
+             wb_dirty_);
+  }
   m.comment("S1's read (its fetch, bypass reason and new MSHR entry; or under mshr_merge block the sectors");
   m.comment("its line's entry lacks, a bypass read for that entry, under sector marked bypass iff the entry");
   m.comment("bypasses, contract 14) or store (its needed sectors).");
@@ -143,9 +129,36 @@ void Top::miss_candidates() {
                                  cast(kMshrPortBits, read_entry))));
 
   // A write-back's payload: its dirty mask over its 32 B (staged: the bytes come at D, staged_data).
-  if (!staged_) wb_pay_ = wb_payloads(wb_dirty, lane_data);
+  if (!staged_) wb_pay_ = wb_payloads(wb_dirty_, lane_data);
   Expr pushes = mq_pushes_ = m.logic("mq_pushes", 3);
   m.assign(pushes, cast(3, countones(wb_en)) + cast(3, push_final));
+}
+
+// Write-back k's request and dirty mask (k = 0..3, generate block `name`): slot `slot[k]` of way
+// `way[k]` of a row's chunk-tags, common-tags and dirty masks, at its memory address (the operation's
+// own line when `own`, else composed from the set and the slot's tags). The single-cycle pipe reads S1's
+// row, the staged pipe M2's row registered for C.
+void Top::wb_lanes(const std::string& name, const WbRow& r, const Expr& req, const Expr& dirty) {
+  const ReqLayout& L = req_layout_;
+  const unsigned R = L.width();
+  m.gen_for(name, "gk", 0, kSlots, [&](Scope& g, const Expr& k) {
+    Expr way = g.logic("way", way_bits_);
+    Expr slot = g.logic("slot", 2);
+    Expr tag = g.logic("tag", ct_bits_);
+    Expr chunk = g.logic("chunk", 2);
+    Expr line = g.logic("line", line_bits_);
+    Expr common = g.logic("common", cm_bits_);
+    g.assign(way, r.way.part(k * way_bits_, way_bits_));
+    g.assign(slot, r.slot.part(k * 2, 2));
+    g.comment("The slot's tag and dirty mask (selects over the row's 16 slots) and its data, lane k.");
+    g.assign(tag, select_part(r.tag, concat({way, slot}), ways_ * kSlots, ct_bits_));
+    g.assign(chunk, tag.slice(1, 0));
+    g.assign(common, select_part(r.common, way, ways_, cm_bits_));
+    g.assign(dirty.part(k * 32, 32), select_part(r.dirty, concat({way, slot}), ways_ * kSlots, 32));
+    g.assign(line, mux(r.own, r.line, compose_line(g, common, tag, r.set)));
+    g.assign(req.part(k * R, R), L.pack(line, bit(true), cast(kSlots, lit(4, 1) << chunk), bit(true), bit(false),
+                                        bit(false), lit(kMshrPortBits, 0)));
+  });
 }
 
 Expr Top::wb_payloads(const Expr& dirty, const Expr& lanes) {

@@ -114,16 +114,13 @@ void Top::staged_data() {
 // row's chunk-tags, common-tags and dirty masks (every way and slot, as M2 read them, before its own
 // write), each lane's (way, slot), whether the write-backs are of M2's own line, and that line; C
 // selects lane k's tag and mask from those registers and composes its request into D, where the
-// batch is built. The same values as building them at M2 (miss_candidates' wb_req and wb_dirty, which
-// the staged pipe leaves unread), so nothing observable changes; M2's decision (the lanes' way and
+// batch is built. The same values as building them at M2 (wb_lanes, as the single-cycle pipe does at S1),
+// so nothing observable changes; M2's decision (the lanes' way and
 // slot) no longer fans into the 16:1 selects of tags and masks (osu018's worst path at 737f8e4 ended
 // in wb_dirty_c_q, sg13g2's glue path at 4ddfcc6 in wb_req_c_q; docs/synthesis.md). Returns the D
 // registers {requests, masks}.
 std::pair<Expr, Expr> Top::staged_wb_at_c() {
-  const ReqLayout& L = req_layout_;
-  const unsigned R = L.width();
-  Expr unused = m.logic("unused_wb_m2");  // M2's own selects (miss_candidates): not read here
-  m.assign(unused, red_or(concat({wb_req_, wb_dirty_})));
+  const unsigned R = req_layout_.width();
   Expr dirty_c = m.logic("wb_row_dirty_c_q", ways_ * kSlots * 32);
   Expr tag_c = m.logic("wb_row_tag_c_q", ways_ * kSlots * ct_bits_);
   Expr common_c = m.logic("wb_row_common_c_q", ways_ * cm_bits_);
@@ -144,21 +141,7 @@ std::pair<Expr, Expr> Top::staged_wb_at_c() {
   });
   Expr req = m.logic("wb_req_c", kSlots * R);
   Expr dirty = m.logic("wb_dirty_c", kSlots * 32);
-  m.gen_for("g_wb_c", "gk", 0, kSlots, [&](Scope& g, const Expr& k) {
-    Expr way = g.logic("way", way_bits_);
-    Expr slot = g.logic("slot", 2);
-    Expr tag = g.logic("tag", ct_bits_);
-    Expr common = g.logic("common", cm_bits_);
-    Expr line = g.logic("line", line_bits_);
-    g.assign(way, way_c.part(k * way_bits_, way_bits_));
-    g.assign(slot, slot_c.part(k * 2, 2));
-    g.assign(tag, select_part(tag_c, concat({way, slot}), ways_ * kSlots, ct_bits_));
-    g.assign(common, select_part(common_c, way, ways_, cm_bits_));
-    g.assign(dirty.part(k * 32, 32), select_part(dirty_c, concat({way, slot}), ways_ * kSlots, 32));
-    g.assign(line, mux(own_c, line_c, compose_line(g, common, tag, set_c)));
-    g.assign(req.part(k * R, R), L.pack(line, bit(true), cast(kSlots, lit(4, 1) << tag.slice(1, 0)), bit(true),
-                                        bit(false), bit(false), lit(kMshrPortBits, 0)));
-  });
+  wb_lanes("g_wb_c", WbRow{way_c, slot_c, tag_c, common_c, dirty_c, own_c, line_c, set_c}, req, dirty);
   Expr req_d = m.logic("wb_req_d_q", kSlots * R);
   Expr dirty_d = m.logic("wb_dirty_d_q", kSlots * 32);
   m.always_ff_noreset([&](Block& b) {
