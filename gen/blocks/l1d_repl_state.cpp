@@ -14,7 +14,6 @@
 // leader-set decode of the hit and fill sets. For `l1.pipeline: staged` (contract 16.5) the hit,
 // miss and fill pulses are registered first (register_pulses, l1d_repl_state_parts.cpp), so every
 // update starts at flip-flops, and the query forwards the pending update; single_cycle as before.
-#include <bit>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,68 +27,18 @@ namespace gen::blocks {
 namespace {
 
 using l1d::ReplacementKind;
+using repl_parts::kDuelGroup;
 using repl_parts::move_way;
+using repl_parts::policy_line;
 using repl_parts::Pulse;
 using repl_parts::register_pulses;
+using repl_parts::uses_bip_insertion;
+using repl_parts::validate;
 
 constexpr unsigned kAwidBits = 8;      // AgeLRU relative ages, as l1d_agelru_ages gives them
 constexpr unsigned kLfsrBits = 16;     // golden::Lfsr16
 constexpr uint64_t kLfsrTaps = 0xB400;  // golden::Lfsr16::next
-constexpr unsigned kDuelGroup = 32;    // DIP: leaders are chosen per group of 32 sets
 constexpr unsigned kDuelPosBits = 6;   // 0..32: a set's position in its group and the group size
-constexpr uint32_t kMaxWays = 64;      // golden::kMaxWays
-
-bool uses_bip_insertion(ReplacementKind k) { return k == ReplacementKind::kBip || k == ReplacementKind::kDip; }
-
-// The shapes the golden policies accept (golden/replacement*.cpp throw std::invalid_argument for
-// the others); only the parameters of the configured policy are checked, as make_replacement does.
-void validate(const l1d::Config& cfg) {
-  // RPR (SPEC 9: RTL optional) exists only in the golden model and the simulator.
-  if (cfg.policy.replacement == ReplacementKind::kRpr) {
-    throw l1d::ConfigError(
-        "l1d_repl_state: replacement rpr is golden-only (SPEC 9: the RTL has no RPR); generate RTL for "
-        "another replacement policy, and run RPR with gpusim --l1 golden");
-  }
-  if (cfg.l1.ways == 0 || cfg.l1.ways > kMaxWays) {
-    throw l1d::ConfigError("l1d_repl_state: l1.ways must be in 1..64, got " + std::to_string(cfg.l1.ways));
-  }
-  if (uses_bip_insertion(cfg.policy.replacement)) {
-    const l1d::BipConfig& b = cfg.policy.bip;
-    if (!std::has_single_bit(b.mru_one_in) || b.mru_one_in > 0x8000U) {
-      throw l1d::ConfigError("l1d_repl_state: bip.mru_one_in must be a power of two in 1..32768, got " +
-                             std::to_string(b.mru_one_in));
-    }
-    if (b.lfsr_seed > 0xFFFFU) {
-      throw l1d::ConfigError("l1d_repl_state: bip.lfsr_seed must fit 16 bits, got " + std::to_string(b.lfsr_seed));
-    }
-  }
-  if (cfg.policy.replacement == ReplacementKind::kDip) {
-    const l1d::DipConfig& d = cfg.policy.dip;
-    if (d.psel_bits < 1 || d.psel_bits > 16) {
-      throw l1d::ConfigError("l1d_repl_state: dip.psel_bits must be in 1..16, got " + std::to_string(d.psel_bits));
-    }
-    if (d.leader_sets_per_policy > kDuelGroup / 2) {
-      throw l1d::ConfigError("l1d_repl_state: dip.leader_sets_per_policy must be at most 16, got " +
-                             std::to_string(d.leader_sets_per_policy));
-    }
-  }
-}
-
-const char* policy_line(ReplacementKind k) {
-  switch (k) {
-    case ReplacementKind::kLru: return "Policy LRU (golden::LruPolicy): hits and fills move the way to MRU.";
-    case ReplacementKind::kFifo:
-      return "Policy FIFO (golden::FifoPolicy): fills move the way to MRU; hits change nothing.";
-    case ReplacementKind::kBip:
-      return "Policy BIP (golden::BipPolicy): hits move the way to MRU; a fill goes to MRU when the LFSR says so.";
-    case ReplacementKind::kDip:
-      return "Policy DIP (golden::DipPolicy): hits move the way to MRU; fills insert like LRU or BIP (set dueling).";
-    case ReplacementKind::kAgeLru:
-      return "Policy AgeLRU (golden::AgeLruPolicy): hits and fills move the way to MRU; warp-age victim filter.";
-    case ReplacementKind::kRpr: break;  // refused by validate(): golden-only
-  }
-  return "";
-}
 
 class ReplState final : public RtlBlock {
  public:

@@ -1,7 +1,65 @@
 // l1d_repl_state's generator, continued (gen/blocks/l1d_repl_state_parts.h).
 #include "gen/blocks/l1d_repl_state_parts.h"
 
+#include <bit>
+
+#include "common/config.h"
+
 namespace gen::blocks::repl_parts {
+
+using l1d::ReplacementKind;
+
+bool uses_bip_insertion(ReplacementKind k) { return k == ReplacementKind::kBip || k == ReplacementKind::kDip; }
+
+// The shapes the golden policies accept (golden/replacement*.cpp throw std::invalid_argument for
+// the others); only the parameters of the configured policy are checked, as make_replacement does.
+void validate(const l1d::Config& cfg) {
+  // RPR (SPEC 9: RTL optional) exists only in the golden model and the simulator.
+  if (cfg.policy.replacement == ReplacementKind::kRpr) {
+    throw l1d::ConfigError(
+        "l1d_repl_state: replacement rpr is golden-only (SPEC 9: the RTL has no RPR); generate RTL for "
+        "another replacement policy, and run RPR with gpusim --l1 golden");
+  }
+  if (cfg.l1.ways == 0 || cfg.l1.ways > kMaxWays) {
+    throw l1d::ConfigError("l1d_repl_state: l1.ways must be in 1..64, got " + std::to_string(cfg.l1.ways));
+  }
+  if (uses_bip_insertion(cfg.policy.replacement)) {
+    const l1d::BipConfig& b = cfg.policy.bip;
+    if (!std::has_single_bit(b.mru_one_in) || b.mru_one_in > 0x8000U) {
+      throw l1d::ConfigError("l1d_repl_state: bip.mru_one_in must be a power of two in 1..32768, got " +
+                             std::to_string(b.mru_one_in));
+    }
+    if (b.lfsr_seed > 0xFFFFU) {
+      throw l1d::ConfigError("l1d_repl_state: bip.lfsr_seed must fit 16 bits, got " + std::to_string(b.lfsr_seed));
+    }
+  }
+  if (cfg.policy.replacement == ReplacementKind::kDip) {
+    const l1d::DipConfig& d = cfg.policy.dip;
+    if (d.psel_bits < 1 || d.psel_bits > 16) {
+      throw l1d::ConfigError("l1d_repl_state: dip.psel_bits must be in 1..16, got " + std::to_string(d.psel_bits));
+    }
+    if (d.leader_sets_per_policy > kDuelGroup / 2) {
+      throw l1d::ConfigError("l1d_repl_state: dip.leader_sets_per_policy must be at most 16, got " +
+                             std::to_string(d.leader_sets_per_policy));
+    }
+  }
+}
+
+const char* policy_line(ReplacementKind k) {
+  switch (k) {
+    case ReplacementKind::kLru: return "Policy LRU (golden::LruPolicy): hits and fills move the way to MRU.";
+    case ReplacementKind::kFifo:
+      return "Policy FIFO (golden::FifoPolicy): fills move the way to MRU; hits change nothing.";
+    case ReplacementKind::kBip:
+      return "Policy BIP (golden::BipPolicy): hits move the way to MRU; a fill goes to MRU when the LFSR says so.";
+    case ReplacementKind::kDip:
+      return "Policy DIP (golden::DipPolicy): hits move the way to MRU; fills insert like LRU or BIP (set dueling).";
+    case ReplacementKind::kAgeLru:
+      return "Policy AgeLRU (golden::AgeLruPolicy): hits and fills move the way to MRU; warp-age victim filter.";
+    case ReplacementKind::kRpr: break;  // refused by validate(): golden-only
+  }
+  return "";
+}
 
 // The staged pipe's update pulses, registered: each port Expr is rebound to its register (<name>_q),
 // so the update logic reads flip-flops. Only the pulses the policy uses; the pulse bits reset to 0.

@@ -1,14 +1,24 @@
-// l1d_repl_state's generator, continued (gen/blocks/l1d_repl_state.cpp): the rank move and the
-// staged pipe's registered update pulses.
+// l1d_repl_state's generator, continued (gen/blocks/l1d_repl_state.cpp): the configuration check,
+// the rank move and the staged pipe's registered update pulses.
 #pragma once
 
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "common/config.h"
 #include "gen/blocks/block.h"
 
 namespace gen::blocks::repl_parts {
+
+constexpr unsigned kDuelGroup = 32;  // DIP: leaders are chosen per group of 32 sets
+constexpr uint32_t kMaxWays = 64;    // golden::kMaxWays
+
+bool uses_bip_insertion(l1d::ReplacementKind k);
+// The shapes the golden policies accept; throws l1d::ConfigError naming the field for the others.
+void validate(const l1d::Config& cfg);
+// One line naming the policy and its golden class, for the module's header comment.
+const char* policy_line(l1d::ReplacementKind k);
 
 struct Pulse {
   Expr* port;
