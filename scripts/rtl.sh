@@ -7,7 +7,8 @@
 #   rtl.sh golden DCGEN             `DCGEN --preset gtx480 --out TMP` reproduces rtl/ byte for byte
 #   rtl.sh configs DCGEN CONFIG...  emits each configuration (a preset name or a YAML file) into a
 #                                   temporary directory, then lints and synthesizes every module
-#                                   (some only, for those RTL_CONFIGS_SYNTH_ONLY names)
+#                                   (some only, for those RTL_CONFIGS_SYNTH_ONLY names), except a
+#                                   module whose files are those of one already checked (below)
 #   rtl.sh cli DCGEN                dcgen's command-line contract: exit codes, --list, determinism
 set -uo pipefail
 
@@ -92,12 +93,32 @@ cmd_golden() {
   echo "golden: ok, rtl/ ($(ls "$root/rtl" | wc -l) files) is byte for byte 'dcgen --preset gtx480'"
 }
 
+# module_digests DIR: "MODULE DIGEST" for every module of DIR (scripts/rtl_digest.py: the same
+# digest, the same lint and synthesis results).
+module_digests() {
+  python3 "$root/scripts/rtl_digest.py" "$1"
+}
+
+# A module whose digest is that of a module checked before is not linted or synthesized again:
+# one of an earlier configuration of this run (gate_small_staged differs from gate_small in two
+# files), or one of RTL_CONFIGS_REF (rtl/, the default configuration: make test lints every module
+# of it, rtl.lint.*, and synthesizes those of RTL_CONFIGS_REF_SYNTH, the build's netlists and
+# rtl.synth.*), of which many are byte for byte the same in every configuration.
 cmd_configs() {
   local dcgen=$1
   shift
-  local tmp c name e only failed=0
+  local tmp c name e only m d digests failed=0 lint synth skipped_lint skipped_synth
+  local -A linted=() synthesized=()
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' RETURN
+  if [ -n "${RTL_CONFIGS_REF-}" ]; then
+    digests=$(module_digests "$RTL_CONFIGS_REF") && [ -n "$digests" ] ||
+      { echo "configs: no module digests of $RTL_CONFIGS_REF (RTL_CONFIGS_REF)"; return 1; }
+    while read -r m d; do
+      linted[$d]="$m of $RTL_CONFIGS_REF"
+      [[ " ${RTL_CONFIGS_REF_SYNTH-} " == *" $m "* ]] && synthesized[$d]="$m of $RTL_CONFIGS_REF"
+    done <<<"$digests"
+  fi
   for c in "$@"; do
     name=$(basename "$c" .yaml)
     if [ -f "$c" ]; then
@@ -106,7 +127,6 @@ cmd_configs() {
       "$dcgen" --preset "$c" --out "$tmp/$name" >/dev/null || { echo "configs: dcgen failed on $c"; failed=1; continue; }
     fi
     echo "== $name"
-    cmd_lint "$tmp/$name" || failed=1
     # RTL_CONFIGS_SYNTH_ONLY: space-separated NAME:MODULE[,MODULE...] entries, configurations of
     # which only the modules named are synthesized, or NAME:- (lint only); CMakeLists.txt says
     # why that is enough.
@@ -114,14 +134,39 @@ cmd_configs() {
     for e in ${RTL_CONFIGS_SYNTH_ONLY-}; do
       [ "${e%%:*}" = "$name" ] && only=${e#*:}
     done
+    digests=$(module_digests "$tmp/$name") && [ -n "$digests" ] ||
+      { echo "configs: no module digests of $name"; failed=1; continue; }
+    lint=()
+    synth=()
+    skipped_lint=""
+    skipped_synth=""
+    while read -r m d; do
+      if [ -n "${linted[$d]-}" ]; then
+        skipped_lint+=" $m"
+      else
+        lint+=("$m")
+        linted[$d]="$m of $name"
+      fi
+      if [ "$only" = "-" ] || { [ -n "$only" ] && [[ ",$only," != *",$m,"* ]]; }; then
+        continue
+      elif [ -z "$only" ] && [[ " ${RTL_SYNTH_SKIP-} " == *" $m "* ]]; then
+        echo "synth: $m skipped (RTL_SYNTH_SKIP)"
+      elif [ -n "${synthesized[$d]-}" ]; then
+        skipped_synth+=" $m"
+      else
+        synth+=("$m")
+        synthesized[$d]="$m of $name"
+      fi
+    done <<<"$digests"
+    [ -z "$skipped_lint" ] || echo "lint: $name: the same files as a module linted before:$skipped_lint"
+    if [ ${#lint[@]} -gt 0 ]; then cmd_lint "$tmp/$name" "${lint[@]}" || failed=1; fi
     if [ "$only" = "-" ]; then
       echo "synth: $name: none, lint only (RTL_CONFIGS_SYNTH_ONLY)"
     elif [ -n "$only" ]; then
       echo "synth: $name: ${only//,/ } only (RTL_CONFIGS_SYNTH_ONLY)"
-      cmd_synth "$tmp/$name" ${only//,/ } || failed=1
-    else
-      cmd_synth "$tmp/$name" || failed=1
     fi
+    [ -z "$skipped_synth" ] || echo "synth: $name: the same files as a module synthesized before:$skipped_synth"
+    if [ ${#synth[@]} -gt 0 ]; then cmd_synth "$tmp/$name" "${synth[@]}" || failed=1; fi
   done
   return "$failed"
 }

@@ -82,6 +82,16 @@ option(RTL_TB_ALL_PRESETS "run every block's testbench on gtx480, gtx1080 and qv
 # optimization back on.)
 set(RTL_VERILATOR_ARGS --x-initial unique -O3 --x-assign fast --timescale 1ns/1ns)
 set(RTL_NETLIST_ARGS -Wno-UNOPTFLAT -Wno-SPLITVAR -fno-const-bit-op-tree)
+# The blocks whose RTL models compile at -O0 instead of -O1: at -O0 the compile of their large
+# models (48 and 64 ways) costs less CPU than their testbenches' runs gain, measured model by model
+# (docs/performance.md, "make test's cost, second round"; CPU-s at load ~17, compile saved / test
+# and rtl.waves run lost): l1d_chunk_match 14.8 / 1.3, l1d_core_match 6.7 / 1.4, l1d_match_combine
+# 3.2 / 0.1, l1d_tag_compare 1.5 / 0.1, l1d_agcb_table 2.7 (its shared models not compiled) / 1.0,
+# l1d_tag_array 2.1 / 0.8, l1d_mshr 1.6 / 0.4, l1d_match_fix 1.2 / 0.1. A small block's model
+# compiles in the same 0.3 CPU-s at either level and runs up to four times slower at -O0
+# (l1d_two_level: 0.2 saved, 2.9 lost; l1d_fill_place 0.7 / 0.3, within the noise, stays).
+set(RTL_BLOCKS_O0 l1d_chunk_match l1d_core_match l1d_match_combine l1d_tag_compare l1d_agcb_table
+    l1d_tag_array l1d_mshr l1d_match_fix)
 # The RTL models (not the netlists, which have none) run with their assertions on: a violated
 # assertion stops the testbench with its name (docs/rtl-verification.md).
 option(RTL_ASSERT "verilate the RTL models with --assert (gpusim's verilated L1 too)" ON)
@@ -225,9 +235,11 @@ function(add_rtl_block module)
     list(APPEND B_CONFIGS gtx1080 qv100)
   endif()
   # The block models serve their testbenches only (-O1: two thirds of -O2's compile time);
-  # l1d_top's is also gpusim's verilated L1, where speed counts (-O2).
+  # l1d_top's is also gpusim's verilated L1, where speed counts (-O2); RTL_BLOCKS_O0's at -O0.
   if(module STREQUAL "l1d_top")
     set(rtl_opt -O2)
+  elseif(module IN_LIST RTL_BLOCKS_O0)
+    set(rtl_opt -O0)
   else()
     set(rtl_opt -O1)
   endif()
@@ -266,6 +278,12 @@ function(add_rtl_block module)
   set(structs "")
   set(names "")
   set(models "")
+  # The block's RTL models so far: a configuration whose RTL is one of theirs byte for byte (but
+  # dcgen's header comments) shares its model (tb/verilate.sh --same-as; 2026-11-28: 31 of the 119
+  # RTL models of make test, e.g. l1d_gran_selector's on five configurations).
+  set(same_as_args "")
+  set(same_as_deps "")
+  set(same_as_models "")
   foreach(cfg ${B_EXTRA_CONFIGS})  # emitted for this block alone (RTL_DIR_<name> is local here)
     get_filename_component(name ${cfg} NAME_WE)
     set(RTL_DIR_${name} ${RTL_BUILD_DIR}/${name}/${module})
@@ -281,7 +299,14 @@ function(add_rtl_block module)
     set(net V${module}_${name}_netlist)
     set(netlist ${RTL_BUILD_DIR}/${name}/netlist/${module}_netlist.v)
     list(TRANSFORM units PREPEND ${RTL_DIR_${name}}/ OUTPUT_VARIABLE sources)
-    _rtl_model(${rtl} OPT ${rtl_opt} DEPENDS ${sources} ARGS --rtl ${RTL_DIR_${name}} ${module} -Wall ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
+    _rtl_model(${rtl} OPT ${rtl_opt} DEPENDS ${sources} ${same_as_deps}
+               ARGS ${same_as_args} --rtl ${RTL_DIR_${name}} ${module} -Wall ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
+    if(same_as_models)
+      target_link_libraries(${rtl} PUBLIC ${same_as_models})
+    endif()
+    list(APPEND same_as_args --same-as ${rtl} ${RTL_BUILD_DIR}/verilated/${rtl})
+    list(APPEND same_as_deps ${RTL_BUILD_DIR}/verilated/${rtl}/${rtl}__unity.cpp)
+    list(APPEND same_as_models ${rtl})
     if(B_NETLIST_CONFIGS)
       set(netlist_configs ${B_NETLIST_CONFIGS})
     elseif(RTL_NETLIST_ALL_CONFIGS OR cfg IN_LIST B_EXTRA_CONFIGS)
