@@ -62,8 +62,8 @@ Outcome run(const Point& p, bool skip) {
 TEST(CycleSkip, StatisticsAreIdenticalWithAndWithoutSkipping) {
   // Skipped cycles with skipping on (2026-11-27): a100 bfs 33 794 of 55 460; qv100-accelsim bfs
   // (kernel launch latency 5000) 46 006 of 64 848; gtx1080-jips gesummv two-level (before-tag pipe,
-  // direct loads; atax until 2026-11-28, whose test input now launches PolyBench's 16 CTAs a kernel
-  // and leaves fewer SMs idle: 10 495 of 43 198 skipped); a100 sssp dynamic-pcal (controller
+  // direct loads) 5 025 of 14 086 (2026-11-28; atax until then, whose test input now launches
+  // PolyBench's 16 CTAs a kernel and leaves fewer SMs idle: 10 495 of 43 198); a100 sssp dynamic-pcal (controller
   // windows) about half.
   const Point points[] = {{"a100", "bfs", "baseline"},
                           {"qv100-accelsim", "bfs", "baseline"},

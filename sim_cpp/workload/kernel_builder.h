@@ -1,7 +1,8 @@
 // Shared helpers for the generated workloads (one file so that each workload stays short):
 //  - Rng: a small seeded generator whose output is the same on every platform;
 //  - MemoryLayout: places the workload's arrays at distinct, 256 B aligned bases and writes
-//    their initial contents (every byte of every region is initialised);
+//    their initial contents (every byte of a placed region is initialised; a reserved region has
+//    only the ranges written into it, e.g. TruncatedMatrix's touched rows and columns);
 //  - KernelCode: PC allocation, one PC per static instruction, 8 B apart from a per-kernel base;
 //  - WarpCoords: the CTA / warp / lane -> thread index arithmetic of a 1-D launch;
 //  - WarpStream: records one warp's instructions (compactly, in windows) for a WarpProgram;
