@@ -94,6 +94,15 @@ std::vector<T> read_array(const FunctionalMemory& mem, const Region& r) {
   return v;
 }
 
+// The initialised bytes of a region (all of it, or what a reserved region had written: TruncatedMatrix).
+std::vector<uint8_t> read_initialised(const FunctionalMemory& mem, const Region& r) {
+  std::vector<uint8_t> v;
+  for (const auto& [b, e] : r.initialised()) {
+    for (Addr a = b; a < e; ++a) v.push_back(mem.read8(a));
+  }
+  return v;
+}
+
 void expect_close(const std::vector<float>& got, const std::vector<double>& want, const char* what) {
   ASSERT_EQ(got.size(), want.size()) << what;
   for (size_t i = 0; i < got.size(); ++i) {
@@ -275,9 +284,10 @@ TEST_P(EveryWorkload, SameSeedSameStreamsAndMemory) {
   for (const Region& r : a.gen().regions()) {
     const Region& rb = b.gen().region(r.name.c_str());
     ASSERT_EQ(r.base, rb.base);
-    ASSERT_EQ(read_array<uint8_t>(a.mem, r), read_array<uint8_t>(b.mem, rb)) << r.name;
+    ASSERT_EQ(r.initialised(), rb.initialised()) << r.name;
+    ASSERT_EQ(read_initialised(a.mem, r), read_initialised(b.mem, rb)) << r.name;
     const Region& rc = c.gen().region(r.name.c_str());
-    memory_differs = memory_differs || read_array<uint8_t>(a.mem, r) != read_array<uint8_t>(c.mem, rc);
+    memory_differs = memory_differs || read_initialised(a.mem, r) != read_initialised(c.mem, rc);
   }
   EXPECT_TRUE(memory_differs) << "another seed should give other inputs";
   EXPECT_TRUE(streams_differ) << "another seed should give other streams";
@@ -399,11 +409,11 @@ TEST(WorkloadScales, PaperIsParsedAndIsFullUnlessAWorkloadGivesItsOwn) {
 TEST(VecAdd, StoresAPlusBWithPartialLastWarp) {
   Loaded l = load("vecadd");
   const auto a = read_array<float>(l.mem, l.region("a")), b = read_array<float>(l.mem, l.region("b"));
-  ASSERT_EQ(a.size(), 1000u);
-  // 1000 threads: CTA 3 has 232, its warp 7 has 8 lanes.
+  ASSERT_EQ(a.size(), 23016u);
+  // 23016 threads (test scale: 90 CTAs, every warp slot of gtx480): CTA 89 has 232, its warp 7 has 8 lanes.
   const Kernel& k = l.w->kernel(0);
-  EXPECT_EQ(k.grid().ctas, 4u);
-  for (const WarpInst& i : drain(k, 3, 7)) {
+  EXPECT_EQ(k.grid().ctas, 90u);
+  for (const WarpInst& i : drain(k, 89, 7)) {
     if (is_mem(i)) {
       EXPECT_EQ(i.active_mask, 0xFFu);
     }
@@ -455,13 +465,24 @@ TEST(Spmv, StoresYPlusAxForAPowerLawMatrix) {
   expect_close(read_array<float>(l.mem, l.region("y")), want, "y");
 }
 
+// The loop length K of a PolyBench kernel whose warp 0 stream is s: how often its first load issues.
+size_t loop_trips(const std::vector<WarpInst>& s) {
+  const auto first = std::find_if(s.begin(), s.end(), [](const WarpInst& i) { return i.kind == OpKind::kLoad; });
+  return static_cast<size_t>(std::count_if(s.begin(), s.end(), [&](const WarpInst& i) { return i.pc == first->pc; }));
+}
+
 TEST(Atax, KernelsComputeTmpThenATransposeTmp) {
   Loaded l = load("atax");
-  const auto a = read_array<float>(l.mem, l.region("A"));
+  const Region& ra = l.region("A");
   const auto x = read_array<float>(l.mem, l.region("x"));
-  const size_t ny = x.size(), nx = a.size() / ny;
+  const size_t ny = x.size(), nx = ra.bytes / 4 / ny;
   ASSERT_EQ(l.w->kernels(), 2u);
   ASSERT_EQ(read_array<float>(l.mem, l.region("tmp")).size(), nx);
+  // PolyBench's grid at every scale (issue 21): 4096 x 4096, 16 CTAs per kernel.
+  EXPECT_EQ(nx, 4096u);
+  EXPECT_EQ(ny, 4096u);
+  EXPECT_EQ(l.w->kernel(0).grid().ctas, 16u);
+  EXPECT_EQ(l.w->kernel(1).grid().ctas, 16u);
   // Kernel 1 walks rows: each lane in its own line (32 requests); kernel 2 walks columns
   // (lanes in consecutive words).
   const auto w1 = drain(l.w->kernel(0), 0, 0), w2 = drain(l.w->kernel(1), 0, 0);
@@ -470,12 +491,21 @@ TEST(Atax, KernelsComputeTmpThenATransposeTmp) {
   };
   EXPECT_EQ(coalesce(first_load(w1)).size(), 32u);
   EXPECT_EQ(coalesce(first_load(w2)).size(), 1u);
+  // Test scale shortens the loops (the first K columns / rows), and only that part of A is
+  // initialised: the first K columns of every row and the first K rows.
+  const size_t kk = loop_trips(w1);
+  ASSERT_EQ(loop_trips(w2), kk);
+  ASSERT_GT(kk, 0u);
+  ASSERT_LT(kk, ny);
+  EXPECT_EQ(ra.initialised_bytes(), 4 * (nx * kk + kk * (ny - kk)));
+  EXPECT_FALSE(ra.contains(ra.base + 4 * (kk * ny + kk), 4));  // A[K][K] is never touched
+  const auto a = [&](size_t i, size_t j) { return l.mem.read<float>(ra.base + 4 * (i * ny + j)); };
   std::vector<double> tmp(nx, 0.0), y(ny, 0.0);
   for (size_t i = 0; i < nx; ++i) {
-    for (size_t j = 0; j < ny; ++j) tmp[i] += static_cast<double>(a[i * ny + j]) * x[j];
+    for (size_t j = 0; j < kk; ++j) tmp[i] += static_cast<double>(a(i, j)) * x[j];
   }
   for (size_t j = 0; j < ny; ++j) {
-    for (size_t i = 0; i < nx; ++i) y[j] += static_cast<double>(a[i * ny + j]) * tmp[i];
+    for (size_t i = 0; i < kk; ++i) y[j] += static_cast<double>(a(i, j)) * tmp[i];
   }
   run(l, [&](uint32_t k) {
     if (k == 0) expect_close(read_array<float>(l.mem, l.region("tmp")), tmp, "tmp after kernel 1");
@@ -483,19 +513,69 @@ TEST(Atax, KernelsComputeTmpThenATransposeTmp) {
   });
 }
 
+TEST(TruncatedMatrix, IsTheSequentialFillWhereTheLoopsTouchIt) {
+  // The elements a shortened PolyBench run touches have the values of the whole matrix's
+  // sequential fill (so k = nx = ny is the full scale's matrix, element for element), the draws
+  // after it are the same, and place() initialises exactly the touched part at the full stride.
+  constexpr uint32_t nx = 40, ny = 72, k = 5;
+  wl::Rng seq(7), cut(7), whole(7);
+  const std::vector<float> ref = wl::uniform_floats(seq, uint64_t{nx} * ny);
+  const wl::TruncatedMatrix t(cut, nx, ny, k), all(whole, nx, ny, ny);
+  EXPECT_EQ(seq.next(), cut.next());
+  EXPECT_EQ(all.k(), nx);  // k is at most nx and ny
+  size_t touched = 0;
+  for (uint32_t i = 0; i < nx; ++i) {
+    for (uint32_t j = 0; j < ny; ++j) {
+      ASSERT_EQ(all.at(i, j), ref[i * ny + j]) << i << "," << j;
+      if (i < k || j < k) {
+        ASSERT_EQ(t.at(i, j), ref[i * ny + j]) << i << "," << j;
+        ++touched;
+      }
+    }
+  }
+  FunctionalMemory mem;
+  wl::MemoryLayout layout;
+  layout.array(mem, "before", std::vector<float>(3, 1.0f));
+  const Addr base = t.place(mem, layout, "A");
+  const Region& r = layout.region("A");
+  EXPECT_TRUE(r.partial);
+  EXPECT_EQ(r.bytes, uint64_t{4} * nx * ny);
+  EXPECT_EQ(r.initialised_bytes(), 4 * touched);
+  for (uint32_t i = 0; i < nx; ++i) {
+    for (uint32_t j = 0; j < ny; ++j) {
+      const Addr a = base + 4 * (uint64_t{i} * ny + j);
+      ASSERT_EQ(r.contains(a, 4), i < k || j < k) << i << "," << j;
+      if (i < k || j < k) {
+        ASSERT_EQ(mem.read<float>(a), ref[i * ny + j]);
+      }
+    }
+  }
+  // The first k rows are written whole and merge with the next row's first k columns.
+  EXPECT_EQ(r.written.front(), std::make_pair(base, base + 4 * (uint64_t{k} * ny + k)));
+  EXPECT_EQ(r.written.size(), nx - k);
+  EXPECT_THROW(layout.write(mem, "before", base, ref.data(), 4), std::out_of_range);
+  EXPECT_THROW(layout.write(mem, "A", base + r.bytes - 4, ref.data(), 8), std::out_of_range);
+}
+
 TEST(Mvt, KernelsComputeX1PlusAY1AndX2PlusATransposeY2) {
   Loaded l = load("mvt");
-  const auto a = read_array<float>(l.mem, l.region("A"));
+  const Region& ra = l.region("A");
   const auto x1 = read_array<float>(l.mem, l.region("x1")), x2 = read_array<float>(l.mem, l.region("x2"));
   const auto y1 = read_array<float>(l.mem, l.region("y1")), y2 = read_array<float>(l.mem, l.region("y2"));
   const size_t n = x1.size();
-  ASSERT_EQ(a.size(), n * n);
+  ASSERT_EQ(ra.bytes, 4 * n * n);
+  EXPECT_EQ(l.w->kernel(0).grid().ctas, 16u);
+  EXPECT_EQ(l.w->kernel(1).grid().ctas, 16u);
+  const size_t kk = loop_trips(drain(l.w->kernel(0), 0, 0));
+  ASSERT_EQ(loop_trips(drain(l.w->kernel(1), 0, 0)), kk);
+  ASSERT_LT(kk, n);
+  const auto a = [&](size_t i, size_t j) { return l.mem.read<float>(ra.base + 4 * (i * n + j)); };
   std::vector<double> w1(n), w2(n);
   for (size_t i = 0; i < n; ++i) {
     w1[i] = x1[i], w2[i] = x2[i];
-    for (size_t j = 0; j < n; ++j) {
-      w1[i] += static_cast<double>(a[i * n + j]) * y1[j];
-      w2[i] += static_cast<double>(a[j * n + i]) * y2[j];
+    for (size_t j = 0; j < kk; ++j) {
+      w1[i] += static_cast<double>(a(i, j)) * y1[j];
+      w2[i] += static_cast<double>(a(j, i)) * y2[j];
     }
   }
   run(l, [&](uint32_t k) {

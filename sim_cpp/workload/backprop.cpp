@@ -37,7 +37,7 @@ class Backprop final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t n = by_scale(scale, 1024u, 16384u, 65536u), blocks = n / kTile;
+    const uint32_t n = by_scale(scale, 1440u, 16384u, 65536u), blocks = n / kTile;  // test: 90 CTAs, gtx480 full
     Rng rng(mix_seed(seed, "backprop"));
     std::vector<float> in = uniform_floats(rng, n + 1);
     in[0] = 1.0f;  // the bias unit

@@ -34,7 +34,7 @@ class Btree final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t n = by_scale(scale, 4096u, 65536u, 1u << 20), q = by_scale(scale, 48u, 1536u, 16384u);
+    const uint32_t n = by_scale(scale, 4096u, 65536u, 1u << 20), q = by_scale(scale, 90u, 1536u, 16384u);
     Rng rng(mix_seed(seed, "btree"));
     std::vector<int32_t> keys(n);
     for (auto& k : keys) k = static_cast<int32_t>(rng.below(INT_MAX / 2));

@@ -33,7 +33,9 @@ class Gesummv final : public GeneratedWorkload {
             n_ ? "2 x " + std::to_string(n_) + " x " + std::to_string(m_) + " floats" +
                      (pitch_ > m_ ? " (rows of " + std::to_string(pitch_) + ")" : "")
                : "",
-            ""};
+            "",
+            16,
+            "PolyBench/GPU gesummv.cu: N / DIM_THREAD_BLOCK_X = 4096 / 256 = 16 CTAs at N = 4096"};
   }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {

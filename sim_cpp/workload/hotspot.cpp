@@ -42,7 +42,7 @@ class Hotspot final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t n = by_scale(scale, 64u, 256u, 1024u), steps = by_scale(scale, 2u, 8u, 20u);
+    const uint32_t n = by_scale(scale, 160u, 256u, 1024u), steps = by_scale(scale, 1u, 8u, 20u);
     Rng rng(mix_seed(seed, "hotspot"));
     std::vector<float> t = uniform_floats(rng, uint64_t{n} * n, 323.0f, 343.0f);
     auto p = share(uniform_floats(rng, uint64_t{n} * n, 0.0f, 0.002f));

@@ -22,7 +22,9 @@ class Jacobi1d final : public GeneratedWorkload {
   std::string description() const override { return "PolyBench JACOBI1D 3-point stencil, T steps of two kernels"; }
   WorkloadInfo info() const override {
     return {false, false, "PolyBench/GPU (two-level paper JCB1D)",
-            a0_ ? std::to_string(a0_->size()) + " floats, " + std::to_string(steps_) + " steps" : "", ""};
+            a0_ ? std::to_string(a0_->size()) + " floats, " + std::to_string(steps_) + " steps" : "", "", 16,
+            "PolyBench/GPU jacobi1D.cu: ceil(N / DIM_THREAD_BLOCK_X) = 4096 / 256 = 16 CTAs per launch at N = 4096 "
+            "(STANDARD_DATASET, docs/workloads.md \"paper scale\")"};
   }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {

@@ -46,17 +46,93 @@ void write_bytes(FunctionalMemory& mem, Addr a, const void* data, uint64_t bytes
   }
 }
 
+Addr MemoryLayout::next_base() const {
+  if (regions_.empty()) return kBase;
+  const Region& last = regions_.back();
+  return (last.base + last.bytes + kAlign + kAlign - 1) / kAlign * kAlign;
+}
+
 Addr MemoryLayout::place(FunctionalMemory& mem, std::string name, const void* data, uint64_t bytes,
                          uint32_t elem_bytes) {
-  Addr base = kBase;
-  if (!regions_.empty()) {
-    const Region& last = regions_.back();
-    base = (last.base + last.bytes + kAlign + kAlign - 1) / kAlign * kAlign;
-  }
+  const Addr base = next_base();
   if (base + bytes > (Addr{1} << 32))
     throw std::length_error("MemoryLayout: workload exceeds the 32-bit address space");
   write_bytes(mem, base, data, bytes);
   regions_.push_back(Region{std::move(name), base, bytes, elem_bytes});
+  return base;
+}
+
+Addr MemoryLayout::reserve(std::string name, uint64_t bytes, uint32_t elem_bytes) {
+  const Addr base = next_base();
+  if (base + bytes > (Addr{1} << 32))
+    throw std::length_error("MemoryLayout: workload exceeds the 32-bit address space");
+  Region r{std::move(name), base, bytes, elem_bytes};
+  r.partial = true;
+  regions_.push_back(std::move(r));
+  return base;
+}
+
+void MemoryLayout::write(FunctionalMemory& mem, std::string_view name, Addr a, const void* data, uint64_t bytes) {
+  auto it = std::find_if(regions_.begin(), regions_.end(), [&](const Region& r) { return r.name == name; });
+  if (it == regions_.end() || !it->partial || a < it->base || a + bytes > it->base + it->bytes)
+    throw std::out_of_range("MemoryLayout::write: " + std::to_string(bytes) + " bytes at " + std::to_string(a) +
+                            " are not inside the reserved region " + std::string(name));
+  if (bytes == 0) return;
+  write_bytes(mem, a, data, bytes);
+  // Insert [a, a + bytes) and merge it with the ranges it overlaps or touches.
+  auto& w = it->written;
+  Addr lo = a, hi = a + bytes;
+  auto first = std::lower_bound(w.begin(), w.end(), lo, [](const auto& s, Addr v) { return s.second < v; });
+  auto last = first;
+  while (last != w.end() && last->first <= hi) {
+    lo = std::min(lo, last->first);
+    hi = std::max(hi, last->second);
+    ++last;
+  }
+  first = w.erase(first, last);
+  w.insert(first, {lo, hi});
+}
+
+bool Region::contains(Addr a, uint32_t n) const {
+  if (a < base || a + n > base + bytes) return false;
+  if (!partial) return true;
+  auto it = std::upper_bound(written.begin(), written.end(), a, [](Addr v, const auto& s) { return v < s.first; });
+  return it != written.begin() && a + n <= std::prev(it)->second;
+}
+
+std::vector<std::pair<Addr, Addr>> Region::initialised() const {
+  if (!partial) return {{base, base + bytes}};
+  return written;
+}
+
+uint64_t Region::initialised_bytes() const {
+  uint64_t n = 0;
+  for (const auto& [b, e] : initialised()) n += e - b;
+  return n;
+}
+
+TruncatedMatrix::TruncatedMatrix(Rng& rng, uint32_t nx, uint32_t ny, uint32_t k)
+    : nx_(nx), ny_(ny), k_(std::min({k, nx, ny})) {
+  cols_.resize(uint64_t{nx_} * k_);
+  rows_.resize(uint64_t{k_} * ny_);
+  const auto value = [&](uint64_t i, uint64_t j) { return static_cast<float>(rng.unit_at(i * ny_ + j)); };
+  for (uint64_t i = 0; i < nx_; ++i) {
+    for (uint64_t j = 0; j < k_; ++j) cols_[i * k_ + j] = value(i, j);
+  }
+  for (uint64_t i = 0; i < k_; ++i) {
+    for (uint64_t j = k_; j < ny_; ++j) rows_[i * ny_ + j] = value(i, j);
+  }
+  rng.discard(uint64_t{nx_} * ny_);
+}
+
+Addr TruncatedMatrix::place(FunctionalMemory& mem, MemoryLayout& layout, std::string name) const {
+  const Addr base = layout.reserve(name, uint64_t{nx_} * ny_ * 4, 4);
+  std::vector<float> row(ny_);
+  for (uint64_t i = 0; i < nx_; ++i) {
+    const uint32_t n = i < k_ ? ny_ : k_;
+    for (uint32_t j = 0; j < n; ++j) row[j] = at(i, j);
+    layout.write(mem, name, base + i * ny_ * 4, row.data(), uint64_t{n} * 4);
+  }
   return base;
 }
 
@@ -223,7 +299,7 @@ const Kernel& GeneratedWorkload::kernel(uint32_t i) const {
 
 uint64_t GeneratedWorkload::footprint_bytes() const {
   uint64_t n = 0;
-  for (const Region& r : layout_.regions()) n += r.bytes;
+  for (const Region& r : layout_.regions()) n += r.initialised_bytes();
   return n;
 }
 

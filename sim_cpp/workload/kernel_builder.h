@@ -1,7 +1,8 @@
 // Shared helpers for the generated workloads (one file so that each workload stays short):
 //  - Rng: a small seeded generator whose output is the same on every platform;
 //  - MemoryLayout: places the workload's arrays at distinct, 256 B aligned bases and writes
-//    their initial contents (every byte of every region is initialised);
+//    their initial contents (every byte of a placed region is initialised; a reserved region has
+//    only the ranges written into it, e.g. TruncatedMatrix's touched rows and columns);
 //  - KernelCode: PC allocation, one PC per static instruction, 8 B apart from a per-kernel base;
 //  - WarpCoords: the CTA / warp / lane -> thread index arithmetic of a 1-D launch;
 //  - WarpStream: records one warp's instructions (compactly, in windows) for a WarpProgram;
@@ -22,6 +23,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim_cpp/workload/workload.h"
@@ -51,7 +53,7 @@ class Rng {
  public:
   explicit Rng(uint64_t seed) : state_(seed) {}
   uint64_t next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    uint64_t z = (state_ += kStep);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
@@ -60,20 +62,36 @@ class Rng {
   double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
   float unitf() { return static_cast<float>(unit()); }
   double normal();  // standard normal (Box-Muller)
+  // The value unit() returns n calls from now (unit_at(0) is the next one), without drawing it,
+  // and skipping n draws: a workload that fills a large array in order can compute only the
+  // elements it touches, with the values a sequential fill gives (TruncatedMatrix).
+  double unit_at(uint64_t n) const { return static_cast<double>(Rng(state_ + n * kStep).next() >> 11) * 0x1.0p-53; }
+  void discard(uint64_t n) { state_ += n * kStep; }
 
  private:
+  static constexpr uint64_t kStep = 0x9E3779B97F4A7C15ull;
   uint64_t state_;
 };
 
 // A seed for one workload: mixes the user's seed with a salt (e.g. the workload name).
 uint64_t mix_seed(uint64_t seed, std::string_view salt);
 
+// An array in memory. A region placed with MemoryLayout::place is written whole; one reserved with
+// MemoryLayout::reserve has only the byte ranges MemoryLayout::write wrote initialised (`written`,
+// sorted, disjoint, not adjacent), e.g. a matrix reserved at its published size of which a
+// shortened run touches a few rows and columns (TruncatedMatrix). contains() is true only for
+// initialised bytes.
 struct Region {
   std::string name;
   Addr base = 0;
   uint64_t bytes = 0;
   uint32_t elem_bytes = 4;
-  bool contains(Addr a, uint32_t n) const { return a >= base && a + n <= base + bytes; }
+  bool partial = false;                       // reserved: only `written` is initialised
+  std::vector<std::pair<Addr, Addr>> written = {};  // [begin, end) address ranges, when partial
+  bool contains(Addr a, uint32_t n) const;
+  // The initialised [begin, end) ranges: the whole region, or `written`.
+  std::vector<std::pair<Addr, Addr>> initialised() const;
+  uint64_t initialised_bytes() const;
 };
 
 // Arrays at distinct bases (bump allocation from 0x1000'0000, 256 B aligned as cudaMalloc is,
@@ -89,10 +107,15 @@ class MemoryLayout {
   Addr array(FunctionalMemory& mem, std::string name, const std::vector<T>& v) {
     return place(mem, std::move(name), v.data(), v.size() * sizeof(T), sizeof(T));
   }
+  // Places a region of `bytes` without writing it: only what write() then writes is initialised.
+  Addr reserve(std::string name, uint64_t bytes, uint32_t elem_bytes);
+  // Writes bytes at a, inside the reserved region `name` (std::out_of_range otherwise), and marks them initialised.
+  void write(FunctionalMemory& mem, std::string_view name, Addr a, const void* data, uint64_t bytes);
   const std::vector<Region>& regions() const { return regions_; }
   const Region& region(std::string_view name) const;  // throws std::out_of_range
 
  private:
+  Addr next_base() const;
   std::vector<Region> regions_;
 };
 
@@ -213,6 +236,27 @@ Shared<T> share(std::vector<T> v) {
 // n uniform floats in [lo, hi).
 std::vector<float> uniform_floats(Rng& rng, uint64_t n, float lo = 0.0f, float hi = 1.0f);
 
+// The part of an nx x ny row-major float matrix that a shortened PolyBench-style run touches: the
+// first k columns of every row and the first k rows (a thread per row walking k columns, a thread
+// per column walking k rows). Its elements are those of uniform_floats(rng, nx * ny) (so k = nx = ny
+// is the whole matrix, element for element), computed without the nx * ny draws; rng advances
+// past them. place() reserves the whole matrix (the row stride stays ny) and writes only this part.
+class TruncatedMatrix {
+ public:
+  TruncatedMatrix(Rng& rng, uint32_t nx, uint32_t ny, uint32_t k);
+  uint32_t nx() const { return nx_; }
+  uint32_t ny() const { return ny_; }
+  uint32_t k() const { return k_; }
+  // A[i][j]; requires j < k or i < k (the touched part).
+  float at(uint64_t i, uint64_t j) const { return j < k_ ? cols_[i * k_ + j] : rows_[i * ny_ + j]; }
+  Addr place(FunctionalMemory& mem, MemoryLayout& layout, std::string name) const;
+
+ private:
+  uint32_t nx_, ny_, k_;
+  std::vector<float> cols_;  // nx x k: A[i][j] for j < k
+  std::vector<float> rows_;  // k x ny: A[i][j] for i < k (columns below k unused)
+};
+
 // Address and value of one lane's store (value_hi: bytes 8-15 of a 16-byte store).
 struct LaneWrite {
   Addr addr = 0;
@@ -318,7 +362,7 @@ class GeneratedWorkload : public Workload {
   const Kernel& kernel(uint32_t i) const override;  // throws std::out_of_range
   const std::vector<Region>& regions() const { return layout_.regions(); }
   const Region& region(std::string_view name) const { return layout_.region(name); }
-  uint64_t footprint_bytes() const;  // all regions
+  uint64_t footprint_bytes() const;  // the initialised bytes of all regions
 
   WorkloadInfo info() const override = 0;
   // Accepted when info().input_format is not empty.

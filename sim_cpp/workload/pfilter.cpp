@@ -95,7 +95,9 @@ class Pfilter final : public GeneratedWorkload {
   std::string description() const override { return "Rodinia particle filter: likelihood gathers and CDF search"; }
   WorkloadInfo info() const override {
     return {true, false, "Rodinia (PF)",
-            f_ ? std::to_string(f_->n) + " particles, " + std::to_string(f_->frames) + " frames of 128 x 128" : "", ""};
+            f_ ? std::to_string(f_->n) + " particles, " + std::to_string(f_->frames) + " frames of 128 x 128" : "", "", 2,
+            "Rodinia ex_particle_CUDA_float_seq.cu at its run script's -np 1000: ceil(1000 / threads_per_block 512) "
+            "= 2 CTAs per kernel"};
   }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {

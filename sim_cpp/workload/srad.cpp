@@ -63,7 +63,7 @@ class Srad final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t n = by_scale(scale, 64u, 256u, 1024u), iters = by_scale(scale, 2u, 3u, 10u);
+    const uint32_t n = by_scale(scale, 160u, 256u, 1024u), iters = by_scale(scale, 1u, 3u, 10u);
     Rng rng(mix_seed(seed, "srad"));
     std::vector<float> j = uniform_floats(rng, uint64_t{n} * n);
     for (float& v : j) v = std::exp(v);  // Rodinia: J = exp(image)

@@ -18,7 +18,7 @@ class VecAdd final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint64_t n = scale == WorkloadScale::kTest ? 1000 : scale == WorkloadScale::kSmall ? (1u << 20) : (1u << 22);
+    const uint64_t n = scale == WorkloadScale::kTest ? 23016 : scale == WorkloadScale::kSmall ? (1u << 20) : (1u << 22);
     Rng rng(mix_seed(seed, "vecadd"));
     auto a = std::make_shared<std::vector<float>>(n);
     auto b = std::make_shared<std::vector<float>>(n);

@@ -122,6 +122,13 @@ struct WorkloadInfo {
   std::string suite;         // where the algorithm comes from, e.g. "Rodinia", "PolyBench/GPU"
   std::string input;         // the input after init(), e.g. "8192 vertices, 118 K edges"
   std::string input_format;  // file format set_input_file() reads; "" = generated inputs only
+  // Issue 21's occupancy rule: at `test` and `small` every launch has at least the CTAs that fill
+  // every SM at the workload's occupancy limit, unless the benchmark itself launches fewer at its
+  // published input. published_ctas declares that grid (CTAs per launch; 0 = none declared, the
+  // workload fills the GPU), published_grid its source and arithmetic
+  // (sim_cpp/test/workload_grid_test.cpp enforces the rule).
+  uint32_t published_ctas = 0;
+  std::string published_grid = {};
 };
 
 // The GPU a workload is launched on, for the workloads whose benchmark sizes its grid by the
