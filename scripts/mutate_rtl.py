@@ -39,6 +39,12 @@ def parse(path):
             if other[1] == name and other[5] != fields[1]:
                 fail(f"{path}:{no}: {name} names {fields[1]}, its line {other[0]} {other[5]}")
         mutants.append((no, name, file, old, new, fields[1]))
+    # $test$plusargs matches a prefix: +mut_ab also selects a mutant named a.
+    names = sorted({m[1] for m in mutants})
+    for a in names:
+        for b in names:
+            if a != b and b.startswith(a):
+                fail(f"{path}: mutant name {a} is a prefix of {b} ($test$plusargs(\"mut_{a}\") matches +mut_{b})")
     return mutants
 
 
