@@ -10,6 +10,8 @@ Copies every *.sv of SRC_DIR to OUT_DIR and applies every mutant of MUTANTS_FILE
 `old text` must occur exactly once in file.sv; it becomes `new text`, which must select the
 mutation at run time with $test$plusargs("mut_<name>") (so one verilated model holds every
 mutant of a module and a test picks one with +mut_<name>; without it the model is the RTL).
+A mutant may take several lines (the same name and assertion on each, one anchor each: a
+mutation of two places), applied in order; the text a line inserts may be the next line's anchor.
 Lines starting with '#' and blank lines are skipped. Files are rewritten only when their text
 changes (Ninja then rebuilds nothing). Exit 1 with one line naming the file, line and problem.
 """
@@ -33,7 +35,16 @@ def parse(path):
         name, _, file, old, new = fields
         if f'$test$plusargs("mut_{name}")' not in new:
             fail(f'{path}:{no}: the new text of {name} must contain $test$plusargs("mut_{name}")')
-        mutants.append((no, name, file, old, new))
+        for other in mutants:
+            if other[1] == name and other[5] != fields[1]:
+                fail(f"{path}:{no}: {name} names {fields[1]}, its line {other[0]} {other[5]}")
+        mutants.append((no, name, file, old, new, fields[1]))
+    # $test$plusargs matches a prefix: +mut_ab also selects a mutant named a.
+    names = sorted({m[1] for m in mutants})
+    for a in names:
+        for b in names:
+            if a != b and b.startswith(a):
+                fail(f"{path}: mutant name {a} is a prefix of {b} ($test$plusargs(\"mut_{a}\") matches +mut_{b})")
     return mutants
 
 
@@ -42,7 +53,7 @@ def main():
         fail("usage: mutate_rtl.py SRC_DIR OUT_DIR MUTANTS_FILE")
     src, out, spec = (pathlib.Path(a) for a in sys.argv[1:])
     texts = {p.name: p.read_text() for p in sorted(src.glob("*.sv"))}
-    for no, name, file, old, new in parse(spec):
+    for no, name, file, old, new, _ in parse(spec):
         if file not in texts:
             fail(f"{spec}:{no}: {name}: no file {file} in {src}")
         count = texts[file].count(old)

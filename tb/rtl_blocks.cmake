@@ -438,6 +438,7 @@ function(add_rtl_mutants module file)
   add_dependencies(tb_tests ${tb})
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${file})  # a new mutant is a new test
   file(STRINGS ${file} lines REGEX "^[a-z0-9_]+ @@ ")
+  set(seen "")
   foreach(line ${lines})
     # A ';' in the SystemVerilog text splits a line into list items: only a line's first item
     # starts with its name.
@@ -446,6 +447,10 @@ function(add_rtl_mutants module file)
     endif()
     set(mutant ${CMAKE_MATCH_1})
     set(assertion ${CMAKE_MATCH_2})
+    if(mutant IN_LIST seen)  # a mutant of several lines (mutate_rtl.py): one test
+      continue()
+    endif()
+    list(APPEND seen ${mutant})
     set(filter ${M_FILTER})
     foreach(pair ${M_MUTANT_FILTERS})
       if(pair MATCHES "^${mutant}=(.+)$")
