@@ -68,8 +68,8 @@ int main(int argc, char** argv) {
   std::string generator;
   app.add_option("--generator", generator,
                  "the shape of the generated input, where a workload has more than one: kronecker or road for "
-                 "the graph workloads (default: road for bfs and sssp at small scale, else kronecker; "
-                 "docs/workloads.md)");
+                 "the graph workloads (default: road for bfs and sssp at small scale, else kronecker), unroll4 "
+                 "for kmeans (docs/workloads.md)");
   std::string trace_path;
   std::optional<uint32_t> trace_isa;
   app.add_option("--trace", trace_path, "run an Accel-Sim / NVBit trace: DIR/kernelslist.g or DIR (instead of --workload)");
@@ -99,6 +99,7 @@ int main(int argc, char** argv) {
   app.add_option("--agcb-timeline", agcb_timeline_file,
                  "AGCB policies: write the predictor's counters over time as CSV (--l1 golden or lockstep)");
   app.add_option("--agcb-every", agcb_every, "--agcb-timeline's sampling period, cycles")
+      ->capture_default_str()
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
   app.add_option("--max-cycles", opt.max_cycles, "stop after this many cycles (0: no limit)")
       ->capture_default_str();

@@ -76,7 +76,8 @@ int main(int argc, char** argv) {
   app.add_option("--config", config_file, "any YAML file of the preset schema (instead of --preset)")->excludes(p);
   auto* pol = app.add_option("--policy", policy, "policy preset: configs/policies/NAME.yaml")->capture_default_str();
   app.add_option("--policy-file", policy_file, "a policy YAML file (instead of --policy)")->excludes(pol);
-  app.add_option("--stream", stream, "synthetic stream: mixed, reuse, stream, irregular")->capture_default_str();
+  app.add_option("--stream", stream, "synthetic stream: " + fmt::format("{}", fmt::join(l1d::golden::stream_names(), ", ")))
+      ->capture_default_str();
   app.add_option("--requests", requests, "requests to send")->capture_default_str()->check(CLI::Range(1ull, 1ull << 40));
   app.add_option("--seed", seed, "random seed (stream, memory latency)")->capture_default_str();
   bool list = false;
