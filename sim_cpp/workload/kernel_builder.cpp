@@ -28,22 +28,7 @@ uint64_t mix_seed(uint64_t seed, std::string_view salt) {
 }
 
 void write_bytes(FunctionalMemory& mem, Addr a, const void* data, uint64_t bytes) {
-  const auto* src = static_cast<const uint8_t*>(data);
-  while (bytes > 0) {
-    MemReq r;
-    r.op = MemOp::kStore;
-    r.line_addr = a & ~Addr{kLineBytes - 1};
-    const auto off = static_cast<uint32_t>(a - r.line_addr);
-    const auto n = static_cast<uint32_t>(std::min<uint64_t>(bytes, kLineBytes - off));
-    for (uint32_t i = 0; i < n; ++i) {
-      r.byte_mask.set(off + i);
-      r.data[off + i] = src[i];
-    }
-    mem.apply_write(r);
-    a += n;
-    src += n;
-    bytes -= n;
-  }
+  mem.write_bytes(a, data, bytes);
 }
 
 Addr MemoryLayout::place(FunctionalMemory& mem, std::string name, const void* data, uint64_t bytes,
