@@ -1,6 +1,8 @@
 // Sparse functional memory image (functional_memory.h).
 #include "sim_cpp/mem/functional_memory.h"
 
+#include <algorithm>
+
 #include "common/byte_lanes.h"
 
 namespace l1d::sim {
@@ -51,6 +53,30 @@ uint8_t FunctionalMemory::read8(Addr a) const {
 }
 
 void FunctionalMemory::write8(Addr a, uint8_t v) { line_ref(a & kLineMask)[a % kLineBytes] = v; }
+
+void FunctionalMemory::read_bytes(Addr a, void* out, uint64_t n) const {
+  auto* dst = static_cast<uint8_t*>(out);
+  while (n > 0) {
+    const auto off = static_cast<uint32_t>(a % kLineBytes);
+    const auto k = static_cast<uint32_t>(std::min<uint64_t>(n, kLineBytes - off));
+    if (const LineData* l = find_line(a & kLineMask)) {
+      std::memcpy(dst, l->data() + off, k);
+    } else {
+      fill_initial(dst, a, k);
+    }
+    a += k, dst += k, n -= k;
+  }
+}
+
+void FunctionalMemory::write_bytes(Addr a, const void* data, uint64_t n) {
+  const auto* src = static_cast<const uint8_t*>(data);
+  while (n > 0) {
+    const auto off = static_cast<uint32_t>(a % kLineBytes);
+    const auto k = static_cast<uint32_t>(std::min<uint64_t>(n, kLineBytes - off));
+    std::memcpy(line_ref(a & kLineMask).data() + off, src, k);
+    a += k, src += k, n -= k;
+  }
+}
 
 void FunctionalMemory::apply_write(const MemReq& r) {
   if (r.byte_mask.none()) return;

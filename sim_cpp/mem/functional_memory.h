@@ -33,6 +33,10 @@ class FunctionalMemory {
     std::memcpy(b, &v, sizeof(T));
     for (size_t i = 0; i < sizeof(T); ++i) write8(a + i, b[i]);
   }
+  // Bytes [a, a + n) into out / from data: what n calls of read8 / write8 would read / leave, a
+  // line at a time (the workloads' inputs and result checks: docs/performance.md).
+  void read_bytes(Addr a, void* out, uint64_t n) const;
+  void write_bytes(Addr a, const void* data, uint64_t n);
   // Applies a write request (byte mask) or returns a read's sectors, as the L2 does.
   void apply_write(const MemReq& r);
   LineData read_sectors(Addr line_addr, SectorMask sectors) const;

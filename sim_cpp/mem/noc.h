@@ -270,6 +270,9 @@ class Network {
     ++in_vc_[s];
   }
 
+  // (a - b) mod m for a, b < m, without a division.
+  static uint32_t ring_distance(uint32_t a, uint32_t b, uint32_t m) { return a >= b ? a - b : a + m - b; }
+
   void tick_islip(uint64_t now) {
     const uint32_t n = sources(), nd = dests(), nv = router_.vcs, sp = router_.input_speedup;
     const uint32_t xin = n * sp;
@@ -285,32 +288,31 @@ class Network {
         uint32_t& b = bid_[size_t{x} * nd + d];
         if (b == kNone) {
           b = s * nv + v;
-          bids_.push_back(size_t{x} * nd + d);
+          bids_.push_back(Bid{x, d});
         } else if (c.p.inject < vc_[b].p.inject) {
           b = s * nv + v;
         }
       }
     if (bids_.empty()) return;
     // Grant: each output the first bidding crossbar input at or after its pointer.
-    for (const size_t k : bids_) {
-      const auto x = static_cast<uint32_t>(k / nd), d = static_cast<uint32_t>(k % nd);
-      const uint32_t g = grant_[d];
-      if (g == kNone || (x + xin - gptr_[d]) % xin < (g + xin - gptr_[d]) % xin) grant_[d] = x;
+    for (const Bid& k : bids_) {
+      const uint32_t g = grant_[k.d];
+      if (g == kNone || ring_distance(k.x, gptr_[k.d], xin) < ring_distance(g, gptr_[k.d], xin)) grant_[k.d] = k.x;
     }
     // Accept: each crossbar input the first granting output at or after its pointer.
-    for (const size_t k : bids_) {
-      const auto x = static_cast<uint32_t>(k / nd), d = static_cast<uint32_t>(k % nd);
-      if (grant_[d] != x) continue;
-      const uint32_t a = accept_[x];
-      if (a == kNone || (d + nd - aptr_[x]) % nd < (a + nd - aptr_[x]) % nd) accept_[x] = d;
+    for (const Bid& k : bids_) {
+      if (grant_[k.d] != k.x) continue;
+      const uint32_t a = accept_[k.x];
+      if (a == kNone || ring_distance(k.d, aptr_[k.x], nd) < ring_distance(a, aptr_[k.x], nd)) accept_[k.x] = k.d;
     }
-    for (const size_t k : bids_) {
-      const auto x = static_cast<uint32_t>(k / nd), d = static_cast<uint32_t>(k % nd);
-      const uint32_t vi = bid_[k];
-      bid_[k] = kNone;
+    for (const Bid& k : bids_) {
+      const uint32_t x = k.x, d = k.d;
+      uint32_t& bid = bid_[size_t{x} * nd + d];
+      const uint32_t vi = bid;
+      bid = kNone;
       if (grant_[d] != x || accept_[x] != d) continue;
-      gptr_[d] = (x + 1) % xin;
-      aptr_[x] = (d + 1) % nd;
+      gptr_[d] = x + 1 == xin ? 0 : x + 1;
+      aptr_[x] = d + 1 == nd ? 0 : d + 1;
       Vc& c = vc_[vi];
       Packet& p = c.p;
       const uint32_t f = ser(p);
@@ -330,9 +332,9 @@ class Network {
       ++at_dst_;
       touched_.push_back(d);
     }
-    for (const size_t k : bids_) {
-      grant_[k % nd] = kNone;
-      accept_[k / nd] = kNone;
+    for (const Bid& k : bids_) {
+      grant_[k.d] = kNone;
+      accept_[k.x] = kNone;
     }
   }
 
@@ -381,7 +383,10 @@ class Network {
   std::vector<uint32_t> gptr_, aptr_;  // iSLIP grant (per output) and accept (per crossbar input) pointers
   std::vector<uint32_t> bid_;          // [crossbar input * dests + output]: bidding VC index or kNone
   std::vector<uint32_t> grant_, accept_;
-  std::vector<size_t> bids_;
+  struct Bid {
+    uint32_t x, d;  // crossbar input, output
+  };
+  std::vector<Bid> bids_;
   std::vector<uint32_t> in_vc_;        // per source: packets in its VCs
   uint64_t queued_ = 0;
   uint64_t at_dst_ = 0;

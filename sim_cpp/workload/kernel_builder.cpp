@@ -28,22 +28,7 @@ uint64_t mix_seed(uint64_t seed, std::string_view salt) {
 }
 
 void write_bytes(FunctionalMemory& mem, Addr a, const void* data, uint64_t bytes) {
-  const auto* src = static_cast<const uint8_t*>(data);
-  while (bytes > 0) {
-    MemReq r;
-    r.op = MemOp::kStore;
-    r.line_addr = a & ~Addr{kLineBytes - 1};
-    const auto off = static_cast<uint32_t>(a - r.line_addr);
-    const auto n = static_cast<uint32_t>(std::min<uint64_t>(bytes, kLineBytes - off));
-    for (uint32_t i = 0; i < n; ++i) {
-      r.byte_mask.set(off + i);
-      r.data[off + i] = src[i];
-    }
-    mem.apply_write(r);
-    a += n;
-    src += n;
-    bytes -= n;
-  }
+  mem.write_bytes(a, data, bytes);
 }
 
 Addr MemoryLayout::next_base() const {
@@ -202,19 +187,32 @@ void WarpStream::barrier(const StaticOp& op) { begin(op, OpKind::kBarrier, kFull
 void WarpStream::exit(const StaticOp& op) { begin(op, OpKind::kExit, kFullMask); }
 
 WarpInst WarpStream::replay(size_t i) const {
-  const Rec& r = recs_[i];
   WarpInst w;
+  LaneZeros z{true, true, true};
+  replay_into(i, w, z);
+  return w;
+}
+
+void WarpStream::replay_into(size_t i, WarpInst& w, LaneZeros& z) const {
+  const Rec& r = recs_[i];
   w.kind = r.kind;
   w.pc = r.pc;
   w.latency = r.latency;
   w.access_bytes = r.bytes;
   w.active_mask = r.mask;
   w.reads_all_loads = r.all_loads;
+  w.regs.fill(0);
+  w.writes = w.reads = 0;
   if (r.dst != 0) w.regs[w.writes++] = r.dst;
   for (const uint8_t u : r.uses)
     if (u != 0) w.regs[w.writes + w.reads++] = u;
-  if (r.kind == OpKind::kLoad || r.kind == OpKind::kStore) {
-    const bool store = r.kind == OpKind::kStore, wide = store && r.bytes == 16;
+  const bool mem = r.kind == OpKind::kLoad || r.kind == OpKind::kStore;
+  const bool store = r.kind == OpKind::kStore, wide = store && r.bytes == 16;
+  // Every array not written below is all zero afterwards, as in a fresh WarpInst.
+  if (!z.addr) w.addr.fill(0);
+  if (!z.value) w.value.fill(0);
+  if (!z.value_hi) w.value_hi.fill(0);
+  if (mem) {
     uint32_t p = r.first;
     for_lanes(r.mask, [&](uint32_t lane) {
       w.addr[lane] = pool_[p++];
@@ -222,7 +220,9 @@ WarpInst WarpStream::replay(size_t i) const {
       if (wide) w.value_hi[lane] = pool_[p++];
     });
   }
-  return w;
+  z.addr = !mem;
+  z.value = !store;
+  z.value_hi = !wide;
 }
 
 // A fully recorded stream.
@@ -234,10 +234,15 @@ class RecordedProgram final : public WarpProgram {
     if (pos_ + 1 < s_.recs_.size()) ++pos_;  // after the exit, keep returning it
     return w;
   }
+  void next_into(WarpInst& out) override {
+    s_.replay_into(pos_, out, zeros_);
+    if (pos_ + 1 < s_.recs_.size()) ++pos_;
+  }
 
  private:
   WarpStream s_;
   size_t pos_ = 0;
+  WarpStream::LaneZeros zeros_;  // next_into's target, as the last call left it
 };
 
 std::unique_ptr<WarpProgram> WarpStream::finish() && {
@@ -253,6 +258,16 @@ class WindowedProgram final : public WarpProgram {
     refill();
   }
   WarpInst next() override {
+    advance();
+    return window_.replay(pos_++);
+  }
+  void next_into(WarpInst& out) override {
+    advance();
+    window_.replay_into(pos_++, out, zeros_);
+  }
+
+ private:
+  void advance() {
     if (pos_ == window_.recs_.size()) {
       if (last_window_) {
         pos_ = window_.recs_.size() - 1;  // after the exit, keep returning it
@@ -260,10 +275,7 @@ class WindowedProgram final : public WarpProgram {
         refill();
       }
     }
-    return window_.replay(pos_++);
   }
-
- private:
   void refill() {
     const uint64_t first = window_.first_ + window_.recs_.size();
     window_ = WarpStream(first, GeneratedKernel::kWindowInsts, GeneratedKernel::kWindowLaneEntries);
@@ -283,6 +295,7 @@ class WindowedProgram final : public WarpProgram {
   WarpStream window_;
   size_t pos_ = 0;
   bool last_window_ = false;
+  WarpStream::LaneZeros zeros_;  // next_into's target, as the last call left it
 };
 
 // ---------------------------------------------------------------- kernels, workloads

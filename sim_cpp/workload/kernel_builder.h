@@ -316,6 +316,14 @@ class WarpStream {
   bool begin(const StaticOp& op, OpKind expected, uint32_t mask);
   bool ended() const { return seen_ > 0 && last_kind_ == OpKind::kExit; }
   WarpInst replay(size_t i) const;  // recorded instruction i as a WarpInst
+  // Which of a WarpInst's per-lane arrays are known to be all zero (WarpProgram::next_into's
+  // target as the last call left it).
+  struct LaneZeros {
+    bool addr = false, value = false, value_hi = false;
+  };
+  // replay(i) written into `w`, whose arrays `z` says are zero (those are not cleared again: an
+  // ALU instruction after an ALU instruction does not touch the 768 bytes of lanes); updates `z`.
+  void replay_into(size_t i, WarpInst& w, LaneZeros& z) const;
 
   uint64_t seen_ = 0;  // instructions issued by the body so far (recorded or not)
   OpKind last_kind_ = OpKind::kAlu;
