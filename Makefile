@@ -19,9 +19,12 @@ ALL_NETLISTS ?= OFF
 # GEOMETRIES=ON also builds the l1d_top of another GPU's geometry (L1D_TOP_GEOMETRIES: gtx1080-jips;
 # make lockstep-geometries).
 GEOMETRIES ?= OFF
+# CARVEOUT=ON also builds the l1d_top of an adaptive carveout (L1D_TOP_CARVEOUT:
+# tb/block_configs/gtx480_carveout.yaml; make lockstep-carveout).
+CARVEOUT ?= OFF
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
-	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) $(CMAKE_EXTRA) >/dev/null
+	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) $(CMAKE_EXTRA) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -53,6 +56,13 @@ test-slow:
 lockstep-geometries:
 	@$(MAKE) --no-print-directory build GEOMETRIES=ON
 	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_(geometries|jips)'
+
+# carveout adaptive (contract 15) in lockstep with golden: a build with the gtx480_carveout model, then
+# make run workloads on tb/block_configs/gtx480_carveout.yaml x the policies its LRU model serves.
+.PHONY: lockstep-carveout
+lockstep-carveout:
+	@$(MAKE) --no-print-directory build CARVEOUT=ON
+	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_carveout'
 
 # The conventional L1 (dcgen --variant conventional, docs/synthesis.md's policy-overhead row) in
 # lockstep with the golden model's staged gtx480 at the baseline policy (fixed 128 B, LRU, no

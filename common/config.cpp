@@ -948,6 +948,11 @@ uint32_t carveout_l1_bytes(const L1Config& c, uint32_t shared_kb) {
   return std::max(c.size_bytes, sets_floor_bytes(c, unified > shared ? unified - shared : 0));
 }
 
+uint32_t largest_l1_sets(const L1Config& c) {
+  if (c.carveout == Carveout::kFixed || c.shared_options_kb.empty()) return c.sets();
+  return carveout_l1_bytes(c, c.shared_options_kb.front()) / (c.ways * 128);
+}
+
 std::optional<CarveoutChoice> choose_carveout(const L1Config& c, uint64_t shared_bytes) {
   if (c.carveout == Carveout::kFixed) return CarveoutChoice{0, c.size_bytes};
   for (const uint32_t kb : c.shared_options_kb)
@@ -971,8 +976,10 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   // dirty state, below), no write allocation (refused below for every configuration). mshr_merge
   // sector needs sector true (the loader refuses it without).
   if (c.sector && c.pipeline == L1Pipeline::kStaged) return "l1.sector: true with l1.pipeline: staged";
-  // l1d_top's arrays have a fixed number of sets: a kernel-by-kernel size is golden-only.
-  if (c.carveout != Carveout::kFixed) return "l1.carveout: " + to_string(c.carveout);
+  // carveout adaptive: the single-cycle l1d_top's cfg_set_bits_i over arrays of the largest L1's sets
+  // (contract 15); the staged pipe's generator refuses it.
+  if (c.carveout != Carveout::kFixed && c.pipeline == L1Pipeline::kStaged)
+    return "l1.carveout: " + to_string(c.carveout) + " with l1.pipeline: staged";
   // on_miss and block: the single-cycle l1d_top's cfg_alloc_i and cfg_merge_i, without dirty state (it
   // queues no write-back of a reserved victim or of a widening read's copies; contract 13.1, 13.3).
   if (c.allocation != AllocationPolicy::kOnFill && c.pipeline == L1Pipeline::kStaged)

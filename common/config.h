@@ -137,6 +137,9 @@ struct CarveoutChoice {
 // associativity at a fixed number of sets; our L1 has at most 64 ways), and never below
 // size_bytes, the base L1.
 uint32_t carveout_l1_bytes(const L1Config& c, uint32_t shared_kb);
+// The most sets any kernel's L1 has: with an adaptive carveout the L1 the smallest shared-memory
+// option leaves, otherwise size_bytes'. The RTL builds its arrays for this many (contract 15).
+uint32_t largest_l1_sets(const L1Config& c);
 // Accel-Sim's rule (shader.cc, adaptive_cache_config): a kernel whose CTAs need `shared_bytes`
 // of shared memory per SM (per CTA x the most CTAs an SM holds) gets the first option >= it.
 // Fixed carveout: {0, size_bytes}. std::nullopt when no option is large enough.

@@ -55,7 +55,7 @@ struct DataSramIo {
   };
 
   explicit DataSramIo(const l1d::Config& c)
-      : sets(l1d::AddressSplit(c.l1).sets()),
+      : sets(l1d::largest_l1_sets(c.l1)),
         ways(c.l1.ways),
         bits(ways * kLineBytes * 8),
         array(sets, BitVec(bits)),

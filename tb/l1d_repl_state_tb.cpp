@@ -209,7 +209,7 @@ struct ReplIo {
 
   explicit ReplIo(const l1d::Config& c)
       : cfg(c),
-        sets(l1d::AddressSplit(c.l1).sets()),
+        sets(l1d::largest_l1_sets(c.l1)),
         ways(c.l1.ways),
         way_bits(ways > 1 ? static_cast<uint32_t>(std::bit_width(ways - 1)) : 1),
         model(l1d::golden::make_replacement(c.policy.replacement, sets, ways, c.policy)),

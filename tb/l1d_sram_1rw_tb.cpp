@@ -43,7 +43,7 @@ struct Sram1rwIo {
   };
   using Out = SramOut;
 
-  explicit Sram1rwIo(const l1d::Config& c) : model(l1d::AddressSplit(c.l1).sets(), kWidth, kGran) {}
+  explicit Sram1rwIo(const l1d::Config& c) : model(l1d::largest_l1_sets(c.l1), kWidth, kGran) {}
 
   template <class M>
   void drive(M& m, const In& in) const {

@@ -247,6 +247,7 @@ void expect_clean(const Run& run, uint64_t requests) {
 struct Violation {
   uint64_t cfg_change_cycle = UINT64_MAX;  // VerilatedOptions::cfg_change_cycle
   uint64_t bad_mshr_from = UINT64_MAX;     // the first memory response from this cycle on names no MSHR
+  uint64_t resize_cycle = UINT64_MAX;      // carveout adaptive: the L1 resized to its largest size here
 };
 
 // The RTL stepped on the golden testbench's inputs, its outputs not compared (a mutant diverges
@@ -269,6 +270,7 @@ void run_unchecked(const Config& cfg, const std::string& stream, uint64_t seed, 
       rin.mem_resp.mshr = static_cast<uint8_t>(rin.mem_resp.mshr + cfg.l1.mshr_entries);
       v.bad_mshr_from = UINT64_MAX;
     }
+    if (cycle == v.resize_cycle) rtl->resize(l1d::largest_l1_sets(cfg.l1) * cfg.l1.ways * 128);
     rtl->step(rin);
   };
   tb.run(l1d::golden::make_stream(stream, cfg), requests);
@@ -788,6 +790,15 @@ TYPED_TEST(L1dTop, DISABLED_ContractCfgChanged) {  // TopCfgStable_A
 }
 TYPED_TEST(L1dTop, DISABLED_ContractMemRespMshrOutOfRange) {  // TopMemRespMshrInRange_A
   run_unchecked(l1d::load_preset(TypeParam::kName), "mixed", 6, {.bad_mshr_from = 2'000});
+}
+
+// carveout adaptive (contract 15): the active set count changes only while the L1 is idle
+// (TopResizeIdle_A). tb/block_configs/gtx480_carveout.yaml's model (-DL1D_TOP_CARVEOUT=ON) resized
+// at cycle 2 000 of the "mixed" stream, with requests in flight (tb.contract.ResizeWhileBusy).
+TEST(L1dTopCarveout, DISABLED_ContractResizeWhileBusy) {  // TopResizeIdle_A
+  const Config cfg = l1d::load_config_file(std::string(PROJECT_SOURCE_DIR) + "/tb/block_configs/gtx480_carveout.yaml");
+  if (!l1d::sim::has_verilated_l1(cfg)) GTEST_SKIP() << "no gtx480_carveout model in this build";
+  run_unchecked(cfg, "mixed", 8, {.resize_cycle = 2'000});
 }
 
 // For the mutants of the on_miss reservation assertions (tb/mutants/l1d_top.txt:

@@ -45,7 +45,7 @@ constexpr unsigned kSlots = l1d::kSlotsPerLine;
 struct Shape {
   explicit Shape(const l1d::Config& c) {
     const l1d::AddressSplit split(c.l1);
-    sets = split.sets();
+    sets = l1d::largest_l1_sets(c.l1);  // the arrays' sets (an adaptive carveout's largest L1, contract 15)
     ways = c.l1.ways;
     common_bits = std::max(split.common_tag_bits(), 1U);
     common_used = split.common_tag_bits();

@@ -148,12 +148,15 @@ TEST(Carveout, EachMistakeIsOneLineNamingFieldValueAndAllowed) {
             "128 sets; the Fermi hash needs 32 or 64; allowed: linear)");
 }
 
-TEST(Carveout, TheRtlRefusesAdaptive) {
+// The single-cycle l1d_top runs adaptive (cfg_set_bits_i, contract 15); the staged pipe does not.
+TEST(Carveout, TheRtlRunsAdaptiveOnTheSingleCyclePipe) {
   L1Config c;
   c.write_policy = WritePolicy::kWriteThrough;
   EXPECT_EQ(rtl_unsupported_l1_option(c), "");
   c.carveout = Carveout::kAdaptive;
-  EXPECT_EQ(rtl_unsupported_l1_option(c), "l1.carveout: adaptive");
+  EXPECT_EQ(rtl_unsupported_l1_option(c), "");
+  c.pipeline = L1Pipeline::kStaged;
+  EXPECT_EQ(rtl_unsupported_l1_option(c), "l1.carveout: adaptive with l1.pipeline: staged");
 }
 
 }  // namespace

@@ -50,11 +50,12 @@ TEST(FidelityFields, DefaultsAreTheRealisticL1TheRtlImplements) {
   EXPECT_EQ(rtl_unsupported_l1_option(load_preset("gtx480").l1), "");
   // Sector caches (contract section 14): the single-cycle l1d_top runs them with on_fill and any
   // merging, block and sector merging without dirty state (their geometries still need models of
-  // their own); qv100 resizes its L1 between kernels; gtx1080-jips (sector merging, write-evict)
-  // runs whole.
+  // their own); qv100 resizes its L1 between kernels (cfg_set_bits_i, contract 15); gtx1080-jips
+  // (sector merging, write-evict) runs whole; qv100-accelsim's write allocation does not.
   EXPECT_EQ(rtl_unsupported_l1_option(load_preset("gtx1080-jips").l1), "");
   EXPECT_EQ(rtl_unsupported_l1_option(load_preset("gtx1080").l1), "");
-  EXPECT_EQ(rtl_unsupported_l1_option(load_preset("qv100").l1), "l1.carveout: adaptive");
+  EXPECT_EQ(rtl_unsupported_l1_option(load_preset("qv100").l1), "");
+  EXPECT_EQ(rtl_unsupported_l1_option(load_preset("qv100-accelsim").l1), "l1.write_allocate: lazy_fetch_on_read");
   L1Config sector = load_preset("gtx1080").l1;
   sector.allocation = AllocationPolicy::kOnMiss;  // gtx1080 is write-through: built (cfg_alloc_i, contract 14)
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "");

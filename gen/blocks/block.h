@@ -40,6 +40,14 @@ class RtlBlock {
   }
 };
 
+// The sets the RTL's arrays are built for (contract 15): l1.size_bytes' sets, or with l1.carveout
+// adaptive the largest kernel L1's (the one the smallest shared-memory option leaves). The
+// common-tag stays sized for l1.size_bytes' sets (l1d::AddressSplit(cfg.l1)), the fewest.
+inline uint32_t rtl_array_sets(const l1d::Config& cfg) { return l1d::largest_l1_sets(cfg.l1); }
+// Whether the active set count is a configuration input (l1d_top's cfg_set_bits_i, contract 15):
+// an adaptive carveout whose largest L1 has more sets than l1.size_bytes.
+inline bool rtl_adaptive_sets(const l1d::Config& cfg) { return rtl_array_sets(cfg) != cfg.l1.sets(); }
+
 // Every block, in emission order (the table in gen/blocks/registry.cpp).
 const std::vector<const RtlBlock*>& all_blocks();
 // The block whose module is `name`, or nullptr.

@@ -39,7 +39,7 @@ class DataSram final : public RtlBlock {
     m.describe("(byte i = way i/128, line byte i%128).");
     m.describe("No reset: an SRAM powers up with unknown contents; l1d_top reads no byte it has not written.");
     m.describe("With one set, rd_set_i and wr_set_i keep one bit and are ignored.");
-    Expr sets = m.param("Sets", split.sets());
+    Expr sets = m.param("Sets", rtl_array_sets(cfg));
     Expr ways = m.param("Ways", cfg.l1.ways);
     const Expr set_w = mux(sets.gt(1), clog2(sets), 1);
 

@@ -107,7 +107,7 @@ class ReplState final : public RtlBlock {
     m.describe("SetIdxBits and WayIdxBits are at least 1 (do not override them): with one set the set ports keep");
     m.describe("one bit and are ignored; with one way the way ports and ranks keep one bit and read zero.");
 
-    Expr sets = m.param("Sets", split.sets());
+    Expr sets = m.param("Sets", rtl_array_sets(cfg));
     Expr ways = m.param("Ways", cfg.l1.ways);
     Expr set_bits = m.param("SetIdxBits", mux(sets.gt(1), clog2(sets), 1));
     Expr way_bits = m.param("WayIdxBits", mux(ways.gt(1), clog2(ways), 1));

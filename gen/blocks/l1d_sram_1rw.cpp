@@ -42,7 +42,7 @@ class Sram1rw final : public RtlBlock {
     m.describe("Write: req_i && we_i; bit i of word addr_i takes wdata_i[i] where wmask_i[i / GranBits] is");
     m.describe("set, at the clock edge. An address >= Words writes nothing and reads an undefined value.");
     m.describe("No reset: an SRAM powers up with unknown contents.");
-    const sram::Shape s = sram::shape_params(m, split.sets(), kDefaultWidth, kDefaultGran);
+    const sram::Shape s = sram::shape_params(m, rtl_array_sets(cfg), kDefaultWidth, kDefaultGran);
 
     m.clk();
     Expr req = m.input("req_i");

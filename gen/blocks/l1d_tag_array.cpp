@@ -70,7 +70,7 @@ class TagArray final : public RtlBlock {
     }
     m.describe("CommonTagBits is at least 1: without common-tag bits in the address that field keeps one bit,");
     m.describe("which l1d_top writes 0. With one set, rd_set_i and wr_set_i keep one bit and are ignored.");
-    Expr sets = m.param("Sets", split.sets());
+    Expr sets = m.param("Sets", rtl_array_sets(cfg));
     Expr ways = m.param("Ways", cfg.l1.ways);
     // Only the full array has the SRAM-held fields (and their widths' parameters).
     const bool all = !line_state_;

@@ -49,6 +49,8 @@ const std::vector<std::string>& option_counter_names() {
 Module Top::build() {
   if (staged_ && cfg_.l1.allocation == l1d::AllocationPolicy::kOnMiss)
     throw l1d::ConfigError("l1d_top: l1.allocation on_miss runs on l1.pipeline single_cycle only (contract 13.1)");
+  if (staged_ && adaptive_)
+    throw l1d::ConfigError("l1d_top: l1.carveout adaptive runs on l1.pipeline single_cycle only (contract 15)");
   if (staged_ && cfg_.l1.mshr_merge != l1d::MshrMerge::kStall)
     throw l1d::ConfigError("l1d_top: l1.mshr_merge " + l1d::to_string(cfg_.l1.mshr_merge) +
                            " runs on l1.pipeline single_cycle only (contract 13.3, 14)");
@@ -153,8 +155,8 @@ void Top::decode_and_select() {
   s1_common = m.logic("s1_common", cm_bits_);
   s1_chunk_tag = m.logic("s1_chunk_tag", ct_bits_);
   s1_chunk = m.logic("s1_chunk", 2);
-  m.instance("u_s1_decode", decode, {}, {{"addr_i", s1_addr_q}, {"set_o", s1_set}, {"common_tag_o", s1_common},
-                                         {"chunk_tag_o", s1_chunk_tag}, {"chunk_o", s1_chunk}});
+  m.instance("u_s1_decode", decode, {}, with_set_bits({{"addr_i", s1_addr_q}, {"set_o", s1_set}, {"common_tag_o", s1_common},
+                                                       {"chunk_tag_o", s1_chunk_tag}, {"chunk_o", s1_chunk}}));
 
   m.comment("The fill unit's head entry (MSHR read port) and the address of its block's first chunk.");
   mr_valid = m.logic("mr_valid");
@@ -188,8 +190,8 @@ void Top::decode_and_select() {
   Expr unused_fill_chunk = m.logic("unused_fill_chunk", 2);
   Expr unused_fill_tag_low = m.logic("unused_fill_tag_low");
   m.assign(unused_fill_tag_low, red_or(fill_chunk_tag.slice(1, 0)));
-  m.instance("u_fill_decode", decode, {}, {{"addr_i", fill_addr}, {"set_o", fill_set}, {"common_tag_o", fill_common},
-                                           {"chunk_tag_o", fill_chunk_tag}, {"chunk_o", unused_fill_chunk}});
+  m.instance("u_fill_decode", decode, {}, with_set_bits({{"addr_i", fill_addr}, {"set_o", fill_set}, {"common_tag_o", fill_common},
+                                                         {"chunk_tag_o", fill_chunk_tag}, {"chunk_o", unused_fill_chunk}}));
 
   m.comment("The current granularity G: fixed by the mode, or the selector's.");
   sel_gran = m.logic("sel_gran", 2);

@@ -53,11 +53,11 @@ struct ReqLayout {
 class Top {
  public:
   Top(const l1d::Config& cfg, std::string_view name) : cfg_(cfg), split_(cfg.l1), m(name) {
-    sets_ = split_.sets();
+    sets_ = rtl_array_sets(cfg);
     ways_ = cfg.l1.ways;
     addr_bits_ = cfg.l1.address_bits;
     line_bits_ = addr_bits_ - 7;
-    set_idx_bits_ = std::max(split_.set_bits(), 1U);
+    set_idx_bits_ = std::max(static_cast<unsigned>(std::countr_zero(sets_)), 1U);
     ct_bits_ = split_.chunk_tag_bits();
     cm_bits_ = std::max(split_.common_tag_bits(), 1U);
     way_bits_ = bits_for(ways_);
@@ -73,6 +73,7 @@ class Top {
     occ_bits_ = static_cast<unsigned>(std::bit_width(cfg.core.warps_per_sm));
     req_layout_.line_bits = line_bits_;
     staged_ = cfg.l1.pipeline == l1d::L1Pipeline::kStaged;
+    adaptive_ = rtl_adaptive_sets(cfg);
     check_top_variant(top_variant(), cfg);  // dcgen --variant (gen/blocks/l1d_top_variant.h)
     conventional_ = top_variant() == TopVariant::kConventional;
   }
@@ -185,6 +186,13 @@ class Top {
 
  private:
   std::vector<Expr> cfg_in_, cfg_q_;
+  // l1.carveout adaptive (contract 15; gen/blocks/l1d_top_ports.cpp): the active set count's log2
+  // (cfg_set_bits_q), its last set index (set_last_) and the flop that holds u_repl in reset for the
+  // cycle after a change (resize_q_). adaptive_ false: none exist.
+  bool adaptive_ = false;
+  Expr cfg_set_bits_, set_last_, resize_q_, resize_;
+  void carveout_ports();
+  std::vector<Conn> with_set_bits(std::vector<Conn> ports) const;
   Expr s1_held, s1_buffer, s1_held_data, fill_held;
   Expr res_held, pl_held, s1_res_slots;  // on_miss in sector mode (l1d_top_reserve.cpp)
   Expr sector_;   // l1.sector (cfg_sector_i; constant 0 in the staged pipe)

@@ -213,6 +213,20 @@ Expr Top::compose_line(Scope& g, const Expr& common, const Expr& tag, const Expr
     g.assign(line_tag, tag.slice(ct_bits_ - 1, 2));
   }
   (void)low;
+  if (adaptive_) {  // l1.carveout adaptive: the line tag above the active set bits (contract 15)
+    Expr without = g.logic("line_no_set", line_bits_);
+    g.assign(without, cast(line_bits_, line_tag) << cfg_set_bits_);
+    Expr linear = g.logic("linear", set_idx_bits_);
+    if (cfg_.l1.set_index == l1d::SetIndexHash::kFermiXor) {
+      // Address bits 13-15, 17 and 19 are line bits 6-8, 10 and 12, above any active set field.
+      Expr hash = g.logic("hash", 5);
+      g.assign(hash, concat({without[Expr(12U)], without[Expr(10U)], without.slice(8, 6)}));
+      g.assign(linear, (set ^ cast(set_idx_bits_, hash)) & set_last_);
+    } else {
+      g.assign(linear, set & set_last_);
+    }
+    return without | cast(line_bits_, linear);
+  }
   if (set_bits == 0) {
     Expr unused_set = g.logic("unused_set");
     g.assign(unused_set, red_or(set));

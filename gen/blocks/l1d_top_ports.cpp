@@ -46,6 +46,28 @@ void Top::describe() {
   }
 }
 
+// l1.carveout adaptive (contract 15): cfg_set_bits_i, log2 of the active set count, changes only
+// while the L1 is idle and empty (TopResizeIdle_A, gen/blocks/l1d_top_assert.cpp); registered like
+// the static inputs, it takes effect at the edge that ends the cycle of the change, and resize_q_
+// holds the replacement state at its reset value in the next cycle (golden: a fresh policy).
+void Top::carveout_ports() {
+  const unsigned w = static_cast<unsigned>(std::bit_width(static_cast<unsigned>(std::countr_zero(sets_))));
+  const Expr in = m.input("cfg_set_bits_i", w);
+  cfg_set_bits_ = m.logic("cfg_set_bits_q", w);
+  m.always_ff_noreset([&](Block& b) { b.assign(cfg_set_bits_, in); });
+  resize_ = m.logic("resize");
+  m.assign(resize_, in.ne(cfg_set_bits_));
+  resize_q_ = m.logic("resize_q");
+  m.always_ff({{resize_q_, bit(false)}}, [&](Block& b) { b.assign(resize_q_, resize_); });
+  set_last_ = m.logic("set_last", set_idx_bits_);
+  m.assign(set_last_, ~(repl(set_idx_bits_, bit(true)) << cfg_set_bits_));
+}
+
+std::vector<Conn> Top::with_set_bits(std::vector<Conn> ports) const {
+  if (adaptive_) ports.push_back({"set_bits_i", cfg_set_bits_});
+  return ports;
+}
+
 void Top::ports() {
   clk = m.clk();
   rst = m.rst_n();
@@ -117,6 +139,7 @@ void Top::ports() {
       v.assert_clocked("TopSectorMergeScope_A", cfg_merge.ne(lit(2, 3)) & (cfg_merge.ne(lit(2, 2)) | cfg_sector));
     });
   }
+  if (adaptive_) carveout_ports();
   write_back_ = m.logic("write_back");
   write_evict_ = m.logic("write_evict");
   m.assign(write_back_, cfg_write.eq(lit(2, 0)));

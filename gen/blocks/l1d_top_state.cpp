@@ -143,8 +143,9 @@ void Top::outputs() {
   m.comment("quiet there). Waiting MSHRs and a miss queue stalled by memory are quiet. The AGCB table");
   m.comment("applies an update one edge after it is registered; a skipped edge leaves it pending, which");
   m.comment("nothing can observe: the table's read forwards it, and the next clocked edge applies it.");
-  m.assign(quiet_o, (!s1_valid_q) & fifo_count_q.eq(zeros()) & !flush_on & !resp_valid_q & !sel_switch &
-                        cfg_bypass.ne(lit(3, 2)));
+  const Expr quiet = (!s1_valid_q) & fifo_count_q.eq(zeros()) & !flush_on & !resp_valid_q & !sel_switch &
+                     cfg_bypass.ne(lit(3, 2));
+  m.assign(quiet_o, adaptive_ ? quiet & !resize_q_ : quiet);  // carveout adaptive: resize_q clears at the edge
 }
 
 // The whole-cache assertions (gen/blocks/l1d_top_assert.cpp) on this module's signals.
@@ -190,6 +191,16 @@ void Top::assertions() {
   a.w_tag = w_tag;
   if (staged_) a.row_read = m2_kind_q.ne(lit(2, 0));
   top_assertions(m, a);
+  if (adaptive_) {
+    m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
+      v.comment("l1.carveout adaptive (contract 15): the active set count changes only while the L1 is idle: no");
+      v.comment("core request, nothing in S1, the response register, the miss queue, the fill FIFO or the MSHR");
+      v.comment("file, no flush (that no slot is valid or reserved is the golden model's check).");
+      const Expr busy = req_valid | s1_valid_q | resp_valid_q | flushing_q | mq_count_q.ne(zeros()) |
+                        fifo_count_q.ne(zeros()) | mshr_in_use.ne(zeros());
+      v.assert_clocked("TopResizeIdle_A", (!resize_).lor(!busy));
+    });
+  }
 }
 
 }  // namespace gen::blocks::top_gen

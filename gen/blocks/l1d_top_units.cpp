@@ -63,7 +63,7 @@ void Top::policy_units() {
   m.assign(way_active, age_active.slice(ways_ - 1, 0));
   m.assign(way_rel, age_rel.slice(ways_ * kAwidBits - 1, 0));
   m.instance("u_repl", repl_state_block().module(cfg_), {},
-             {{"clk_i", clk}, {"rst_ni", rst},
+             {{"clk_i", clk}, {"rst_ni", adaptive_ ? rst & !resize_q_ : rst},  // adaptive: fresh after a resize
               {"hit_i", rp_hit}, {"hit_set_i", rd_set}, {"hit_way_i", rp_way},
               {"miss_i", rp_miss}, {"miss_set_i", rd_set},
               {"fill_i", rp_fill_any}, {"fill_set_i", rd_set}, {"fill_way_i", rp_way},
@@ -236,7 +236,9 @@ void Top::flush_decision() {
               {"keep_i", keep_any}, {"keep_o", walk_keep}, {"writeback_slots_o", walk_wb},
               {"writebacks_o", walk_dirty_n}});
   walk_last = m.logic("walk_last");
-  m.assign(walk_last, walk_set.eq(cast(set_idx_bits_, sets_ - 1)) & walk_way.eq(cast(way_bits_, ways_ - 1)));
+  // l1.carveout adaptive: the last active set (contract 15).
+  m.assign(walk_last, walk_set.eq(adaptive_ ? set_last_ : cast(set_idx_bits_, sets_ - 1)) &
+                          walk_way.eq(cast(way_bits_, ways_ - 1)));
 }
 
 }  // namespace gen::blocks::top_gen

@@ -90,6 +90,22 @@ if(L1D_TOP_GEOMETRIES)
   string(APPEND _entries " \\\n  X(Vl1d_top_gtx1080_jips, \"gtx1080-jips\", \"\")")
 endif()
 
+# The l1d_top of an adaptive carveout (contract 15): tb/block_configs/gtx480_carveout.yaml, gtx480's
+# geometry with arrays of 64 sets, a common-tag for 32 and the active count as cfg_set_bits_i, which
+# gpusim sets at each kernel start (l1.lockstep_carveout, tb_l1d_top's L1dTopCarveout). Its own
+# model: Verilator and the compiler take a minute or more, so it is off in make test.
+option(L1D_TOP_CARVEOUT "build the l1d_top of gtx480 with carveout adaptive (tb/block_configs/gtx480_carveout.yaml)" OFF)
+if(L1D_TOP_CARVEOUT)
+  set(_carve_cfg ${CMAKE_SOURCE_DIR}/tb/block_configs/gtx480_carveout.yaml)
+  set(_carve_dir ${RTL_BUILD_DIR}/gtx480_carveout/rtl)
+  _dcgen_rtl(gtx480_carveout "gtx480, carveout adaptive" ${_carve_cfg} --config ${_carve_cfg})
+  _rtl_model(Vl1d_top_gtx480_carveout DEPENDS ${_carve_dir}/l1d_top.sv
+             ARGS --rtl ${_carve_dir} l1d_top -Wall ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
+  list(APPEND _models Vl1d_top_gtx480_carveout)
+  string(APPEND _includes "#include \"Vl1d_top_gtx480_carveout.h\"\n#include \"Vl1d_top_gtx480_carveout___024root.h\"\n")
+  string(APPEND _entries " \\\n  X(Vl1d_top_gtx480_carveout, \"${_carve_cfg}\", \"\")")
+endif()
+
 # The gate-level l1d_top (gpusim --l1 netlist, docs/rtl-verification.md "Gate-level lockstep"): the
 # Yosys netlist (synth/yosys_check.sh: generic cells; the SRAM black boxes l1d_data_sram,
 # l1d_ram_1r1w, l1d_sram_1rw and l1d_sram_1r1w stay instances, and Verilator takes their

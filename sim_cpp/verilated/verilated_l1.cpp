@@ -80,10 +80,12 @@ uint8_t gran_code(GranularityKind k) {
 std::string rtl_key(const Config& c) {
   const L1Config& l = c.l1;
   const PolicyConfig& p = c.policy;
+  // l1.carveout adaptive: the largest L1 sizes the arrays (gen/blocks/block.h rtl_array_sets).
+  const uint32_t most = largest_l1_sets(l);
   return fmt::format(
-      "l1 {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
+      "l1 {} {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
       "bip {} {} | dip {} {}",
-      static_cast<int>(l.pipeline), l.size_bytes, l.ways, l.address_bits, l.chunk_tag_bits,
+      static_cast<int>(l.pipeline), l.size_bytes, most, l.ways, l.address_bits, l.chunk_tag_bits,
       static_cast<int>(l.set_index), l.mshr_entries, l.mshr_max_merge, l.miss_queue_entries, c.core.warps_per_sm,
       c.core.instruction_bytes, static_cast<int>(p.replacement), p.agcb.entries, p.agcb.counter_bits,
       p.agcb.reset_value, p.agcb.threshold, p.two_level.window_cycles, p.two_level.bypass_period_cycles,
@@ -144,6 +146,9 @@ template <class Model>
 constexpr bool kHasPendingIncrements = requires(Model& m) { m.rootp->l1d_top__DOT__inc_cycles_q; };
 template <class Model>
 constexpr bool kStagedCounters = requires(Model& m) { m.cnt_carry_o; };
+// A model of an adaptive carveout (contract 15) has the active set count as an input.
+template <class Model>
+constexpr bool kAdaptiveSets = requires(Model& m) { m.cfg_set_bits_i; };
 
 // The verilated port as lockstep sees it: also the RTL's counters as they read.
 class RtlL1Port : public L1Port {
@@ -192,6 +197,8 @@ class VerilatedL1 final : public RtlL1Port {
     m.cfg_alloc_i = cfg.l1.allocation == AllocationPolicy::kOnMiss;
     m.cfg_merge_i = static_cast<uint8_t>(cfg.l1.mshr_merge);  // 0 stall, 1 block, 2 sector (contract 14)
     m.cfg_sector_i = cfg.l1.sector;
+    // l1.carveout adaptive (contract 15): every SM's L1 starts at l1.size_bytes; resize() changes it.
+    if constexpr (kAdaptiveSets<Model>) m.cfg_set_bits_i = static_cast<uint8_t>(std::countr_zero(cfg.l1.sets()));
     m.agelru_enable_i = 1;
     if (!opt.trace_file.empty()) {
 #if VM_TRACE_FST
@@ -237,6 +244,21 @@ class VerilatedL1 final : public RtlL1Port {
     L1Outputs out;
     step_into(in, out);
     return out;
+  }
+
+  // l1.carveout adaptive (contract 15): the active set count, cfg_set_bits_i, from this cycle; the
+  // RTL takes it at this cycle's edge (TopResizeIdle_A: only while idle). A model built for one set
+  // count has no such input: L1Port's refusal.
+  void resize(uint32_t bytes) override {
+    if constexpr (kAdaptiveSets<Model>) {
+      const uint32_t way_bytes = cfg_.l1.ways * 128, sets = bytes / way_bytes;
+      if (bytes % way_bytes != 0 || !std::has_single_bit(sets) || sets < cfg_.l1.sets() ||
+          sets > largest_l1_sets(cfg_.l1))
+        throw std::logic_error(fmt::format("verilated L1::resize({}): not a set count of this model", bytes));
+      model_->cfg_set_bits_i = static_cast<uint8_t>(std::countr_zero(sets));
+    } else {
+      L1Port::resize(bytes);
+    }
   }
 
   void step_into(const L1Inputs& in, L1Outputs& out) override {
@@ -330,6 +352,9 @@ class VerilatedL1 final : public RtlL1Port {
   // cfg_* inputs are set once, before reset; occupancy_i only feeds the two-level unit, and
   // quiet_o is low in two-level mode.
   static bool quiet_cycle(const Model& m, const L1Inputs& in) {
+    if constexpr (kAdaptiveSets<Model>) {  // cfg_set_bits_i as at the last edge (its register)
+      if (m.cfg_set_bits_i != m.rootp->l1d_top__DOT__cfg_set_bits_q) return false;
+    }
     return m.quiet_o && !in.core_req_valid && !in.mem_resp_valid && !(m.mem_req_valid_o && in.mem_req_ready) &&
            !in.warp_launch && !in.warp_exit && !in.kernel_start && !in.kernel_end &&
            in.agelru_enable == (m.agelru_enable_i != 0);  // the value clocked in last
@@ -575,7 +600,8 @@ class LockstepL1 final : public L1Port {
         rtl_(make_rtl_l1(cfg, lockstep_rtl_options(cfg, opt))),
         sm_(sm),
         waves_(opt.trace_file),
-        staged_(cfg.l1.pipeline == L1Pipeline::kStaged) {}
+        staged_(cfg.l1.pipeline == L1Pipeline::kStaged),
+        way_bytes_(cfg.l1.ways * 128) {}
 
   L1Outputs step(const L1Inputs& in) override {
     // The staged L1's counters lag by two cycles (contract 16.4): after this cycle's edge the RTL
@@ -614,6 +640,12 @@ class LockstepL1 final : public L1Port {
   bool idle() const override { return golden_.idle(); }
   std::string describe_state() const override { return golden_.describe_state() + rtl_->describe_state(); }
   const golden::L1* golden_model() const override { return &golden_; }
+  // l1.carveout adaptive: golden's resize_sets (which checks the L1 is idle and empty) and the RTL's
+  // cfg_set_bits_i, both from the next step (contract 15).
+  void resize(uint32_t bytes) override {
+    golden_.resize_sets(bytes / way_bytes_);
+    rtl_->resize(bytes);
+  }
 
  private:
   [[noreturn]] void mismatch(uint64_t cycle, const std::string& diff) const {
@@ -631,6 +663,7 @@ class LockstepL1 final : public L1Port {
   uint32_t sm_;
   std::string waves_;
   bool staged_;
+  uint32_t way_bytes_;  // ways x 128: resize()'s set count
   uint64_t cycle_ = 0;
 };
 
@@ -689,7 +722,7 @@ std::unique_ptr<RtlL1Port> make_rtl_l1(const Config& cfg, const VerilatedOptions
   // The reference-faithful L1 options are golden-only until RTL v2 (docs/l1d-microarchitecture.md 13).
   if (const std::string field = rtl_unsupported_l1_option(cfg.l1); !field.empty())
     throw ConfigError(fmt::format("--l1 verilated/lockstep: preset {} sets {}, which the RTL l1d_top does not "
-                                  "implement (it runs carveout fixed, sector on the single-cycle pipe, "
+                                  "implement (it runs carveout fixed and, on the single-cycle pipe, adaptive, sector on the single-cycle pipe, "
                                   "on_fill, stall, on_miss, block and (with sector) sector merging on "
                                   "the single-cycle pipe without write_back, any bypass_fetch, any write_policy, any "
                                   "kernel_end, any hit_latency_at, through_l1 and, on the single-cycle pipe, direct); "
