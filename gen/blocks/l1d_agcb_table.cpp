@@ -1,6 +1,10 @@
 // l1d_agcb_table: the AGCB PC-indexed bypass prediction table (SPEC section 5; golden model:
 // golden::AgcbPredictor). Entries saturating counters with a combinational read port for the
-// request's PC and two registered update ports (hit decrement, victim increment).
+// request's PC and two registered update ports (hit decrement, victim increment). For
+// `l1.pipeline: staged` (contract 16.5) the read is made a cycle ahead: pc_next_i (the pc the
+// caller's pc_i holds at the next edge, the staged L1's M1) reads the table and the pending
+// update, and the read's three threshold compares are registered, so bypass_o only forwards the
+// update of pc_i's own cycle (no counter read on the caller's M2 path).
 #include <bit>
 #include <string>
 
@@ -40,6 +44,8 @@ class AgcbTable final : public RtlBlock {
   Module module(const l1d::Config& cfg) const override {
     validate(cfg);
     const l1d::AgcbConfig& a = cfg.policy.agcb;
+    // The staged pipe (contract 16.5): the read a cycle ahead, from the pc pc_i holds next.
+    const bool ahead = cfg.l1.pipeline == l1d::L1Pipeline::kStaged;
     Module m(name());
     m.describe("AGCB PC-based bypass prediction table (SPEC section 5): Entries saturating counters of");
     m.describe("CounterBits bits, all reset to ResetValue.");
@@ -51,6 +57,12 @@ class AgcbTable final : public RtlBlock {
     m.describe("updated a cycle later; the read forwards that pending update, so bypass_o is as if applied at");
     m.describe("once (nothing is observable but the timing). Decoded writes, one always_ff per group of");
     m.describe("at most 16 entries, which skips its entries when no port writes into the group.");
+    if (ahead) {
+      m.describe("Staged pipe (contract 16.5): pc_i must hold at each edge the pc_next_i of the cycle before");
+      m.describe("(the staged L1's M2 pc is its M1 pc registered). pc_next_i reads counter[hpc(pc_next_i)] with");
+      m.describe("the pending update applied (as the counters hold it after this edge) and registers its");
+      m.describe("compares with Threshold and its neighbours; bypass_o forwards the next pending update to them.");
+    }
     Expr entries = m.param("Entries", a.entries);
     Expr counter_bits = m.param("CounterBits", a.counter_bits);
     Expr reset_value = m.param("ResetValue", a.reset_value);
@@ -61,6 +73,7 @@ class AgcbTable final : public RtlBlock {
     m.clk();
     m.rst_n();
     Expr pc = m.input("pc_i", pc_bits);
+    Expr pc_next = ahead ? m.input("pc_next_i", pc_bits) : Expr();
     Expr dec = m.input("dec_i");
     Expr dec_idx = m.input("dec_idx_i", clog2(entries));
     Expr inc = m.input("inc_i");
@@ -88,6 +101,13 @@ class AgcbTable final : public RtlBlock {
     Expr unused_pc = m.logic("unused_pc");
     m.assign(unused_pc, red_xor(pc));
     m.assign(hpc, pc.part(pc_shift, idx_bits));
+    Expr hpc_next;
+    if (ahead) {
+      Expr unused_pc_next = m.logic("unused_pc_next");
+      m.assign(unused_pc_next, red_xor(pc_next));
+      hpc_next = m.logic("hpc_next", clog2(entries));
+      m.assign(hpc_next, pc_next.part(pc_shift, idx_bits));
+    }
 
     m.comment("Every counter, entry e at [e*CounterBits +: CounterBits] (the flops are in g_group).");
     Expr counters = m.logic("counters", entries * counter_bits);
@@ -105,14 +125,55 @@ class AgcbTable final : public RtlBlock {
       Expr ge_below = s.logic("ge_below");
       s.assign(dec_hit, dec_q.land(dec_idx_q.eq(hpc)));
       s.assign(inc_hit, inc_q.land(inc_idx_q.eq(hpc)));
-      s.assign(ge, read_value.ge(cast(counter_bits, threshold)));
-      s.assign(ge_above, cast(counter_bits + 1, read_value).ge(cast(counter_bits + 1, threshold + 1)));
-      s.assign(ge_below, read_value.ge(cast(counter_bits, threshold - 1)));
+      // The three compares of a counter value v with Threshold, Threshold + 1 and Threshold - 1.
+      const auto ge_t = [&](const Expr& v) { return v.ge(cast(counter_bits, threshold)); };
+      const auto ge_t_above = [&](const Expr& v) {
+        return cast(counter_bits + 1, v).ge(cast(counter_bits + 1, threshold + 1));
+      };
+      const auto ge_t_below = [&](const Expr& v) { return v.ge(cast(counter_bits, threshold - 1)); };
+      if (ahead) {
+        s.comment("The read a cycle ahead: counter[hpc_next] as the counters hold it after this edge (the");
+        s.comment("pending update applied: decrement, then increment, both saturating), its compares registered.");
+        Expr next_raw = s.logic("next_raw", counter_bits);
+        Expr next_dec = s.logic("next_dec", counter_bits);
+        Expr next_value = s.logic("next_value", counter_bits);
+        s.assign(next_raw, counters.part(hpc_next * counter_bits, counter_bits));
+        s.assign(next_dec, mux(dec_q.land(dec_idx_q.eq(hpc_next)).land(next_raw.ne(zeros())),
+                               next_raw - cast(counter_bits, 1), next_raw));
+        s.assign(next_value, mux(inc_q.land(inc_idx_q.eq(hpc_next)).land(next_dec.ne(ones())),
+                                 next_dec + cast(counter_bits, 1), next_dec));
+        Expr ge_q = s.logic("ge_threshold_q");
+        Expr ge_above_q = s.logic("ge_above_q");
+        Expr ge_below_q = s.logic("ge_below_q");
+        s.comment("Their reset: the compares of ResetValue, the value every counter resets to.");
+        Expr rst_ge = s.localparam("ResetGe", Type::logic(1), reset_value.ge(threshold));
+        Expr rst_ge_above = s.localparam("ResetGeAbove", Type::logic(1), reset_value.ge(threshold + 1));
+        Expr rst_ge_below = s.localparam("ResetGeBelow", Type::logic(1), (reset_value + 1).ge(threshold));
+        s.always_ff({{ge_q, rst_ge}, {ge_above_q, rst_ge_above}, {ge_below_q, rst_ge_below}}, [&](Block& b) {
+          b.assign(ge_q, ge_t(next_value));
+          b.assign(ge_above_q, ge_t_above(next_value));
+          b.assign(ge_below_q, ge_t_below(next_value));
+        });
+        s.comment("pc_i's read is the registered one: the counters' read-out at hpc_o is unused here.");
+        Expr unused_read = s.logic("unused_read");
+        s.assign(unused_read, red_xor(read_value));
+        s.assign(ge, ge_q);
+        s.assign(ge_above, ge_above_q);
+        s.assign(ge_below, ge_below_q);
+      } else {
+        s.assign(ge, ge_t(read_value));
+        s.assign(ge_above, ge_t_above(read_value));
+        s.assign(ge_below, ge_t_below(read_value));
+      }
       s.assign(bypass, mux(dec_hit, mux(inc_hit, threshold.eq(1).lor(ge), ge_above), mux(inc_hit, ge_below, ge)));
     }).else_("g_always_bypass", [&](Scope& s) {
       s.comment("Threshold 0: every counter value predicts bypass.");
       Expr unused_read = s.logic("unused_read");
       s.assign(unused_read, red_xor(concat({read_value, dec_q, inc_q})));
+      if (ahead) {
+        Expr unused_next = s.logic("unused_hpc_next");
+        s.assign(unused_next, red_xor(hpc_next));
+      }
       s.assign(bypass, bit(true));
     });
 
@@ -165,6 +226,19 @@ class AgcbTable final : public RtlBlock {
       v.comment("(a decrement of 0 stays 0, an increment of the maximum stays the maximum).");
       v.assert_comb("AgcbDecNoUnderflow_A", dec_new.le(dec_old).land((dec_old - dec_new).le(cast(counter_bits, 1))));
       v.assert_comb("AgcbIncNoOverflow_A", inc_new.ge(inc_old).land((inc_new - inc_old).le(cast(counter_bits, 1))));
+      if (ahead) {
+        v.comment("The staged read a cycle ahead equals the read of pc_i's counter with the pending update");
+        v.comment("applied (the single-cycle table's bypass_o), given that pc_i is last cycle's pc_next_i.");
+        Expr fv_value = v.logic("fv_read_value", counter_bits);
+        Expr fv_dec = v.logic("fv_dec_value", counter_bits);
+        Expr fv_fwd = v.logic("fv_value_fwd", counter_bits);
+        v.assign(fv_value, counters.part(hpc * counter_bits, counter_bits));
+        v.assign(fv_dec, mux(dec_q.land(dec_idx_q.eq(hpc)).land(fv_value.ne(zeros())),
+                             fv_value - cast(counter_bits, 1), fv_value));
+        v.assign(fv_fwd, mux(inc_q.land(inc_idx_q.eq(hpc)).land(fv_dec.ne(ones())), fv_dec + cast(counter_bits, 1),
+                             fv_dec));
+        v.assert_comb("AgcbAheadEqual_A", bypass.eq(fv_fwd.ge(cast(counter_bits, threshold))));
+      }
     });
     return m;
   }

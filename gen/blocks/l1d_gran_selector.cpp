@@ -8,6 +8,77 @@
 namespace gen::blocks {
 namespace {
 
+// The selector's registers and inputs, and the next values the staged variant drives.
+struct SelState {
+  Expr samples, limit, count_bits, record, size, miss, gran_q, sampled_q, misses_q, n32_q, n64_q;
+};
+struct SelNext {
+  Expr gran_d, switch_d, sampled_d, misses_d, n32_d, n64_d;
+};
+
+// The staged variant's next state: the sample-end decision prepared for a hit and for a miss
+// (record_i high), selected by miss_i and gated by record_i at the end, so that no adder or
+// compare sits behind the late inputs. A verification region checks it against the direct form.
+void staged_decision(Module& m, const SelState& r, const SelNext& n) {
+  const Expr& cb = r.count_bits;
+  m.comment("Staged: the counts as if this cycle's request is recorded (size_i is M2's, early), and the");
+  m.comment("sample-end decision for a hit and for a miss, from flip-flops; record_i and miss_i only select.");
+  Expr n32_rec = m.logic("n32_rec", cb);
+  Expr n64_rec = m.logic("n64_rec", cb);
+  Expr fine_rec = m.logic("fine_rec", cb);
+  Expr misses_inc = m.logic("misses_inc", cb);
+  m.assign(n32_rec, r.n32_q + cast(cb, r.size.eq(lit(2, 0))));
+  m.assign(n64_rec, r.n64_q + cast(cb, r.size.eq(lit(2, 1))));
+  m.assign(fine_rec, n32_rec + n64_rec);
+  m.assign(misses_inc, r.misses_q + cast(cb, 1));
+  Expr at_end = m.logic("at_end");
+  Expr fine_access = m.logic("fine_access");
+  Expr smaller = m.logic("smaller", 2);
+  Expr decision_hit = m.logic("decision_hit", 2);
+  Expr decision_miss = m.logic("decision_miss", 2);
+  m.assign(at_end, r.sampled_q.eq(cast(cb, r.samples - 1)));
+  m.assign(fine_access, fine_rec.gt(cast(cb, r.limit)));
+  m.assign(smaller, mux(n32_rec.gt(n64_rec), lit(2, 0), lit(2, 1)));
+  m.comment("Poor locality: misses > Limit, with this request a hit (misses_q) or a miss (misses_q + 1).");
+  m.assign(decision_hit, mux(r.misses_q.gt(cast(cb, r.limit)), mux(fine_access, smaller, lit(2, 2)), r.gran_q));
+  m.assign(decision_miss, mux(misses_inc.gt(cast(cb, r.limit)), mux(fine_access, smaller, lit(2, 2)), r.gran_q));
+  Expr switch_hit = m.logic("switch_hit");
+  Expr switch_miss = m.logic("switch_miss");
+  m.assign(switch_hit, at_end.land(decision_hit.ne(r.gran_q)));
+  m.assign(switch_miss, at_end.land(decision_miss.ne(r.gran_q)));
+  Expr sample_end = m.logic("sample_end");
+  m.assign(sample_end, r.record.land(at_end));
+  m.assign(n.switch_d, r.record.land(mux(r.miss, switch_miss, switch_hit)));
+  m.assign(n.gran_d, mux(sample_end, mux(r.miss, decision_miss, decision_hit), r.gran_q));
+  m.assign(n.sampled_d, mux(sample_end, zeros(), mux(r.record, r.sampled_q + cast(cb, 1), r.sampled_q)));
+  m.assign(n.misses_d, mux(sample_end, zeros(), mux(r.record.land(r.miss), misses_inc, r.misses_q)));
+  m.assign(n.n32_d, mux(sample_end, zeros(), mux(r.record, n32_rec, r.n32_q)));
+  m.assign(n.n64_d, mux(sample_end, zeros(), mux(r.record, n64_rec, r.n64_q)));
+
+  m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
+    v.comment("The prepared decision equals the direct one (the single-cycle unit's): the counts with this");
+    v.comment("request, the compares with Limit, the decision of the request that completes the sample.");
+    Expr fv_misses = v.logic("fv_misses_new", cb);
+    Expr fv_n32 = v.logic("fv_n32_new", cb);
+    Expr fv_n64 = v.logic("fv_n64_new", cb);
+    Expr fv_poor = v.logic("fv_poor_locality");
+    Expr fv_fine = v.logic("fv_fine_access");
+    Expr fv_decision = v.logic("fv_decision", 2);
+    Expr fv_end = v.logic("fv_sample_end");
+    v.assign(fv_misses, r.misses_q + cast(cb, r.record.land(r.miss)));
+    v.assign(fv_n32, r.n32_q + cast(cb, r.record.land(r.size.eq(lit(2, 0)))));
+    v.assign(fv_n64, r.n64_q + cast(cb, r.record.land(r.size.eq(lit(2, 1)))));
+    v.assign(fv_poor, fv_misses.gt(cast(cb, r.limit)));
+    v.assign(fv_fine, (fv_n32 + fv_n64).gt(cast(cb, r.limit)));
+    v.assign(fv_decision,
+             mux(fv_poor, mux(fv_fine, mux(fv_n32.gt(fv_n64), lit(2, 0), lit(2, 1)), lit(2, 2)), r.gran_q));
+    v.assign(fv_end, r.record.land(r.sampled_q.eq(cast(cb, r.samples - 1))));
+    v.assert_comb("GranStagedEqual_A", n.switch_d.eq(fv_end.land(fv_decision.ne(r.gran_q)))
+                                           .land(n.gran_d.eq(mux(fv_end, fv_decision, r.gran_q)))
+                                           .land(n.misses_d.eq(mux(fv_end, zeros(), fv_misses))));
+  });
+}
+
 class GranSelector final : public RtlBlock {
  public:
   std::string_view name() const override { return "l1d_gran_selector"; }
@@ -62,51 +133,60 @@ class GranSelector final : public RtlBlock {
     Expr n64_d = m.logic("n64_d", count_bits);
     Expr n64_q = m.logic("n64_q", count_bits);
 
-    m.comment("The sample's counts including this cycle's request.");
-    Expr misses_new = m.logic("misses_new", count_bits);
-    Expr n32_new = m.logic("n32_new", count_bits);
-    Expr n64_new = m.logic("n64_new", count_bits);
-    Expr fine_new = m.logic("fine_new", count_bits);
-    m.assign(misses_new, misses_q + cast(count_bits, record.land(miss)));
-    m.assign(n32_new, n32_q + cast(count_bits, record.land(size.eq(lit(2, 0)))));
-    m.assign(n64_new, n64_q + cast(count_bits, record.land(size.eq(lit(2, 1)))));
-    m.assign(fine_new, n32_new + n64_new);
+    // The staged pipe (contract 16.5) drives record_i and miss_i late, from M2's decision, and
+    // starts a flush walk from next_switch_o in the same cycle: its variant takes the decision for
+    // both values of miss_i (with record_i high) from the flip-flops and size_i, and lets the late
+    // inputs only select (the same function; the single-cycle L1's unit is unchanged).
+    if (cfg.l1.pipeline == l1d::L1Pipeline::kStaged) {
+      staged_decision(m, {samples, limit, count_bits, record, size, miss, gran_q, sampled_q, misses_q, n32_q, n64_q},
+                      {gran_d, switch_d, sampled_d, misses_d, n32_d, n64_d});
+    } else {
+      m.comment("The sample's counts including this cycle's request.");
+      Expr misses_new = m.logic("misses_new", count_bits);
+      Expr n32_new = m.logic("n32_new", count_bits);
+      Expr n64_new = m.logic("n64_new", count_bits);
+      Expr fine_new = m.logic("fine_new", count_bits);
+      m.assign(misses_new, misses_q + cast(count_bits, record.land(miss)));
+      m.assign(n32_new, n32_q + cast(count_bits, record.land(size.eq(lit(2, 0)))));
+      m.assign(n64_new, n64_q + cast(count_bits, record.land(size.eq(lit(2, 1)))));
+      m.assign(fine_new, n32_new + n64_new);
 
-    m.comment("The decision, taken by the request that completes the sample.");
-    Expr sample_end = m.logic("sample_end");
-    Expr poor_locality = m.logic("poor_locality");
-    Expr fine_access = m.logic("fine_access");
-    Expr decision = m.logic("decision", 2);
-    m.assign(sample_end, record.land(sampled_q.eq(cast(count_bits, samples - 1))));
-    m.assign(poor_locality, misses_new.gt(cast(count_bits, limit)));
-    m.assign(fine_access, fine_new.gt(cast(count_bits, limit)));
-    m.always_comb({{decision, gran_q}}, [&](Block& b) {
-      b.if_(poor_locality.land(fine_access), [&](Block& t) {
-        t.assign(decision, mux(n32_new.gt(n64_new), lit(2, 0), lit(2, 1)));
-      }).else_if(poor_locality, [&](Block& t) { t.assign(decision, lit(2, 2)); });
-    });
+      m.comment("The decision, taken by the request that completes the sample.");
+      Expr sample_end = m.logic("sample_end");
+      Expr poor_locality = m.logic("poor_locality");
+      Expr fine_access = m.logic("fine_access");
+      Expr decision = m.logic("decision", 2);
+      m.assign(sample_end, record.land(sampled_q.eq(cast(count_bits, samples - 1))));
+      m.assign(poor_locality, misses_new.gt(cast(count_bits, limit)));
+      m.assign(fine_access, fine_new.gt(cast(count_bits, limit)));
+      m.always_comb({{decision, gran_q}}, [&](Block& b) {
+        b.if_(poor_locality.land(fine_access), [&](Block& t) {
+          t.assign(decision, mux(n32_new.gt(n64_new), lit(2, 0), lit(2, 1)));
+        }).else_if(poor_locality, [&](Block& t) { t.assign(decision, lit(2, 2)); });
+      });
 
-    m.always_comb({{gran_d, gran_q},
-                   {switch_d, bit(false)},
-                   {sampled_d, sampled_q},
-                   {misses_d, misses_q},
-                   {n32_d, n32_q},
-                   {n64_d, n64_q}},
-                  [&](Block& b) {
-                    b.if_(sample_end, [&](Block& t) {
-                      t.assign(gran_d, decision);
-                      t.assign(switch_d, decision.ne(gran_q));
-                      t.assign(sampled_d, zeros());
-                      t.assign(misses_d, zeros());
-                      t.assign(n32_d, zeros());
-                      t.assign(n64_d, zeros());
-                    }).else_if(record, [&](Block& t) {
-                      t.assign(sampled_d, sampled_q + cast(count_bits, 1));
-                      t.assign(misses_d, misses_new);
-                      t.assign(n32_d, n32_new);
-                      t.assign(n64_d, n64_new);
+      m.always_comb({{gran_d, gran_q},
+                     {switch_d, bit(false)},
+                     {sampled_d, sampled_q},
+                     {misses_d, misses_q},
+                     {n32_d, n32_q},
+                     {n64_d, n64_q}},
+                    [&](Block& b) {
+                      b.if_(sample_end, [&](Block& t) {
+                        t.assign(gran_d, decision);
+                        t.assign(switch_d, decision.ne(gran_q));
+                        t.assign(sampled_d, zeros());
+                        t.assign(misses_d, zeros());
+                        t.assign(n32_d, zeros());
+                        t.assign(n64_d, zeros());
+                      }).else_if(record, [&](Block& t) {
+                        t.assign(sampled_d, sampled_q + cast(count_bits, 1));
+                        t.assign(misses_d, misses_new);
+                        t.assign(n32_d, n32_new);
+                        t.assign(n64_d, n64_new);
+                      });
                     });
-                  });
+    }
 
     m.always_ff({{gran_q, reset_gran},
                  {switch_q, bit(false)},

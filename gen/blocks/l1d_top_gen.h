@@ -262,6 +262,7 @@ class Top {
   Expr fi_valid, fi_step, fi_empty, fw_active, fw_valid, fw_line, fi_take, fw_take;
   Expr t_entry_q, t_step_q, t_line_q, m1_entry_q, m1_step_q, m1_line_q;
   Expr m1_req_, m1_row_, m1_set_, m1_common_, m1_chunk_tag_;  // M1's core request, row and set
+  Expr m1_pc_;  // M1's core request's pc: the AGCB table's read a cycle ahead (staged)
   Expr older_wr_q_, older_way_q_, older_common_wr_q_, older_slots_q_, older_chunk_q_, older_common_eq_q_,
       older_line_eq_q_;  // l1d_match_fix's inputs: the operation decided in M1's cycle
   Expr m1_mr_line_, m1_mr_sectors_, m1_mr_bypass_, m1_mr_l2_, m1_fill_common_;  // M1's fill step

@@ -78,8 +78,13 @@ void Top::staged_front() {
   unsigned lsb = 0;
   const std::vector<Expr> m2_fields = {s1_data_q, s1_mask_q, s1_size_q, s1_addr_q, s1_store_q,
                                        s1_pc_q,   s1_token_q, s1_awid_q, s1_warp_q, s1_id_q};
+  m1_pc_ = m.logic("m1_pc", kPcBits);
   for (size_t i = 0; i < fields.size(); ++i) {
     m.assign(m2_fields[i], m2_req_q.part(Expr(lsb), fields[i].second));
+    if (i == 5) {  // s1_pc_q's field (core_req_fields: req_pc)
+      m.comment("M1's pc, M2's at the next edge (m2_req_q is M1's request registered): the AGCB table's read.");
+      m.assign(m1_pc_, m1_req_.part(Expr(lsb), fields[i].second));
+    }
     lsb += fields[i].second;
   }
   m.assign(s1_valid_q, m2_kind_q.eq(lit(2, kKindCore)));

@@ -11,9 +11,12 @@ void Top::policy_units() {
   agcb_inc = m.logic("agcb_inc");
   agcb_inc_idx = m.logic("agcb_inc_idx", hpc_bits_);
   agcb_bypass = m.logic("agcb_bypass");
-  m.instance("u_agcb", agcb_table_block().module(cfg_), {},
-             {{"clk_i", clk}, {"rst_ni", rst}, {"pc_i", s1_pc_q}, {"dec_i", agcb_dec}, {"dec_idx_i", agcb_dec_idx},
-              {"inc_i", agcb_inc}, {"inc_idx_i", agcb_inc_idx}, {"hpc_o", s1_hpc}, {"bypass_o", agcb_bypass}});
+  std::vector<Conn> agcb_ports = {{"clk_i", clk},      {"rst_ni", rst},        {"pc_i", s1_pc_q},
+                                  {"dec_i", agcb_dec}, {"dec_idx_i", agcb_dec_idx}, {"inc_i", agcb_inc},
+                                  {"inc_idx_i", agcb_inc_idx}, {"hpc_o", s1_hpc}, {"bypass_o", agcb_bypass}};
+  // Staged (contract 16.5): the table reads M1's pc a cycle ahead and registers the prediction.
+  if (staged_) agcb_ports.insert(agcb_ports.begin() + 3, Conn{"pc_next_i", m1_pc_});
+  m.instance("u_agcb", agcb_table_block().module(cfg_), {}, std::move(agcb_ports));
 
   tl_access = m.logic("tl_access");
   tl_miss = m.logic("tl_miss");
