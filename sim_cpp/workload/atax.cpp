@@ -32,15 +32,9 @@ class Atax final : public GeneratedWorkload {
   std::string description() const override { return "PolyBench ATAX y = A^T (A x): row-walk then column-walk kernels"; }
 
   WorkloadInfo info() const override {
-    return {false,
-            true,
-            "PolyBench/GPU",
-            a_ ? std::to_string(a_->nx()) + " x " + std::to_string(a_->ny()) + " floats" +
-                     (a_->k() < a_->ny() ? ", loops over the first " + std::to_string(a_->k()) : "")
-               : "",
-            "",
-            kPublishedCtas,
-            "PolyBench/GPU atax.cu: ceil(NX / DIM_THREAD_BLOCK_X) = 4096 / 256 = 16 CTAs per kernel at NX = NY = 4096"};
+    return polybench_matrix_info(a_.get(), kPublishedCtas,
+                                 "PolyBench/GPU atax.cu: ceil(NX / DIM_THREAD_BLOCK_X) = 4096 / 256 = 16 "
+                                 "CTAs per kernel at NX = NY = 4096");
   }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {

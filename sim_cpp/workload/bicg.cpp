@@ -33,15 +33,9 @@ class Bicg final : public GeneratedWorkload {
     return "PolyBench BICG s = A^T r, q = A p: column-walk and row-walk kernels";
   }
   WorkloadInfo info() const override {
-    return {false,
-            true,
-            "PolyBench/GPU",
-            a_ ? std::to_string(a_->nx()) + " x " + std::to_string(a_->ny()) + " floats" +
-                     (a_->k() < a_->ny() ? ", loops over the first " + std::to_string(a_->k()) : "")
-               : "",
-            "",
-            kPublishedCtas,
-            "PolyBench/GPU bicg.cu: ceil(N / DIM_THREAD_BLOCK_X) = 4096 / 256 = 16 CTAs per kernel at NX = NY = 4096"};
+    return polybench_matrix_info(a_.get(), kPublishedCtas,
+                                 "PolyBench/GPU bicg.cu: ceil(N / DIM_THREAD_BLOCK_X) = 4096 / 256 = 16 "
+                                 "CTAs per kernel at NX = NY = 4096");
   }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {

@@ -110,6 +110,15 @@ TruncatedMatrix::TruncatedMatrix(Rng& rng, uint32_t nx, uint32_t ny, uint32_t k)
   rng.discard(uint64_t{nx_} * ny_);
 }
 
+WorkloadInfo polybench_matrix_info(const TruncatedMatrix* a, uint32_t published_ctas, std::string published_grid) {
+  std::string input;
+  if (a != nullptr) {
+    input = std::to_string(a->nx()) + " x " + std::to_string(a->ny()) + " floats";
+    if (a->k() < a->ny()) input += ", loops over the first " + std::to_string(a->k());
+  }
+  return {false, true, "PolyBench/GPU", std::move(input), "", published_ctas, std::move(published_grid)};
+}
+
 Addr TruncatedMatrix::place(FunctionalMemory& mem, MemoryLayout& layout, std::string name) const {
   const Addr base = layout.reserve(name, uint64_t{nx_} * ny_ * 4, 4);
   std::vector<float> row(ny_);

@@ -257,6 +257,10 @@ class TruncatedMatrix {
   std::vector<float> rows_;  // k x ny: A[i][j] for i < k (columns below k unused)
 };
 
+// The WorkloadInfo of a PolyBench/GPU matrix kernel pair (atax, bicg, mvt) on `a` (nullptr before
+// init()): its input ("NX x NY floats, loops over the first K") and its published grid.
+WorkloadInfo polybench_matrix_info(const TruncatedMatrix* a, uint32_t published_ctas, std::string published_grid);
+
 // Address and value of one lane's store (value_hi: bytes 8-15 of a 16-byte store).
 struct LaneWrite {
   Addr addr = 0;
