@@ -32,14 +32,14 @@ build: configure
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE slow
 
-# The checks too slow for make test: Yosys on l1d_top and on every module of gate_small (ctest label `slow`), the
-# netlist co-simulation of every block on every configuration (a longer build), the golden
-# L1's 10^6-request soaks (make test: gtx480 at 10^5, and 4 x 10^4 requests per [Fidelity] option
-# set), the golden pressure runs with the invariants checked every cycle (make test: every 8th),
-# the [Fidelity] ones at 5 000 requests (make test: 2 500), the sector and [Fidelity] preset
-# sweeps at small scale (make test: test scale, the sector one over half of each workload's
-# policies) and gtx480's every workload x every policy at small scale (make test: every pair at
-# test scale, a covering third at small).
+# The checks too slow for make test: Yosys on l1d_top, on gtx480's tag array and on every module of
+# gate_small (ctest label `slow`), the netlist co-simulation of every block on every configuration
+# (a longer build), the golden L1's 10^6-request soaks (make test: gtx480 at 10^5, and 4 x 10^4
+# requests per [Fidelity] option set), the golden pressure runs with the invariants checked every
+# cycle (make test: every 8th), the [Fidelity] ones at 5 000 requests (make test: 2 500), the sector
+# and [Fidelity] preset sweeps at small scale (make test: test scale, the sector one over half of
+# each workload's policies) and gtx480's every workload x every policy at small scale (make test:
+# every pair at test scale, a covering third at small).
 test-slow:
 	@$(MAKE) --no-print-directory build ALL_NETLISTS=ON
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L slow
