@@ -136,8 +136,10 @@ TEST_P(VariantSweep, StaticPcalBtoAtWarpOptSix) { sweep(GetParam(), "pcal-bto", 
 // [Fidelity] (issue 20): every workload x every policy on the reference-faithful presets, which run
 // the golden L1's section-13 options (allocation on miss, block merging, write-evict, ...). One
 // test per preset and workload runs every policy (1 330 runs; one process each would cost more
-// start-up than simulation). At test scale in make test (the small-scale matrix of both presets
-// adds about 6 CPU-minutes); L1D_FAITHFUL_SWEEP_SCALE=small (make test-slow) runs it at small scale.
+// start-up than simulation). At test scale in make test; L1D_FAITHFUL_SWEEP_SCALE=small (make
+// test-slow) runs it at small scale, which make test's budget cannot hold: 53 of its 70 tests (every
+// gtx480-gpgpusim one, 18 of gtx1080-jips') took 751 CPU-s at load 15-17, about 500 idle (2026-11-28,
+// bba80f2; comd, kmeans, sp and cfd the heaviest).
 using FaithfulParam = std::tuple<std::string, std::string>;
 class FaithfulSweep : public ::testing::TestWithParam<FaithfulParam> {};
 
@@ -177,10 +179,10 @@ TEST_P(FaithfulSweep, EveryPolicyCompletesWithCorrectData) {
 
 // [Sector L1]: the sector presets of Volta and Ampere (sector L1, sector coalescer), every workload
 // and every policy legal in sector mode. L1D_SECTOR_SWEEP_SCALE=small (make test-slow) runs them
-// all at small scale, about 0.7 s a point on qv100 and 13 CPU-minutes in all, which make test's
-// 15-minute budget cannot hold; make test runs half of each workload's legal policies at test
-// scale (alternating with the workload, so every policy runs on half the workloads of each
-// preset): the whole test-scale matrix was 92 of make test's CPU-s (2026-11-28).
+// all at small scale, which make test's 15-minute budget cannot hold (sp alone: 51 CPU-s a run on
+// qv100, its grid filling 80 SMs; docs/workloads.md); make test runs half of each workload's legal
+// policies at test scale (alternating with the workload, so every policy runs on half the workloads
+// of each preset): the whole test-scale matrix was 92 of make test's CPU-s (2026-11-28).
 WorkloadScale sector_scale() {
   const char* s = std::getenv("L1D_SECTOR_SWEEP_SCALE");
   return s != nullptr && std::string(s) == "small" ? WorkloadScale::kSmall : WorkloadScale::kTest;
