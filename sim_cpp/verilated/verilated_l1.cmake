@@ -28,26 +28,34 @@ endfunction()
 set(_models "")
 set(_entries "")
 set(_includes "")
+# _l1d_top_entry(<prefix> <key> <policy>): model <prefix> in l1d_top_sim_models.h, which gpusim
+# matches by <key> (a preset name or a configuration file) and <policy> ("" = the preset's). The
+# root header too: fault injection (VerilatedOptions::fault_cycle) reaches a flop. A macro: it
+# appends to this file's lists.
+macro(_l1d_top_entry prefix key policy)
+  list(APPEND _models ${prefix})
+  string(APPEND _includes "#include \"${prefix}.h\"\n#include \"${prefix}___024root.h\"\n")
+  string(APPEND _entries " \\\n  X(${prefix}, \"${key}\", \"${policy}\")")
+endmacro()
+# _l1d_top_model(<tag> <comment> <depends> <key> <policy> <dcgen args...>): dcgen's RTL in
+# ${RTL_BUILD_DIR}/<tag>/rtl, its model Vl1d_top_<tag>, and its entry (_l1d_top_entry).
+macro(_l1d_top_model tag comment depends key policy)
+  _dcgen_rtl(${tag} "${comment}" "${depends}" ${ARGN})
+  _rtl_model(Vl1d_top_${tag} DEPENDS ${RTL_BUILD_DIR}/${tag}/rtl/l1d_top.sv
+             ARGS --rtl ${RTL_BUILD_DIR}/${tag}/rtl l1d_top -Wall ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
+  _l1d_top_entry(Vl1d_top_${tag} "${key}" "${policy}")
+endmacro()
 foreach(repl ${L1D_TOP_REPLACEMENTS})
   if(repl STREQUAL "lru")  # the committed rtl/ (gtx480's default policy is baseline LRU)
-    set(prefix Vl1d_top_gtx480)  # built by add_rtl_block(l1d_top)
-    set(policy "")
+    _l1d_top_entry(Vl1d_top_gtx480 "gtx480" "")  # built by add_rtl_block(l1d_top)
   else()
     if(NOT EXISTS ${CMAKE_SOURCE_DIR}/configs/policies/${repl}.yaml)
       message(FATAL_ERROR "L1D_TOP_REPLACEMENTS: no policy preset configs/policies/${repl}.yaml")
     endif()
-    set(prefix Vl1d_top_gtx480_${repl})
-    set(policy ${repl})
-    set(dir ${RTL_BUILD_DIR}/gtx480_${repl}/rtl)
-    _dcgen_rtl(gtx480_${repl} "gtx480 with ${repl} replacement"
-               "${CMAKE_SOURCE_DIR}/configs/gtx480.yaml;${CMAKE_SOURCE_DIR}/configs/policies/${repl}.yaml"
-               --preset gtx480 --policy ${repl})
-    _rtl_model(${prefix} DEPENDS ${dir}/l1d_top.sv ARGS --rtl ${dir} l1d_top -Wall ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
+    _l1d_top_model(gtx480_${repl} "gtx480 with ${repl} replacement"
+                   "${CMAKE_SOURCE_DIR}/configs/gtx480.yaml;${CMAKE_SOURCE_DIR}/configs/policies/${repl}.yaml"
+                   "gtx480" "${repl}" --preset gtx480 --policy ${repl})
   endif()
-  list(APPEND _models ${prefix})
-  # The root header too: fault injection (VerilatedOptions::fault_cycle) reaches a flop.
-  string(APPEND _includes "#include \"${prefix}.h\"\n#include \"${prefix}___024root.h\"\n")
-  string(APPEND _entries " \\\n  X(${prefix}, \"gtx480\", \"${policy}\")")
 endforeach()
 
 # The staged l1d_top (contract v2, docs/l1d-microarchitecture.md section 16) of gtx480 with LRU:
@@ -63,13 +71,8 @@ set(L1D_TOP_STAGED_VARIANT "full" CACHE STRING "dcgen --variant of the staged l1
 if(L1D_TOP_STAGED)
   set(_staged_cfg ${CMAKE_SOURCE_DIR}/tb/block_configs/gtx480_staged.yaml)
   set(_staged_dir ${RTL_BUILD_DIR}/gtx480_staged/rtl)
-  _dcgen_rtl(gtx480_staged "gtx480, staged pipe (${L1D_TOP_STAGED_VARIANT})" ${_staged_cfg} --config ${_staged_cfg}
-             --variant ${L1D_TOP_STAGED_VARIANT})
-  _rtl_model(Vl1d_top_gtx480_staged DEPENDS ${_staged_dir}/l1d_top.sv
-             ARGS --rtl ${_staged_dir} l1d_top -Wall ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
-  list(APPEND _models Vl1d_top_gtx480_staged)
-  string(APPEND _includes "#include \"Vl1d_top_gtx480_staged.h\"\n#include \"Vl1d_top_gtx480_staged___024root.h\"\n")
-  string(APPEND _entries " \\\n  X(Vl1d_top_gtx480_staged, \"${_staged_cfg}\", \"\")")
+  _l1d_top_model(gtx480_staged "gtx480, staged pipe (${L1D_TOP_STAGED_VARIANT})" ${_staged_cfg} "${_staged_cfg}" ""
+                 --config ${_staged_cfg} --variant ${L1D_TOP_STAGED_VARIANT})
 endif()
 
 # The l1d_top of another GPU's geometry (issue 24's presets): gtx1080-jips (48 ways of 4 sets, 16
@@ -81,13 +84,8 @@ endif()
 # test: Verilator and the compiler take minutes for 48 ways.
 option(L1D_TOP_GEOMETRIES "build the l1d_top of gtx1080-jips's geometry (gpusim --l1 lockstep)" OFF)
 if(L1D_TOP_GEOMETRIES)
-  set(_geo_dir ${RTL_BUILD_DIR}/gtx1080_jips/rtl)
-  _dcgen_rtl(gtx1080_jips "gtx1080-jips" "${CMAKE_SOURCE_DIR}/configs/gtx1080-jips.yaml" --preset gtx1080-jips)
-  _rtl_model(Vl1d_top_gtx1080_jips DEPENDS ${_geo_dir}/l1d_top.sv
-             ARGS --rtl ${_geo_dir} l1d_top -Wall ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
-  list(APPEND _models Vl1d_top_gtx1080_jips)
-  string(APPEND _includes "#include \"Vl1d_top_gtx1080_jips.h\"\n#include \"Vl1d_top_gtx1080_jips___024root.h\"\n")
-  string(APPEND _entries " \\\n  X(Vl1d_top_gtx1080_jips, \"gtx1080-jips\", \"\")")
+  _l1d_top_model(gtx1080_jips "gtx1080-jips" "${CMAKE_SOURCE_DIR}/configs/gtx1080-jips.yaml" "gtx1080-jips" ""
+                 --preset gtx1080-jips)
 endif()
 
 # The l1d_top of an adaptive carveout (contract 15): tb/block_configs/gtx480_carveout.yaml, gtx480's
@@ -97,13 +95,7 @@ endif()
 option(L1D_TOP_CARVEOUT "build the l1d_top of gtx480 with carveout adaptive (tb/block_configs/gtx480_carveout.yaml)" OFF)
 if(L1D_TOP_CARVEOUT)
   set(_carve_cfg ${CMAKE_SOURCE_DIR}/tb/block_configs/gtx480_carveout.yaml)
-  set(_carve_dir ${RTL_BUILD_DIR}/gtx480_carveout/rtl)
-  _dcgen_rtl(gtx480_carveout "gtx480, carveout adaptive" ${_carve_cfg} --config ${_carve_cfg})
-  _rtl_model(Vl1d_top_gtx480_carveout DEPENDS ${_carve_dir}/l1d_top.sv
-             ARGS --rtl ${_carve_dir} l1d_top -Wall ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
-  list(APPEND _models Vl1d_top_gtx480_carveout)
-  string(APPEND _includes "#include \"Vl1d_top_gtx480_carveout.h\"\n#include \"Vl1d_top_gtx480_carveout___024root.h\"\n")
-  string(APPEND _entries " \\\n  X(Vl1d_top_gtx480_carveout, \"${_carve_cfg}\", \"\")")
+  _l1d_top_model(gtx480_carveout "gtx480, carveout adaptive" ${_carve_cfg} "${_carve_cfg}" "" --config ${_carve_cfg})
 endif()
 
 # The gate-level l1d_top (gpusim --l1 netlist, docs/rtl-verification.md "Gate-level lockstep"): the
