@@ -48,6 +48,15 @@ std::string preset_of(const std::string& config_file) {
   return {};
 }
 
+// An adaptive carveout's arrays are built for the largest L1 a kernel can get (contract 15), not
+// for size_bytes (the base L1) that describe() prints.
+std::string adaptive_arrays(const l1d::L1Config& l1) {
+  if (l1.carveout != l1d::Carveout::kAdaptive) return "";
+  const uint32_t sets = l1d::largest_l1_sets(l1);
+  return fmt::format("; carveout adaptive: arrays for {} sets ({} B), the active sets from cfg_set_bits_i", sets,
+                     uint64_t{sets} * l1.ways * 128);
+}
+
 std::string describe(const l1d::Config& cfg, const std::string& source) {
   const l1d::L1Config& l1 = cfg.l1;
   const l1d::PolicyConfig& p = cfg.policy;
@@ -56,7 +65,7 @@ std::string describe(const l1d::Config& cfg, const std::string& source) {
       "(replacement {}, bypass {}, granularity {})",
       cfg.name, source, l1.size_bytes, l1.ways, l1.sets(), l1.sets() == 1 ? "" : "s", l1.address_bits, l1.chunk_tag_bits,
       l1.set_index == l1d::SetIndexHash::kFermiXor ? "fermi_xor" : "linear", p.name, l1d::to_string(p.replacement),
-      l1d::to_string(p.bypass), l1d::to_string(p.granularity));
+      l1d::to_string(p.bypass), l1d::to_string(p.granularity)) + adaptive_arrays(l1);
 }
 
 std::vector<const RtlBlock*> selected_blocks(const std::vector<std::string>& names) {
