@@ -139,7 +139,8 @@ TEST_P(VariantSweep, StaticPcalBtoAtWarpOptSix) { sweep(GetParam(), "pcal-bto", 
 // start-up than simulation). At test scale in make test; L1D_FAITHFUL_SWEEP_SCALE=small (make
 // test-slow) runs it at small scale, which make test's budget cannot hold: 53 of its 70 tests (every
 // gtx480-gpgpusim one, 18 of gtx1080-jips') took 751 CPU-s at load 15-17, about 500 idle (2026-11-28,
-// bba80f2; comd, kmeans, sp and cfd the heaviest).
+// bba80f2; comd, kmeans, sp and cfd the heaviest). scripts/small_sweep_cost.sh estimates the whole
+// at about 1,730 user-s at load 12-18 (gtx480-gpgpusim 686, gtx1080-jips 1,044; docs/performance.md).
 using FaithfulParam = std::tuple<std::string, std::string>;
 class FaithfulSweep : public ::testing::TestWithParam<FaithfulParam> {};
 
@@ -179,8 +180,9 @@ TEST_P(FaithfulSweep, EveryPolicyCompletesWithCorrectData) {
 
 // [Sector L1]: the sector presets of Volta and Ampere (sector L1, sector coalescer), every workload
 // and every policy legal in sector mode. L1D_SECTOR_SWEEP_SCALE=small (make test-slow) runs them
-// all at small scale, which make test's 15-minute budget cannot hold (sp alone: 51 CPU-s a run on
-// qv100, its grid filling 80 SMs; docs/workloads.md); make test runs half of each workload's legal
+// all at small scale, which make test's 15-minute budget cannot hold: about 4,150 user-s at load 12-18
+// by scripts/small_sweep_cost.sh (qv100 1,689, a100 2,456; sp alone 70 and 114 s a run, its grid
+// filling 80 and 108 SMs; docs/performance.md, docs/workloads.md); make test runs half of each workload's legal
 // policies at test scale (alternating with the workload, so every policy runs on half the workloads
 // of each preset): the whole test-scale matrix was 92 of make test's CPU-s (2026-11-28).
 WorkloadScale sector_scale() {
