@@ -11,17 +11,20 @@
 // to the constant bank before that launch). One kernel per iteration.
 // Grid: Rodinia launches npoints / 256 CTAs of 256 threads (kmeans_cuda.cu, num_threads =
 // BLOCK_SIZE 256); its kdd_cup input (494020 points x 34 features, 5 clusters) gives 1930 CTAs.
-// Test and small keep the GPU full (issue 21): 23040 points = 90 CTAs of 8 warps, the 6 CTAs per
-// SM gtx480's 48 warp slots hold on each of its 15 SMs, and are shortened by the per-thread loop
-// (clusters) and the iterations, never by fewer CTAs. Small keeps full's (kdd_cup's) 34
-// features, which decide the thrashing: a warp's feature loads touch 34 lines, so 2 warps per
-// scheduler (4 per SM, 136 lines) already overflow the 16 KB L1 (128 lines) and only 1 fits;
-// with the 24 features small had before, 2 fitted (96 lines) and throttling's best limit was 2,
-// at 3.37x instead of full's 5.67x. Small: 34 features, 2 clusters, one iteration (full: 5 and
-// 5): best limit 1 at 5.20x, full 5.67x (gtx480-gpgpusim, docs/workloads.md), 207 K warp
-// instructions; 5 clusters give 5.65x at 2.5x the CPU time. Test: 2 features, 2 clusters and 2
-// iterations (the tests check the host update between launches): 720 warps x 31 instructions x 2
-// = 45 K warp instructions; 90 CTAs cannot go below 720 x 23 = 17 K per launch with 2 clusters.
+// Test and small keep the GPU full (issue 21), shortened by the per-thread loop (clusters) and the
+// iterations, never by fewer CTAs. Small: 34560 points = 135 CTAs of 8 warps, one and a half
+// waves of the 90 (6 per SM) that gtx480's 15 SMs hold, with 2 clusters and one iteration (full: 5
+// and 5). One wave of 90 CTAs (before 2026-11-28) drained warp by warp under GTO and left 14.1
+// resident warps per scheduler; 135 CTAs refill the slots the first CTAs free: 17.0, at 310 K warp
+// instructions (was 207 K). One cluster would halve that but drop the second pass over a warp's
+// lines that throttling keeps as hits (6.87x instead of 7.80x) and leave every membership 0.
+// Small keeps full's (kdd_cup's) 34 features, which decide the thrashing: a warp's feature
+// loads touch 34 lines, so 2 warps per scheduler (4 per SM, 136 lines) already overflow the 16
+// KB L1 (128 lines) and only 1 fits; with 24 features 2 fitted and throttling's best limit was 2.
+// Throttling on gtx480-gpgpusim (docs/workloads.md "KMN throttling"): best limit 1 at 7.80x
+// (paper scale 8.44x). Test: 2 features, 2 clusters and 2 iterations (the tests check the host
+// update between launches): 720 warps x 31 instructions x 2 = 45 K warp instructions; 90 CTAs
+// cannot go below 720 x 23 = 17 K per launch with 2 clusters.
 // `--generator unroll4` (same input) runs the feature loop as nvcc compiles a loop whose trip count
 // is known only at run time: unrolled by 4 (four loads, then their subtracts and FMAs) with a
 // remainder loop. A model value: the dissertation's binary is not available. It exists for
@@ -63,7 +66,7 @@ class Kmeans final : public GeneratedWorkload {
       uint32_t points, features, clusters, iterations;
     };
     const Size sz = scale == WorkloadScale::kTest    ? Size{23040, 2, 2, 2}
-                    : scale == WorkloadScale::kSmall ? Size{23040, 34, 2, 1}
+                    : scale == WorkloadScale::kSmall ? Size{34560, 34, 2, 1}
                                                      : Size{65536, 34, 5, 5};
     const uint32_t np = sz.points, nf = sz.features, nc = sz.clusters;
     Rng rng(mix_seed(seed, "kmeans"));
