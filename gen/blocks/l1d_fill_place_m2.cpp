@@ -102,6 +102,18 @@ class FillPlaceM2 final : public RtlBlock {
     m.assign(any, use_partial | red_or(eligible_o));
     m.assign(way_o, mux(use_partial, partial_way, mux(invalid_found, invalid_way, victim)));
     m.assign(whole_o, !use_partial);
+    if (cfg.l1.pipeline == l1d::L1Pipeline::kStaged) {
+      const PlacementPorts p{victim,     age_bypass_en, way_active, way_rel,    req_rel,   eligible_o,
+                             allocates_o, way_o,        pos_o,      whole_o,    posmask_o, slotmask_o,
+                             replaces_o, wb_o,          dirty_n_o,  age_bypass_o};
+      const Expr age_bypass =
+          victim_selects(m, p, {valid, rank, dirty_any, reserved, slots, use_partial, partial_way, invalid_found,
+                                line_valid},
+                         ways);
+      m.assign(allocates_o, wanted & any & !age_bypass);
+      m.assign(age_bypass_o, wanted & any & age_bypass);
+      return m;
+    }
 
     m.comment("The partial position in the chosen line: the aligned run of slots_i slots without a reserved");
     m.comment("slot whose most recent valid slot is oldest (age 4 when none is valid); ties to the lowest.");
@@ -157,6 +169,89 @@ class FillPlaceM2 final : public RtlBlock {
     m.assign(allocates_o, wanted & any & !age_bypass);
     m.assign(age_bypass_o, wanted & any & age_bypass);
     return m;
+  }
+
+ private:
+  struct Row {  // the set's fields and the victim-independent choices victim_selects reads
+    Expr valid, rank, dirty_any, reserved, slots, use_partial, partial_way, invalid_found, line_valid;
+  };
+
+  // The staged pipe's form (contract 16.5, emitted for l1.pipeline staged only, so that rtl/'s
+  // single-cycle l1d_fill_place keeps the form above): the same outputs, with the victim (the
+  // replacement state's answer to eligible_o, the longest input) only selecting. A partial block
+  // goes into the line of its common-tag (partial_way, victim-independent); a whole line into a free
+  // line replaces nothing; into the victim, each way's whole-line outcome (written-back slots and
+  // their count, valid, the AgeLRU bypass) is prepared beside the query, and the victim picks one.
+  // Returns the AgeLRU bypass. Equal to the form above for every input (tb: the staged config).
+  static Expr victim_selects(Module& m, const PlacementPorts& p, const Row& r, unsigned ways) {
+    m.comment("The partial position in the line of the block's common-tag: the aligned run of slots_i slots");
+    m.comment("without a reserved slot whose most recent valid slot is oldest (age 4 when none is valid); ties");
+    m.comment("to the lowest. age1[s]: 1 + slot s's rank if valid, else 5, 0 if reserved; age2[q]: the smaller");
+    m.comment("of slots 2q and 2q+1, 0 if either is reserved.");
+    Expr pv = m.logic("part_valid", kSlots);
+    Expr pr = m.logic("part_rank", kSlots * 2);
+    Expr pres = m.logic("part_res", kSlots);
+    Expr pd = m.logic("part_dirty", kSlots);
+    m.assign(pv, select_part(r.valid, r.partial_way, ways, kSlots));
+    m.assign(pr, select_part(r.rank, r.partial_way, ways, kSlots * 2));
+    m.assign(pres, select_part(r.reserved, r.partial_way, ways, kSlots));
+    m.assign(pd, select_part(r.dirty_any, r.partial_way, ways, kSlots));
+    Expr age1 = m.logic("age1", kSlots * 3);
+    Expr age2 = m.logic("age2", 2 * 3);
+    for (unsigned s = 0; s < kSlots; ++s) {
+      m.assign(age1.part(Expr(s * 3), 3), mux(pres[Expr(s)], lit(3, 0),
+                                               mux(pv[Expr(s)], cast(3, pr.part(Expr(s * 2), 2)) + lit(3, 1), lit(3, 5))));
+    }
+    for (unsigned q = 0; q < 2; ++q) {
+      Expr a = age1.part(Expr(q * 6), 3), b = age1.part(Expr(q * 6 + 3), 3);
+      m.assign(age2.part(Expr(q * 3), 3), mux(b.lt(a), b, a));
+    }
+    Expr best1 = m.logic("best1", 2);
+    Expr best1_age = m.logic("best1_age", 3);
+    m.always_comb({{best1, lit(2, 0)}, {best1_age, age1.part(Expr(0), 3)}}, [&](Block& b) {
+      b.for_("p", 1, Expr(kSlots), [&](Block& bp, const Expr& i) {
+        bp.if_(age1.part(i * 3, 3).gt(best1_age), [&](Block& t) {
+          t.assign(best1, cast(2, i));
+          t.assign(best1_age, age1.part(i * 3, 3));
+        });
+      });
+    });
+    Expr pos = m.logic("pos", 2);
+    m.assign(pos, mux(r.slots.eq(lit(3, 1)), best1,
+                      mux(age2.part(Expr(3), 3).gt(age2.part(Expr(0), 3)), lit(2, 2), lit(2, 0))));
+    Expr part_mask = m.logic("part_mask", kSlots);
+    m.assign(part_mask, mux(r.slots.eq(lit(3, 1)), lit(4, 1) << pos, lit(4, 3) << pos));
+    Expr part_wb = m.logic("part_wb", kSlots);
+    m.assign(part_wb, part_mask & pv & pd);
+    Expr part_age = m.logic("part_age");
+    m.assign(part_age, red_or(pv & part_mask) & p.age_bypass_en & p.way_active[r.partial_way] &
+                           p.req_rel.gt(select_part(p.way_rel, r.partial_way, ways, kAwidBits)));
+
+    m.comment("Each way's outcome if the victim is it and the block fills it whole: its valid dirty slots are");
+    m.comment("written back; AgeLRU turns the block away if the line is valid, its owner older (and active:");
+    m.comment("way_active_i is read at the victim, as in the form above).");
+    Expr way_wb = m.logic("way_wb", ways * kSlots);
+    Expr way_wb_n = m.logic("way_wb_n", ways * 3);
+    Expr way_age = m.logic("way_age", ways);
+    m.gen_for("g_way_out", "gw", 0, ways, [&](Scope& g, const Expr& w) {
+      g.assign(way_wb.part(w * kSlots, kSlots), r.valid.part(w * kSlots, kSlots) & r.dirty_any.part(w * kSlots, kSlots));
+      g.assign(way_wb_n.part(w * 3, 3), cast(3, countones(way_wb.part(w * kSlots, kSlots))));
+      g.assign(way_age[w], r.line_valid[w] & p.age_bypass_en & p.req_rel.gt(p.way_rel.part(w * kAwidBits, kAwidBits)));
+    });
+    Expr to_victim = m.logic("to_victim");  // a whole block into the victim (no free eligible line)
+    m.assign(to_victim, (!r.use_partial).land(!r.invalid_found));
+    m.assign(p.pos_o, mux(r.use_partial, pos, lit(2, 0)));
+    m.assign(p.posmask_o, mux(r.use_partial, part_mask, lit(4, 0xF)));
+    m.assign(p.slotmask_o, mux(r.slots.eq(lit(3, 4)), lit(4, 0xF),
+                               mux(r.slots.eq(lit(3, 2)), lit(4, 3) << p.pos_o, lit(4, 1) << p.pos_o)));
+    m.assign(p.replaces_o, mux(r.use_partial, red_or(pv & part_mask), to_victim & select_part(r.line_valid, p.victim, ways, 1)));
+    m.assign(p.wb_o, mux(r.use_partial, part_wb, mux(to_victim, select_part(way_wb, p.victim, ways, kSlots), lit(4, 0))));
+    m.assign(p.dirty_n_o, mux(r.use_partial, cast(3, countones(part_wb)),
+                              mux(to_victim, select_part(way_wb_n, p.victim, ways, 3), lit(3, 0))));
+    Expr age_bypass = m.logic("age_bypass");
+    m.assign(age_bypass, mux(r.use_partial, part_age, to_victim & p.way_active[p.victim] &
+                                                      select_part(way_age, p.victim, ways, 1)));
+    return age_bypass;
   }
 };
 

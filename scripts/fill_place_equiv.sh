@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The staged pipe's l1d_fill_place_m2 (the victim only selects: gen/blocks/l1d_fill_place_m2.cpp,
+# victim_selects) equal to the single-cycle form, output for output, for every input: a Yosys 0.23
+# miter of the two combinational modules, proved by `sat -prove-asserts` (MiniSat), on each
+# configuration given (its own `l1.pipeline` replaced by single_cycle and by staged), then the
+# same miter with the staged form mutated (a whole-line fill into a free line no longer replacing
+# nothing), which must fail: so the check can fail.
+#
+#   fill_place_equiv.sh DCGEN CONFIG.yaml...
+set -uo pipefail
+[ $# -ge 2 ] || { sed -n '2,9p' "$0" >&2; exit 2; }
+dcgen=$1
+shift
+yosys=${YOSYS:-yosys}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# emit YAML PIPELINE DIR: dcgen's l1d_fill_place_m2 for YAML with l1.pipeline set to PIPELINE.
+emit() {
+  local yaml=$1 pipe=$2 dir=$3
+  mkdir -p "$dir"
+  grep -v '^  pipeline:' "$yaml" | sed "s/^l1:\$/l1:\n  pipeline: $pipe/" >"$dir/cfg.yaml"
+  grep -q "^  pipeline: $pipe" "$dir/cfg.yaml" || { echo "fill_place_equiv: $yaml: no top-level 'l1:' map"; exit 1; }
+  "$dcgen" --config "$dir/cfg.yaml" --block l1d_fill_place_m2 --out "$dir" >/dev/null ||
+    { echo "fill_place_equiv: dcgen failed on $yaml ($pipe)"; exit 1; }
+}
+
+# prove GOLD GATE: 0 if the two modules are equal for every input.
+prove() {
+  sed 's/^module l1d_fill_place_m2/module gold/' "$1" >"$tmp/gold.sv"
+  sed 's/^module l1d_fill_place_m2/module gate/' "$2" >"$tmp/gate.sv"
+  "$yosys" -q -p "read_verilog -sv $tmp/gold.sv $tmp/gate.sv; proc; opt_clean;
+    miter -equiv -flatten -make_assert gold gate miter; hierarchy -top miter;
+    sat -verify -prove-asserts miter" >"$tmp/sat.log" 2>&1
+}
+
+fail=0
+for yaml in "$@"; do
+  name=$(basename "$yaml" .yaml)
+  emit "$yaml" single_cycle "$tmp/$name/single"
+  emit "$yaml" staged "$tmp/$name/staged"
+  gold=$tmp/$name/single/l1d_fill_place_m2.sv
+  gate=$tmp/$name/staged/l1d_fill_place_m2.sv
+  if cmp -s "$gold" "$gate"; then
+    echo "FAIL $name: the staged l1d_fill_place_m2 is the single-cycle one (no staged form emitted)"
+    fail=1
+    continue
+  fi
+  if prove "$gold" "$gate"; then
+    echo "PASS $name: staged l1d_fill_place_m2 == single-cycle, every input"
+  else
+    echo "FAIL $name: the two forms differ"; tail -40 "$tmp/sat.log"; fail=1
+  fi
+  mutant=$tmp/$name/mutant.sv
+  sed '/assign replaces_valid_o/s/: to_victim & (/: (/' "$gate" >"$mutant"
+  if cmp -s "$gate" "$mutant"; then
+    echo "FAIL $name: the mutant no longer applies (update its sed)"; fail=1
+  elif prove "$gold" "$mutant"; then
+    echo "FAIL $name: the mutant (free line replacing the victim's slots) was not found"; fail=1
+  else
+    echo "PASS $name: the mutant differs (found)"
+  fi
+done
+exit $fail
