@@ -92,6 +92,18 @@ set(RTL_NETLIST_ARGS -Wno-UNOPTFLAT -Wno-SPLITVAR -fno-const-bit-op-tree)
 # (l1d_two_level: 0.2 saved, 2.9 lost; l1d_fill_place 0.7 / 0.3, within the noise, stays).
 set(RTL_BLOCKS_O0 l1d_chunk_match l1d_core_match l1d_match_combine l1d_tag_compare l1d_agcb_table
     l1d_tag_array l1d_mshr l1d_match_fix)
+# The l1d_top models (l1d_top's own here: gtx480 LRU; the AgeLRU and staged ones of
+# sim_cpp/verilated/verilated_l1.cmake): gpusim --l1 verilated|lockstep and tb_l1d_top run them, so
+# their speed counts: -O2. -O1 halves their compile, make test's largest single steps (the staged
+# model 58.2 -> 32.0 CPU-s, the LRU one 37.6 -> 19.2; load ~15, 2026-11-28), but the tests that
+# run them lose most of it again (l1.lockstep_staged 21.4 -> 27.0 CPU-s, tb_l1d_top's L1dTopStaged
+# 24.9 -> 28.3): about 47 CPU-s of make test's compile saved against about 30 of test runs
+# lost, within the noise of one measurement at that load (docs/performance.md, "make test's
+# build"). So -O2 stays the default; -DL1D_TOP_MODEL_OPT=-O1 for a build that runs few of them.
+set(L1D_TOP_MODEL_OPT -O2 CACHE STRING "compiler optimisation level of the verilated l1d_top models (-O0 to -O3)")
+if(NOT L1D_TOP_MODEL_OPT MATCHES "^-O[0-3]$")
+  message(FATAL_ERROR "L1D_TOP_MODEL_OPT: '${L1D_TOP_MODEL_OPT}' is not allowed; use -O0, -O1, -O2 or -O3")
+endif()
 # The RTL models (not the netlists, which have none) run with their assertions on: a violated
 # assertion stops the testbench with its name (docs/rtl-verification.md).
 option(RTL_ASSERT "verilate the RTL models with --assert (gpusim's verilated L1 too)" ON)
@@ -235,9 +247,9 @@ function(add_rtl_block module)
     list(APPEND B_CONFIGS gtx1080 qv100)
   endif()
   # The block models serve their testbenches only (-O1: two thirds of -O2's compile time);
-  # l1d_top's is also gpusim's verilated L1, where speed counts (-O2); RTL_BLOCKS_O0's at -O0.
+  # l1d_top's is also gpusim's verilated L1 (L1D_TOP_MODEL_OPT); RTL_BLOCKS_O0's at -O0.
   if(module STREQUAL "l1d_top")
-    set(rtl_opt -O2)
+    set(rtl_opt ${L1D_TOP_MODEL_OPT})
   elseif(module IN_LIST RTL_BLOCKS_O0)
     set(rtl_opt -O0)
   else()
