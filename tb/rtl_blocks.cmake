@@ -92,6 +92,18 @@ set(RTL_NETLIST_ARGS -Wno-UNOPTFLAT -Wno-SPLITVAR -fno-const-bit-op-tree)
 # (l1d_two_level: 0.2 saved, 2.9 lost; l1d_fill_place 0.7 / 0.3, within the noise, stays).
 set(RTL_BLOCKS_O0 l1d_chunk_match l1d_core_match l1d_match_combine l1d_tag_compare l1d_agcb_table
     l1d_tag_array l1d_mshr l1d_match_fix)
+# The l1d_top models (l1d_top's own here: gtx480 LRU; the AgeLRU and staged ones of
+# sim_cpp/verilated/verilated_l1.cmake), which gpusim --l1 verilated|lockstep and tb_l1d_top run:
+# -O1, about half of -O2's compile, make test's largest single steps (the staged model 58.2 ->
+# 32.0 CPU-s, the LRU one 37.6 -> 19.2; load ~15, 2026-11-28), while the tests that run them lose
+# less (the staged model: l1.lockstep_staged's runs 21.5 -> 25.9 CPU-s, tb_l1d_top's L1dTopStaged
+# 24.6 -> 28.0; the LRU one: l1.lockstep's LRU policies 12.4 -> 13.1): about 47 CPU-s of make
+# test's compile saved against about 15-25 of its test runs lost (docs/performance.md, "make
+# test's build"). -DL1D_TOP_MODEL_OPT=-O2 for long --l1 verilated|lockstep runs (5-20 % faster).
+set(L1D_TOP_MODEL_OPT -O1 CACHE STRING "compiler optimisation level of the verilated l1d_top models (-O0 to -O3)")
+if(NOT L1D_TOP_MODEL_OPT MATCHES "^-O[0-3]$")
+  message(FATAL_ERROR "L1D_TOP_MODEL_OPT: '${L1D_TOP_MODEL_OPT}' is not allowed; use -O0, -O1, -O2 or -O3")
+endif()
 # The RTL models (not the netlists, which have none) run with their assertions on: a violated
 # assertion stops the testbench with its name (docs/rtl-verification.md).
 option(RTL_ASSERT "verilate the RTL models with --assert (gpusim's verilated L1 too)" ON)
@@ -183,7 +195,8 @@ function(_rtl_model prefix)
   add_library(${prefix} STATIC ${mdir}/${prefix}__unity.cpp)
   target_include_directories(${prefix} SYSTEM PUBLIC ${mdir})
   # -O2 after the build type's -O3: the models compile in about 55 % of the time (l1d_top: 57 s
-  # instead of 104 s) and gpusim --l1 verilated ran no slower within the noise (2026-11-22).
+  # instead of 104 s) and gpusim --l1 verilated ran no slower within the noise (2026-11-22); the
+  # l1d_top models now compile at L1D_TOP_MODEL_OPT (-O1).
   # The Yosys netlists (OPT -O0) run 10^4 cycles each: unoptimised they compile in about a fifth
   # of the time (the agcb_table netlist: 3.8 s instead of 17.8 s) and still run in milliseconds.
   target_compile_options(${prefix} PRIVATE ${M_OPT} ${VERILATOR_CFLAGS})
@@ -235,9 +248,9 @@ function(add_rtl_block module)
     list(APPEND B_CONFIGS gtx1080 qv100)
   endif()
   # The block models serve their testbenches only (-O1: two thirds of -O2's compile time);
-  # l1d_top's is also gpusim's verilated L1, where speed counts (-O2); RTL_BLOCKS_O0's at -O0.
+  # l1d_top's is also gpusim's verilated L1 (L1D_TOP_MODEL_OPT); RTL_BLOCKS_O0's at -O0.
   if(module STREQUAL "l1d_top")
-    set(rtl_opt -O2)
+    set(rtl_opt ${L1D_TOP_MODEL_OPT})
   elseif(module IN_LIST RTL_BLOCKS_O0)
     set(rtl_opt -O0)
   else()

@@ -41,7 +41,7 @@ endmacro()
 # ${RTL_BUILD_DIR}/<tag>/rtl, its model Vl1d_top_<tag>, and its entry (_l1d_top_entry).
 macro(_l1d_top_model tag comment depends key policy)
   _dcgen_rtl(${tag} "${comment}" "${depends}" ${ARGN})
-  _rtl_model(Vl1d_top_${tag} DEPENDS ${RTL_BUILD_DIR}/${tag}/rtl/l1d_top.sv
+  _rtl_model(Vl1d_top_${tag} OPT ${L1D_TOP_MODEL_OPT} DEPENDS ${RTL_BUILD_DIR}/${tag}/rtl/l1d_top.sv
              ARGS --rtl ${RTL_BUILD_DIR}/${tag}/rtl l1d_top -Wall ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
   _l1d_top_entry(Vl1d_top_${tag} "${key}" "${policy}")
 endmacro()
