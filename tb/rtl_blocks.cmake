@@ -94,13 +94,13 @@ set(RTL_BLOCKS_O0 l1d_chunk_match l1d_core_match l1d_match_combine l1d_tag_compa
     l1d_tag_array l1d_mshr l1d_match_fix)
 # The l1d_top models (l1d_top's own here: gtx480 LRU; the AgeLRU and staged ones of
 # sim_cpp/verilated/verilated_l1.cmake), which gpusim --l1 verilated|lockstep and tb_l1d_top run:
-# -O1, about half of -O2's compile, make test's largest single steps (the staged model 58.2 ->
-# 32.0 CPU-s, the LRU one 37.6 -> 19.2; load ~15, 2026-11-28), while the tests that run them lose
-# less (the staged model: l1.lockstep_staged's runs 21.5 -> 25.9 CPU-s, tb_l1d_top's L1dTopStaged
-# 24.6 -> 28.0; the LRU one: l1.lockstep's LRU policies 12.4 -> 13.1): about 47 CPU-s of make
-# test's compile saved against about 15-25 of its test runs lost (docs/performance.md, "make
-# test's build"). -DL1D_TOP_MODEL_OPT=-O2 for long --l1 verilated|lockstep runs (5-20 % faster).
-set(L1D_TOP_MODEL_OPT -O1 CACHE STRING "compiler optimisation level of the verilated l1d_top models (-O0 to -O3)")
+# -O2. -O1 halves their compile, make test's largest single steps (the staged model 58.2 -> 32.0
+# CPU-s, the LRU one 37.6 -> 19.2; load ~15, 2026-11-28), but their runs get 5-20 % slower (the
+# staged lockstep 21.5 -> 25.9 CPU-s), a net make-test saving of about 20-30 CPU-s estimated at
+# load (docs/performance.md, "make test's build"), paid by every --l1 verilated|lockstep user while
+# issue 24 still asks the verilated L1 to be faster: so -O2 stays the default, and
+# -DL1D_TOP_MODEL_OPT=-O1 is there for a build that runs the models little.
+set(L1D_TOP_MODEL_OPT -O2 CACHE STRING "compiler optimisation level of the verilated l1d_top models (-O0 to -O3)")
 if(NOT L1D_TOP_MODEL_OPT MATCHES "^-O[0-3]$")
   message(FATAL_ERROR "L1D_TOP_MODEL_OPT: '${L1D_TOP_MODEL_OPT}' is not allowed; use -O0, -O1, -O2 or -O3")
 endif()
@@ -196,7 +196,7 @@ function(_rtl_model prefix)
   target_include_directories(${prefix} SYSTEM PUBLIC ${mdir})
   # -O2 after the build type's -O3: the models compile in about 55 % of the time (l1d_top: 57 s
   # instead of 104 s) and gpusim --l1 verilated ran no slower within the noise (2026-11-22); the
-  # l1d_top models now compile at L1D_TOP_MODEL_OPT (-O1).
+  # l1d_top models compile at L1D_TOP_MODEL_OPT (-O2).
   # The Yosys netlists (OPT -O0) run 10^4 cycles each: unoptimised they compile in about a fifth
   # of the time (the agcb_table netlist: 3.8 s instead of 17.8 s) and still run in milliseconds.
   target_compile_options(${prefix} PRIVATE ${M_OPT} ${VERILATOR_CFLAGS})
