@@ -25,9 +25,6 @@ class FlatMap {
     }
   }
   const Value* find(const Key& k) const { return const_cast<FlatMap*>(this)->find(k); }
-  // A hint only: asks the host to bring k's home slot into its cache, for a find() some cycles
-  // later (a large L1's index misses in the host's caches on most lookups; docs/performance.md).
-  void prefetch(const Key& k) const { __builtin_prefetch(&slots_[home(k)]); }
 
   // The value of k, value-initialised if k was absent.
   Value& operator[](const Key& k) {

@@ -122,7 +122,6 @@ void L1::step(const L1Inputs& in, L1Outputs& out) {
     validate(in.core_req);
     s1_ = in.core_req;
     s1_valid_ = true;
-    prefetch_lookup(s1_);
   } else if (s1_completed) {
     s1_valid_ = false;
   }
@@ -161,10 +160,6 @@ void L1::accept_mem_resp(const MemResp& r) {
   if (--e.reads > 0) return;
   e.filled = true;
   fill_fifo_.push_back(r.mshr);
-  // A hint: the fill (next cycle at the earliest) looks the line up and reads the set's masks.
-  const DecodedAddr d = split_.decode(e.line_addr);
-  tags_.prefetch(d.set, d.common_tag, d.chunk_tag >> 2);
-  tags_.prefetch_masks(d.set);
 }
 
 void L1::apply_events(const L1Inputs& in) {
@@ -202,16 +197,6 @@ void L1::start_flush(bool all) {
 
 // ---------------------------------------------------------------------------------------
 // S1 (section 4)
-
-// The request entered S1 at this clock edge; its lookup runs in the next step(). On a large L1
-// the line index's and the MSHR index's slots of its line are rarely in the host's cache (80 SMs
-// run between two steps of one L1), so they are fetched now, while the other SMs run: a hint that
-// changes no result (docs/performance.md, twelfth round).
-void L1::prefetch_lookup(const CoreReq& req) const {
-  const DecodedAddr d = split_.decode(req.addr);
-  tags_.prefetch(d.set, d.common_tag, d.chunk_tag >> 2);
-  mshr_.prefetch(req.addr & ~Addr{kLineBytes - 1});
-}
 
 L1::S1Result L1::lookup(const CoreReq& req) {
   const DecodedAddr d = split_.decode(req.addr);

@@ -161,7 +161,6 @@ class L1 {
   // Throws std::invalid_argument for a request the port contract forbids (size, alignment, mask).
   static void validate(const CoreReq& r);
   S1Result lookup(const CoreReq& req);
-  void prefetch_lookup(const CoreReq& req) const;  // a host-cache hint for lookup(req)
   S1Result load(const CoreReq& req, const DecodedAddr& d);
   S1Result store(const CoreReq& req, const DecodedAddr& d);
   bool fill_step();  // true: a response is in next_resp_

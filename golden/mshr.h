@@ -66,8 +66,6 @@ class Mshr {
   std::optional<uint32_t> find_line(Addr line_addr) const;
   // l1.allocation on_miss: the way an entry of the line reserved, if one did.
   std::optional<uint32_t> reserved_way(Addr line_addr) const;
-  // A hint only: brings line_addr's slot of the line index into the host's cache (L1::step).
-  void prefetch(Addr line_addr) const { by_line_.prefetch(line_addr); }
 
   std::optional<uint32_t> free_entry() const;  // lowest free index
   // Entry i (free) becomes a valid entry of `line_addr`, its other fields as MshrEntry{}.

@@ -67,12 +67,6 @@ class TagIndex {
     uint64_t slot(uint32_t w, uint32_t s) const { return index->way_[base() + w].slot[s]; }
   };
   Set set(uint32_t set) const { return Set{this, set}; }
-  // A hint only (no effect on any result): brings the line index's slot for memory line
-  // `line_part` of `common_tag` in `set` into the host's cache ahead of the lookup (L1::step).
-  void prefetch(uint32_t set, uint64_t common_tag, uint32_t line_part) const {
-    lines_.prefetch(LineKey{common_tag, set, line_part});
-  }
-  void prefetch_masks(uint32_t set) const { __builtin_prefetch(&masks_[set]); }
 
  private:
   // Chunk tags are at most 32 bits wide (l1.chunk_tag_bits), so kEmpty is never a real tag.

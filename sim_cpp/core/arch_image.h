@@ -28,13 +28,6 @@ class ArchImage {
   ArchImage& operator=(const ArchImage&) = delete;
 
   const LineData& line(Addr line_addr) { return slot(line_addr & ~Addr{kLineBytes - 1}); }
-  // A hint only: brings the line's bytes into the host's cache if its page is in the page cache
-  // (LdstUnit: when a request is built, some cycles before commit_arch reads or writes it).
-  void prefetch(Addr line_addr) const {
-    const Addr page = line_addr / (kLineBytes * kPageLines);
-    const Entry& e = cache_[page % cache_.size()];
-    if (e.page == page && e.ptr) __builtin_prefetch(&e.ptr->lines[line_addr / kLineBytes % kPageLines]);
-  }
 
   // Writes the bytes of `data` (indexed by offset in the line) that `mask` selects.
   void write(Addr line_addr, const ByteMask& mask, const LineData& data) {

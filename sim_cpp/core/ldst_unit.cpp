@@ -89,7 +89,6 @@ void LdstUnit::build_current() {
     cur_.data.fill(0);
   else
     cur_.data = q.data;
-  arch_.prefetch(q.addr);  // commit_arch() reads or writes the line when the request fires
 }
 
 LdstUnit::Fired LdstUnit::fired(uint64_t now) {

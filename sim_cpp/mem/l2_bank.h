@@ -82,12 +82,6 @@ class L2Bank {
   bool holds(Addr line_addr, SectorMask* valid = nullptr, SectorMask* dirty = nullptr) const;
   size_t reads_held() const { return slots_.size() - free_slots_.size(); }
   std::string describe() const;
-  // A hint only: brings the tags of line_addr's set into the host's cache (MemorySystem::request,
-  // a network traversal before accept() reads them; docs/performance.md, twelfth round).
-  void prefetch(Addr line_addr) const {
-    const char* p = reinterpret_cast<const char*>(&lines_[size_t{set_of(line_addr)} * p_.l2_ways]);
-    for (size_t b = 0; b < size_t{p_.l2_ways} * sizeof(Line); b += 64) __builtin_prefetch(p + b);
-  }
 
  private:
   struct Line {

@@ -190,9 +190,7 @@ void MemorySystem::request(uint32_t sm, const MemReq& r) {
   pk.sm = sm;
   pk.accepted = m.now;
   const uint32_t flits = request_flits(r, m.p.flit_bytes, m.p.header_bytes);
-  const uint32_t bank = m.map.bank(pk.req.line_addr);
-  m.banks[bank]->prefetch(pk.req.line_addr);  // a hint: L2Bank::accept reads the set's tags later
-  m.req_net.inject(sm, bank, flits, m.now, pk);
+  m.req_net.inject(sm, m.map.bank(pk.req.line_addr), flits, m.now, pk);
   ++m.stats.requests;
   if (r.op == MemOp::kStore) ++m.stats.writes; else ++m.stats.reads;
   m.stats.noc_request_flits += flits;
