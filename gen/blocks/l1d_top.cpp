@@ -262,15 +262,12 @@ void Top::storage() {
   w_prio = m.logic("w_prio", ways_);
   t_res = m.logic("t_res", ways_ * kSlots);
   if (!staged_) w_res = m.logic("w_res", ways_ * kSlots);
-  if (lazy_gen_) t_written = m.logic("t_written", ways_ * kSlots), w_written = m.logic("w_written", ways_ * kSlots);
   if (staged_) {
     m.assign(t_res, zeros());  // no reservations: the staged pipe runs allocation on_fill
     staged_tags();
   } else {
-    std::vector<Conn> written;  // l1.write_allocate (rtl_written_state)
-    if (lazy_gen_) written = {{"rd_written_o", t_written}, {"wr_written_i", w_written}};
     m.instance("u_tags", tag_array_block().module(cfg_), {},
-               with_extra(written, {{"clk_i", clk}, {"rst_ni", rst}, {"rd_set_i", rd_set},
+               with_extra(written_ports(), {{"clk_i", clk}, {"rst_ni", rst}, {"rd_set_i", rd_set},
                 {"rd_common_tag_o", t_common}, {"rd_valid_o", t_valid}, {"rd_dirty_o", t_dirty},
                 {"rd_chunk_tag_o", t_tag}, {"rd_slot_rank_o", t_rank}, {"rd_hpc_o", t_hpc},
                 {"rd_awid_o", t_awid}, {"rd_priority_o", t_prio},

@@ -92,7 +92,7 @@ void Top::actors() {
       {rp_hit, bit(false)}, {rp_miss, bit(false)}, {rp_fill, bit(false)}, {rp_way, zeros()},
       {resp_valid_d, bit(false)}, {resp_id_d, zeros()}, {resp_warp_d, zeros()}, {resp_outcome_d, lit(2, 0)}};
   for (const Expr& i : inc_) drives.push_back({i, lit(3, 0)});
-  if (lazy_gen_) drives.push_back({lz_write, bit(false)});
+  if (lazy_gen_) drives.push_back({lz_write, bit(false)}), drives.push_back({lz_fill, bit(false)});
 
   auto inc = [&](Block& b, const std::string& name, const Expr& v) {
     const size_t i = static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
@@ -330,8 +330,9 @@ void Top::s1_actor(Block& f, const Inc& inc) {
               a.assign(lz_write, bit(true));
               a.assign(w_en, cast(ways_, lit(1, 1)) << lz_way);
               a.assign(rp_way, lz_way);
+              // A new line's on_fill is rp_fill_any's (lz_fill): rp_fill is the fill actor's.
               a.if_(s1_held, [&](Block& u) { u.assign(rp_hit, bit(true)); }).else_([&](Block& u) {
-                u.assign(rp_fill, bit(true));
+                u.assign(lz_fill, bit(true));
                 u.if_(fill_replaces, [&](Block& r) {
                   r.assign(agcb_inc, bit(true));
                   r.assign(agcb_inc_idx, select_part(t_hpc, lz_way, ways_, hpc_bits_));

@@ -110,6 +110,7 @@ class Top {
   // l1.write_allocate lazy_fetch_on_read (contract 14; gen/blocks/l1d_top_lazy.cpp): a store's
   // allocation at S1 (its actor branch: s1_actor; its row writes: row_writes). Only when lazy_gen_.
   void lazy_decision();
+  std::vector<Conn> written_ports();  // l1d_tag_array's written ports (t_written, w_written), or none
   void lazy_assertions();  // after row_writes: the invariants of the written bits
 
   void actors();
@@ -212,7 +213,7 @@ class Top {
   // write; a store's allocation: it writes (actor flag), its way, whether it may (held, or a way
   // found), the slots made valid and marked written.
   bool lazy_gen_ = false;
-  Expr lazy_, t_written, w_written, lz_write, lz_way, lz_ok, lz_valid_set, lz_written_set;
+  Expr lazy_, t_written, w_written, lz_write, lz_fill, lz_way, lz_ok, lz_valid_set, lz_written_set;
   Expr on_miss_;  // l1.allocation on_miss (cfg_alloc_i; constant 0 in the staged pipe)
   // l1.mshr_merge block or sector (cfg_merge_i != 0; 0 in the staged pipe): the merge entry's missing
   // sectors and filled bit, S1 widens it (decision and actor flag), the response's sectors, the fills.

@@ -11,6 +11,13 @@
 
 namespace gen::blocks::top_gen {
 
+std::vector<Conn> Top::written_ports() {
+  if (!lazy_gen_) return {};
+  t_written = m.logic("t_written", ways_ * kSlots);
+  w_written = m.logic("w_written", ways_ * kSlots);
+  return {{"rd_written_o", t_written}, {"wr_written_i", w_written}};
+}
+
 void Top::lazy_decision() {
   m.comment("Write allocation (l1.write_allocate lazy_fetch_on_read, contract 14): the way a store writes");
   m.comment("(the held way, else the placement's whole line), whether there is one (AgeLRU's bypass does not");
@@ -19,7 +26,6 @@ void Top::lazy_decision() {
   m.gen_for("g_lz_whole", "gs", 0, kSlots, [&](Scope& g, const Expr& s) {
     g.assign(whole[s], red_and(s1_mask_q.part(s * 32, 32)));
   });
-  lz_write = m.logic("lz_write");  // driven by the S1 actor
   lz_way = m.logic("lz_way", way_bits_);
   lz_ok = m.logic("lz_ok");
   lz_valid_set = m.logic("lz_valid_set", kSlots);
