@@ -22,9 +22,12 @@ GEOMETRIES ?= OFF
 # CARVEOUT=ON also builds the l1d_top of an adaptive carveout (L1D_TOP_CARVEOUT:
 # tb/block_configs/gtx480_carveout.yaml; make lockstep-carveout).
 CARVEOUT ?= OFF
+# LAZY=ON also builds the l1d_top of write allocation (L1D_TOP_LAZY:
+# tb/block_configs/gtx480_accelsim_lazy.yaml; make lockstep-lazy).
+LAZY ?= OFF
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
-	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) $(CMAKE_EXTRA) >/dev/null
+	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) $(CMAKE_EXTRA) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -63,6 +66,14 @@ lockstep-geometries:
 lockstep-carveout:
 	@$(MAKE) --no-print-directory build CARVEOUT=ON
 	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_carveout'
+
+# write_allocate lazy_fetch_on_read (contract 14) with qv100-accelsim's other L1 options in lockstep
+# with golden: a build with the gtx480_lazy model, then make run workloads on
+# tb/block_configs/gtx480_accelsim_lazy.yaml x the policies its LRU model serves (test and small scale).
+.PHONY: lockstep-lazy
+lockstep-lazy:
+	@$(MAKE) --no-print-directory build LAZY=ON
+	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_lazy'
 
 # The conventional L1 (dcgen --variant conventional, docs/synthesis.md's policy-overhead row) in
 # lockstep with the golden model's staged gtx480 at the baseline policy (fixed 128 B, LRU, no

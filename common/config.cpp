@@ -973,8 +973,9 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   // kernel-end and warp-exit events (sim_cpp/core/sm.cpp); the L1 sees ordinary valid/ready traffic.
   // sector: the single-cycle l1d_top's cfg_sector_i (contract 14): on_fill or on_miss (cfg_alloc_i,
   // without dirty state, below), merging stall, block or sector (cfg_merge_i; the last two without
-  // dirty state, below), no write allocation (refused below for every configuration). mshr_merge
-  // sector needs sector true (the loader refuses it without).
+  // dirty state, below) and write_allocate lazy_fetch_on_read (a written bit per slot, generated for such
+  // a configuration: gen/blocks/block.h rtl_written_state; the loader allows it only with sector true and
+  // write_through). mshr_merge sector needs sector true (the loader refuses it without).
   if (c.sector && c.pipeline == L1Pipeline::kStaged) return "l1.sector: true with l1.pipeline: staged";
   // carveout adaptive: the single-cycle l1d_top's cfg_set_bits_i over arrays of the largest L1's sets
   // (contract 15); the staged pipe's generator refuses it.
@@ -995,7 +996,6 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   // its T/M1/M2 registers and its core and replay FIFOs for stores, as golden::L1::store_pending does.
   if (c.bypass_path != BypassPath::kThroughL1 && c.pipeline == L1Pipeline::kStaged)
     return "l1.bypass_path: " + to_string(c.bypass_path) + " with l1.pipeline: staged";
-  if (c.write_allocate != WriteAllocate::kNone) return "l1.write_allocate: " + to_string(c.write_allocate);
   return "";
 }
 

@@ -47,6 +47,12 @@ inline uint32_t rtl_array_sets(const l1d::Config& cfg) { return l1d::largest_l1_
 // Whether the active set count is a configuration input (l1d_top's cfg_set_bits_i, contract 15):
 // an adaptive carveout whose largest L1 has more sets than l1.size_bytes.
 inline bool rtl_adaptive_sets(const l1d::Config& cfg) { return rtl_array_sets(cfg) != cfg.l1.sets(); }
+// Whether the single-cycle l1d_top keeps a `written` bit per slot (l1.write_allocate
+// lazy_fetch_on_read, contract 14 "Write allocation"): only a configuration that allocates on writes,
+// so the RTL of every other one (gtx480's rtl/ among them) has no such state.
+inline bool rtl_written_state(const l1d::Config& cfg) {
+  return cfg.l1.write_allocate != l1d::WriteAllocate::kNone && cfg.l1.pipeline == l1d::L1Pipeline::kSingleCycle;
+}
 
 // Every block, in emission order (the table in gen/blocks/registry.cpp).
 const std::vector<const RtlBlock*>& all_blocks();

@@ -27,6 +27,9 @@ struct SectorIo {
   Expr sector, store, needed, common_eq, copy, row_valid, row_reserved, row_dirty_any;
   Expr c_fetch, c_probe, c_bypass_fetch;  // section 4's
   Expr fetch, probe, bypass_fetch, held;  // the outputs
+  // l1.write_allocate lazy_fetch_on_read (rtl_written_state; else empty): the row's written slots, the
+  // option being on (sector mode written through), the held way's written slots of the line.
+  Expr row_written, lazy, written;
 };
 
 // Contract section 14 (RTL paragraph): with cfg_sector_i the lookup is the sector cache's, else
@@ -36,16 +39,23 @@ void sector_outputs(Module& m, unsigned ways, unsigned way_bits, const SectorIo&
   m.comment("Sector mode: the valid slots of the request's line per way, the held way (the lowest with a valid");
   m.comment("or reserved one, one-hot; a line is held by at most one way: golden sector_line), its valid and");
   m.comment("any-dirty masks.");
+  const bool lazy = !io.lazy.empty();
   const Expr line_valid = m.logic("s_line_valid", ways * kSlots);
-  const Expr line_live = m.logic("s_line_live", ways * kSlots);  // valid or reserved
+  const Expr line_live = m.logic("s_line_live", ways * kSlots);  // valid or reserved (or written)
+  const Expr line_written = lazy ? m.logic("s_line_written", ways * kSlots) : Expr();
   const Expr way_any = m.logic("s_way_any", ways);
   const Expr way_sel = m.logic("s_way_sel", ways);
   m.gen_for("g_s_way", "gsw", 0, ways, [&](Scope& g, const Expr& w) {
     g.assign(line_valid.part(w * kSlots, kSlots),
              mux(io.common_eq[w], io.copy.part(w * kSlots, kSlots) & io.row_valid.part(w * kSlots, kSlots), zeros()));
-    g.assign(line_live.part(w * kSlots, kSlots),
-             mux(io.common_eq[w], io.copy.part(w * kSlots, kSlots) & io.row_reserved.part(w * kSlots, kSlots),
-                 zeros()) | line_valid.part(w * kSlots, kSlots));
+    if (lazy) {  // a written slot holds its line as a valid one does (golden sector_line)
+      g.assign(line_written.part(w * kSlots, kSlots),
+               mux(io.common_eq[w], io.copy.part(w * kSlots, kSlots) & io.row_written.part(w * kSlots, kSlots),
+                   zeros()));
+    }
+    Expr live = mux(io.common_eq[w], io.copy.part(w * kSlots, kSlots) & io.row_reserved.part(w * kSlots, kSlots),
+                    zeros()) | line_valid.part(w * kSlots, kSlots);
+    g.assign(line_live.part(w * kSlots, kSlots), lazy ? live | line_written.part(w * kSlots, kSlots) : live);
     g.assign(way_any[w], red_or(line_live.part(w * kSlots, kSlots)));
   });
   m.assign(way_sel[0], way_any[0]);
@@ -55,11 +65,14 @@ void sector_outputs(Module& m, unsigned ways, unsigned way_bits, const SectorIo&
   const Expr s_way = m.logic("s_way", way_bits);
   const Expr s_valid = m.logic("s_valid", kSlots);
   const Expr s_dirty = m.logic("s_dirty", kSlots);
-  m.always_comb({{s_way, zeros()}, {s_valid, zeros()}, {s_dirty, zeros()}}, [&](Block& b) {
+  std::vector<Init> drives = {{s_way, zeros()}, {s_valid, zeros()}, {s_dirty, zeros()}};
+  if (lazy) drives.push_back({io.written, zeros()});
+  m.always_comb(drives, [&](Block& b) {
     b.for_("si", 0, Expr(ways), [&](Block& body, const Expr& i) {
       body.assign(s_way, s_way | mux(way_sel[i], cast(way_bits, i), zeros()));
       body.assign(s_valid, s_valid | mux(way_sel[i], line_valid.part(i * kSlots, kSlots), zeros()));
       body.assign(s_dirty, s_dirty | mux(way_sel[i], io.row_dirty_any.part(i * kSlots, kSlots), zeros()));
+      if (lazy) body.assign(io.written, io.written | mux(way_sel[i], line_written.part(i * kSlots, kSlots), zeros()));
     });
   });
   const Expr s_held = m.logic("s_held");
@@ -69,7 +82,15 @@ void sector_outputs(Module& m, unsigned ways, unsigned way_bits, const SectorIo&
   const Expr s_wb = m.logic("s_wb", kSlots);
   m.assign(s_held, red_or(way_any));
   m.assign(s_missing, io.needed & ~s_valid);
-  m.assign(s_hit, s_held & s_missing.eq(zeros()));
+  // Write allocation: a store hits when its needed sectors are valid or written (contract 14); a
+  // load still needs them valid.
+  const Expr s_present = lazy ? m.logic("s_present", kSlots) : Expr();
+  if (lazy) {
+    m.assign(s_present, io.needed & (s_valid | mux(io.lazy & io.store, io.written, zeros())));
+    m.assign(s_hit, s_held & (io.needed & ~s_present).eq(zeros()));
+  } else {
+    m.assign(s_hit, s_held & s_missing.eq(zeros()));
+  }
   m.assign(s_copy, mux(io.store, io.needed & s_valid, zeros()));
   m.assign(s_wb, s_copy & s_dirty);
   m.comment("The outputs: sector mode's, or section 4's.");
@@ -80,7 +101,7 @@ void sector_outputs(Module& m, unsigned ways, unsigned way_bits, const SectorIo&
   m.assign(io.bypass_fetch, io.c_bypass_fetch);
   m.assign(io.probe, mux(io.sector, mux(io.store, io.needed, s_missing), io.c_probe));
   m.assign(o.hit, mux(io.sector, s_hit, c.hit));
-  m.assign(o.partial, mux(io.sector, (!s_hit) & red_or(io.needed & s_valid), c.partial));
+  m.assign(o.partial, mux(io.sector, (!s_hit) & red_or(lazy ? s_present : io.needed & s_valid), c.partial));
   m.assign(o.hit_way, mux(io.sector, s_way, c.hit_way));
   m.assign(o.hit_slots, mux(io.sector, mux(s_hit, io.needed, zeros()), c.hit_slots));
   m.gen_for("g_s_copies", "gsc", 0, ways, [&](Scope& g, const Expr& w) {
@@ -135,6 +156,12 @@ class CoreMatch final : public RtlBlock {
     m.describe("partial_o = a miss with needed & valid not empty; fetch_o = needed & ~valid (bypass_fetch_o is");
     m.describe("section 4's: on_miss only), probe_o = fetch_o for a load, needed for a store; a load drops no copy, a store's copies are");
     m.describe("needed & valid of the held way (their write-backs by slot). held_o is 0 without cfg_sector_i.");
+    if (rtl_written_state(cfg)) {
+      m.describe("l1.write_allocate lazy_fetch_on_read (contract 14): row_written_i, a slot a store allocated");
+      m.describe("without data, holds its line like a valid one (held_o, hit_way_o); with lazy_i a store hits");
+      m.describe("when needed is within the held way's valid | written slots (partial_o: some needed slot valid");
+      m.describe("or written). A load still hits on valid slots only.");
+    }
 
     const auto [store, size, chunk, mask, token, common, chunk_tag, gran, cfg_bypass, cfg_bto, cfg_opp,
                 cfg_line_fetch, agcb_bypass, tl_bypass] = core_request_ports(m, cm_bits, ct_bits);
@@ -145,6 +172,9 @@ class CoreMatch final : public RtlBlock {
     const Expr row_reserved = m.input("row_reserved_i", ways * kSlots);  // read in sector mode only
     const Expr extra_copies = m.input("extra_copies_i", kSlots);
     const Expr cfg_sector = m.input("cfg_sector_i");
+    const bool lazy = rtl_written_state(cfg);  // l1.write_allocate lazy_fetch_on_read (contract 14)
+    const Expr row_written = lazy ? m.input("row_written_i", ways * kSlots) : Expr();
+    const Expr lazy_on = lazy ? m.input("lazy_i") : Expr();
 
     const Expr needed = m.output("needed_o", kSlots);
     const Expr fetch = m.output("fetch_o", kSlots);
@@ -154,6 +184,7 @@ class CoreMatch final : public RtlBlock {
     const auto [hit, partial, hit_way, hit_slots, copies, cp_way, cp_slot, cp_wb, cp_off, dirty_n] =
         core_decision_ports(m, ways, way_bits);
     const Expr held_line = m.output("held_o");
+    const Expr written_s = lazy ? m.logic("s_written", kSlots) : Expr();  // the held way's written slots
     // The section-4 (DyCache) answers, which sector mode replaces (sector_outputs).
     const Expr c_fetch = m.logic("c_fetch", kSlots);
     const Expr c_probe = m.logic("c_probe", kSlots);
@@ -206,7 +237,7 @@ class CoreMatch final : public RtlBlock {
                 {"writebacks_o", c.dirty_n}});
     sector_outputs(m, ways, way_bits, SectorIo{cfg_sector, store, needed, common_eq, copy, row_valid, row_reserved, row_dirty_any,
                                                c_fetch, c_probe, c_bypass_fetch, fetch, probe, bypass_fetch,
-                                               held_line},
+                                               held_line, row_written, lazy_on, written_s},
                    c, CoreDecisionPorts{hit, partial, hit_way, hit_slots, copies, cp_way, cp_slot, cp_wb, cp_off,
                                         dirty_n});
     return m;

@@ -63,6 +63,11 @@ class TagArray final : public RtlBlock {
       m.describe("reserved (per slot, l1.allocation on_miss, contract 13.1): the slot is held for a fill in");
       m.describe("flight; it is written like every other field, reset to 0 and not cleared by clear_valid_i.");
     }
+    const bool written = !line_state_ && rtl_written_state(cfg);
+    if (written) {
+      m.describe("written (per slot, l1.write_allocate lazy_fetch_on_read, contract 14): a store allocated the slot");
+      m.describe("without its data; written like every other field, reset to 0 and cleared by clear_valid_i.");
+    }
     m.describe("Reset: every slot invalid and clean, slot s of every line rank s, every other field 0.");
     if (line_state_) {
       m.describe("This is l1d_line_state: the fields valid, slot_rank and priority only (the staged L1 keeps");
@@ -101,6 +106,8 @@ class TagArray final : public RtlBlock {
         // l1.allocation on_miss (contract 13.1): the slot awaits its fill. Only in the single-cycle
         // array: the staged pipe does not run on_miss yet, and l1d_line_state keeps its ports.
         {"reserved", Expr(kSlots), zeros(), all, ways * kSlots, {}, {}, {}},
+        // l1.write_allocate lazy_fetch_on_read (contract 14): only in an array generated for it.
+        {"written", Expr(kSlots), zeros(), written, ways * kSlots, {}, {}, {}},
     };
     std::erase_if(fields, [](const Field& f) { return !f.kept; });
 
@@ -140,7 +147,11 @@ class TagArray final : public RtlBlock {
             });
             for (const auto& [clear, field] : {std::pair{clear_priority, "priority"}, std::pair{clear_valid, "valid"}}) {
               b.if_(clear, [&](Block& t) {
-                t.for_("s", 0, sets, [&](Block& body, const Expr& s) { body.assign(field_q(field)[s], zeros()); });
+                t.for_("s", 0, sets, [&](Block& body, const Expr& s) {
+                  body.assign(field_q(field)[s], zeros());
+                  // Kernel-end invalidation clears written slots too (golden::L1::step).
+                  if (written && std::string_view(field) == "valid") body.assign(field_q("written")[s], zeros());
+                });
               });
             }
           });

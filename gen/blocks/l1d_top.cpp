@@ -267,7 +267,7 @@ void Top::storage() {
     staged_tags();
   } else {
     m.instance("u_tags", tag_array_block().module(cfg_), {},
-               {{"clk_i", clk}, {"rst_ni", rst}, {"rd_set_i", rd_set},
+               with_extra(written_ports(), {{"clk_i", clk}, {"rst_ni", rst}, {"rd_set_i", rd_set},
                 {"rd_common_tag_o", t_common}, {"rd_valid_o", t_valid}, {"rd_dirty_o", t_dirty},
                 {"rd_chunk_tag_o", t_tag}, {"rd_slot_rank_o", t_rank}, {"rd_hpc_o", t_hpc},
                 {"rd_awid_o", t_awid}, {"rd_priority_o", t_prio},
@@ -275,7 +275,7 @@ void Top::storage() {
                 {"wr_valid_i", w_valid}, {"wr_dirty_i", w_dirty}, {"wr_chunk_tag_i", w_tag},
                 {"wr_slot_rank_i", w_rank}, {"wr_hpc_i", w_hpc}, {"wr_awid_i", w_awid},
                 {"wr_priority_i", w_prio}, {"rd_reserved_o", t_res}, {"wr_reserved_i", w_res},
-                {"clear_priority_i", ev_kend}, {"clear_valid_i", ev_kend & cfg_kinv}});
+                {"clear_priority_i", ev_kend}, {"clear_valid_i", ev_kend & cfg_kinv}}));
   }
 
   m.comment("Whether each slot of the row has a dirty byte (bit 4w+s: slot s of way w).");

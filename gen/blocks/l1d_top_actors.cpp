@@ -58,8 +58,13 @@ void Top::actors() {
   wr_way = m.logic("wr_way", way_bits_);       // the way whose ranks change
   m.comment("The way whose slot ranks change and its promoted slots: the fill's or S1's reservation's, else");
   m.comment("S1's hit.");
-  m.assign(wr_way, mux(act_fill | s1_reserve, fill_way, m_way));
-  m.assign(rank_sel, mux(act_fill | s1_reserve, fill_slotmask, m_slots));
+  if (lazy_gen_) {  // write allocation: the store's way and the slots it makes (keeps) valid
+    m.assign(wr_way, mux(act_fill | s1_reserve, fill_way, mux(lz_write, lz_way, m_way)));
+    m.assign(rank_sel, mux(act_fill | s1_reserve, fill_slotmask, mux(lz_write, lz_valid_set, m_slots)));
+  } else {
+    m.assign(wr_way, mux(act_fill | s1_reserve, fill_way, m_way));
+    m.assign(rank_sel, mux(act_fill | s1_reserve, fill_slotmask, m_slots));
+  }
   m.comment("Slot-rank promotion of the written way: each selected slot in increasing order becomes the");
   m.comment("most recent, the ones that were more recent age by one.");
   m.always_comb({{rank_new, select_part(t_rank, wr_way, ways_, kSlots * 2)}}, [&](Block& b) {
@@ -87,6 +92,7 @@ void Top::actors() {
       {rp_hit, bit(false)}, {rp_miss, bit(false)}, {rp_fill, bit(false)}, {rp_way, zeros()},
       {resp_valid_d, bit(false)}, {resp_id_d, zeros()}, {resp_warp_d, zeros()}, {resp_outcome_d, lit(2, 0)}};
   for (const Expr& i : inc_) drives.push_back({i, lit(3, 0)});
+  if (lazy_gen_) drives.push_back({lz_write, bit(false)}), drives.push_back({lz_fill, bit(false)});
 
   auto inc = [&](Block& b, const std::string& name, const Expr& v) {
     const size_t i = static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
@@ -307,8 +313,39 @@ void Top::s1_actor(Block& f, const Inc& inc) {
           });
         });
   }).else_([&](Block& st) {
-    st.if_(p_conflict, [&](Block& t) { inc(t, "fail_conflict", lit(1, 1)); })
-        .else_if(m_hit.land((!write_back_).land(!room_one)), [&](Block& t) { inc(t, "fail_queue_full", lit(1, 1)); })
+    IfChain chain = st.if_(p_conflict, [&](Block& t) { inc(t, "fail_conflict", lit(1, 1)); });
+    if (lazy_gen_) {
+      chain.else_if(lazy_.land(!room_one), [&](Block& t) { inc(t, "fail_queue_full", lit(1, 1)); })
+          .else_if(lazy_, [&](Block& t) {
+            t.comment("Write allocation (contract 14; lz_write: row_writes): the store goes to memory; the held");
+            t.comment("way, else a placed whole line (on_fill there, with its AGCB increment), takes its sectors");
+            t.comment("(valid or written); a hit when all were valid or written.");
+            t.assign(s1_complete, bit(true));
+            t.assign(s1_hit_done, m_hit);
+            t.assign(s1_miss_done, !m_hit);
+            t.assign(s1_partial_done, m_partial);
+            t.assign(push_final, bit(true));
+            inc(t, "mem_writes", lit(1, 1));
+            t.if_(lz_ok, [&](Block& a) {
+              a.assign(lz_write, bit(true));
+              a.assign(w_en, cast(ways_, lit(1, 1)) << lz_way);
+              a.assign(rp_way, lz_way);
+              // A new line's on_fill is rp_fill_any's (lz_fill): rp_fill is the fill actor's.
+              a.if_(s1_held, [&](Block& u) { u.assign(rp_hit, bit(true)); }).else_([&](Block& u) {
+                u.assign(lz_fill, bit(true));
+                u.if_(fill_replaces, [&](Block& r) {
+                  r.assign(agcb_inc, bit(true));
+                  r.assign(agcb_inc_idx, select_part(t_hpc, lz_way, ways_, hpc_bits_));
+                });
+              });
+            });
+            t.assign(resp_valid_d, bit(true));
+            t.assign(resp_id_d, s1_id_q);
+            t.assign(resp_warp_d, s1_warp_q);
+            t.assign(resp_outcome_d, lit(2, 3));
+          });
+    }
+    chain.else_if(m_hit.land((!write_back_).land(!room_one)), [&](Block& t) { inc(t, "fail_queue_full", lit(1, 1)); })
         .else_if(m_hit, [&](Block& h) {
           h.comment("Store hit: write the masked bytes into the slots holding its chunks, dirty in write-back");
           h.comment("(store_hit: row_writes); write-through sends the store. Write-evict sends it and");

@@ -50,6 +50,12 @@ struct ReqLayout {
   }
 };
 
+// An instance's connections and, after them, those only some configurations have.
+inline std::vector<Conn> with_extra(const std::vector<Conn>& extra, std::vector<Conn> ports) {
+  ports.insert(ports.end(), extra.begin(), extra.end());
+  return ports;
+}
+
 class Top {
  public:
   Top(const l1d::Config& cfg, std::string_view name) : cfg_(cfg), split_(cfg.l1), m(name) {
@@ -74,6 +80,7 @@ class Top {
     req_layout_.line_bits = line_bits_;
     staged_ = cfg.l1.pipeline == l1d::L1Pipeline::kStaged;
     adaptive_ = rtl_adaptive_sets(cfg);
+    lazy_gen_ = rtl_written_state(cfg);
     check_top_variant(top_variant(), cfg);  // dcgen --variant (gen/blocks/l1d_top_variant.h)
     conventional_ = top_variant() == TopVariant::kConventional;
   }
@@ -100,6 +107,11 @@ class Top {
   void flush_decision();
 
   void miss_reserve();  // l1.allocation on_miss at S1 (single-cycle; gen/blocks/l1d_top_reserve.cpp)
+  // l1.write_allocate lazy_fetch_on_read (contract 14; gen/blocks/l1d_top_lazy.cpp): a store's
+  // allocation at S1 (its actor branch: s1_actor; its row writes: row_writes). Only when lazy_gen_.
+  void lazy_decision();
+  std::vector<Conn> written_ports();  // l1d_tag_array's written ports (t_written, w_written), or none
+  void lazy_assertions();  // after row_writes: the invariants of the written bits
 
   void actors();
 
@@ -196,6 +208,12 @@ class Top {
   Expr s1_held, s1_buffer, s1_held_data, fill_held;
   Expr res_held, pl_held, s1_res_slots;  // on_miss in sector mode (l1d_top_reserve.cpp)
   Expr sector_;   // l1.sector (cfg_sector_i; constant 0 in the staged pipe)
+  // l1.write_allocate lazy_fetch_on_read (rtl_written_state: the single-cycle array has a written bit
+  // per slot): lazy_ is the option on (sector mode written through); the row's written bits and their
+  // write; a store's allocation: it writes (actor flag), its way, whether it may (held, or a way
+  // found), the slots made valid and marked written.
+  bool lazy_gen_ = false;
+  Expr lazy_, t_written, w_written, lz_write, lz_fill, lz_way, lz_ok, lz_valid_set, lz_written_set;
   Expr on_miss_;  // l1.allocation on_miss (cfg_alloc_i; constant 0 in the staged pipe)
   // l1.mshr_merge block or sector (cfg_merge_i != 0; 0 in the staged pipe): the merge entry's missing
   // sectors and filled bit, S1 widens it (decision and actor flag), the response's sectors, the fills.

@@ -123,6 +123,12 @@ void Top::ports() {
   m.assign(sector_merge_, staged_ ? Expr(bit(false)) : cfg_merge.eq(lit(2, 2)));
   sector_ = m.logic("sector");
   m.assign(sector_, staged_ ? Expr(bit(false)) : cfg_sector);
+  if (lazy_gen_) {  // l1.write_allocate lazy_fetch_on_read: legal only in sector mode, written through
+    lazy_ = m.logic("lazy_alloc");
+    m.assign(lazy_, cfg_sector & cfg_write.eq(lit(2, 1)));
+    lz_write = m.logic("lz_write");  // a store's allocation writes (driven by the S1 actor)
+    lz_fill = m.logic("lz_fill");    // ... into a new line: the replacement's on_fill
+  }
   if (staged_) {
     Expr unused_cfg = m.logic("unused_cfg_options");
     m.assign(unused_cfg, cfg_alloc ^ red_xor(cfg_merge) ^ cfg_sector ^ on_miss_ ^ sector_ ^ sector_merge_);  // single-cycle only

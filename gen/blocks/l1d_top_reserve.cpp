@@ -94,6 +94,7 @@ void Top::miss_reserve() {
   m.assign(res_place, mr_res & (sector_ | fill_size.ge(gran)));  // G is 128 and any sector fill is placed
   m.assign(fill_normal, fill_allocates & !mr_res & !(on_miss_ & mr_bypass.ne(lit(2, 1))));
   m.assign(fill_alloc_now, mux(mr_res, res_place, fill_normal));
+  if (lazy_gen_) lazy_decision();  // a store's allocation (gen/blocks/l1d_top_lazy.cpp)
 
   m.verification("Assertions (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
     v.comment("on_miss and block run without dirty state (write-through or write-evict): the RTL queues no");

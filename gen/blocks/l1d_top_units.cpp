@@ -56,7 +56,11 @@ void Top::policy_units() {
   rp_fill = m.logic("rp_fill");
   rp_fill_any = m.logic("rp_fill_any");  // the fill's on_fill, or S1's at an on_miss reservation
   // Single-cycle: a reservation in a held sector line hears on_hit instead (contract 14).
-  m.assign(rp_fill_any, rp_fill | (staged_ ? s1_reserve : s1_reserve & !rp_hit));
+  if (lazy_gen_) {  // and a store's new line (write allocation, contract 14)
+    m.assign(rp_fill_any, rp_fill | (s1_reserve & !rp_hit) | lz_fill);
+  } else {
+    m.assign(rp_fill_any, rp_fill | (staged_ ? s1_reserve : s1_reserve & !rp_hit));
+  }
   rp_way = m.logic("rp_way", way_bits_);  // the hit or filled way
   rp_eligible = m.logic("rp_eligible", ways_);
   rp_victim = m.logic("rp_victim", way_bits_);
@@ -100,8 +104,10 @@ void Top::s1_decision() {
   s1_extra_copies = m.logic("s1_extra_copies", kSlots);
   m.comment("Under on_miss an AgeLRU bypass at the miss fetches (and drops the copies of) bypass_fetch_o.");
   m.assign(s1_extra_copies, mux(on_miss_ & !s1_store_q & cfg_bypass.eq(lit(3, 4)), s1_bypass_fetch, zeros()));
+  std::vector<Conn> written;  // l1.write_allocate (rtl_written_state)
+  if (lazy_gen_) written = {{"row_written_i", t_written}, {"lazy_i", lazy_}};
   m.instance("u_core_match", core_match_block().module(cfg_), {},
-             {{"store_i", s1_store_q}, {"size_i", s1_size_q}, {"chunk_i", s1_chunk}, {"mask_i", s1_mask_q},
+             with_extra(written, {{"store_i", s1_store_q}, {"size_i", s1_size_q}, {"chunk_i", s1_chunk}, {"mask_i", s1_mask_q},
               {"token_i", s1_token_q}, {"common_tag_i", s1_common}, {"chunk_tag_i", s1_chunk_tag}, {"gran_i", gran},
               {"cfg_bypass_i", cfg_bypass}, {"cfg_bto_i", cfg_bto}, {"cfg_opportunistic_i", cfg_opp},
               {"cfg_line_fetch_i", cfg_line_fetch}, {"agcb_bypass_i", agcb_bypass}, {"two_level_bypass_i", tl_bypass}, {"row_common_tag_i", t_common},
@@ -110,7 +116,7 @@ void Top::s1_decision() {
               {"needed_o", s1_needed}, {"fetch_o", s1_fetch},
               {"probe_o", s1_probe_sectors}, {"reason_o", s1_reason}, {"bypass_fetch_o", s1_bypass_fetch}, {"hit_o", m_hit}, {"partial_o", m_partial}, {"hit_way_o", m_way},
               {"hit_slots_o", m_slots}, {"copies_o", m_copies}, {"cp_way_o", cp_way}, {"cp_slot_o", cp_slot},
-              {"cp_wb_o", cp_wb}, {"cp_off_o", cp_off}, {"writebacks_o", s1_dirty_n}});
+              {"cp_wb_o", cp_wb}, {"cp_off_o", cp_off}, {"writebacks_o", s1_dirty_n}}));
   m.comment("l1.sector: a load's needed sectors that are valid (needed & ~fetch) and the held way's bytes.");
   m.assign(s1_buffer, mux(sector_ & !s1_store_q, s1_needed & ~s1_fetch, zeros()));
   m.assign(s1_held_data, select_part(t_data, m_way, ways_, kLineBits));
@@ -138,7 +144,9 @@ void Top::fill_decision() {
   pl_ct = m.logic("pl_ct", ct_bits_ - 2);  // the block's line part of its chunk-tags
   Expr pl_bypass = m.logic("pl_bypass", 2);
   Expr pl_l2 = m.logic("pl_l2");
-  m.assign(pl_bypass, staged_ ? mr_bypass : mux(act_fill, mr_bypass, s1_reason));
+  // Write allocation: a store's line is placed with no bypass reason (golden store_allocate).
+  m.assign(pl_bypass, staged_ ? mr_bypass
+                              : mux(act_fill, mr_bypass, lazy_gen_ ? mux(s1_store_q, lit(2, 0), s1_reason) : s1_reason));
   m.assign(pl_l2, staged_ ? mr_l2 : act_fill & mr_l2);
   pl_age_bypass = m.logic(staged_ ? "unused_age_bypass" : "pl_age_bypass");
   if (staged_) {  // over M1 and M2 (l1d_top_staged_fill.cpp)
@@ -156,8 +164,13 @@ void Top::fill_decision() {
   const Expr fp_replaces = m.logic("fp_replaces");
   const Expr fp_wb = m.logic("fp_wb", kSlots);
   const Expr fp_dirty_n = m.logic("fp_dirty_n", 3);
+  Expr pl_live = pl_valid;  // write allocation: a written slot holds data for placement (contract 14)
+  if (lazy_gen_) {
+    pl_live = m.logic("pl_live", ways_ * kSlots);
+    m.assign(pl_live, pl_valid | t_written);
+  }
   m.instance("u_fill_place", fill_place_block().module(cfg_), {},
-             {{"row_valid_i", pl_valid}, {"row_common_tag_i", t_common}, {"row_priority_i", t_prio},
+             {{"row_valid_i", pl_live}, {"row_common_tag_i", t_common}, {"row_priority_i", t_prio},
               {"row_rank_i", t_rank}, {"row_dirty_any_i", t_dirty_any}, {"row_reserved_i", t_res},
               {"common_tag_i", pl_common}, {"slots_i", pl_slots}, {"bypass_i", pl_bypass}, {"l2_bit_i", pl_l2},
               {"gran_i", gran},
@@ -185,8 +198,9 @@ void Top::fill_decision() {
   const Expr f_sel = m.logic("sf_way_sel", ways_);
   const Expr f_way = m.logic("sf_way", way_bits_);
   m.gen_for("g_sf_way", "gfw", 0, ways_, [&](Scope& g, const Expr& w) {
-    g.assign(f_any[w], f_common_eq[w] & red_or(f_copy.part(w * kSlots, kSlots) &
-                                               (t_valid.part(w * kSlots, kSlots) | t_res.part(w * kSlots, kSlots))));
+    Expr live = t_valid.part(w * kSlots, kSlots) | t_res.part(w * kSlots, kSlots);
+    if (lazy_gen_) live = live | t_written.part(w * kSlots, kSlots);  // a written slot holds its line
+    g.assign(f_any[w], f_common_eq[w] & red_or(f_copy.part(w * kSlots, kSlots) & live));
   });
   m.assign(f_sel[Expr(0U)], f_any[Expr(0U)]);
   m.gen_for("g_sf_sel", "gfs", 1, ways_, [&](Scope& g, const Expr& w) {
@@ -215,7 +229,12 @@ void Top::fill_decision() {
   m.comment("A sector fill promotes (and makes valid) its entry's sectors only; a sector reservation promotes");
   m.comment("(and reserves) the slots S1 reads (s1_read_sectors).");
   m.assign(fill_slotmask, mux(sector_, mux(act_fill, mr_sectors, s1_res_slots), fp_slotmask));
-  m.assign(fill_replaces, fp_replaces & !pl_held);
+  // The AGCB increment counts valid slots replaced, not written ones (golden take_placement).
+  if (lazy_gen_) {
+    m.assign(fill_replaces, fp_replaces & !pl_held & red_or(select_part(pl_valid, fp_way, ways_, kSlots) & fp_posmask));
+  } else {
+    m.assign(fill_replaces, fp_replaces & !pl_held);
+  }
   m.assign(fill_wb, mux(pl_held, zeros(), fp_wb));
   m.assign(fill_dirty_n, mux(pl_held, lit(3, 0), fp_dirty_n));
 }

@@ -13,7 +13,10 @@ void Top::row_writes() {
   hit_chunk = m.logic("hit_chunk", kSlots * 2);
   hit_mask = m.logic("hit_mask", kSlots * 32);
   m.gen_for("g_hit_slot", "gs", 0, kSlots, [&](Scope& g, const Expr& s) {
-    g.assign(hit_chunk.part(s * 2, 2), select_strided(t_tag, m_way, ways_, kSlots * ct_bits_, 2, s * ct_bits_));
+    const Expr held_chunk = select_strided(t_tag, m_way, ways_, kSlots * ct_bits_, 2, s * ct_bits_);
+    // Write allocation writes slots of a new line or written ones, whose chunk-tags are not the line's
+    // yet: in sector mode slot s holds chunk s (contract 14), which is what the row says of a valid slot.
+    g.assign(hit_chunk.part(s * 2, 2), lazy_gen_ ? mux(sector_, cast(2, s), held_chunk) : held_chunk);
     g.assign(hit_mask.part(s * 32, 32), select_part(s1_mask_q, hit_chunk.part(s * 2, 2), kSlots, 32));
   });
 
@@ -59,20 +62,44 @@ void Top::row_writes() {
   m.assign(place_inval, cast(rw, fill_posmask) << (fill_way * kSlots));
   m.assign(s1_inval, mux(wb_from_s1, s1_copies | mux(s1_reserve, place_inval, zeros()),
                          mux(evict_hit, cast(ways_ * kSlots, evict_slots) << (m_way * kSlots), zeros())));
-  m.assign(slot_inval,
-           mux(walk_step, cast(rw, walk_drop) << (walk_way * kSlots), mux(fill_write, place_inval, s1_inval)));
+  // Write allocation (lazy_gen_): a store's new line is every slot of its way replaced, then its sectors
+  // made valid (lz_valid) or written; the held way keeps its other slots.
+  Expr lz_valid = lazy_gen_ ? m.logic("lz_valid_slots", rw) : Expr();
+  Expr lz_new = lazy_gen_ ? m.logic("lz_new_slots", rw) : Expr();
+  if (lazy_gen_) {
+    m.assign(lz_valid, mux(lz_write, cast(rw, lz_valid_set) << (lz_way * kSlots), zeros()));
+    m.assign(lz_new, mux(lz_write & !s1_held, cast(rw, lit(kSlots, 0xF)) << (lz_way * kSlots), zeros()));
+    m.assign(slot_inval, mux(walk_step, cast(rw, walk_drop) << (walk_way * kSlots), mux(fill_write, place_inval, s1_inval)) |
+                             lz_new);
+  } else {
+    m.assign(slot_inval,
+             mux(walk_step, cast(rw, walk_drop) << (walk_way * kSlots), mux(fill_write, place_inval, s1_inval)));
+  }
   m.comment("A sector fill's line: only the entry's sectors become valid (the rest are cleared or kept).");
   Expr fill_keep = m.logic("fill_keep", ways_ * kSlots);
   m.assign(fill_keep, mux(fill_held | (sector_ & act_fill), cast(rw, mr_sectors) << (fill_way * kSlots), place_run));
   m.assign(slot_fill, mux(fill_write, fill_keep, mux(res_place, res_run, zeros())));
   Expr slot_tagw = m.logic("slot_tagw", ways_ * kSlots);  // chunk-tags written: a placed block's
-  m.assign(slot_tagw, staged_ ? mux(fill_write | s1_reserve, place_run, zeros())
-                              : mux(fill_write, place_run, mux(s1_reserve, s1_res_run, zeros())));
+  if (lazy_gen_) {  // a store's sectors get their chunk-tags (fill_tag: S1's line, slot s chunk s)
+    m.assign(slot_tagw, mux(fill_write, place_run,
+                            mux(s1_reserve, s1_res_run,
+                                mux(lz_write, cast(rw, s1_needed) << (lz_way * kSlots), zeros()))));
+  } else {
+    m.assign(slot_tagw, staged_ ? mux(fill_write | s1_reserve, place_run, zeros())
+                                : mux(fill_write, place_run, mux(s1_reserve, s1_res_run, zeros())));
+  }
   if (!staged_) m.assign(w_res, (t_res & ~res_run) | mux(s1_reserve, s1_res_run, zeros()));
   m.assign(slot_store, mux(store_hit, cast(rw, m_slots) << (m_way * kSlots), zeros()));
   m.comment("Write-back marks the stored bytes dirty; write-through leaves the dirty masks.");
   m.assign(slot_dirty, mux(write_back_, slot_store, zeros()));
-  m.assign(w_valid, (t_valid & ~slot_inval) | slot_fill);
+  if (lazy_gen_) {
+    m.assign(w_valid, (t_valid & ~slot_inval) | slot_fill | lz_valid);
+    m.comment("Written slots: cleared when replaced or made valid or reserved, set by a partial store's allocation.");
+    m.assign(w_written, (t_written & ~slot_inval & ~w_valid & ~w_res) |
+                            mux(lz_write, cast(rw, lz_written_set) << (lz_way * kSlots), zeros()));
+  } else {
+    m.assign(w_valid, (t_valid & ~slot_inval) | slot_fill);
+  }
 
   m.comment("The placed block's chunk-tags: slot s of its line gets chunk pl_first + s - fill_pos_eff.");
   Expr fill_tag = m.logic("fill_tag", kSlots * ct_bits_);
@@ -86,12 +113,14 @@ void Top::row_writes() {
                                            (hit_mask.part(s * 32, 32) & repl(32, slot_dirty[i])));
     g.assign(w_tag.part(i * ct_bits_, ct_bits_),
              mux(slot_tagw[i], fill_tag.part(s * ct_bits_, ct_bits_), t_tag.part(i * ct_bits_, ct_bits_)));
-    g.assign(d_be.part(i * 32, 32), repl(32, slot_fill[i]) | (hit_mask.part(s * 32, 32) & repl(32, slot_store[i])));
+    Expr store_be = lazy_gen_ ? slot_store[i] | lz_valid[i] : slot_store[i];  // write allocation's bytes too
+    g.assign(d_be.part(i * 32, 32), repl(32, slot_fill[i]) | (hit_mask.part(s * 32, 32) & repl(32, store_be)));
   });
 
   m.comment("Per-way fields: the fill's (and a load hit's predictor index), the promoted slot ranks.");
   Expr rank_write = m.logic("rank_write");
-  m.assign(rank_write, fill_write | s1_reserve | load_hit | store_hit);
+  m.assign(rank_write, lazy_gen_ ? fill_write | s1_reserve | load_hit | store_hit | lz_write
+                                 : fill_write | s1_reserve | load_hit | store_hit);
   m.comment("The placed line's fields: the fill entry's record, or S1's request at an on_miss reservation.");
   Expr new_hpc = m.logic("new_hpc", hpc_bits_);
   Expr new_awid = m.logic("new_awid", kAwidBits);
@@ -101,7 +130,10 @@ void Top::row_writes() {
   m.assign(new_prio, mux(act_fill, mr_token, s1_token_q));
   m.gen_for("g_row_way", "gw", 0, ways_, [&](Scope& g, const Expr& w) {
     Expr fill_here = g.logic("fill_here");
-    g.assign(fill_here, (fill_write | s1_reserve) & !(staged_ ? fill_held : pl_held) & fill_way.eq(cast(way_bits_, w)));
+    g.assign(fill_here, lazy_gen_ ? ((fill_write | s1_reserve) & !pl_held & fill_way.eq(cast(way_bits_, w))) |
+                                        (lz_write & !s1_held & lz_way.eq(cast(way_bits_, w)))
+                                  : (fill_write | s1_reserve) & !(staged_ ? fill_held : pl_held) &
+                                        fill_way.eq(cast(way_bits_, w)));
     g.assign(w_common.part(w * cm_bits_, cm_bits_),
              mux(fill_here & fill_whole, pl_common, t_common.part(w * cm_bits_, cm_bits_)));
     g.assign(w_rank.part(w * (kSlots * 2), kSlots * 2),
@@ -127,6 +159,7 @@ void Top::row_writes() {
     g.assign(d_idx.part(s * 2, 2), mux(d_fill, cast(2, pl_first + cast(2, s) - d_pos), hit_chunk.part(s * 2, 2)));
     g.assign(d_line.part(s * kSlotBits, kSlotBits), select_part(d_src, d_idx.part(s * 2, 2), kSlots, kSlotBits));
   });
+  if (lazy_gen_) lazy_assertions();
 }
 
 // ---------------------------------------------------------------------------------------

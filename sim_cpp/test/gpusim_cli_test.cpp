@@ -183,7 +183,8 @@ TEST_F(GpusimCli, VerilatedAndLockstepRefuseRprAsGoldenOnly) {
 
 // [Fidelity]: the reference-faithful options the RTL lacks are golden-only until RTL v2: has_verilated_l1
 // is false for them and --l1 verilated|lockstep refuses them with exit code 2 and one line naming the
-// field (write_through keeps every other L1 field one the RTL runs): a sector cache (contract 14),
+// field (write_through keeps every other L1 field one the RTL runs): a sector cache on the staged pipe
+// (contract 14; the single-cycle l1d_top runs it, with write allocation too),
 // bypass_path direct on the staged pipe (13.6; the single-cycle l1d_top runs it, so
 // gtx480-gpgpusim runs through the RTL: l1.lockstep_gpgpusim), an adaptive carveout on the staged pipe
 // (the single-cycle l1d_top runs it, contract 15: l1.lockstep_carveout). The
@@ -194,10 +195,10 @@ TEST_F(GpusimCli, VerilatedRefusesSectorAndDirectNamingTheField) {
   // carveout adaptive (docs/simulator.md "L1 carveout"): gtx480's 16 KB of 4 ways is what a 48 KB
   // option leaves of 64 KB; the staged l1d_top's arrays have one size.
   const std::map<std::string, std::string> lines = {
-      {"sector", "  sector: true\n  write_allocate: lazy_fetch_on_read\n"},  // the RTL allocates no store
+      {"sector", "  sector: true\n  write_allocate: lazy_fetch_on_read\n  pipeline: staged\n"},
       {"direct", "  bypass_path: direct\n  pipeline: staged\n"},
       {"adaptive", "  carveout: adaptive\n  unified_bytes: 65536\n  shared_options_kb: [0, 48]\n  pipeline: staged\n"}};
-  for (const auto& [file, field] : {std::pair{"sector", "l1.write_allocate: lazy_fetch_on_read"},
+  for (const auto& [file, field] : {std::pair{"sector", "l1.sector: true with l1.pipeline: staged"},
                                     std::pair{"direct", "l1.bypass_path: direct with l1.pipeline: staged"},
                                     std::pair{"adaptive", "l1.carveout: adaptive with l1.pipeline: staged"}}) {
     const fs::path cfg = dir / (std::string(file) + ".yaml");

@@ -98,6 +98,18 @@ if(L1D_TOP_CARVEOUT)
   _l1d_top_model(gtx480_carveout "gtx480, carveout adaptive" ${_carve_cfg} "${_carve_cfg}" "" --config ${_carve_cfg})
 endif()
 
+# The l1d_top of qv100-accelsim's L1 options on gtx480's geometry with write allocation (contract 14,
+# "Write allocation"): tb/block_configs/gtx480_accelsim_lazy.yaml, the adaptive carveout's arrays and a
+# written bit per slot (generated state, gen/blocks/block.h rtl_written_state), which only
+# configurations with write_allocate lazy_fetch_on_read run (l1.lockstep_lazy, make lockstep-lazy).
+# Its own model: Verilator and the compiler take a minute or more, so it is off in make test.
+option(L1D_TOP_LAZY "build the l1d_top of gtx480 with qv100-accelsim's L1 options and write allocation (tb/block_configs/gtx480_accelsim_lazy.yaml)" OFF)
+if(L1D_TOP_LAZY)
+  set(_lazy_cfg ${CMAKE_SOURCE_DIR}/tb/block_configs/gtx480_accelsim_lazy.yaml)
+  _l1d_top_model(gtx480_lazy "gtx480, qv100-accelsim options, write allocation" ${_lazy_cfg} "${_lazy_cfg}" ""
+                 --config ${_lazy_cfg})
+endif()
+
 # The gate-level l1d_top (gpusim --l1 netlist, docs/rtl-verification.md "Gate-level lockstep"): the
 # Yosys netlist (synth/yosys_check.sh: generic cells; the SRAM black boxes l1d_data_sram,
 # l1d_ram_1r1w, l1d_sram_1rw and l1d_sram_1r1w stay instances, and Verilator takes their

@@ -83,10 +83,12 @@ std::string rtl_key(const Config& c) {
   // l1.carveout adaptive: the largest L1 sizes the arrays (gen/blocks/block.h rtl_array_sets).
   const uint32_t most = largest_l1_sets(l);
   return fmt::format(
-      "l1 {} {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
+      "l1 {} {} {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
       "bip {} {} | dip {} {}",
       static_cast<int>(l.pipeline), l.size_bytes, most, l.ways, l.address_bits, l.chunk_tag_bits,
-      static_cast<int>(l.set_index), l.mshr_entries, l.mshr_max_merge, l.miss_queue_entries, c.core.warps_per_sm,
+      static_cast<int>(l.set_index), l.mshr_entries, l.mshr_max_merge, l.miss_queue_entries,
+      // l1.write_allocate: its written bits are generated state (gen/blocks/block.h rtl_written_state).
+      static_cast<int>(l.write_allocate), c.core.warps_per_sm,
       c.core.instruction_bytes, static_cast<int>(p.replacement), p.agcb.entries, p.agcb.counter_bits,
       p.agcb.reset_value, p.agcb.threshold, p.two_level.window_cycles, p.two_level.bypass_period_cycles,
       p.two_level.th_low, p.two_level.th_high, p.two_level.th_warp, p.dycache.sample_requests,
@@ -725,7 +727,8 @@ std::unique_ptr<RtlL1Port> make_rtl_l1(const Config& cfg, const VerilatedOptions
                                   "implement (it runs carveout fixed and, on the single-cycle pipe, adaptive, sector on the single-cycle pipe, "
                                   "on_fill, stall, on_miss, block and (with sector) sector merging on "
                                   "the single-cycle pipe without write_back, any bypass_fetch, any write_policy, any "
-                                  "kernel_end, any hit_latency_at, through_l1 and, on the single-cycle pipe, direct); "
+                                  "kernel_end, any hit_latency_at, through_l1 and, on the single-cycle pipe, direct, "
+                                  "and write_allocate none and, with sector, lazy_fetch_on_read); "
                                   "run it with --l1 golden",
                                   cfg.name, field));
   if (const ModelEntry* e = find_model(cfg, opt.netlist)) return e->make(cfg, opt);
