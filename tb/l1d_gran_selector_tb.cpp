@@ -5,8 +5,8 @@
 // four quadrants from every granularity, the 32/64 tie, both ratios exactly at and one above
 // the threshold, the decision at exactly the Nth recorded request with idle cycles between
 // requests, unchanged decisions, a new sample ignoring the previous one, the long flip
-// sequence; a sample end decided by its last request's hit or miss after idle cycles), >= 10^5 random cycles with per-sample mixes around the threshold, and the netlist
-// co-simulation.
+// sequence; a sample end decided by its last request's hit or miss after idle cycles), >= 10^5
+// random cycles with per-sample mixes around the threshold, and the netlist co-simulation.
 #include <fmt/format.h>
 
 #include <algorithm>
