@@ -45,7 +45,7 @@ DEPTH_REPLFWD=${DEPTH_REPLFWD:-3}
 # after it, so the ring's pointers wrap and new batches land behind the wrapped tail.
 DEPTH_MQ=${DEPTH_MQ:-12}
 # mqwide: the same harness at the staged top's 1 481 payload bits (not in the default jobs: 77 CPU-s,
-# 3.8 GB at depth 8, 2026-11-28). Depth 8: an entry's whole life (decided at 1, at D at 3, offered
+# 3.8 GB at depth 8; DEPTH_MQWIDE=12: 845 CPU-s, 5.9 GB; 2026-11-28). Depth 8: an entry's whole life (decided at 1, at D at 3, offered
 # and taken from 4) with memory waiting up to three cycles.
 DEPTH_MQWIDE=${DEPTH_MQWIDE:-8}
 # l1d_issue (stage A, contract 16.2-16.3): a request fires at cycle 1, is in the input FIFO from 2,
