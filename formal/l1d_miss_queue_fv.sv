@@ -1,6 +1,7 @@
 // Formal harness of l1d_miss_queue as dcgen emits it (formal/fv_small.yaml), instantiated at a
 // small odd shape: 3 entries (not a power of two: the ring positions wrap by compare), batches of
-// up to 2 requests, 5-bit requests. Checked by scripts/formal.sh, job mq (docs/rtl-verification.md).
+// up to 2 requests, 5-bit requests (FV_MQ_PAYLOAD below: job mqwide, 1 481 bits). Checked by
+// scripts/formal.sh, job mq (docs/rtl-verification.md).
 // 5 entries of 3-request batches took 9 s at depth 8 and did not finish depth 14 in 10 minutes.
 //
 // The environment is the staged L1 as contract 16.4 lets it drive the unit, every choice free:
@@ -14,10 +15,17 @@
 // below; the block's own assertions (Mq*_A, read with -formal) are proved too.
 `default_nettype none
 
+// The payload width (ReqBits): the id repeated over every bit (bit b carries id bit b % IdBits), so
+// that every bit of the ring is checked. Default the id's 5 bits; job mqwide of scripts/formal.sh
+// sets the staged top's 1 481 (-DFV_MQ_PAYLOAD=1481).
+`ifndef FV_MQ_PAYLOAD
+`define FV_MQ_PAYLOAD 5
+`endif
+
 module l1d_miss_queue_fv (
   input logic       clk_i,
   input logic [1:0] m_count_i,
-  input logic [9:0] junk_i,
+  input logic [2*`FV_MQ_PAYLOAD-1:0] junk_i,
   input logic       ready_i
 );
 `ifdef FORMAL
@@ -25,6 +33,7 @@ module l1d_miss_queue_fv (
   localparam int unsigned Batch = 2;
   localparam int unsigned IdBits = 5;  // more ids than a bounded run of depth <= 14 decides (2 a cycle)
   localparam int unsigned TimeBits = 5;
+  localparam int unsigned W = `FV_MQ_PAYLOAD;
 
   // Reset: rst_ni low in the first cycle only.
   logic init_q = 1'b1;
@@ -32,12 +41,12 @@ module l1d_miss_queue_fv (
   logic rst_ni;
   assign rst_ni = !init_q;
 
-  logic [Batch*IdBits-1:0] d_req;
+  logic [Batch*W-1:0] d_req;
   logic valid;
-  logic [IdBits-1:0] req;
+  logic [W-1:0] req;
   logic [1:0] count;
 
-  l1d_miss_queue #(.Entries(Entries), .Batch(Batch), .ReqBits(IdBits)) u_dut (
+  l1d_miss_queue #(.Entries(Entries), .Batch(Batch), .ReqBits(W)) u_dut (
     .clk_i, .rst_ni, .m_count_i, .d_req_i(d_req), .mem_req_ready_i(ready_i),
     .mem_req_valid_o(valid), .mem_req_o(req), .count_o(count)
   );
@@ -52,7 +61,11 @@ module l1d_miss_queue_fv (
   logic [1:0] c_n_q, d_n_q;
 
   for (genvar k = 0; k < Batch; k++) begin : g_lane
-    assign d_req[k*IdBits +: IdBits] = 2'(k) < d_n_q ? d_first_q + IdBits'(k) : junk_i[k*IdBits +: IdBits];
+    logic [IdBits-1:0] id;
+    assign id = d_first_q + IdBits'(k);
+    for (genvar b = 0; b < W; b++) begin : g_bit
+      assign d_req[k*W + b] = 2'(k) < d_n_q ? id[b % IdBits] : junk_i[k*W + b];
+    end
   end
 
   // Contract 16.4 as golden::L1::step_staged stamps it: request k of this cycle's batch.
@@ -66,6 +79,10 @@ module l1d_miss_queue_fv (
     end
   end
 
+  logic [W-1:0] want;  // the oldest queued id, repeated as the payload carries it
+  for (genvar b = 0; b < W; b++) begin : g_want
+    assign want[b] = next_pop_q[b % IdBits];
+  end
   logic pop;
   logic [IdBits-1:0] held;
   assign pop = valid && ready_i;
@@ -107,7 +124,7 @@ module l1d_miss_queue_fv (
     if (rst_ni) begin
       // The offered request is the oldest queued one, unchanged: nothing lost, duplicated,
       // reordered or altered between M's decision and the memory port.
-      FvOfferedIsOldest_A: assert (!valid || held != '0 && req == next_pop_q);
+      FvOfferedIsOldest_A: assert (!valid || held != '0 && req == want);
       // Offered exactly from the cycle 16.4 makes it presentable.
       FvOfferedOnTime_A: assert (valid == (held != '0 && vis_t_q[2'(next_pop_q)] <= now_q));
       // count_o is golden's count: every request decided and not taken.

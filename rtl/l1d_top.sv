@@ -1885,6 +1885,246 @@ module l1d_top (
     end
   end
 
+`ifndef SYNTHESIS
+  // Assertion (docs/rtl-verification.md); not synthesized.
+  // Pushes and pops numbered from reset; write-back k of a cycle is push sva_mq_pushed_q +
+  // the enabled lanes below k, the final push follows the write-backs.
+  logic [31:0] sva_mq_pushed_q;
+  logic [31:0] sva_mq_popped_q;
+  logic [31:0] sva_mq_final_num;
+  logic [31:0] sva_mq_wb0_num;
+
+  assign sva_mq_wb0_num = sva_mq_pushed_q;
+
+  logic [31:0] sva_mq_wb1_num;
+
+  assign sva_mq_wb1_num = sva_mq_wb0_num + 32'(wb_en[0]);
+
+  logic [31:0] sva_mq_wb2_num;
+
+  assign sva_mq_wb2_num = sva_mq_wb1_num + 32'(wb_en[1]);
+
+  logic [31:0] sva_mq_wb3_num;
+
+  assign sva_mq_wb3_num = sva_mq_wb2_num + 32'(wb_en[2]);
+  assign sva_mq_final_num = sva_mq_wb3_num + 32'(wb_en[3]);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sva_mq_pushed_q <= '0;
+      sva_mq_popped_q <= '0;
+    end else begin
+      sva_mq_pushed_q <= sva_mq_final_num + 32'(push_final);
+      sva_mq_popped_q <= sva_mq_popped_q + 32'(mq_pop);
+    end
+  end
+
+  // Per entry the number of the push that last wrote it (all ones from reset: none).
+  logic [31:0] sva_mq0_num_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sva_mq0_num_q <= '1;
+    end else begin
+      if (mq_wb_hit[0]) begin
+        sva_mq0_num_q <= sva_mq_wb0_num;
+      end
+      if (mq_wb_hit[1]) begin
+        sva_mq0_num_q <= sva_mq_wb1_num;
+      end
+      if (mq_wb_hit[2]) begin
+        sva_mq0_num_q <= sva_mq_wb2_num;
+      end
+      if (mq_wb_hit[3]) begin
+        sva_mq0_num_q <= sva_mq_wb3_num;
+      end
+      if (mq_final_hit[0]) begin
+        sva_mq0_num_q <= sva_mq_final_num;
+      end
+    end
+  end
+
+  logic [31:0] sva_mq1_num_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sva_mq1_num_q <= '1;
+    end else begin
+      if (mq_wb_hit[4]) begin
+        sva_mq1_num_q <= sva_mq_wb0_num;
+      end
+      if (mq_wb_hit[5]) begin
+        sva_mq1_num_q <= sva_mq_wb1_num;
+      end
+      if (mq_wb_hit[6]) begin
+        sva_mq1_num_q <= sva_mq_wb2_num;
+      end
+      if (mq_wb_hit[7]) begin
+        sva_mq1_num_q <= sva_mq_wb3_num;
+      end
+      if (mq_final_hit[1]) begin
+        sva_mq1_num_q <= sva_mq_final_num;
+      end
+    end
+  end
+
+  logic [31:0] sva_mq2_num_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sva_mq2_num_q <= '1;
+    end else begin
+      if (mq_wb_hit[8]) begin
+        sva_mq2_num_q <= sva_mq_wb0_num;
+      end
+      if (mq_wb_hit[9]) begin
+        sva_mq2_num_q <= sva_mq_wb1_num;
+      end
+      if (mq_wb_hit[10]) begin
+        sva_mq2_num_q <= sva_mq_wb2_num;
+      end
+      if (mq_wb_hit[11]) begin
+        sva_mq2_num_q <= sva_mq_wb3_num;
+      end
+      if (mq_final_hit[2]) begin
+        sva_mq2_num_q <= sva_mq_final_num;
+      end
+    end
+  end
+
+  logic [31:0] sva_mq3_num_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sva_mq3_num_q <= '1;
+    end else begin
+      if (mq_wb_hit[12]) begin
+        sva_mq3_num_q <= sva_mq_wb0_num;
+      end
+      if (mq_wb_hit[13]) begin
+        sva_mq3_num_q <= sva_mq_wb1_num;
+      end
+      if (mq_wb_hit[14]) begin
+        sva_mq3_num_q <= sva_mq_wb2_num;
+      end
+      if (mq_wb_hit[15]) begin
+        sva_mq3_num_q <= sva_mq_wb3_num;
+      end
+      if (mq_final_hit[3]) begin
+        sva_mq3_num_q <= sva_mq_final_num;
+      end
+    end
+  end
+
+  logic [31:0] sva_mq4_num_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sva_mq4_num_q <= '1;
+    end else begin
+      if (mq_wb_hit[16]) begin
+        sva_mq4_num_q <= sva_mq_wb0_num;
+      end
+      if (mq_wb_hit[17]) begin
+        sva_mq4_num_q <= sva_mq_wb1_num;
+      end
+      if (mq_wb_hit[18]) begin
+        sva_mq4_num_q <= sva_mq_wb2_num;
+      end
+      if (mq_wb_hit[19]) begin
+        sva_mq4_num_q <= sva_mq_wb3_num;
+      end
+      if (mq_final_hit[4]) begin
+        sva_mq4_num_q <= sva_mq_final_num;
+      end
+    end
+  end
+
+  logic [31:0] sva_mq5_num_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sva_mq5_num_q <= '1;
+    end else begin
+      if (mq_wb_hit[20]) begin
+        sva_mq5_num_q <= sva_mq_wb0_num;
+      end
+      if (mq_wb_hit[21]) begin
+        sva_mq5_num_q <= sva_mq_wb1_num;
+      end
+      if (mq_wb_hit[22]) begin
+        sva_mq5_num_q <= sva_mq_wb2_num;
+      end
+      if (mq_wb_hit[23]) begin
+        sva_mq5_num_q <= sva_mq_wb3_num;
+      end
+      if (mq_final_hit[5]) begin
+        sva_mq5_num_q <= sva_mq_final_num;
+      end
+    end
+  end
+
+  logic [31:0] sva_mq6_num_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sva_mq6_num_q <= '1;
+    end else begin
+      if (mq_wb_hit[24]) begin
+        sva_mq6_num_q <= sva_mq_wb0_num;
+      end
+      if (mq_wb_hit[25]) begin
+        sva_mq6_num_q <= sva_mq_wb1_num;
+      end
+      if (mq_wb_hit[26]) begin
+        sva_mq6_num_q <= sva_mq_wb2_num;
+      end
+      if (mq_wb_hit[27]) begin
+        sva_mq6_num_q <= sva_mq_wb3_num;
+      end
+      if (mq_final_hit[6]) begin
+        sva_mq6_num_q <= sva_mq_final_num;
+      end
+    end
+  end
+
+  logic [31:0] sva_mq7_num_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sva_mq7_num_q <= '1;
+    end else begin
+      if (mq_wb_hit[28]) begin
+        sva_mq7_num_q <= sva_mq_wb0_num;
+      end
+      if (mq_wb_hit[29]) begin
+        sva_mq7_num_q <= sva_mq_wb1_num;
+      end
+      if (mq_wb_hit[30]) begin
+        sva_mq7_num_q <= sva_mq_wb2_num;
+      end
+      if (mq_wb_hit[31]) begin
+        sva_mq7_num_q <= sva_mq_wb3_num;
+      end
+      if (mq_final_hit[7]) begin
+        sva_mq7_num_q <= sva_mq_final_num;
+      end
+    end
+  end
+
+  logic [31:0] sva_mq_head_num;
+
+  assign sva_mq_head_num = mq_head_q == 3'd0 ? sva_mq0_num_q : mq_head_q == 3'd1 ? sva_mq1_num_q : mq_head_q == 3'd2 ? sva_mq2_num_q : mq_head_q == 3'd3 ? sva_mq3_num_q : mq_head_q == 3'd4 ? sva_mq4_num_q : mq_head_q == 3'd5 ? sva_mq5_num_q : mq_head_q == 3'd6 ? sva_mq6_num_q : sva_mq7_num_q;
+
+  // The offered (and popped) entry is the oldest: the push numbered as the pops so far; and
+  // the queue holds exactly the pushes not popped.
+  always_comb begin
+    if (rst_ni) begin
+      TopMissQueueInOrder_A: assert ((mq_count_q == '0 || sva_mq_head_num == sva_mq_popped_q) && sva_mq_pushed_q - sva_mq_popped_q == 32'(mq_count_q));
+    end
+  end
+`endif
+
   // The head entry (a chain of selects, as select_part) and the request it sends: a write-back's
   // payload at its sector, a store's line and mask, zeros for a read.
   logic [40:0] mq_head_req;

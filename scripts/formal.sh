@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bounded model checking of generated blocks (docs/rtl-verification.md), for make formal and ctest.
 #
-#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl replfwd mq issue fill walk tagrd perf fillpos issuevr fillvr
+#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl replfwd mq mqwide issue fill walk tagrd perf fillpos issuevr fillvr
 #                                mqequiv (proofs), mut-<name>
 #                                (a mutated RTL copy whose counterexample must name the expected
 #                                assertion); default: all
@@ -44,6 +44,10 @@ DEPTH_REPLFWD=${DEPTH_REPLFWD:-3}
 # behind the first batch), drained at 6, 7 and 8 if memory waited: 9 cycles; DEPTH_MQ 12 adds three
 # after it, so the ring's pointers wrap and new batches land behind the wrapped tail.
 DEPTH_MQ=${DEPTH_MQ:-12}
+# mqwide: the same harness at the staged top's 1 481 payload bits (not in the default jobs: 77 CPU-s,
+# 3.8 GB at depth 8; DEPTH_MQWIDE=12: 845 CPU-s, 5.9 GB; 2026-11-28). Depth 8: an entry's whole life (decided at 1, at D at 3, offered
+# and taken from 4) with memory waiting up to three cycles.
+DEPTH_MQWIDE=${DEPTH_MQWIDE:-8}
 # l1d_issue (stage A, contract 16.2-16.3): a request fires at cycle 1, is in the input FIFO from 2,
 # at A 2, T 3, M1 4, M2 5, where it fails: it and the three younger core requests (M1, T, A's pick)
 # go to the replay FIFO, which A drains at 6-9, so they reach M2 at 9-12; a second failure at 9
@@ -172,6 +176,7 @@ run() {
   case $harness in
     issuevr) defs="-DFV_VALID_READY"; harness=issue; only=${only:-FvReadyHeldUntilFire_A} ;;
     fillvr) defs="-DFV_VALID_READY"; harness=fill; only=${only:-FvFillOfferHeld_A} ;;
+    mqwide) defs="-DFV_MQ_PAYLOAD=1481"; harness=mq ;;
   esac
   case $harness in
     mshr) files="$dir/l1d_mshr.sv $dir/l1d_ram_1r1w.sv $root/formal/l1d_mshr_fv.sv"; top=l1d_mshr_fv ;;
@@ -231,7 +236,7 @@ failed=0
 for j in "${jobs[@]}"; do
   start=$(date +%s.%N)
   case $j in
-    mshr | agcb | repl | replfwd | mq | issue | fill | walk | tagrd | issuevr | fillvr)
+    mshr | agcb | repl | replfwd | mq | mqwide | issue | fill | walk | tagrd | issuevr | fillvr)
       depth=DEPTH_${j^^}
       if run "$j" "${!depth}" "$tmp/rtl" "$tmp/$j.log"; then
         printf 'formal: PASS %s (depth %s, %.1f s)\n' "$j" "${!depth}" "$(echo "$(date +%s.%N) - $start" | bc)"

@@ -1,11 +1,12 @@
 // Testbench of l1d_gran_selector (gen/blocks/l1d_gran_selector.cpp) against
-// golden::GranularitySelector (SPEC section 4) on every configuration of RTL_TB_CONFIGS: the
+// golden::GranularitySelector (SPEC section 4) on every configuration of RTL_TB_CONFIGS and on the
+// staged pipe's selector (tb/block_configs/gtx480_staged.yaml, CMakeLists.txt): the
 // golden model's directed cases with their mixes scaled to the configuration's sample size (the
 // four quadrants from every granularity, the 32/64 tie, both ratios exactly at and one above
 // the threshold, the decision at exactly the Nth recorded request with idle cycles between
 // requests, unchanged decisions, a new sample ignoring the previous one, the long flip
-// sequence), >= 10^5 random cycles with per-sample mixes around the threshold, and the netlist
-// co-simulation.
+// sequence; a sample end decided by its last request's hit or miss after idle cycles), >= 10^5
+// random cycles with per-sample mixes around the threshold, and the netlist co-simulation.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -230,6 +231,36 @@ TYPED_TEST(GranSelector, DecidesAtTheNthRecordedRequest) {
   EXPECT_EQ(this->run_sample({0, 0, 0}), 0U);  // good locality: no change, no pulse
   EXPECT_EQ(this->dut->switch_o, 0U);
   EXPECT_EQ(this->run_sample({this->limit, 0, 0}), 0U);  // misses of the previous sample do not count
+  EXPECT_EQ(this->board.mismatches(), 0U);
+}
+
+// The request that completes a sample decides by its own hit or miss: the n - 1 requests before it
+// (all 32 B) hold exactly Limit misses, so a hit keeps the granularity and a miss switches to 32 B;
+// while the sample waits for that request, idle cycles with miss_i low and high change nothing. The
+// staged unit (gtx480_staged) prepares both decisions and selects them by miss_i, gated by record_i:
+// GranStagedEqual_A compares that with the direct form, and its mutants (the hit's and the miss's
+// decisions swapped; the switch not gated by record_i: tb/mutants/l1d_gran_selector_staged.txt) stop
+// here at the last request and at the first idle cycle with miss_i high.
+TYPED_TEST(GranSelector, SampleEndDecidedByTheLastRequest) {
+  const uint32_t n = this->samples, at = this->limit;
+  if (at + 1 > n) GTEST_SKIP() << "the threshold leaves no count above it";
+  const auto sample = [&](bool last_miss) {
+    for (uint32_t i = 0; i + 1 < n; ++i) tb::check_cycle(this->dut, this->io, this->board, {true, 0, i < at});
+    for (const GranIo::In idle : {GranIo::In{false, 0, false}, {false, 0, true}, {false, 3, true}, {false, 1, false}}) {
+      tb::check_cycle(this->dut, this->io, this->board, idle);
+    }
+    this->dut.settle();
+    EXPECT_EQ(this->dut->switch_o, 0U);
+    tb::check_cycle(this->dut, this->io, this->board, {true, 0, last_miss});
+    this->dut->record_i = 0;
+    this->dut.settle();
+    return this->dut->gran_o;
+  };
+  EXPECT_EQ(sample(false), 2U);  // Limit misses: good locality, 128 B kept
+  EXPECT_EQ(this->dut->switch_o, 0U);
+  EXPECT_EQ(sample(true), 0U);  // Limit + 1 misses, all fine: 32 B
+  EXPECT_EQ(this->dut->switch_o, 1U);
+  EXPECT_EQ(sample(false), 0U);  // kept at 32 B
   EXPECT_EQ(this->board.mismatches(), 0U);
 }
 

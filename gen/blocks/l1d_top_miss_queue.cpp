@@ -3,6 +3,68 @@
 
 namespace gen::blocks::top_gen {
 
+namespace {
+
+// The queue's order and no-loss check (verification region, docs/rtl-verification.md): pushes and
+// pops numbered from reset, golden's order within a cycle (write-back k after the enabled lanes
+// below k, then the final push), each number computed from the enables alone, apart from the
+// offsets that place the entries (mq_wb_at, mq_final_at). Each entry keeps the number of the push
+// that wrote it (wb_hit / final_hit: where the RTL writes); the entry the port offers (the head,
+// while the queue holds any) must carry the number of the next pop, and the pushes less the pops
+// must be the queue's count. A push placed at the wrong entry, an entry overwritten or skipped, a
+// pop of the wrong entry or a count that drifts from the pushes and pops all break it.
+struct OrderCheck {
+  unsigned entries, idx_bits;
+  Expr wb_en, push_final, wb_hit, final_hit, head_q, count_q, pop;
+};
+
+void miss_queue_order(Scope& m, const OrderCheck& c) {
+  m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
+    constexpr unsigned W = 32;  // push and pop numbers: no wrap within a testbench or gpusim run
+    v.comment("Pushes and pops numbered from reset; write-back k of a cycle is push sva_mq_pushed_q +");
+    v.comment("the enabled lanes below k, the final push follows the write-backs.");
+    Expr pushed = v.logic("sva_mq_pushed_q", W);
+    Expr popped = v.logic("sva_mq_popped_q", W);
+    std::vector<Expr> wb_num;
+    Expr final_num = v.logic("sva_mq_final_num", W);
+    // A running sum of the enables (pushed + countones(wb_en & ((1 << k) - 1)); Verilator 5.006's DFG
+    // stops with an internal error on that $countones in a 32-bit cast), one signal per lane (parts
+    // of one vector reading each other are a loop to Verilator, UNOPTFLAT).
+    Expr num_k = pushed;
+    for (unsigned k = 0; k < kSlots; ++k) {
+      wb_num.push_back(v.logic("sva_mq_wb" + std::to_string(k) + "_num", W));
+      v.assign(wb_num[k], num_k);
+      num_k = wb_num[k] + cast(W, c.wb_en[Expr(k)]);
+    }
+    v.assign(final_num, num_k);
+    v.always_ff({{pushed, zeros()}, {popped, zeros()}}, [&](Block& b) {
+      b.assign(pushed, final_num + cast(W, c.push_final));
+      b.assign(popped, popped + cast(W, c.pop));
+    });
+    v.comment("Per entry the number of the push that last wrote it (all ones from reset: none).");
+    std::vector<Expr> num;
+    for (unsigned e = 0; e < c.entries; ++e) {
+      num.push_back(v.logic("sva_mq" + std::to_string(e) + "_num_q", W));
+      v.always_ff({{num[e], ones()}}, [&](Block& b) {
+        for (unsigned k = 0; k < kSlots; ++k) {
+          b.if_(c.wb_hit[Expr(e * kSlots + k)], [&](Block& t) { t.assign(num[e], wb_num[k]); });
+        }
+        b.if_(c.final_hit[Expr(e)], [&](Block& t) { t.assign(num[e], final_num); });
+      });
+    }
+    Expr head_num = v.logic("sva_mq_head_num", W);
+    Expr out = num[c.entries - 1];
+    for (unsigned e = c.entries - 1; e-- > 0;) out = mux(c.head_q.eq(lit(c.idx_bits, e)), num[e], out);
+    v.assign(head_num, out);
+    v.comment("The offered (and popped) entry is the oldest: the push numbered as the pops so far; and");
+    v.comment("the queue holds exactly the pushes not popped.");
+    v.assert_comb("TopMissQueueInOrder_A", (c.count_q.eq(zeros())).lor(head_num.eq(popped))
+                                               .land((pushed - popped).eq(cast(W, c.count_q))));
+  });
+}
+
+}  // namespace
+
 // ---------------------------------------------------------------------------------------
 // The miss queue: up to four write-backs and one read/store pushed per cycle, one popped.
 void Top::miss_queue() {
@@ -82,6 +144,7 @@ void Top::miss_queue() {
     b.assign(head_q, head_d);
     b.assign(mq_count_q, count_d);
   });
+  miss_queue_order(m, {Q, queue_idx_bits_, wb_en, push_final, wb_hit, final_hit, head_q, mq_count_q, pop});
 
   m.comment("The head entry (a chain of selects, as select_part) and the request it sends: a write-back's");
   m.comment("payload at its sector, a store's line and mask, zeros for a read.");
