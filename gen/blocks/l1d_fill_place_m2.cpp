@@ -21,6 +21,36 @@ namespace {
 constexpr unsigned kSlots = 4;
 constexpr unsigned kAwidBits = 8;
 
+// The partial position in a line whose slots are `valid`, `rank` (2 bits a slot) and `res`: the
+// aligned run of `slots` slots without a reserved slot whose most recent valid slot is oldest (age 4
+// when none is valid); ties to the lowest. Emitted for both forms of the block (age1, age2, best1,
+// pos); returns pos.
+Expr partial_position(Module& m, const Expr& slots, const Expr& valid, const Expr& rank, const Expr& res) {
+  Expr age1 = m.logic("age1", kSlots * 3);
+  Expr age2 = m.logic("age2", 2 * 3);
+  for (unsigned s = 0; s < kSlots; ++s) {
+    m.assign(age1.part(Expr(s * 3), 3),
+             mux(res[Expr(s)], lit(3, 0), mux(valid[Expr(s)], cast(3, rank.part(Expr(s * 2), 2)) + lit(3, 1), lit(3, 5))));
+  }
+  for (unsigned q = 0; q < 2; ++q) {
+    Expr a = age1.part(Expr(q * 6), 3), b = age1.part(Expr(q * 6 + 3), 3);
+    m.assign(age2.part(Expr(q * 3), 3), mux(b.lt(a), b, a));
+  }
+  Expr best1 = m.logic("best1", 2);
+  Expr best1_age = m.logic("best1_age", 3);
+  m.always_comb({{best1, lit(2, 0)}, {best1_age, age1.part(Expr(0), 3)}}, [&](Block& b) {
+    b.for_("p", 1, Expr(kSlots), [&](Block& bp, const Expr& p) {
+      bp.if_(age1.part(p * 3, 3).gt(best1_age), [&](Block& t) {
+        t.assign(best1, cast(2, p));
+        t.assign(best1_age, age1.part(p * 3, 3));
+      });
+    });
+  });
+  Expr pos = m.logic("pos", 2);
+  m.assign(pos, mux(slots.eq(lit(3, 1)), best1, mux(age2.part(Expr(3), 3).gt(age2.part(Expr(0), 3)), lit(2, 2), lit(2, 0))));
+  return pos;
+}
+
 class FillPlaceM2 final : public RtlBlock {
  public:
   std::string_view name() const override { return "l1d_fill_place_m2"; }
@@ -125,30 +155,7 @@ class FillPlaceM2 final : public RtlBlock {
     m.assign(way_res, select_part(reserved, way_o, ways, kSlots));
     m.comment("age1[p]: 1 + slot p's rank if valid, else 5, and 0 (never chosen) if reserved; age2[q]: the");
     m.comment("smaller of slots 2q and 2q+1 likewise, 0 if either is reserved.");
-    Expr age1 = m.logic("age1", kSlots * 3);
-    Expr age2 = m.logic("age2", 2 * 3);
-    for (unsigned s = 0; s < kSlots; ++s) {
-      m.assign(age1.part(Expr(s * 3), 3),
-               mux(way_res[Expr(s)], lit(3, 0),
-                   mux(way_valid[Expr(s)], cast(3, way_rank.part(Expr(s * 2), 2)) + lit(3, 1), lit(3, 5))));
-    }
-    for (unsigned q = 0; q < 2; ++q) {
-      Expr a = age1.part(Expr(q * 6), 3), b = age1.part(Expr(q * 6 + 3), 3);
-      m.assign(age2.part(Expr(q * 3), 3), mux(b.lt(a), b, a));
-    }
-    Expr best1 = m.logic("best1", 2);
-    Expr best1_age = m.logic("best1_age", 3);
-    m.always_comb({{best1, lit(2, 0)}, {best1_age, age1.part(Expr(0), 3)}}, [&](Block& b) {
-      b.for_("p", 1, Expr(kSlots), [&](Block& bp, const Expr& p) {
-        bp.if_(age1.part(p * 3, 3).gt(best1_age), [&](Block& t) {
-          t.assign(best1, cast(2, p));
-          t.assign(best1_age, age1.part(p * 3, 3));
-        });
-      });
-    });
-    Expr pos = m.logic("pos", 2);
-    m.assign(pos, mux(slots.eq(lit(3, 1)), best1,
-                      mux(age2.part(Expr(3), 3).gt(age2.part(Expr(0), 3)), lit(2, 2), lit(2, 0))));
+    Expr pos = partial_position(m, slots, way_valid, way_rank, way_res);
     m.assign(pos_o, mux(use_partial, pos, lit(2, 0)));
     m.comment("The slots the fill replaces (its position, or the whole line) and the ones the block goes");
     m.comment("into (slots_i slots from pos_o).");
@@ -196,29 +203,7 @@ class FillPlaceM2 final : public RtlBlock {
     m.assign(pr, select_part(r.rank, r.partial_way, ways, kSlots * 2));
     m.assign(pres, select_part(r.reserved, r.partial_way, ways, kSlots));
     m.assign(pd, select_part(r.dirty_any, r.partial_way, ways, kSlots));
-    Expr age1 = m.logic("age1", kSlots * 3);
-    Expr age2 = m.logic("age2", 2 * 3);
-    for (unsigned s = 0; s < kSlots; ++s) {
-      m.assign(age1.part(Expr(s * 3), 3), mux(pres[Expr(s)], lit(3, 0),
-                                               mux(pv[Expr(s)], cast(3, pr.part(Expr(s * 2), 2)) + lit(3, 1), lit(3, 5))));
-    }
-    for (unsigned q = 0; q < 2; ++q) {
-      Expr a = age1.part(Expr(q * 6), 3), b = age1.part(Expr(q * 6 + 3), 3);
-      m.assign(age2.part(Expr(q * 3), 3), mux(b.lt(a), b, a));
-    }
-    Expr best1 = m.logic("best1", 2);
-    Expr best1_age = m.logic("best1_age", 3);
-    m.always_comb({{best1, lit(2, 0)}, {best1_age, age1.part(Expr(0), 3)}}, [&](Block& b) {
-      b.for_("p", 1, Expr(kSlots), [&](Block& bp, const Expr& i) {
-        bp.if_(age1.part(i * 3, 3).gt(best1_age), [&](Block& t) {
-          t.assign(best1, cast(2, i));
-          t.assign(best1_age, age1.part(i * 3, 3));
-        });
-      });
-    });
-    Expr pos = m.logic("pos", 2);
-    m.assign(pos, mux(r.slots.eq(lit(3, 1)), best1,
-                      mux(age2.part(Expr(3), 3).gt(age2.part(Expr(0), 3)), lit(2, 2), lit(2, 0))));
+    Expr pos = partial_position(m, r.slots, pv, pr, pres);
     Expr part_mask = m.logic("part_mask", kSlots);
     m.assign(part_mask, mux(r.slots.eq(lit(3, 1)), lit(4, 1) << pos, lit(4, 3) << pos));
     Expr part_wb = m.logic("part_wb", kSlots);
