@@ -104,7 +104,29 @@ const ExprNode& Expr::node() const {
   return *node_;
 }
 
+namespace {
+// A declared one-bit signal (plain `logic`, no packed or unpacked dimension): a per-way or per-slot
+// vector of a 1-way configuration. SystemVerilog has no bit select of it, so its bit 0 is itself.
+bool one_bit_signal(const ExprNode& n) {
+  if (n.kind != ExprKind::kRef || n.unpacked_dims != 0 || n.type.empty()) return false;
+  const TypeNode& t = *n.type.ptr();
+  return t.kind == Type::Kind::kLogic && t.width.empty() && !t.def;
+}
+bool is_unsized(const Expr& e, uint64_t v) {
+  const ExprNode& n = need(e, "part select width");
+  return n.kind == ExprKind::kUnsized && n.value == v;
+}
+}  // namespace
+
 Expr Expr::operator[](const Expr& index) const {
+  if (one_bit_signal(node())) {
+    // A constant index must be 0; a genvar or variable one can only be 0 where the select is legal.
+    const ExprNode& i = need(index, "bit select");
+    if (i.kind == ExprKind::kUnsized && i.value != 0) {
+      throw IrError("index-range", "bit " + std::to_string(i.value) + " of the one-bit signal '" + node().name + "'");
+    }
+    return *this;
+  }
   NodePtr n = select(ExprKind::kIndex, *this, {index}, "bit select");
   // Selecting an element of a memory keeps its element type (for the enum checks).
   if (node_->unpacked_dims > 0) {
@@ -119,6 +141,8 @@ Expr Expr::slice(const Expr& hi, const Expr& lo) const {
 }
 
 Expr Expr::part(const Expr& base, const Expr& width) const {
+  // One bit of a one-bit signal (a 1-way configuration's per-way vector): the signal itself.
+  if (one_bit_signal(node()) && is_unsized(width, 1)) return *this;
   return Expr(select(ExprKind::kPart, *this, {base, width}, "indexed part select"));
 }
 

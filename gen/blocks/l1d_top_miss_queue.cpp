@@ -297,8 +297,11 @@ Expr Top::compose_line(Scope& g, const Expr& common, const Expr& tag, const Expr
   }
   Expr linear = g.logic("linear", set_bits);
   if (cfg_.l1.set_index == l1d::SetIndexHash::kFermiXor) {
-    // Address bit b (>= 7 + set_bits) is line-tag bit b - 7 - set_bits.
-    auto abit = [&](unsigned b) { return line_tag[Expr(b - 7 - set_bits)]; };
+    // Address bit b (>= 7 + set_bits) is line-tag bit b - 7 - set_bits; a bit above the address
+    // (l1.address_bits below 20) reads as 0, as in l1d_addr_decode.
+    auto abit = [&](unsigned b) {
+      return b - 7 - set_bits < line_tag_bits ? line_tag[Expr(b - 7 - set_bits)] : bit(false);
+    };
     Expr hash = g.logic("hash", 5);
     g.assign(hash, concat({abit(19), abit(17), abit(15), abit(14), abit(13)}));
     g.assign(linear, set ^ hash.slice(set_bits - 1 < 4 ? set_bits - 1 : 4, 0));

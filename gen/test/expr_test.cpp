@@ -46,6 +46,22 @@ TEST(ExprPrint, ConcatReplicateAndSelects) {
   EXPECT_EQ(p(a.field("tag").slice(3, 0)), "a.tag[3:0]");
 }
 
+// A per-way vector of a 1-way configuration is a plain one-bit `logic` (`[0:0]` is never emitted),
+// and SystemVerilog has no bit select of it: bit 0 (a constant 0, a genvar, or a part of width 1)
+// is the signal itself; a constant bit above 0 is an error.
+TEST(ExprPrint, SelectsOfAOneBitSignalAreTheSignal) {
+  Module m("top");
+  const Expr one = m.logic("one");
+  const Expr vec = m.logic("vec", 4);
+  EXPECT_EQ(p(one[0]), "one");
+  EXPECT_EQ(p(one[ref("gw")]), "one");
+  EXPECT_EQ(p(one.part(ref("gw") * 1, 1)), "one");
+  EXPECT_EQ(p(one.part(ref("gw") * 2, 2)), "one[gw * 2 +: 2]");  // not one bit: left as written
+  EXPECT_THROW(one[1], IrError);
+  EXPECT_EQ(p(vec[0]), "vec[0]");
+  EXPECT_EQ(p(a[0]), "a[0]");  // an unchecked reference: its width is not known
+}
+
 TEST(ExprPrint, CastsAndSystemFunctions) {
   EXPECT_EQ(p(cast(8, a)), "8'(a)");
   EXPECT_EQ(p(cast(ref("Width"), a + b)), "Width'(a + b)");
