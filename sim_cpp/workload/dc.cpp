@@ -27,7 +27,7 @@ class Dc final : public GraphWorkload {
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
     Rng rng(mix_seed(seed, "dc"));
-    make_graph(mem, by_scale(scale, 9u, 13u, 18u), by_scale(scale, 4u, 8u, 16u), rng);
+    make_graph(mem, by_scale(scale, 9u, 15u, 18u), by_scale(scale, 4u, 1u, 16u), rng);
     auto g = graph_;
     // rev[e] for e = u -> v: the position of u in v's list (the slot of the in-edge).
     std::vector<int32_t> rev(g->edges());
