@@ -59,7 +59,6 @@ const std::map<std::string, std::string>& known_below(WorkloadScale s) {
       {"gaussian", "elimination: Fan1 has 1 CTA per pivot at 112 x 112, as Rodinia's at its published sizes"},
       {"lud", "blocked LU: lud_diagonal / lud_perimeter have 1 CTA, lud_internal shrinks with the step"},
       {"shfl", "the scan's second level: 1 CTA; the vertical pass 60 (SDK 8.0's own grid at 1920 x 1080)"},
-      {"sqn", "16 x 16 input: 16 - 32 CTAs a layer"},
   };
   return s == WorkloadScale::kTest ? test : small;
 }
