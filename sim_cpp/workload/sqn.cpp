@@ -34,7 +34,7 @@ class Sqn final : public GeneratedWorkload {
   WorkloadInfo info() const override {
     return {false, false, "Tango (SQN)",
             in_ ? std::to_string(2 * ex_) + " x " + std::to_string(h_) + " x " + std::to_string(h_) + " input, " +
-                      std::to_string(fires_) + " fire modules (squeeze " + std::to_string(sq_) + ", expand " +
+                      std::to_string(fires_) + (fires_ == 1 ? " fire module" : " fire modules") + " (squeeze " + std::to_string(sq_) + ", expand " +
                       std::to_string(ex_) + " + " + std::to_string(ex_) + ")"
                 : "",
             ""};
