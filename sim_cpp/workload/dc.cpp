@@ -9,6 +9,8 @@
 //                         degree[v] = d; centrality[v] = d / (n - 1)
 // (the graph is undirected, so v's in-edge slots are its CSR range). The scatter's store
 // addresses follow col (data-dependent), both loops run to the warp's largest degree. Irregular.
+// Small (issue 21): 2^15 vertices x 1 edge sample each, 128 CTAs a launch (gtx480 holds 90; was
+// 2^13 x 8, 32 CTAs), so a thread's loops, its degree, are shorter.
 #include <algorithm>
 
 #include "sim_cpp/workload/graph.h"
