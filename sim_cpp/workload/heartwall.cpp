@@ -11,6 +11,13 @@
 // Rodinia's endo / epi point sets, template sizes and its cumulative-sum form of the
 // correlation become one point set, one template size and the direct sums. The template loads
 // are one address per warp (cached), a warp's frame loads are two rows of 16 pixels. Regular.
+// Grid (issue 21): Rodinia 3.1's heartwall launches `kernel<<<blocks, threads>>>` once per frame
+// with blocks.x = common.allPoints = ALL_POINTS = ENDO_POINTS + EPI_POINTS = 20 + 31 = 51 CTAs of
+// threads.x = NUMBER_THREADS = 256 (define.c; main.cu), whatever the video: 51 CTAs of 8 warps
+// cannot fill gtx480's 15 x 6 = 90 CTA slots. Every scale tracks those 51 points (the published
+// grid, WorkloadInfo::published_ctas); test and small are shortened by frames and by the
+// template (per-thread loop of T x T) instead: test 1 frame of 3 x 3, small 2 frames of 8 x 8
+// (full: 20 frames, Rodinia's run of test.avi 20, of 16 x 16; Rodinia's tSize 25 is 51 x 51).
 #include <algorithm>
 #include <cmath>
 
@@ -24,6 +31,7 @@ namespace {
 constexpr int kSearch = 16;                     // candidates per axis: displacements -8..7
 constexpr uint32_t kCands = kSearch * kSearch;  // 256 = one CTA
 constexpr int kDrift = 3;                       // largest displacement of the image from frame 0
+constexpr uint32_t kPublishedPoints = 51;       // Rodinia's ALL_POINTS: 20 endo + 31 epi (header)
 
 class Heartwall final : public GeneratedWorkload {
  public:
@@ -35,13 +43,15 @@ class Heartwall final : public GeneratedWorkload {
                 ? std::to_string(points_) + " points, " + std::to_string(frames_) + " frames of " + std::to_string(w_) +
                       " x " + std::to_string(w_) + ", " + std::to_string(t_) + " x " + std::to_string(t_) + " templates"
                 : "",
-            ""};
+            "", kPublishedPoints,
+            "Rodinia 3.1 heartwall main.cu: blocks.x = common.allPoints = ALL_POINTS = ENDO_POINTS 20 + EPI_POINTS 31 "
+            "= 51 CTAs of NUMBER_THREADS = 256 threads (define.c), one launch per frame"};
   }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    w_ = by_scale(scale, 64, 128, 256), t_ = by_scale(scale, 4, 8, 16);
-    points_ = by_scale(scale, 4u, 16u, 51u), frames_ = by_scale(scale, 2u, 8u, 20u);
+    w_ = by_scale(scale, 64, 128, 256), t_ = by_scale(scale, 3, 8, 16);
+    points_ = kPublishedPoints, frames_ = by_scale(scale, 1u, 2u, 20u);
     Rng rng(mix_seed(seed, "heartwall"));
     // The image: a coarse random field (8 px cells, bilinear) and a fine texture; frame f shows
     // it displaced by (oy, ox)(f), with noise.

@@ -34,7 +34,7 @@ class Sqn final : public GeneratedWorkload {
   WorkloadInfo info() const override {
     return {false, false, "Tango (SQN)",
             in_ ? std::to_string(2 * ex_) + " x " + std::to_string(h_) + " x " + std::to_string(h_) + " input, " +
-                      std::to_string(fires_) + " fire modules (squeeze " + std::to_string(sq_) + ", expand " +
+                      std::to_string(fires_) + (fires_ == 1 ? " fire module" : " fire modules") + " (squeeze " + std::to_string(sq_) + ", expand " +
                       std::to_string(ex_) + " + " + std::to_string(ex_) + ")"
                 : "",
             ""};
@@ -43,8 +43,11 @@ class Sqn final : public GeneratedWorkload {
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
     convs_.clear();
-    h_ = by_scale(scale, 8u, 16u, 32u), fires_ = by_scale(scale, 2u, 2u, 3u);
-    sq_ = by_scale(scale, 4u, 16u, 32u), ex_ = by_scale(scale, 8u, 32u, 64u);
+    // Small (issue 21): every convolution has at least gtx480's 90 CTAs of 256 outputs (48 x 48 x 10
+    // = 23040), one fire module of 10 + 10 channels (a shorter per-thread channel loop; was 2
+    // modules of squeeze 16, expand 32 + 32 on 16 x 16: 16 - 32 CTAs a layer).
+    h_ = by_scale(scale, 8u, 48u, 32u), fires_ = by_scale(scale, 2u, 1u, 3u);
+    sq_ = by_scale(scale, 4u, 10u, 32u), ex_ = by_scale(scale, 8u, 10u, 64u);
     const uint64_t hw = uint64_t{h_} * h_;
     Rng rng(mix_seed(seed, "sqn"));
     in_ = share(uniform_floats(rng, 2 * ex_ * hw));  // each module's input has as many channels as its output
