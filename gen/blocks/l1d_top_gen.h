@@ -161,6 +161,7 @@ class Top {
   void response_bytes(const Expr& be, const Expr& fill, const Expr& fill_data, const Expr& lanes, const Expr& out);
   void staged_data();
   void staged_tags();  // the tag/state row in l1d_tag_read (read at A, written at C), the flop fields
+  void staged_line_state();  // l1d_line_state read at M1, registered into M2 with the write forwarded
   void staged_core_match();   // a core request's lookup over M1 and M2 (l1d_top_staged_match.cpp)
   void staged_match_older();  // the tag write of M2's operation, for M1's request's correction
   // --variant conventional (gen/blocks/l1d_top_staged_conv.cpp): the policy inputs tied to the

@@ -3,7 +3,8 @@
 // lines it writes first (common-tags, chunk-tags, dirty byte masks, hpc, awid) are one row per set
 // in l1d_tag_read's SRAM: read at A for the operation A picks, forwarded through T, M1 and M2,
 // written back whole at C. The fields that must reset or clear at once (valid bits, slot ranks,
-// priority bits) stay flip-flops read at M2 (l1d_line_state).
+// priority bits) stay flip-flops (l1d_line_state), read at M1 with M1's set and registered into M2
+// with M2's write and the kernel-end clears of that edge forwarded (staged_line_state).
 #include <fmt/format.h>
 
 #include <bit>
@@ -24,13 +25,6 @@ void Top::staged_tags() {
   // masks, hpc, awid (each all ways); with --variant conventional common-tags, line-tags, dirty masks.
   const auto fields = staged_row_fields();
   const unsigned row_bits = staged_row_bits();
-
-  m.comment("Flip-flop fields (valid, slot ranks, priority) of M2's set.");
-  m.instance("u_line_state", line_state_block().module(cfg_), {},
-             {{"clk_i", clk}, {"rst_ni", rst}, {"rd_set_i", rd_set}, {"rd_valid_o", t_valid},
-              {"rd_slot_rank_o", t_rank}, {"rd_priority_o", t_prio}, {"wr_set_i", rd_set}, {"wr_way_en_i", w_en},
-              {"wr_valid_i", w_valid}, {"wr_slot_rank_i", w_rank}, {"wr_priority_i", w_prio},
-              {"clear_priority_i", ev_kend}, {"clear_valid_i", ev_kend & cfg_kinv}});
 
   m.comment("Stage A's set: the core request's, the fill step's entry's line's, or the walk's line's.");
   const Module decode = addr_decode_block().module(cfg_);
@@ -90,6 +84,7 @@ void Top::staged_tags() {
               {"m2_valid_i", m2_kind_q.ne(lit(2, 0))}, {"m2_new_row_i", row_new},
               {"m1_set_o", m1_set_}, {"m1_row_o", m1_row_},
               {"m2_set_o", m2_set}, {"m2_row_o", m2_row}});
+  staged_line_state();
   m.comment("M2's row from the SRAM, every older operation's write forwarded (the last one, C's write of the");
   m.comment("operation M2 held in the cycle before, merged into u_tag_read's M1 -> M2 register from row_new).");
   unsigned lsb = 0;
@@ -101,6 +96,55 @@ void Top::staged_tags() {
     v.comment("The row at M2 is of the set M2 works on.");
     v.assert_comb("StagedRowOfM2Set_A", m2_kind_q.eq(lit(2, 0)).lor(m2_set.eq(rd_set)));
   });
+}
+
+// The flop fields of M2's set, read a cycle ahead: l1d_line_state is read at M1 with M1's set (a
+// register of u_tag_read) and the read is registered into M2 with the write of that edge merged (M2's
+// write, the only one: per way, wr_way_en_i's ways of M2's set when it is M1's) and the kernel-end
+// clears of that edge applied after it, as l1d_line_state applies them to its flops. So the register
+// holds, every cycle, what l1d_line_state's read of M2's set would give (M1's set is M2's set of the
+// next cycle: the pipe does not stall), and M2's decision starts at flip-flops instead of at M2's set
+// select by its kind and a 32-set read multiplexer (docs/synthesis.md, timing8). Not observable
+// (contract 16.5).
+void Top::staged_line_state() {
+  const unsigned vw = ways_ * kSlots, rw = ways_ * kSlots * 2, pw = ways_;
+  Expr m1_valid = m.logic("ls_m1_valid", vw);
+  Expr m1_rank = m.logic("ls_m1_rank", rw);
+  Expr m1_prio = m.logic("ls_m1_priority", pw);
+  m.comment("Flip-flop fields (valid, slot ranks, priority), read with M1's set and registered into M2.");
+  m.instance("u_line_state", line_state_block().module(cfg_), {},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"rd_set_i", m1_set_}, {"rd_valid_o", m1_valid},
+              {"rd_slot_rank_o", m1_rank}, {"rd_priority_o", m1_prio}, {"wr_set_i", rd_set}, {"wr_way_en_i", w_en},
+              {"wr_valid_i", w_valid}, {"wr_slot_rank_i", w_rank}, {"wr_priority_i", w_prio},
+              {"clear_priority_i", ev_kend}, {"clear_valid_i", ev_kend & cfg_kinv}});
+  m.comment("Into M2: M1's read with this edge's write of M1's set (M2's) merged, then the kernel-end clears.");
+  Expr fwd = m.logic("ls_fwd_en", ways_);
+  m.assign(fwd, w_en & repl(ways_, rd_set.eq(m1_set_)));
+  Expr d_valid = m.logic("ls_valid_d", vw);
+  Expr d_rank = m.logic("ls_rank_d", rw);
+  Expr d_prio = m.logic("ls_priority_d", pw);
+  Expr merged_valid = m.logic("ls_valid_merged", vw);
+  Expr merged_prio = m.logic("ls_priority_merged", pw);
+  m.gen_for("g_ls_fwd", "gw", 0, ways_, [&](Scope& g, const Expr& w) {
+    g.assign(merged_valid.part(w * kSlots, kSlots), mux(fwd[w], w_valid.part(w * kSlots, kSlots), m1_valid.part(w * kSlots, kSlots)));
+    g.assign(d_rank.part(w * (2 * kSlots), 2 * kSlots),
+             mux(fwd[w], w_rank.part(w * (2 * kSlots), 2 * kSlots), m1_rank.part(w * (2 * kSlots), 2 * kSlots)));
+    g.assign(merged_prio[w], mux(fwd[w], w_prio[w], m1_prio[w]));
+  });
+  m.assign(d_valid, merged_valid & repl(vw, !(ev_kend & cfg_kinv)));
+  m.assign(d_prio, merged_prio & repl(pw, !ev_kend));
+  Expr q_valid = m.logic("ls_valid_m2_q", vw);
+  Expr q_rank = m.logic("ls_rank_m2_q", rw);
+  Expr q_prio = m.logic("ls_priority_m2_q", pw);
+  // Reset: every set's reset state (l1d_line_state: invalid, slot s rank s, priority 0).
+  m.always_ff({{q_valid, zeros()}, {q_rank, repl(ways_, hex(8, 0xE4))}, {q_prio, zeros()}}, [&](Block& b) {
+    b.assign(q_valid, d_valid);
+    b.assign(q_rank, d_rank);
+    b.assign(q_prio, d_prio);
+  });
+  m.assign(t_valid, q_valid);
+  m.assign(t_rank, q_rank);
+  m.assign(t_prio, q_prio);
 }
 
 }  // namespace gen::blocks::top_gen
