@@ -25,9 +25,12 @@ CARVEOUT ?= OFF
 # LAZY=ON also builds the l1d_top of write allocation (L1D_TOP_LAZY:
 # tb/block_configs/gtx480_accelsim_lazy.yaml; make lockstep-lazy).
 LAZY ?= OFF
+# LAZY_MUTANTS=ON also builds the write-allocation l1d_top's assertion mutants (RTL_LAZY_MUTANTS:
+# tb/mutants/l1d_top_lazy.txt; make mutants-lazy; make test-slow builds them with ALL_NETLISTS).
+LAZY_MUTANTS ?= OFF
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
-	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) $(CMAKE_EXTRA) >/dev/null
+	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) -DRTL_LAZY_MUTANTS=$(LAZY_MUTANTS) $(CMAKE_EXTRA) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -74,6 +77,15 @@ lockstep-carveout:
 lockstep-lazy:
 	@$(MAKE) --no-print-directory build LAZY=ON
 	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_lazy'
+
+# Write allocation's assertions (TopWrittenExclusive_A, TopWrittenNoLoadHit_A) against their mutants
+# (tb/mutants/l1d_top_lazy.txt), and the unmutated model silent on the same test
+# (docs/rtl-verification.md, "Mutation tests in simulation"): only the mutant testbench is built.
+.PHONY: mutants-lazy
+mutants-lazy:
+	@$(MAKE) --no-print-directory configure LAZY_MUTANTS=ON
+	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_lazy_mutants
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(written_|lazy_)'
 
 # The conventional L1 (dcgen --variant conventional, docs/synthesis.md's policy-overhead row) in
 # lockstep with the golden model's staged gtx480 at the baseline policy (fixed 128 B, LRU, no

@@ -172,6 +172,7 @@ Run lockstep(const Config& cfg, Setup s) {
   opt.trace_file = s.waves;
   opt.fault_cycle = s.rtl_fault_cycle;
   opt.counter_base = s.counter_base;
+  opt.plusargs = tb::plusargs();  // a mutant model's +mut_<name> (rtl.mutant.* of a lockstep test)
   auto rtl = l1d::sim::make_verilated_l1(cfg, opt);
   Events events(std::min<uint32_t>(cfg.core.warps_per_sm, 255), s.event_period, s.launch_at, s.kernel_cycles);
   Run run;
@@ -801,6 +802,45 @@ TEST(L1dTopCarveout, DISABLED_ContractResizeWhileBusy) {  // TopResizeIdle_A
   run_unchecked(cfg, "mixed", 8, {.resize_cycle = 2'000});
 }
 
+// Write allocation (l1.write_allocate lazy_fetch_on_read, contract 14): tb/block_configs/
+// gtx480_accelsim_lazy.yaml's model (-DL1D_TOP_LAZY=ON; or the mutant model of
+// tb/mutants/l1d_top_lazy.txt) in lockstep with golden on 32 B requests to 96 lines (a footprint
+// below the L1's 256 lines, so lines stay and are read again): 35 % stores that write one to four
+// of a sector's 4-byte lanes (a sector absent before stays absent and is marked written), 10 % that
+// write a sector whole (it becomes valid, a written one too), 55 % loads (a written sector misses,
+// reserves and is fetched, which clears its written bit; the next load hits). The stores that find
+// their sector written or valid are hits (Accel-Sim's write hits), which only write allocation
+// allows. TopWrittenExclusive_A and TopWrittenNoLoadHit_A hold throughout; their mutants
+// (written_kept_reserved, written_load_hit) run this test and stop at them.
+TEST(L1dTopLazy, LockstepWriteAllocation) {
+  constexpr uint64_t kLazyRequests = 6'000;
+  const Config cfg =
+      l1d::load_config_file(std::string(PROJECT_SOURCE_DIR) + "/tb/block_configs/gtx480_accelsim_lazy.yaml");
+  if (!l1d::sim::has_verilated_l1(cfg)) GTEST_SKIP() << "no gtx480_lazy model in this build (-DL1D_TOP_LAZY=ON)";
+  const uint32_t warps = std::min<uint32_t>(cfg.core.warps_per_sm, 255);
+  const l1d::golden::RequestSource lazy = [warps](std::mt19937_64& rng) {
+    CoreReq q;
+    const uint32_t kind = static_cast<uint32_t>(rng() % 100);
+    q.op = kind < 45 ? l1d::MemOp::kStore : l1d::MemOp::kLoad;
+    q.size = 32;
+    q.addr = 0x38000000 + rng() % 96 * l1d::kLineBytes + rng() % 4 * 32;
+    const uint32_t off = q.addr % l1d::kLineBytes;
+    if (kind < 35) {  // a partial store: one to four lanes of 4 bytes
+      for (uint64_t lanes = 1 + rng() % 4; lanes > 0; --lanes) q.byte_mask |= l1d::ByteMask{0xF} << (off + rng() % 8 * 4);
+    } else {
+      for (uint32_t b = 0; b < 32; ++b) q.byte_mask.set(off + b);
+    }
+    for (auto& b : q.data) b = static_cast<uint8_t>(rng());
+    q.warp = q.awid = static_cast<uint8_t>(rng() % warps);
+    q.pc = 0x3800 + rng() % 8 * 8;
+    return std::optional<CoreReq>(q);
+  };
+  const auto run = lockstep(cfg, {.seed = 800, .requests = kLazyRequests, .source = lazy});
+  expect_clean(run, kLazyRequests);
+  EXPECT_GT(run.counters.hits, 0U);
+  EXPECT_GT(run.counters.partial_hits + run.counters.sector_misses, 0U);
+}
+
 // For the mutants of the on_miss reservation assertions (tb/mutants/l1d_top.txt:
 // TopReservedFillHeld_A, TopSectorReservedMergeHeld_A), which DISABLED_RtlOnGoldenInputs never
 // reaches (it runs no on_miss and no sector mode): the RTL stepped unchecked on
@@ -1026,6 +1066,63 @@ TEST(L1dTopStaged, LockstepMissWritesBackFourCopies) {
 // occ_sum_q[17] and high_q[20] (a window full of misses, then one full of hits: 12 000 hit
 // requests leave a whole C window of them even after a 5 000-cycle bypass period the misses may start).
 TEST(L1dTopStaged, LockstepDyCacheSampleAll64B) { expect_dycache_sample_all_64b(staged_config()); }
+
+// A DyCache sample (1 000 requests, threshold 50 %: policy.dycache) whose end the last request
+// decides: its first 999 requests hold exactly 500 misses, so a hit as the 1 000th keeps G = 128
+// (500 of 1 000 is not over 50 %) and a miss switches to 32 B (501, every request 32 B). This is
+// where the staged selector's decisions prepared for a hit and for a miss differ, and the idle
+// cycles before the last request (record_i low, miss_i high) are where an ungated switch would
+// show: GranStagedEqual_A's two mutants of the staged top (tb/mutants/l1d_top_staged.txt,
+// top_gran_*) run this test. One request at a time (the next one only when golden's L1 is idle),
+// so hits and misses are exact: 32 B loads of 500 fresh lines (misses), 499 loads of the last of
+// them (hits), then the last request hits that line again or misses a fresh one.
+void expect_sample_end_by_last_request(Config cfg, bool last_misses) {
+  constexpr uint64_t kSample = 1'000, kMisses = 500;
+  l1d::apply_policy_preset(cfg, "dycache");
+  ASSERT_EQ(cfg.policy.dycache.sample_requests, kSample);
+  ASSERT_EQ(cfg.policy.dycache.threshold_pct, 50U);
+  auto n = std::make_shared<uint64_t>(0);
+  auto idle = std::make_shared<bool>(true);
+  const l1d::golden::RequestSource serial = [n, idle, last_misses](std::mt19937_64&) {
+    if (!*idle) return std::optional<CoreReq>();
+    *idle = false;  // until golden has answered this one
+    const uint64_t k = (*n)++;
+    const uint64_t line = k < kMisses ? k : k < kSample - 1 || !last_misses ? kMisses - 1 : kMisses;
+    CoreReq q;
+    q.op = l1d::MemOp::kLoad;
+    q.size = 32;
+    q.addr = 0x70000000 + line * l1d::kLineBytes;
+    for (uint32_t b = 0; b < 32; ++b) q.byte_mask.set(b);
+    q.warp = q.awid = static_cast<uint8_t>(k % 8);
+    q.pc = 0x7000;
+    return std::optional<CoreReq>(q);
+  };
+  uint64_t misses_at_last = UINT64_MAX;  // golden's misses once 999 requests were counted
+  uint32_t gran_at_last = 0;
+  Setup s{.seed = 700, .requests = kSample, .source = serial,
+          .memory = {.min_latency = 20, .max_latency = 20, .ready_percent = 100}, .kernel_cycles = 4'000'000'000U};
+  s.watch = [&](const l1d::golden::L1& golden) {
+    *idle = golden.idle();
+    if (golden.counters().accesses == kSample - 1) {
+      misses_at_last = golden.counters().misses;
+      gran_at_last = golden.granularity();
+    }
+  };
+  const Run run = lockstep(cfg, s);
+  expect_clean(run, kSample);
+  EXPECT_EQ(misses_at_last, kMisses);
+  EXPECT_EQ(gran_at_last, 128U);
+  EXPECT_EQ(run.counters.accesses, kSample);
+  EXPECT_EQ(run.counters.misses, kMisses + (last_misses ? 1 : 0));
+  EXPECT_EQ(run.counters.granularity_switches, last_misses ? 1U : 0U);
+}
+
+TEST(L1dTopStaged, LockstepDyCacheSampleEndByLastRequest) {
+  for (const bool last_misses : {false, true}) {
+    SCOPED_TRACE(last_misses ? "the last request misses" : "the last request hits");
+    expect_sample_end_by_last_request(staged_config(), last_misses);
+  }
+}
 TEST(L1dTopStaged, LockstepTwoLevelWindowFull) { expect_two_level_window_full(staged_config(), 12'000); }
 
 // l1d_agcb_table's inc_idx_q[7] (a victim's hashed PC at 128 or above: PC bit 10, with 8-byte
