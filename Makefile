@@ -28,9 +28,13 @@ LAZY ?= OFF
 # LAZY_MUTANTS=ON also builds the write-allocation l1d_top's assertion mutants (RTL_LAZY_MUTANTS:
 # tb/mutants/l1d_top_lazy.txt; make mutants-lazy; make test-slow builds them with ALL_NETLISTS).
 LAZY_MUTANTS ?= OFF
+# GEOMETRIES_64 lists the 64-way presets whose l1d_top the build makes (L1D_TOP_GEOMETRIES_64:
+# qv100-accelsim, qv100, a100, separated by ';'; make lockstep-geometries-64).
+GEOMETRIES_64 ?=
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
-	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) -DRTL_LAZY_MUTANTS=$(LAZY_MUTANTS) $(CMAKE_EXTRA) >/dev/null
+	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) -DRTL_LAZY_MUTANTS=$(LAZY_MUTANTS) \
+	  -DL1D_TOP_GEOMETRIES_64='$(GEOMETRIES_64)' $(CMAKE_EXTRA) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -62,6 +66,16 @@ test-slow:
 lockstep-geometries:
 	@$(MAKE) --no-print-directory build GEOMETRIES=ON
 	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_(geometries|jips)'
+
+# The 64-way presets (qv100-accelsim, qv100, a100: 64 ways of 4 sets, 256 MSHRs) in lockstep with
+# golden (docs/verilated-l1.md, "The 64-way presets"): a build with the models of GEOMETRIES_64
+# (default qv100-accelsim; each takes minutes of Verilator and compiler time), then each preset
+# on vecadd, bfs, atax, bc x its five LRU policies at test scale, in lockstep and with the verilated
+# L1's statistics equal to the golden L1's.
+.PHONY: lockstep-geometries-64
+lockstep-geometries-64:
+	@$(MAKE) --no-print-directory build GEOMETRIES_64='$(or $(GEOMETRIES_64),qv100-accelsim)'
+	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_(qv100|a100)'
 
 # carveout adaptive (contract 15) in lockstep with golden: a build with the gtx480_carveout model, then
 # make run workloads on tb/block_configs/gtx480_carveout.yaml x the policies its LRU model serves.

@@ -88,6 +88,22 @@ if(L1D_TOP_GEOMETRIES)
                  --preset gtx1080-jips)
 endif()
 
+# The 64-way l1d_tops of the sector presets (issue 24): qv100-accelsim, qv100 and a100 (64 ways of 4
+# sets, arrays of 16 or 24 sets for their adaptive carveout, 256 MSHRs, a 16-entry miss queue, 64
+# warps), each generated from its preset with LRU. Their generation keys differ (write_allocate,
+# mshr_max_merge, the unified size), so each is a model of its own; one model runs every policy of
+# its preset that shares its replacement. L1D_TOP_GEOMETRIES_64 lists the presets to build (empty
+# by default and in make test; make lockstep-geometries builds qv100-accelsim's): each costs
+# minutes of Verilator and compiler time (docs/verilated-l1.md, "The 64-way presets").
+set(L1D_TOP_GEOMETRIES_64 "" CACHE STRING "64-way presets with a verilated l1d_top: qv100-accelsim, qv100, a100 (gpusim --l1 lockstep)")
+foreach(_p64 ${L1D_TOP_GEOMETRIES_64})
+  if(NOT _p64 MATCHES "^(qv100-accelsim|qv100|a100)$")
+    message(FATAL_ERROR "L1D_TOP_GEOMETRIES_64: '${_p64}' is not one of qv100-accelsim, qv100, a100")
+  endif()
+  string(REPLACE "-" "_" _tag64 ${_p64})
+  _l1d_top_model(${_tag64} "${_p64}" "${CMAKE_SOURCE_DIR}/configs/${_p64}.yaml" "${_p64}" "" --preset ${_p64})
+endforeach()
+
 # The l1d_top of an adaptive carveout (contract 15): tb/block_configs/gtx480_carveout.yaml, gtx480's
 # geometry with arrays of 64 sets, a common-tag for 32 and the active count as cfg_set_bits_i, which
 # gpusim sets at each kernel start (l1.lockstep_carveout, tb_l1d_top's L1dTopCarveout). Its own
