@@ -25,9 +25,12 @@ CARVEOUT ?= OFF
 # LAZY=ON also builds the l1d_top of write allocation (L1D_TOP_LAZY:
 # tb/block_configs/gtx480_accelsim_lazy.yaml; make lockstep-lazy).
 LAZY ?= OFF
+# STAGED_SECTOR=ON also builds the staged l1d_top in sector mode (L1D_TOP_STAGED_SECTOR:
+# tb/block_configs/gtx480_staged_sector.yaml; make lockstep-staged-sector).
+STAGED_SECTOR ?= OFF
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
-	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) $(CMAKE_EXTRA) >/dev/null
+	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) -DL1D_TOP_STAGED_SECTOR=$(STAGED_SECTOR) $(CMAKE_EXTRA) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -74,6 +77,13 @@ lockstep-carveout:
 lockstep-lazy:
 	@$(MAKE) --no-print-directory build LAZY=ON
 	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_lazy'
+
+# Sector mode on the staged pipe (contract 14, 16.5) in lockstep with golden: a build with the
+# gtx480_staged_sector model, then six make run workloads x the policies its LRU model serves.
+.PHONY: lockstep-staged-sector
+lockstep-staged-sector:
+	@$(MAKE) --no-print-directory build STAGED_SECTOR=ON
+	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_staged_sector$$'
 
 # The conventional L1 (dcgen --variant conventional, docs/synthesis.md's policy-overhead row) in
 # lockstep with the golden model's staged gtx480 at the baseline policy (fixed 128 B, LRU, no

@@ -205,7 +205,7 @@ void Top::staged_control() {
 // chunks and pending carries the reader adds. The granularity switch's registered pulse comes a
 // cycle after the decision already, so it goes in as it comes.
 void Top::staged_counters() {
-  const auto& names = counter_names();
+  const std::vector<std::string> names = pipe_counter_names();
   const unsigned n = static_cast<unsigned>(names.size());
   Expr switched = m.logic("gran_switched");
   m.assign(switched, sel_switch & dynamic);
