@@ -335,11 +335,9 @@ class Mshr final : public RtlBlock {
       Expr copied_q = m.logic("copied_q", entries * kSectors);
       m.always_ff({{copied_q, zeros()}}, [&](Block& b) {
         b.for_("i", 0, entries, [&](Block& body, const Expr& i) {
-          body.if_(alloc_ok.land(free_entry_o.eq(cast(entry_w, i))),
-                   [&](Block& t) { t.assign(copied_q.part(i * kSectors, kSectors), zeros()); });
-          body.if_(buf_wr_entry.eq(cast(entry_w, i)), [&](Block& t) {
-            t.assign(copied_q.part(i * kSectors, kSectors), copied_q.part(i * kSectors, kSectors) | buf_wr);
-          });
+          const Expr q = copied_q.part(i * kSectors, kSectors);
+          body.assign(q, mux(alloc_ok.land(free_entry_o.eq(cast(entry_w, i))), zeros(), q) |
+                             mux(buf_wr_entry.eq(cast(entry_w, i)), buf_wr, zeros()));
         });
       });
       m.assign(rd_buffered, copied_q.part(rd_entry * kSectors, kSectors));

@@ -217,7 +217,7 @@ class Top {
   void staged_sector_fill(const std::vector<Expr>& fp);  // the held way's fill (l1d_top_staged_fill.cpp)
   void staged_sector_buffer(const Expr& row, const Expr& buf_any);
   std::vector<Conn> staged_buffer_ports();  // l1d_mshr's staged buffer inputs (l1d_top_staged_data.cpp)  // the MSHR buffer's bytes at D (l1d_top_staged_data.cpp)
-  Expr buf_wr_d_, buf_entry_d_, buf_data_d_;  // l1d_mshr's staged buffer write (staged_sector_)
+  Expr buf_wr_d_, buf_entry_d_, buf_data_d_, buf_pending_;  // l1d_mshr's staged buffer write (staged_sector_)
   // l1.write_allocate lazy_fetch_on_read (rtl_written_state: the single-cycle array has a written bit
   // per slot): lazy_ is the option on (sector mode written through); the row's written bits and their
   // write; a store's allocation: it writes (actor flag), its way, whether it may (held, or a way

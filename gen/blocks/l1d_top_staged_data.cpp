@@ -134,13 +134,25 @@ std::vector<Conn> Top::staged_buffer_ports() {
 // Sector mode (contract 14, 16.5): the sectors M2's alloc or add buffers, its entry and the held way go
 // to D, where the way's line (slot s holds chunk s) is read out of C's row into the MSHR's buffer.
 void Top::staged_sector_buffer(const Expr& row, const Expr& buf_any) {
-  const std::vector<Expr> d = pipe_to_d(
-      {{"buf_wr", mux(buf_any, s1_buffer, zeros())}, {"buf_entry", mux(mshr_alloc, p_free_entry, p_merge_entry)},
-       {"buf_way", m_way}},
-      {kSlots, mshr_bits_, way_bits_}, 1);
-  m.assign(buf_wr_d_, d[0]);
-  m.assign(buf_entry_d_, d[1]);
-  m.assign(buf_data_d_, select_part(row, d[2], ways_, kLineBits));
+  Expr wr_c = m.logic("buf_wr_c_q", kSlots), wr_d = m.logic("buf_wr_d_q", kSlots);
+  Expr entry_c = m.logic("buf_entry_c_q", mshr_bits_), entry_d = m.logic("buf_entry_d_q", mshr_bits_);
+  Expr way_c = m.logic("buf_way_c_q", way_bits_), way_d = m.logic("buf_way_d_q", way_bits_);
+  m.always_ff({{wr_c, zeros()}, {wr_d, zeros()}}, [&](Block& b) {
+    b.assign(wr_c, mux(buf_any, s1_buffer, zeros()));
+    b.assign(wr_d, wr_c);
+  });
+  m.always_ff_noreset([&](Block& b) {
+    b.assign(entry_c, mux(mshr_alloc, p_free_entry, p_merge_entry));
+    b.assign(entry_d, entry_c);
+    b.assign(way_c, m_way);
+    b.assign(way_d, way_c);
+  });
+  m.comment("A buffer write on its way to D keeps the edge from being quiet (quiet_o).");
+  buf_pending_ = m.logic("buf_pending");
+  m.assign(buf_pending_, buf_any | red_or(wr_c) | red_or(wr_d));
+  m.assign(buf_wr_d_, wr_d);
+  m.assign(buf_entry_d_, entry_d);
+  m.assign(buf_data_d_, select_part(row, way_d, ways_, kLineBits));
 }
 
 // ---------------------------------------------------------------------------------------

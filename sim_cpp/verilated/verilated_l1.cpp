@@ -740,11 +740,11 @@ std::unique_ptr<RtlL1Port> make_rtl_l1(const Config& cfg, const VerilatedOptions
   // The reference-faithful L1 options are golden-only until RTL v2 (docs/l1d-microarchitecture.md 13).
   if (const std::string field = rtl_unsupported_l1_option(cfg.l1); !field.empty())
     throw ConfigError(fmt::format("--l1 verilated/lockstep: preset {} sets {}, which the RTL l1d_top does not "
-                                  "implement (it runs carveout fixed and, on the single-cycle pipe, adaptive, sector on the single-cycle pipe, "
+                                  "implement (it runs carveout fixed and, on the single-cycle pipe, adaptive, sector (on the staged pipe with on_fill and stall), "
                                   "on_fill, stall, on_miss, block and (with sector) sector merging on "
                                   "the single-cycle pipe without write_back, any bypass_fetch, any write_policy, any "
                                   "kernel_end, any hit_latency_at, through_l1 and, on the single-cycle pipe, direct, "
-                                  "and write_allocate none and, with sector, lazy_fetch_on_read); "
+                                  "and write_allocate none and, on the single-cycle pipe with sector, lazy_fetch_on_read); "
                                   "run it with --l1 golden",
                                   cfg.name, field));
   if (const ModelEntry* e = find_model(cfg, opt.netlist)) return e->make(cfg, opt);
