@@ -31,10 +31,13 @@ LAZY_MUTANTS ?= OFF
 # GEOMETRIES_64 lists the 64-way presets whose l1d_top the build makes (L1D_TOP_GEOMETRIES_64:
 # qv100-accelsim, qv100, a100, separated by ';'; make lockstep-geometries-64).
 GEOMETRIES_64 ?=
+# STAGED_SECTOR=ON also builds the staged l1d_top in sector mode (L1D_TOP_STAGED_SECTOR:
+# tb/block_configs/gtx480_staged_sector.yaml; make lockstep-staged-sector).
+STAGED_SECTOR ?= OFF
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
 	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) -DRTL_LAZY_MUTANTS=$(LAZY_MUTANTS) \
-	  -DL1D_TOP_GEOMETRIES_64='$(GEOMETRIES_64)' $(CMAKE_EXTRA) >/dev/null
+	  -DL1D_TOP_GEOMETRIES_64='$(GEOMETRIES_64)' -DL1D_TOP_STAGED_SECTOR=$(STAGED_SECTOR) $(CMAKE_EXTRA) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -100,6 +103,13 @@ mutants-lazy:
 	@$(MAKE) --no-print-directory configure LAZY_MUTANTS=ON
 	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_lazy_mutants
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(written_|lazy_)'
+
+# Sector mode on the staged pipe (contract 14, 16.5) in lockstep with golden: a build with the
+# gtx480_staged_sector model, then six make run workloads x the policies its LRU model serves.
+.PHONY: lockstep-staged-sector
+lockstep-staged-sector:
+	@$(MAKE) --no-print-directory build STAGED_SECTOR=ON
+	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_staged_sector$$'
 
 # The conventional L1 (dcgen --variant conventional, docs/synthesis.md's policy-overhead row) in
 # lockstep with the golden model's staged gtx480 at the baseline policy (fixed 128 B, LRU, no

@@ -976,7 +976,10 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   // dirty state, below) and write_allocate lazy_fetch_on_read (a written bit per slot, generated for such
   // a configuration: gen/blocks/block.h rtl_written_state; the loader allows it only with sector true and
   // write_through). mshr_merge sector needs sector true (the loader refuses it without).
-  if (c.sector && c.pipeline == L1Pipeline::kStaged) return "l1.sector: true with l1.pipeline: staged";
+  // The staged l1d_top runs sector mode generated for it (contract 16.5, "Sector mode"), with on_fill
+  // and merging stall (below) and no write allocation (its written bits are the single-cycle array's).
+  if (c.write_allocate != WriteAllocate::kNone && c.pipeline == L1Pipeline::kStaged)
+    return "l1.write_allocate: " + to_string(c.write_allocate) + " with l1.pipeline: staged";
   // carveout adaptive: the single-cycle l1d_top's cfg_set_bits_i over arrays of the largest L1's sets
   // (contract 15); the staged pipe's generator refuses it.
   if (c.carveout != Carveout::kFixed && c.pipeline == L1Pipeline::kStaged)

@@ -73,10 +73,16 @@ TEST(FidelityFields, DefaultsAreTheRealisticL1TheRtlImplements) {
     sector.write_policy = WritePolicy::kWriteThrough;
   }
   sector.mshr_merge = MshrMerge::kStall;
-  sector.pipeline = L1Pipeline::kStaged;
-  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.sector: true with l1.pipeline: staged");
+  sector.pipeline = L1Pipeline::kStaged;  // built: the staged l1d_top generated for sector mode (contract 16.5)
+  EXPECT_EQ(rtl_unsupported_l1_option(sector), "");
+  sector.allocation = AllocationPolicy::kOnMiss;  // the staged pipe's sector mode is on_fill and stall only
+  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.allocation: on_miss with l1.pipeline: staged");
+  sector.allocation = AllocationPolicy::kOnFill;
+  sector.mshr_merge = MshrMerge::kSector;
+  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.mshr_merge: sector with l1.pipeline: staged");
+  sector.mshr_merge = MshrMerge::kStall;
   sector.write_allocate = WriteAllocate::kLazyFetchOnRead;  // still refused for the staged pipe's sector mode
-  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.sector: true with l1.pipeline: staged");
+  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.write_allocate: lazy_fetch_on_read with l1.pipeline: staged");
   sector.pipeline = L1Pipeline::kSingleCycle;
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "");  // built (contract 14, "Write allocation")
 }

@@ -51,4 +51,19 @@ inline CoreDecisionPorts core_decision_ports(Module& m, unsigned ways, unsigned 
   return p;
 }
 
+// Sector mode's lookup answers (contract 14) on the tag compares of the request's line (copy with
+// sectors 4'hF) and the row's valid / reserved / any-dirty bits, replacing section 4's answers
+// (c_*, c) while `sector` is 1. Emitted into the module given: l1d_core_match (single-cycle) and the
+// staged l1d_top's M2 (gen/blocks/l1d_top_staged_match.cpp). Defined in l1d_core_match.cpp.
+struct SectorIo {
+  Expr sector, store, needed, common_eq, copy, row_valid, row_reserved, row_dirty_any;
+  Expr c_fetch, c_probe, c_bypass_fetch;  // section 4's
+  Expr fetch, probe, bypass_fetch, held;  // the outputs
+  // l1.write_allocate lazy_fetch_on_read (rtl_written_state; else empty): the row's written slots, the
+  // option being on (sector mode written through), the held way's written slots of the line.
+  Expr row_written, lazy, written;
+};
+void core_match_sector_outputs(Module& m, unsigned ways, unsigned way_bits, const SectorIo& io,
+                               const CoreDecisionPorts& c, const CoreDecisionPorts& o);
+
 }  // namespace gen::blocks

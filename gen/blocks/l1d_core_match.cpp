@@ -23,19 +23,12 @@ namespace {
 
 constexpr unsigned kSlots = 4;
 
-struct SectorIo {
-  Expr sector, store, needed, common_eq, copy, row_valid, row_reserved, row_dirty_any;
-  Expr c_fetch, c_probe, c_bypass_fetch;  // section 4's
-  Expr fetch, probe, bypass_fetch, held;  // the outputs
-  // l1.write_allocate lazy_fetch_on_read (rtl_written_state; else empty): the row's written slots, the
-  // option being on (sector mode written through), the held way's written slots of the line.
-  Expr row_written, lazy, written;
-};
-
 // Contract section 14 (RTL paragraph): with cfg_sector_i the lookup is the sector cache's, else
 // section 4's answers pass through. golden::L1::sector_line / sector_load / sector_store.
-void sector_outputs(Module& m, unsigned ways, unsigned way_bits, const SectorIo& io, const CoreDecisionPorts& c,
-                    const CoreDecisionPorts& o) {
+}  // namespace
+
+void core_match_sector_outputs(Module& m, unsigned ways, unsigned way_bits, const SectorIo& io,
+                               const CoreDecisionPorts& c, const CoreDecisionPorts& o) {
   m.comment("Sector mode: the valid slots of the request's line per way, the held way (the lowest with a valid");
   m.comment("or reserved one, one-hot; a line is held by at most one way: golden sector_line), its valid and");
   m.comment("any-dirty masks.");
@@ -121,6 +114,8 @@ void sector_outputs(Module& m, unsigned ways, unsigned way_bits, const SectorIo&
   m.assign(o.cp_wb, mux(io.sector, s_wb, c.cp_wb));
   m.assign(o.dirty_n, mux(io.sector, cast(3, countones(s_wb)), c.dirty_n));
 }
+
+namespace {
 
 class CoreMatch final : public RtlBlock {
  public:
@@ -235,7 +230,7 @@ class CoreMatch final : public RtlBlock {
                 {"hit_way_o", c.hit_way}, {"hit_slots_o", c.hit_slots}, {"copies_o", c.copies},
                 {"cp_way_o", c.cp_way}, {"cp_slot_o", c.cp_slot}, {"cp_wb_o", c.cp_wb}, {"cp_off_o", c.cp_off},
                 {"writebacks_o", c.dirty_n}});
-    sector_outputs(m, ways, way_bits, SectorIo{cfg_sector, store, needed, common_eq, copy, row_valid, row_reserved, row_dirty_any,
+    core_match_sector_outputs(m, ways, way_bits, SectorIo{cfg_sector, store, needed, common_eq, copy, row_valid, row_reserved, row_dirty_any,
                                                c_fetch, c_probe, c_bypass_fetch, fetch, probe, bypass_fetch,
                                                held_line, row_written, lazy_on, written_s},
                    c, CoreDecisionPorts{hit, partial, hit_way, hit_slots, copies, cp_way, cp_slot, cp_wb, cp_off,

@@ -94,6 +94,13 @@ class Mshr final : public RtlBlock {
     Expr alloc_buffer = m.input("alloc_buffer_i", kSectors);
     Expr add_buffer = m.input("add_buffer_i", kSectors);
     Expr buffer_data = m.input("buffer_data_i", kDataBits);
+    // The staged pipe in sector mode (contract 16.5): the array's bytes arrive at D, two cycles after
+    // the alloc or add at M2, so the buffer's memories take them then (buf_wr_i: the sectors,
+    // buf_wr_entry_i: the entry), and the read takes a sector from the buffer once it is written there.
+    const bool late_buffer = cfg.l1.pipeline == l1d::L1Pipeline::kStaged && cfg.l1.sector;
+    if (late_buffer) mshr_describe_late_buffer(m);
+    Expr buf_wr = late_buffer ? m.input("buf_wr_i", kSectors) : Expr();
+    Expr buf_wr_entry = late_buffer ? m.input("buf_wr_entry_i", entry_w) : Expr();
     // Memory response.
     Expr resp = m.input("resp_i");
     Expr resp_entry = m.input("resp_entry_i", entry_w);
@@ -322,20 +329,34 @@ class Mshr final : public RtlBlock {
     m.comment("from the memory the entry's buffered bit names.");
     const unsigned sector_bits = kDataBits / kSectors;
     Expr rd_buffered = m.logic("rd_buffered", kSectors);
-    m.assign(rd_buffered, buffered.part(rd_entry * kSectors, kSectors));
+    if (late_buffer) {
+      m.comment("Staged sector mode: per entry, the buffered sectors whose bytes the buffer holds (set by the");
+      m.comment("write at D, cleared when the entry is allocated); the probe reads buffered, set at the alloc or add.");
+      Expr copied_q = m.logic("copied_q", entries * kSectors);
+      m.always_ff({{copied_q, zeros()}}, [&](Block& b) {
+        b.for_("i", 0, entries, [&](Block& body, const Expr& i) {
+          const Expr q = copied_q.part(i * kSectors, kSectors);
+          body.assign(q, mux(alloc_ok.land(free_entry_o.eq(cast(entry_w, i))), zeros(), q) |
+                             mux(buf_wr_entry.eq(cast(entry_w, i)), buf_wr, zeros()));
+        });
+      });
+      m.assign(rd_buffered, copied_q.part(rd_entry * kSectors, kSectors));
+    } else {
+      m.assign(rd_buffered, buffered.part(rd_entry * kSectors, kSectors));
+    }
     m.gen_for("g_data", "gs", 0, kSectors, [&](Scope& g, const Expr& sec) {
       Expr we = g.logic("we");
       Expr buf_we = g.logic("buf_we");
       Expr fetched = g.logic("fetched", sector_bits);
       Expr copied = g.logic("copied", sector_bits);
       g.assign(we, resp & (resp_sectors.eq(zeros()) | resp_sectors[sec]));
-      g.assign(buf_we, (alloc_ok & alloc_buffer[sec]) | (add_ok & add_buffer[sec]));
+      g.assign(buf_we, late_buffer ? buf_wr[sec] : (alloc_ok & alloc_buffer[sec]) | (add_ok & add_buffer[sec]));
       g.instance("u_data", ram, {{"Words", entries}, {"Width", Expr(sector_bits)}},
                  {{"clk_i", clk}, {"wr_en_i", we}, {"wr_addr_i", resp_entry},
                   {"wr_data_i", resp_data.part(sec * sector_bits, sector_bits)},
                   {"rd_addr_i", rd_entry}, {"rd_data_o", fetched}});
       g.instance("u_buffer", ram, {{"Words", entries}, {"Width", Expr(sector_bits)}},
-                 {{"clk_i", clk}, {"wr_en_i", buf_we}, {"wr_addr_i", req_entry},
+                 {{"clk_i", clk}, {"wr_en_i", buf_we}, {"wr_addr_i", late_buffer ? buf_wr_entry : req_entry},
                   {"wr_data_i", buffer_data.part(sec * sector_bits, sector_bits)},
                   {"rd_addr_i", rd_entry}, {"rd_data_o", copied}});
       g.assign(data_rd_word.part(sec * sector_bits, sector_bits), mux(rd_buffered[sec], copied, fetched));

@@ -24,6 +24,13 @@ void mshr_validate(const l1d::Config& cfg) {
   }
 }
 
+void mshr_describe_late_buffer(Module& m) {
+  m.describe("Staged sector mode: buffer_data_i's bytes come two cycles after the alloc or add (stage D):");
+  m.describe("buf_wr_i names the sectors to write into entry buf_wr_entry_i's buffer, and rd_data_o takes a");
+  m.describe("buffered sector from the buffer only once it is written there (else from the fill data, which");
+  m.describe("holds the same bytes when the entry fetched it).");
+}
+
 void mshr_describe(Module& m) {
   m.describe("MSHR file of the L1 (docs/l1d-microarchitecture.md sections 4-6, golden::Mshr): Entries entries,");
   m.describe("each one 128 B memory line (line = address >> 7) with the sectors its read fetches, the fill");

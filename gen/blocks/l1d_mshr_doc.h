@@ -12,6 +12,8 @@ namespace gen::blocks {
 void mshr_validate(const l1d::Config& cfg);
 // The module description of l1d_mshr (its header comment in the emitted SystemVerilog).
 void mshr_describe(Module& m);
+// The staged pipe in sector mode: the buffer's write port at stage D (contract 16.5).
+void mshr_describe_late_buffer(Module& m);
 
 // The signals l1d_mshr's assertions read.
 struct MshrAssertSignals {

@@ -51,6 +51,8 @@ Module Top::build() {
     throw l1d::ConfigError("l1d_top: l1.allocation on_miss runs on l1.pipeline single_cycle only (contract 13.1)");
   if (staged_ && adaptive_)
     throw l1d::ConfigError("l1d_top: l1.carveout adaptive runs on l1.pipeline single_cycle only (contract 15)");
+  if (staged_ && lazy_gen_)
+    throw l1d::ConfigError("l1d_top: l1.write_allocate lazy_fetch_on_read runs on l1.pipeline single_cycle only (contract 14)");
   if (staged_ && cfg_.l1.mshr_merge != l1d::MshrMerge::kStall)
     throw l1d::ConfigError("l1d_top: l1.mshr_merge " + l1d::to_string(cfg_.l1.mshr_merge) +
                            " runs on l1.pipeline single_cycle only (contract 13.3, 14)");
@@ -340,14 +342,15 @@ void Top::storage() {
   m.assign(s1_probe_needed, mux(sector_, s1_fetch, s1_needed));
   s1_buffer = m.logic("s1_buffer", kSlots);
   s1_held_data = m.logic("s1_held_data", kLineBits);
-  if (staged_) m.assign(s1_buffer, zeros()), m.assign(s1_held_data, zeros());  // else in s1_decision
+  // Staged: the MSHR buffer's bytes come at D in sector mode (l1d_top_staged_data.cpp).
+  const std::vector<Conn> late_buffer = staged_ ? staged_buffer_ports() : std::vector<Conn>{};
   // Staged: the fill step's entry is read at M1 and registered into M2 (staged_fill_read).
   const std::vector<Expr> rd = staged_ ? staged_fill_read()
                                        : std::vector<Expr>{mr_valid, mr_filled, mr_line, mr_sectors, mr_bypass,
                                                            mr_hpc, mr_awid, mr_token, mr_l2, mr_count, mr_data,
                                                            mr_id, mr_warp, mr_mask, mr_reserve};
   m.instance("u_mshr", mshr_block().module(cfg_), {},
-             {{"clk_i", clk}, {"rst_ni", rst},
+             with_extra(late_buffer, {{"clk_i", clk}, {"rst_ni", rst},
               {"probe_line_i", s1_line}, {"probe_needed_i", s1_probe_needed}, {"probe_fetch_i", s1_probe_eff},
               {"probe_store_i", s1_store_q}, {"block_i", block_}, {"merge_o", p_merge}, {"merge_full_o", p_merge_full},
               {"merge_entry_o", p_merge_entry}, {"conflict_o", p_conflict}, {"free_o", p_free},
@@ -372,7 +375,7 @@ void Top::storage() {
               {"cnt_entry_i", staged_ ? fill_cursor_entry : fill_head},
               {"cnt_count_o", staged_ ? fill_cursor_count : m.logic("unused_cnt_count", count_bits_)},
               {"cnt_line_o", staged_ ? fill_cursor_line : m.logic("unused_cnt_line", line_bits_)},
-              {"release_i", mshr_release}, {"release_entry_i", fill_head}});
+              {"release_i", mshr_release}, {"release_entry_i", fill_head}}));
   Expr unused_mr = m.logic("unused_mr");
   m.assign(unused_mr, mr_valid ^ mr_filled);
 }

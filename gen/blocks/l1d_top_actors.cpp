@@ -127,7 +127,7 @@ void Top::actors() {
           cb.item(lit(2, 1), [&](Block& v) { inc(v, "misses_64", lit(1, 1)); });
           cb.default_([&](Block& v) { inc(v, "misses_128", lit(1, 1)); });
         });
-        if (!staged_) {  // sector mode (contract 14): a miss whose line a way holds
+        if (!staged_ || staged_sector_) {  // sector mode (contract 14): a miss whose line a way holds
           u.if_(s1_held, [&](Block& v) {
             inc(v, "sector_misses", lit(1, 1));
             v.unique_case(s1_size_q, [&](CaseBuilder& cb) {

@@ -81,6 +81,7 @@ class Top {
     staged_ = cfg.l1.pipeline == l1d::L1Pipeline::kStaged;
     adaptive_ = rtl_adaptive_sets(cfg);
     lazy_gen_ = rtl_written_state(cfg);
+    staged_sector_ = staged_ && cfg.l1.sector;
     check_top_variant(top_variant(), cfg);  // dcgen --variant (gen/blocks/l1d_top_variant.h)
     conventional_ = top_variant() == TopVariant::kConventional;
   }
@@ -208,7 +209,16 @@ class Top {
   std::vector<Conn> with_set_bits(std::vector<Conn> ports) const;
   Expr s1_held, s1_buffer, s1_held_data, fill_held;
   Expr res_held, pl_held, s1_res_slots;  // on_miss in sector mode (l1d_top_reserve.cpp)
-  Expr sector_;   // l1.sector (cfg_sector_i; constant 0 in the staged pipe)
+  Expr sector_;   // l1.sector (cfg_sector_i; constant 0 in a staged pipe generated without sector mode)
+  // The staged pipe generated for l1.sector true (contract 16.5, "Sector mode"): sector mode's logic is
+  // emitted and cfg_sector_i turns it on; otherwise the staged l1d_top has none (sector_ is 0).
+  bool staged_sector_ = false;
+  // The way holding a fill's line at M2 (sector mode): emitted by fill_held_search (l1d_top_units.cpp).
+  std::pair<Expr, Expr> fill_held_search();  // {any way holds it (per way), the held way}
+  void staged_sector_fill(const std::vector<Expr>& fp);  // the held way's fill (l1d_top_staged_fill.cpp)
+  void staged_sector_buffer(const Expr& row, const Expr& buf_any);
+  std::vector<Conn> staged_buffer_ports();  // l1d_mshr's staged buffer inputs (l1d_top_staged_data.cpp)  // the MSHR buffer's bytes at D (l1d_top_staged_data.cpp)
+  Expr buf_wr_d_, buf_entry_d_, buf_data_d_, buf_pending_;  // l1d_mshr's staged buffer write (staged_sector_)
   // l1.write_allocate lazy_fetch_on_read (rtl_written_state: the single-cycle array has a written bit
   // per slot): lazy_ is the option on (sector mode written through); the row's written bits and their
   // write; a store's allocation: it writes (actor flag), its way, whether it may (held, or a way

@@ -122,7 +122,7 @@ void Top::ports() {
   sector_merge_ = m.logic("sector_merge");
   m.assign(sector_merge_, staged_ ? Expr(bit(false)) : cfg_merge.eq(lit(2, 2)));
   sector_ = m.logic("sector");
-  m.assign(sector_, staged_ ? Expr(bit(false)) : cfg_sector);
+  m.assign(sector_, staged_ && !staged_sector_ ? Expr(bit(false)) : cfg_sector);
   if (lazy_gen_) {  // l1.write_allocate lazy_fetch_on_read: legal only in sector mode, written through
     lazy_ = m.logic("lazy_alloc");
     m.assign(lazy_, cfg_sector & cfg_write.eq(lit(2, 1)));
@@ -135,7 +135,13 @@ void Top::ports() {
     m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
       v.comment("The staged pipe runs allocation on_fill and mshr_merge stall only (contract 13.1, 13.3), and no");
       v.comment("sector mode (contract 14).");
-      v.assert_clocked("TopStagedOnFillStall_A", !(cfg_alloc | red_or(cfg_merge) | cfg_sector));
+      if (staged_sector_) {  // generated for sector mode: cfg_sector_i turns it on (contract 16.5)
+        v.assert_clocked("TopStagedOnFillStall_A", !(cfg_alloc | red_or(cfg_merge)));
+        v.comment("Sector mode runs G = 128 (fixed128; contract 14).");
+        v.assert_clocked("TopSectorScope_A", (!cfg_sector).lor(cfg_gran.eq(lit(2, 0))));
+      } else {
+        v.assert_clocked("TopStagedOnFillStall_A", !(cfg_alloc | red_or(cfg_merge) | cfg_sector));
+      }
     });
   } else {
     m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
@@ -202,12 +208,12 @@ void Top::ports() {
   quiet_o = m.output("quiet_o");
   gran_o = m.output("gran_o", 2);
   for (const std::string& n : counter_names()) cnt_o.push_back(m.output("cnt_" + n + "_o", kCounterBits));
-  if (!staged_) {
-    for (const std::string& n : option_counter_names()) cnt_o.push_back(m.output("cnt_" + n + "_o", kCounterBits));
-  }
+  const std::vector<std::string> names = pipe_counter_names();
+  for (size_t i = counter_names().size(); i < names.size(); ++i)  // the option counters this pipe keeps
+    cnt_o.push_back(m.output("cnt_" + names[i] + "_o", kCounterBits));
   // Staged: the counters are carry-save (l1d_perf_counters): cnt_*_o are four 16-bit chunks and
   // counter i's carries out of chunks 0-2 are bits 3i..3i+2 here; the reader adds them.
-  if (staged_) cnt_carry_o_ = m.output("cnt_carry_o", static_cast<unsigned>(counter_names().size()) * 3);
+  if (staged_) cnt_carry_o_ = m.output("cnt_carry_o", static_cast<unsigned>(names.size()) * 3);
 }
 
 }  // namespace gen::blocks::top_gen

@@ -19,8 +19,13 @@ void Top::miss_reserve() {
   if (staged_) {  // allocation on_fill: the fill's block, S1's own fetch and copies
     m.assign(pl_valid, t_valid);
     m.assign(pl_common, fill_common);
-    m.assign(pl_slots, fill_slots);
-    m.assign(pl_first, fill_first);
+    if (staged_sector_) {  // a sector fill places a whole line, its sectors at their own slots
+      m.assign(pl_slots, mux(sector_, lit(3, 4), fill_slots));
+      m.assign(pl_first, mux(sector_, lit(2, 0), fill_first));
+    } else {
+      m.assign(pl_slots, fill_slots);
+      m.assign(pl_first, fill_first);
+    }
     m.assign(pl_ct, fill_chunk_tag.slice(ct_bits_ - 1, 2));
     m.assign(s1_fetch_eff, s1_fetch);
     m.assign(s1_probe_eff, s1_probe_sectors);

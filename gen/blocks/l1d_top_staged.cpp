@@ -205,7 +205,7 @@ void Top::staged_control() {
 // chunks and pending carries the reader adds. The granularity switch's registered pulse comes a
 // cycle after the decision already, so it goes in as it comes.
 void Top::staged_counters() {
-  const auto& names = counter_names();
+  const std::vector<std::string> names = pipe_counter_names();
   const unsigned n = static_cast<unsigned>(names.size());
   Expr switched = m.logic("gran_switched");
   m.assign(switched, sel_switch & dynamic);
@@ -267,8 +267,8 @@ void Top::staged_outputs() {
   for (size_t i = 0; i < inc_q_.size(); ++i)
     if (i != 0) pending.push_back(red_or(inc_q_[i]));  // inc_q_[0] is cycles: always 1
   m.assign(incs, red_or(concat(pending)));
-  m.assign(quiet_o, pipe_empty & mq_count_q.eq(zeros()) & fi_empty & !flushing_q & !incs & !sel_switch &
-                        cfg_bypass.ne(lit(3, 2)));
+  Expr quiet = pipe_empty & mq_count_q.eq(zeros()) & fi_empty & !flushing_q & !incs & !sel_switch & cfg_bypass.ne(lit(3, 2));
+  m.assign(quiet_o, staged_sector_ ? quiet & !buf_pending_ : quiet);  // sector mode: the MSHR buffer's write at D
   staged_assertions();
 }
 

@@ -48,15 +48,21 @@ void Top::staged_data() {
   Expr rd_ways = m.logic("data_rd_ways", ways_);
   Expr lane_used = m.logic("lane_used", kSlots);
   m.assign(lane_used, mux(load_hit, repl(kSlots, bit(true)), wb_en));
+  Expr buf_any;  // sector mode: a load miss buffers valid sectors of the held way (its bytes read at C)
+  if (staged_sector_) {
+    buf_any = m.logic("buf_any");
+    m.assign(buf_any, (mshr_alloc | mshr_add) & red_or(s1_buffer));
+  }
   m.always_comb({{rd_ways, zeros()}}, [&](Block& b) {
     for (unsigned k = 0; k < kSlots; ++k) {
       b.if_(lane_used[Expr(k)], [&](Block& t) {
         t.assign(rd_ways[lane_way.part(Expr(k * way_bits_), way_bits_)], bit(true));
       });
     }
+    if (staged_sector_) b.if_(buf_any, [&](Block& t) { t.assign(rd_ways[m_way], bit(true)); });
   });
   Expr rd_en = m.logic("data_rd_en");
-  m.assign(rd_en, load_hit | red_or(wb_en));
+  m.assign(rd_en, staged_sector_ ? load_hit | red_or(wb_en) | buf_any : load_hit | red_or(wb_en));
   Expr wr_en = m.logic("data_wr_en");
   Expr data_way = m.logic("data_wr_way", way_bits_);
   Expr wr_be = m.logic("data_wr_be", kMaskBits);
@@ -107,6 +113,46 @@ void Top::staged_data() {
   m.always_ff_noreset([&](Block& b) { b.assign(resp_data_r_, resp_bytes); });
   wb_pay_ = wb_payloads(d_wb_dirty, lane_data);
   staged_batch_ = {d_wb_en, d_wb_off, d_wb_req, d_final, d_final_off, d_final_req, d_st};
+  if (staged_sector_) staged_sector_buffer(row, buf_any);
+}
+
+// l1d_mshr's buffer inputs at M2 (s1_buffer, s1_held_data) and its staged write port: in sector mode
+// (staged_sector_) a load's valid needed sectors, whose bytes come at D (staged_sector_buffer).
+std::vector<Conn> Top::staged_buffer_ports() {
+  if (!staged_sector_) {
+    m.assign(s1_buffer, zeros()), m.assign(s1_held_data, zeros());
+    return {};
+  }
+  m.comment("Sector mode: a load's needed sectors that are valid (needed & ~fetch); their bytes come at D.");
+  m.assign(s1_buffer, mux(sector_ & !s1_store_q, s1_needed & ~s1_fetch, zeros()));
+  buf_wr_d_ = m.logic("buf_wr_d", kSlots);
+  buf_entry_d_ = m.logic("buf_entry_d", mshr_bits_);
+  m.assign(s1_held_data, buf_data_d_ = m.logic("buf_data_d", kLineBits));
+  return {{"buf_wr_i", buf_wr_d_}, {"buf_wr_entry_i", buf_entry_d_}};
+}
+
+// Sector mode (contract 14, 16.5): the sectors M2's alloc or add buffers, its entry and the held way go
+// to D, where the way's line (slot s holds chunk s) is read out of C's row into the MSHR's buffer.
+void Top::staged_sector_buffer(const Expr& row, const Expr& buf_any) {
+  Expr wr_c = m.logic("buf_wr_c_q", kSlots), wr_d = m.logic("buf_wr_d_q", kSlots);
+  Expr entry_c = m.logic("buf_entry_c_q", mshr_bits_), entry_d = m.logic("buf_entry_d_q", mshr_bits_);
+  Expr way_c = m.logic("buf_way_c_q", way_bits_), way_d = m.logic("buf_way_d_q", way_bits_);
+  m.always_ff({{wr_c, zeros()}, {wr_d, zeros()}}, [&](Block& b) {
+    b.assign(wr_c, mux(buf_any, s1_buffer, zeros()));
+    b.assign(wr_d, wr_c);
+  });
+  m.always_ff_noreset([&](Block& b) {
+    b.assign(entry_c, mux(mshr_alloc, p_free_entry, p_merge_entry));
+    b.assign(entry_d, entry_c);
+    b.assign(way_c, m_way);
+    b.assign(way_d, way_c);
+  });
+  m.comment("A buffer write on its way to D keeps the edge from being quiet (quiet_o).");
+  buf_pending_ = m.logic("buf_pending");
+  m.assign(buf_pending_, buf_any | red_or(wr_c) | red_or(wr_d));
+  m.assign(buf_wr_d_, wr_d);
+  m.assign(buf_entry_d_, entry_d);
+  m.assign(buf_data_d_, select_part(row, way_d, ways_, kLineBits));
 }
 
 // ---------------------------------------------------------------------------------------

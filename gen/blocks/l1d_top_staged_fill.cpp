@@ -89,21 +89,53 @@ void Top::staged_fill_place(const Expr& age_bypass_en, const Expr& bypass, const
                                older_fill_common_eq_q_, eq_q[w]));
   });
   Expr size = m.logic("m2_fill_size", 2);
-  m.assign(size, mux(fill_slots.eq(lit(3, 4)), lit(2, 2), mux(fill_slots.eq(lit(3, 2)), lit(2, 1), lit(2, 0))));
+  const Expr slots = staged_sector_ ? pl_slots : fill_slots;  // sector mode: a whole line (contract 14)
+  m.assign(size, mux(slots.eq(lit(3, 4)), lit(2, 2), mux(slots.eq(lit(3, 2)), lit(2, 1), lit(2, 0))));
   Expr wanted = m.logic("m2_fill_wanted");
   m.assign(wanted, wanted_q & size.ge(gran));
   Expr unused = m.logic("unused_pl_fields");  // pl_valid is t_valid (allocation on_fill); M1 read the L2 bit
   m.assign(unused, red_or(concat({pl_valid, l2})));
+  // Sector mode: the placement unit's answer (fp_*), which a fill into the way holding its line replaces.
+  std::vector<Expr> fp = {fill_allocates, fill_way, fill_pos, fill_whole, fill_posmask, fill_slotmask,
+                          fill_replaces, fill_wb, fill_dirty_n};
+  if (staged_sector_) {
+    const std::vector<std::pair<std::string, unsigned>> names = {
+        {"allocates", 1}, {"way", way_bits_}, {"pos", 2}, {"whole", 1}, {"posmask", kSlots}, {"slotmask", kSlots},
+        {"replaces", 1},  {"wb", kSlots},     {"dirty_n", 3}};
+    for (size_t i = 0; i < fp.size(); ++i) fp[i] = m.logic("fp_" + names[i].first, names[i].second);
+  }
   m.instance("u_fill_place_m2", fill_place_m2_block().module(cfg_), {},
              {{"row_valid_i", t_valid}, {"row_priority_i", t_prio}, {"row_rank_i", t_rank},
               {"row_dirty_any_i", t_dirty_any}, {"row_reserved_i", t_res}, {"common_eq_i", common_eq},
               {"wanted_i", wanted}, {"slots_i", pl_slots}, {"bypass_i", bypass}, {"victim_i", rp_victim},
               {"age_bypass_en_i", age_bypass_en}, {"way_active_i", way_active}, {"way_rel_age_i", way_rel},
               {"req_rel_age_i", age_rel.part(Expr(ways_ * kAwidBits), kAwidBits)}, {"eligible_o", rp_eligible},
-              {"allocates_o", fill_allocates}, {"way_o", fill_way}, {"pos_o", fill_pos}, {"whole_o", fill_whole},
-              {"replace_slots_o", fill_posmask}, {"block_slots_o", fill_slotmask},
-              {"replaces_valid_o", fill_replaces}, {"writeback_slots_o", fill_wb}, {"writebacks_o", fill_dirty_n},
+              {"allocates_o", fp[0]}, {"way_o", fp[1]}, {"pos_o", fp[2]}, {"whole_o", fp[3]},
+              {"replace_slots_o", fp[4]}, {"block_slots_o", fp[5]},
+              {"replaces_valid_o", fp[6]}, {"writeback_slots_o", fp[7]}, {"writebacks_o", fp[8]},
               {"age_bypass_o", pl_age_bypass}});
+  if (staged_sector_) staged_sector_fill(fp);
+}
+
+// Sector mode (contract 14, 16.5): the way holding the fill's line, found at M2 on M2's row (the
+// single-cycle pipe's search: valid slots of the line; allocation on_fill reserves none), takes the
+// entry's sectors; no victim, write-back, AGCB update, AgeLRU bypass or PCAL priority filter.
+void Top::staged_sector_fill(const std::vector<Expr>& fp) {
+  m.comment("Sector mode: the way holding the fill's line (M2's row) takes the entry's sectors.");
+  const auto [f_any, f_way] = fill_held_search();
+  Expr f_wanted = m.logic("sf_wanted");
+  m.assign(f_wanted, mr_bypass.eq(lit(2, 0)) | (mr_bypass.eq(lit(2, 1)) & mr_l2) | (mr_bypass.eq(lit(2, 3)) & cfg_opp));
+  m.assign(fill_held, sector_ & act_fill & red_or(f_any));
+  m.assign(fill_allocates, mux(fill_held, f_wanted, fp[0]));
+  m.assign(fill_way, mux(fill_held, f_way, fp[1]));
+  m.assign(fill_pos, mux(fill_held, lit(2, 0), fp[2]));
+  m.assign(fill_whole, fp[3] & !fill_held);
+  m.assign(fill_posmask, mux(fill_held, zeros(), fp[4]));
+  m.comment("A sector fill makes valid (and promotes) its entry's sectors only.");
+  m.assign(fill_slotmask, mux(sector_, mr_sectors, fp[5]));
+  m.assign(fill_replaces, fp[6] & !fill_held);
+  m.assign(fill_wb, mux(fill_held, zeros(), fp[7]));
+  m.assign(fill_dirty_n, mux(fill_held, lit(3, 0), fp[8]));
 }
 
 }  // namespace gen::blocks::top_gen

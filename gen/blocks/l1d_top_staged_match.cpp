@@ -17,6 +17,7 @@
 // so only those are kept per prediction.
 #include <string>
 
+#include "gen/blocks/core_request_ports.h"
 #include "gen/blocks/l1d_top_gen.h"
 
 namespace gen::blocks::top_gen {
@@ -115,8 +116,9 @@ void Top::staged_core_match() {
           {"two_level_bypass_i", bit(pred != 0)}, {"row_common_tag_i", m1_row_common},
           {"row_chunk_tag_i", m1_row_tag},
           // allocation on_miss is single-cycle only (the staged generator refuses it): no AgeLRU
-          // bypass at the miss, so no extra copies and no bypass fetch of its own.
-          {"extra_copies_i", lit(kSlots, 0)},
+          // bypass at the miss, so no extra copies and no bypass fetch of its own. Sector mode
+          // compares every slot of the request's line (copy_o with sectors 4'hF, contract 14).
+          {"extra_copies_i", staged_sector_ ? repl(Expr(kSlots), sector_) : lit(kSlots, 0)},
           {"bypass_fetch_o", m.logic("unused_m1_bypass_fetch" + sfx, kSlots)}};
       for (const M1Port& p : ports) {
         Expr e = m.logic((kept(p.dep, v) ? "m1_" : "unused_m1_") + p.name + sfx, p.width);
@@ -189,32 +191,58 @@ void Top::staged_core_match() {
   m.instance("u_match_fix", match_fix_block().module(cfg_), {},
              {{"common_eq_i", at("common_eq")}, {"tag_ok_i", at("tag_ok")}, {"held_i", at("held")},
               {"copy_i", at("copy")}, {"compared_i", at("compared")}, {"mask_chunk_i", at("mask_chunk")},
-              {"req_chunks_i", at("req_chunks")}, {"sectors_i", at("probe")}, {"older_wr_i", older_wr_q_},
+              {"req_chunks_i", at("req_chunks")},
+              {"sectors_i", staged_sector_ ? at("probe") | repl(Expr(kSlots), sector_) : at("probe")},
+              {"older_wr_i", older_wr_q_},
               {"older_way_i", older_way_q_}, {"older_common_wr_i", older_common_wr_q_},
               {"older_slots_i", older_slots_q_}, {"older_chunk_i", older_chunk_q_},
               {"older_common_eq_i", older_common_eq_q_}, {"older_line_eq_i", older_line_eq_q_},
               {"common_eq_o", common_eq}, {"tag_ok_o", tag_ok}, {"held_o", held}, {"copy_o", copy}});
   m.assign(s1_needed, at("needed"));
-  m.assign(s1_fetch, at("fetch"));
-  m.assign(s1_probe_sectors, at("probe"));
+  if (!staged_sector_) {
+    m.assign(s1_fetch, at("fetch"));
+    m.assign(s1_probe_sectors, at("probe"));
+  }
   m.assign(s1_reason, at("reason"));
+  const CoreDecisionPorts out{m_hit, m_partial, m_way, m_slots, m_copies, cp_way, cp_slot, cp_wb, cp_off, s1_dirty_n};
+  // Sector mode (staged_sector_): section 4's answers go into m2_c_*, which sector mode's replace.
+  const CoreDecisionPorts c4 =
+      staged_sector_ ? CoreDecisionPorts{m.logic("m2_c_hit"), m.logic("m2_c_partial"), m.logic("m2_c_hit_way", way_bits_),
+                                         m.logic("m2_c_hit_slots", kSlots), m.logic("m2_c_copies", slots),
+                                         m.logic("m2_c_cp_way", kSlots * way_bits_), m.logic("m2_c_cp_slot", kSlots * 2),
+                                         m.logic("m2_c_cp_wb", kSlots), m.logic("m2_c_cp_off", kSlots * 3),
+                                         m.logic("m2_c_writebacks", 3)}
+                     : out;
   m.instance("u_core_match_m2", core_match_m2_block().module(cfg_), {},
              {{"legal_i", at("legal")}, {"free_slots_i", at("free_slots")}, {"need_slots_i", at("need_slots")},
               {"head_mask_i", at("head_mask")}, {"common_eq_i", common_eq}, {"tag_ok_i", tag_ok}, {"held_i", held},
               {"copy_i", copy}, {"slot_chunk_i", at("slot_chunk")}, {"row_valid_i", t_valid},
-              {"row_dirty_any_i", t_dirty_any}, {"hit_o", m_hit}, {"partial_o", m_partial}, {"hit_way_o", m_way},
-              {"hit_slots_o", m_slots}, {"copies_o", m_copies}, {"cp_way_o", cp_way}, {"cp_slot_o", cp_slot},
-              {"cp_wb_o", cp_wb}, {"cp_off_o", cp_off}, {"writebacks_o", s1_dirty_n}});
+              {"row_dirty_any_i", t_dirty_any}, {"hit_o", c4.hit}, {"partial_o", c4.partial}, {"hit_way_o", c4.hit_way},
+              {"hit_slots_o", c4.hit_slots}, {"copies_o", c4.copies}, {"cp_way_o", c4.cp_way}, {"cp_slot_o", c4.cp_slot},
+              {"cp_wb_o", c4.cp_wb}, {"cp_off_o", c4.cp_off}, {"writebacks_o", c4.dirty_n}});
+  if (!staged_sector_) return;
+  m.comment("Sector mode (contract 14, 16.5): the held way, hit, partial hit, fetch (needed & ~valid) and a");
+  m.comment("store's copies, from the corrected compares of the line's every slot and M2's valid bits.");
+  s1_held = m.logic("s1_held");
+  Expr unused_bypass_fetch = m.logic("unused_m2_bypass_fetch", kSlots);
+  core_match_sector_outputs(m, ways_, way_bits_,
+                            SectorIo{sector_, s1_store_q, s1_needed, common_eq, copy, t_valid, t_res, t_dirty_any,
+                                     at("fetch"), at("probe"), lit(kSlots, 0), s1_fetch, s1_probe_sectors,
+                                     unused_bypass_fetch, s1_held, Expr(), Expr(), Expr()},
+                            c4, out);
 }
 
 // The fill M2 decides (its write of the tag row at C) against M1's request (or M1's fill step), into
 // M2 beside M1's vectors: called after the fill's decision is declared (fill_decision, actors).
 void Top::staged_match_older() {
   Expr run = m.logic("older_run", kSlots);  // the block's slots from position 0
-  for (unsigned i = 0; i < kSlots; ++i) m.assign(run[Expr(i)], lit(3, i).lt(fill_slots));
+  // Sector mode: the fill writes the chunk-tags of its way's four slots, slot s chunk s (row_writes'
+  // place_run and fill_tag on the placed block, pl_slots 4 and pl_first 0).
+  const Expr slots = staged_sector_ ? pl_slots : fill_slots, first = staged_sector_ ? pl_first : fill_first;
+  for (unsigned i = 0; i < kSlots; ++i) m.assign(run[Expr(i)], lit(3, i).lt(slots));
   Expr chunks = m.logic("older_chunk", kSlots * 2);
   m.gen_for("g_older_chunk", "gs", 0, kSlots, [&](Scope& g, const Expr& s) {
-    g.assign(chunks.part(s * 2, 2), cast(2, fill_first + cast(2, s) - fill_pos));
+    g.assign(chunks.part(s * 2, 2), cast(2, first + cast(2, s) - fill_pos));
   });
   const Expr line_hi = Expr(ct_bits_ - 1), line_lo = Expr(2U);
   m.always_ff({{older_wr_q_, bit(false)}},

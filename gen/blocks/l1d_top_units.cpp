@@ -150,7 +150,7 @@ void Top::fill_decision() {
   m.assign(pl_l2, staged_ ? mr_l2 : act_fill & mr_l2);
   pl_age_bypass = m.logic(staged_ ? "unused_age_bypass" : "pl_age_bypass");
   if (staged_) {  // over M1 and M2 (l1d_top_staged_fill.cpp)
-    m.assign(fill_held, bit(false));
+    if (!staged_sector_) m.assign(fill_held, bit(false));
     staged_fill_place(age_bypass_en, pl_bypass, pl_l2);
     return;
   }
@@ -182,6 +182,39 @@ void Top::fill_decision() {
               {"block_slots_o", fp_slotmask}, {"replaces_valid_o", fp_replaces}, {"writeback_slots_o", fp_wb},
               {"writebacks_o", fp_dirty_n}, {"age_bypass_o", pl_age_bypass}});
 
+  const auto [f_any, f_way] = fill_held_search();
+  Expr f_wanted = m.logic("sf_wanted");
+  m.assign(f_wanted, mr_bypass.eq(lit(2, 0)) | (mr_bypass.eq(lit(2, 1)) & mr_l2) | (mr_bypass.eq(lit(2, 3)) & cfg_opp));
+  m.assign(fill_held, sector_ & act_fill & red_or(f_any));
+  m.comment("on_miss in sector mode: S1's load reserves in the way holding its line (s1_held: valid or reserved");
+  m.comment("slots), like a fill into it: no victim (l1d_top_reserve.cpp).");
+  res_held = m.logic("res_held");
+  pl_held = m.logic("pl_held");  // the place is the way holding the line (the fill's or S1's)
+  s1_res_slots = m.logic("s1_res_slots", kSlots);  // driven by miss_reserve
+  m.assign(res_held, sector_ & on_miss_ & !act_fill & !s1_store_q & s1_held);
+  m.assign(pl_held, fill_held | res_held);
+  m.assign(fill_allocates, mux(fill_held, f_wanted, fp_alloc));
+  m.assign(fill_way, mux(fill_held, f_way, mux(res_held, m_way, fp_way)));
+  m.assign(fill_pos, mux(pl_held, lit(2, 0), fp_pos));
+  m.assign(fill_whole, fp_whole & !pl_held);
+  m.assign(fill_posmask, mux(pl_held, zeros(), fp_posmask));
+  m.comment("A sector fill promotes (and makes valid) its entry's sectors only; a sector reservation promotes");
+  m.comment("(and reserves) the slots S1 reads (s1_read_sectors).");
+  m.assign(fill_slotmask, mux(sector_, mux(act_fill, mr_sectors, s1_res_slots), fp_slotmask));
+  // The AGCB increment counts valid slots replaced, not written ones (golden take_placement).
+  if (lazy_gen_) {
+    m.assign(fill_replaces, fp_replaces & !pl_held & red_or(select_part(pl_valid, fp_way, ways_, kSlots) & fp_posmask));
+  } else {
+    m.assign(fill_replaces, fp_replaces & !pl_held);
+  }
+  m.assign(fill_wb, mux(pl_held, zeros(), fp_wb));
+  m.assign(fill_dirty_n, mux(pl_held, lit(3, 0), fp_dirty_n));
+}
+
+// ---------------------------------------------------------------------------------------
+// Sector mode (contract 14): the way holding the fill's line on the row the fill reads (t_*: S1's
+// row, or the staged pipe's M2 row): per way whether it holds it, and the lowest such way.
+std::pair<Expr, Expr> Top::fill_held_search() {
   m.comment("Sector mode (contract 14): the way holding the fill's line (a valid or reserved slot of it: the");
   m.comment("lowest such way, one-hot) takes the entry's sectors; no victim, write-back, AGCB update, AgeLRU bypass or");
   m.comment("PCAL priority filter; the allocation decision is section 6 step 1's alone.");
@@ -211,32 +244,7 @@ void Top::fill_decision() {
       body.assign(f_way, f_way | mux(f_sel[i], cast(way_bits_, i), zeros()));
     });
   });
-  Expr f_wanted = m.logic("sf_wanted");
-  m.assign(f_wanted, mr_bypass.eq(lit(2, 0)) | (mr_bypass.eq(lit(2, 1)) & mr_l2) | (mr_bypass.eq(lit(2, 3)) & cfg_opp));
-  m.assign(fill_held, sector_ & act_fill & red_or(f_any));
-  m.comment("on_miss in sector mode: S1's load reserves in the way holding its line (s1_held: valid or reserved");
-  m.comment("slots), like a fill into it: no victim (l1d_top_reserve.cpp).");
-  res_held = m.logic("res_held");
-  pl_held = m.logic("pl_held");  // the place is the way holding the line (the fill's or S1's)
-  s1_res_slots = m.logic("s1_res_slots", kSlots);  // driven by miss_reserve
-  m.assign(res_held, sector_ & on_miss_ & !act_fill & !s1_store_q & s1_held);
-  m.assign(pl_held, fill_held | res_held);
-  m.assign(fill_allocates, mux(fill_held, f_wanted, fp_alloc));
-  m.assign(fill_way, mux(fill_held, f_way, mux(res_held, m_way, fp_way)));
-  m.assign(fill_pos, mux(pl_held, lit(2, 0), fp_pos));
-  m.assign(fill_whole, fp_whole & !pl_held);
-  m.assign(fill_posmask, mux(pl_held, zeros(), fp_posmask));
-  m.comment("A sector fill promotes (and makes valid) its entry's sectors only; a sector reservation promotes");
-  m.comment("(and reserves) the slots S1 reads (s1_read_sectors).");
-  m.assign(fill_slotmask, mux(sector_, mux(act_fill, mr_sectors, s1_res_slots), fp_slotmask));
-  // The AGCB increment counts valid slots replaced, not written ones (golden take_placement).
-  if (lazy_gen_) {
-    m.assign(fill_replaces, fp_replaces & !pl_held & red_or(select_part(pl_valid, fp_way, ways_, kSlots) & fp_posmask));
-  } else {
-    m.assign(fill_replaces, fp_replaces & !pl_held);
-  }
-  m.assign(fill_wb, mux(pl_held, zeros(), fp_wb));
-  m.assign(fill_dirty_n, mux(pl_held, lit(3, 0), fp_dirty_n));
+  return {f_any, f_way};
 }
 
 // ---------------------------------------------------------------------------------------

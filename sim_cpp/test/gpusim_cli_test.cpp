@@ -183,8 +183,8 @@ TEST_F(GpusimCli, VerilatedAndLockstepRefuseRprAsGoldenOnly) {
 
 // [Fidelity]: the reference-faithful options the RTL lacks are golden-only until RTL v2: has_verilated_l1
 // is false for them and --l1 verilated|lockstep refuses them with exit code 2 and one line naming the
-// field (write_through keeps every other L1 field one the RTL runs): a sector cache on the staged pipe
-// (contract 14; the single-cycle l1d_top runs it, with write allocation too),
+// field (write_through keeps every other L1 field one the RTL runs): write allocation on the staged
+// pipe (contract 14; the single-cycle l1d_top runs it; the staged one runs sector mode without it, 16.5),
 // bypass_path direct on the staged pipe (13.6; the single-cycle l1d_top runs it, so
 // gtx480-gpgpusim runs through the RTL: l1.lockstep_gpgpusim), an adaptive carveout on the staged pipe
 // (the single-cycle l1d_top runs it, contract 15: l1.lockstep_carveout). The
@@ -198,7 +198,7 @@ TEST_F(GpusimCli, VerilatedRefusesSectorAndDirectNamingTheField) {
       {"sector", "  sector: true\n  write_allocate: lazy_fetch_on_read\n  pipeline: staged\n"},
       {"direct", "  bypass_path: direct\n  pipeline: staged\n"},
       {"adaptive", "  carveout: adaptive\n  unified_bytes: 65536\n  shared_options_kb: [0, 48]\n  pipeline: staged\n"}};
-  for (const auto& [file, field] : {std::pair{"sector", "l1.sector: true with l1.pipeline: staged"},
+  for (const auto& [file, field] : {std::pair{"sector", "l1.write_allocate: lazy_fetch_on_read with l1.pipeline: staged"},
                                     std::pair{"direct", "l1.bypass_path: direct with l1.pipeline: staged"},
                                     std::pair{"adaptive", "l1.carveout: adaptive with l1.pipeline: staged"}}) {
     const fs::path cfg = dir / (std::string(file) + ".yaml");

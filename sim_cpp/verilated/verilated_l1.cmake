@@ -126,6 +126,19 @@ if(L1D_TOP_LAZY)
                  --config ${_lazy_cfg})
 endif()
 
+# The staged l1d_top in sector mode (contract 14 on the pipe of contract 16, 16.5 "Sector mode"):
+# tb/block_configs/gtx480_staged_sector.yaml, gtx480's geometry with gtx1080.yaml's L1 options.
+# The staged pipe has sector mode's logic only when generated for it, so staged configurations with
+# l1.sector true run on this model (verilated_l1.cpp rtl_key) and no other; l1.lockstep_staged_sector
+# (make lockstep-staged-sector) runs workloads on it in lockstep. Its own model: Verilator and the
+# compiler take minutes, so it is off in make test.
+option(L1D_TOP_STAGED_SECTOR "build the staged l1d_top of gtx480 in sector mode (tb/block_configs/gtx480_staged_sector.yaml)" OFF)
+if(L1D_TOP_STAGED_SECTOR)
+  set(_staged_sector_cfg ${CMAKE_SOURCE_DIR}/tb/block_configs/gtx480_staged_sector.yaml)
+  _l1d_top_model(gtx480_staged_sector "gtx480, staged pipe, sector mode" ${_staged_sector_cfg}
+                 "${_staged_sector_cfg}" "" --config ${_staged_sector_cfg})
+endif()
+
 # The gate-level l1d_top (gpusim --l1 netlist, docs/rtl-verification.md "Gate-level lockstep"): the
 # Yosys netlist (synth/yosys_check.sh: generic cells; the SRAM black boxes l1d_data_sram,
 # l1d_ram_1r1w, l1d_sram_1rw and l1d_sram_1r1w stay instances, and Verilator takes their

@@ -83,12 +83,15 @@ std::string rtl_key(const Config& c) {
   // l1.carveout adaptive: the largest L1 sizes the arrays (gen/blocks/block.h rtl_array_sets).
   const uint32_t most = largest_l1_sets(l);
   return fmt::format(
-      "l1 {} {} {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
+      "l1 {} {} {} {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
       "bip {} {} | dip {} {}",
       static_cast<int>(l.pipeline), l.size_bytes, most, l.ways, l.address_bits, l.chunk_tag_bits,
       static_cast<int>(l.set_index), l.mshr_entries, l.mshr_max_merge, l.miss_queue_entries,
       // l1.write_allocate: its written bits are generated state (gen/blocks/block.h rtl_written_state).
-      static_cast<int>(l.write_allocate), c.core.warps_per_sm,
+      static_cast<int>(l.write_allocate),
+      // l1.sector on the staged pipe: sector mode's logic is generated only for it (contract 16.5);
+      // the single-cycle l1d_top always has it (cfg_sector_i).
+      l.pipeline == L1Pipeline::kStaged && l.sector, c.core.warps_per_sm,
       c.core.instruction_bytes, static_cast<int>(p.replacement), p.agcb.entries, p.agcb.counter_bits,
       p.agcb.reset_value, p.agcb.threshold, p.two_level.window_cycles, p.two_level.bypass_period_cycles,
       p.two_level.th_low, p.two_level.th_high, p.two_level.th_warp, p.dycache.sample_requests,
@@ -491,6 +494,8 @@ class VerilatedL1 final : public RtlL1Port {
       c.res_fail[static_cast<int>(golden::ResFail::kLineAlloc)] = m.cnt_fail_line_alloc_o - b;
       c.pending_hits = m.cnt_pending_hits_o - b;
       c.widening_reads = m.cnt_widening_reads_o - b;
+    }
+    if constexpr (requires { m.cnt_sector_misses_o; }) {  // and the staged one's in sector mode
       c.sector_misses = m.cnt_sector_misses_o - b;
       c.sector_misses_by_size[0] = m.cnt_sector_misses_32_o - b;
       c.sector_misses_by_size[1] = m.cnt_sector_misses_64_o - b;
@@ -508,11 +513,17 @@ class VerilatedL1 final : public RtlL1Port {
           &c.res_fail[static_cast<int>(golden::ResFail::kMissQueueFull)], &c.fills, &c.fills_allocated,
           &c.agcb_overrides, &c.writebacks, &c.mem_reads, &c.mem_writes, &c.granularity_switches, &c.flush_cycles,
           &c.s1_stall_cycles, &c.fill_stall_cycles};
+      // A staged l1d_top generated for sector mode keeps sector_misses and its sizes after them.
+      uint64_t* const sector_fields[] = {&c.sector_misses, &c.sector_misses_by_size[0], &c.sector_misses_by_size[1],
+                                         &c.sector_misses_by_size[2]};
+      constexpr bool kSector = requires { m.cnt_sector_misses_o; };
+      const size_t carried = std::size(fields) + (kSector ? std::size(sector_fields) : 0);
       static_assert(std::size(fields) * 3 <= sizeof(m.cnt_carry_o) * 8);
-      for (size_t i = 0; i < std::size(fields); ++i) {
+      for (size_t i = 0; i < carried; ++i) {
+        uint64_t* const field = i < std::size(fields) ? fields[i] : sector_fields[i - std::size(fields)];
         for (unsigned k = 0; k < 3; ++k) {
           const size_t bit = i * 3 + k;
-          if ((m.cnt_carry_o[bit / 32] >> (bit % 32)) & 1U) *fields[i] += uint64_t{1} << (16 * (k + 1));
+          if ((m.cnt_carry_o[bit / 32] >> (bit % 32)) & 1U) *field += uint64_t{1} << (16 * (k + 1));
         }
       }
       if constexpr (kHasPendingIncrements<Model>) {
@@ -535,10 +546,15 @@ class VerilatedL1 final : public RtlL1Port {
               L1D_PENDING(fills), L1D_PENDING(fills_allocated), L1D_PENDING(agcb_overrides),
               L1D_PENDING(writebacks), L1D_PENDING(mem_reads), L1D_PENDING(mem_writes), L1D_PENDING_SIGNAL(gran_switched),
               L1D_PENDING(flush_cycles), L1D_PENDING(s1_stall_cycles), L1D_PENDING(fill_stall_cycles)};
-#undef L1D_PENDING
-#undef L1D_PENDING_SIGNAL
           static_assert(std::size(pending) == std::size(fields));
           for (size_t i = 0; i < std::size(fields); ++i) *fields[i] += pending[i];
+          if constexpr (kSector) {
+            const uint64_t sector_pending[] = {L1D_PENDING(sector_misses), L1D_PENDING(sector_misses_32),
+                                               L1D_PENDING(sector_misses_64), L1D_PENDING(sector_misses_128)};
+            for (size_t i = 0; i < std::size(sector_fields); ++i) *sector_fields[i] += sector_pending[i];
+          }
+#undef L1D_PENDING
+#undef L1D_PENDING_SIGNAL
         }
       }
     }
@@ -724,11 +740,11 @@ std::unique_ptr<RtlL1Port> make_rtl_l1(const Config& cfg, const VerilatedOptions
   // The reference-faithful L1 options are golden-only until RTL v2 (docs/l1d-microarchitecture.md 13).
   if (const std::string field = rtl_unsupported_l1_option(cfg.l1); !field.empty())
     throw ConfigError(fmt::format("--l1 verilated/lockstep: preset {} sets {}, which the RTL l1d_top does not "
-                                  "implement (it runs carveout fixed and, on the single-cycle pipe, adaptive, sector on the single-cycle pipe, "
+                                  "implement (it runs carveout fixed and, on the single-cycle pipe, adaptive, sector (on the staged pipe with on_fill and stall), "
                                   "on_fill, stall, on_miss, block and (with sector) sector merging on "
                                   "the single-cycle pipe without write_back, any bypass_fetch, any write_policy, any "
                                   "kernel_end, any hit_latency_at, through_l1 and, on the single-cycle pipe, direct, "
-                                  "and write_allocate none and, with sector, lazy_fetch_on_read); "
+                                  "and write_allocate none and, on the single-cycle pipe with sector, lazy_fetch_on_read); "
                                   "run it with --l1 golden",
                                   cfg.name, field));
   if (const ModelEntry* e = find_model(cfg, opt.netlist)) return e->make(cfg, opt);
