@@ -842,6 +842,23 @@ void L1::skip_quiet_cycles(uint64_t n, uint32_t occupancy, bool agelru_enable) {
   }
 }
 
+uint64_t L1::retry_cycles(uint32_t occupancy) const {
+  // step() with S1 valid and s1_retry_same_, no fill and no flush only calls fail(last_fail_) and
+  // counts the Accel-Sim sectors; no response is produced (resp_valid_ then stays false), S1 keeps
+  // its request, and the edge leaves s1_retry_same_ set while the two-level unit's mode stays.
+  if (cfg_.l1.pipeline == L1Pipeline::kStaged || !s1_valid_ || !s1_retry_same_ || !fill_fifo_.empty() || flushing_ ||
+      resp_valid_)
+    return 0;
+  return two_level_.counting_ticks(occupancy);
+}
+
+void L1::skip_retry_cycles(uint64_t n, uint32_t occupancy) {
+  counters_.cycles += n;
+  counters_.res_fail[static_cast<int>(last_fail_)] += n;
+  (s1_.op == MemOp::kLoad ? accelsim_.read : accelsim_.write).res_fail += n * s1_sectors_;
+  two_level_.advance(n, occupancy);
+}
+
 std::string L1::describe_state() const {
   std::ostringstream os;
   os << "S1: " << (s1_valid_ ? fmt::format("request {} addr {:#x} size {}", s1_.id, s1_.addr, s1_.size) : "empty")

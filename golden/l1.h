@@ -127,6 +127,15 @@ class L1 {
   // n such cycles (n <= quiet_cycles(occupancy)): the counters and the two-level unit advance as
   // n step() calls would move them.
   void skip_quiet_cycles(uint64_t n, uint32_t occupancy, bool agelru_enable);
+  // Per-SM cycle skipping of a stalled S1 (sim_cpp/core/sm_skip.cpp): how many further cycles
+  // whose inputs carry no memory response or event, the same AgeLRU enable and `occupancy`, and
+  // in which the miss queue's head (if any) is not taken, would only count S1's repeated
+  // reservation failure (s1_retry_same_: the same cause, every cycle) and the two-level unit's
+  // tick; 0 when the next cycle may do more. skip_retry_cycles(n) counts n such cycles as n
+  // step() calls would. mem_req_pending(): the miss queue offers a request to memory.
+  uint64_t retry_cycles(uint32_t occupancy) const;
+  void skip_retry_cycles(uint64_t n, uint32_t occupancy);
+  bool mem_req_pending() const { return !miss_queue_.empty(); }
   // One line per place a request can wait, for watchdog reports.
   std::string describe_state() const;
   // Throws std::logic_error naming the violation (the one-copy invariant, rank permutations,
