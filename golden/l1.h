@@ -150,6 +150,7 @@ class L1 {
 
   // Introspection for tests and scoreboards.
   const CacheLine& line(uint32_t set, uint32_t way) const { return sets_.at(set).at(way); }
+  const LineData& line_data(uint32_t set, uint32_t way) const { return data_.at(size_t{set} * ways_ + way); }
   const AgcbPredictor& agcb() const { return agcb_; }
   const TwoLevelBypassUnit& two_level() const { return two_level_; }
   const AgeLruCounters& ages() const { return ages_; }
@@ -284,6 +285,9 @@ class L1 {
   AddressSplit split_;
   uint32_t ways_;
   std::vector<std::vector<CacheLine>> sets_;
+  // Each line's data bytes, index set * ways + way, apart from its tags and state (cache_line.h).
+  std::vector<LineData> data_;
+  LineData& data_of(uint32_t set, uint32_t way) { return data_[size_t{set} * ways_ + way]; }
   TagIndex tags_;  // the lines' tag state, packed (kept in step by sync_tags)
   std::unique_ptr<ReplacementPolicy> replacement_;
   AgcbPredictor agcb_;
