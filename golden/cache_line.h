@@ -31,7 +31,9 @@ struct CacheLine {
   uint32_t hpc = 0;       // AGCB hashed PC of the last accessor
   uint8_t awid = 0;       // AgeLRU: filler's warp ID
   bool priority = false;  // PCAL: filled by a token holder
-  LineData data{};
+  // The line's 128 data bytes are not here but in L1::data_ (L1::line_data): a lookup, a victim
+  // choice and a fill's tag update read the tags and state of a set without the data beside them
+  // (a CacheLine with its data was 216 bytes, the data at offset 88; docs/performance.md).
 
   bool valid() const {
     for (const Slot& s : slot)

@@ -57,6 +57,7 @@ L1::L1(const Config& cfg)
       split_(cfg.l1),
       ways_(cfg.l1.ways),
       sets_(split_.sets(), std::vector<CacheLine>(cfg.l1.ways)),
+      data_(size_t{split_.sets()} * cfg.l1.ways, LineData{}),
       tags_(split_.sets(), cfg.l1.ways, index_lines_per_way(cfg.l1)),
       replacement_(make_replacement(cfg.policy.replacement, split_.sets(), cfg.l1.ways, cfg.policy)),
       agcb_(cfg.policy.agcb, cfg.core.instruction_bytes),
@@ -236,7 +237,7 @@ L1::S1Result L1::load_hit(const CoreReq& req, uint32_t set, uint32_t way, uint8_
   resp = CoreResp{req.id, req.warp, Outcome::kHit, {}};
   for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
     if (!((slots >> s) & 1)) continue;
-    copy_chunk(resp.data, line.slot[s].chunk_tag & 3, line.data, s, nullptr);
+    copy_chunk(resp.data, line.slot[s].chunk_tag & 3, data_of(set, way), s, nullptr);
     line.promote_slot(s);
   }
   keep_masked(resp.data, req.byte_mask);
@@ -450,7 +451,7 @@ L1::S1Result L1::store_hit(const CoreReq& req, uint32_t set, uint32_t way, uint8
       ByteMask slot_mask = (req.byte_mask >> (chunk * kChunkBytes)) & ByteMask{0xFFFFFFFFull};
       if (!write_through) line.slot[s].dirty |= static_cast<uint32_t>(slot_mask.to_ullong());
       slot_mask <<= s * kChunkBytes;
-      copy_chunk(line.data, s, moved, s, &slot_mask);
+      copy_chunk(data_of(set, way), s, moved, s, &slot_mask);
       line.promote_slot(s);
     }
     replacement_->on_access(set);
@@ -554,7 +555,7 @@ void L1::write_back_slot(uint32_t set, uint32_t way, uint32_t slot) {
   wb.sectors = static_cast<SectorMask>(1u << chunk);
   for (uint32_t b = 0; b < kChunkBytes; ++b)
     if ((line.slot[slot].dirty >> b) & 1) wb.byte_mask.set(chunk * kChunkBytes + b);
-  copy_chunk(wb.data, chunk, line.data, slot, nullptr);
+  copy_chunk(wb.data, chunk, data_of(set, way), slot, nullptr);
   miss_queue_.push_back(wb);
   line.slot[slot].dirty = 0;
   ++counters_.writebacks;
@@ -733,7 +734,7 @@ bool L1::place_fill(MshrEntry& e) {
   CacheLine& line = sets_[d.set][p->way];
   for (uint32_t i = 0; i < slots; ++i) {
     line.slot[p->pos + i].valid = true;
-    copy_chunk(line.data, p->pos + i, e.data, first_chunk + i, nullptr);
+    copy_chunk(data_of(d.set, p->way), p->pos + i, e.data, first_chunk + i, nullptr);
   }
   sync_tags(d.set, p->way);
   fill_allocated_ = true;
@@ -754,7 +755,7 @@ void L1::complete_reserved_fill(MshrEntry& e) {
     Slot& s = line.slot[e.reserved_pos + i];
     s.reserved = false;
     s.valid = place;
-    if (place) copy_chunk(line.data, e.reserved_pos + i, e.data, first_chunk + i, nullptr);
+    if (place) copy_chunk(data_of(d.set, e.reserved_way), e.reserved_pos + i, e.data, first_chunk + i, nullptr);
   }
   sync_tags(d.set, e.reserved_way);
   fill_allocated_ = place;
@@ -840,6 +841,23 @@ void L1::skip_quiet_cycles(uint64_t n, uint32_t occupancy, bool agelru_enable) {
     flush_next_ += static_cast<uint32_t>(n);
     counters_.flush_cycles += n;
   }
+}
+
+uint64_t L1::retry_cycles(uint32_t occupancy) const {
+  // step() with S1 valid and s1_retry_same_, no fill and no flush only calls fail(last_fail_) and
+  // counts the Accel-Sim sectors; no response is produced (resp_valid_ then stays false), S1 keeps
+  // its request, and the edge leaves s1_retry_same_ set while the two-level unit's mode stays.
+  if (cfg_.l1.pipeline == L1Pipeline::kStaged || !s1_valid_ || !s1_retry_same_ || !fill_fifo_.empty() || flushing_ ||
+      resp_valid_)
+    return 0;
+  return two_level_.counting_ticks(occupancy);
+}
+
+void L1::skip_retry_cycles(uint64_t n, uint32_t occupancy) {
+  counters_.cycles += n;
+  counters_.res_fail[static_cast<int>(last_fail_)] += n;
+  (s1_.op == MemOp::kLoad ? accelsim_.read : accelsim_.write).res_fail += n * s1_sectors_;
+  two_level_.advance(n, occupancy);
 }
 
 std::string L1::describe_state() const {

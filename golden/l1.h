@@ -127,6 +127,15 @@ class L1 {
   // n such cycles (n <= quiet_cycles(occupancy)): the counters and the two-level unit advance as
   // n step() calls would move them.
   void skip_quiet_cycles(uint64_t n, uint32_t occupancy, bool agelru_enable);
+  // Per-SM cycle skipping of a stalled S1 (sim_cpp/core/sm_skip.cpp): how many further cycles
+  // whose inputs carry no memory response or event, the same AgeLRU enable and `occupancy`, and
+  // in which the miss queue's head (if any) is not taken, would only count S1's repeated
+  // reservation failure (s1_retry_same_: the same cause, every cycle) and the two-level unit's
+  // tick; 0 when the next cycle may do more. skip_retry_cycles(n) counts n such cycles as n
+  // step() calls would. mem_req_pending(): the miss queue offers a request to memory.
+  uint64_t retry_cycles(uint32_t occupancy) const;
+  void skip_retry_cycles(uint64_t n, uint32_t occupancy);
+  bool mem_req_pending() const { return !miss_queue_.empty(); }
   // One line per place a request can wait, for watchdog reports.
   std::string describe_state() const;
   // Throws std::logic_error naming the violation (the one-copy invariant, rank permutations,
@@ -141,6 +150,7 @@ class L1 {
 
   // Introspection for tests and scoreboards.
   const CacheLine& line(uint32_t set, uint32_t way) const { return sets_.at(set).at(way); }
+  const LineData& line_data(uint32_t set, uint32_t way) const { return data_.at(size_t{set} * ways_ + way); }
   const AgcbPredictor& agcb() const { return agcb_; }
   const TwoLevelBypassUnit& two_level() const { return two_level_; }
   const AgeLruCounters& ages() const { return ages_; }
@@ -275,6 +285,9 @@ class L1 {
   AddressSplit split_;
   uint32_t ways_;
   std::vector<std::vector<CacheLine>> sets_;
+  // Each line's data bytes, index set * ways + way, apart from its tags and state (cache_line.h).
+  std::vector<LineData> data_;
+  LineData& data_of(uint32_t set, uint32_t way) { return data_[size_t{set} * ways_ + way]; }
   TagIndex tags_;  // the lines' tag state, packed (kept in step by sync_tags)
   std::unique_ptr<ReplacementPolicy> replacement_;
   AgcbPredictor agcb_;

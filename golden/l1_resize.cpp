@@ -27,6 +27,7 @@ void L1::resize_sets(uint32_t sets) {
   cfg_.l1 = l1;
   split_ = split;
   sets_.assign(sets, std::vector<CacheLine>(ways_));
+  data_.assign(size_t{sets} * ways_, LineData{});
   tags_ = TagIndex(sets, ways_, index_lines_per_way(cfg_.l1));
   // Fresh replacement state: its per-set state (ranks, DIP leader sets, RPR's sampled sets) is
   // laid out for the old sets. The AGCB table, the two-level unit, the AgeLRU counters and the

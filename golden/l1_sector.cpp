@@ -45,7 +45,7 @@ L1::SectorLine L1::sector_line(uint32_t set, uint64_t common_tag, uint32_t chunk
 }
 
 void L1::buffer_sectors(MshrEntry& e, uint32_t set, uint32_t way, SectorMask sectors) {
-  for_each_sector(sectors, [&](uint32_t i) { copy_chunk(e.data, i, sets_[set][way].data, i, nullptr); });
+  for_each_sector(sectors, [&](uint32_t i) { copy_chunk(e.data, i, data_of(set, way), i, nullptr); });
   e.buffered = static_cast<SectorMask>(e.buffered | sectors);
 }
 
@@ -64,7 +64,7 @@ void L1::add_sectors(uint32_t set, uint32_t way, uint32_t chunk_tag, SectorMask 
     slot.reserved = reserve;
     if (!reserve) {
       slot.valid = true;
-      copy_chunk(line.data, i, e.data, i, nullptr);
+      copy_chunk(data_of(set, way), i, e.data, i, nullptr);
     }
   });
   sync_tags(set, way);
@@ -83,7 +83,7 @@ void L1::take_sector_line(uint32_t set, uint32_t way, uint64_t common_tag, uint3
     slot.reserved = reserve;
     if (!reserve) {
       slot.valid = true;
-      copy_chunk(line.data, i, e.data, i, nullptr);
+      copy_chunk(data_of(set, way), i, e.data, i, nullptr);
     }
     line.promote_slot(i);
   });
@@ -281,7 +281,7 @@ L1::S1Result L1::store_allocate(const CoreReq& req, const DecodedAddr& d, const 
         slot.written = false;
       }
       const ByteMask sector_mask = req.byte_mask & (ByteMask{0xFFFFFFFFull} << (i * kChunkBytes));
-      copy_chunk(line.data, i, req.data, i, &sector_mask);
+      copy_chunk(data_of(d.set, *way), i, req.data, i, &sector_mask);
       line.promote_slot(i);
     });
     sync_tags(d.set, *way);
@@ -334,7 +334,7 @@ void L1::complete_reserved_sectors(MshrEntry& e) {
     Slot& slot = line.slot[i];
     slot.reserved = false;
     slot.valid = true;
-    copy_chunk(line.data, i, e.data, i, nullptr);
+    copy_chunk(data_of(d.set, e.reserved_way), i, e.data, i, nullptr);
   });
   sync_tags(d.set, e.reserved_way);
   fill_allocated_ = true;

@@ -92,7 +92,9 @@ void Mshr::release(uint32_t i) {
     if (*set == EntrySet{}) by_line_.erase(e.line_addr);
     --in_use_;
   }
-  reset(e);
+  // Only marked free: allocate() resets the entry's fields when it is used again (resetting it
+  // here too zeroed every released entry twice; docs/performance.md).
+  e.valid = false;
   line_[i] = kFree;
   used_[i / 64] &= ~(uint64_t{1} << (i % 64));
 }

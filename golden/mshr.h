@@ -72,6 +72,7 @@ class Mshr {
   MshrEntry& allocate(uint32_t i, Addr line_addr);
   MshrEntry& entry(uint32_t i) { return entries_.at(i); }
   const MshrEntry& entry(uint32_t i) const { return entries_.at(i); }
+  // Entry i becomes free (valid false; its other fields are stale until allocate() resets them).
   void release(uint32_t i);
   // Puts an entry back to MshrEntry{}, keeping its request list's storage (no allocation per miss).
   static void reset(MshrEntry& e) {

@@ -299,7 +299,8 @@ int main(int argc, char** argv) {
     const RunResult r = gpu.run(*w, sc);
     // Not a statistic (the statistics do not depend on cycle skipping): a diagnostic on request.
     if (const char* e = std::getenv("GPUSIM_REPORT_SKIPPED"); e != nullptr && *e != '\0')
-      std::cerr << fmt::format("gpusim: {} of {} cycles skipped\n", gpu.skipped_cycles(), r.cycles);
+      std::cerr << fmt::format("gpusim: {} of {} cycles skipped, {} SM-cycles only counted\n", gpu.skipped_cycles(),
+                               r.cycles, gpu.skipped_sm_cycles());
     if (timeline) {
       std::ofstream f(agcb_timeline_file);
       if (!f) return fail("cannot write " + agcb_timeline_file, 2);

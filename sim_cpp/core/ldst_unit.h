@@ -164,6 +164,12 @@ class LdstUnit {
     if (pipe_count_) at = std::min(at, pipe_[pipe_head_].ready);
     return std::max(at, now);
   }
+  // Per-SM skipping of a stalled S1 (Sm::stall_until): the first cycle from `now` on in which a
+  // response is delivered (the offered request, if any, stays offered and refused till then).
+  uint64_t next_delivery(uint64_t now) const {
+    if (!direct_ready_.empty()) return now;
+    return delay_count_ ? std::max(delay_[delay_head_].due, now) : ~uint64_t{0};
+  }
   uint32_t outstanding() const { return live_; }
   std::string describe() const;
   const LdstStats& stats() const { return stats_; }

@@ -97,6 +97,7 @@ void Sm::set_pcal_ebt(int32_t ebt) {
 }
 
 void Sm::apply_limits() {
+  wake_known_ = false;  // per-SM cycle skipping: the schedulers are asked again
   wake_all_schedulers();
   for (uint32_t s = 0; s < num_sched_; ++s) {
     WarpScheduler& sched = *schedulers_[s];
@@ -127,6 +128,7 @@ bool Sm::has_token(uint32_t slot) const {
 
 void Sm::launch_cta(const Kernel& k, uint32_t cta, uint32_t warps) {
   if (!fits(warps)) throw std::logic_error(fmt::format("SM {}: CTA of {} warps does not fit", id_, warps));
+  wake_known_ = false;  // per-SM cycle skipping: the launch events are to be sent
   const auto c = std::find_if(ctas_.begin(), ctas_.end(), [](const Cta& x) { return !x.used; });
   c->used = true;
   c->grid_cta = cta;
@@ -258,6 +260,7 @@ void Sm::commit_work() {
 }
 
 bool Sm::cycle(uint64_t now) {
+  if (cycle_skip_ && skip_this_cycle(now)) return false;
   now_ = now;
   ++stats_.clocked_cycles;
   stats_.busy_cycles += live_warps_ > 0;

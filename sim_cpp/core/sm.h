@@ -106,12 +106,12 @@ class Sm final : private IssueOracle {
   // takes it in the cycle that sends the kernel-start event, in the SM's own cycle (so also under
   // --threads), when the previous kernel's end has left it idle and empty.
   void kernel_start(uint32_t l1_bytes) {
-    pending_kernel_start_ = true, sleeping_ = false;
+    pending_kernel_start_ = true, sleeping_ = false, wake_known_ = false;
     pending_l1_bytes_ = l1_bytes;
   }
   void kernel_start() { kernel_start(l1_bytes_); }
   uint32_t l1_bytes() const { return l1_bytes_; }
-  void kernel_end() { pending_kernel_end_ = true, sleeping_ = false; }
+  void kernel_end() { pending_kernel_end_ = true, sleeping_ = false, wake_known_ = false; }
 
   // Nothing to do: no warp, no pending event, LDST unit quiet, L1 idle. Such an SM is not
   // clocked (its L1 does not see the cycle). Evaluated at the end of each cycle; only a CTA
@@ -143,6 +143,13 @@ class Sm final : private IssueOracle {
   // two-level window) as n calls of cycle() would.
   uint64_t next_event(uint64_t now) const;
   void skip_cycles(uint64_t n);
+  // Per-SM cycle skipping (sm_skip.cpp; off unless the GPU turns it on with its cycle skipping):
+  // after a cycle in which the SM did not move, cycle(now) asks next_event(now) once and, until
+  // that cycle, counts each cycle as skip_cycles(1) would instead of running it, unless the
+  // memory port delivers a response (mem_fetch / mem_peek) or the GPU changes the SM (a CTA
+  // launch, a kernel event, new limits), which ends the wait.
+  void set_cycle_skip(bool on) { cycle_skip_ = on, wake_known_ = false; }
+  uint64_t skipped_sm_cycles() const { return skipped_sm_cycles_; }  // not a statistic
   // Inline: the GPU calls it for every clocked SM on one thread, and in most cycles an SM has
   // nothing to commit.
   void commit() {
@@ -152,7 +159,7 @@ class Sm final : private IssueOracle {
   // Runtime controls (controllers.h).
   void set_warp_limit(uint32_t per_scheduler);  // 0 = all
   void set_pcal_ebt(int32_t ebt);
-  void set_agelru_enable(bool on) { agelru_enable_ = on; }
+  void set_agelru_enable(bool on) { agelru_enable_ = on, wake_known_ = false; }
   uint32_t warp_limit() const { return warp_limit_; }
   int32_t pcal_ebt() const { return ebt_; }
   bool agelru_enable() const { return agelru_enable_; }
@@ -292,6 +299,18 @@ class Sm final : private IssueOracle {
   uint64_t now_ = 0;
   IssueObserver observer_;
   bool sleeping_ = true;
+  // Per-SM cycle skipping (set_cycle_skip): wake_at_ = next_event() (or stall_until(), with
+  // stalled_) as asked after a cycle that did not move, valid while wake_known_;
+  // skipped_sm_cycles_ counts the cycles it skipped.
+  bool cycle_skip_ = false, wake_known_ = false, stalled_ = false;
+  uint64_t wake_at_ = 0, skipped_sm_cycles_ = 0;
+  // cycle(now)'s per-SM skip: true when this cycle only counts (done here).
+  bool skip_this_cycle(uint64_t now);
+  // The first cycle from `now` on in which cycle() may do more than count, while S1 holds a
+  // request whose failure repeats (golden::L1::retry_cycles), given that the memory port delivers
+  // no response and takes no request of the miss queue before it: the offered request (if any) is
+  // refused every cycle. `now` when the SM is not in that state.
+  uint64_t stall_until(uint64_t now) const;
   // Issue skipping: a scheduler whose pick found nothing is not asked again before its
   // sched_sleep_until_ (the earliest ALU-latency expiry of its warps) unless an event that can
   // make one of its warps ready wakes it (store accepted: the warp's scheduler; load data: the

@@ -48,4 +48,81 @@ void Sm::skip_cycles(uint64_t n) {
   l1_->skip_quiet_cycles(n, occupancy_, agelru_enable_);
 }
 
+uint64_t Sm::stall_until(uint64_t now) const {
+  // cycle() step by step, as next_event() but with S1 stalled. Step 2: no event to send.
+  if (launch_head_ < launch_queue_.size() || exit_head_ < exit_queue_.size() || pending_kernel_start_ ||
+      pending_kernel_end_)
+    return now;
+  // l1.bypass_path direct and the before-tag pipe decide more than a refusal per cycle: not here.
+  if (direct_ || ldst_.has_pipe()) return now;
+  // Step 1: no response delivered from the delay line or a direct load.
+  uint64_t at = ldst_.next_delivery(now);
+  if (at <= now) return now;
+  // Step 3: the L1 repeats S1's failure (so refuses the offer); the LDST unit takes no queued
+  // instruction while it is busy (core.ldst_queue).
+  const uint64_t retry = l1_->retry_cycles(occupancy_);
+  if (retry == 0 || (ldst_queue_count_ > 0 && !ldst_.busy())) return now;
+  at = std::min(at, now + retry);
+  if (resident_warps_ == 0) return at;
+  // Step 4: issue() runs from issue_sleep_until_ on, and while a scheduler waits for the LDST
+  // unit and ldst_room() (in a later cycle than mem_issue_cycle_: room in the queue or the unit).
+  const bool room = ldst_queue_cap_ == 0 ? !ldst_.busy() : !ldst_.busy() || ldst_queue_count_ < ldst_queue_cap_;
+  if (ldst_waiting_ && room) return now;
+  at = std::min(at, issue_sleep_until_);
+  // Step 5: the fetch stage (as in next_event).
+  if (fetch_ibuffer_) {
+    if (fetch_slot_ != kNoFetch) return now;
+    for (const Warp& w : warps_)
+      if (w.state == Warp::State::kResident && !w.ibuf_valid) at = std::min(at, w.fetch_at);
+  }
+  return std::max(at, now);
+}
+
+bool Sm::skip_this_cycle(uint64_t now) {
+  // A response from the port, or a cycle after one that moved: the cycle runs (and the next
+  // wait is asked afresh after it). A stalled S1 also waits for its miss queue's head to leave.
+  if (fetched_resp_ || (summary_ & kMoved) || (wake_known_ && stalled_ && in_.mem_req_ready && l1_->mem_req_pending())) {
+    wake_known_ = false;
+    return false;
+  }
+  if (!wake_known_) {
+    wake_at_ = next_event(now);
+    stalled_ = false;
+    if (wake_at_ <= now) {
+      wake_at_ = stall_until(now);
+      stalled_ = true;
+      if (in_.mem_req_ready && l1_->mem_req_pending()) wake_at_ = now;
+    }
+    wake_known_ = true;
+  }
+  if (now >= wake_at_) {
+    wake_known_ = false;
+    return false;
+  }
+  now_ = now;
+  ++skipped_sm_cycles_;
+  if (stalled_) {
+    // What cycle() does while S1's failure repeats: the per-cycle counts, the L1's repeated
+    // failure, and the LDST unit's refused offer (stall and busy cycles) if it offers one.
+    ++stats_.clocked_cycles;
+    stats_.busy_cycles += live_warps_ > 0;
+    if (resident_warps_ > 0) {
+      ++occ_.resident_cycles;
+      occ_.resident_sum += resident_warps_;
+      occ_.active_sum += occupancy_;
+    }
+    l1_->skip_retry_cycles(1, occupancy_);
+    if (ldst_.busy()) ldst_.refused();
+    ldst_.tick();
+  } else {
+    // What cycle() would do in a cycle before next_event(): count it (skip_cycles), nothing else.
+    // mem_room_ is not read: with an empty miss queue and an idle LDST unit nothing is sent.
+    skip_cycles(1);
+  }
+  const bool serial = peeked_resp_ | mem_req_fired_ | direct_req_fired_ | ldst_.arch_pending() |
+                      (completed_ctas_ != 0) | slots_freed_ | sleeping_;
+  summary_ = static_cast<uint8_t>(serial ? kSerialWork : 0);
+  return true;
+}
+
 }  // namespace l1d::sim

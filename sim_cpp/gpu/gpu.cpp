@@ -223,6 +223,7 @@ Gpu::Gpu(const Config& cfg, SimOptions opt, L1Factory l1, MemoryFactory mem) : c
                                   opt_.threads, opt_.l1));
   if (const char* off = std::getenv("GPUSIM_NO_CYCLE_SKIP"); off != nullptr && *off != '\0' && std::string(off) != "0")
     opt_.cycle_skip = false;
+  for (auto& s : sms_) s->set_cycle_skip(opt_.cycle_skip);  // per-SM waits (Sm::set_cycle_skip)
   if (opt_.threads > 1) pool_ = std::make_unique<ParallelFor>(std::min<unsigned>(opt_.threads, num_sms()));
   clocked_.reserve(sms_.size());
 }

@@ -115,6 +115,12 @@ class Gpu final : private ControllerHost {
   uint64_t parallel_cycles() const { return parallel_cycles_; }
   // Cycles jumped over by cycle skipping (SimOptions::cycle_skip; not a statistic).
   uint64_t skipped_cycles() const { return skipped_cycles_; }
+  // SM-cycles that only counted while one SM waited (Sm::set_cycle_skip; not a statistic).
+  uint64_t skipped_sm_cycles() const {
+    uint64_t n = 0;
+    for (const auto& s : sms_) n += s->skipped_sm_cycles();
+    return n;
+  }
   const Sm& sm(uint32_t i) const { return *sms_.at(i); }
   const MemoryPort& memory() const { return *mem_; }
   const FunctionalMemory& image() const { return image_; }

@@ -20,6 +20,9 @@ class GoldenL1Port final : public L1Port {
   void skip_quiet_cycles(uint64_t n, uint32_t occupancy, bool agelru_enable) override {
     l1_.skip_quiet_cycles(n, occupancy, agelru_enable);
   }
+  uint64_t retry_cycles(uint32_t occupancy) const override { return l1_.retry_cycles(occupancy); }
+  void skip_retry_cycles(uint64_t n, uint32_t occupancy) override { l1_.skip_retry_cycles(n, occupancy); }
+  bool mem_req_pending() const override { return l1_.mem_req_pending(); }
   std::string describe_state() const override { return l1_.describe_state(); }
   bool two_level_bypass() const override { return l1_.two_level().bypass(); }
   bool store_pending(Addr line_addr) const override { return l1_.store_pending(line_addr); }

@@ -44,6 +44,13 @@ class L1Port {
   virtual void skip_quiet_cycles(uint64_t /*n*/, uint32_t /*occupancy*/, bool /*agelru_enable*/) {
     throw std::logic_error("L1Port::skip_quiet_cycles: this L1 is clocked every cycle");
   }
+  // Per-SM cycle skipping of a stalled S1 (golden::L1::retry_cycles): 0 for an L1 clocked every
+  // cycle.
+  virtual uint64_t retry_cycles(uint32_t /*occupancy*/) const { return 0; }
+  virtual void skip_retry_cycles(uint64_t /*n*/, uint32_t /*occupancy*/) {
+    throw std::logic_error("L1Port::skip_retry_cycles: this L1 is clocked every cycle");
+  }
+  virtual bool mem_req_pending() const { return true; }
   // The golden L1 behind this port (golden, and lockstep's golden side), for observing state
   // the ports do not carry, e.g. the AGCB table over time; nullptr for the RTL alone.
   virtual const golden::L1* golden_model() const { return nullptr; }
