@@ -3,7 +3,9 @@
 // fill is the CTAs that fill every SM at the workload's occupancy limit (15 SMs x
 // floor(48 warp slots / warps per CTA); the simulator limits residency by warp slots only) and
 // published the grid the benchmark itself launches at its published input, when the workload
-// declares it (WorkloadInfo::published_ctas, with its source in published_grid).
+// declares it: for the launch (Kernel::published, where the benchmark's grid changes from launch
+// to launch: a wavefront, a pivot, a scan's last level) or else for every launch
+// (WorkloadInfo::published_ctas, with its source in published_grid).
 //
 // The workloads that do not meet it yet are listed below with the reason (docs/workloads.md,
 // "Keeping the GPU full"); the test fails when a listed workload meets the rule (take it off the
@@ -16,6 +18,7 @@
 #include <string>
 
 #include "sim_cpp/mem/functional_memory.h"
+#include "sim_cpp/workload/kernel_builder.h"
 #include "sim_cpp/workload/workload.h"
 
 namespace l1d::sim {
@@ -63,29 +66,35 @@ const std::map<std::string, std::string>& known_below(WorkloadScale s) {
   return s == WorkloadScale::kTest ? test : small;
 }
 
-// The launches of `name` at `scale` that break the rule ("" when none).
+// The launches of the initialised workload `w` that break the rule ("" when none).
+std::string shortfalls(const Workload& w) {
+  const WorkloadInfo info = w.info();
+  std::ostringstream out;
+  uint32_t short_launches = 0;
+  for (uint32_t k = 0; k < w.kernels(); ++k) {
+    const KernelGrid g = w.kernel(k).grid();
+    const uint32_t per_sm = g.warps_per_cta > kGtx480.warps_per_sm ? 0 : kGtx480.warps_per_sm / g.warps_per_cta;
+    const uint64_t fill = uint64_t{kGtx480.sms} * per_sm;
+    const PublishedLaunch launch = w.kernel(k).published();  // this launch's declaration first
+    const uint32_t published = launch.ctas > 0 ? launch.ctas : info.published_ctas;
+    const uint64_t need = published > 0 ? std::min<uint64_t>(fill, published) : fill;
+    if (g.ctas >= need) continue;
+    if (++short_launches <= 3) {
+      out << "\n  launch " << k << " (" << w.kernel(k).name() << "): " << g.ctas << " CTAs of " << g.warps_per_cta
+          << " warps < min(fill " << fill << ", published "
+          << (published > 0 ? std::to_string(published) : std::string("none declared")) << ")";
+    }
+  }
+  if (short_launches > 3) out << "\n  ... " << short_launches << " of " << w.kernels() << " launches short";
+  return out.str();
+}
+
 std::string shortfalls(const std::string& name, WorkloadScale scale) {
   auto w = make_workload(name);
   w->set_device(kGtx480);
   FunctionalMemory mem;
   w->init(mem, scale, 1);
-  const WorkloadInfo info = w->info();
-  std::ostringstream out;
-  uint32_t short_launches = 0;
-  for (uint32_t k = 0; k < w->kernels(); ++k) {
-    const KernelGrid g = w->kernel(k).grid();
-    const uint32_t per_sm = g.warps_per_cta > kGtx480.warps_per_sm ? 0 : kGtx480.warps_per_sm / g.warps_per_cta;
-    const uint64_t fill = uint64_t{kGtx480.sms} * per_sm;
-    const uint64_t need = info.published_ctas > 0 ? std::min<uint64_t>(fill, info.published_ctas) : fill;
-    if (g.ctas >= need) continue;
-    if (++short_launches <= 3) {
-      out << "\n  launch " << k << " (" << w->kernel(k).name() << "): " << g.ctas << " CTAs of " << g.warps_per_cta
-          << " warps < min(fill " << fill << ", published "
-          << (info.published_ctas > 0 ? std::to_string(info.published_ctas) : std::string("none declared")) << ")";
-    }
-  }
-  if (short_launches > 3) out << "\n  ... " << short_launches << " of " << w->kernels() << " launches short";
-  return out.str();
+  return shortfalls(*w);
 }
 
 void check_scale(WorkloadScale scale) {
@@ -110,6 +119,41 @@ TEST(WorkloadGrid, EveryLaunchFillsGtx480OrHasThePublishedGridAtTest) { check_sc
 
 TEST(WorkloadGrid, EveryLaunchFillsGtx480OrHasThePublishedGridAtSmall) { check_scale(WorkloadScale::kSmall); }
 
+// Four launches: 90 CTAs of 8 warps (fills gtx480), 1 CTA declared as the benchmark's 1, 1 CTA
+// undeclared, 2 CTAs where the benchmark launches 4.
+class FourLaunches final : public wl::GeneratedWorkload {
+ public:
+  std::string name() const override { return "four-launches"; }
+  std::string description() const override { return "WorkloadGrid's per-launch declarations"; }
+  WorkloadInfo info() const override { return {}; }
+  void init(FunctionalMemory&, WorkloadScale, uint64_t) override {
+    reset();
+    wl::KernelCode code(wl::kFirstKernelPc);
+    const wl::StaticOp exit = code.exit();
+    const auto body = [exit](wl::WarpStream& s, const wl::WarpCoords&) { s.exit(exit); };
+    add_kernel("fills", 90 * wl::kCtaThreads, body);
+    add_kernel("declared", wl::kCtaThreads, body);
+    published(1, "the benchmark's own: 1 CTA here");
+    add_kernel("undeclared", wl::kCtaThreads, body);
+    add_kernel("below_declared", 2 * wl::kCtaThreads, body);
+    published(4, "the benchmark launches 4 here");
+  }
+
+ protected:
+  void check(wl::ResultCheck&) const override {}
+};
+
+TEST(WorkloadGrid, ALaunchBelowTheFillPassesOnlyWhenDeclared) {
+  FourLaunches w;
+  FunctionalMemory mem;
+  w.init(mem, WorkloadScale::kTest, 1);
+  EXPECT_EQ(w.kernel(1).published().ctas, 1u);
+  EXPECT_EQ(w.kernel(2).published().ctas, 0u);
+  EXPECT_EQ(shortfalls(w),
+            "\n  launch 2 (undeclared): 1 CTAs of 8 warps < min(fill 90, published none declared)"
+            "\n  launch 3 (below_declared): 2 CTAs of 8 warps < min(fill 90, published 4)");
+}
+
 TEST(WorkloadGrid, PublishedGridsNameTheirSource) {
   // A declared cap below what fills the GPU, with its source; atax, bicg, mvt and gesummv declare
   // PolyBench/GPU's 16 CTAs.
@@ -119,6 +163,10 @@ TEST(WorkloadGrid, PublishedGridsNameTheirSource) {
     w->init(mem, WorkloadScale::kTest, 1);
     const WorkloadInfo info = w->info();
     EXPECT_EQ(info.published_ctas > 0, !info.published_grid.empty()) << name;
+    for (uint32_t k = 0; k < w->kernels(); ++k) {
+      const PublishedLaunch p = w->kernel(k).published();
+      EXPECT_EQ(p.ctas > 0, !p.arithmetic.empty()) << name << " launch " << k;
+    }
   }
   for (const char* name : {"atax", "bicg", "mvt", "gesummv"}) {
     auto w = make_workload(name);
