@@ -22,6 +22,10 @@
 namespace l1d::sim::wl {
 namespace {
 
+// PolyBench/GPU's grid: ceil(N / 256) CTAs of 256 for all six kernels, 4 at its N = 1024 (adi.cuh's
+// STANDARD_DATASET); test and small (N = 32, 128) launch 1.
+constexpr uint32_t kPublishedCtas = (1024 + 255) / 256;
+
 class Adi final : public GeneratedWorkload {
  public:
   std::string name() const override { return "adi"; }
@@ -29,7 +33,9 @@ class Adi final : public GeneratedWorkload {
   WorkloadInfo info() const override {
     return {false, false, "PolyBench/GPU (two-level paper ADI)",
             n_ ? std::to_string(n_) + " x " + std::to_string(n_) + " floats, " + std::to_string(steps_) + " steps" : "",
-            ""};
+            "", kPublishedCtas,
+            "PolyBench/GPU adi.cu (STANDARD_DATASET N = 1024): every kernel's grid1.x = ceil(N / DIM_THREAD_BLOCK_X "
+            "256) = 4 CTAs"};
   }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {

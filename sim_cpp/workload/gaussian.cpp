@@ -14,6 +14,9 @@ namespace l1d::sim::wl {
 namespace {
 
 constexpr uint32_t kXy = 4;  // Rodinia's BLOCK_SIZE_XY
+// Rodinia 3.1 gaussian.cu: Fan1<<<ceil(Size / MAXBLOCKSIZE), MAXBLOCKSIZE>>>, MAXBLOCKSIZE = 512,
+// at every pivot: 1 CTA at its published matrices (matrix4, matrix208: Size <= 512) and at ours.
+constexpr uint32_t kRodiniaFan1Ctas = (208 + 511) / 512;
 
 class Gaussian final : public GeneratedWorkload {
  public:
@@ -59,6 +62,9 @@ class Gaussian final : public GeneratedWorkload {
         s.store(st_m, m, [&](uint32_t l) { return LaneWrite{at(m_base, row(l) * n + t), bits((*m_now)[row(l)])}; });
         s.exit(exit1);
       });
+      published(kRodiniaFan1Ctas,
+                "Rodinia 3.1 gaussian.cu: Fan1 grid = ceil(Size / 512) = 1 CTA at every pivot for Size <= 512 "
+                "(matrix4, matrix208)");
       for (uint64_t i = t + 1; i < n; ++i) {
         for (uint64_t j = t; j < n; ++j) a[i * n + j] = std::fma(-mm[i * n + t], a[uint64_t{t} * n + j], a[i * n + j]);
         b[i] = std::fma(-mm[i * n + t], b[t], b[i]);

@@ -348,4 +348,9 @@ void GeneratedWorkload::add_kernel(std::string name, uint64_t threads, Generated
                                                        threads_per_cta, std::move(body)));
 }
 
+void GeneratedWorkload::published(uint32_t ctas, std::string arithmetic) {
+  if (kernels_.empty()) throw std::logic_error("workload " + name() + ": published() before any add_kernel()");
+  kernels_.back()->set_published({ctas, std::move(arithmetic)});
+}
+
 }  // namespace l1d::sim::wl

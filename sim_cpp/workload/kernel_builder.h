@@ -355,10 +355,13 @@ class GeneratedKernel final : public Kernel {
   std::string name() const override { return name_; }
   KernelGrid grid() const override { return grid_; }
   std::unique_ptr<WarpProgram> warp(uint32_t cta, uint32_t warp_in_cta) const override;
+  PublishedLaunch published() const override { return published_; }
+  void set_published(PublishedLaunch p) { published_ = std::move(p); }
 
  private:
   std::string name_;
   KernelGrid grid_;
+  PublishedLaunch published_;
   uint32_t threads_per_cta_;
   std::shared_ptr<const Body> body_;  // shared with the warps' programs
 };
@@ -393,13 +396,16 @@ class GeneratedWorkload : public Workload {
   // A 1-D launch of `threads` threads in CTAs of threads_per_cta.
   void add_kernel(std::string name, uint64_t threads, GeneratedKernel::Body body,
                   uint32_t threads_per_cta = kCtaThreads);
+  // Declares the last added launch's published grid: the real benchmark launches `ctas` CTAs at
+  // this point of its algorithm (Kernel::published; `arithmetic` says where and how).
+  void published(uint32_t ctas, std::string arithmetic);
 
   MemoryLayout layout_;
   std::string input_path_;  // set_input_file(); "" = generate the inputs
   std::string generator_;   // set_generator(); "" = the scale's default shape
 
  private:
-  std::vector<std::unique_ptr<Kernel>> kernels_;
+  std::vector<std::unique_ptr<GeneratedKernel>> kernels_;
 };
 
 }  // namespace l1d::sim::wl

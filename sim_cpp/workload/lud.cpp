@@ -17,6 +17,10 @@ namespace l1d::sim::wl {
 namespace {
 
 constexpr uint32_t kTile = 16;  // Rodinia's BLOCK_SIZE
+// Rodinia 3.1 lud_cuda at its published input (`lud_cuda -s 256 -v`): each block step i = 0, 16,
+// .. < 256 - 16 launches lud_diagonal<<<1, 16>>>, lud_perimeter<<<k, 32>>> and lud_internal<<<k x
+// k, 16 x 16>>> with k = (256 - i) / 16 - 1 trailing tiles (15 .. 1), then lud_diagonal<<<1, 16>>>.
+constexpr uint32_t kRodiniaTiles = 256 / kTile - 1;
 
 class Lud final : public GeneratedWorkload {
  public:
@@ -58,6 +62,8 @@ class Lud final : public GeneratedWorkload {
         s.store(st_l, m, [&](uint32_t l) { return LaneWrite{at(row(l), t), bits((*col_now)[row(l)])}; });
         s.exit(exit1);
       });
+      published(1, "Rodinia 3.1 lud_cuda: the pivot block's lud_diagonal<<<1, 16>>> at every block step (its "
+                   "lud_perimeter, k CTAs of 32 threads, finishes the column; here one CTA of 256 does both)");
       for (uint64_t i = t + 1; i < n; ++i) {
         for (uint64_t j = t + 1; j < n; ++j) {
           a[i * n + j] = std::fma(-a[i * n + t], a[uint64_t{t} * n + j], a[i * n + j]);
@@ -83,6 +89,10 @@ class Lud final : public GeneratedWorkload {
             s.exit(exit2);
           },
           kTile * kTile);
+      // Rodinia's lud_internal at the block step with as many trailing tiles (k <= 15 at -s 256).
+      const uint32_t k = std::min(tiles, kRodiniaTiles);
+      published(k * k, "Rodinia 3.1 lud_cuda -s 256: lud_internal grid k x k, k = (256 - i) / 16 - 1 trailing "
+                       "tiles at block step i; here k = " + std::to_string(k));
     }
   }
 

@@ -19,6 +19,10 @@ namespace {
 
 constexpr uint32_t kBlock = 16;
 constexpr int32_t kPenalty = 10;
+// Rodinia 3.1's needle at its published input (`needle 2048 10`): block_width = 2048 / 16 = 128,
+// so its wavefront is launches of dimGrid(i) CTAs, i = 1 .. 128 (needle_cuda_shared_1), then
+// i = 127 .. 1 (needle_cuda_shared_2).
+constexpr uint32_t kRodiniaBlockWidth = 2048 / kBlock;
 
 std::vector<int32_t> align(const std::vector<int32_t>& ref, uint32_t cols) {  // the DP, row by row
   std::vector<int32_t> s(ref.size(), 0);
@@ -94,6 +98,13 @@ class Nw final : public GeneratedWorkload {
             s.exit(exit);
           },
           kBlock);
+      // Rodinia's launch as far from the nearer end of its wavefront as this one: dimGrid(i) with
+      // i = that distance + 1 (1 .. 32 at small), whatever the input's size.
+      const uint32_t from_end = std::min(d, 2 * blocks - 2 - d);
+      published(std::min(from_end + 1, kRodiniaBlockWidth),
+                "Rodinia 3.1 needle.cu at 2048 x 2048: dimGrid(i) CTAs of 16 threads, i = 1 .. 128 .. 1 by "
+                "anti-diagonal; here i = " + std::to_string(from_end + 1) + " (launch " + std::to_string(from_end) +
+                    " from the nearer end)");
     }
   }
 

@@ -140,6 +140,11 @@ class Shfl final : public GeneratedWorkload {
         }
         s.exit(s_exit);
       });
+      // The sample scans its 256 block sums in one CTA: p_blockSize = min(n_partialSums = 65536 /
+      // 256, 256) = 256, p_gridSize = iDivUp(256, 256) = 1.
+      if (l > 0 && blocks == 1)
+        published(1, "CUDA SDK 8.0 shfl_scan.cu at 65536 ints: the block sums' scan, shfl_scan_test<<<"
+                     "iDivUp(256, min(256, 256)) = 1, 256>>>");
     }
     // Uniform adds, top level down: CTA b adds the scanned sums of blocks 0..b to block b+1.
     for (uint32_t l = levels_ - 1; l-- > 0;) {
@@ -296,6 +301,8 @@ class Shfl final : public GeneratedWorkload {
           s.exit(v_exit);
         },
         kColumnThreads);
+    published(kImageWidth / kWarpSize,
+              "CUDA SDK 8.0 shfl_scan.cu: shfl_vertical_shfl<<<w / blockSz.x = 1920 / 32 = 60, (32, 8)>>>, at any h");
   }
 
   uint32_t levels_ = 0;

@@ -87,6 +87,15 @@ struct KernelGrid {
   uint32_t warps_per_cta = 1;
 };
 
+// The grid a benchmark itself launches at one point of its algorithm (issue 21): a launch may
+// have fewer CTAs than fill the GPU only where the real benchmark's launch at that point has as
+// few, e.g. a wavefront's first anti-diagonals or a scan's last level. ctas is the benchmark's
+// CTA count there (0: nothing declared), arithmetic its source and grid arithmetic in one line.
+struct PublishedLaunch {
+  uint32_t ctas = 0;
+  std::string arithmetic = {};
+};
+
 class Kernel {
  public:
   virtual ~Kernel() = default;
@@ -98,6 +107,8 @@ class Kernel {
   // Shared memory one CTA allocates, in bytes (a trace's -shmem). Only l1.carveout adaptive uses it
   // (docs/simulator.md "L1 carveout"); the generated workloads do not model shared memory: 0.
   virtual uint64_t shared_bytes_per_cta() const { return 0; }
+  // This launch's published grid (sim_cpp/test/workload_grid_test.cpp); none by default.
+  virtual PublishedLaunch published() const { return {}; }
 };
 
 // Input size: kTest for unit tests (runs in well under a second), kSmall for `make run`,
@@ -124,8 +135,9 @@ struct WorkloadInfo {
   std::string input_format;  // file format set_input_file() reads; "" = generated inputs only
   // Issue 21's occupancy rule: at `test` and `small` every launch has at least the CTAs that fill
   // every SM at the workload's occupancy limit, unless the benchmark itself launches fewer at its
-  // published input. published_ctas declares that grid (CTAs per launch; 0 = none declared, the
-  // workload fills the GPU), published_grid its source and arithmetic
+  // published input. published_ctas declares that grid for every launch (CTAs per launch; 0 =
+  // none declared, the workload fills the GPU), published_grid its source and arithmetic; a grid
+  // that changes from launch to launch is declared per launch instead (Kernel::published)
   // (sim_cpp/test/workload_grid_test.cpp enforces the rule).
   uint32_t published_ctas = 0;
   std::string published_grid = {};
