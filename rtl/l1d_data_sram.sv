@@ -4,7 +4,7 @@
 
 `default_nettype none
 
-// Data array of the L1 (docs/l1d-microarchitecture.md section 2, golden::CacheLine::data): per
+// Data array of the L1 (docs/l1d-microarchitecture.md section 2, golden::L1::line_data): per
 // set one word of Ways lines of 128 B, way w's line at [w*1024 +: 1024], its byte b at
 // [w*1024 + 8*b +: 8]. A behavioural model for simulation; synthesis keeps it as a black box
 // (SRAM macros; synth/synth.sh SYN_BLACKBOX), so it is plain memories (one per way), no reset.

@@ -1,5 +1,5 @@
 // Testbench of l1d_data_sram (gen/blocks/l1d_data_sram.cpp) against the data of golden::L1's
-// lines (golden::CacheLine::data, 128 bytes per (set, way)), written byte by byte where the byte
+// lines (golden::L1::line_data, 128 bytes per (set, way)), written byte by byte where the byte
 // enables say so (golden/l1.cpp writes a fill's chunks and a store's bytes).
 // The array has no reset, so every check reads only bytes written before (the golden side
 // tracks which bytes are known and compares those). Cases on every configuration of

@@ -1,7 +1,7 @@
 // The testbench of l1d_tag_array and l1d_line_state (gen/blocks/l1d_tag_array.cpp; included by
 // tb/l1d_tag_array_tb.cpp and tb/l1d_line_state_tb.cpp, each after its `namespace models = ...`)
-// against the tag store of golden::L1:
-// one golden::CacheLine per (set, way), whose fields but `data` the array holds, starting from
+// against the tag store of golden::L1: one golden::CacheLine per (set, way), all of whose fields
+// the array holds (the line data is golden::L1::line_data, l1d_data_sram's), starting from
 // CacheLine's own defaults (the reset state) and written field by field as golden/l1.cpp does
 // on a fill, a hit or a flush; a kernel end clears every line's priority (golden L1
 // apply_events). Cases on every configuration of RTL_TB_CONFIGS (or CONFIGS, CMakeLists.txt):

@@ -30,7 +30,7 @@ class DataSram final : public RtlBlock {
   Module module(const l1d::Config& cfg) const override {
     const l1d::AddressSplit split(cfg.l1);  // refuses a geometry the golden model refuses
     Module m(name());
-    m.describe("Data array of the L1 (docs/l1d-microarchitecture.md section 2, golden::CacheLine::data): per");
+    m.describe("Data array of the L1 (docs/l1d-microarchitecture.md section 2, golden::L1::line_data): per");
     m.describe("set one word of Ways lines of 128 B, way w's line at [w*1024 +: 1024], its byte b at");
     m.describe("[w*1024 + 8*b +: 8]. A behavioural model for simulation; synthesis keeps it as a black box");
     m.describe("(SRAM macros; synth/synth.sh SYN_BLACKBOX), so it is plain memories (one per way), no reset.");

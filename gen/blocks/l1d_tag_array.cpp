@@ -1,5 +1,5 @@
 // l1d_tag_array: the per-line state of the L1 (microarchitecture doc section 2; golden model:
-// the fields of golden::CacheLine but its data, which l1d_data_sram holds). One combinational
+// golden::CacheLine; the line data, golden::L1::line_data, is l1d_data_sram's). One combinational
 // read of a whole set, one registered write of any subset of a set's ways, and the kernel-end
 // clear of every priority bit.
 //
