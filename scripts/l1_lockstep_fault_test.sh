@@ -8,7 +8,8 @@
 # fault must pass lockstep; with it, gpusim must exit 4 with a report of SM 0 at cycle N that names
 # the hit counter, golden's value and the RTL's one more. Two fault cycles, so a checker that always
 # reported the same cycle would fail, on the two models of the default build (LRU: baseline;
-# AgeLRU: combined), on kmeans, whose SM 0 has hits by then.
+# AgeLRU: combined), on kmeans, whose SM 0 has hits by then. A fault cycle past the run's end must
+# be reported as not injected.
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 GPUSIM" >&2; exit 2; }
 gpusim=$1
@@ -40,6 +41,12 @@ for case in baseline:700 combined:1500; do
   fi
   echo "l1_lockstep_fault_test: $policy, fault at cycle $cycle reported at cycle $cycle (hits: golden $g, rtl $r)"
 done
+
+# A fault cycle the run never reaches injects nothing: the run passes and gpusim says so.
+err=$("$gpusim" --preset gtx480 --workload kmeans --scale test --l1 lockstep --quiet --no-progress \
+      --l1-fault-cycle 1000000000 2>&1 >/dev/null) || { echo "l1_lockstep_fault_test: unreached fault: exit $?"; exit 1; }
+grep -q "warning: --l1-fault-cycle 1000000000: SM 0's L1 ran fewer cycles, no fault was injected" <<<"$err" ||
+  { echo "l1_lockstep_fault_test: unreached fault not reported; stderr:"; echo "$err"; exit 1; }
 
 # The option is refused where there is no RTL to fault.
 set +e

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -147,6 +148,7 @@ int main(int argc, char** argv) {
   app.add_option("--drop-response", drop_response,
                  "fault injection: swallow the N-th memory response (the watchdog must stop the run)");
   std::optional<uint64_t> l1_fault_cycle;
+  auto fault_injected = std::make_shared<bool>(false);  // set by SM 0's verilated L1 at the fault
   app.add_option("--l1-fault-cycle", l1_fault_cycle,
                  "fault injection: SM 0's RTL hit counter gains one at the clock edge ending cycle N of its L1 "
                  "(--l1 lockstep must stop there with exit code 4)");
@@ -270,7 +272,10 @@ int main(int argc, char** argv) {
         // The RTL's assertions are checked in lockstep (and by tb_l1d_top); --l1 verilated, the fast
         // path, skips their checks (4 % of the staged model's evaluation; docs/performance.md).
         vo.assertions = lockstep;
-        if (sm == 0 && l1_fault_cycle) vo.fault_cycle = *l1_fault_cycle;
+        if (sm == 0 && l1_fault_cycle) {
+          vo.fault_cycle = *l1_fault_cycle;
+          vo.fault_injected = fault_injected;
+        }
         if (!lockstep_waves.empty()) {
           vo.trace_file = fmt::format("{}/l1d_sm{}.fst", lockstep_waves, sm);
           vo.rotate_cycles = 2000;
@@ -297,6 +302,12 @@ int main(int argc, char** argv) {
       timeline->attach(gpu, agcb_every);
     }
     const RunResult r = gpu.run(*w, sc);
+    // A fault cycle SM 0's L1 never reached injects nothing: say so, or the run reads as a pass
+    // of a check that did not happen.
+    if (l1_fault_cycle && !*fault_injected)
+      std::cerr << fmt::format("gpusim: warning: --l1-fault-cycle {}: SM 0's L1 ran fewer cycles, no fault was "
+                               "injected\n",
+                               *l1_fault_cycle);
     // Not a statistic (the statistics do not depend on cycle skipping): a diagnostic on request.
     if (const char* e = std::getenv("GPUSIM_REPORT_SKIPPED"); e != nullptr && *e != '\0')
       std::cerr << fmt::format("gpusim: {} of {} cycles skipped, {} SM-cycles only counted\n", gpu.skipped_cycles(),

@@ -325,17 +325,27 @@ class VerilatedL1 final : public RtlL1Port {
     m.eval();
     dump(cycle_ * 10);  // one cycle is 10 ns: inputs at the start, the rising edge at +5 ns
     if constexpr (requires { m.rootp->l1d_top__DOT__cnt_hits_q; }) {  // not in a netlist (no fault injection)
-      if (cycle_ == opt_.fault_cycle) m.rootp->l1d_top__DOT__cnt_hits_q += 1;  // the edge adds this cycle's hits to it
+      if (cycle_ == opt_.fault_cycle) {
+        m.rootp->l1d_top__DOT__cnt_hits_q += 1;  // the edge adds this cycle's hits to it
+        note_fault();
+      }
     } else if constexpr (requires { m.rootp->l1d_top__DOT__u_counters__DOT__g_counter__BRA__4__KET____DOT__chunk0_d; }) {
       // The staged L1's carry-save counters (l1d_perf_counters; hits is counter 4): the low
       // chunk's next value, which the edge loads into its flop, gains one.
-      if (cycle_ == opt_.fault_cycle) ++m.rootp->l1d_top__DOT__u_counters__DOT__g_counter__BRA__4__KET____DOT__chunk0_d;
+      if (cycle_ == opt_.fault_cycle) {
+        ++m.rootp->l1d_top__DOT__u_counters__DOT__g_counter__BRA__4__KET____DOT__chunk0_d;
+        note_fault();
+      }
     }
     m.clk_i = 1;
     m.eval();
     dump(cycle_ * 10 + 5);
     m.clk_i = 0;
     ++cycle_;
+  }
+
+  void note_fault() const {
+    if (opt_.fault_injected) *opt_.fault_injected = true;
   }
 
   // clk_i low again without a second eval(): Verilator finds an edge by comparing clk_i with its

@@ -36,6 +36,9 @@ struct VerilatedOptions {
   // this cycle the RTL's hit counter flop gains one, as a flipped bit would; lockstep must stop at
   // this cycle. UINT64_MAX = no fault.
   uint64_t fault_cycle = UINT64_MAX;
+  // Set to true when the fault above is injected (null = not reported): a run that ends before
+  // fault_cycle injects nothing, and gpusim says so instead of passing silently.
+  std::shared_ptr<bool> fault_injected;
   // Contract-violation test (tb.contract.CfgChangedAfterReset): cfg_bypass_i changes in this
   // cycle, after reset, which the RTL's TopCfgStable_A must report. UINT64_MAX = never.
   uint64_t cfg_change_cycle = UINT64_MAX;
