@@ -311,6 +311,11 @@ class Sm final : private IssueOracle {
   // no response and takes no request of the miss queue before it: the offered request (if any) is
   // refused every cycle. `now` when the SM is not in that state.
   uint64_t stall_until(uint64_t now) const;
+  // Step 5 of cycle() for the two above: `now` if the fetch stage decodes this cycle, else the
+  // earliest of `at` and the fetch_at of a resident warp with an empty i-buffer.
+  uint64_t fetch_wake(uint64_t now, uint64_t at) const;
+  // The per-cycle statistics of n cycles in which the SM only counts (clocked, busy, occupancy).
+  void count_cycles(uint64_t n);
   // Issue skipping: a scheduler whose pick found nothing is not asked again before its
   // sched_sleep_until_ (the earliest ALU-latency expiry of its warps) unless an event that can
   // make one of its warps ready wakes it (store accepted: the warp's scheduler; load data: the

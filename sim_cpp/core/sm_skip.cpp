@@ -24,20 +24,23 @@ uint64_t Sm::next_event(uint64_t now) const {
   at = std::min(at, now + quiet);
   if (resident_warps_ == 0) return at;
   // Step 4: issue() runs from issue_sleep_until_ on, and whenever a scheduler waits for the (now
-  // free) LDST unit.
+  // free) LDST unit. Step 5: the fetch stage.
   if (ldst_waiting_) return now;
   at = std::min(at, issue_sleep_until_);
-  // Step 5: the fetch stage decodes last cycle's fetch, and fetches a resident warp with an empty
-  // i-buffer from its fetch_at on.
-  if (fetch_ibuffer_) {
-    if (fetch_slot_ != kNoFetch) return now;
-    for (const Warp& w : warps_)
-      if (w.state == Warp::State::kResident && !w.ibuf_valid) at = std::min(at, w.fetch_at);
-  }
-  return std::max(at, now);
+  return std::max(fetch_wake(now, at), now);
 }
 
-void Sm::skip_cycles(uint64_t n) {
+uint64_t Sm::fetch_wake(uint64_t now, uint64_t at) const {
+  // The fetch stage decodes last cycle's fetch, and fetches a resident warp with an empty
+  // i-buffer from its fetch_at on.
+  if (!fetch_ibuffer_) return at;
+  if (fetch_slot_ != kNoFetch) return now;
+  for (const Warp& w : warps_)
+    if (w.state == Warp::State::kResident && !w.ibuf_valid) at = std::min(at, w.fetch_at);
+  return at;
+}
+
+void Sm::count_cycles(uint64_t n) {
   stats_.clocked_cycles += n;
   if (live_warps_ > 0) stats_.busy_cycles += n;
   if (resident_warps_ > 0) {
@@ -45,6 +48,10 @@ void Sm::skip_cycles(uint64_t n) {
     occ_.resident_sum += n * resident_warps_;
     occ_.active_sum += n * occupancy_;
   }
+}
+
+void Sm::skip_cycles(uint64_t n) {
+  count_cycles(n);
   l1_->skip_quiet_cycles(n, occupancy_, agelru_enable_);
 }
 
@@ -69,13 +76,7 @@ uint64_t Sm::stall_until(uint64_t now) const {
   const bool room = ldst_queue_cap_ == 0 ? !ldst_.busy() : !ldst_.busy() || ldst_queue_count_ < ldst_queue_cap_;
   if (ldst_waiting_ && room) return now;
   at = std::min(at, issue_sleep_until_);
-  // Step 5: the fetch stage (as in next_event).
-  if (fetch_ibuffer_) {
-    if (fetch_slot_ != kNoFetch) return now;
-    for (const Warp& w : warps_)
-      if (w.state == Warp::State::kResident && !w.ibuf_valid) at = std::min(at, w.fetch_at);
-  }
-  return std::max(at, now);
+  return std::max(fetch_wake(now, at), now);  // step 5
 }
 
 bool Sm::skip_this_cycle(uint64_t now) {
@@ -104,13 +105,7 @@ bool Sm::skip_this_cycle(uint64_t now) {
   if (stalled_) {
     // What cycle() does while S1's failure repeats: the per-cycle counts, the L1's repeated
     // failure, and the LDST unit's refused offer (stall and busy cycles) if it offers one.
-    ++stats_.clocked_cycles;
-    stats_.busy_cycles += live_warps_ > 0;
-    if (resident_warps_ > 0) {
-      ++occ_.resident_cycles;
-      occ_.resident_sum += resident_warps_;
-      occ_.active_sum += occupancy_;
-    }
+    count_cycles(1);
     l1_->skip_retry_cycles(1, occupancy_);
     if (ldst_.busy()) ldst_.refused();
     ldst_.tick();
