@@ -183,16 +183,36 @@ function(_rtl_model prefix)
     set(M_OPT -O2)
   endif()
   set(mdir ${RTL_BUILD_DIR}/verilated/${prefix})
+  # An l1d_top model above -O1 compiles Verilator's *__Slow.cpp files apart at -O0 (tb/verilate.sh
+  # --slow-apart): the constructor's resets, the initial and settle evaluation and the waves'
+  # declarations and full dumps, which run once per model or waves file; 40 % of the l1d_top
+  # models' C++. The evaluation keeps the model's level, so gpusim --l1 verilated|lockstep runs
+  # the same code (docs/performance.md, "Where make test goes, fourth round").
+  set(slow "")
+  set(slow_arg "")
+  if(M_OPT MATCHES "^-O[23]$" AND prefix MATCHES "^Vl1d_top")
+    set(slow ${mdir}/${prefix}__unity_slow.cpp)
+    set(slow_arg --slow-apart)
+  endif()
   add_custom_command(
-    OUTPUT ${mdir}/${prefix}__unity.cpp
+    OUTPUT ${mdir}/${prefix}__unity.cpp ${slow}
     # The root header too: a testbench that reaches into the model's flops includes it, and
     # Ninja recompiles that testbench after a re-verilation only if it knows who writes the file.
     BYPRODUCTS ${mdir}/${prefix}.h ${mdir}/${prefix}___024root.h
-    COMMAND ${RTL_TB_DIR}/verilate.sh ${VERILATOR_BIN} ${mdir} ${prefix} ${M_ARGS}
+    COMMAND ${RTL_TB_DIR}/verilate.sh ${VERILATOR_BIN} ${mdir} ${prefix} ${slow_arg} ${M_ARGS}
     DEPENDS ${M_DEPENDS} ${RTL_TB_DIR}/verilate.sh ${VERILATOR_BIN}
     COMMENT "Verilating ${prefix}"
     VERBATIM)
   add_library(${prefix} STATIC ${mdir}/${prefix}__unity.cpp)
+  if(slow)
+    # EXCLUDE_FROM_ALL: built for ${prefix} only (the coverage models are not in the default build).
+    add_library(${prefix}_slow OBJECT EXCLUDE_FROM_ALL ${slow})
+    target_include_directories(${prefix}_slow SYSTEM PRIVATE ${mdir})
+    target_compile_options(${prefix}_slow PRIVATE -O0 ${VERILATOR_CFLAGS})
+    target_link_libraries(${prefix}_slow PRIVATE verilator_runtime)
+    _rtl_model_pch(${prefix}_slow -O0)
+    target_sources(${prefix} PRIVATE $<TARGET_OBJECTS:${prefix}_slow>)
+  endif()
   target_include_directories(${prefix} SYSTEM PUBLIC ${mdir})
   # -O2 after the build type's -O3: the models compile in about 55 % of the time (l1d_top: 57 s
   # instead of 104 s) and gpusim --l1 verilated ran no slower within the noise (2026-11-22); the
