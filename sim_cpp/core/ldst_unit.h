@@ -107,6 +107,10 @@ class LdstUnit {
   void refused() { ++stats_.stall_cycles; }
   // Counts a cycle with an instruction in the unit.
   void tick() { stats_.busy_cycles += busy_; }
+  // n cycles of refused() (when busy) and tick() (Sm's lazy waits with S1 stalled).
+  void skip_refused(uint64_t n) {
+    if (busy_) stats_.stall_cycles += n, stats_.busy_cycles += n;
+  }
 
   // The L1's core response of cycle `now`.
   void l1_response(const CoreResp& r, uint64_t now);

@@ -26,6 +26,10 @@ class SystemPort final : public MemoryPort {
     return mem_.peek_port(sm, cap, resp);
   }
   void take_response(uint32_t sm) override { mem_.take_response(sm); }
+  bool port_events() const override { return true; }
+  uint64_t response_arrival(uint32_t sm) const override { return mem_.response_arrival(sm); }
+  const std::vector<uint32_t>& response_grants() const override { return mem_.response_grants(); }
+  const std::vector<uint32_t>& request_room_freed() const override { return mem_.request_room_freed(); }
   void tick_independent() override { mem_.tick_partitions(); }
   void tick_rest() override { mem_.tick_networks(); }
   bool idle() const override { return mem_.idle(); }

@@ -47,6 +47,16 @@ class MemoryPort {
     return request_room(sm, cap);
   }
   virtual void take_response(uint32_t /*sm*/) {}
+  // Per-SM waits (Sm's lazy waits, sm_skip.cpp): a port with port_events() (and split_response())
+  // tells the first cycle from now on in which SM `sm` can see a response (~0: none on its way),
+  // and after each tick_rest() the SMs it granted a response to and those whose request room
+  // it raised: the only changes an SM that sends and takes nothing can see. A waiting SM then
+  // reads nothing of the port until one of them. Without it, every clocked SM reads the port
+  // every cycle (MemorySystem::response_arrival).
+  virtual bool port_events() const { return false; }
+  virtual uint64_t response_arrival(uint32_t /*sm*/) const { return 0; }
+  virtual const std::vector<uint32_t>& response_grants() const { return no_sms_; }
+  virtual const std::vector<uint32_t>& request_room_freed() const { return no_sms_; }
   virtual void tick_independent() {}
   virtual void tick_rest() { tick(); }
   virtual bool idle() const = 0;
@@ -61,6 +71,9 @@ class MemoryPort {
   // Leaves [addr, addr + bytes) in the L2 as a host-to-device copy's writes would, without
   // simulated time (trace replay, between kernels). A memory without an L2 ignores it.
   virtual void preload_l2(Addr /*addr*/, uint64_t /*bytes*/) {}
+
+ private:
+  const std::vector<uint32_t> no_sms_;
 };
 
 // The real memory system (NoC, L2, DRAM) over `image`.

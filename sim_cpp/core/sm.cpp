@@ -97,6 +97,7 @@ void Sm::set_pcal_ebt(int32_t ebt) {
 }
 
 void Sm::apply_limits() {
+  settle();
   wake_known_ = false;  // per-SM cycle skipping: the schedulers are asked again
   wake_all_schedulers();
   for (uint32_t s = 0; s < num_sched_; ++s) {
@@ -128,6 +129,7 @@ bool Sm::has_token(uint32_t slot) const {
 
 void Sm::launch_cta(const Kernel& k, uint32_t cta, uint32_t warps) {
   if (!fits(warps)) throw std::logic_error(fmt::format("SM {}: CTA of {} warps does not fit", id_, warps));
+  settle();
   wake_known_ = false;  // per-SM cycle skipping: the launch events are to be sent
   const auto c = std::find_if(ctas_.begin(), ctas_.end(), [](const Cta& x) { return !x.used; });
   c->used = true;

@@ -106,12 +106,16 @@ class Sm final : private IssueOracle {
   // takes it in the cycle that sends the kernel-start event, in the SM's own cycle (so also under
   // --threads), when the previous kernel's end has left it idle and empty.
   void kernel_start(uint32_t l1_bytes) {
+    settle();
     pending_kernel_start_ = true, sleeping_ = false, wake_known_ = false;
     pending_l1_bytes_ = l1_bytes;
   }
   void kernel_start() { kernel_start(l1_bytes_); }
   uint32_t l1_bytes() const { return l1_bytes_; }
-  void kernel_end() { pending_kernel_end_ = true, sleeping_ = false, wake_known_ = false; }
+  void kernel_end() {
+    settle();
+    pending_kernel_end_ = true, sleeping_ = false, wake_known_ = false;
+  }
 
   // Nothing to do: no warp, no pending event, LDST unit quiet, L1 idle. Such an SM is not
   // clocked (its L1 does not see the cycle). Evaluated at the end of each cycle; only a CTA
@@ -148,8 +152,39 @@ class Sm final : private IssueOracle {
   // that cycle, counts each cycle as skip_cycles(1) would instead of running it, unless the
   // memory port delivers a response (mem_fetch / mem_peek) or the GPU changes the SM (a CTA
   // launch, a kernel event, new limits), which ends the wait.
-  void set_cycle_skip(bool on) { cycle_skip_ = on, wake_known_ = false; }
+  void set_cycle_skip(bool on) {
+    settle();
+    cycle_skip_ = on, wake_known_ = false;
+  }
+  // Lazy waits (sm_skip.cpp; on with cycle skipping when the memory port has port_events()):
+  // once a wait is known (wake_at_) and its first cycle is skipped with nothing for the serial
+  // loop, the GPU calls lazy_skip(now) for the SM's item instead of mem_peek() and cycle(): until
+  // the wake, the port's response_arrival() for the SM, or a raised request room (with S1 stalled
+  // behind its miss queue) it only counts the cycle in lazy_cycles_, and settle() adds those
+  // cycles' statistics in one go (what the skipped cycles would have counted one by one) before
+  // the SM runs a cycle again, the GPU changes it, or the GPU reads its statistics.
+  // note_response() / note_room(): the port granted the SM a response / raised its request room
+  // in the last tick (serial part; MemoryPort::response_grants, request_room_freed).
+  void set_port_events(bool on) {
+    settle();
+    port_events_ = on;
+  }
+  bool lazy_skip(uint64_t now) {
+    if (!lazy_ || now >= lazy_until_) return false;
+    ++lazy_cycles_;
+    return true;
+  }
+  void note_response() {
+    if (lazy_) lazy_until_ = std::min(lazy_until_, mem_.response_arrival(id_));
+  }
+  void note_room() {
+    if (lazy_ && lazy_room_) lazy_until_ = 0;
+  }
+  void settle() {
+    if (lazy_) settle_lazy();
+  }
   uint64_t skipped_sm_cycles() const { return skipped_sm_cycles_; }  // not a statistic
+  uint64_t lazy_sm_cycles() const { return lazy_sm_cycles_; }  // of those, skipped by lazy_skip
   // Inline: the GPU calls it for every clocked SM on one thread, and in most cycles an SM has
   // nothing to commit.
   void commit() {
@@ -159,7 +194,10 @@ class Sm final : private IssueOracle {
   // Runtime controls (controllers.h).
   void set_warp_limit(uint32_t per_scheduler);  // 0 = all
   void set_pcal_ebt(int32_t ebt);
-  void set_agelru_enable(bool on) { agelru_enable_ = on, wake_known_ = false; }
+  void set_agelru_enable(bool on) {
+    settle();
+    agelru_enable_ = on, wake_known_ = false;
+  }
   uint32_t warp_limit() const { return warp_limit_; }
   int32_t pcal_ebt() const { return ebt_; }
   bool agelru_enable() const { return agelru_enable_; }
@@ -304,6 +342,12 @@ class Sm final : private IssueOracle {
   // skipped_sm_cycles_ counts the cycles it skipped.
   bool cycle_skip_ = false, wake_known_ = false, stalled_ = false;
   uint64_t wake_at_ = 0, skipped_sm_cycles_ = 0;
+  // Lazy waits (lazy_skip): lazy_room_ also ends the wait when the request room rises (S1 stalled
+  // behind a miss queue whose head waits for room); lazy_until_ the first cycle that runs;
+  // lazy_cycles_ the cycles skipped and not yet counted (settle_lazy).
+  bool port_events_ = false, lazy_ = false, lazy_room_ = false;
+  uint64_t lazy_until_ = 0, lazy_cycles_ = 0, lazy_sm_cycles_ = 0;
+  void settle_lazy();
   // cycle(now)'s per-SM skip: true when this cycle only counts (done here).
   bool skip_this_cycle(uint64_t now);
   // The first cycle from `now` on in which cycle() may do more than count, while S1 holds a

@@ -51,6 +51,7 @@ void Sm::count_cycles(uint64_t n) {
 }
 
 void Sm::skip_cycles(uint64_t n) {
+  settle();
   count_cycles(n);
   l1_->skip_quiet_cycles(n, occupancy_, agelru_enable_);
 }
@@ -79,7 +80,27 @@ uint64_t Sm::stall_until(uint64_t now) const {
   return std::max(fetch_wake(now, at), now);  // step 5
 }
 
+void Sm::settle_lazy() {
+  // The cycles lazy_skip() skipped follow the wait's first skipped cycle (now_) one by one, and
+  // nothing the counts read changed meanwhile: count them as skip_this_cycle() would have.
+  lazy_ = false;
+  const uint64_t n = lazy_cycles_;
+  lazy_cycles_ = 0;
+  if (n == 0) return;
+  now_ += n;
+  skipped_sm_cycles_ += n;
+  lazy_sm_cycles_ += n;
+  count_cycles(n);
+  if (stalled_) {
+    l1_->skip_retry_cycles(n, occupancy_);
+    ldst_.skip_refused(n);
+  } else {
+    l1_->skip_quiet_cycles(n, occupancy_, agelru_enable_);
+  }
+}
+
 bool Sm::skip_this_cycle(uint64_t now) {
+  settle();  // the lazy wait ended (lazy_skip said no)
   // A response from the port, or a cycle after one that moved: the cycle runs (and the next
   // wait is asked afresh after it). A stalled S1 also waits for its miss queue's head to leave.
   if (fetched_resp_ || (summary_ & kMoved) || (wake_known_ && stalled_ && in_.mem_req_ready && l1_->mem_req_pending())) {
@@ -117,6 +138,15 @@ bool Sm::skip_this_cycle(uint64_t now) {
   const bool serial = peeked_resp_ | mem_req_fired_ | direct_req_fired_ | ldst_.arch_pending() |
                       (completed_ctas_ != 0) | slots_freed_ | sleeping_;
   summary_ = static_cast<uint8_t>(serial ? kSerialWork : 0);
+  // The next cycles are lazy (lazy_skip) when the serial loop has nothing to do for this SM:
+  // until the wake, a response (its arrival as the port stands, or a grant: note_response), or
+  // with S1 stalled behind a miss queue whose head waits for room (room 0 this cycle, or the
+  // cycle would have run), a raised room (note_room).
+  if (port_events_ && !serial) {
+    lazy_ = true;
+    lazy_room_ = stalled_ && l1_->mem_req_pending();
+    lazy_until_ = std::min(wake_at_, mem_.response_arrival(id_));
+  }
   return true;
 }
 

@@ -224,6 +224,10 @@ Gpu::Gpu(const Config& cfg, SimOptions opt, L1Factory l1, MemoryFactory mem) : c
   if (const char* off = std::getenv("GPUSIM_NO_CYCLE_SKIP"); off != nullptr && *off != '\0' && std::string(off) != "0")
     opt_.cycle_skip = false;
   for (auto& s : sms_) s->set_cycle_skip(opt_.cycle_skip);  // per-SM waits (Sm::set_cycle_skip)
+  // Lazy waits need a port that tells what ends them (MemoryPort::port_events) and is read
+  // inside the SMs' items (split_response).
+  port_events_ = opt_.cycle_skip && mem_->port_events() && mem_->split_response();
+  for (auto& s : sms_) s->set_port_events(port_events_);
   if (opt_.threads > 1) pool_ = std::make_unique<ParallelFor>(std::min<unsigned>(opt_.threads, num_sms()));
   clocked_.reserve(sms_.size());
 }
@@ -283,7 +287,12 @@ L1Counters Gpu::l1_totals() const {
   return t;
 }
 
+void Gpu::settle_sms() {
+  for (auto& s : sms_) s->settle();
+}
+
 void Gpu::end_kernel_record() {
+  settle_sms();
   KernelRecord& r = kernels_.back();
   r.cycles = now_ - r.start;
   const L1Counters at_start = r.l1;
@@ -385,6 +394,7 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
         mem_->tick_independent();
       else {
         Sm& s = *clocked_[i - mem_items];
+        if (s.lazy_skip(now)) return;  // a lazy wait: nothing read, nothing to commit
         if (peek) s.mem_peek();
         s.cycle(now);
       }
@@ -406,6 +416,10 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
       reclock |= s->quiescent();
     }
     mem_->tick_rest();  // the whole tick() when the port does not split it
+    if (port_events_) {  // what ends the SMs' lazy waits (Sm::lazy_skip)
+      for (const uint32_t sm : mem_->response_grants()) sms_[sm]->note_response();
+      for (const uint32_t sm : mem_->request_room_freed()) sms_[sm]->note_room();
+    }
     if (!ended && done == g.ctas) {
       for (auto& s : sms_) s->kernel_end();
       ended = true;
@@ -414,7 +428,10 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
     ++now_;
     try_skip = !progress || !launched;  // before the launch every cycle counts as progress
     if (progress) last_progress_ = now_;
-    if (sampler_every_ && now_ % sampler_every_ == 0) sampler_(now_);
+    if (sampler_every_ && now_ % sampler_every_ == 0) {
+      settle_sms();
+      sampler_(now_);
+    }
 
     // No controller window before the kernel has started (core.kernel_launch_cycles).
     if (!first && !controllers_.empty() && now_ - window_start_ >= opt_.controller.window) {
@@ -458,8 +475,9 @@ bool Gpu::skip_idle_cycles(uint64_t limit, bool windows) {
   const bool launched = limit == ~uint64_t{0};  // before the launch every cycle is progress
   if (launched && opt_.watchdog) to = std::min(to, last_progress_ + opt_.watchdog - 1);
   if (opt_.max_cycles) to = std::min(to, opt_.max_cycles - 1);
-  for (const Sm* s : clocked_) {
+  for (Sm* s : clocked_) {
     if (to <= now_) return false;
+    s->settle();  // next_event reads the counts a lazy wait has not added yet (the two-level window)
     to = std::min(to, s->next_event(now_));
   }
   if (to <= now_) return false;
@@ -475,6 +493,7 @@ bool Gpu::skip_idle_cycles(uint64_t limit, bool windows) {
 }
 
 void Gpu::window_begin() {
+  settle_sms();
   window_start_ = now_;
   for (uint32_t i = 0; i < num_sms(); ++i) {
     const Sm& s = *sms_[i];
@@ -490,6 +509,7 @@ void Gpu::window_begin() {
 }
 
 void Gpu::window_end() {
+  settle_sms();
   sample_.cycles = now_ - window_start_;
   for (uint32_t i = 0; i < num_sms(); ++i) {
     const Sm& s = *sms_[i];

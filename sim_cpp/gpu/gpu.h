@@ -121,6 +121,12 @@ class Gpu final : private ControllerHost {
     for (const auto& s : sms_) n += s->skipped_sm_cycles();
     return n;
   }
+  // Of those, the SM-cycles of lazy waits (Sm::lazy_skip: the port was not read).
+  uint64_t lazy_sm_cycles() const {
+    uint64_t n = 0;
+    for (const auto& s : sms_) n += s->lazy_sm_cycles();
+    return n;
+  }
   const Sm& sm(uint32_t i) const { return *sms_.at(i); }
   const MemoryPort& memory() const { return *mem_; }
   const FunctionalMemory& image() const { return image_; }
@@ -141,6 +147,8 @@ class Gpu final : private ControllerHost {
   std::string carveout_line() const;
   L1Counters l1_totals() const;
   void end_kernel_record();  // the kernel's cycles and L1 counts
+  // The SMs' lazily skipped cycles counted (Sm::settle): before the GPU or a sampler reads them.
+  void settle_sms();
 
   uint32_t warps_per_scheduler() const override;
   bool sm_busy(uint32_t sm) const override { return sms_[sm]->busy(); }
@@ -174,6 +182,7 @@ class Gpu final : private ControllerHost {
   std::vector<std::unique_ptr<Sm>> sms_;
   std::unique_ptr<ParallelFor> pool_;  // opt_.threads > 1
   std::vector<Sm*> clocked_;           // this cycle's non-quiescent SMs
+  bool port_events_ = false;           // the SMs' lazy waits (Sm::set_port_events)
   bool observed_ = false;              // an issue observer is set: cycles stay on this thread
   uint64_t parallel_cycles_ = 0;
   uint64_t skipped_cycles_ = 0;

@@ -50,15 +50,19 @@ class ParallelFor {
   void take_items();  // until the counter passes n
   void worker();
 
+  // The three atomics every loop writes live on host cache lines of their own: a thread that
+  // waits on generation_ or running_ does not take the line the others' fetch_add on next_
+  // needs, and the counter's line moves between the working threads only.
   std::vector<std::thread> workers_;
   const Job* job_ = nullptr;
-  std::atomic<size_t> next_{0};             // the next index to take
   std::exception_ptr error_;                // of the lowest index that threw
   size_t error_index_ = 0;
   std::atomic_flag error_lock_ = ATOMIC_FLAG_INIT;
-  std::atomic<uint64_t> generation_{0};     // bumped to start a loop; 0 never starts one
-  std::atomic<unsigned> running_{0};        // workers still in the current loop
   std::atomic<bool> stop_{false};
+  alignas(64) std::atomic<size_t> next_{0};           // the next index to take
+  alignas(64) std::atomic<uint64_t> generation_{0};   // bumped to start a loop; 0 never starts one
+  alignas(64) std::atomic<unsigned> running_{0};      // workers still in the current loop
+  char pad_[64 - sizeof(std::atomic<unsigned>)] = {};  // nothing else on running_'s line
 };
 
 }  // namespace l1d::sim

@@ -212,6 +212,18 @@ const MemResp* MemorySystem::peek_response(uint32_t sm) const {
   return pk == nullptr ? nullptr : &pk->payload.resp;
 }
 
+uint64_t MemorySystem::response_arrival(uint32_t sm) const {
+  const Impl& m = *impl_;
+  m.check_sm(sm);
+  // One response a cycle: after a take in this cycle the head is usable in the next at the earliest.
+  const uint64_t after_take = m.last_response[sm] == ~uint64_t{0} ? 0 : m.last_response[sm] + 1;
+  return std::max({m.resp_net.head_arrival(sm), after_take, m.now});
+}
+
+const std::vector<uint32_t>& MemorySystem::response_grants() const { return impl_->resp_net.granted(); }
+
+const std::vector<uint32_t>& MemorySystem::request_room_freed() const { return impl_->req_net.freed_sources(); }
+
 void MemorySystem::take_response(uint32_t sm) {
   Impl& m = *impl_;
   m.check_sm(sm);

@@ -89,6 +89,15 @@ class MemorySystem {
   void take_response(uint32_t sm);
   // request_room(sm, cap), and peek_response(sm) into `resp` (MemoryPort::peek_port).
   uint32_t peek_port(uint32_t sm, uint32_t cap, const MemResp*& resp) const;
+  // Per-SM waits (Sm's lazy waits, MemoryPort::port_events): the first cycle from the current
+  // one on in which peek_response(sm) can return a response as the networks stand (~0: nothing
+  // granted to the SM); the SMs that the last tick_networks() granted a response to (whose
+  // response_arrival may have moved earlier), and those whose request room it raised (the only
+  // events that change either for an SM that sends and takes nothing). Reads only SM `sm`'s
+  // port, as peek_response.
+  uint64_t response_arrival(uint32_t sm) const;
+  const std::vector<uint32_t>& response_grants() const;
+  const std::vector<uint32_t>& request_room_freed() const;
   // Advances one core cycle (after every SM's request/response calls of the cycle).
   void tick();  // tick_partitions() then tick_networks()
   // The two halves of tick(). tick_partitions() (the L2 slices and DRAM channels) reads only

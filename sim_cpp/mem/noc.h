@@ -100,6 +100,7 @@ class Network {
     if (router_.islip && (router_.vcs == 0 || router_.input_speedup == 0 || router_.internal_speedup == 0))
       throw std::invalid_argument("Network: islip vcs and speedups must be positive");
     touched_.reserve(dests);
+    freed_.reserve(dests);
     if (router_.islip) {
       const uint32_t xin = sources * router_.input_speedup;
       vc_.assign(size_t{sources} * router_.vcs, Vc{});
@@ -142,6 +143,7 @@ class Network {
   // Arbitration and transfer for cycle `now`.
   void tick(uint64_t now) {
     touched_.clear();
+    freed_.clear();
     if (queued_ == 0) return;
     if (router_.islip) {
       tick_islip(now);
@@ -177,6 +179,7 @@ class Network {
       p.arrive = now + ser - 1 + latency_;
       dst_[d].push_back(p);
       src_[s].pop_front();
+      freed_.push_back(s);
       src_busy_[s] = now + ser;
       dst_busy_[d] = now + ser;
       --queued_;
@@ -205,6 +208,9 @@ class Network {
 
   // Destinations that were granted a packet in the last tick().
   const std::vector<uint32_t>& granted() const { return touched_; }
+  // Sources whose source_occupancy() fell in the last tick() (a granted packet left them), in
+  // grant order; the only event that gives a full source room (Sm's waits, MemoryPort).
+  const std::vector<uint32_t>& freed_sources() const { return freed_; }
 
   // The head of dst's ejection buffer if it has arrived by `now`, else nullptr.
   const Packet* peek(uint32_t dst, uint64_t now) const {
@@ -328,6 +334,7 @@ class Network {
       dst_[d].push_back(p);
       c.full = false;
       --in_vc_[vi / nv];
+      freed_.push_back(vi / nv);
       --queued_;
       ++at_dst_;
       touched_.push_back(d);
@@ -372,6 +379,7 @@ class Network {
   std::vector<uint32_t> last_grant_;
   std::vector<uint32_t> cand_;
   std::vector<uint32_t> touched_;
+  std::vector<uint32_t> freed_;  // freed_sources()
   std::vector<uint64_t> active_;  // bit s: source s has queued packets and is not parked
   // Per destination d, words [d * active_.size(), ...): bit s: source s is parked on d's credit.
   std::vector<uint64_t> parked_;

@@ -84,6 +84,49 @@ TEST(CycleSkip, StatisticsAreIdenticalWithAndWithoutSkipping) {
   }
 }
 
+// Lazy waits (Sm::lazy_skip, sm_skip.cpp): with the real memory port a waiting SM reads nothing
+// of the port until the response it waits for can arrive (MemoryPort::port_events); behind a
+// forwarding port without that (make_dropping_memory that drops nothing) every SM reads the port
+// every cycle. The statistics, the cycle sampler's counts and the SM-cycles skipped must agree.
+TEST(CycleSkip, LazyWaitsCountAsPolledWaits) {
+  const Point points[] = {{"qv100", "bfs", "baseline"}, {"a100", "sssp", "dynamic-pcal", 2}};
+  for (const Point& p : points) {
+    const std::string name = fmt::format("{} {} {} threads {}", p.preset, p.workload, p.policy, p.threads);
+    const auto go = [&p](bool lazy, uint64_t& sm_skipped, uint64_t& lazy_cycles) {
+      Config cfg = load_preset(p.preset);
+      SimOptions opt;
+      opt.controllers = apply_policy(cfg, p.policy);
+      opt.threads = p.threads;
+      opt.parallel_min_sms = 2;
+      MemoryFactory mem;
+      if (!lazy)
+        mem = [](const Config& c, FunctionalMemory& image) {
+          return make_dropping_memory(make_memory_port(c, image), ~uint64_t{0});
+        };
+      Gpu gpu(cfg, opt, {}, mem);
+      std::string samples;
+      gpu.set_cycle_sampler(991, [&gpu, &samples](uint64_t cycle) {
+        for (uint32_t i = 0; i < gpu.num_sms(); i += 7)
+          samples += fmt::format("{}:{}:{}:{};", cycle, i, gpu.sm(i).stats().clocked_cycles,
+                                 gpu.sm(i).ldst().stats().stall_cycles);
+      });
+      auto w = make_workload(p.workload);
+      gpu.run(*w, WorkloadScale::kTest);
+      sm_skipped = gpu.skipped_sm_cycles();
+      lazy_cycles = gpu.lazy_sm_cycles();
+      return gpu.stats_json().dump() + samples;
+    };
+    uint64_t polled_skipped = 0, polled_lazy = 0, lazy_skipped = 0, lazy_lazy = 0;
+    const std::string polled = go(false, polled_skipped, polled_lazy), lazy = go(true, lazy_skipped, lazy_lazy);
+    std::printf("%s: %llu SM-cycles only counted, %llu of them lazily\n", name.c_str(),
+                static_cast<unsigned long long>(lazy_skipped), static_cast<unsigned long long>(lazy_lazy));
+    EXPECT_EQ(polled_lazy, 0u) << name;
+    EXPECT_GT(lazy_lazy, lazy_skipped / 4) << name << ": few lazy SM-cycles";
+    EXPECT_EQ(lazy_skipped, polled_skipped) << name;
+    EXPECT_EQ(lazy, polled) << name;
+  }
+}
+
 TEST(CycleSkip, WatchdogStopsAtTheSameCycle) {
   const Point p{"a100", "bfs", "baseline", 1, 0, 40};
   const Outcome off = run(p, false), on = run(p, true);
