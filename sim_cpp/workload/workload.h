@@ -188,6 +188,15 @@ class Workload {
   void set_device(const DeviceShape& d) { device_ = d; }  // read by the next init()
 
  protected:
+  // Issue 21's fill on the device: the CTAs of warps_per_cta warps that occupy every SM's warp
+  // slots (gtx480: 15 x floor(48 / 8) = 90 CTAs of 8 warps; qv100 80 x 8 = 640; a100 108 x 8 = 864).
+  uint32_t fill_ctas(uint32_t warps_per_cta) const {
+    return device_.sms * (warps_per_cta == 0 ? 0 : device_.warps_per_sm / warps_per_cta);
+  }
+  // The device's fill over gtx480's (90 CTAs of 8 warps), for workloads whose small input is sized
+  // on gtx480 and grows with the device: 1 on gtx480, 64/9 on qv100, 9.6 on a100.
+  double fill_over_gtx480() const { return fill_ctas(8) / 90.0; }
+
   DeviceShape device_;
 };
 
