@@ -188,27 +188,15 @@ class Cfd final : public GeneratedWorkload {
   WorkloadInfo info() const override {
     return {true, true, "Rodinia (CFD)",
             mesh_ ? std::to_string(mesh_->nelr) + " cells x 4 faces, " + std::to_string(iters_) +
-                        " iterations of " + std::to_string(stages_) + " RK stages"
+                        " iterations of 3 RK stages"
                   : "",
             ""};
   }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    uint32_t gx = by_scale(scale, 32u, 160u, 384u), gy = by_scale(scale, 32u, 144u, 256u);
+    const uint32_t gx = by_scale(scale, 32u, 160u, 384u), gy = by_scale(scale, 32u, 144u, 256u);
     iters_ = by_scale(scale, 1u, 1u, 3u);
-    stages_ = kRk;
-    // On a larger device small's mesh is its fill (issue 21), one 16 x 16 tile per CTA, as near a
-    // square as the fill's factors allow (qv100 640 CTAs: 512 x 320 cells; a100 864: 512 x 432),
-    // and its one iteration runs only the first Runge-Kutta stage (3 launches, gtx480's 7), so that
-    // a run stays near 3x gtx480's warp instructions, the least a launch that fills the device
-    // allows (a thread's work, its cell's 4 faces, has no loop to shorten).
-    if (scale == WorkloadScale::kSmall && fill_ctas(8) > 90) {
-      uint32_t ty = 1;
-      for (uint32_t d = 1; d * d <= fill_ctas(8); ++d)
-        if (fill_ctas(8) % d == 0) ty = d;
-      gx = fill_ctas(8) / ty * kTile, gy = ty * kTile, stages_ = 1;
-    }
     Rng rng(mix_seed(seed, "cfd"));
     auto mesh = std::make_shared<const Mesh>(make_mesh(gx, gy, rng));
     const uint64_t n = mesh->nelr;
@@ -260,7 +248,7 @@ class Cfd final : public GeneratedWorkload {
         });
         s.exit(s_exit);
       });
-      for (uint32_t j = 0; j < stages_; ++j) {
+      for (uint32_t j = 0; j < kRk; ++j) {
         auto flux = share(fluxes(*mesh, var));
         add_kernel("cuda_compute_flux", n, [=](WarpStream& s, const WarpCoords& w) {
           const uint32_t m = w.mask_below(n);
@@ -322,7 +310,7 @@ class Cfd final : public GeneratedWorkload {
     for (uint32_t it = 0; it < iters_; ++it) {
       const std::vector<double> old = var;
       step = step_factors(*mesh_, var);
-      for (uint32_t j = 0; j < stages_; ++j) {
+      for (uint32_t j = 0; j < kRk; ++j) {
         flux = fluxes(*mesh_, var);
         var = time_step(j, old, step, flux);
       }
@@ -335,7 +323,7 @@ class Cfd final : public GeneratedWorkload {
  private:
   std::shared_ptr<const Mesh> mesh_;
   Shared<float> var0_;
-  uint32_t iters_ = 0, stages_ = kRk;  // stages_: the Runge-Kutta stages an iteration launches
+  uint32_t iters_ = 0;
 };
 
 }  // namespace

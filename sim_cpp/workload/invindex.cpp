@@ -65,14 +65,9 @@ class Invindex final : public GeneratedWorkload {
     // 4096 lines of 4 .. 16 words and 0 .. 4 links launched 16). A warp scans as long as its
     // longest line, so the lines are short and even: 2 .. 4 words and 0 .. 1 link (about the CPU
     // time of the 4096 lines; 2 .. 4 words with 0 .. 4 links cost 3.8x). Test stays 1 CTA.
-    // On a larger device small launches its fill (issue 21: qv100 640 CTAs, a100 864) of lines of 1 ..
-    // 2 words and 0 .. 1 link; gtx480 keeps 23040 lines of 2 .. 4 words.
-    const bool grown = scale == WorkloadScale::kSmall && fill_ctas(8) > 90;
-    const uint32_t min_words = by_scale(scale, 4u, grown ? 1u : 2u, 4u);
-    const uint32_t max_words = by_scale(scale, 16u, grown ? 2u : 4u, 16u);
+    const uint32_t min_words = by_scale(scale, 4u, 2u, 4u), max_words = by_scale(scale, 16u, 4u, 16u);
     const uint32_t max_links = by_scale(scale, kSlots, 1u, kSlots);
-    const Text words =
-        make_text(by_scale(scale, 256u, grown ? fill_ctas(8) * kCtaThreads : 23040u, 65536u), 1000, rng, min_words, max_words);
+    const Text words = make_text(by_scale(scale, 256u, 23040u, 65536u), 1000, rng, min_words, max_words);
     auto text = std::make_shared<Text>();
     for (size_t i = 0; i < words.start.size(); ++i) {
       std::string line = words.bytes.substr(static_cast<size_t>(words.start[i]), static_cast<size_t>(words.len[i]));
