@@ -39,7 +39,7 @@ class Simscore final : public GeneratedWorkload {
     uint32_t docs = by_scale(scale, 215u, 215u, 512u), kf = by_scale(scale, 4u, 32u, 128u);
     const uint32_t dim = kf;
     // On a larger device small launches its fill (issue 21): the fewest documents whose pairs fill
-    // more than fill - 1 CTAs (qv100 573 documents, 163878 pairs = 640 CTAs; a100 666, 221445 = 866),
+    // more than fill - 1 CTAs (qv100 573 documents, 163878 pairs = 641 CTAs; a100 666, 221445 = 866),
     // each thread's loop shortened to the first kf of a document's 32 features, 32 / (the fill over
     // gtx480's), rounded (qv100 5, a100 3; 7 on qv100 cost 3.3x today's qv100 run), so that a
     // run's loads stay near gtx480's; the documents keep 32 floats, one line each. gtx480 keeps
