@@ -144,7 +144,9 @@ struct WorkloadInfo {
 };
 
 // The GPU a workload is launched on, for the workloads whose benchmark sizes its grid by the
-// device (LonestarGPU's sp: nSM x resident CTAs). Gpu::run sets it from the preset before
+// device (LonestarGPU's sp: nSM x resident CTAs) and for the cache-sensitive workloads' small
+// inputs, which fill the preset (issue 21; docs/workloads.md "Filling qv100 and a100 at small").
+// Gpu::run sets it from the preset before
 // init(); a workload initialised without it (unit tests, tools that only list inputs) assumes
 // gtx480's 15 SMs of 48 warp slots.
 struct DeviceShape {
