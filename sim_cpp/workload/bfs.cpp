@@ -45,7 +45,15 @@ class Bfs final : public GraphWorkload {
     reset();
     const bool small = scale == WorkloadScale::kSmall;
     Rng rng(mix_seed(seed, "bfs"));
-    make_graph(mem, by_scale(scale, 9u, 15u, 18u), by_scale(scale, 4u, 2u, 16u), rng, small ? kSmallRoadVertices : 0);
+    // On a larger device (issue 21: fill every SM of the preset) small's level launches its fill
+    // (qv100 640 CTAs, a100 864: 163840 and 221184 vertices) and stops after proportionally fewer
+    // levels, 16 x 360 / CTAs a level rounded (qv100 9, a100 7), so that a run's threads stay
+    // near gtx480's 16 x 92160; gtx480 keeps 360 CTAs a level (four waves) and 16 levels.
+    const uint32_t level_ctas = std::max(kSmallRoadVertices / kCtaThreads, fill_ctas(8));
+    const auto small_levels =
+        static_cast<int32_t>((kSmallRoadLevels * (kSmallRoadVertices / kCtaThreads) + level_ctas / 2) / level_ctas);
+    make_graph(mem, by_scale(scale, 9u, 15u, 18u), by_scale(scale, 4u, 2u, 16u), rng,
+               small ? level_ctas * kCtaThreads : 0);
     const auto g = graph_;
     // Source: a random vertex with an edge whose BFS reaches at least a quarter of the
     // non-isolated vertices (Graph500 samples roots with degree >= 1).
@@ -55,8 +63,8 @@ class Bfs final : public GraphWorkload {
     const int32_t depth = *std::max_element(lvl.begin(), lvl.end());
     // A road network is hundreds of levels deep (412 at small, from one random source), each a
     // launch over every vertex: small stops after kSmallRoadLevels kernels, the same grid each.
-    const bool cap = small && input_path_.empty() && !road_length_.empty() && depth + 1 > kSmallRoadLevels;
-    const int32_t max_level = cap ? kSmallRoadLevels - 1 : depth;
+    const bool cap = small && input_path_.empty() && !road_length_.empty() && depth + 1 > small_levels;
+    const int32_t max_level = cap ? small_levels - 1 : depth;
     capped_ = cap;
     auto level = std::make_shared<const std::vector<int32_t>>(std::move(lvl));
 

@@ -24,7 +24,8 @@
 // Throttling on gtx480-gpgpusim (docs/workloads.md "KMN throttling"): best limit 1 at 7.80x
 // (paper scale 8.44x). Test: 2 features, 2 clusters and 2 iterations (the tests check the host
 // update between launches): 720 warps x 31 instructions x 2 = 45 K warp instructions; 90 CTAs
-// cannot go below 720 x 23 = 17 K per launch with 2 clusters.
+// cannot go below 720 x 23 = 17 K per launch with 2 clusters. On a preset larger than gtx480
+// small fills that preset instead (Workload::set_device; init() says how).
 // `--generator unroll4` (same input) runs the feature loop as nvcc compiles a loop whose trip count
 // is known only at run time: unrolled by 4 (four loads, then their subtracts and FMAs) with a
 // remainder loop. A model value: the dissertation's binary is not available. It exists for
@@ -51,8 +52,9 @@ class Kmeans final : public GeneratedWorkload {
 
   WorkloadInfo info() const override {
     return {false, true, "Rodinia (KMN)",
-            feat_ ? std::to_string(np_) + " points x " + std::to_string(nf_) + " features, " + std::to_string(nc_) +
-                        " clusters, " + std::to_string(kernels()) + " iterations"
+            feat_ ? std::to_string(np_) + " points x " + std::to_string(nf_) + " features" +
+                        (kf_ < nf_ ? " (the first " + std::to_string(kf_) + " summed)" : std::string()) + ", " +
+                        std::to_string(nc_) + " clusters, " + std::to_string(kernels()) + " iterations"
                   : "",
             ""};
   }
@@ -65,10 +67,22 @@ class Kmeans final : public GeneratedWorkload {
     struct Size {
       uint32_t points, features, clusters, iterations;
     };
-    const Size sz = scale == WorkloadScale::kTest    ? Size{23040, 2, 2, 2}
-                    : scale == WorkloadScale::kSmall ? Size{34560, 34, 2, 1}
-                                                     : Size{65536, 34, 5, 5};
-    const uint32_t np = sz.points, nf = sz.features, nc = sz.clusters;
+    Size sz = scale == WorkloadScale::kTest    ? Size{23040, 2, 2, 2}
+              : scale == WorkloadScale::kSmall ? Size{34560, 34, 2, 1}
+                                               : Size{65536, 34, 5, 5};
+    // Small on a larger device (issue 21: fill every SM of the preset): 1.5 waves of its fill, as
+    // gtx480's 135 CTAs are of its 90 (qv100 960 CTAs, 245760 points; a100 1296, 331776), each
+    // thread's distance loop shortened to the first `summed` of its 34 features, 34 / (the fill over
+    // gtx480's), rounded, so that a run's feature loads stay near gtx480's (qv100 5, a100 4; 7 on
+    // qv100 cost 1.8x today's qv100 run, 10.1 user-s); the points keep their 34
+    // features in memory (stride 136 B: a feature load still touches 32 lines), as atax keeps its
+    // 4096-float rows and walks the first K. gtx480 keeps 34560 points x 34 summed features.
+    uint32_t summed = sz.features;
+    if (scale == WorkloadScale::kSmall && fill_ctas(8) > 90) {
+      sz.points = fill_ctas(8) * 3 / 2 * kCtaThreads;
+      summed = std::max(2u, static_cast<uint32_t>(34 / fill_over_gtx480() + 0.5));
+    }
+    const uint32_t np = sz.points, nf = sz.features, nc = sz.clusters, kf = summed;
     Rng rng(mix_seed(seed, "kmeans"));
     // Points in nc Gaussian blobs around random centres in [0, 10)^F.
     std::vector<float> centre(uint64_t{nc} * nf);
@@ -80,7 +94,7 @@ class Kmeans final : public GeneratedWorkload {
         (*feat)[uint64_t{p} * nf + f] = centre[c * nf + f] + static_cast<float>(rng.normal() * 1.5);
       }
     }
-    np_ = np, nf_ = nf, nc_ = nc, feat_ = feat;
+    np_ = np, nf_ = nf, nc_ = nc, kf_ = kf, feat_ = feat;
     const Addr feat_base = layout_.array(mem, "features", *feat);
     const Addr memb_base = layout_.array(mem, "membership", std::vector<int32_t>(np, -1));
 
@@ -115,7 +129,7 @@ class Kmeans final : public GeneratedWorkload {
       layout_.array(mem, "clusters" + std::to_string(it), clusters);
       last_clusters_ = clusters;
       auto memb = std::make_shared<std::vector<int32_t>>(np);
-      for (uint32_t p = 0; p < np; ++p) (*memb)[p] = nearest(*feat, clusters, p, nf, nc);
+      for (uint32_t p = 0; p < np; ++p) (*memb)[p] = nearest(*feat, clusters, p, nf, nc, kf);
 
       add_kernel("kmeansPoint", np, [=](WarpStream& s, const WarpCoords& w) {
         const uint32_t m = w.mask_below(np);
@@ -129,12 +143,12 @@ class Kmeans final : public GeneratedWorkload {
             return [&, f](uint32_t l) { return feat_base + 4 * (w.global_id(l) * nf + f); };
           };
           uint32_t f = 0;
-          for (; unroll > 1 && f + unroll <= nf; f += unroll) {  // kUnroll loads, then their uses
+          for (; unroll > 1 && f + unroll <= kf; f += unroll) {  // kUnroll loads, then their uses
             for (uint32_t j = 0; j < unroll; ++j) s.load(ld_u[j], m, feature(f + j));
             for (uint32_t j = 0; j < unroll; ++j) s.alu(sub_u[j], m), s.alu(fma_u[j], m);
             s.alu(u_loop, m);
           }
-          for (; f < nf; ++f) {  // the loop (unroll4: its remainder)
+          for (; f < kf; ++f) {  // the loop (unroll4: its remainder)
             s.load(ld_f, m, feature(f));
             s.alu(sub, m);
             s.alu(fma, m);
@@ -177,7 +191,7 @@ class Kmeans final : public GeneratedWorkload {
     const auto distances = [&](size_t p) {
       for (uint32_t k = 0; k < nc_; ++k) {
         dist[k] = 0;
-        for (uint32_t f = 0; f < nf_; ++f)
+        for (uint32_t f = 0; f < kf_; ++f)
           dist[k] += std::pow(static_cast<double>((*feat_)[p * nf_ + f]) - last_clusters_[uint64_t{k} * nf_ + f], 2);
       }
       return std::min_element(dist.begin(), dist.end()) - dist.begin();
@@ -194,18 +208,18 @@ class Kmeans final : public GeneratedWorkload {
   }
 
  private:
-  uint32_t np_ = 0, nf_ = 0, nc_ = 0;
+  uint32_t np_ = 0, nf_ = 0, nc_ = 0, kf_ = 0;  // kf_: the features a distance sums
   std::shared_ptr<const std::vector<float>> feat_;
   std::vector<float> last_clusters_;
 
   // The kernel's arithmetic: float diff, fused ans += diff * diff, strict < (first minimum wins).
   static int32_t nearest(const std::vector<float>& feat, const std::vector<float>& cl, uint64_t p, uint32_t nf,
-                         uint32_t nc) {
+                         uint32_t nc, uint32_t kf) {
     float best = FLT_MAX;
     int32_t index = 0;
     for (uint32_t c = 0; c < nc; ++c) {
       float ans = 0.0f;
-      for (uint32_t f = 0; f < nf; ++f) {
+      for (uint32_t f = 0; f < kf; ++f) {
         const float diff = feat[p * nf + f] - cl[uint64_t{c} * nf + f];
         ans = std::fma(diff, diff, ans);
       }

@@ -40,7 +40,15 @@ class Sssp final : public GraphWorkload {
     reset();
     Rng rng(mix_seed(seed, "sssp"));
     const bool small = scale == WorkloadScale::kSmall;
-    make_graph(mem, by_scale(scale, 8u, 15u, 17u), by_scale(scale, 4u, 1u, 16u), rng, small ? kSmallRoadVertices : 0);
+    // On a larger device (issue 21: fill every SM of the preset) small's round launches its fill
+    // (qv100 640 CTAs, a100 864: 163840 and 221184 vertices) for proportionally fewer rounds, 6 x
+    // 90 / CTAs a round rounded, at least 1 (qv100 and a100: 1), so that a run's threads stay near
+    // gtx480's 6 x 23040; gtx480 keeps one wave of 90 CTAs for 6 rounds.
+    const uint32_t round_ctas = std::max(kSmallRoadVertices / kCtaThreads, fill_ctas(8));
+    const uint32_t road_rounds =
+        std::max(1u, (kSmallRoadRounds * (kSmallRoadVertices / kCtaThreads) + round_ctas / 2) / round_ctas);
+    make_graph(mem, by_scale(scale, 8u, 15u, 17u), by_scale(scale, 4u, 1u, 16u), rng,
+               small ? round_ctas * kCtaThreads : 0);
     const Graph& g = *graph_;
     // Weight of edge {u, v}: a road network's edge length, else a hash of the pair (both
     // directions agree either way).
@@ -60,7 +68,7 @@ class Sssp final : public GraphWorkload {
     dist[src_] = 0;
     const bool cap = small && input_path_.empty();
     add_min_rounds(mem, "sssp_relax", "dist", dist, weight_,
-                   !cap ? 0 : road_length_.empty() ? kSmallRounds : kSmallRoadRounds);
+                   !cap ? 0 : road_length_.empty() ? kSmallRounds : road_rounds);
   }
 
  protected:

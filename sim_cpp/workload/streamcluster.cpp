@@ -82,8 +82,12 @@ class Streamcluster final : public GeneratedWorkload {
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
     // Paper: Rodinia's run script, `sc_gpu 10 20 256 65536 65536 1000 none output.txt 1`: 256 dims.
-    const uint32_t num = by_scale(scale, 512u, 46080u, 65536u), dim = by_scale(scale, 8u, 8u, 64u, 256u);
-    const uint32_t calls = by_scale(scale, 3u, 2u, 20u), k = 16;  // k: room for k centres in lower[] rows
+    // On a larger device small launches one wave of its fill (issue 21: qv100 640 CTAs, a100 864)
+    // in one pgain call, so that a run stays near gtx480's two calls of 180 CTAs (46080 points).
+    const bool grown = scale == WorkloadScale::kSmall && fill_ctas(8) > 90;
+    const uint32_t num = by_scale(scale, 512u, grown ? fill_ctas(8) * kCtaThreads : 46080u, 65536u);
+    const uint32_t dim = by_scale(scale, 8u, 8u, 64u, 256u);
+    const uint32_t calls = by_scale(scale, 3u, grown ? 1u : 2u, 20u), k = 16;  // k: room for k centres in lower[] rows
     Rng rng(mix_seed(seed, "streamcluster"));
     auto coord = share(uniform_floats(rng, uint64_t{num} * dim));
     num_ = num, dim_ = dim, k_ = k, coord_ = coord;

@@ -48,8 +48,14 @@ class Strmatch final : public GeneratedWorkload {
     // (137 K cycles, 8192 lines: 126 K). Test has the same 90 CTAs, shortened by the per-thread
     // scan: lines of one word (19 K warp instructions, 3.3 K cycles; 256 lines of 4 .. 16 words
     // launched 1 CTA). Full is 256 CTAs.
-    auto text = std::make_shared<const Text>(make_text(by_scale(scale, 23040u, 23040u, 65536u), 2000, rng,
-                                                       by_scale(scale, 1u, 4u, 4u), by_scale(scale, 1u, 10u, 16u)));
+    // On a larger device small launches its fill (issue 21: qv100 640 CTAs, a100 864), of lines of 1 ..
+    // 2 words (a warp scans its longest line: 10 words x 1.5 / (the fill over gtx480's), rounded,
+    // at least 2), so that a run stays near 1.5x gtx480's; gtx480 keeps 23040 lines of 4 .. 10.
+    const bool grown = scale == WorkloadScale::kSmall && fill_ctas(8) > 90;
+    const uint32_t small_max = grown ? std::max(2u, static_cast<uint32_t>(10 * 1.5 / fill_over_gtx480() + 0.5)) : 10;
+    auto text = std::make_shared<const Text>(
+        make_text(by_scale(scale, 23040u, grown ? fill_ctas(8) * kCtaThreads : 23040u, 65536u), 2000, rng,
+                  by_scale(scale, 1u, grown ? 1u : 4u, 4u), by_scale(scale, 1u, small_max, 16u)));
     text_ = text, key_ = text->vocab[7];
     const std::string key = key_;
     const auto lines = static_cast<uint32_t>(text->start.size());

@@ -144,7 +144,9 @@ struct WorkloadInfo {
 };
 
 // The GPU a workload is launched on, for the workloads whose benchmark sizes its grid by the
-// device (LonestarGPU's sp: nSM x resident CTAs). Gpu::run sets it from the preset before
+// device (LonestarGPU's sp: nSM x resident CTAs) and for the cache-sensitive workloads' small
+// inputs, which fill the preset (issue 21; docs/workloads.md "Filling qv100 and a100 at small").
+// Gpu::run sets it from the preset before
 // init(); a workload initialised without it (unit tests, tools that only list inputs) assumes
 // gtx480's 15 SMs of 48 warp slots.
 struct DeviceShape {
@@ -188,6 +190,15 @@ class Workload {
   void set_device(const DeviceShape& d) { device_ = d; }  // read by the next init()
 
  protected:
+  // Issue 21's fill on the device: the CTAs of warps_per_cta warps that occupy every SM's warp
+  // slots (gtx480: 15 x floor(48 / 8) = 90 CTAs of 8 warps; qv100 80 x 8 = 640; a100 108 x 8 = 864).
+  uint32_t fill_ctas(uint32_t warps_per_cta) const {
+    return device_.sms * (warps_per_cta == 0 ? 0 : device_.warps_per_sm / warps_per_cta);
+  }
+  // The device's fill over gtx480's (90 CTAs of 8 warps), for workloads whose small input is sized
+  // on gtx480 and grows with the device: 1 on gtx480, 64/9 on qv100, 9.6 on a100.
+  double fill_over_gtx480() const { return fill_ctas(8) / 90.0; }
+
   DeviceShape device_;
 };
 
