@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bounded model checking of generated blocks (docs/rtl-verification.md), for make formal and ctest.
 #
-#   formal.sh DCGEN [JOB...]     JOB: mshr agcb repl replfwd mq mqwide issue fill walk tagrd perf fillpos issuevr fillvr
+#   formal.sh DCGEN [JOB...]     JOB: mshr agcb agcbahead repl replfwd mq mqwide issue fill walk tagrd perf fillpos issuevr fillvr
 #                                mqequiv (proofs), mut-<name>
 #                                (a mutated RTL copy whose counterexample must name the expected
 #                                assertion); default: all
@@ -35,6 +35,10 @@ DEPTH_MSHR=${DEPTH_MSHR:-8}
 DEPTH_AGCB=${DEPTH_AGCB:-10}
 # The replacement ranks: any 2 steps reach every update; DEPTH_REPL 5 gives sequences of 4.
 DEPTH_REPL=${DEPTH_REPL:-5}
+# The staged AGCB table against the single-cycle one (agcbahead): its prediction is registered a
+# cycle ahead with the update arriving at that edge forwarded; DEPTH_AGCBAHEAD 8 has reset, a climb
+# from the reset value 1 to 3 and back to 0 with both updates on one entry at any step (5 CPU-s).
+DEPTH_AGCBAHEAD=${DEPTH_AGCBAHEAD:-8}
 # The staged ranks against the single-cycle ones (replfwd): a pending update is one cycle old, so
 # reset and two steps have a pulse pair pending while the next pair arrives and any set is queried;
 # DEPTH_REPLFWD 3 took 9 s, 4 took 42 s (2 cores at load 12), 6 did not finish in 15 minutes.
@@ -90,6 +94,7 @@ mutants=(
   "mut-replfwd-no-hit-fwd|l1d_repl_state_staged.sv|s/? hit_new : query_base;/? query_base : query_base;/|replfwd|3|FvReplStagedEqual_A"
   "mut-agcb-dec-wrap|l1d_agcb_table.sv|s/dec_q \&\& dec_old != '0 ?/dec_q ?/|agcb|5|AgcbDecNoUnderflow_A"
   "mut-agcb-inc-wrap|l1d_agcb_table.sv|s/inc_old != '1 ?/1'b1 ?/|agcb|5|AgcbIncNoOverflow_A"
+  "mut-agcbahead-no-inc-fwd|l1d_agcb_table_ahead.sv|s/assign inc_hit_next = inc_i \&\& inc_idx_i == hpc_next;/assign inc_hit_next = 1'b0;/|agcbahead|8|FvAgcbAheadEqualsDirect_A"
   "mut-mq-reveal-late|l1d_miss_queue.sv|s/WideBits'(total_q) + WideBits'(n_d_q) > WideBits'(vis_q)/WideBits'(total_q) > WideBits'(vis_q)/|mq|6|FvOfferedOnTime_A"
   "mut-mq-lane-swap|l1d_miss_queue.sv|s/= LaneBits'(off);/= LaneBits'(off + 1'b1);/|mq|7|FvOfferedIsOldest_A"
   "mut-issue-m1-lost|l1d_issue.sv|s/assign m1_back = squash_core_i \&\& m1_kind_q == 2'd1;/assign m1_back = 1'b0;/|issue|12|FvCoreInOrderAtM2_A"
@@ -181,6 +186,8 @@ run() {
   case $harness in
     mshr) files="$dir/l1d_mshr.sv $dir/l1d_ram_1r1w.sv $root/formal/l1d_mshr_fv.sv"; top=l1d_mshr_fv ;;
     agcb) files="$dir/l1d_agcb_table.sv $root/formal/l1d_agcb_table_fv.sv"; top=l1d_agcb_table_fv ;;
+    agcbahead) files="$dir/l1d_agcb_table.sv $dir/l1d_agcb_table_ahead.sv $root/formal/l1d_agcb_table_ahead_fv.sv"
+      top=l1d_agcb_table_ahead_fv ;;
     repl) files="$dir/l1d_repl_state.sv $root/formal/l1d_repl_state_fv.sv"; top=l1d_repl_state_fv ;;
     replfwd) files="$dir/l1d_repl_state.sv $dir/l1d_repl_state_staged.sv $root/formal/l1d_repl_state_fwd_fv.sv"
       top=l1d_repl_state_fwd_fv ;;
@@ -225,18 +232,20 @@ expect_trace() {
 }
 
 jobs=("$@")
-[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb repl replfwd mq issue fill walk tagrd perf fillpos issuevr fillvr mqequiv mut-perf-carry mut-fillpos-no-pop mut-mqequiv-last-lane $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
+[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb agcbahead repl replfwd mq issue fill walk tagrd perf fillpos issuevr fillvr mqequiv mut-perf-carry mut-fillpos-no-pop mut-mqequiv-last-lane $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
 # The staged pipe's l1d_repl_state (jobs replfwd, mut-replfwd-*), renamed to sit beside fv_small's.
-if printf '%s\n' "${jobs[@]}" | grep -q replfwd; then
+if printf '%s\n' "${jobs[@]}" | grep -q 'replfwd\|agcbahead'; then
   "$dcgen" --config "$root/formal/fv_small_staged.yaml" --out "$tmp/rtl_staged" >/dev/null || { echo "formal: dcgen failed"; exit 1; }
   sed 's/^module l1d_repl_state /module l1d_repl_state_staged /' "$tmp/rtl_staged/l1d_repl_state.sv" \
     >"$tmp/rtl/l1d_repl_state_staged.sv"
+  sed 's/^module l1d_agcb_table /module l1d_agcb_table_ahead /' "$tmp/rtl_staged/l1d_agcb_table.sv" \
+    >"$tmp/rtl/l1d_agcb_table_ahead.sv"
 fi
 failed=0
 for j in "${jobs[@]}"; do
   start=$(date +%s.%N)
   case $j in
-    mshr | agcb | repl | replfwd | mq | mqwide | issue | fill | walk | tagrd | issuevr | fillvr)
+    mshr | agcb | agcbahead | repl | replfwd | mq | mqwide | issue | fill | walk | tagrd | issuevr | fillvr)
       depth=DEPTH_${j^^}
       if run "$j" "${!depth}" "$tmp/rtl" "$tmp/$j.log"; then
         printf 'formal: PASS %s (depth %s, %.1f s)\n' "$j" "${!depth}" "$(echo "$(date +%s.%N) - $start" | bc)"

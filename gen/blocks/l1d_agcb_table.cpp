@@ -3,8 +3,9 @@
 // request's PC and two registered update ports (hit decrement, victim increment). For
 // `l1.pipeline: staged` (contract 16.5) the read is made a cycle ahead: pc_next_i (the pc the
 // caller's pc_i holds at the next edge, the staged L1's M1) reads the table and the pending
-// update, and the read's three threshold compares are registered, so bypass_o only forwards the
-// update of pc_i's own cycle (no counter read on the caller's M2 path).
+// update, and the prediction is registered whole (the read's three threshold compares, chosen by
+// whether the update arriving at that edge names the same entry), so bypass_o is a flip-flop (no
+// counter read, index compare or forward on the caller's M2 path).
 #include <bit>
 #include <string>
 
@@ -60,8 +61,8 @@ class AgcbTable final : public RtlBlock {
     if (ahead) {
       m.describe("Staged pipe (contract 16.5): pc_i must hold at each edge the pc_next_i of the cycle before");
       m.describe("(the staged L1's M2 pc is its M1 pc registered). pc_next_i reads counter[hpc(pc_next_i)] with");
-      m.describe("the pending update applied (as the counters hold it after this edge) and registers its");
-      m.describe("compares with Threshold and its neighbours; bypass_o forwards the next pending update to them.");
+      m.describe("the pending update applied (as the counters hold it after this edge), forwards the update");
+      m.describe("dec_i / inc_i register at this edge to it and registers the prediction: bypass_o is a flop.");
     }
     Expr entries = m.param("Entries", a.entries);
     Expr counter_bits = m.param("CounterBits", a.counter_bits);
@@ -114,58 +115,64 @@ class AgcbTable final : public RtlBlock {
     Expr read_value = m.logic("read_value", counter_bits);
     m.assign(read_value, counters.part(hpc * counter_bits, counter_bits));
     m.gen_if(threshold.gt(0), "g_threshold", [&](Scope& s) {
-      s.comment("The pending update of the read entry, forwarded as compares of the read value against");
-      s.comment("Threshold and its neighbours: a decrement leaves it >= Threshold iff it was >= Threshold + 1,");
-      s.comment("an increment iff it was >= Threshold - 1, both (decrement, then increment: 0 becomes 1,");
-      s.comment("any other value stays) iff it was >= Threshold or Threshold is 1.");
-      Expr dec_hit = s.logic("dec_hit");
-      Expr inc_hit = s.logic("inc_hit");
-      Expr ge = s.logic("ge_threshold");
-      Expr ge_above = s.logic("ge_above");
-      Expr ge_below = s.logic("ge_below");
-      s.assign(dec_hit, dec_q.land(dec_idx_q.eq(hpc)));
-      s.assign(inc_hit, inc_q.land(inc_idx_q.eq(hpc)));
       // The three compares of a counter value v with Threshold, Threshold + 1 and Threshold - 1.
       const auto ge_t = [&](const Expr& v) { return v.ge(cast(counter_bits, threshold)); };
       const auto ge_t_above = [&](const Expr& v) {
         return cast(counter_bits + 1, v).ge(cast(counter_bits + 1, threshold + 1));
       };
       const auto ge_t_below = [&](const Expr& v) { return v.ge(cast(counter_bits, threshold - 1)); };
-      if (ahead) {
+      // The prediction of value v with an update forwarded: decrement (dh) and / or increment (ih).
+      const auto predict = [&](const Expr& dh, const Expr& ih, const Expr& ge, const Expr& ge_above,
+                               const Expr& ge_below) {
+        return mux(dh, mux(ih, threshold.eq(1).lor(ge), ge_above), mux(ih, ge_below, ge));
+      };
+      s.comment("The pending update of the read entry, forwarded as compares of the read value against");
+      s.comment("Threshold and its neighbours: a decrement leaves it >= Threshold iff it was >= Threshold + 1,");
+      s.comment("an increment iff it was >= Threshold - 1, both (decrement, then increment: 0 becomes 1,");
+      s.comment("any other value stays) iff it was >= Threshold or Threshold is 1.");
+      if (!ahead) {
+        Expr dec_hit = s.logic("dec_hit");
+        Expr inc_hit = s.logic("inc_hit");
+        Expr ge = s.logic("ge_threshold");
+        Expr ge_above = s.logic("ge_above");
+        Expr ge_below = s.logic("ge_below");
+        s.assign(dec_hit, dec_q.land(dec_idx_q.eq(hpc)));
+        s.assign(inc_hit, inc_q.land(inc_idx_q.eq(hpc)));
+        s.assign(ge, ge_t(read_value));
+        s.assign(ge_above, ge_t_above(read_value));
+        s.assign(ge_below, ge_t_below(read_value));
+        s.assign(bypass, predict(dec_hit, inc_hit, ge, ge_above, ge_below));
+      } else {
         s.comment("The read a cycle ahead: counter[hpc_next] as the counters hold it after this edge (the");
-        s.comment("pending update applied: decrement, then increment, both saturating), its compares registered.");
+        s.comment("pending update applied: decrement, then increment, both saturating). The prediction pc_i");
+        s.comment("reads in the next cycle is registered whole: those compares, chosen by whether the update");
+        s.comment("registered at this edge (dec_i / inc_i, pending in the next cycle) names hpc_next. So");
+        s.comment("bypass_o is a flip-flop: no index compare and no fan-out of the pending update's indexes on");
+        s.comment("the caller's M2 path (before timing9 the compare of dec_idx_q with hpc_o ran in pc_i's cycle).");
         Expr next_raw = s.logic("next_raw", counter_bits);
         Expr next_dec = s.logic("next_dec", counter_bits);
         Expr next_value = s.logic("next_value", counter_bits);
+        Expr dec_hit_next = s.logic("dec_hit_next");
+        Expr inc_hit_next = s.logic("inc_hit_next");
+        Expr bypass_q = s.logic("bypass_q");
         s.assign(next_raw, counters.part(hpc_next * counter_bits, counter_bits));
         s.assign(next_dec, mux(dec_q.land(dec_idx_q.eq(hpc_next)).land(next_raw.ne(zeros())),
                                next_raw - cast(counter_bits, 1), next_raw));
         s.assign(next_value, mux(inc_q.land(inc_idx_q.eq(hpc_next)).land(next_dec.ne(ones())),
                                  next_dec + cast(counter_bits, 1), next_dec));
-        Expr ge_q = s.logic("ge_threshold_q");
-        Expr ge_above_q = s.logic("ge_above_q");
-        Expr ge_below_q = s.logic("ge_below_q");
-        s.comment("Their reset: the compares of ResetValue, the value every counter resets to.");
+        s.assign(dec_hit_next, dec.land(dec_idx.eq(hpc_next)));
+        s.assign(inc_hit_next, inc.land(inc_idx.eq(hpc_next)));
+        s.comment("Its reset: the compare of ResetValue, the value every counter resets to (nothing pending).");
         Expr rst_ge = s.localparam("ResetGe", Type::logic(1), reset_value.ge(threshold));
-        Expr rst_ge_above = s.localparam("ResetGeAbove", Type::logic(1), reset_value.ge(threshold + 1));
-        Expr rst_ge_below = s.localparam("ResetGeBelow", Type::logic(1), (reset_value + 1).ge(threshold));
-        s.always_ff({{ge_q, rst_ge}, {ge_above_q, rst_ge_above}, {ge_below_q, rst_ge_below}}, [&](Block& b) {
-          b.assign(ge_q, ge_t(next_value));
-          b.assign(ge_above_q, ge_t_above(next_value));
-          b.assign(ge_below_q, ge_t_below(next_value));
+        s.always_ff({{bypass_q, rst_ge}}, [&](Block& b) {
+          b.assign(bypass_q, predict(dec_hit_next, inc_hit_next, ge_t(next_value), ge_t_above(next_value),
+                                     ge_t_below(next_value)));
         });
         s.comment("pc_i's read is the registered one: the counters' read-out at hpc_o is unused here.");
         Expr unused_read = s.logic("unused_read");
         s.assign(unused_read, red_xor(read_value));
-        s.assign(ge, ge_q);
-        s.assign(ge_above, ge_above_q);
-        s.assign(ge_below, ge_below_q);
-      } else {
-        s.assign(ge, ge_t(read_value));
-        s.assign(ge_above, ge_t_above(read_value));
-        s.assign(ge_below, ge_t_below(read_value));
+        s.assign(bypass, bypass_q);
       }
-      s.assign(bypass, mux(dec_hit, mux(inc_hit, threshold.eq(1).lor(ge), ge_above), mux(inc_hit, ge_below, ge)));
     }).else_("g_always_bypass", [&](Scope& s) {
       s.comment("Threshold 0: every counter value predicts bypass.");
       Expr unused_read = s.logic("unused_read");
