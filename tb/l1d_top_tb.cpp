@@ -106,6 +106,10 @@ struct Setup {
   // l1.bypass_path direct (contract 13.6): the line whose pending stores are asked about after each
   // cycle's step (given to the RTL before it), and B mode asked before it; both compared with golden.
   std::function<l1d::Addr(uint64_t cycle)> store_query{};
+  // Nonzero: the RTL sees every odd request id XORed with this mask and its responses' ids are
+  // XORed back before the comparison (ids are opaque to the L1: golden numbers them from 1, so
+  // a run reaches only their low bits).
+  uint32_t odd_id_flip = 0;
 };
 
 // What the direct-path questions of a run with Setup::store_query answered (golden's answers).
@@ -192,6 +196,8 @@ Run lockstep(const Config& cfg, Setup s) {
   tb.on_step = [&](uint64_t cycle, const L1Inputs& in, const L1Outputs& golden) {
     if (run.mismatch_cycle) return;
     L1Inputs rin = in;
+    const auto flip = [&](uint32_t id) { return id & 1 ? id ^ s.odd_id_flip : id; };  // bit 0 kept: its own inverse
+    if (in.core_req_valid) rin.core_req.id = flip(in.core_req.id);
     if (s.corrupt_at && cycle >= *s.corrupt_at && in.mem_resp_valid) {
       for (uint32_t b = 5; b < l1d::kLineBytes; b += 32) rin.mem_resp.data[b] ^= 0x10;  // a byte of each sector
       s.corrupt_at.reset();
@@ -206,7 +212,8 @@ Run lockstep(const Config& cfg, Setup s) {
       rtl->query_store(query);
       run.direct.b_mode_cycles += b_mode;
     }
-    const L1Outputs r = rtl->step(rin);
+    L1Outputs r = rtl->step(rin);
+    if (r.core_resp_valid) r.core_resp.id = flip(r.core_resp.id);
     if (s.store_query) {
       const bool g = tb.l1().store_pending(query);
       if (rtl->store_pending(query) != g) diff += fmt::format("  store_pending({:#x}): golden {} rtl {}\n", query, g, !g);
@@ -625,6 +632,16 @@ TYPED_TEST(L1dTop, LockstepCorners) {
 TYPED_TEST(L1dTop, LockstepIdsPast32K) {
   constexpr uint64_t kMany = (uint64_t{1} << 15) + 500;
   expect_clean(lockstep(l1d::load_preset(TypeParam::kName), {.stream = "reuse", .seed = 300, .requests = kMany}), kMany);
+}
+
+// Request id bits 16-31 (s1_id_q, resp_id_q; make coverage): the RTL sees every odd id with those
+// bits inverted (Setup::odd_id_flip), so they change between consecutive requests; its responses
+// must carry them back (compared after the same flip). 2 000 requests of the mixed stream.
+TYPED_TEST(L1dTop, LockstepIdsHighBits) {
+  constexpr uint64_t kIdRequests = 2'000;
+  expect_clean(lockstep(l1d::load_preset(TypeParam::kName),
+                        {.stream = "mixed", .seed = 310, .requests = kIdRequests, .odd_id_flip = 0xFFFF0000U}),
+               kIdRequests);
 }
 
 // Rounds of requests that keep every MSHR entry full of merged loads and the evicted lines dirty:
