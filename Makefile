@@ -34,10 +34,15 @@ GEOMETRIES_64 ?=
 # STAGED_SECTOR=ON also builds the staged l1d_top in sector mode (L1D_TOP_STAGED_SECTOR:
 # tb/block_configs/gtx480_staged_sector.yaml; make lockstep-staged-sector).
 STAGED_SECTOR ?= OFF
+# STAGED_SECTOR_MUTANTS=ON also builds the staged sector-mode l1d_top's assertion mutants
+# (RTL_STAGED_SECTOR_MUTANTS: tb/mutants/l1d_top_staged_sector.txt; make mutants-staged-sector; make
+# test-slow builds them with ALL_NETLISTS).
+STAGED_SECTOR_MUTANTS ?= OFF
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
 	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) -DRTL_LAZY_MUTANTS=$(LAZY_MUTANTS) \
-	  -DL1D_TOP_GEOMETRIES_64='$(GEOMETRIES_64)' -DL1D_TOP_STAGED_SECTOR=$(STAGED_SECTOR) $(CMAKE_EXTRA) >/dev/null
+	  -DL1D_TOP_GEOMETRIES_64='$(GEOMETRIES_64)' -DL1D_TOP_STAGED_SECTOR=$(STAGED_SECTOR) \
+	  -DRTL_STAGED_SECTOR_MUTANTS=$(STAGED_SECTOR_MUTANTS) $(CMAKE_EXTRA) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -103,6 +108,15 @@ mutants-lazy:
 	@$(MAKE) --no-print-directory configure LAZY_MUTANTS=ON
 	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_lazy_mutants
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(written_|lazy_)'
+
+# The staged pipe's sector mode: its assertions against the mutants of tb/mutants/l1d_top_staged_sector.txt,
+# the unmutated model silent in lockstep, and TopSectorScope_A's contract case with its control
+# (docs/rtl-verification.md, "Mutation tests in simulation"): only the mutant testbench is built.
+.PHONY: mutants-staged-sector
+mutants-staged-sector:
+	@$(MAKE) --no-print-directory configure STAGED_SECTOR_MUTANTS=ON
+	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_sector_mutants
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^(rtl\.mutant\.(sector_|staged_sector_)|tb\.contract\.StagedSector)'
 
 # Sector mode on the staged pipe (contract 14, 16.5) in lockstep with golden: a build with the
 # gtx480_staged_sector model, then six make run workloads x the policies its LRU model serves.

@@ -82,6 +82,8 @@ if [[ " $tops " == *" single "* ]]; then
   tb_tests=LockstepWithGoldenEveryPolicyAndStream:LockstepGpgpuSim3Options:LockstepOnMissBlockMerge:LockstepDirectPathAnswers
   tb_tests+=:CountersCarryToTheirTopBit:CountersCarryUnderOnMissBlock:LockstepCorners:LockstepIdsPast32K:LockstepFillFifoBacksUp:LockstepDyCacheSampleAll64B:LockstepTwoLevelWindowFull
   tb_tests+=:LockstepSector:CountersCarryUnderSector  # sector mode (cfg_sector_i, contract 14)
+  tb_tests+=:LockstepSectorMerge:LockstepSectorOnMiss  # sector and block merging, allocation on_miss's reservations
+  tb_tests+=:LockstepIdsHighBits  # request id bits 16-31 (the testbench's ids stay below 2^16)
   run_one "$out" tb "$build/bin/tb_l1d_top_cov" --gtest_filter="L1dTop/0.${tb_tests//:/:L1dTop/0.}"
   report "$out" "$root/scripts/coverage_waivers.txt" --min-top-registers 90 || failed=1
 fi

@@ -106,6 +106,10 @@ struct Setup {
   // l1.bypass_path direct (contract 13.6): the line whose pending stores are asked about after each
   // cycle's step (given to the RTL before it), and B mode asked before it; both compared with golden.
   std::function<l1d::Addr(uint64_t cycle)> store_query{};
+  // Nonzero: the RTL sees every odd request id XORed with this mask and its responses' ids are
+  // XORed back before the comparison (ids are opaque to the L1: golden numbers them from 1, so
+  // a run reaches only their low bits).
+  uint32_t odd_id_flip = 0;
 };
 
 // What the direct-path questions of a run with Setup::store_query answered (golden's answers).
@@ -192,6 +196,8 @@ Run lockstep(const Config& cfg, Setup s) {
   tb.on_step = [&](uint64_t cycle, const L1Inputs& in, const L1Outputs& golden) {
     if (run.mismatch_cycle) return;
     L1Inputs rin = in;
+    const auto flip = [&](uint32_t id) { return id & 1 ? id ^ s.odd_id_flip : id; };  // bit 0 kept: its own inverse
+    if (in.core_req_valid) rin.core_req.id = flip(in.core_req.id);
     if (s.corrupt_at && cycle >= *s.corrupt_at && in.mem_resp_valid) {
       for (uint32_t b = 5; b < l1d::kLineBytes; b += 32) rin.mem_resp.data[b] ^= 0x10;  // a byte of each sector
       s.corrupt_at.reset();
@@ -206,7 +212,8 @@ Run lockstep(const Config& cfg, Setup s) {
       rtl->query_store(query);
       run.direct.b_mode_cycles += b_mode;
     }
-    const L1Outputs r = rtl->step(rin);
+    L1Outputs r = rtl->step(rin);
+    if (r.core_resp_valid) r.core_resp.id = flip(r.core_resp.id);
     if (s.store_query) {
       const bool g = tb.l1().store_pending(query);
       if (rtl->store_pending(query) != g) diff += fmt::format("  store_pending({:#x}): golden {} rtl {}\n", query, g, !g);
@@ -627,6 +634,16 @@ TYPED_TEST(L1dTop, LockstepIdsPast32K) {
   expect_clean(lockstep(l1d::load_preset(TypeParam::kName), {.stream = "reuse", .seed = 300, .requests = kMany}), kMany);
 }
 
+// Request id bits 16-31 (s1_id_q, resp_id_q; make coverage): the RTL sees every odd id with those
+// bits inverted (Setup::odd_id_flip), so they change between consecutive requests; its responses
+// must carry them back (compared after the same flip). 2 000 requests of the mixed stream.
+TYPED_TEST(L1dTop, LockstepIdsHighBits) {
+  constexpr uint64_t kIdRequests = 2'000;
+  expect_clean(lockstep(l1d::load_preset(TypeParam::kName),
+                        {.stream = "mixed", .seed = 310, .requests = kIdRequests, .odd_id_flip = 0xFFFF0000U}),
+               kIdRequests);
+}
+
 // Rounds of requests that keep every MSHR entry full of merged loads and the evicted lines dirty:
 // loads to mshr_entries fresh lines, round-robin, mshr_max_merge times each (the misses take every
 // entry, the rest merge to the limit); then stores to each line of the round before (hits: the
@@ -907,6 +924,11 @@ void run_raw_cfg(Set set_illegal) {
     dut.tick();
   }
 }
+// The control of the sector-mode cases on a model that runs sector mode (the staged sector model's
+// tb.contract.StagedSectorLegalSilent): sector mode at G = 128, legal, stops at no assertion.
+TYPED_TEST(L1dTop, DISABLED_RawLegalSectorConfig) {
+  run_raw_cfg<typename TypeParam::Rtl>([](auto& m) { m.cfg_sector_i = 1; });
+}
 TYPED_TEST(L1dTop, DISABLED_ContractSectorNotFixed128) {  // TopSectorScope_A
   run_raw_cfg<typename TypeParam::Rtl>([](auto& m) {
     m.cfg_sector_i = 1;
@@ -1154,5 +1176,63 @@ TEST(L1dTopStaged, LockstepReportsACorruptedResponse) { expect_corruption_report
 // The counters are carry-save there: the fault reaches the hit counter's low chunk
 // (sim_cpp/verilated/verilated_l1.cpp).
 TEST(L1dTopStaged, LockstepReportsAnRtlFaultAtItsCycle) { expect_fault_reported(staged_config()); }
+
+// Sector mode on the staged pipe (contract 14, 16.5): tb/block_configs/gtx480_staged_sector.yaml's
+// model (-DL1D_TOP_STAGED_SECTOR=ON, or the mutant model of tb/mutants/l1d_top_staged_sector.txt:
+// -DRTL_STAGED_SECTOR_MUTANTS=ON, make mutants-staged-sector; skipped in a build with neither, such as
+// make test's). Every policy preset the model serves in sector mode (granularity fixed128; the
+// presets are applied with sector off, since they refuse DyCache's granularities with it), paired
+// with the "mixed" and "burst" streams: (policy, stream, config) triples.
+struct StagedSectorRun {
+  std::string policy, stream;
+  Config cfg;
+};
+std::vector<StagedSectorRun> staged_sector_runs() {
+  Config base =
+      l1d::load_config_file(std::string(PROJECT_SOURCE_DIR) + "/tb/block_configs/gtx480_staged_sector.yaml");
+  base.l1.sector = false;
+  std::vector<StagedSectorRun> out;
+  for (const std::string& policy : l1d::list_policy_presets()) {
+    Config cfg = base;
+    l1d::apply_policy_preset(cfg, policy);
+    if (cfg.policy.granularity != l1d::GranularityKind::kFixed128) continue;
+    cfg.l1.sector = true;
+    if (!l1d::sim::has_verilated_l1(cfg)) continue;
+    for (const char* stream : {"mixed", "burst"}) out.push_back({policy, stream, cfg});
+  }
+  return out;
+}
+constexpr uint64_t kStagedSectorRequests = 4'000;
+
+// In lockstep with golden, a kernel end every 3,000 cycles: over all runs some load must miss a
+// sector of a line the L1 holds (a sector miss) and some load must partial-hit (its valid sectors'
+// bytes read at C and written into the MSHR entry's buffer at D, contract 16.5). The mutants' model
+// passes it without a plusarg (rtl.mutant.staged_sector_unmutated_silent).
+TEST(L1dTopStagedSector, LockstepEveryPolicy) {
+  const std::vector<StagedSectorRun> runs = staged_sector_runs();
+  if (runs.empty()) GTEST_SKIP() << "no gtx480_staged_sector model in this build (-DL1D_TOP_STAGED_SECTOR=ON)";
+  uint64_t sector_misses = 0, partial = 0, seed = 900;
+  for (const StagedSectorRun& r : runs) {
+    SCOPED_TRACE(fmt::format("staged sector policy {} stream {} seed {}", r.policy, r.stream, seed));
+    const auto run = lockstep(r.cfg, {.stream = r.stream, .seed = seed++, .requests = kStagedSectorRequests,
+                                     .kernel_cycles = 3'000});
+    expect_clean(run, kStagedSectorRequests);
+    sector_misses += run.counters.sector_misses;
+    partial += run.counters.partial_hits;
+  }
+  std::cout << fmt::format("[ coverage ] staged sector: {} runs, {} sector misses, {} partial hits\n", runs.size(),
+                           sector_misses, partial);
+  EXPECT_GT(sector_misses, 0U);
+  EXPECT_GT(partial, 0U);
+}
+
+// The same inputs, the RTL unchecked (run_unchecked): for the mutants of
+// tb/mutants/l1d_top_staged_sector.txt, which diverge from golden before their assertion's edge.
+TEST(L1dTopStagedSector, DISABLED_RtlOnGoldenInputs) {
+  const std::vector<StagedSectorRun> runs = staged_sector_runs();
+  ASSERT_FALSE(runs.empty()) << "no gtx480_staged_sector model in this build";
+  uint64_t seed = 900;
+  for (const StagedSectorRun& r : runs) run_unchecked(r.cfg, r.stream, seed++, {}, kStagedSectorRequests);
+}
 
 }  // namespace
