@@ -112,8 +112,10 @@ TEST(FidelityFields, EveryValueReadsBack) {
   EXPECT_EQ(rtl_unsupported_l1_option(block_wb), "l1.mshr_merge: block with l1.write_policy: write_back");
   block_wb.write_policy = WritePolicy::kWriteEvict;
   EXPECT_EQ(rtl_unsupported_l1_option(block_wb), "");
-  block_wb.pipeline = L1Pipeline::kStaged;
-  EXPECT_EQ(rtl_unsupported_l1_option(block_wb), "l1.mshr_merge: block with l1.pipeline: staged");
+  block_wb.pipeline = L1Pipeline::kStaged;  // the staged l1d_top generated for block (contract 16.5)
+  EXPECT_EQ(rtl_unsupported_l1_option(block_wb), "");
+  block_wb.sector = true;
+  EXPECT_EQ(rtl_unsupported_l1_option(block_wb), "l1.mshr_merge: block with l1.pipeline: staged and l1.sector: true");
   L1Config evict_invalidate;  // l1d_top's cfg_write_i and cfg_kernel_end_inv_i
   evict_invalidate.write_policy = WritePolicy::kWriteEvict;
   evict_invalidate.kernel_end = KernelEndAction::kInvalidate;

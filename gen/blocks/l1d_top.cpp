@@ -54,7 +54,7 @@ Module Top::build() {
     throw l1d::ConfigError("l1d_top: l1.carveout adaptive runs on l1.pipeline single_cycle only (contract 15)");
   if (staged_ && lazy_gen_)
     throw l1d::ConfigError("l1d_top: l1.write_allocate lazy_fetch_on_read runs on l1.pipeline single_cycle only (contract 14)");
-  if (staged_ && cfg_.l1.mshr_merge != l1d::MshrMerge::kStall)
+  if (staged_ && (cfg_.l1.mshr_merge == l1d::MshrMerge::kSector || (staged_block_ && cfg_.l1.sector)))
     throw l1d::ConfigError("l1d_top: l1.mshr_merge " + l1d::to_string(cfg_.l1.mshr_merge) +
                            " runs on l1.pipeline single_cycle only (contract 13.3, 14)");
   describe();
@@ -321,10 +321,10 @@ void Top::storage() {
   p_merge_res = m.logic(res_gen() ? "p_merge_res" : "unused_merge_res");
   s1_reserve = m.logic("s1_reserve");
   p_missing = m.logic("p_missing", kSlots);
-  p_filled = m.logic(staged_ ? "unused_merge_filled" : "p_filled");
+  p_filled = m.logic(merge_gen() ? "p_filled" : "unused_merge_filled");
   p_merge_bypass = m.logic(staged_ ? "unused_merge_bypass" : "p_merge_bypass");
   mshr_widen = m.logic("mshr_widen");
-  rsp_fills = m.logic(staged_ ? "unused_rsp_fills" : "rsp_fills");
+  rsp_fills = m.logic(merge_gen() ? "rsp_fills" : "unused_rsp_fills");
   fill_pos = m.logic("fill_pos_eff", 2);
   fill_way = m.logic("fill_way", way_bits_);
   rsp_entry = m.logic("rsp_entry", mshr_bits_);

@@ -83,6 +83,7 @@ class Top {
     lazy_gen_ = rtl_written_state(cfg);
     staged_sector_ = staged_ && cfg.l1.sector;
     staged_onmiss_ = staged_ && cfg.l1.allocation == l1d::AllocationPolicy::kOnMiss;
+    staged_block_ = staged_ && cfg.l1.mshr_merge == l1d::MshrMerge::kBlock;
     check_top_variant(top_variant(), cfg);  // dcgen --variant (gen/blocks/l1d_top_variant.h)
     conventional_ = top_variant() == TopVariant::kConventional;
   }
@@ -108,6 +109,7 @@ class Top {
 
   void flush_decision();
 
+  Expr copies_in(const std::string& name, const Expr& sectors);  // S1's copies of those sectors
   void miss_reserve();  // l1.allocation on_miss at S1 (single-cycle; gen/blocks/l1d_top_reserve.cpp)
   // l1.write_allocate lazy_fetch_on_read (contract 14; gen/blocks/l1d_top_lazy.cpp): a store's
   // allocation at S1 (its actor branch: s1_actor; its row writes: row_writes). Only when lazy_gen_.
@@ -233,6 +235,10 @@ class Top {
   // Whether this l1d_top has the reservation logic (reserved bits, reserved fills): the single-cycle
   // one always, the staged one when generated for on_miss.
   bool res_gen() const { return !staged_ || staged_onmiss_; }
+  // The staged pipe generated for l1.mshr_merge block (contract 16.5, "Merging by line"): the
+  // widening logic and the memory response's sectors; cfg_merge_i 1 turns it on.
+  bool staged_block_ = false;
+  bool merge_gen() const { return !staged_ || staged_block_; }
   Expr m2_core_common_eq_;  // staged on_miss: M2's corrected common-tag compares of its core request
   // l1.mshr_merge block or sector (cfg_merge_i != 0; 0 in the staged pipe): the merge entry's missing
   // sectors and filled bit, S1 widens it (decision and actor flag), the response's sectors, the fills.

@@ -7,6 +7,16 @@
 
 namespace gen::blocks::top_gen {
 
+// S1's copies of the sectors in a mask: copy slot i (bit 4w+s) holds chunk t_tag[i][1:0] (the
+// comment is the caller's).
+Expr Top::copies_in(const std::string& name, const Expr& sectors) {
+  Expr out = m.logic(name, ways_ * kSlots);
+  m.gen_for("g_" + name, "gi", 0, ways_ * kSlots, [&](Scope& g, const Expr& i) {
+    g.assign(out[i], m_copies[i] & sectors[t_tag.part(i * ct_bits_, 2)]);
+  });
+  return out;
+}
+
 void Top::miss_reserve() {
   res_place = m.logic("res_place");
   fill_normal = m.logic("fill_normal");
@@ -30,20 +40,22 @@ void Top::miss_reserve() {
     m.assign(s1_fetch_eff, s1_fetch);
     m.assign(s1_probe_eff, s1_probe_sectors);
     m.assign(s1_reason_eff, s1_reason);
-    m.assign(s1_copies, m_copies);
-    for (const Expr& e : {res_place, s1_place, line_alloc_fail, s1_widening}) m.assign(e, bit(false));
+    if (staged_block_) {
+      m.comment("mshr_merge block: a load merging into its line's entry reads the sectors the entry lacks");
+      m.comment("(their copies dropped: within the probed sectors M1 compared), contract 13.3. Copy slot i");
+      m.comment("(bit 4w+s) holds chunk t_tag[i][1:0].");
+      m.assign(s1_widening, block_ & !s1_store_q & p_merge & p_missing.ne(zeros()));
+      m.assign(s1_copies, mux(s1_store_q | !s1_widening, m_copies, copies_in("widen_copies", p_missing)));
+      for (const Expr& e : {res_place, s1_place, line_alloc_fail}) m.assign(e, bit(false));
+    } else {
+      m.assign(s1_copies, m_copies);
+      for (const Expr& e : {res_place, s1_place, line_alloc_fail, s1_widening}) m.assign(e, bit(false));
+    }
     m.assign(fill_normal, fill_allocates);
     m.assign(fill_alloc_now, fill_allocates);
     return;
   }
   m.comment("S1's copies of the sectors in a mask: copy slot i (bit 4w+s) holds chunk t_tag[i][1:0].");
-  auto copies_in = [&](const std::string& name, const Expr& sectors) {
-    Expr out = m.logic(name, ways_ * kSlots);
-    m.gen_for("g_" + name, "gi", 0, ways_ * kSlots, [&](Scope& g, const Expr& i) {
-      g.assign(out[i], m_copies[i] & sectors[t_tag.part(i * ct_bits_, 2)]);
-    });
-    return out;
-  };
   const Expr alloc_copies = copies_in("alloc_copies", s1_fetch);
   m.comment("mshr_merge block: a load merging into its line's entry reads the sectors the entry lacks");
   m.comment("(their copies dropped), contract 13.3.");

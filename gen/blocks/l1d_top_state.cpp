@@ -106,6 +106,7 @@ std::vector<std::string> Top::pipe_counter_names() const {
     for (const std::string& n : option_counter_names())
       if (n == "fail_line_alloc" || n == "pending_hits") names.push_back(n);
   }
+  if (staged_block_) names.push_back("widening_reads");  // mshr_merge block's (contract 13.3)
   if (staged_sector_) {  // sector mode's (contract 14), in option_counter_names' order
     for (const std::string& n : option_counter_names())
       if (n.starts_with("sector_misses")) names.push_back(n);

@@ -84,7 +84,7 @@ std::string rtl_key(const Config& c) {
   // l1.carveout adaptive: the largest L1 sizes the arrays (gen/blocks/block.h rtl_array_sets).
   const uint32_t most = largest_l1_sets(l);
   return fmt::format(
-      "l1 {} {} {} {} {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
+      "l1 {} {} {} {} {} {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
       "bip {} {} | dip {} {}",
       static_cast<int>(l.pipeline), l.size_bytes, most, l.ways, l.address_bits, l.chunk_tag_bits,
       static_cast<int>(l.set_index), l.mshr_entries, l.mshr_max_merge, l.miss_queue_entries,
@@ -94,7 +94,8 @@ std::string rtl_key(const Config& c) {
       // the single-cycle l1d_top always has it (cfg_sector_i).
       l.pipeline == L1Pipeline::kStaged && l.sector,
       // l1.allocation on_miss on the staged pipe: its reservation logic likewise (contract 16.5).
-      l.pipeline == L1Pipeline::kStaged && l.allocation == AllocationPolicy::kOnMiss, c.core.warps_per_sm,
+      l.pipeline == L1Pipeline::kStaged && l.allocation == AllocationPolicy::kOnMiss,
+      l.pipeline == L1Pipeline::kStaged && l.mshr_merge == MshrMerge::kBlock, c.core.warps_per_sm,
       c.core.instruction_bytes, static_cast<int>(p.replacement), p.agcb.entries, p.agcb.counter_bits,
       p.agcb.reset_value, p.agcb.threshold, p.two_level.window_cycles, p.two_level.bypass_period_cycles,
       p.two_level.th_low, p.two_level.th_high, p.two_level.th_warp, p.dycache.sample_requests,
@@ -533,10 +534,12 @@ class VerilatedL1 final : public RtlL1Port {
       // One generated for allocation on_miss keeps res_fail[kLineAlloc] and pending_hits before those.
       uint64_t* const onmiss_fields[] = {&c.res_fail[static_cast<int>(golden::ResFail::kLineAlloc)], &c.pending_hits};
       constexpr bool kOnMiss = requires { m.cnt_pending_hits_o; };
-      std::array<uint64_t*, std::size(fields) + std::size(onmiss_fields) + std::size(sector_fields)> all{};
+      constexpr bool kBlock = requires { m.cnt_widening_reads_o; };  // and for mshr_merge block widening_reads
+      std::array<uint64_t*, std::size(fields) + std::size(onmiss_fields) + 1 + std::size(sector_fields)> all{};
       size_t carried = 0;
       for (uint64_t* f : fields) all[carried++] = f;
       if constexpr (kOnMiss) for (uint64_t* f : onmiss_fields) all[carried++] = f;
+      if constexpr (kBlock) all[carried++] = &c.widening_reads;
       if constexpr (kSector) for (uint64_t* f : sector_fields) all[carried++] = f;
       static_assert(std::size(fields) * 3 <= sizeof(m.cnt_carry_o) * 8);
       for (size_t i = 0; i < carried; ++i) {
@@ -572,6 +575,7 @@ class VerilatedL1 final : public RtlL1Port {
             const uint64_t onmiss_pending[] = {L1D_PENDING(fail_line_alloc), L1D_PENDING(pending_hits)};
             for (size_t i = 0; i < std::size(onmiss_fields); ++i) *onmiss_fields[i] += onmiss_pending[i];
           }
+          if constexpr (kBlock) c.widening_reads += L1D_PENDING(widening_reads);
           if constexpr (kSector) {
             const uint64_t sector_pending[] = {L1D_PENDING(sector_misses), L1D_PENDING(sector_misses_32),
                                                L1D_PENDING(sector_misses_64), L1D_PENDING(sector_misses_128)};
