@@ -56,7 +56,8 @@ Module Top::build() {
     throw l1d::ConfigError("l1d_top: l1.write_allocate lazy_fetch_on_read runs on l1.pipeline single_cycle only (contract 14)");
   if (staged_ && (cfg_.l1.mshr_merge == l1d::MshrMerge::kSector || (staged_block_ && cfg_.l1.sector)))
     throw l1d::ConfigError("l1d_top: l1.mshr_merge " + l1d::to_string(cfg_.l1.mshr_merge) +
-                           " runs on l1.pipeline single_cycle only (contract 13.3, 14)");
+                           (cfg_.l1.sector ? " with l1.sector true" : "") +
+                           " runs on l1.pipeline single_cycle only (contract 13.3, 14, 16.5)");
   describe();
   ports();
   registers();
