@@ -38,10 +38,16 @@ STAGED_SECTOR ?= OFF
 # (RTL_STAGED_SECTOR_MUTANTS: tb/mutants/l1d_top_staged_sector.txt; make mutants-staged-sector; make
 # test-slow builds them with ALL_NETLISTS).
 STAGED_SECTOR_MUTANTS ?= OFF
+# STAGED_ONMISS=ON also builds the staged l1d_top with allocation on_miss (L1D_TOP_STAGED_ONMISS:
+# tb/block_configs/gtx480_staged_onmiss.yaml; make lockstep-staged-onmiss).
+STAGED_ONMISS ?= OFF
+# STAGED_BLOCK=ON also builds the staged l1d_top with on_miss and mshr_merge block (L1D_TOP_STAGED_BLOCK:
+# tb/block_configs/gtx480_staged_block.yaml; make lockstep-staged-block).
+STAGED_BLOCK ?= OFF
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
 	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) -DRTL_LAZY_MUTANTS=$(LAZY_MUTANTS) \
-	  -DL1D_TOP_GEOMETRIES_64='$(GEOMETRIES_64)' -DL1D_TOP_STAGED_SECTOR=$(STAGED_SECTOR) \
+	  -DL1D_TOP_GEOMETRIES_64='$(GEOMETRIES_64)' -DL1D_TOP_STAGED_SECTOR=$(STAGED_SECTOR) -DL1D_TOP_STAGED_ONMISS=$(STAGED_ONMISS) -DL1D_TOP_STAGED_BLOCK=$(STAGED_BLOCK) \
 	  -DRTL_STAGED_SECTOR_MUTANTS=$(STAGED_SECTOR_MUTANTS) $(CMAKE_EXTRA) >/dev/null
 
 build: configure
@@ -124,6 +130,20 @@ mutants-staged-sector:
 lockstep-staged-sector:
 	@$(MAKE) --no-print-directory build STAGED_SECTOR=ON
 	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_staged_sector$$'
+
+# Allocation on_miss on the staged pipe (contract 13.1, 16.5) in lockstep with golden: a build with the
+# gtx480_staged_onmiss model, then six make run workloads x the policies its LRU model serves.
+.PHONY: lockstep-staged-onmiss
+lockstep-staged-onmiss:
+	@$(MAKE) --no-print-directory build STAGED_ONMISS=ON
+	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_staged_onmiss$$'
+
+# On_miss and merging by line on the staged pipe (contract 13.3, 16.5) in lockstep with golden: a build
+# with the gtx480_staged_block model, then six make run workloads x the policies its LRU model serves.
+.PHONY: lockstep-staged-block
+lockstep-staged-block:
+	@$(MAKE) --no-print-directory build STAGED_BLOCK=ON
+	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_staged_block$$'
 
 # The conventional L1 (dcgen --variant conventional, docs/synthesis.md's policy-overhead row) in
 # lockstep with the golden model's staged gtx480 at the baseline policy (fixed 128 B, LRU, no

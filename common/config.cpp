@@ -986,12 +986,18 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
     return "l1.carveout: " + to_string(c.carveout) + " with l1.pipeline: staged";
   // on_miss and block: the single-cycle l1d_top's cfg_alloc_i and cfg_merge_i, without dirty state (it
   // queues no write-back of a reserved victim or of a widening read's copies; contract 13.1, 13.3).
-  if (c.allocation != AllocationPolicy::kOnFill && c.pipeline == L1Pipeline::kStaged)
-    return "l1.allocation: " + to_string(c.allocation) + " with l1.pipeline: staged";
+  // The staged l1d_top runs on_miss generated for it (contract 16.5, "Allocation on miss"), as a line
+  // cache only (the staged generator refuses it with sector true).
+  if (c.allocation != AllocationPolicy::kOnFill && c.pipeline == L1Pipeline::kStaged && c.sector)
+    return "l1.allocation: " + to_string(c.allocation) + " with l1.pipeline: staged and l1.sector: true";
   if (c.allocation != AllocationPolicy::kOnFill && c.write_policy == WritePolicy::kWriteBack)
     return "l1.allocation: " + to_string(c.allocation) + " with l1.write_policy: write_back";
-  if (c.mshr_merge != MshrMerge::kStall && c.pipeline == L1Pipeline::kStaged)
+  // The staged l1d_top runs block generated for it (contract 16.5, "Merging by line"), as a line cache
+  // only; sector merging (sector mode's) is single-cycle only.
+  if (c.mshr_merge == MshrMerge::kSector && c.pipeline == L1Pipeline::kStaged)
     return "l1.mshr_merge: " + to_string(c.mshr_merge) + " with l1.pipeline: staged";
+  if (c.mshr_merge == MshrMerge::kBlock && c.pipeline == L1Pipeline::kStaged && c.sector)
+    return "l1.mshr_merge: block with l1.pipeline: staged and l1.sector: true";
   if (c.mshr_merge != MshrMerge::kStall && c.write_policy == WritePolicy::kWriteBack)
     return "l1.mshr_merge: " + to_string(c.mshr_merge) + " with l1.write_policy: write_back";
   // direct: the single-cycle l1d_top answers the LDST unit's B-mode and store-pending questions

@@ -76,7 +76,7 @@ TEST(FidelityFields, DefaultsAreTheRealisticL1TheRtlImplements) {
   sector.pipeline = L1Pipeline::kStaged;  // built: the staged l1d_top generated for sector mode (contract 16.5)
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "");
   sector.allocation = AllocationPolicy::kOnMiss;  // the staged pipe's sector mode is on_fill and stall only
-  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.allocation: on_miss with l1.pipeline: staged");
+  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.allocation: on_miss with l1.pipeline: staged and l1.sector: true");
   sector.allocation = AllocationPolicy::kOnFill;
   sector.mshr_merge = MshrMerge::kSector;
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.mshr_merge: sector with l1.pipeline: staged");
@@ -103,15 +103,19 @@ TEST(FidelityFields, EveryValueReadsBack) {
   L1Config on_miss_wb;  // the RTL queues no write-back of a reserved victim
   on_miss_wb.allocation = AllocationPolicy::kOnMiss;
   EXPECT_EQ(rtl_unsupported_l1_option(on_miss_wb), "l1.allocation: on_miss with l1.write_policy: write_back");
-  on_miss_wb.pipeline = L1Pipeline::kStaged;
-  EXPECT_EQ(rtl_unsupported_l1_option(on_miss_wb), "l1.allocation: on_miss with l1.pipeline: staged");
+  on_miss_wb.pipeline = L1Pipeline::kStaged;  // the staged l1d_top generated for on_miss (contract 16.5)
+  EXPECT_EQ(rtl_unsupported_l1_option(on_miss_wb), "l1.allocation: on_miss with l1.write_policy: write_back");
+  on_miss_wb.write_policy = WritePolicy::kWriteEvict;
+  EXPECT_EQ(rtl_unsupported_l1_option(on_miss_wb), "");
   L1Config block_wb;
   block_wb.mshr_merge = MshrMerge::kBlock;
   EXPECT_EQ(rtl_unsupported_l1_option(block_wb), "l1.mshr_merge: block with l1.write_policy: write_back");
   block_wb.write_policy = WritePolicy::kWriteEvict;
   EXPECT_EQ(rtl_unsupported_l1_option(block_wb), "");
-  block_wb.pipeline = L1Pipeline::kStaged;
-  EXPECT_EQ(rtl_unsupported_l1_option(block_wb), "l1.mshr_merge: block with l1.pipeline: staged");
+  block_wb.pipeline = L1Pipeline::kStaged;  // the staged l1d_top generated for block (contract 16.5)
+  EXPECT_EQ(rtl_unsupported_l1_option(block_wb), "");
+  block_wb.sector = true;
+  EXPECT_EQ(rtl_unsupported_l1_option(block_wb), "l1.mshr_merge: block with l1.pipeline: staged and l1.sector: true");
   L1Config evict_invalidate;  // l1d_top's cfg_write_i and cfg_kernel_end_inv_i
   evict_invalidate.write_policy = WritePolicy::kWriteEvict;
   evict_invalidate.kernel_end = KernelEndAction::kInvalidate;

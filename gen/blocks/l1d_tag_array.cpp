@@ -59,7 +59,10 @@ class TagArray final : public RtlBlock {
     m.describe("wr_* field. clear_priority_i (kernel end): every line's priority becomes 0 at the same edge,");
     m.describe("overriding a write of 1 in that cycle; clear_valid_i (kernel end with l1.kernel_end invalidate)");
     m.describe("does the same to every slot's valid bit.");
-    if (!line_state_) {
+    // The staged pipe generated for allocation on_miss keeps the reserved bits in flip-flops (16.5).
+    const bool reserved_flops = line_state_ && cfg.l1.pipeline == l1d::L1Pipeline::kStaged &&
+                                cfg.l1.allocation == l1d::AllocationPolicy::kOnMiss;
+    if (!line_state_ || reserved_flops) {
       m.describe("reserved (per slot, l1.allocation on_miss, contract 13.1): the slot is held for a fill in");
       m.describe("flight; it is written like every other field, reset to 0 and not cleared by clear_valid_i.");
     }
@@ -71,7 +74,7 @@ class TagArray final : public RtlBlock {
     m.describe("Reset: every slot invalid and clean, slot s of every line rank s, every other field 0.");
     if (line_state_) {
       m.describe("This is l1d_line_state: the fields valid, slot_rank and priority only (the staged L1 keeps");
-      m.describe("the others in an SRAM row, contract 16.5).");
+      m.describe("the others in an SRAM row, contract 16.5)" + std::string(reserved_flops ? ", and reserved." : "."));
     }
     m.describe("CommonTagBits is at least 1: without common-tag bits in the address that field keeps one bit,");
     m.describe("which l1d_top writes 0. With one set, rd_set_i and wr_set_i keep one bit and are ignored.");
@@ -103,9 +106,9 @@ class TagArray final : public RtlBlock {
         {"hpc", hpc_bits, zeros(), all, ways * hpc_bits, {}, {}, {}},
         {"awid", Expr(kAwidBits), zeros(), all, ways * kAwidBits, {}, {}, {}},
         {"priority", Expr(1), zeros(), true, ways, {}, {}, {}},
-        // l1.allocation on_miss (contract 13.1): the slot awaits its fill. Only in the single-cycle
-        // array: the staged pipe does not run on_miss yet, and l1d_line_state keeps its ports.
-        {"reserved", Expr(kSlots), zeros(), all, ways * kSlots, {}, {}, {}},
+        // l1.allocation on_miss (contract 13.1): the slot awaits its fill. In the single-cycle array,
+        // and in l1d_line_state only when generated for on_miss (the staged pipe's flop fields).
+        {"reserved", Expr(kSlots), zeros(), all || reserved_flops, ways * kSlots, {}, {}, {}},
         // l1.write_allocate lazy_fetch_on_read (contract 14): only in an array generated for it.
         {"written", Expr(kSlots), zeros(), written, ways * kSlots, {}, {}, {}},
     };

@@ -47,15 +47,17 @@ const std::vector<std::string>& option_counter_names() {
 }
 
 Module Top::build() {
-  if (staged_ && cfg_.l1.allocation == l1d::AllocationPolicy::kOnMiss)
-    throw l1d::ConfigError("l1d_top: l1.allocation on_miss runs on l1.pipeline single_cycle only (contract 13.1)");
+  if (staged_onmiss_ && cfg_.l1.sector)
+    throw l1d::ConfigError("l1d_top: l1.allocation on_miss with l1.sector true runs on l1.pipeline single_cycle only "
+                           "(contract 13.1, 16.5)");
   if (staged_ && adaptive_)
     throw l1d::ConfigError("l1d_top: l1.carveout adaptive runs on l1.pipeline single_cycle only (contract 15)");
   if (staged_ && lazy_gen_)
     throw l1d::ConfigError("l1d_top: l1.write_allocate lazy_fetch_on_read runs on l1.pipeline single_cycle only (contract 14)");
-  if (staged_ && cfg_.l1.mshr_merge != l1d::MshrMerge::kStall)
+  if (staged_ && (cfg_.l1.mshr_merge == l1d::MshrMerge::kSector || (staged_block_ && cfg_.l1.sector)))
     throw l1d::ConfigError("l1d_top: l1.mshr_merge " + l1d::to_string(cfg_.l1.mshr_merge) +
-                           " runs on l1.pipeline single_cycle only (contract 13.3, 14)");
+                           (cfg_.l1.sector ? " with l1.sector true" : "") +
+                           " runs on l1.pipeline single_cycle only (contract 13.3, 14, 16.5)");
   describe();
   ports();
   registers();
@@ -263,9 +265,10 @@ void Top::storage() {
   w_awid = m.logic("w_awid", ways_ * kAwidBits);
   w_prio = m.logic("w_prio", ways_);
   t_res = m.logic("t_res", ways_ * kSlots);
-  if (!staged_) w_res = m.logic("w_res", ways_ * kSlots);
+  if (res_gen()) w_res = m.logic("w_res", ways_ * kSlots);
   if (staged_) {
-    m.assign(t_res, zeros());  // no reservations: the staged pipe runs allocation on_fill
+    // No reservations unless generated for allocation on_miss (l1d_line_state's reserved bits).
+    if (!staged_onmiss_) m.assign(t_res, zeros());
     staged_tags();
   } else {
     m.instance("u_tags", tag_array_block().module(cfg_), {},
@@ -315,14 +318,14 @@ void Top::storage() {
   s1_fetch_eff = m.logic("s1_fetch_eff", kSlots), s1_probe_eff = m.logic("s1_probe_eff", kSlots);
   s1_reason_eff = m.logic("s1_reason_eff", 2);
   const unsigned res_bits = 3 + way_bits_;
-  mr_reserve = m.logic(staged_ ? "unused_mr_reserve" : "mr_reserve", res_bits);
-  p_merge_res = m.logic(staged_ ? "unused_merge_res" : "p_merge_res");
+  mr_reserve = m.logic(res_gen() ? "mr_reserve" : "unused_mr_reserve", res_bits);
+  p_merge_res = m.logic(res_gen() ? "p_merge_res" : "unused_merge_res");
   s1_reserve = m.logic("s1_reserve");
   p_missing = m.logic("p_missing", kSlots);
-  p_filled = m.logic(staged_ ? "unused_merge_filled" : "p_filled");
+  p_filled = m.logic(merge_gen() ? "p_filled" : "unused_merge_filled");
   p_merge_bypass = m.logic(staged_ ? "unused_merge_bypass" : "p_merge_bypass");
   mshr_widen = m.logic("mshr_widen");
-  rsp_fills = m.logic(staged_ ? "unused_rsp_fills" : "rsp_fills");
+  rsp_fills = m.logic(merge_gen() ? "rsp_fills" : "unused_rsp_fills");
   fill_pos = m.logic("fill_pos_eff", 2);
   fill_way = m.logic("fill_way", way_bits_);
   rsp_entry = m.logic("rsp_entry", mshr_bits_);

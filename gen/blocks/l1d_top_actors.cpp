@@ -180,7 +180,7 @@ void Top::fill_actor(Block& f, const Inc& inc) {
         inc(a, "writebacks", fill_dirty_n);
         inc(a, "mem_writes", fill_dirty_n);
       });
-      if (!staged_) {
+      if (res_gen()) {
         p.if_(mr_res, [&](Block& a) {
           a.comment("on_miss: the block goes into the slots its miss reserved (res_fill: row_writes); no");
           a.comment("write-back, replacement or AGCB update (they happened at the miss).");

@@ -82,6 +82,8 @@ class Top {
     adaptive_ = rtl_adaptive_sets(cfg);
     lazy_gen_ = rtl_written_state(cfg);
     staged_sector_ = staged_ && cfg.l1.sector;
+    staged_onmiss_ = staged_ && cfg.l1.allocation == l1d::AllocationPolicy::kOnMiss;
+    staged_block_ = staged_ && cfg.l1.mshr_merge == l1d::MshrMerge::kBlock;
     check_top_variant(top_variant(), cfg);  // dcgen --variant (gen/blocks/l1d_top_variant.h)
     conventional_ = top_variant() == TopVariant::kConventional;
   }
@@ -107,6 +109,7 @@ class Top {
 
   void flush_decision();
 
+  Expr copies_in(const std::string& name, const Expr& sectors);  // S1's copies of those sectors
   void miss_reserve();  // l1.allocation on_miss at S1 (single-cycle; gen/blocks/l1d_top_reserve.cpp)
   // l1.write_allocate lazy_fetch_on_read (contract 14; gen/blocks/l1d_top_lazy.cpp): a store's
   // allocation at S1 (its actor branch: s1_actor; its row writes: row_writes). Only when lazy_gen_.
@@ -225,7 +228,18 @@ class Top {
   // found), the slots made valid and marked written.
   bool lazy_gen_ = false;
   Expr lazy_, t_written, w_written, lz_write, lz_fill, lz_way, lz_ok, lz_valid_set, lz_written_set;
-  Expr on_miss_;  // l1.allocation on_miss (cfg_alloc_i; constant 0 in the staged pipe)
+  Expr on_miss_;  // l1.allocation on_miss (cfg_alloc_i; constant 0 in a staged pipe generated without it)
+  // The staged pipe generated for l1.allocation on_miss (contract 16.5, "Allocation on miss"): the
+  // reservation logic is emitted and cfg_alloc_i turns it on; otherwise the staged l1d_top has none.
+  bool staged_onmiss_ = false;
+  // Whether this l1d_top has the reservation logic (reserved bits, reserved fills): the single-cycle
+  // one always, the staged one when generated for on_miss.
+  bool res_gen() const { return !staged_ || staged_onmiss_; }
+  // The staged pipe generated for l1.mshr_merge block (contract 16.5, "Merging by line"): the
+  // widening logic and the memory response's sectors; cfg_merge_i 1 turns it on.
+  bool staged_block_ = false;
+  bool merge_gen() const { return !staged_ || staged_block_; }
+  Expr m2_core_common_eq_;  // staged on_miss: M2's corrected common-tag compares of its core request
   // l1.mshr_merge block or sector (cfg_merge_i != 0; 0 in the staged pipe): the merge entry's missing
   // sectors and filled bit, S1 widens it (decision and actor flag), the response's sectors, the fills.
   Expr block_, p_missing, p_filled, s1_widening, mshr_widen, rsp_sectors, rsp_fills;

@@ -117,8 +117,8 @@ void Top::ports() {
   // The staged pipe runs neither on_miss nor block (its generator refuses them): they are only checked.
   on_miss_ = m.logic("on_miss");
   block_ = m.logic("block_merge");
-  m.assign(on_miss_, staged_ ? Expr(bit(false)) : cfg_alloc);
-  m.assign(block_, staged_ ? Expr(bit(false)) : cfg_merge.ne(lit(2, 0)));
+  m.assign(on_miss_, staged_ && !staged_onmiss_ ? Expr(bit(false)) : cfg_alloc);
+  m.assign(block_, !merge_gen() ? Expr(bit(false)) : cfg_merge.ne(lit(2, 0)));
   sector_merge_ = m.logic("sector_merge");
   m.assign(sector_merge_, staged_ ? Expr(bit(false)) : cfg_merge.eq(lit(2, 2)));
   sector_ = m.logic("sector");
@@ -135,7 +135,11 @@ void Top::ports() {
     m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
       v.comment("The staged pipe runs allocation on_fill and mshr_merge stall only (contract 13.1, 13.3), and no");
       v.comment("sector mode (contract 14).");
-      if (staged_sector_) {  // generated for sector mode: cfg_sector_i turns it on (contract 16.5)
+      if (staged_onmiss_ || staged_block_) {  // generated for on_miss / block: cfg_alloc_i / cfg_merge_i 1
+        // Only block (cfg_merge_i 1) when generated for it; on_miss when generated for it.
+        Expr off = (staged_block_ ? cfg_merge[Expr(1U)] : red_or(cfg_merge)) | cfg_sector;
+        v.assert_clocked("TopStagedOnFillStall_A", !(staged_onmiss_ ? off : cfg_alloc | off));
+      } else if (staged_sector_) {  // generated for sector mode: cfg_sector_i turns it on (contract 16.5)
         v.assert_clocked("TopStagedOnFillStall_A", !(cfg_alloc | red_or(cfg_merge)));
         v.comment("Sector mode runs G = 128 (fixed128; contract 14).");
         v.assert_clocked("TopSectorScope_A", (!cfg_sector).lor(cfg_gran.eq(lit(2, 0))));
@@ -192,7 +196,7 @@ void Top::ports() {
   rsp_data = m.input("mem_resp_data_i", kLineBits);
   rsp_l2 = m.input("mem_resp_l2_bit_i");
   // MemResp::sectors (mshr_merge block: one entry's reads answer different sectors).
-  rsp_sectors = staged_ ? Expr(zeros()) : m.input("mem_resp_sectors_i", kSlots);
+  rsp_sectors = !merge_gen() ? Expr(zeros()) : m.input("mem_resp_sectors_i", kSlots);
 
   ev_launch = m.input("warp_launch_i");
   ev_exit = m.input("warp_exit_i");

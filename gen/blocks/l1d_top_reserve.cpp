@@ -7,6 +7,16 @@
 
 namespace gen::blocks::top_gen {
 
+// S1's copies of the sectors in a mask: copy slot i (bit 4w+s) holds chunk t_tag[i][1:0] (the
+// comment is the caller's).
+Expr Top::copies_in(const std::string& name, const Expr& sectors) {
+  Expr out = m.logic(name, ways_ * kSlots);
+  m.gen_for("g_" + name, "gi", 0, ways_ * kSlots, [&](Scope& g, const Expr& i) {
+    g.assign(out[i], m_copies[i] & sectors[t_tag.part(i * ct_bits_, 2)]);
+  });
+  return out;
+}
+
 void Top::miss_reserve() {
   res_place = m.logic("res_place");
   fill_normal = m.logic("fill_normal");
@@ -16,7 +26,7 @@ void Top::miss_reserve() {
   s1_place = m.logic("s1_place");
   line_alloc_fail = m.logic("line_alloc_fail");
   s1_widening = m.logic("s1_widening");
-  if (staged_) {  // allocation on_fill: the fill's block, S1's own fetch and copies
+  if (staged_ && !staged_onmiss_) {  // allocation on_fill: the fill's block, S1's own fetch and copies
     m.assign(pl_valid, t_valid);
     m.assign(pl_common, fill_common);
     if (staged_sector_) {  // a sector fill places a whole line, its sectors at their own slots
@@ -30,28 +40,34 @@ void Top::miss_reserve() {
     m.assign(s1_fetch_eff, s1_fetch);
     m.assign(s1_probe_eff, s1_probe_sectors);
     m.assign(s1_reason_eff, s1_reason);
-    m.assign(s1_copies, m_copies);
-    for (const Expr& e : {res_place, s1_place, line_alloc_fail, s1_widening}) m.assign(e, bit(false));
+    if (staged_block_) {
+      m.comment("mshr_merge block: a load merging into its line's entry reads the sectors the entry lacks");
+      m.comment("(their copies dropped: within the probed sectors M1 compared), contract 13.3. Copy slot i");
+      m.comment("(bit 4w+s) holds chunk t_tag[i][1:0].");
+      m.assign(s1_widening, block_ & !s1_store_q & p_merge & p_missing.ne(zeros()));
+      m.assign(s1_copies, mux(s1_store_q | !s1_widening, m_copies, copies_in("widen_copies", p_missing)));
+      for (const Expr& e : {res_place, s1_place, line_alloc_fail}) m.assign(e, bit(false));
+    } else {
+      m.assign(s1_copies, m_copies);
+      for (const Expr& e : {res_place, s1_place, line_alloc_fail, s1_widening}) m.assign(e, bit(false));
+    }
     m.assign(fill_normal, fill_allocates);
     m.assign(fill_alloc_now, fill_allocates);
     return;
   }
   m.comment("S1's copies of the sectors in a mask: copy slot i (bit 4w+s) holds chunk t_tag[i][1:0].");
-  auto copies_in = [&](const std::string& name, const Expr& sectors) {
-    Expr out = m.logic(name, ways_ * kSlots);
-    m.gen_for("g_" + name, "gi", 0, ways_ * kSlots, [&](Scope& g, const Expr& i) {
-      g.assign(out[i], m_copies[i] & sectors[t_tag.part(i * ct_bits_, 2)]);
-    });
-    return out;
-  };
   const Expr alloc_copies = copies_in("alloc_copies", s1_fetch);
   m.comment("mshr_merge block: a load merging into its line's entry reads the sectors the entry lacks");
   m.comment("(their copies dropped), contract 13.3.");
   m.assign(s1_widening, block_ & !s1_store_q & p_merge & p_missing.ne(zeros()));
   Expr read_sectors = m.logic("s1_read_sectors", kSlots);
   m.assign(read_sectors, mux(s1_widening, p_missing, s1_fetch_eff));
-  m.comment("Sector mode: the slots a reservation takes are those S1 reads (contract 14).");
-  m.assign(s1_res_slots, read_sectors);
+  // The staged pipe generated for on_miss has no sector mode (its generator refuses the pair).
+  const bool sector_gen = !staged_;
+  if (sector_gen) {
+    m.comment("Sector mode: the slots a reservation takes are those S1 reads (contract 14).");
+    m.assign(s1_res_slots, read_sectors);
+  }
   const Expr final_copies = copies_in("final_copies", read_sectors);
   m.assign(s1_copies, mux(s1_store_q, m_copies, final_copies));
 
@@ -64,8 +80,13 @@ void Top::miss_reserve() {
   m.assign(pl_valid, mux(act_fill, t_valid, t_valid & ~alloc_copies));
   m.assign(pl_common, mux(act_fill, fill_common, s1_common));
   m.comment("A sector fill or reservation places a whole line (its sectors at their own slots: first chunk 0).");
-  m.assign(pl_slots, mux(sector_, lit(3, 4), mux(act_fill, fill_slots, cast(3, countones(s1_fetch)))));
-  m.assign(pl_first, mux(act_fill, mux(sector_, lit(2, 0), fill_first), s1_first));
+  if (sector_gen) {
+    m.assign(pl_slots, mux(sector_, lit(3, 4), mux(act_fill, fill_slots, cast(3, countones(s1_fetch)))));
+    m.assign(pl_first, mux(act_fill, mux(sector_, lit(2, 0), fill_first), s1_first));
+  } else {
+    m.assign(pl_slots, mux(act_fill, fill_slots, cast(3, countones(s1_fetch))));
+    m.assign(pl_first, mux(act_fill, fill_first, s1_first));
+  }
   m.assign(pl_ct, mux(act_fill, fill_chunk_tag.slice(ct_bits_ - 1, 2), s1_chunk_tag.slice(ct_bits_ - 1, 2)));
 
   m.comment("S1's load miss under on_miss: a load that would allocate (no bypass, or PCAL with opportunistic");
@@ -78,10 +99,17 @@ void Top::miss_reserve() {
   s1_age_bypass = m.logic("s1_age_bypass");
   Expr age_fetch = m.logic("s1_age_fetch");  // an AgeLRU bypass at the miss refetches bypass_fetch_o
   m.assign(wants, on_miss_ & !s1_store_q & (s1_reason.eq(lit(2, 0)) | (s1_reason.eq(lit(2, 3)) & cfg_opp)));
-  m.assign(s1_place, wants & (res_held | fill_allocates));
-  m.assign(s1_age_bypass, wants & !res_held & pl_age_bypass);
-  m.assign(line_alloc_fail, wants & s1_reason.eq(lit(2, 0)) & !res_held & !fill_allocates & !pl_age_bypass);
-  m.assign(age_fetch, s1_age_bypass & !sector_);
+  if (sector_gen) {
+    m.assign(s1_place, wants & (res_held | fill_allocates));
+    m.assign(s1_age_bypass, wants & !res_held & pl_age_bypass);
+    m.assign(line_alloc_fail, wants & s1_reason.eq(lit(2, 0)) & !res_held & !fill_allocates & !pl_age_bypass);
+    m.assign(age_fetch, s1_age_bypass & !sector_);
+  } else {  // no line is held in sector mode's sense
+    m.assign(s1_place, wants & fill_allocates);
+    m.assign(s1_age_bypass, wants & pl_age_bypass);
+    m.assign(line_alloc_fail, wants & s1_reason.eq(lit(2, 0)) & !fill_allocates & !pl_age_bypass);
+    m.assign(age_fetch, s1_age_bypass);
+  }
   m.assign(s1_fetch_eff, mux(age_fetch, s1_bypass_fetch, s1_fetch));
   m.assign(s1_probe_eff, mux(age_fetch, s1_bypass_fetch, s1_probe_sectors));
   m.assign(s1_reason_eff, mux(s1_age_bypass, lit(2, 2), s1_reason));
@@ -112,7 +140,7 @@ void Top::miss_reserve() {
                   (!res_fill).lor(mux(sector_, (res_slots & mr_sectors).eq(mr_sectors), res_slots[mr_res_pos])));
     v.comment("Sector mode: a merge into an entry that reserved finds its line held (its reserved slots are in");
     v.comment("the way S1 holds), where a sector-merging widening reserves (contract 14).");
-    v.assert_comb("TopSectorReservedMergeHeld_A",
+    if (sector_gen) v.assert_comb("TopSectorReservedMergeHeld_A",
                   (!(sector_ & act_s1 & !s1_store_q & p_merge & p_merge_res)).lor(s1_held));
   });
 }

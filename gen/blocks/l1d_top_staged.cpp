@@ -180,7 +180,7 @@ void Top::staged_control() {
   m.assign(sq_flush, fw_rewind | fw_start | fw_cancel);
 
   m.instance("u_fill_issue", fill_issue_block().module(cfg_), {},
-             {{"clk_i", clk}, {"rst_ni", rst}, {"push_i", rsp_valid}, {"push_entry_i", rsp_entry},
+             {{"clk_i", clk}, {"rst_ni", rst}, {"push_i", staged_block_ ? rsp_fills : rsp_valid}, {"push_entry_i", rsp_entry},
               {"count_i", fill_cursor_count}, {"take_i", fi_take}, {"done_i", fi_done}, {"rewind_i", fi_rewind},
               {"rewind_step_i", fi_rewind_step}, {"valid_o", fi_valid}, {"cursor_entry_o", fill_cursor_entry},
               {"step_o", fi_step}, {"head_entry_o", fill_head}, {"empty_o", fi_empty}});

@@ -66,8 +66,13 @@ void Top::staged_data() {
   Expr wr_en = m.logic("data_wr_en");
   Expr data_way = m.logic("data_wr_way", way_bits_);
   Expr wr_be = m.logic("data_wr_be", kMaskBits);
-  m.assign(wr_en, fill_write | store_hit);
-  m.assign(data_way, mux(fill_write, fill_way, m_way));
+  if (staged_onmiss_) {  // allocation on_miss: a reserved fill writes its block into its reserved way
+    m.assign(wr_en, fill_write | res_fill | store_hit);
+    m.assign(data_way, mux(fill_write, fill_way, mux(res_fill, mr_res_way, m_way)));
+  } else {
+    m.assign(wr_en, fill_write | store_hit);
+    m.assign(data_way, mux(fill_write, fill_way, m_way));
+  }
   m.assign(wr_be, select_part(d_be, data_way, ways_, kMaskBits));
   Expr c_rd_en = m.logic("data_rd_en_c_q");
   Expr c_rd_ways = m.logic("data_rd_ways_c_q", ways_);

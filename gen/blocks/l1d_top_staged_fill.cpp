@@ -33,7 +33,10 @@ std::vector<Expr> Top::staged_fill_read() {
   std::vector<Expr> m1;
   m.comment("The fill step's MSHR entry, read at M1 (M1's entry and step) and registered into M2.");
   for (const auto& [q, n, w] : outs) m1.push_back(m.logic("m1_mr_" + n, w));
-  m1.push_back(mr_reserve);  // unused: allocation on_miss is single-cycle only
+  // The entry's reservation {reserved, way, first slot}: registered into M2 when the staged pipe is
+  // generated for allocation on_miss (M2's reserved fill), else unused.
+  const Expr m1_reserve = staged_onmiss_ ? m.logic("m1_mr_reserve", 3 + way_bits_) : mr_reserve;
+  m1.push_back(m1_reserve);
   m1_mr_line_ = m1[2];
   m1_mr_sectors_ = m1[3];
   m1_mr_bypass_ = m1[4];
@@ -41,8 +44,10 @@ std::vector<Expr> Top::staged_fill_read() {
   std::vector<Expr> regs;
   for (const auto& [q, n, w] : outs) regs.push_back(m.logic("m2_mr_" + n + "_q", w));
   Expr count_inc_q = m.logic("m2_mr_count_inc_q");
+  Expr reserve_q = staged_onmiss_ ? m.logic("m2_mr_reserve_q", 3 + way_bits_) : Expr();
   m.always_ff_noreset([&](Block& b) {
     for (size_t i = 0; i < outs.size(); ++i) b.assign(regs[i], m1[i]);
+    if (staged_onmiss_) b.assign(reserve_q, m1_reserve);
     b.comment("A load M2 merges into M1's entry in M1's cycle: one more request at M2.");
     b.assign(count_inc_q, mshr_add & p_merge_entry.eq(m1_entry_q));
   });
@@ -50,6 +55,7 @@ std::vector<Expr> Top::staged_fill_read() {
     const Expr& q = std::get<0>(outs[i]);
     m.assign(q, i == kCount ? regs[i] + cast(count_bits_, count_inc_q) : regs[i]);
   }
+  if (staged_onmiss_) m.assign(mr_reserve, reserve_q);
   return m1;
 }
 
@@ -93,8 +99,26 @@ void Top::staged_fill_place(const Expr& age_bypass_en, const Expr& bypass, const
   m.assign(size, mux(slots.eq(lit(3, 4)), lit(2, 2), mux(slots.eq(lit(3, 2)), lit(2, 1), lit(2, 0))));
   Expr wanted = m.logic("m2_fill_wanted");
   m.assign(wanted, wanted_q & size.ge(gran));
-  Expr unused = m.logic("unused_pl_fields");  // pl_valid is t_valid (allocation on_fill); M1 read the L2 bit
-  m.assign(unused, red_or(concat({pl_valid, l2})));
+  Expr place_eq = common_eq, place_wanted = wanted, place_valid = t_valid;
+  if (staged_onmiss_) {
+    m.comment("Allocation on_miss (contract 13.1, 16.5): M2's core load miss asks the same unit for its place, with");
+    m.comment("its corrected common-tag compares (staged_core_match), its max(R, G) block (pl_slots) and bypass");
+    m.comment("reason, on the valid bits without the block's copies (pl_valid: miss_reserve).");
+    Expr core_size = m.logic("m2_res_size", 2);
+    m.assign(core_size, mux(pl_slots.eq(lit(3, 4)), lit(2, 2), mux(pl_slots.eq(lit(3, 2)), lit(2, 1), lit(2, 0))));
+    Expr core_wanted = m.logic("m2_res_wanted");
+    m.assign(core_wanted, (bypass.eq(lit(2, 0)) | (bypass.eq(lit(2, 3)) & cfg_opp)) & core_size.ge(gran));
+    place_eq = m.logic("m2_place_common_eq", ways_);
+    place_wanted = m.logic("m2_place_wanted");
+    m.assign(place_eq, mux(act_fill, common_eq, m2_core_common_eq_));
+    m.assign(place_wanted, mux(act_fill, wanted, core_wanted));
+    place_valid = pl_valid;
+    Expr unused = m.logic("unused_pl_fields");  // M1 read the fill's L2 bit; a core request has none
+    m.assign(unused, l2);
+  } else {
+    Expr unused = m.logic("unused_pl_fields");  // pl_valid is t_valid (allocation on_fill); M1 read the L2 bit
+    m.assign(unused, red_or(concat({pl_valid, l2})));
+  }
   // Sector mode: the placement unit's answer (fp_*), which a fill into the way holding its line replaces.
   std::vector<Expr> fp = {fill_allocates, fill_way, fill_pos, fill_whole, fill_posmask, fill_slotmask,
                           fill_replaces, fill_wb, fill_dirty_n};
@@ -105,9 +129,9 @@ void Top::staged_fill_place(const Expr& age_bypass_en, const Expr& bypass, const
     for (size_t i = 0; i < fp.size(); ++i) fp[i] = m.logic("fp_" + names[i].first, names[i].second);
   }
   m.instance("u_fill_place_m2", fill_place_m2_block().module(cfg_), {},
-             {{"row_valid_i", t_valid}, {"row_priority_i", t_prio}, {"row_rank_i", t_rank},
-              {"row_dirty_any_i", t_dirty_any}, {"row_reserved_i", t_res}, {"common_eq_i", common_eq},
-              {"wanted_i", wanted}, {"slots_i", pl_slots}, {"bypass_i", bypass}, {"victim_i", rp_victim},
+             {{"row_valid_i", place_valid}, {"row_priority_i", t_prio}, {"row_rank_i", t_rank},
+              {"row_dirty_any_i", t_dirty_any}, {"row_reserved_i", t_res}, {"common_eq_i", place_eq},
+              {"wanted_i", place_wanted}, {"slots_i", pl_slots}, {"bypass_i", bypass}, {"victim_i", rp_victim},
               {"age_bypass_en_i", age_bypass_en}, {"way_active_i", way_active}, {"way_rel_age_i", way_rel},
               {"req_rel_age_i", age_rel.part(Expr(ways_ * kAwidBits), kAwidBits)}, {"eligible_o", rp_eligible},
               {"allocates_o", fp[0]}, {"way_o", fp[1]}, {"pos_o", fp[2]}, {"whole_o", fp[3]},

@@ -48,7 +48,7 @@ struct M1Port {
 
 void Top::staged_core_match() {
   const unsigned slots = ways_ * kSlots;
-  const std::vector<M1Port> ports = {
+  std::vector<M1Port> ports = {
       {"needed", kSlots, Dep::kNone},          {"fetch", kSlots, Dep::kGranPred},
       {"probe", kSlots, Dep::kGranPred},       {"reason", 2, Dep::kPred},
       {"legal", 1, Dep::kGran},                {"compared", kSlots, Dep::kGran},
@@ -57,6 +57,9 @@ void Top::staged_core_match() {
       {"free_slots", kSlots, Dep::kGran},      {"common_eq", ways_, Dep::kNone},
       {"tag_ok", slots, Dep::kGran},           {"held", slots, Dep::kGran},
       {"copy", slots, Dep::kGranPred},         {"slot_chunk", slots * 2, Dep::kNone}};
+  // Allocation on_miss (staged_onmiss_): an AgeLRU bypass at the miss fetches section 4's bypass fetch
+  // and drops its copies, so M1 also compares those (extra_copies_i) and M2 reads the fetch.
+  if (staged_onmiss_) ports.push_back({"bypass_fetch", kSlots, Dep::kNone});
 
   m.comment("Stage M1: M1's core request and its set's SRAM fields (l1d_tag_read's M1 row).");
   Expr m1_data = m.logic("m1_core_data", kLineBits);  // unused: only M2 reads a store's data
@@ -108,6 +111,14 @@ void Top::staged_core_match() {
     for (unsigned pred = 0; pred < 2; ++pred) {
       const unsigned v = 2 * g + pred;
       const std::string sfx = "_g" + std::to_string(g) + "p" + std::to_string(pred);
+      // Allocation on_miss with AgeLRU bypassing: the copies of bypass_fetch_o too (it does not depend on
+      // extra_copies_i), as the single-cycle l1d_top's s1_extra_copies.
+      Expr extra = staged_sector_ ? repl(Expr(kSlots), sector_) : lit(kSlots, 0);
+      Expr bypass_fetch = m.logic((staged_onmiss_ ? "m1_bypass_fetch" : "unused_m1_bypass_fetch") + sfx, kSlots);
+      if (staged_onmiss_) {
+        extra = m.logic("m1_extra_copies" + sfx, kSlots);
+        m.assign(extra, mux(on_miss_ & !m1_store & cfg_bypass.eq(lit(3, 4)), bypass_fetch, lit(kSlots, 0)));
+      }
       std::vector<Conn> conn = {
           {"store_i", m1_store}, {"size_i", m1_size}, {"chunk_i", m1_chunk}, {"mask_i", m1_mask},
           {"token_i", m1_token}, {"common_tag_i", m1_common}, {"chunk_tag_i", m1_chunk_tag},
@@ -115,12 +126,16 @@ void Top::staged_core_match() {
           {"cfg_opportunistic_i", cfg_opp}, {"cfg_line_fetch_i", cfg_line_fetch}, {"agcb_bypass_i", bit(pred != 0)},
           {"two_level_bypass_i", bit(pred != 0)}, {"row_common_tag_i", m1_row_common},
           {"row_chunk_tag_i", m1_row_tag},
-          // allocation on_miss is single-cycle only (the staged generator refuses it): no AgeLRU
-          // bypass at the miss, so no extra copies and no bypass fetch of its own. Sector mode
-          // compares every slot of the request's line (copy_o with sectors 4'hF, contract 14).
-          {"extra_copies_i", staged_sector_ ? repl(Expr(kSlots), sector_) : lit(kSlots, 0)},
-          {"bypass_fetch_o", m.logic("unused_m1_bypass_fetch" + sfx, kSlots)}};
+          // Without on_miss no AgeLRU bypass at the miss, so no extra copies. Sector mode compares
+          // every slot of the request's line (copy_o with sectors 4'hF, contract 14).
+          {"extra_copies_i", extra}};
+      if (!staged_onmiss_) conn.push_back({"bypass_fetch_o", bypass_fetch});
       for (const M1Port& p : ports) {
+        if (p.name == "bypass_fetch") {  // the instance's own output, fed back into extra_copies_i
+          outs[v].push_back(bypass_fetch);
+          conn.push_back({"bypass_fetch_o", bypass_fetch});
+          continue;
+        }
         Expr e = m.logic((kept(p.dep, v) ? "m1_" : "unused_m1_") + p.name + sfx, p.width);
         outs[v].push_back(e);
         conn.push_back({p.name + "_o", e});
@@ -188,11 +203,21 @@ void Top::staged_core_match() {
   Expr tag_ok = m.logic("m2_fixed_tag_ok", slots);
   Expr held = m.logic("m2_fixed_held", slots);
   Expr copy = m.logic("m2_fixed_copy", slots);
+  Expr copy_sectors = at("probe");  // the sectors whose copies M1 compared
+  if (staged_onmiss_) {
+    m.comment("Allocation on_miss: an AgeLRU bypass at the miss fetches bypass_fetch (s1_extra_copies' sectors).");
+    s1_bypass_fetch = m.logic("s1_bypass_fetch", kSlots);
+    m.assign(s1_bypass_fetch, at("bypass_fetch"));
+    copy_sectors = m.logic("m2_copy_sectors", kSlots);
+    m.assign(copy_sectors, at("probe") | mux(on_miss_ & !s1_store_q & cfg_bypass.eq(lit(3, 4)), s1_bypass_fetch,
+                                             lit(kSlots, 0)));
+    m2_core_common_eq_ = common_eq;
+  }
   m.instance("u_match_fix", match_fix_block().module(cfg_), {},
              {{"common_eq_i", at("common_eq")}, {"tag_ok_i", at("tag_ok")}, {"held_i", at("held")},
               {"copy_i", at("copy")}, {"compared_i", at("compared")}, {"mask_chunk_i", at("mask_chunk")},
               {"req_chunks_i", at("req_chunks")},
-              {"sectors_i", staged_sector_ ? at("probe") | repl(Expr(kSlots), sector_) : at("probe")},
+              {"sectors_i", staged_sector_ ? at("probe") | repl(Expr(kSlots), sector_) : copy_sectors},
               {"older_wr_i", older_wr_q_},
               {"older_way_i", older_way_q_}, {"older_common_wr_i", older_common_wr_q_},
               {"older_slots_i", older_slots_q_}, {"older_chunk_i", older_chunk_q_},
@@ -238,23 +263,29 @@ void Top::staged_match_older() {
   Expr run = m.logic("older_run", kSlots);  // the block's slots from position 0
   // Sector mode: the fill writes the chunk-tags of its way's four slots, slot s chunk s (row_writes'
   // place_run and fill_tag on the placed block, pl_slots 4 and pl_first 0).
-  const Expr slots = staged_sector_ ? pl_slots : fill_slots, first = staged_sector_ ? pl_first : fill_first;
+  // Allocation on_miss: a reservation writes the chunk-tags (and common-tag) of its place as a fill
+  // would (row_writes' place_run and fill_tag on pl_*: the fill's block or M2's request's).
+  const bool pl = staged_sector_ || staged_onmiss_;
+  const Expr slots = pl ? pl_slots : fill_slots, first = pl ? pl_first : fill_first;
   for (unsigned i = 0; i < kSlots; ++i) m.assign(run[Expr(i)], lit(3, i).lt(slots));
   Expr chunks = m.logic("older_chunk", kSlots * 2);
   m.gen_for("g_older_chunk", "gs", 0, kSlots, [&](Scope& g, const Expr& s) {
     g.assign(chunks.part(s * 2, 2), cast(2, first + cast(2, s) - fill_pos));
   });
   const Expr line_hi = Expr(ct_bits_ - 1), line_lo = Expr(2U);
+  const Expr tag_wr = staged_onmiss_ ? fill_write | s1_reserve : fill_write;
+  const Expr common = staged_onmiss_ ? pl_common : fill_common;
+  const Expr line = staged_onmiss_ ? pl_ct : fill_chunk_tag.slice(line_hi, line_lo);
   m.always_ff({{older_wr_q_, bit(false)}},
-              [&](Block& b) { b.assign(older_wr_q_, fill_write & rd_set.eq(m1_set_)); });
+              [&](Block& b) { b.assign(older_wr_q_, tag_wr & rd_set.eq(m1_set_)); });
   m.always_ff_noreset([&](Block& b) {
     b.assign(older_way_q_, fill_way);
     b.assign(older_common_wr_q_, fill_whole);
     b.assign(older_slots_q_, cast(kSlots, run << fill_pos));
     b.assign(older_chunk_q_, chunks);
-    b.assign(older_common_eq_q_, fill_common.eq(m1_common_));
-    b.assign(older_fill_common_eq_q_, fill_common.eq(m1_fill_common_));  // M1's fill step (staged_fill_place)
-    b.assign(older_line_eq_q_, fill_chunk_tag.slice(line_hi, line_lo).eq(m1_chunk_tag_.slice(line_hi, line_lo)));
+    b.assign(older_common_eq_q_, common.eq(m1_common_));
+    b.assign(older_fill_common_eq_q_, common.eq(m1_fill_common_));  // M1's fill step (staged_fill_place)
+    b.assign(older_line_eq_q_, line.eq(m1_chunk_tag_.slice(line_hi, line_lo)));
   });
 }
 

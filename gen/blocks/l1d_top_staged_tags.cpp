@@ -112,11 +112,17 @@ void Top::staged_line_state() {
   Expr m1_rank = m.logic("ls_m1_rank", rw);
   Expr m1_prio = m.logic("ls_m1_priority", pw);
   m.comment("Flip-flop fields (valid, slot ranks, priority), read with M1's set and registered into M2.");
+  // Allocation on_miss (staged_onmiss_): the reserved bits too, read and forwarded as the valid bits
+  // (never cleared at kernel end: contract 13.4).
+  Expr m1_res = staged_onmiss_ ? m.logic("ls_m1_reserved", vw) : Expr();
+  std::vector<Conn> res_ports;
+  if (staged_onmiss_) res_ports = {{"rd_reserved_o", m1_res}, {"wr_reserved_i", w_res}};
   m.instance("u_line_state", line_state_block().module(cfg_), {},
+             with_extra(res_ports,
              {{"clk_i", clk}, {"rst_ni", rst}, {"rd_set_i", m1_set_}, {"rd_valid_o", m1_valid},
               {"rd_slot_rank_o", m1_rank}, {"rd_priority_o", m1_prio}, {"wr_set_i", rd_set}, {"wr_way_en_i", w_en},
               {"wr_valid_i", w_valid}, {"wr_slot_rank_i", w_rank}, {"wr_priority_i", w_prio},
-              {"clear_priority_i", ev_kend}, {"clear_valid_i", ev_kend & cfg_kinv}});
+              {"clear_priority_i", ev_kend}, {"clear_valid_i", ev_kend & cfg_kinv}}));
   m.comment("Into M2: M1's read with this edge's write of M1's set (M2's) merged, then the kernel-end clears.");
   Expr fwd = m.logic("ls_fwd_en", ways_);
   m.assign(fwd, w_en & repl(ways_, rd_set.eq(m1_set_)));
@@ -142,6 +148,15 @@ void Top::staged_line_state() {
     b.assign(q_rank, d_rank);
     b.assign(q_prio, d_prio);
   });
+  if (staged_onmiss_) {
+    Expr d_res = m.logic("ls_reserved_d", vw);
+    Expr q_res = m.logic("ls_reserved_m2_q", vw);
+    m.gen_for("g_ls_res_fwd", "gw", 0, ways_, [&](Scope& g, const Expr& w) {
+      g.assign(d_res.part(w * kSlots, kSlots), mux(fwd[w], w_res.part(w * kSlots, kSlots), m1_res.part(w * kSlots, kSlots)));
+    });
+    m.always_ff({{q_res, zeros()}}, [&](Block& b) { b.assign(q_res, d_res); });
+    m.assign(t_res, q_res);
+  }
   m.assign(t_valid, q_valid);
   m.assign(t_rank, q_rank);
   m.assign(t_prio, q_prio);

@@ -102,6 +102,11 @@ void Top::state_updates() {
 std::vector<std::string> Top::pipe_counter_names() const {
   std::vector<std::string> names = counter_names();
   if (!staged_) names.insert(names.end(), option_counter_names().begin(), option_counter_names().end());
+  if (staged_onmiss_) {  // allocation on_miss's (contract 13.1), in option_counter_names' order
+    for (const std::string& n : option_counter_names())
+      if (n == "fail_line_alloc" || n == "pending_hits") names.push_back(n);
+  }
+  if (staged_block_) names.push_back("widening_reads");  // mshr_merge block's (contract 13.3)
   if (staged_sector_) {  // sector mode's (contract 14), in option_counter_names' order
     for (const std::string& n : option_counter_names())
       if (n.starts_with("sector_misses")) names.push_back(n);

@@ -43,7 +43,7 @@ void Top::policy_units() {
   age_youngest = m.logic("age_youngest", kAwidBits);
   age_empty = m.logic("age_empty");
   m.comment("The requester: the fill's first request, or under on_miss S1's (its AgeLRU bypass at the miss).");
-  m.assign(age_ids, concat({staged_ ? mr_awid : mux(act_fill, mr_awid, s1_awid_q), t_awid}));
+  m.assign(age_ids, concat({res_gen() ? mux(act_fill, mr_awid, s1_awid_q) : mr_awid, t_awid}));
   m.instance("u_ages", agelru_ages_block().module(cfg_), {},
              {{"clk_i", clk}, {"rst_ni", rst}, {"launch_i", ev_launch}, {"exit_i", ev_exit},
               {"exit_awid_i", ev_exit_awid}, {"exit_has_next_i", ev_exit_has_next}, {"exit_next_i", ev_exit_next},
@@ -145,10 +145,10 @@ void Top::fill_decision() {
   Expr pl_bypass = m.logic("pl_bypass", 2);
   Expr pl_l2 = m.logic("pl_l2");
   // Write allocation: a store's line is placed with no bypass reason (golden store_allocate).
-  m.assign(pl_bypass, staged_ ? mr_bypass
-                              : mux(act_fill, mr_bypass, lazy_gen_ ? mux(s1_store_q, lit(2, 0), s1_reason) : s1_reason));
-  m.assign(pl_l2, staged_ ? mr_l2 : act_fill & mr_l2);
-  pl_age_bypass = m.logic(staged_ ? "unused_age_bypass" : "pl_age_bypass");
+  m.assign(pl_bypass, !res_gen() ? mr_bypass
+                                 : mux(act_fill, mr_bypass, lazy_gen_ ? mux(s1_store_q, lit(2, 0), s1_reason) : s1_reason));
+  m.assign(pl_l2, !res_gen() ? mr_l2 : act_fill & mr_l2);
+  pl_age_bypass = m.logic(res_gen() ? "pl_age_bypass" : "unused_age_bypass");
   if (staged_) {  // over M1 and M2 (l1d_top_staged_fill.cpp)
     if (!staged_sector_) m.assign(fill_held, bit(false));
     staged_fill_place(age_bypass_en, pl_bypass, pl_l2);

@@ -54,8 +54,8 @@ void Top::row_writes() {
     m.comment("entry's sectors (its place) of the reserved way (contract 14).");
     m.assign(s1_res_run, mux(sector_, cast(rw, s1_res_slots) << (fill_way * kSlots), place_run));
   }
-  m.assign(res_run, staged_ ? zeros()
-                            : mux(res_fill, mux(sector_, cast(rw, mr_sectors) << (mr_res_way * kSlots),
+  m.assign(res_run, !res_gen() ? zeros()
+                              : mux(res_fill, mux(sector_, cast(rw, mr_sectors) << (mr_res_way * kSlots),
                                                 cast(rw, fill_run) << concat({mr_res_way, mr_res_pos})),
                                   zeros()));
   Expr place_inval = m.logic("place_inval", ways_ * kSlots);
@@ -88,7 +88,7 @@ void Top::row_writes() {
     m.assign(slot_tagw, staged_ ? mux(fill_write | s1_reserve, place_run, zeros())
                                 : mux(fill_write, place_run, mux(s1_reserve, s1_res_run, zeros())));
   }
-  if (!staged_) m.assign(w_res, (t_res & ~res_run) | mux(s1_reserve, s1_res_run, zeros()));
+  if (res_gen()) m.assign(w_res, (t_res & ~res_run) | mux(s1_reserve, s1_res_run, zeros()));
   m.assign(slot_store, mux(store_hit, cast(rw, m_slots) << (m_way * kSlots), zeros()));
   m.comment("Write-back marks the stored bytes dirty; write-through leaves the dirty masks.");
   m.assign(slot_dirty, mux(write_back_, slot_store, zeros()));
@@ -153,7 +153,7 @@ void Top::row_writes() {
   Expr d_fill = m.logic("d_fill");  // the fill's data: allocated, or into the reserved slots
   Expr d_pos = m.logic("d_pos", 2);
   m.assign(d_fill, fill_write | res_fill);
-  m.assign(d_pos, staged_ ? fill_pos : mux(res_fill, mr_res_pos, fill_pos));
+  m.assign(d_pos, !res_gen() ? fill_pos : mux(res_fill, mr_res_pos, fill_pos));
   m.assign(d_src, mux(d_fill, mr_data, s1_data_q));
   m.gen_for("g_d_line", "gs", 0, kSlots, [&](Scope& g, const Expr& s) {
     g.assign(d_idx.part(s * 2, 2), mux(d_fill, cast(2, pl_first + cast(2, s) - d_pos), hit_chunk.part(s * 2, 2)));

@@ -112,9 +112,10 @@ TEST(TopCfgInputs, BypassFetchWritePolicyAndKernelEndComeFromTheL1) {
             "cfg_line_fetch_i=0,cfg_write_i=2,cfg_kernel_end_inv_i=1,cfg_alloc_i=0,cfg_merge_i=2,cfg_sector_i=1");
 }
 
-// l1.allocation on_miss and l1.mshr_merge block run on the single-cycle l1d_top only (contract
-// 13.1, 13.3): the staged generator refuses them with one line naming the field.
-TEST(TopBlock, StagedRefusesOnMissAndBlockMerge) {
+// l1.allocation on_miss and l1.mshr_merge block run on the staged l1d_top generated for them as a
+// line cache (contract 16.5); with sector true only on the single-cycle one (contract 13.1, 13.3,
+// 14): the staged generator refuses them with one line naming the field.
+TEST(TopBlock, StagedRefusesOnMissAndBlockMergeInSectorMode) {
   l1d::Config cfg = l1d::load_preset("gtx480");
   cfg.l1.pipeline = l1d::L1Pipeline::kStaged;
   cfg.l1.write_policy = l1d::WritePolicy::kWriteEvict;
@@ -122,6 +123,8 @@ TEST(TopBlock, StagedRefusesOnMissAndBlockMerge) {
     l1d::Config c = cfg;
     if (on_miss) c.l1.allocation = l1d::AllocationPolicy::kOnMiss;
     else c.l1.mshr_merge = l1d::MshrMerge::kBlock;
+    EXPECT_NO_THROW((void)top_block().module(c)) << (on_miss ? "on_miss" : "block");
+    c.l1.sector = true;
     try {
       (void)top_block().module(c);
       ADD_FAILURE() << "no error for " << (on_miss ? "on_miss" : "block");

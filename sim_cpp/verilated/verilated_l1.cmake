@@ -139,6 +139,30 @@ if(L1D_TOP_STAGED_SECTOR)
                  "${_staged_sector_cfg}" "" --config ${_staged_sector_cfg})
 endif()
 
+# The staged l1d_top with allocation on_miss (contract 13.1 on the pipe of contract 16, 16.5
+# "Allocation on miss"): tb/block_configs/gtx480_staged_onmiss.yaml, gtx480-gpgpusim's L1 with merging
+# stall. The staged pipe has the reservation logic only when generated for on_miss, so staged
+# configurations with l1.allocation on_miss run on this model (verilated_l1.cpp rtl_key) and no other;
+# l1.lockstep_staged_onmiss (make lockstep-staged-onmiss) runs workloads on it in lockstep. Its own
+# model: Verilator and the compiler take minutes, so it is off in make test.
+option(L1D_TOP_STAGED_ONMISS "build the staged l1d_top of gtx480-gpgpusim's L1 with allocation on_miss (tb/block_configs/gtx480_staged_onmiss.yaml)" OFF)
+if(L1D_TOP_STAGED_ONMISS)
+  set(_staged_onmiss_cfg ${CMAKE_SOURCE_DIR}/tb/block_configs/gtx480_staged_onmiss.yaml)
+  _l1d_top_model(gtx480_staged_onmiss "gtx480-gpgpusim L1, staged pipe, allocation on_miss" ${_staged_onmiss_cfg}
+                 "${_staged_onmiss_cfg}" "" --config ${_staged_onmiss_cfg})
+endif()
+
+# The staged l1d_top with allocation on_miss and merging by line (contract 13.1, 13.3 on the pipe of
+# contract 16, 16.5 "Merging by line"): tb/block_configs/gtx480_staged_block.yaml, gtx480-gpgpusim's L1
+# with loads through the L1. Staged configurations with l1.mshr_merge block run on this model
+# (verilated_l1.cpp rtl_key); l1.lockstep_staged_block (make lockstep-staged-block). Off in make test.
+option(L1D_TOP_STAGED_BLOCK "build the staged l1d_top of gtx480-gpgpusim's L1 with on_miss and mshr_merge block (tb/block_configs/gtx480_staged_block.yaml)" OFF)
+if(L1D_TOP_STAGED_BLOCK)
+  set(_staged_block_cfg ${CMAKE_SOURCE_DIR}/tb/block_configs/gtx480_staged_block.yaml)
+  _l1d_top_model(gtx480_staged_block "gtx480-gpgpusim L1, staged pipe, on_miss, mshr_merge block" ${_staged_block_cfg}
+                 "${_staged_block_cfg}" "" --config ${_staged_block_cfg})
+endif()
+
 # The gate-level l1d_top (gpusim --l1 netlist, docs/rtl-verification.md "Gate-level lockstep"): the
 # Yosys netlist (synth/yosys_check.sh: generic cells; the SRAM black boxes l1d_data_sram,
 # l1d_ram_1r1w, l1d_sram_1rw and l1d_sram_1r1w stay instances, and Verilator takes their

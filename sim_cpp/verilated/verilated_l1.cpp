@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdlib>
 #endif
+#include <array>
 #include <bit>
 #include <cstring>
 #include <filesystem>
@@ -83,7 +84,7 @@ std::string rtl_key(const Config& c) {
   // l1.carveout adaptive: the largest L1 sizes the arrays (gen/blocks/block.h rtl_array_sets).
   const uint32_t most = largest_l1_sets(l);
   return fmt::format(
-      "l1 {} {} {} {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
+      "l1 {} {} {} {} {} {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
       "bip {} {} | dip {} {}",
       static_cast<int>(l.pipeline), l.size_bytes, most, l.ways, l.address_bits, l.chunk_tag_bits,
       static_cast<int>(l.set_index), l.mshr_entries, l.mshr_max_merge, l.miss_queue_entries,
@@ -91,7 +92,10 @@ std::string rtl_key(const Config& c) {
       static_cast<int>(l.write_allocate),
       // l1.sector on the staged pipe: sector mode's logic is generated only for it (contract 16.5);
       // the single-cycle l1d_top always has it (cfg_sector_i).
-      l.pipeline == L1Pipeline::kStaged && l.sector, c.core.warps_per_sm,
+      l.pipeline == L1Pipeline::kStaged && l.sector,
+      // l1.allocation on_miss on the staged pipe: its reservation logic likewise (contract 16.5).
+      l.pipeline == L1Pipeline::kStaged && l.allocation == AllocationPolicy::kOnMiss,
+      l.pipeline == L1Pipeline::kStaged && l.mshr_merge == MshrMerge::kBlock, c.core.warps_per_sm,
       c.core.instruction_bytes, static_cast<int>(p.replacement), p.agcb.entries, p.agcb.counter_bits,
       p.agcb.reset_value, p.agcb.threshold, p.two_level.window_cycles, p.two_level.bypass_period_cycles,
       p.two_level.th_low, p.two_level.th_high, p.two_level.th_warp, p.dycache.sample_requests,
@@ -500,11 +504,11 @@ class VerilatedL1 final : public RtlL1Port {
     c.flush_cycles = m.cnt_flush_cycles_o - b;
     c.s1_stall_cycles = m.cnt_s1_stall_cycles_o - b;
     c.fill_stall_cycles = m.cnt_fill_stall_cycles_o - b;
-    if constexpr (requires { m.cnt_pending_hits_o; }) {  // the single-cycle l1d_top's option counters
-      c.res_fail[static_cast<int>(golden::ResFail::kLineAlloc)] = m.cnt_fail_line_alloc_o - b;
-      c.pending_hits = m.cnt_pending_hits_o - b;
-      c.widening_reads = m.cnt_widening_reads_o - b;
+    if constexpr (requires { m.cnt_pending_hits_o; }) {  // the single-cycle l1d_top's option counters,
+      c.res_fail[static_cast<int>(golden::ResFail::kLineAlloc)] = m.cnt_fail_line_alloc_o - b;  // and the
+      c.pending_hits = m.cnt_pending_hits_o - b;  // staged one's generated for allocation on_miss
     }
+    if constexpr (requires { m.cnt_widening_reads_o; }) c.widening_reads = m.cnt_widening_reads_o - b;
     if constexpr (requires { m.cnt_sector_misses_o; }) {  // and the staged one's in sector mode
       c.sector_misses = m.cnt_sector_misses_o - b;
       c.sector_misses_by_size[0] = m.cnt_sector_misses_32_o - b;
@@ -527,10 +531,19 @@ class VerilatedL1 final : public RtlL1Port {
       uint64_t* const sector_fields[] = {&c.sector_misses, &c.sector_misses_by_size[0], &c.sector_misses_by_size[1],
                                          &c.sector_misses_by_size[2]};
       constexpr bool kSector = requires { m.cnt_sector_misses_o; };
-      const size_t carried = std::size(fields) + (kSector ? std::size(sector_fields) : 0);
+      // One generated for allocation on_miss keeps res_fail[kLineAlloc] and pending_hits before those.
+      uint64_t* const onmiss_fields[] = {&c.res_fail[static_cast<int>(golden::ResFail::kLineAlloc)], &c.pending_hits};
+      constexpr bool kOnMiss = requires { m.cnt_pending_hits_o; };
+      constexpr bool kBlock = requires { m.cnt_widening_reads_o; };  // and for mshr_merge block widening_reads
+      std::array<uint64_t*, std::size(fields) + std::size(onmiss_fields) + 1 + std::size(sector_fields)> all{};
+      size_t carried = 0;
+      for (uint64_t* f : fields) all[carried++] = f;
+      if constexpr (kOnMiss) for (uint64_t* f : onmiss_fields) all[carried++] = f;
+      if constexpr (kBlock) all[carried++] = &c.widening_reads;
+      if constexpr (kSector) for (uint64_t* f : sector_fields) all[carried++] = f;
       static_assert(std::size(fields) * 3 <= sizeof(m.cnt_carry_o) * 8);
       for (size_t i = 0; i < carried; ++i) {
-        uint64_t* const field = i < std::size(fields) ? fields[i] : sector_fields[i - std::size(fields)];
+        uint64_t* const field = all[i];
         for (unsigned k = 0; k < 3; ++k) {
           const size_t bit = i * 3 + k;
           if ((m.cnt_carry_o[bit / 32] >> (bit % 32)) & 1U) *field += uint64_t{1} << (16 * (k + 1));
@@ -558,6 +571,11 @@ class VerilatedL1 final : public RtlL1Port {
               L1D_PENDING(flush_cycles), L1D_PENDING(s1_stall_cycles), L1D_PENDING(fill_stall_cycles)};
           static_assert(std::size(pending) == std::size(fields));
           for (size_t i = 0; i < std::size(fields); ++i) *fields[i] += pending[i];
+          if constexpr (kOnMiss) {
+            const uint64_t onmiss_pending[] = {L1D_PENDING(fail_line_alloc), L1D_PENDING(pending_hits)};
+            for (size_t i = 0; i < std::size(onmiss_fields); ++i) *onmiss_fields[i] += onmiss_pending[i];
+          }
+          if constexpr (kBlock) c.widening_reads += L1D_PENDING(widening_reads);
           if constexpr (kSector) {
             const uint64_t sector_pending[] = {L1D_PENDING(sector_misses), L1D_PENDING(sector_misses_32),
                                                L1D_PENDING(sector_misses_64), L1D_PENDING(sector_misses_128)};
