@@ -45,6 +45,12 @@ macro(_l1d_top_model tag comment depends key policy)
              ARGS --rtl ${RTL_BUILD_DIR}/${tag}/rtl l1d_top -Wall ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
   _l1d_top_entry(Vl1d_top_${tag} "${key}" "${policy}")
 endmacro()
+# _l1d_top_config_model(<tag> <comment> <yaml>): the l1d_top of tb/block_configs/<yaml>, keyed by
+# that file (verilated_l1.cpp rtl_key), every policy.
+macro(_l1d_top_config_model tag comment yaml)
+  _l1d_top_model(${tag} "${comment}" ${CMAKE_SOURCE_DIR}/tb/block_configs/${yaml}
+                 "${CMAKE_SOURCE_DIR}/tb/block_configs/${yaml}" "" --config ${CMAKE_SOURCE_DIR}/tb/block_configs/${yaml})
+endmacro()
 foreach(repl ${L1D_TOP_REPLACEMENTS})
   if(repl STREQUAL "lru")  # the committed rtl/ (gtx480's default policy is baseline LRU)
     _l1d_top_entry(Vl1d_top_gtx480 "gtx480" "")  # built by add_rtl_block(l1d_top)
@@ -110,8 +116,7 @@ endforeach()
 # model: Verilator and the compiler take a minute or more, so it is off in make test.
 option(L1D_TOP_CARVEOUT "build the l1d_top of gtx480 with carveout adaptive (tb/block_configs/gtx480_carveout.yaml)" OFF)
 if(L1D_TOP_CARVEOUT)
-  set(_carve_cfg ${CMAKE_SOURCE_DIR}/tb/block_configs/gtx480_carveout.yaml)
-  _l1d_top_model(gtx480_carveout "gtx480, carveout adaptive" ${_carve_cfg} "${_carve_cfg}" "" --config ${_carve_cfg})
+  _l1d_top_config_model(gtx480_carveout "gtx480, carveout adaptive" gtx480_carveout.yaml)
 endif()
 
 # The l1d_top of qv100-accelsim's L1 options on gtx480's geometry with write allocation (contract 14,
@@ -121,9 +126,7 @@ endif()
 # Its own model: Verilator and the compiler take a minute or more, so it is off in make test.
 option(L1D_TOP_LAZY "build the l1d_top of gtx480 with qv100-accelsim's L1 options and write allocation (tb/block_configs/gtx480_accelsim_lazy.yaml)" OFF)
 if(L1D_TOP_LAZY)
-  set(_lazy_cfg ${CMAKE_SOURCE_DIR}/tb/block_configs/gtx480_accelsim_lazy.yaml)
-  _l1d_top_model(gtx480_lazy "gtx480, qv100-accelsim options, write allocation" ${_lazy_cfg} "${_lazy_cfg}" ""
-                 --config ${_lazy_cfg})
+  _l1d_top_config_model(gtx480_lazy "gtx480, qv100-accelsim options, write allocation" gtx480_accelsim_lazy.yaml)
 endif()
 
 # The staged l1d_top in sector mode (contract 14 on the pipe of contract 16, 16.5 "Sector mode"):
@@ -134,9 +137,7 @@ endif()
 # compiler take minutes, so it is off in make test.
 option(L1D_TOP_STAGED_SECTOR "build the staged l1d_top of gtx480 in sector mode (tb/block_configs/gtx480_staged_sector.yaml)" OFF)
 if(L1D_TOP_STAGED_SECTOR)
-  set(_staged_sector_cfg ${CMAKE_SOURCE_DIR}/tb/block_configs/gtx480_staged_sector.yaml)
-  _l1d_top_model(gtx480_staged_sector "gtx480, staged pipe, sector mode" ${_staged_sector_cfg}
-                 "${_staged_sector_cfg}" "" --config ${_staged_sector_cfg})
+  _l1d_top_config_model(gtx480_staged_sector "gtx480, staged pipe, sector mode" gtx480_staged_sector.yaml)
 endif()
 
 # The staged l1d_top with allocation on_miss (contract 13.1 on the pipe of contract 16, 16.5
@@ -147,9 +148,7 @@ endif()
 # model: Verilator and the compiler take minutes, so it is off in make test.
 option(L1D_TOP_STAGED_ONMISS "build the staged l1d_top of gtx480-gpgpusim's L1 with allocation on_miss (tb/block_configs/gtx480_staged_onmiss.yaml)" OFF)
 if(L1D_TOP_STAGED_ONMISS)
-  set(_staged_onmiss_cfg ${CMAKE_SOURCE_DIR}/tb/block_configs/gtx480_staged_onmiss.yaml)
-  _l1d_top_model(gtx480_staged_onmiss "gtx480-gpgpusim L1, staged pipe, allocation on_miss" ${_staged_onmiss_cfg}
-                 "${_staged_onmiss_cfg}" "" --config ${_staged_onmiss_cfg})
+  _l1d_top_config_model(gtx480_staged_onmiss "gtx480-gpgpusim L1, staged pipe, allocation on_miss" gtx480_staged_onmiss.yaml)
 endif()
 
 # The staged l1d_top with allocation on_miss and merging by line (contract 13.1, 13.3 on the pipe of
@@ -158,9 +157,7 @@ endif()
 # (verilated_l1.cpp rtl_key); l1.lockstep_staged_block (make lockstep-staged-block). Off in make test.
 option(L1D_TOP_STAGED_BLOCK "build the staged l1d_top of gtx480-gpgpusim's L1 with on_miss and mshr_merge block (tb/block_configs/gtx480_staged_block.yaml)" OFF)
 if(L1D_TOP_STAGED_BLOCK)
-  set(_staged_block_cfg ${CMAKE_SOURCE_DIR}/tb/block_configs/gtx480_staged_block.yaml)
-  _l1d_top_model(gtx480_staged_block "gtx480-gpgpusim L1, staged pipe, on_miss, mshr_merge block" ${_staged_block_cfg}
-                 "${_staged_block_cfg}" "" --config ${_staged_block_cfg})
+  _l1d_top_config_model(gtx480_staged_block "gtx480-gpgpusim L1, staged pipe, on_miss, mshr_merge block" gtx480_staged_block.yaml)
 endif()
 
 # The gate-level l1d_top (gpusim --l1 netlist, docs/rtl-verification.md "Gate-level lockstep"): the
