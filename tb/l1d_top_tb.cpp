@@ -1025,6 +1025,15 @@ TEST(L1dTopStaged, LockstepIdsPast32K) {
   expect_clean(lockstep(staged_config(), {.stream = "reuse", .seed = 300, .requests = kMany}), kMany);
 }
 
+// Request id bits 16-31 through the staged pipe's response registers (resp_id_q[31:28] was the staged
+// coverage's one open register point; docs/rtl-verification.md), as L1dTop's LockstepIdsHighBits.
+TEST(L1dTopStaged, LockstepIdsHighBits) {
+  constexpr uint64_t kIdRequests = 2'000;
+  expect_clean(lockstep(staged_config(), {.stream = "mixed", .seed = 310, .requests = kIdRequests,
+                                          .odd_id_flip = 0xFFFF0000U}),
+               kIdRequests);
+}
+
 // The fill FIFO (l1d_fill_issue's size_q) holding 16 and more entries, as L1dTop's run.
 TEST(L1dTopStaged, LockstepFillFifoBacksUp) { expect_fill_fifo_backs_up(staged_config()); }
 
