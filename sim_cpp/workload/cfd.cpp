@@ -190,8 +190,10 @@ class Cfd final : public GeneratedWorkload {
   std::string description() const override { return "Rodinia CFD euler3d: step factor, flux and RK time step kernels"; }
   WorkloadInfo info() const override {
     return {true, true, "Rodinia (CFD)",
-            mesh_ ? std::to_string(mesh_->nelr) + " cells x 4 faces, " + std::to_string(iters_) +
-                        " iterations of 3 RK stages"
+            mesh_ ? std::to_string(mesh_->nelr) + " cells x 4 faces, " +
+                        (launches_ == kAllLaunches
+                             ? std::to_string(iters_) + " iterations of 3 RK stages"
+                             : "the first " + std::to_string(launches_) + " launches of an iteration")
                   : "",
             ""};
   }
