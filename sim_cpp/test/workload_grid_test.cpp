@@ -53,9 +53,9 @@ const Known& known_below_gtx480(WorkloadScale s) {
       {"cc", "Kronecker 2^9 vertices"},
       {"gc", "Kronecker 2^8 vertices"},
       {"tc", "Kronecker 2^8 vertices"},
-      {"bc", "Kronecker 2^8 vertices"},
+      {"bc", "Kronecker 2^8 vertices: 2 CTAs of 128 a launch (Pannotia's 16 at its 2k_1M input, declared)"},
       {"dc", "Kronecker 2^9 vertices"},
-      {"gaussian", "Fan2 shrinks with the pivot; Rodinia's is ceil(Size / 4)^2 at every pivot (also at small)"},
+      {"gaussian", "N = 24: Fan2 is Rodinia's ceil(24 / 4)^2 = 36 one-warp CTAs at every pivot (fill 720: N >= 105)"},
       {"adi", "N = 32: 1 CTA per kernel; PolyBench/GPU's ceil(N / 256) is 4 at its N = 1024 (also at small)"},
       {"streamcluster", "512 points; 23040 points x 2 dims, 3 calls: 88 K cycles, 0.59 CPU-s a run"},
       {"pfilter", "128 particles: 1 CTA of 512 (published: 2); find_index's CDF walk is O(n^2)"},
@@ -66,13 +66,11 @@ const Known& known_below_gtx480(WorkloadScale s) {
       {"shfl", "8192 ints (32 CTAs; the sample's 65536: 256), an 8-row image (8 CTAs; the sample's 1080)"},
       {"sqn", "8 x 8 input"},
   };
-  // Small: none of them in the dissertation's Table 3.2 (cache-sensitive) set, which all meet the rule.
+  // Small: none of them in the dissertation's Table 3.2 (cache-sensitive) set, which all meet the rule
+  // (gaussian launches Rodinia's Fan2 grid and bc Pannotia's CTAs of 128 since branch workloads11).
   static const Known small{
       {"adi", "N = 128: 1 CTA per kernel, 516 launches; PolyBench/GPU's ceil(N / 256) = 4 at its N = 1024 (declared)"},
       {"tc", "2048 vertices: 8 CTAs; 2^15 vertices x 1: 3.0 M warp instructions, 9 M cycles, 2 CPU-s"},
-      {"bc", "2048 vertices: 8 CTAs a launch"},
-      {"gaussian", "Fan1's 1 CTA is Rodinia's (declared); Fan2 shrinks with the pivot to 1 CTA, Rodinia's stays "
-                   "ceil(Size / 4)^2 (early-exit threads): 784 at 112"},
   };
   return s == WorkloadScale::kTest ? test : small;
 }
@@ -84,14 +82,14 @@ const Known& known_below_large(WorkloadScale s) {
   static const Known test{
       {"adi", "1 CTA per kernel (as on gtx480)"},
       {"backprop", "90 CTAs a kernel: gtx480's fill"},
-      {"bc", "1 CTA a launch (as on gtx480)"},
+      {"bc", "2 CTAs of 128 a launch (as on gtx480)"},
       {"bfs", "2 CTAs a level (as on gtx480)"},
       {"btree", "90 CTAs: gtx480's fill"},
       {"cc", "2 CTAs a round (as on gtx480)"},
       {"cfd", "4 CTAs a launch (as on gtx480)"},
       {"comd", "1 CTA (as on gtx480)"},
       {"dc", "2 CTAs a launch (as on gtx480)"},
-      {"gaussian", "Fan2: 36 one-warp CTAs at most (as on gtx480)"},
+      {"gaussian", "Fan2: 36 one-warp CTAs (as on gtx480)"},
       {"gc", "1 CTA a round (as on gtx480)"},
       {"hotspot", "100 CTAs: gtx480's fill"},
       {"invindex", "1 CTA (as on gtx480)"},
@@ -110,22 +108,19 @@ const Known& known_below_large(WorkloadScale s) {
       {"wordcount", "1 CTA a launch (as on gtx480)"},
   };
   // Small: the dissertation's Table 3.2 (cache-sensitive) set sizes its grid by the device and
-  // meets the rule (atax, bicg, mvt, gesummv with PolyBench/GPU's 16 CTAs, declared), but comd,
-  // cfd and invindex (their cost); the others keep gtx480's small grid.
+  // meets the rule (atax, bicg, mvt, gesummv with PolyBench/GPU's 16 CTAs, declared; cfd and
+  // invindex since branch workloads11), but comd (its cost); bc launches Pannotia's 16 CTAs
+  // (declared); the others keep gtx480's small grid.
   static const Known small{
       {"adi", "1 CTA per kernel, 516 launches (as on gtx480; PolyBench/GPU's 4 declared)"},
-      {"bc", "8 CTAs a launch (as on gtx480)"},
       {"cc", "128 CTAs, gtx480's small input (not in Table 3.2)"},
-      {"cfd", "90 CTAs a launch (160 x 144 cells, gtx480's fill); a 512 x 320 mesh on qv100 with one RK stage (3 "
-              "launches, not 7) measured 9.5 user-s (1.7 s now), a100 14.0 (1.7): a cell's 4 faces have no loop to cut"},
       {"comd", "90 CTAs (23040 atoms, gtx480's fill); 163840 atoms on qv100 with 7 of the 27 neighbour boxes "
-               "measured 38.6 user-s, 582 K cycles (4.4 s now): a shorter loop drops hits, not misses"},
+               "measured 38.6 user-s, 582 K cycles (4.4 s then); with all 27 boxes and 1 of each box's 4 atoms "
+               "(workloads11) over 712 K cycles at IPC 1.0, stopped: the misses of the 27-box walk set the cycles"},
       {"dc", "128 CTAs a launch, gtx480's small input (not in Table 3.2)"},
-      {"gaussian", "Fan2: 784 one-warp CTAs at most, shrinking with the pivot (as on gtx480)"},
+      {"gaussian", "Fan2: Rodinia's 28 x 28 = 784 one-warp CTAs at every pivot (N = 112, as on gtx480)"},
       {"gc", "128 CTAs, gtx480's small input (not in Table 3.2)"},
       {"hotspot", "256 CTAs a step, gtx480's small input (not in Table 3.2)"},
-      {"invindex", "90 CTAs (23040 lines, gtx480's fill); 163840 lines of 1 .. 2 words on qv100 measured 9.2 "
-                   "user-s (1.2 s now): a warp scans its longest line, and a link (about 35 bytes) sets it"},
       {"shfl", "256, 255 CTAs of 8 warps and 240 of 4, gtx480's small input (not in Table 3.2)"},
       {"spmv", "90 CTAs (23040 rows), gtx480's fill (not in Table 3.2)"},
       {"sqn", "90 CTAs a layer, gtx480's fill (not in Table 3.2)"},

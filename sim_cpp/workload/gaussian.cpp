@@ -3,6 +3,9 @@
 //   Fan1, thread i < N-1-t:  m[i+t+1][t] = a[i+t+1][t] / a[t][t]
 //   Fan2, 4 x 4 CTAs, x = row (threadIdx.x: lanes walk down a column, uncoalesced), y = column:
 //         a[x+1+t][y+t] -= m[x+1+t][t] * a[t][y+t];  if (y == 0) b[x+1+t] -= m[x+1+t][t] * b[t]
+//         Rodinia's grid at every pivot: ceil(N / 4) x ceil(N / 4) CTAs, its threads with x >= N-1-t
+//         or y >= N-t returning at once (issue 21: until branch workloads11 ours launched only the
+//         trailing ceil((N-1-t) / 4) x ceil((N-t) / 4), shrinking to 1 CTA)
 // The back substitution runs on the host in Rodinia too. Regular (affine addresses).
 #include <cmath>
 
@@ -70,7 +73,9 @@ class Gaussian final : public GeneratedWorkload {
         b[i] = std::fma(-mm[i * n + t], b[t], b[i]);
       }
       auto a_now = share(a), b_now = share(b);
-      const uint32_t gx = (rows + kXy - 1) / kXy, gy = (cols + kXy - 1) / kXy;
+      // Rodinia's dimGridXY at every pivot: ceil(Size / 4) x ceil(Size / 4) CTAs, whose threads
+      // outside the trailing rows x cols block return at once (an idle CTA: the two guards, exit).
+      const uint32_t gx = (n + kXy - 1) / kXy, gy = gx;
       add_kernel(
           "Fan2", uint64_t{gx} * gy * kXy * kXy,
           [=](WarpStream& s, const WarpCoords& w) {

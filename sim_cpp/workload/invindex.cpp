@@ -65,16 +65,25 @@ class Invindex final : public GeneratedWorkload {
     // 4096 lines of 4 .. 16 words and 0 .. 4 links launched 16). A warp scans as long as its
     // longest line, so the lines are short and even: 2 .. 4 words and 0 .. 1 link (about the CPU
     // time of the 4096 lines; 2 .. 4 words with 0 .. 4 links cost 3.8x). Test stays 1 CTA.
-    const uint32_t min_words = by_scale(scale, 4u, 2u, 4u), max_words = by_scale(scale, 16u, 4u, 16u);
+    // On a preset with more than gtx480's 90 CTA slots (qv100 640, a100 864) small fills it, fill x
+    // 256 lines, of one word and 0 .. 1 link with a site-relative URL (`<a href="/path">`, about 18
+    // bytes where `http://host.org/path` makes about 35): the longest line of a warp, which sets
+    // its scan, is about 25 bytes instead of gtx480's 60.
+    const bool grown = scale == WorkloadScale::kSmall && fill_ctas(8) > 90;
+    const uint32_t min_words = by_scale(scale, 4u, grown ? 1u : 2u, 4u);
+    const uint32_t max_words = by_scale(scale, 16u, grown ? 1u : 4u, 16u);
     const uint32_t max_links = by_scale(scale, kSlots, 1u, kSlots);
-    const Text words = make_text(by_scale(scale, 256u, 23040u, 65536u), 1000, rng, min_words, max_words);
+    const Text words =
+        make_text(by_scale(scale, 256u, grown ? fill_ctas(8) * kCtaThreads : 23040u, 65536u), 1000, rng, min_words,
+                  max_words);
     auto text = std::make_shared<Text>();
     for (size_t i = 0; i < words.start.size(); ++i) {
       std::string line = words.bytes.substr(static_cast<size_t>(words.start[i]), static_cast<size_t>(words.len[i]));
       for (uint64_t k = rng.below(max_links + 1); k > 0; --k) {
         const size_t at = line.find(' ', rng.below(line.size()));
         const std::string link =
-            " <a href=\"http://" + words.vocab[rng.below(50)] + ".org/" + words.vocab[rng.below(1000)] + "\">";
+            grown ? " <a href=\"/" + words.vocab[rng.below(1000)] + "\">"
+                  : " <a href=\"http://" + words.vocab[rng.below(50)] + ".org/" + words.vocab[rng.below(1000)] + "\">";
         line.insert(at == std::string::npos ? line.size() : at, link);
       }
       text->start.push_back(static_cast<int32_t>(text->bytes.size()));

@@ -1,6 +1,7 @@
 // lud (LUD, Rodinia LU decomposition): A = L U in place, without pivoting (A N x N floats,
 // diagonally dominant), two kernels per column t in the style of gaussian.cpp:
-//   lud_column, thread i < N-1-t:  a[t+1+i][t] /= a[t][t]   (lanes walk down a column: uncoalesced)
+//   lud_column, thread i < N-1-t:  a[t+1+i][t] /= a[t][t]   (lanes walk down a column: uncoalesced;
+//     a CTA of 16 threads per 16-row tile, as Rodinia's lud_perimeter has a CTA per trailing tile)
 //   lud_internal, 16 x 16 CTAs over the trailing (N-1-t) x (N-1-t) block, x = column (threadIdx.x:
 //     coalesced, 64 B per row of a tile), y = row:  a[t+1+y][t+1+x] -= a[t+1+y][t] * a[t][t+1+x]
 // L (unit diagonal, stored below it) and U (on and above it) share a. Rodinia's lud_cuda does
@@ -61,9 +62,14 @@ class Lud final : public GeneratedWorkload {
         s.alu(div, m);
         s.store(st_l, m, [&](uint32_t l) { return LaneWrite{at(row(l), t), bits((*col_now)[row(l)])}; });
         s.exit(exit1);
-      });
-      published(1, "Rodinia 3.1 lud_cuda: the pivot block's lud_diagonal<<<1, 16>>> at every block step (its "
-                   "lud_perimeter, k CTAs of 32 threads, finishes the column; here one CTA of 256 does both)");
+      }, kTile);
+      // A CTA per 16-row tile of the column (since branch workloads11; one CTA of 256 before), as
+      // Rodinia's lud_perimeter<<<k, 32>>> has one per trailing tile (its lud_diagonal<<<1, 16>>>
+      // does the pivot block's own rows).
+      const uint32_t col_tiles = (rest + kTile - 1) / kTile;
+      published(std::min(col_tiles, kRodiniaTiles),
+                "Rodinia 3.1 lud_cuda -s 256: lud_perimeter grid k, k = (256 - i) / 16 - 1 trailing tiles at block "
+                "step i; here k = " + std::to_string(std::min(col_tiles, kRodiniaTiles)));
       for (uint64_t i = t + 1; i < n; ++i) {
         for (uint64_t j = t + 1; j < n; ++j) {
           a[i * n + j] = std::fma(-a[i * n + t], a[uint64_t{t} * n + j], a[i * n + j]);
