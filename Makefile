@@ -44,11 +44,18 @@ STAGED_ONMISS ?= OFF
 # STAGED_BLOCK=ON also builds the staged l1d_top with on_miss and mshr_merge block (L1D_TOP_STAGED_BLOCK:
 # tb/block_configs/gtx480_staged_block.yaml; make lockstep-staged-block).
 STAGED_BLOCK ?= OFF
+# STAGED_ONMISS_MUTANTS=ON / STAGED_BLOCK_MUTANTS=ON also build the staged on_miss / block l1d_top's
+# assertion mutants (RTL_STAGED_ONMISS_MUTANTS, RTL_STAGED_BLOCK_MUTANTS: tb/mutants/l1d_top_staged_onmiss.txt,
+# l1d_top_staged_block.txt; make mutants-staged-onmiss, mutants-staged-block; make test-slow builds
+# them with ALL_NETLISTS).
+STAGED_ONMISS_MUTANTS ?= OFF
+STAGED_BLOCK_MUTANTS ?= OFF
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
 	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) -DRTL_LAZY_MUTANTS=$(LAZY_MUTANTS) \
 	  -DL1D_TOP_GEOMETRIES_64='$(GEOMETRIES_64)' -DL1D_TOP_STAGED_SECTOR=$(STAGED_SECTOR) -DL1D_TOP_STAGED_ONMISS=$(STAGED_ONMISS) -DL1D_TOP_STAGED_BLOCK=$(STAGED_BLOCK) \
-	  -DRTL_STAGED_SECTOR_MUTANTS=$(STAGED_SECTOR_MUTANTS) $(CMAKE_EXTRA) >/dev/null
+	  -DRTL_STAGED_SECTOR_MUTANTS=$(STAGED_SECTOR_MUTANTS) -DRTL_STAGED_ONMISS_MUTANTS=$(STAGED_ONMISS_MUTANTS) \
+	  -DRTL_STAGED_BLOCK_MUTANTS=$(STAGED_BLOCK_MUTANTS) $(CMAKE_EXTRA) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -123,6 +130,19 @@ mutants-staged-sector:
 	@$(MAKE) --no-print-directory configure STAGED_SECTOR_MUTANTS=ON
 	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_sector_mutants
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^(rtl\.mutant\.(sector_|staged_sector_)|tb\.contract\.StagedSector)'
+
+# Allocation on miss and merging by line on the staged pipe: their assertions against the mutants of
+# tb/mutants/l1d_top_staged_onmiss.txt / l1d_top_staged_block.txt, the unmutated model silent in
+# lockstep (docs/rtl-verification.md, "Mutation tests in simulation"): only the mutant testbench is built.
+.PHONY: mutants-staged-onmiss mutants-staged-block
+mutants-staged-onmiss:
+	@$(MAKE) --no-print-directory configure STAGED_ONMISS_MUTANTS=ON
+	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_onmiss_mutants
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(onmiss_|staged_onmiss_)'
+mutants-staged-block:
+	@$(MAKE) --no-print-directory configure STAGED_BLOCK_MUTANTS=ON
+	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_block_mutants
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(block_|staged_block_)'
 
 # Sector mode on the staged pipe (contract 14, 16.5) in lockstep with golden: a build with the
 # gtx480_staged_sector model, then six make run workloads x the policies its LRU model serves.

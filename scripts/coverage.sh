@@ -21,7 +21,10 @@ scale=${2:-test}
 jobs=${3:-2}
 # COVERAGE_TOPS: what to measure (single: rtl/'s single-cycle l1d_top; staged: the staged pipe of
 # tb/block_configs/gtx480_staged.yaml, reported in BUILD_DIR/coverage/staged/; repl: l1d_repl_state's
-# testbench on FIFO, BIP, DIP and AgeLRU, tb/block_configs/repl_*.yaml, in BUILD_DIR/coverage/repl/<policy>/).
+# testbench on FIFO, BIP, DIP and AgeLRU, tb/block_configs/repl_*.yaml, in BUILD_DIR/coverage/repl/<policy>/;
+# sector, onmiss, block: the staged pipe generated for sector mode, allocation on_miss, and on_miss with
+# merging by line, tb/block_configs/gtx480_staged_<top>.yaml, in BUILD_DIR/coverage/staged_<top>/: not in
+# the default list, three more coverage models).
 tops=${COVERAGE_TOPS:-single staged repl}
 workloads=(vecadd atax mvt bfs spmv kmeans)
 policies=(baseline dycache agcb two-level pcal)
@@ -32,7 +35,8 @@ for t in $tops; do
     single) targets+=(gpusim_cov tb_l1d_top_cov) ;;
     staged) targets+=(gpusim_staged_cov tb_l1d_top_staged_cov) ;;
     repl) targets+=(tb_l1d_repl_state_cov) ;;
-    *) echo "coverage: COVERAGE_TOPS: $t is not single, staged or repl" >&2; exit 2 ;;
+    sector|onmiss|block) targets+=(gpusim_staged_${t}_cov tb_l1d_top_staged_${t}_cov) ;;
+    *) echo "coverage: COVERAGE_TOPS: $t is not single, staged, repl, sector, onmiss or block" >&2; exit 2 ;;
   esac
 done
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
@@ -95,6 +99,26 @@ if [[ " $tops " == *" staged "* ]]; then
   run_one "$out/staged" tb "$build/bin/tb_l1d_top_staged_cov" --gtest_filter='L1dTopStaged.Lockstep*-*Reports*'
   report "$out/staged" "$root/scripts/coverage_waivers_staged.txt" --groups staged --min-top-registers 90 || failed=1
 fi
+# The staged tops generated for an option: the make run matrix in lockstep on the policies each model
+# serves (l1.lockstep_staged_<top>'s), and the testbench's lockstep test of that model (every policy x
+# "mixed" and "burst" with kernel ends). Waivers: the staged top's, and the lines of
+# scripts/coverage_waivers_staged_options.txt whose first field (tops, comma-separated) names this one.
+declare -A opt_policies=([sector]="baseline agcb two-level pcal pcal-bto" [onmiss]="baseline dycache agcb two-level pcal pcal-bto"
+                         [block]="baseline dycache agcb two-level pcal pcal-bto elastic32 elastic64")
+declare -A opt_tests=([sector]=L1dTopStagedSector.LockstepEveryPolicy [onmiss]=L1dTopStagedOnMiss.LockstepEveryPolicy
+                      [block]=L1dTopStagedBlock.LockstepEveryPolicy)
+lru_policies=("${policies[@]}")
+for t in sector onmiss block; do
+  [[ " $tops " == *" $t "* ]] || continue
+  read -r -a policies <<<"${opt_policies[$t]}"
+  matrix "$out/staged_$t" "$build/bin/gpusim_staged_${t}_cov" --config "$root/tb/block_configs/gtx480_staged_$t.yaml"
+  run_one "$out/staged_$t" tb "$build/bin/tb_l1d_top_staged_${t}_cov" --gtest_filter="${opt_tests[$t]}"
+  { cat "$root/scripts/coverage_waivers_staged.txt"
+    awk -v top="$t" '!/^#/ && NF { n = split($1, ts, ","); for (i = 1; i <= n; i++) if (ts[i] == top) { sub(/^[^ ]+ /, ""); print } }' \
+      "$root/scripts/coverage_waivers_staged_options.txt"; } >"$out/staged_$t.waivers"
+  report "$out/staged_$t" "$out/staged_$t.waivers" --groups staged --min-top-registers 90 || failed=1
+done
+policies=("${lru_policies[@]}")
 if [[ " $tops " == *" repl "* ]]; then
   # Every test of the replacement state's testbench (against golden's policies), each policy's
   # model writing its counts; the netlist co-simulation has no coverage model (skipped).

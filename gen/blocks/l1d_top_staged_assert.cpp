@@ -51,6 +51,119 @@ void Top::staged_assertions() {
     });
     v.assert_comb("StagedCarryWithinChunk_A", red_and(carry_ok));
   });
+  if (staged_onmiss_) staged_onmiss_assertions();
+  if (staged_block_) staged_block_assertions();
+}
+
+// Allocation on miss (contract 16.5, "Allocation on miss"): every MSHR entry's reservation kept
+// in the verification region from M2's decisions ({live, set, slots of the row} written at the
+// reservation's edge, cleared at its fill's), checked against the reserved bits M2 reads
+// (l1d_line_state's flops, forwarded into M2) and against the fill's reserved slots (the MSHR's
+// reserve record read at M1).
+void Top::staged_onmiss_assertions() {
+  const unsigned rw = ways_ * kSlots;
+  m.verification("Assertions of the staged pipe's reservations (allocation on_miss); not synthesized.",
+                 [&](Scope& v) {
+    Expr live = v.logic("sva_res_live_q", mshrs_);
+    Expr set = v.logic("sva_res_set_q", mshrs_ * set_idx_bits_);
+    Expr slots = v.logic("sva_res_slots_q", mshrs_ * rw);
+    v.always_ff({{live, zeros()}}, [&](Block& b) {
+      b.for_("e", 0, Expr(mshrs_), [&](Block& be, const Expr& e) {
+        be.if_(s1_reserve.land(p_free_entry.eq(cast(mshr_bits_, e))), [&](Block& t) { t.assign(live[e], bit(true)); })
+            .else_if(res_fill.land(m2_entry_q.eq(cast(mshr_bits_, e))), [&](Block& t) { t.assign(live[e], bit(false)); });
+      });
+    });
+    v.always_ff_noreset([&](Block& b) {
+      b.for_("e", 0, Expr(mshrs_), [&](Block& be, const Expr& e) {
+        be.if_(s1_reserve.land(p_free_entry.eq(cast(mshr_bits_, e))), [&](Block& t) {
+          t.assign(set.part(e * set_idx_bits_, set_idx_bits_), rd_set);
+          t.assign(slots.part(e * rw, rw), ref("place_run"));
+        });
+      });
+    });
+    v.comment("The reserved slots of the row M2 reads are exactly those of the live reservations of its set,");
+    v.comment("each slot reserved by one entry: a reservation is seen by every later decision on its set.");
+    Expr own = v.logic("sva_res_own", rw);
+    Expr dup = v.logic("sva_res_dup", rw);
+    v.always_comb({{own, zeros()}, {dup, zeros()}}, [&](Block& b) {
+      b.for_("e", 0, Expr(mshrs_), [&](Block& be, const Expr& e) {
+        be.if_(live[e].land(set.part(e * set_idx_bits_, set_idx_bits_).eq(rd_set)), [&](Block& t) {
+          t.assign(dup, dup | (own & slots.part(e * rw, rw)));
+          t.assign(own, own | slots.part(e * rw, rw));
+        });
+      });
+    });
+    v.assert_comb("StagedReservedOwned_A", m2_kind_q.eq(lit(2, 0)).lor(t_res.eq(own).land(dup.eq(zeros()))));
+    v.comment("A reserved slot is never a hit: a load or store hit reads none of its way's reserved slots.");
+    Expr hit_res = v.logic("sva_hit_res", kSlots);
+    v.assign(hit_res, select_part(t_res, m_way, ways_, kSlots) & m_slots);
+    v.assert_comb("StagedReservedNoHit_A", (!(load_hit | store_hit | evict_hit)).lor(hit_res.eq(zeros())));
+    v.comment("A reserved fill writes the slots its own entry reserved, in its set, once: the entry's");
+    v.comment("reservation is live until then and released by it.");
+    v.assert_comb("StagedReservedFillOwn_A",
+                  (!res_fill).lor(live[m2_entry_q]
+                                      .land(set.part(m2_entry_q * set_idx_bits_, set_idx_bits_).eq(rd_set))
+                                      .land(slots.part(m2_entry_q * rw, rw).eq(ref("res_run")))));
+    v.comment("An entry is freed only once its reservation is released, by its fill's step 0 (that step");
+    v.comment("itself when it is also the last: an entry of one request).");
+    v.assert_comb("StagedReservationReleased_A", (!mshr_release).lor((!live[m2_entry_q]).lor(res_fill)));
+  });
+}
+
+// Merging by line (contract 16.5, "Merging by line"): every MSHR entry's line and reads in flight
+// kept in the verification region from M2's allocations and widenings and the memory responses, and
+// whether it is in the fill FIFO (pushed at a response, popped at its release).
+void Top::staged_block_assertions() {
+  const unsigned rb = static_cast<unsigned>(std::bit_width(merge_ + 1U));  // reads in flight: 0..MaxMerge+1
+  m.verification("Assertions of the staged pipe's merging by line (mshr_merge block); not synthesized.",
+                 [&](Scope& v) {
+    Expr live = v.logic("sva_ent_live_q", mshrs_);
+    Expr queued = v.logic("sva_ent_queued_q", mshrs_);
+    Expr reads = v.logic("sva_ent_reads_q", mshrs_ * rb);
+    Expr line = v.logic("sva_ent_line_q", mshrs_ * line_bits_);
+    const auto is = [&](const Expr& idx, const Expr& e) { return idx.eq(cast(mshr_bits_, e)); };
+    v.always_ff({{live, zeros()}, {queued, zeros()}, {reads, zeros()}}, [&](Block& b) {
+      b.for_("e", 0, Expr(mshrs_), [&](Block& be, const Expr& e) {
+        be.if_(mshr_alloc.land(is(p_free_entry, e)), [&](Block& t) {
+          t.assign(live[e], bit(true));
+          t.assign(reads.part(e * rb, rb), cast(rb, 1));
+        }).else_([&](Block& t) {
+          t.assign(reads.part(e * rb, rb),
+                   reads.part(e * rb, rb) + cast(rb, mshr_widen.land(is(p_merge_entry, e))) -
+                       cast(rb, rsp_valid.land(is(rsp_entry, e))));
+          t.if_(mshr_release.land(is(m2_entry_q, e)), [&](Block& u) { u.assign(live[e], bit(false)); });
+        });
+        be.if_(rsp_fills.land(is(rsp_entry, e)), [&](Block& t) { t.assign(queued[e], bit(true)); })
+            .else_if(mshr_release.land(is(m2_entry_q, e)), [&](Block& t) { t.assign(queued[e], bit(false)); });
+      });
+    });
+    v.always_ff_noreset([&](Block& b) {
+      b.for_("e", 0, Expr(mshrs_), [&](Block& be, const Expr& e) {
+        be.if_(mshr_alloc.land(is(p_free_entry, e)),
+               [&](Block& t) { t.assign(line.part(e * line_bits_, line_bits_), s1_line); });
+      });
+    });
+    v.comment("A widening read goes to a live entry of the load's line with that entry's id (the queued");
+    v.comment("read's MSHR field), which then has fewer than MaxMerge reads in flight (a read per request).");
+    Expr w_reads = v.logic("sva_widen_reads", rb);
+    v.assign(w_reads, reads.part(p_merge_entry * rb, rb));
+    v.assert_comb("StagedWidenLiveEntry_A",
+                  (!mshr_widen).lor(live[p_merge_entry]
+                                        .land(line.part(p_merge_entry * line_bits_, line_bits_).eq(s1_line))
+                                        .land(final_req_.part(Expr(req_layout_.mshr), kMshrPortBits)
+                                                  .eq(cast(kMshrPortBits, p_merge_entry)))
+                                        .land(w_reads.ne(zeros()))
+                                        .land(w_reads.lt(cast(rb, merge_)))));
+    v.comment("An entry joins the fill FIFO once, at the response to its last read in flight (none joining it");
+    v.comment("in the same cycle), and leaves it at its release.");
+    Expr r_reads = v.logic("sva_resp_reads", rb);
+    v.assign(r_reads, reads.part(rsp_entry * rb, rb));
+    Expr last = v.logic("sva_resp_last");
+    v.assign(last, rsp_valid.land(r_reads.eq(cast(rb, 1))).land(!(mshr_widen.land(p_merge_entry.eq(rsp_entry)))));
+    v.assert_comb("StagedFillFifoAtLastRead_A",
+                  rsp_fills.eq(last).land((!rsp_fills).lor(!queued[rsp_entry]))
+                      .land((!mshr_release).lor(queued[m2_entry_q])));
+  });
 }
 
 }  // namespace gen::blocks::top_gen

@@ -11,7 +11,13 @@
 set(L1D_TOP_REPLACEMENTS "lru;agelru" CACHE STRING "replacement policies with a verilated l1d_top (gtx480)")
 
 # _dcgen_rtl(<name> <comment> <depends> <dcgen args...>): dcgen's RTL in ${RTL_BUILD_DIR}/<name>/rtl.
+# Once per name: a second call (the same configuration's model, mutants or coverage model) adds nothing.
 function(_dcgen_rtl name comment depends)
+  get_property(done GLOBAL PROPERTY _DCGEN_RTL_${name})
+  if(done)
+    return()
+  endif()
+  set_property(GLOBAL PROPERTY _DCGEN_RTL_${name} ON)
   set(dir ${RTL_BUILD_DIR}/${name}/rtl)
   set(tmp ${RTL_BUILD_DIR}/${name}/dcgen)
   add_custom_command(
