@@ -4,6 +4,7 @@
 #include <lzma.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -228,13 +229,23 @@ void LineReader::fail(const std::string& problem) const { throw TraceError(name_
 
 bool LineReader::fill() {
   if (eof_) return false;
-  buf_.erase(0, pos_);
+  // The unread bytes to the front, then room for kChunk more: the source is asked for kChunk
+  // bytes at a time, as before (a decoder's errors name the line reached when it decodes).
+  const size_t unread = len_ - pos_;
+  if (unread + kChunk > cap_) {
+    const size_t cap = std::max(2 * cap_, unread + kChunk);
+    auto bigger = std::make_unique_for_overwrite<char[]>(cap);
+    if (unread != 0) std::memcpy(bigger.get(), buf_.get() + pos_, unread);
+    buf_ = std::move(bigger);
+    cap_ = cap;
+  } else if (unread != 0 && pos_ != 0) {
+    std::memmove(buf_.get(), buf_.get() + pos_, unread);
+  }
   consumed_ += pos_;
   pos_ = 0;
-  const size_t old = buf_.size();
-  buf_.resize(old + kChunk);
-  const size_t got = src_->read(buf_.data() + old, kChunk);
-  buf_.resize(old + got);
+  len_ = unread;
+  const size_t got = src_->read(buf_.get() + len_, kChunk);
+  len_ += got;
   if (got == 0) eof_ = true;
   return got != 0;
 }
@@ -249,22 +260,23 @@ bool LineReader::next(std::string& line) {
 bool LineReader::next(std::string_view& line) {
   size_t scan = pos_;
   for (;;) {
-    const auto* nl = static_cast<const char*>(std::memchr(buf_.data() + scan, '\n', buf_.size() - scan));
+    const char* const buf = buf_.get();
+    const auto* nl = len_ == scan ? nullptr : static_cast<const char*>(std::memchr(buf + scan, '\n', len_ - scan));
     if (nl != nullptr) {
-      const size_t at = static_cast<size_t>(nl - buf_.data());
-      line = std::string_view(buf_.data() + pos_, at - pos_);
+      const size_t at = static_cast<size_t>(nl - buf);
+      line = std::string_view(buf + pos_, at - pos_);
       pos_ = at + 1;
       break;
     }
-    if (buf_.size() - pos_ > kMaxLineBytes) {
+    if (len_ - pos_ > kMaxLineBytes) {
       ++line_;
       fail("line longer than " + std::to_string(kMaxLineBytes) + " bytes");
     }
-    scan = buf_.size() - pos_;  // offset after compaction in fill()
+    scan = len_ - pos_;  // offset after compaction in fill()
     if (!fill()) {
-      if (pos_ == buf_.size()) return false;
-      line = std::string_view(buf_.data() + pos_, buf_.size() - pos_);  // last line without "\n"
-      pos_ = buf_.size();
+      if (pos_ == len_) return false;
+      line = std::string_view(buf_.get() + pos_, len_ - pos_);  // last line without "\n"
+      pos_ = len_;
       break;
     }
     // fill() moved the unread bytes to the front: continue the search where it stopped.

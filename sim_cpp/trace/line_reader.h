@@ -76,7 +76,10 @@ class LineReader {
 
   std::string name_;
   std::unique_ptr<ByteSource> src_;
-  std::string buf_;
+  // The bytes read and not yet consumed are buf_[pos_, len_); the buffer grows (without the
+  // zero fill a std::string's resize would do) only when a line is longer than what it holds.
+  std::unique_ptr<char[]> buf_;
+  size_t cap_ = 0, len_ = 0;
   size_t pos_ = 0;
   uint64_t consumed_ = 0;  // bytes dropped from the front of buf_
   bool eof_ = false;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <numeric>
 #include <string_view>
@@ -20,6 +21,8 @@ namespace {
 namespace fs = std::filesystem;
 using std::string_view;
 
+// The addresses of an instruction's active lanes, lowest lane first.
+using ActiveAddrs = std::array<Addr, kWarpSize>;
 constexpr uint32_t kMaxRegOperands = 8;    // the tracer writes at most 1 destination and 5 sources
 constexpr uint32_t kMaxTracerVersion = 6;  // Accel-Sim 2.0's tracer
 constexpr uint32_t kMaxMemWidth = 1024;     // bytes per lane; only 1..16 reach the L1
@@ -227,6 +230,115 @@ class Cursor {
   const LineReader& in_;
 };
 
+// The fast reading of an instruction line (KernelParser::fast_instruction): each field in one
+// pass over its characters, with no error messages. A field it is not sure of makes it give up
+// (false), and the line is read again by Cursor, which decides and names any error; so every
+// field accepted here is one Cursor accepts, with the same value.
+// Character classes of FastScan (one look-up instead of a chain of compares).
+constexpr uint8_t kBlankChar = 1, kOpcodeChar = 2;
+constexpr std::array<uint8_t, 256> kCharClass = [] {
+  std::array<uint8_t, 256> t{};
+  t[' '] = t['\t'] = kBlankChar;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] = t[c + 'a' - 'A'] = kOpcodeChar;
+  for (int c = '0'; c <= '9'; ++c) t[c] = kOpcodeChar;
+  t['_'] = t['.'] = kOpcodeChar;
+  return t;
+}();
+
+// Its members are always inlined, so that the position lives in a register.
+#define L1D_FAST [[gnu::always_inline]] inline
+struct FastScan {
+  const char* p;
+  const char* e;
+
+  static bool blank(char c) { return kCharClass[static_cast<uint8_t>(c)] & kBlankChar; }
+
+  L1D_FAST bool at_end() const { return p == e; }
+  // After a field: its end must be a blank or the line's end; then past the blanks.
+  L1D_FAST bool end_field() {
+    if (p == e) return true;
+    if (!blank(*p)) return false;
+    do ++p;
+    while (p != e && blank(*p));
+    return true;
+  }
+  // Cursor::hex's numbers: an optional 0x / 0X prefix and 1 to 16 hex digits (a 17th digit or
+  // anything else gives up: Cursor takes longer numbers with leading zeros, or fails).
+  L1D_FAST bool hex(uint64_t& v) {
+    // The common active mask, eight 'f's, in one compare.
+    static constexpr char kFull[8] = {'f', 'f', 'f', 'f', 'f', 'f', 'f', 'f'};
+    if (e - p >= 8 && std::memcmp(p, kFull, 8) == 0 && (e - p == 8 || blank(p[8]))) {
+      p += 8;
+      v = 0xFFFFFFFFu;
+      return end_field();
+    }
+    if (e - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) p += 2;  // as Cursor::hex
+    const char* const first = p;
+    const char* const stop = e - p > 16 ? p + 16 : e;
+    uint64_t n = 0;
+    for (; p != stop; ++p) {
+      const uint64_t d = kDigit[static_cast<uint8_t>(*p)];
+      if (d >= 16) break;
+      n = n << 4 | d;
+    }
+    v = n;
+    return p != first && end_field();
+  }
+  // Cursor::dec's numbers, 1 to `digits` (at most 19) decimal digits, up to `max`.
+  L1D_FAST bool dec(uint32_t digits, uint64_t max, uint64_t& v) {
+    const char* const first = p;
+    const char* const stop = static_cast<size_t>(e - p) > digits ? p + digits : e;
+    uint64_t n = 0;
+    for (; p != stop; ++p) {
+      const uint64_t d = kDigit[static_cast<uint8_t>(*p)];
+      if (d >= 10) break;
+      n = n * 10 + d;
+    }
+    v = n;
+    return p != first && n <= max && end_field();
+  }
+  // One digit 0..max (the operand counts, the address mode).
+  L1D_FAST bool digit(uint32_t max, uint32_t& v) {
+    if (p == e || static_cast<uint32_t>(*p - '0') > max) return false;
+    v = static_cast<uint32_t>(*p++ - '0');
+    return end_field();
+  }
+  // Cursor::sdec's and Cursor::imm's signed decimals: an optional '-' and 1 to 18 digits (no
+  // overflow is possible; longer ones give up).
+  L1D_FAST bool sdec(int64_t& v) {
+    const bool neg = p != e && *p == '-';
+    if (neg) ++p;
+    uint64_t m = 0;
+    if (!dec(18, UINT64_MAX, m)) return false;
+    v = neg ? -static_cast<int64_t>(m) : static_cast<int64_t>(m);
+    return true;
+  }
+  // A register operand as is_register() and register_number() read it, with 1 to 3 digits:
+  // n = its scoreboard number, -1 for RZ / URZ / PT / UPT; gives up when out of range.
+  L1D_FAST bool reg(int32_t& n) {
+    const bool uniform = p != e && *p == 'U';
+    if (uniform) ++p;
+    if (p == e || (*p != 'R' && *p != 'P')) return false;
+    const bool pred = *p++ == 'P';
+    uint64_t v = 0;
+    if (!dec(3, pred ? 7 : uniform ? 63 : 255, v)) return false;
+    const uint64_t count = pred ? 8 : uniform ? 64 : 256;
+    const uint64_t base = pred ? (uniform ? 328 : 320) : (uniform ? 256 : 0);
+    n = v == count - 1 ? -1 : static_cast<int32_t>(base + v);
+    return true;
+  }
+  // An opcode as is_opcode() accepts it.
+  L1D_FAST bool opcode(string_view& op) {
+    const char* const first = p;
+    if (p == e || *p < 'A' || *p > 'Z') return false;
+    while (p != e && kCharClass[static_cast<uint8_t>(*p)] == kOpcodeChar) ++p;
+    op = string_view(first, static_cast<size_t>(p - first));
+    return end_field();  // a character of another class gives up
+  }
+};
+
+#undef L1D_FAST
+
 // "(x,y,z)" or "x,y,z" (spaces allowed).
 bool parse_dim3(string_view v, Dim3& d) {
   std::string s;
@@ -397,6 +509,7 @@ class KernelParser {
     k_.ctas = first.k_.ctas;
     k_.warps_per_cta = first.k_.warps_per_cta;
     prefixed_ = first.prefixed_;
+    fast_lines_ = first.fast_lines_;
     total_threads_ = first.total_threads_;
   }
 
@@ -533,6 +646,7 @@ class KernelParser {
                                      h.binary_version, known_binary_versions()));
     }
     prefixed_ = opt_.prefixed || h.tracer_version < 3;
+    fast_lines_ = opt_.fast_lines && !prefixed_ && h.tracer_version < 6;
     k_.ctas = static_cast<uint32_t>(h.grid.count());
     k_.warps_per_cta = static_cast<uint32_t>((h.block.count() + kWarpSize - 1) / kWarpSize);
     // Warps are numbered with 32 bits (ParsedKernel::warp_begin, the simulator's grid).
@@ -566,6 +680,9 @@ class KernelParser {
 
   void stream_line(string_view l) {
     if (l.empty()) return;
+    // An instruction line of a grouped trace (its first field a number: no other line starts
+    // with a hex digit but 'cluster', which is not a number) goes the fast way when it can.
+    if (fast_lines_ && kDigit[static_cast<uint8_t>(l[0])] < 16 && fast_instruction(l)) return;
     Cursor c(l, in_);
     const string_view first = c.take("");
     if (first == "#BEGIN_TB") {
@@ -738,13 +855,14 @@ class KernelParser {
     if (k_.header.tracer_version >= 6 && opcode.find("GMMA") != string_view::npos) c.dec("GMMA commit-group flag", 1);
     const uint32_t mem_width = static_cast<uint32_t>(c.dec("memory width", kMaxMemWidth));
 
-    // Addresses, by lane.
-    std::array<Addr, kWarpSize> lanes{};
+    // Addresses, of the active lanes in lane order.
+    ActiveAddrs lanes{};
+    uint32_t n = 0;
     if (mem_width > 0) {
       const uint64_t mode = c.dec("address mode", UINT64_MAX);
       if (mode == 0) {
         for (uint32_t l = 0; l < kWarpSize; ++l)
-          if (t.mask >> l & 1u) lanes[l] = c.hex("lane address");
+          if (t.mask >> l & 1u) lanes[n++] = c.hex("lane address");
       } else if (mode == 1) {
         const Addr base = c.hex("base address");
         const auto stride = static_cast<uint64_t>(c.sdec("stride"));
@@ -752,14 +870,14 @@ class KernelParser {
           in_.fail(fmt::format("address mode 1 (base, stride) needs contiguous active lanes, mask {:#010x}", t.mask));
         Addr a = base;
         for (uint32_t l = 0; l < kWarpSize; ++l)
-          if (t.mask >> l & 1u) lanes[l] = a, a += stride;  // wraps like the hardware's 64-bit adder
+          if (t.mask >> l & 1u) lanes[n++] = a, a += stride;  // wraps like the hardware's 64-bit adder
       } else if (mode == 2) {
         Addr a = c.hex("base address");
         bool first = true;
         for (uint32_t l = 0; l < kWarpSize; ++l) {
           if (!(t.mask >> l & 1u)) continue;
           if (!first) a += static_cast<uint64_t>(c.sdec("address delta"));
-          lanes[l] = a;
+          lanes[n++] = a;
           first = false;
         }
       } else {
@@ -767,13 +885,83 @@ class KernelParser {
       }
     }
     instruction_tail(c, ndst + nsrc);
+    add_instruction(t, opcode, mem_width, lanes, cta, warp);
+  }
 
+  // The end of an instruction line's reading (instruction_body, fast_instruction): its class, and
+  // the instruction and its counts kept.
+  void add_instruction(TraceInst& t, string_view opcode, uint32_t mem_width, const ActiveAddrs& lanes,
+                       uint32_t cta, uint32_t warp) {
     classify(t, opcode, mem_width, lanes, cta, warp);
     ++k_.trace_instructions;
     k_.memory_instructions += mem_width > 0;
     ++k_.by_class[static_cast<uint32_t>(t.cls)];
     k_.insts.push_back(t);
     keys_.push_back(cta * k_.warps_per_cta + warp);
+  }
+
+  // instruction_line() for the common line (a grouped trace, tracer version below 6, inside a
+  // warp that has instructions left), read by FastScan without Cursor. Nothing changes unless
+  // every field was read: false leaves the line to the general reading, which then reads it
+  // alike or names its error. Only add_instruction() may fail here, as it would there.
+  bool fast_instruction(string_view l) {
+    if (warp_ < 0 || !has_insts_ || remaining_ == 0) return false;
+    FastScan s{l.data(), l.data() + l.size()};
+    uint64_t v = 0;
+    if (k_.header.lineinfo && !s.dec(10, 0xFFFFFFFFu, v)) return false;
+    TraceInst t;
+    if (!s.hex(t.pc) || !s.hex(v) || v > 0xFFFFFFFFu) return false;
+    t.mask = static_cast<uint32_t>(v);
+    std::array<uint16_t, 2 * kMaxRegOperands> regs;
+    uint32_t nregs = 0, ndst = 0, nsrc = 0;
+    int32_t r = 0;
+    if (!s.digit(kMaxRegOperands, ndst)) return false;
+    for (uint32_t i = 0; i < ndst; ++i) {
+      if (!s.reg(r)) return false;
+      if (r >= 0) regs[nregs++] = static_cast<uint16_t>(r), ++t.dsts;
+    }
+    string_view opcode;
+    if (!s.opcode(opcode) || !s.digit(kMaxRegOperands, nsrc)) return false;
+    for (uint32_t i = 0; i < nsrc; ++i) {
+      if (!s.reg(r)) return false;
+      if (r >= 0) regs[nregs++] = static_cast<uint16_t>(r), ++t.srcs;
+    }
+    if (!s.dec(4, kMaxMemWidth, v)) return false;
+    const auto mem_width = static_cast<uint32_t>(v);
+    ActiveAddrs lanes;  // (only the first popcount(mask) are read)
+    uint32_t n = 0;
+    if (mem_width > 0) {
+      uint32_t mode = 0;
+      if (!s.digit(2, mode)) return false;
+      if (mode == 0) {
+        for (uint32_t m = t.mask; m != 0; m &= m - 1)
+          if (!s.hex(lanes[n++])) return false;
+      } else {
+        Addr a = 0;
+        int64_t step = 0;
+        if (!s.hex(a)) return false;
+        if (mode == 1) {
+          if (!s.sdec(step)) return false;
+          if (t.mask != 0 && !std::has_single_bit((t.mask >> std::countr_zero(t.mask)) + uint64_t{1})) return false;
+        }
+        for (uint32_t m = t.mask; m != 0; m &= m - 1) {  // as instruction_body: the lowest lane first
+          if (mode == 2 && m != t.mask) {
+            if (!s.sdec(step)) return false;
+            a += static_cast<uint64_t>(step);
+          }
+          lanes[n++] = a;
+          if (mode == 1) a += static_cast<uint64_t>(step);
+        }
+      }
+    }
+    int64_t imm = 0;
+    if (!s.at_end() && !s.sdec(imm)) return false;  // one immediate, as instruction_tail reads it
+    if (!s.at_end() || k_.regs.size() + nregs > 0xFFFFFFFFu) return false;
+    --remaining_;
+    t.regs = static_cast<uint32_t>(k_.regs.size());
+    for (uint32_t i = 0; i < nregs; ++i) k_.regs.push_back(regs[i]);
+    add_instruction(t, opcode, mem_width, lanes, cta_, static_cast<uint32_t>(warp_));
+    return true;
   }
 
   // One register operand, kept in k_.regs unless it is RZ, URZ, PT or UPT; returns whether it was kept.
@@ -819,7 +1007,7 @@ class KernelParser {
     }
   }
 
-  void classify(TraceInst& t, string_view opcode, uint32_t mem_width, const std::array<Addr, kWarpSize>& lanes,
+  void classify(TraceInst& t, string_view opcode, uint32_t mem_width, const ActiveAddrs& lanes,
                 uint32_t cta, uint32_t warp) {
     const string_view base = opcode.substr(0, opcode.find('.'));
     const OpcodeInfo* info = find_opcode(base);
@@ -835,7 +1023,7 @@ class KernelParser {
       const bool load = cls == SassClass::kGenericLoad;
       cls = load ? SassClass::kGlobalLoad : SassClass::kGlobalStore;
       if (t.mask != 0 && mem_width > 0) {
-        const Addr a = lanes[static_cast<uint32_t>(std::countr_zero(t.mask))];
+        const Addr a = lanes[0];  // the first active lane's
         const KernelHeader& h = k_.header;
         if (h.shmem_base != 0 && a >= h.shmem_base && a - h.shmem_base < kWindowBytes) {
           cls = SassClass::kShared;
@@ -876,13 +1064,24 @@ class KernelParser {
     t.kind = load ? OpKind::kLoad : OpKind::kStore;
     if (k_.addrs.size() > 0xFFFFFFFFu - kWarpSize) in_.fail("over 2^32 memory addresses in one kernel");
     t.addr = static_cast<uint32_t>(k_.addrs.size());
-    k_.addrs.resize(k_.addrs.size() + static_cast<size_t>(std::popcount(t.mask)));
+    const auto n = static_cast<uint32_t>(std::popcount(t.mask));
+    if (!local) {  // all aligned (the common case): kept as they are, in one copy
+      Addr low = 0;
+      for (uint32_t i = 0; i < n; ++i) low |= lanes[i];
+      if ((low & (width - 1)) == 0) {
+        k_.addrs.insert(k_.addrs.end(), lanes.begin(), lanes.begin() + n);
+        return;
+      }
+    }
+    k_.addrs.resize(k_.addrs.size() + n);
     Addr* out = k_.addrs.data() + t.addr;
+    uint32_t i = 0;
     for (uint32_t m = t.mask; m != 0; m &= m - 1) {  // the active lanes, lowest first
       const auto l = static_cast<uint32_t>(std::countr_zero(m));
-      if ((lanes[l] & (width - 1)) != 0)  // width is a power of two
-        in_.fail(fmt::format("lane {} address {:#x} is not aligned to the access width {}", l, lanes[l], width));
-      *out++ = local ? local_address(lanes[l], width, cta, warp, l) : lanes[l];
+      const Addr a = lanes[i++];
+      if ((a & (width - 1)) != 0)  // width is a power of two
+        in_.fail(fmt::format("lane {} address {:#x} is not aligned to the access width {}", l, a, width));
+      *out++ = local ? local_address(a, width, cta, warp, l) : a;
     }
   }
 
@@ -957,6 +1156,7 @@ class KernelParser {
   ParsedKernel k_;
   std::unordered_map<std::string, uint64_t> seen_keys_;  // header key -> line
   bool prefixed_ = false;
+  bool fast_lines_ = false;  // instruction lines may go the fast way (fast_instruction)
   uint64_t total_threads_ = 0;
 
   std::vector<uint32_t> keys_;                  // per instruction: cta * warps_per_cta + warp

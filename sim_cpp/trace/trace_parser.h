@@ -141,6 +141,10 @@ struct ParseOptions {
   // at least `min_part_bytes` each, read side by side. The result is the same for every count.
   uint32_t threads = 1;
   uint64_t min_part_bytes = uint64_t{4} << 20;
+  // Common instruction lines are read by a fast scanner that hands anything unusual to the
+  // general reading (which names the errors); false reads every line the general way (tests
+  // check that both give the same kernel).
+  bool fast_lines = true;
 };
 
 // `path`: a kernelslist.g file or the directory holding one.

@@ -288,6 +288,11 @@ class WindowedProgram final : public WarpProgram {
   void refill() {
     const uint64_t first = window_.first_ + window_.recs_.size();
     window_ = WarpStream(first, GeneratedKernel::kWindowInsts, GeneratedKernel::kWindowLaneEntries);
+    // Room for as much as this thread's last window held (the warps of a CTA, generated one
+    // after the other, are alike): the window fills without regrowing and copying its arrays.
+    // Only the capacity depends on it, never what is recorded.
+    window_.recs_.reserve(last_recs_);
+    window_.pool_.reserve(last_pool_);
     pos_ = 0;
     try {
       (*body_)(window_, coords_);
@@ -296,8 +301,11 @@ class WindowedProgram final : public WarpProgram {
     } catch (const WarpStream::WindowFull&) {
       last_window_ = false;
     }
+    last_recs_ = window_.recs_.size();
+    last_pool_ = window_.pool_.size();
     if (window_.recs_.empty()) throw std::logic_error("GeneratedKernel: warp body is not deterministic");
   }
+  static thread_local size_t last_recs_, last_pool_;  // the sizes of the thread's last window
 
   std::shared_ptr<const GeneratedKernel::Body> body_;
   WarpCoords coords_;
@@ -306,6 +314,9 @@ class WindowedProgram final : public WarpProgram {
   bool last_window_ = false;
   WarpStream::LaneZeros zeros_;  // next_into's target, as the last call left it
 };
+
+thread_local size_t WindowedProgram::last_recs_ = 0;
+thread_local size_t WindowedProgram::last_pool_ = 0;
 
 // ---------------------------------------------------------------- kernels, workloads
 

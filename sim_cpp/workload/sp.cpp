@@ -180,8 +180,19 @@ class Sp final : public GeneratedWorkload {
         s.alu(a_tid, w.mask_below(UINT64_MAX));
         simt_loop(w.mask_below(UINT64_MAX), [&](uint32_t l) { return trips(w.global_id(l)); },
                   [&](int64_t it, uint32_t am) {
-          const auto e = [&](uint32_t l) { return w.global_id(l) + static_cast<uint64_t>(it) * threads; };
-          const auto j = [&](uint32_t l) { return static_cast<uint32_t>(f->dst[e(l)]); };
+          // Per lane of am, computed once (not in every callback): its edge e, e's variable j,
+          // and j's edge list [start, start + len) in var_edges.
+          std::array<uint64_t, kWarpSize> ev;
+          std::array<uint32_t, kWarpSize> jv;
+          std::array<int32_t, kWarpSize> start, len;
+          for_lanes(am, [&](uint32_t l) {
+            ev[l] = w.global_id(l) + static_cast<uint64_t>(it) * threads;
+            jv[l] = static_cast<uint32_t>(f->dst[ev[l]]);
+            start[l] = f->var_ptr[jv[l]];
+            len[l] = f->var_ptr[jv[l] + 1] - start[l];
+          });
+          const auto e = [&](uint32_t l) { return ev[l]; };
+          const auto j = [&](uint32_t l) { return jv[l]; };
           s.alu(a_loop_e, am);
           s.load(a_dst, am, [&](uint32_t l) { return w4(dst_b, e(l)); });
           s.load(a_src, am, [&](uint32_t l) { return w4(src_b, e(l)); });
@@ -190,9 +201,11 @@ class Sp final : public GeneratedWorkload {
           s.load(a_start, am, [&](uint32_t l) { return w4(var_ptr_b, j(l)); });
           s.load(a_end, am, [&](uint32_t l) { return w4(var_ptr_b, j(l) + 1); });
           s.load(a_bar_e, am, [&](uint32_t l) { return bar_b + e(l); });
-          simt_loop(am, [&](uint32_t l) { return f->var_ptr[j(l) + 1] - f->var_ptr[j(l)]; }, [&](int64_t i, uint32_t im) {
-            const auto slot = [&](uint32_t l) { return static_cast<uint64_t>(f->var_ptr[j(l)] + i); };
-            const auto b = [&](uint32_t l) { return static_cast<uint64_t>(f->var_edges[slot(l)]); };
+          simt_loop(am, [&](uint32_t l) { return len[l]; }, [&](int64_t i, uint32_t im) {
+            const auto slot = [&](uint32_t l) { return static_cast<uint64_t>(start[l] + i); };
+            std::array<uint64_t, kWarpSize> bv;  // per lane of im: the edge b at its slot
+            for_lanes(im, [&](uint32_t l) { bv[l] = static_cast<uint64_t>(f->var_edges[slot(l)]); });
+            const auto b = [&](uint32_t l) { return bv[l]; };
             s.load(a_col, im, [&](uint32_t l) { return w4(var_edges_b, slot(l)); });
             s.load(a_bsrc, im, [&](uint32_t l) { return w4(src_b, b(l)); });
             s.load(a_bsat, im, [&](uint32_t l) { return cl_sat + b(l) / kK; });
@@ -217,13 +230,20 @@ class Sp final : public GeneratedWorkload {
         s.alu(b_tid, w.mask_below(UINT64_MAX));
         simt_loop(w.mask_below(UINT64_MAX), [&](uint32_t l) { return trips(w.global_id(l)); },
                   [&](int64_t it, uint32_t am) {
-          const auto e = [&](uint32_t l) { return w.global_id(l) + static_cast<uint64_t>(it) * threads; };
+          // Per lane of am, computed once: its edge e and e's variable.
+          std::array<uint64_t, kWarpSize> ev;
+          std::array<int32_t, kWarpSize> dv;
+          for_lanes(am, [&](uint32_t l) {
+            ev[l] = w.global_id(l) + static_cast<uint64_t>(it) * threads;
+            dv[l] = f->dst[ev[l]];
+          });
+          const auto e = [&](uint32_t l) { return ev[l]; };
           const auto a = [&](uint32_t l) { return e(l) / kK; };
           s.alu(b_loop_e, am);
           s.load(b_src, am, [&](uint32_t l) { return w4(src_b, e(l)); });
           s.load(b_dst, am, [&](uint32_t l) { return w4(dst_b, e(l)); });
           s.load(b_csat, am, [&](uint32_t l) { return cl_sat + a(l); });
-          s.load(b_vsat, am, [&](uint32_t l) { return var_sat + static_cast<uint64_t>(f->dst[e(l)]); });
+          s.load(b_vsat, am, [&](uint32_t l) { return var_sat + static_cast<uint64_t>(dv[l]); });
           s.load(b_start, am, [&](uint32_t l) { return w4(cl_ptr_b, a(l)); });
           s.load(b_end, am, [&](uint32_t l) { return w4(cl_ptr_b, a(l) + 1); });
           simt_loop(am, [&](uint32_t l) { return eta_trips(*f, *msg, e(l)); }, [&](int64_t k, uint32_t km) {
@@ -231,7 +251,7 @@ class Sp final : public GeneratedWorkload {
             s.load(b_col, km, [&](uint32_t l) { return w4(cl_edges_b, je(l)); });
             s.load(b_jdst, km, [&](uint32_t l) { return w4(dst_b, je(l)); });
             s.alu(b_ne, km);
-            const uint32_t other = lanes_where(km, [&](uint32_t l) { return f->dst[je(l)] != f->dst[e(l)]; });
+            const uint32_t other = lanes_where(km, [&](uint32_t l) { return f->dst[je(l)] != dv[l]; });
             s.load(b_jsat, other, [&](uint32_t l) { return var_sat + static_cast<uint64_t>(f->dst[je(l)]); });
             s.load(b_p0, other, [&](uint32_t l) { return w4(pi0_b, je(l)); });
             s.load(b_ps, other, [&](uint32_t l) { return w4(pis_b, je(l)); });

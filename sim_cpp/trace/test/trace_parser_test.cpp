@@ -370,6 +370,66 @@ TEST(TraceParser, IsaOverrideTimesTheTraceAsAnotherGeneration) {
   EXPECT_EQ(p.insts[0].latency, 6u);
 }
 
+// The fast reading of instruction lines (ParseOptions::fast_lines) gives the general reading's
+// kernel, or its error, on every shared trace and on lines at each field's edges.
+TEST(TraceParser, FastLinesReadAsTheGeneralReading) {
+  ParseOptions general;
+  general.fast_lines = false;
+  const auto both = [&](const std::string& text) {
+    const std::string fast = error_of(text), slow = error_of(text, general);
+    EXPECT_EQ(fast, slow) << text;
+    if (fast == "(accepted)" && slow == "(accepted)") {
+      EXPECT_EQ(fingerprint(parse(text)), fingerprint(parse(text, general))) << text;
+      return true;
+    }
+    return false;
+  };
+  const std::string v5 = replace(replace(kHeader, "version = 4", "version = 5"), "lineinfo = 0", "lineinfo = 1");
+  uint32_t accepted = 0, lines = 0;
+  for (const char* l : {
+           // accepted: prefixes, long numbers, blanks, operand files, immediates, the three modes
+           "0x0008 0XFFFFFFFF 1 R1 MOV 0 0", "00000000000000008 ffffffff 0 NOP 0 0", "ffffffffffffffff 0000ffff 0 NOP 0 0",
+           "0008\tffffffff  2 R254 R255 IADD3.X 3 UR62 UR63 P7 0", "0008 ffffffff 1 UP6 PLOP3.LUT 2 P0 UP7 0 -5",
+           "0008 ffffffff 1 R0001 MOV 0 0 18446744073709551615", "0008 ffffffff 1 R1 MOV 0 0 -9223372036854775808",
+           "0008 0000000f 1 R1 LDG.E.64 1 R2 8 0 0x7f2b2d500000 0x7f2b2d500008 7f2b2d500010 0X7F2B2D500018",
+           "0008 000000f0 1 R1 LDG.E 1 R2 4 1 0x7f2b2d500000 -4", "0008 00000f00 1 R1 LDG.E 1 R2 04 2 0x7f2b2d500000 4 -8 12",
+           "0008 00000100 1 R1 LDG.E.S8 1 R2 4 2 0x7f2b2d500003", "0008 00000000 1 R1 LDG.E 1 R2 4 0 7",
+           "0008 ffffffff 1 R1 LDL.128 1 R2 16 1 0x00007e0000000010 16", "0008 ffffffff 1 R1 LD.E 1 R2 4 1 0x7f0000000100 4",
+           "0008 ffffffff 0 BAR.ARV 0 0", "0008 ffffffff 0 NOPE 0 0", "0008 ffffffff 1 R1 MOV 0 00",
+           // rejected, or read differently: every one goes the general way
+           "0008 fffffffff 0 NOP 0 0", "0008 ffffffff 9 NOP 0 0", "0008 ffffffff 1 R256 MOV 0 0", "0008 ffffffff 1 UR64 MOV 0 0",
+           "0008 ffffffff 1 RZ MOV 0 0", "0008 ffffffff 1 R1 mov 0 0", "0008 ffffffff 1 R1 MOV 0 0 5 6", "0008 ffffffff 1 R1 MOV 0 0 0x5",
+           "0008 ffffffff 1 R1 LDG.E 1 R2 4 3 0x10 4", "0008 00000005 1 R1 LDG.E 1 R2 4 1 0x10 4", "0008 ffffffff 1 R1 LDG.E 1 R2 4",
+           "0008 00000003 1 R1 LDG.E 1 R2 4 2 0x10 +4", "0008 ffffffff 1 R1 LDG.E 1 R2 4 1 0x1002 4", "0x ffffffff 0 NOP 0 0",
+           "0008 ffffffff 0 UTMALDG 0 0", "0008 ffffffff 1 R1 LDG.E 1 R2 1025 1 0x10 4", "0008 ffffffff 1 R1 IADD 1 R1x 0",
+           "0008 ffffffff 1 R1 LDG.E 1 R2 3 1 0x30 3", "0008 00000001 1 R1 LDL 1 R2 4 0 0x00007d0000000000"}) {
+    const std::string line = l;
+    accepted += both(one_warp({line, kExit}));
+    both(v5 + tb("0,0,0", {{"12 " + line, kExit}}));
+    ++lines;
+  }
+  EXPECT_EQ(accepted, 17u) << "of " << lines;
+  // Structure errors around instruction lines: outside a warp, more lines than 'insts ='.
+  both(kHeader + "#BEGIN_TB\nthread block = 0,0,0\n" + kExit + "\n");
+  both(replace(one_warp({kExit, kExit}), "insts = 2", "insts = 1"));
+  // The shared traces.
+  namespace fs = std::filesystem;
+  uint32_t files = 0;
+  for (const auto& d : fs::directory_iterator(L1D_TRACE_DIR)) {
+    if (!d.is_directory()) continue;
+    for (const auto& f : fs::directory_iterator(d.path())) {
+      const std::string name = f.path().string();
+      if (!name.ends_with(".traceg")) continue;
+      auto in = LineReader::open_file(name), again = LineReader::open_file(name);
+      const ParsedKernel k = parse_kernel(*in);
+      EXPECT_GT(k.trace_instructions, 0u) << name;
+      EXPECT_EQ(fingerprint(k), fingerprint(parse_kernel(*again, general))) << name;
+      ++files;
+    }
+  }
+  EXPECT_GT(files, 4u);
+}
+
 TEST(SassTable, ClassesLatenciesAndVersions) {
   ASSERT_NE(lookup_opcode("LDG"), nullptr);
   EXPECT_EQ(lookup_opcode("LDG")->cls, SassClass::kGlobalLoad);

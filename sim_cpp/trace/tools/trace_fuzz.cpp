@@ -19,7 +19,8 @@
 // a broken stream, an unmutated seed that is rejected, a format variant that reads differently
 // from its original, a compressed copy that reads differently from the plain text, a reading in
 // parts (parse_kernel_parts, cut at up to two '#BEGIN_TB' lines) that gives another kernel or
-// another error than one reader. Crashes and
+// another error than one reader, a reading without the fast instruction lines
+// (ParseOptions::fast_lines) that gives another kernel or error than with them. Crashes and
 // sanitizer reports (build with -fsanitize=address,undefined) end the process.
 // Exit status: 0 all passed, 1 a failure (the input is written to --fail-out), 2 bad usage.
 #include <CLI/CLI.hpp>
@@ -226,6 +227,7 @@ struct ReadResult {
   std::string error;
   std::string counts;  // instructions, memory instructions, warps, addresses of every kernel
   uint64_t digest = 0;  // of every parsed field of every kernel
+  bool parsed = false;  // the command list and kernels were read (digest set), whatever the workload did
 };
 
 uint64_t fnv(uint64_t h, uint64_t v) {
@@ -238,8 +240,9 @@ uint64_t digest(const TraceSet& s) {
   for (const ParsedKernel& k : s.kernels) {
     for (const TraceInst& t : k.insts)
       for (uint64_t v : {t.pc, uint64_t{t.mask}, uint64_t{t.addr}, uint64_t{t.latency}, uint64_t(t.kind), uint64_t{t.width},
-                         uint64_t(t.cls)})
+                         uint64_t(t.cls), uint64_t{t.dsts}, uint64_t{t.srcs}, uint64_t{t.regs}})
         h = fnv(h, v);
+    for (uint16_t v : k.regs) h = fnv(h, v);
     for (uint64_t v : k.warp_begin) h = fnv(h, v);
     for (uint8_t v : k.synthetic_exit) h = fnv(h, v);
     for (Addr v : k.addrs) h = fnv(h, v);
@@ -295,8 +298,10 @@ void check_streams(const TraceWorkload& w) {
 }
 
 // `parts` > 1: a plain kernel trace is read with parse_kernel_parts, cut wherever it allows.
+// `fast_lines` false: every line is read the general way (ParseOptions::fast_lines), and only read
+// (no workload is built).
 ReadResult read_input(const std::string& list, const std::string& kernel, Codec codec, const std::string& kname,
-                      uint32_t parts = 1) {
+                      uint32_t parts = 1, bool fast_lines = true) {
   ReadResult o;
   const std::string lname = "kernelslist.g";
   const std::string& text_for_lines = kernel;
@@ -310,14 +315,17 @@ ReadResult read_input(const std::string& list, const std::string& kernel, Codec 
         ParseOptions po;
         po.threads = parts;
         po.min_part_bytes = 1;
+        po.fast_lines = fast_lines;
         if (parts > 1 && codec == Codec::kPlain)
           s.kernels.push_back(parse_kernel_parts(*kr, [&kernel] { return string_source(kernel); }, po));
         else
-          s.kernels.push_back(parse_kernel(*kr));
+          s.kernels.push_back(parse_kernel(*kr, po));
       }
       s.commands.push_back(c.cmd);
     }
     o.digest = digest(s);
+    o.parsed = true;
+    if (!fast_lines) return o;
     TraceWorkload w(std::move(s), TraceOptions{std::nullopt, kAddressBits});
     check_streams(w);
     o.accepted = true;
@@ -475,6 +483,11 @@ int main(int argc, char** argv) {
       if (p.accepted != o.accepted || p.error != o.error || p.digest != o.digest || p.counts != o.counts)
         throw Failure(fmt::format("read in parts: '{}{}' ({:x}), on one reader: '{}{}' ({:x})", p.counts, p.error, p.digest,
                                   o.counts, o.error, o.digest));
+      // Every line the general way (no fast instruction lines): the same kernels or the same error.
+      const ReadResult g = read_input(list, kernel, Codec::kPlain, kname, 1, false);
+      if (g.parsed != o.parsed || g.digest != o.digest || (!g.parsed && g.error != o.error))
+        throw Failure(fmt::format("read the general way: '{}' ({:x}), the fast way: '{}' ({:x})", g.error, g.digest, o.error,
+                                  o.digest));
     } catch (const std::exception& e) {
       const bool ours = dynamic_cast<const Failure*>(&e) != nullptr;
       fmt::print(stderr, "trace_fuzz: input {} (seed {}, from {}, {} mutations): {}{}\n", i, seed, s.name, n,
