@@ -58,6 +58,14 @@ module l1d_issue #(
   logic replay2_valid_q;
   logic [ReqBits-1:0] replay3_q;
   logic replay3_valid_q;
+  logic [ReqBits-1:0] queue0;
+  logic queue0_valid;
+  logic [ReqBits-1:0] queue1;
+  logic queue1_valid;
+  logic [ReqBits-1:0] queue2;
+  logic queue2_valid;
+  logic [ReqBits-1:0] queue3;
+  logic queue3_valid;
   logic [1:0] t_kind_q;
   logic [ReqBits-1:0] t_req_q;
   logic [1:0] m1_kind_q;
@@ -71,15 +79,15 @@ module l1d_issue #(
 
   assign core_req_ready_o = !in1_valid_q;
   assign core_blocked = fill_valid_i || flush_active_i;
-  assign take_replay = !core_blocked && replay0_valid_q;
-  assign take_in = !core_blocked && !replay0_valid_q && in0_valid_q;
+  assign take_replay = !core_blocked && queue0_valid;
+  assign take_in = !core_blocked && !queue0_valid && in0_valid_q;
   assign fill_take_o = fill_valid_i;
   assign flush_take_o = !fill_valid_i && flush_active_i && flush_valid_i;
   assign a_kind = fill_take_o ? 2'd2 : flush_take_o ? 2'd3 : take_replay || take_in ? 2'd1 : 2'd0;
   assign a_kind_o = a_kind;
-  assign a_req_o = take_replay ? replay0_q : in0_q;
-  assign stall_o = (replay0_valid_q || in0_valid_q) && core_blocked;
-  assign empty_o = !replay0_valid_q && !in0_valid_q && t_kind_q == 2'd0 && m1_kind_q == 2'd0;
+  assign a_req_o = take_replay ? queue0 : in0_q;
+  assign stall_o = (queue0_valid || in0_valid_q) && core_blocked;
+  assign empty_o = !queue0_valid && !in0_valid_q && t_kind_q == 2'd0 && m1_kind_q == 2'd0;
 
   // Squashes at the edge (contract 16.3).
   assign t_squash_o = squash_core_i && t_kind_q == 2'd1 || squash_fill_i && t_kind_q == 2'd2 || squash_flush_i && t_kind_q == 2'd3;
@@ -118,106 +126,102 @@ module l1d_issue #(
     end
   end
 
-  // Replay FIFO: pop the head A took; on squash_core_i put the failed M2 request, then the core
-  // requests of M1 and T, in front of the FIFO with A's core pick back at its head (at most 4 in
-  // all: asserted).
+  // Replay FIFO: a core squash registers the failed M2 request and the core requests of M1, T and A
+  // (A's pick back) in P, in that order; at the next edge P goes in front of the FIFO, whose
+  // head A takes from the queue P ++ FIFO (at most 4 requests in all: asserted).
   logic has_failed;
   logic m1_back;
   logic t_back;
-  logic [1:0] front_count;
+  logic a_back;
 
   assign has_failed = failed_valid_i && squash_core_i;
   assign m1_back = squash_core_i && m1_kind_q == 2'd1;
   assign t_back = squash_core_i && t_kind_q == 2'd1;
-  assign front_count = 2'(has_failed) + 2'(m1_back) + 2'(t_back);
+  assign a_back = squash_core_i && (take_replay || take_in);
 
-  logic [ReqBits-1:0] front0;
-  logic [ReqBits-1:0] front1;
+  logic [ReqBits-1:0] back_failed_q;
+  logic back_failed_valid_q;
+  logic [ReqBits-1:0] back_m1_q;
+  logic back_m1_valid_q;
+  logic [ReqBits-1:0] back_t_q;
+  logic back_t_valid_q;
+  logic [ReqBits-1:0] back_a_q;
+  logic back_a_valid_q;
 
-  assign front0 = has_failed ? failed_req_i : m1_back ? m1_req_q : t_req_q;
-  assign front1 = has_failed && m1_back ? m1_req_q : t_req_q;
+  always_comb begin
+    queue0_valid = replay0_valid_q;
+    queue0 = replay0_q;
+    queue1_valid = replay1_valid_q;
+    queue1 = replay1_q;
+    queue2_valid = replay2_valid_q;
+    queue2 = replay2_q;
+    queue3_valid = replay3_valid_q;
+    queue3 = replay3_q;
+    if (back_a_valid_q) begin
+      queue3_valid = queue2_valid;
+      queue3 = queue2;
+      queue2_valid = queue1_valid;
+      queue2 = queue1;
+      queue1_valid = queue0_valid;
+      queue1 = queue0;
+      queue0_valid = 1'b1;
+      queue0 = back_a_q;
+    end
+    if (back_t_valid_q) begin
+      queue3_valid = queue2_valid;
+      queue3 = queue2;
+      queue2_valid = queue1_valid;
+      queue2 = queue1;
+      queue1_valid = queue0_valid;
+      queue1 = queue0;
+      queue0_valid = 1'b1;
+      queue0 = back_t_q;
+    end
+    if (back_m1_valid_q) begin
+      queue3_valid = queue2_valid;
+      queue3 = queue2;
+      queue2_valid = queue1_valid;
+      queue2 = queue1;
+      queue1_valid = queue0_valid;
+      queue1 = queue0;
+      queue0_valid = 1'b1;
+      queue0 = back_m1_q;
+    end
+    if (back_failed_valid_q) begin
+      queue3_valid = queue2_valid;
+      queue3 = queue2;
+      queue2_valid = queue1_valid;
+      queue2 = queue1;
+      queue1_valid = queue0_valid;
+      queue1 = queue0;
+      queue0_valid = 1'b1;
+      queue0 = back_failed_q;
+    end
+  end
 
-  logic kept0_valid;
-  logic [ReqBits-1:0] kept0;
   logic replay0_valid_d;
   logic [ReqBits-1:0] replay0_d;
-  logic kept1_valid;
-  logic [ReqBits-1:0] kept1;
+
+  assign replay0_valid_d = take_replay ? queue1_valid : queue0_valid;
+  assign replay0_d = take_replay ? queue1 : queue0;
+
   logic replay1_valid_d;
   logic [ReqBits-1:0] replay1_d;
-  logic kept2_valid;
-  logic [ReqBits-1:0] kept2;
+
+  assign replay1_valid_d = take_replay ? queue2_valid : queue1_valid;
+  assign replay1_d = take_replay ? queue2 : queue1;
+
   logic replay2_valid_d;
   logic [ReqBits-1:0] replay2_d;
-  logic kept3_valid;
-  logic [ReqBits-1:0] kept3;
+
+  assign replay2_valid_d = take_replay ? queue3_valid : queue2_valid;
+  assign replay2_d = take_replay ? queue3 : queue2;
+
   logic replay3_valid_d;
   logic [ReqBits-1:0] replay3_d;
 
-  assign kept0_valid = take_replay ? replay1_valid_q : replay0_valid_q;
-  assign kept0 = take_replay ? replay1_q : replay0_q;
-  assign kept1_valid = take_replay ? replay2_valid_q : replay1_valid_q;
-  assign kept1 = take_replay ? replay2_q : replay1_q;
-  assign kept2_valid = take_replay ? replay3_valid_q : replay2_valid_q;
-  assign kept2 = take_replay ? replay3_q : replay2_q;
-  assign kept3_valid = replay3_valid_q && !take_replay;
-  assign kept3 = replay3_q;
-
-  always_comb begin
-    replay0_valid_d = kept0_valid;
-    replay0_d = kept0;
-    replay1_valid_d = kept1_valid;
-    replay1_d = kept1;
-    replay2_valid_d = kept2_valid;
-    replay2_d = kept2;
-    replay3_valid_d = kept3_valid;
-    replay3_d = kept3;
-    if (squash_core_i) begin
-      if (front_count > 2'd0) begin
-        replay0_valid_d = 1'b1;
-        replay0_d = front0;
-      end else begin
-        replay0_valid_d = replay0_valid_q || take_in;
-        replay0_d = replay0_valid_q ? replay0_q : in0_q;
-      end
-      if (front_count > 2'd1) begin
-        replay1_valid_d = 1'b1;
-        replay1_d = front1;
-      end else if (front_count == 2'd0) begin
-        replay1_valid_d = replay1_valid_q;
-        replay1_d = replay1_q;
-      end else begin
-        replay1_valid_d = replay0_valid_q || take_in;
-        replay1_d = replay0_valid_q ? replay0_q : in0_q;
-      end
-      if (front_count > 2'd2) begin
-        replay2_valid_d = 1'b1;
-        replay2_d = t_req_q;
-      end else if (front_count == 2'd0) begin
-        replay2_valid_d = replay2_valid_q;
-        replay2_d = replay2_q;
-      end else if (front_count == 2'd1) begin
-        replay2_valid_d = replay1_valid_q;
-        replay2_d = replay1_q;
-      end else begin
-        replay2_valid_d = replay0_valid_q || take_in;
-        replay2_d = replay0_valid_q ? replay0_q : in0_q;
-      end
-      if (front_count == 2'd0) begin
-        replay3_valid_d = replay3_valid_q;
-        replay3_d = replay3_q;
-      end else if (front_count == 2'd1) begin
-        replay3_valid_d = replay2_valid_q;
-        replay3_d = replay2_q;
-      end else if (front_count == 2'd2) begin
-        replay3_valid_d = replay1_valid_q;
-        replay3_d = replay1_q;
-      end else begin
-        replay3_valid_d = replay0_valid_q || take_in;
-        replay3_d = replay0_valid_q ? replay0_q : in0_q;
-      end
-    end
-  end
+  assign replay3_valid_d = queue3_valid && !take_replay;
+  assign replay3_d = queue3;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -225,11 +229,19 @@ module l1d_issue #(
       replay1_valid_q <= 1'b0;
       replay2_valid_q <= 1'b0;
       replay3_valid_q <= 1'b0;
+      back_failed_valid_q <= 1'b0;
+      back_m1_valid_q <= 1'b0;
+      back_t_valid_q <= 1'b0;
+      back_a_valid_q <= 1'b0;
     end else begin
       replay0_valid_q <= replay0_valid_d;
       replay1_valid_q <= replay1_valid_d;
       replay2_valid_q <= replay2_valid_d;
       replay3_valid_q <= replay3_valid_d;
+      back_failed_valid_q <= has_failed;
+      back_m1_valid_q <= m1_back;
+      back_t_valid_q <= t_back;
+      back_a_valid_q <= a_back;
     end
   end
 
@@ -238,6 +250,10 @@ module l1d_issue #(
     replay1_q <= replay1_d;
     replay2_q <= replay2_d;
     replay3_q <= replay3_d;
+    back_failed_q <= failed_req_i;
+    back_m1_q <= m1_req_q;
+    back_t_q <= t_req_q;
+    back_a_q <= a_req_o;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -276,7 +292,7 @@ module l1d_issue #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      IssueReplayWithinFour_A: assert (!squash_core_i || 3'(front_count) + 3'(replay0_valid_q || take_in) + 3'(replay1_valid_q) + 3'(replay2_valid_q) + 3'(replay3_valid_q) <= 3'd4);
+      IssueReplayWithinFour_A: assert (3'(replay0_valid_q) + 3'(replay1_valid_q) + 3'(replay2_valid_q) + 3'(replay3_valid_q) + 3'(back_failed_valid_q) + 3'(back_m1_valid_q) + 3'(back_t_valid_q) + 3'(back_a_valid_q) <= 3'd4);
     end
   end
 `endif

@@ -98,7 +98,7 @@ mutants=(
   "mut-mq-reveal-late|l1d_miss_queue.sv|s/WideBits'(total_q) + WideBits'(n_d_q) > WideBits'(vis_q)/WideBits'(total_q) > WideBits'(vis_q)/|mq|6|FvOfferedOnTime_A"
   "mut-mq-lane-swap|l1d_miss_queue.sv|s/= LaneBits'(off);/= LaneBits'(off + 1'b1);/|mq|7|FvOfferedIsOldest_A"
   "mut-issue-m1-lost|l1d_issue.sv|s/assign m1_back = squash_core_i \&\& m1_kind_q == 2'd1;/assign m1_back = 1'b0;/|issue|12|FvCoreInOrderAtM2_A"
-  "mut-issue-front-order|l1d_issue.sv|s/assign front1 = has_failed \&\& m1_back ? m1_req_q : t_req_q;/assign front1 = t_req_q;/|issue|12|FvCoreInOrderAtM2_A"
+  "mut-issue-front-order|l1d_issue.sv|s/back_m1_q <= m1_req_q;/back_m1_q <= t_req_q;/|issue|12|FvCoreInOrderAtM2_A"
   "mut-issue-ready-comb|l1d_issue.sv|s/assign core_req_ready_o = !in1_valid_q;/assign core_req_ready_o = !in1_valid_q \&\& !fill_valid_i;/|issuevr|4|FvReadyHeldUntilFire_A"
   "mut-issue-skid-gap|l1d_issue.sv|s/if (fire \&\& !head_left) begin/if (fire \&\& !in0_valid_q) begin/|issuevr|10|FvNothingLostWhenEmpty_A"
   "mut-fill-rewind-step0|l1d_fill_issue.sv|s/step_d = rewind_step_i;/step_d = '0;/|fill|12|FvFillInOrderAtM2_A"

@@ -76,6 +76,10 @@ class Issue final : public RtlBlock {
     };
     const auto in_fifo = entries("in", 2);
     const auto replay = entries("replay", kReplayDepth);
+    // The replay queue A sees: the FIFO with the requests of the last squash in front (replay_fifo).
+    std::vector<std::pair<Expr, Expr>> queue;
+    for (unsigned k = 0; k < kReplayDepth; ++k)
+      queue.emplace_back(m.logic("queue" + std::to_string(k) + "_valid"), m.logic("queue" + std::to_string(k), req_bits));
     Expr t_kind_q = m.logic("t_kind_q", 2);
     Expr t_req_q = m.logic("t_req_q", req_bits);
     Expr m1_kind_q = m.logic("m1_kind_q", 2);
@@ -88,16 +92,16 @@ class Issue final : public RtlBlock {
     Expr a_kind = m.logic("a_kind", 2);
     m.assign(core_ready, !in_fifo[1].first);
     m.assign(core_blocked, fill_valid.lor(flush_active));
-    m.assign(take_replay, (!core_blocked).land(replay[0].first));
-    m.assign(take_in, (!core_blocked).land(!replay[0].first).land(in_fifo[0].first));
+    m.assign(take_replay, (!core_blocked).land(queue[0].first));
+    m.assign(take_in, (!core_blocked).land(!queue[0].first).land(in_fifo[0].first));
     m.assign(fill_take, fill_valid);
     m.assign(flush_take, (!fill_valid).land(flush_active).land(flush_valid));
     m.assign(a_kind, mux(fill_take, lit(2, kFill),
                          mux(flush_take, lit(2, kFlush), mux(take_replay.lor(take_in), lit(2, kCore), lit(2, kNone)))));
     m.assign(a_kind_o, a_kind);
-    m.assign(a_req_o, mux(take_replay, replay[0].second, in_fifo[0].second));
-    m.assign(stall_o, replay[0].first.lor(in_fifo[0].first).land(core_blocked));
-    m.assign(empty_o, (!replay[0].first).land(!in_fifo[0].first).land(t_kind_q.eq(lit(2, kNone)))
+    m.assign(a_req_o, mux(take_replay, queue[0].second, in_fifo[0].second));
+    m.assign(stall_o, queue[0].first.lor(in_fifo[0].first).land(core_blocked));
+    m.assign(empty_o, (!queue[0].first).land(!in_fifo[0].first).land(t_kind_q.eq(lit(2, kNone)))
                           .land(m1_kind_q.eq(lit(2, kNone))));
 
     m.comment("Squashes at the edge (contract 16.3).");
@@ -135,9 +139,8 @@ class Issue final : public RtlBlock {
                     });
                   });
 
-    const Expr replay_after_squash =
-        replay_fifo(m, replay, in_fifo[0], take_replay, take_in, squash_core, failed_valid, failed_req, m1_kind_q,
-                    m1_req_q, t_kind_q, t_req_q, req_bits);
+    const Expr replay_total = replay_fifo(m, replay, take_replay, take_in, squash_core, failed_valid, failed_req,
+                                          m1_kind_q, m1_req_q, t_kind_q, t_req_q, a_req_o, queue, req_bits);
 
     std::vector<Init> valid_resets = {{t_kind_q, lit(2, kNone)}, {m1_kind_q, lit(2, kNone)}};
     for (const auto& [v, p] : in_fifo) valid_resets.push_back({v, bit(false)});
@@ -159,7 +162,7 @@ class Issue final : public RtlBlock {
     m.assign(m1_req_o, m1_req_q);
     m.verification("Assertions (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
       v.assert_clocked("IssueFailedNeedsSquash_A", (!failed_valid).lor(squash_core));
-      v.assert_clocked("IssueReplayWithinFour_A", (!squash_core).lor(replay_after_squash.le(lit(3, kReplayDepth))));
+      v.assert_clocked("IssueReplayWithinFour_A", replay_total.le(lit(3, kReplayDepth)));
     });
     return m;
   }
@@ -167,88 +170,85 @@ class Issue final : public RtlBlock {
  private:
   static constexpr unsigned kReplayDepth = 4;  // contract 16.2: A, T, M1 and M2 hold at most 4 core requests
 
-  // The replay FIFO. A squash puts the failed M2 request and the core requests of M1 and T (the
-  // "front", oldest first) before the FIFO as it was at the start of the cycle, A's core pick
-  // included: A's pick is the replay FIFO's head, or the input FIFO's head when the replay FIFO was
-  // empty. So the squash's next state does not wait for A's payload mux.
-  static Expr replay_fifo(Module& m, const std::vector<std::pair<Expr, Expr>>& replay, const std::pair<Expr, Expr>& in0,
+  // The replay FIFO, as the queue L = P ++ R: R the FIFO's registers (packed to the front), P the
+  // requests a core squash sends back (the failed M2 request, M1's, T's and A's core pick, each with
+  // its valid bit), registered at the squash's edge and moved in front of R at the next edge. The
+  // queue A sees in a cycle is L, with the same contents and order the contract's replay FIFO has
+  // (16.3: the failed request, the squashed younger ones, then the FIFO's earlier contents), so
+  // nothing of this is observable. The squash only sets P's four valid bits; P's payloads are taken
+  // every cycle, and L's compaction and A's pop read flip-flops only (docs/synthesis.md, timing10).
+  static Expr replay_fifo(Module& m, const std::vector<std::pair<Expr, Expr>>& replay,
                           const Expr& take_replay, const Expr& take_in, const Expr& squash_core,
                           const Expr& failed_valid, const Expr& failed_req, const Expr& m1_kind_q,
-                          const Expr& m1_req_q, const Expr& t_kind_q, const Expr& t_req_q, const Expr& req_bits) {
-    m.comment("Replay FIFO: pop the head A took; on squash_core_i put the failed M2 request, then the core");
-    m.comment("requests of M1 and T, in front of the FIFO with A's core pick back at its head (at most 4 in");
-    m.comment("all: asserted).");
+                          const Expr& m1_req_q, const Expr& t_kind_q, const Expr& t_req_q, const Expr& a_req,
+                          const std::vector<std::pair<Expr, Expr>>& queue, const Expr& req_bits) {
+    m.comment("Replay FIFO: a core squash registers the failed M2 request and the core requests of M1, T and A");
+    m.comment("(A's pick back) in P, in that order; at the next edge P goes in front of the FIFO, whose");
+    m.comment("head A takes from the queue P ++ FIFO (at most 4 requests in all: asserted).");
     const unsigned n = kReplayDepth;
     Expr has_failed = m.logic("has_failed");
     Expr m1_back = m.logic("m1_back");
     Expr t_back = m.logic("t_back");
-    Expr front_count = m.logic("front_count", 2);
+    Expr a_back = m.logic("a_back");
     m.assign(has_failed, failed_valid.land(squash_core));
     m.assign(m1_back, squash_core.land(m1_kind_q.eq(lit(2, kCore))));
     m.assign(t_back, squash_core.land(t_kind_q.eq(lit(2, kCore))));
-    m.assign(front_count, cast(2, has_failed) + cast(2, m1_back) + cast(2, t_back));
-    // The front, packed: the k-th of (failed, M1's, T's) present.
-    Expr front0 = m.logic("front0", req_bits);
-    Expr front1 = m.logic("front1", req_bits);
-    m.assign(front0, mux(has_failed, failed_req, mux(m1_back, m1_req_q, t_req_q)));
-    m.assign(front1, mux(has_failed.land(m1_back), m1_req_q, t_req_q));
-    const std::vector<Expr> front = {front0, front1, t_req_q};
+    m.assign(a_back, squash_core.land(take_replay.lor(take_in)));
+    // P, oldest first: (valid, payload) registers and what they take at the edge.
+    const std::vector<std::string> pn = {"back_failed", "back_m1", "back_t", "back_a"};
+    const std::vector<Expr> p_take_v = {has_failed, m1_back, t_back, a_back};
+    const std::vector<Expr> p_take_p = {failed_req, m1_req_q, t_req_q, a_req};
+    std::vector<std::pair<Expr, Expr>> p;
+    for (const auto& name : pn) p.emplace_back(m.logic(name + "_valid_q"), m.logic(name + "_q", req_bits));
 
-    std::vector<Expr> kept_v, kept_p, base_v, base_p, rv, rp;  // after a pop; before A's pop; next state
+    // The queue L: R with P's requests put in front, youngest (A's) first.
+    std::vector<Expr> qv, qp;
+    for (unsigned k = 0; k < n; ++k) {
+      qv.push_back(queue[k].first);
+      qp.push_back(queue[k].second);
+    }
+    std::vector<Init> q_init;
+    for (unsigned k = 0; k < n; ++k) {
+      q_init.push_back({qv[k], replay[k].first});
+      q_init.push_back({qp[k], replay[k].second});
+    }
+    m.always_comb(q_init, [&](Block& b) {
+      for (unsigned i = n; i-- > 0;) {
+        b.if_(p[i].first, [&](Block& t) {
+          for (unsigned k = n; k-- > 1;) {
+            t.assign(qv[k], qv[k - 1]);
+            t.assign(qp[k], qp[k - 1]);
+          }
+          t.assign(qv[0], bit(true));
+          t.assign(qp[0], p[i].second);
+        });
+      }
+    });
+
+    std::vector<Expr> rv, rp;  // next state: L after A's pop
     for (unsigned k = 0; k < n; ++k) {
       const std::string i = std::to_string(k);
-      kept_v.push_back(m.logic("kept" + i + "_valid"));
-      kept_p.push_back(m.logic("kept" + i, req_bits));
       rv.push_back(m.logic("replay" + i + "_valid_d"));
       rp.push_back(m.logic("replay" + i + "_d", req_bits));
-    }
-    for (unsigned k = 0; k < n; ++k) {
       const bool last = k + 1 == n;
-      m.assign(kept_v[k],
-               last ? replay[k].first.land(!take_replay) : mux(take_replay, replay[k + 1].first, replay[k].first));
-      m.assign(kept_p[k], last ? replay[k].second : mux(take_replay, replay[k + 1].second, replay[k].second));
-      // The FIFO with A's core pick at its head (an input-FIFO pick only when the FIFO was empty).
-      base_v.push_back(k == 0 ? replay[0].first.lor(take_in) : replay[k].first);
-      base_p.push_back(k == 0 ? mux(replay[0].first, replay[0].second, in0.second) : replay[k].second);
+      m.assign(rv[k], last ? qv[k].land(!take_replay) : mux(take_replay, qv[k + 1], qv[k]));
+      m.assign(rp[k], last ? qp[k] : mux(take_replay, qp[k + 1], qp[k]));
     }
-    std::vector<Init> next;
-    for (unsigned k = 0; k < n; ++k) {
-      next.push_back({rv[k], kept_v[k]});
-      next.push_back({rp[k], kept_p[k]});
-    }
-    m.always_comb(next, [&](Block& b) {
-      b.if_(squash_core, [&](Block& s) {
-        // Slot k: the front's k-th request, else, with f requests in the front, the base's entry k - f.
-        for (unsigned k = 0; k < n; ++k) {
-          const auto base = [&](unsigned f) {
-            return [&, f](Block& t) {
-              t.assign(rv[k], base_v[k - f]);
-              t.assign(rp[k], base_p[k - f]);
-            };
-          };
-          const unsigned fmax = std::min<unsigned>(k, 3);  // front_count is at most 3
-          auto chain = k < front.size() ? s.if_(front_count.gt(lit(2, k)),
-                                                [&](Block& t) {
-                                                  t.assign(rv[k], bit(true));
-                                                  t.assign(rp[k], front[k]);
-                                                })
-                                        : s.if_(front_count.eq(lit(2, 0)), base(0));
-          for (unsigned f = k < front.size() ? 0 : 1; f < fmax; ++f) chain.else_if(front_count.eq(lit(2, f)), base(f));
-          chain.else_(base(fmax));
-        }
-      });
-    });
     std::vector<Init> resets;
-    for (const auto& [v, p] : replay) resets.push_back({v, bit(false)});
+    for (const auto& [v, pl] : replay) resets.push_back({v, bit(false)});
+    for (const auto& [v, pl] : p) resets.push_back({v, bit(false)});
     m.always_ff(resets, [&](Block& b) {
       for (unsigned k = 0; k < n; ++k) b.assign(replay[k].first, rv[k]);
+      for (unsigned k = 0; k < n; ++k) b.assign(p[k].first, p_take_v[k]);
     });
     m.always_ff_noreset([&](Block& b) {
       for (unsigned k = 0; k < n; ++k) b.assign(replay[k].second, rp[k]);
+      for (unsigned k = 0; k < n; ++k) b.assign(p[k].second, p_take_p[k]);
     });
-    // The requests in the FIFO after a squash (at most 4: asserted by the caller).
-    Expr total = cast(3, front_count);
-    for (unsigned k = 0; k < n; ++k) total = total + cast(3, base_v[k]);
+    // The requests the queue holds (at most 4: asserted by the caller).
+    Expr total = cast(3, replay[0].first);
+    for (unsigned k = 1; k < n; ++k) total = total + cast(3, replay[k].first);
+    for (unsigned k = 0; k < n; ++k) total = total + cast(3, p[k].first);
     return total;
   }
 };
