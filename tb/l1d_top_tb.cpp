@@ -1004,7 +1004,8 @@ TEST(L1dTopStaged, LockstepGpgpuSim3Options) { expect_3x_options_clean(staged_co
 // answers B mode and the store query as golden's staged model does, on the streams and queries of the
 // single-cycle test above (its store query also searches the FIFOs, T, M1, M2, C and D).
 TEST(L1dTopStaged, LockstepDirectPathAnswers) {
-  Config base = l1d::load_config_file(std::string(PROJECT_SOURCE_DIR) + "/tb/block_configs/gtx480_staged_gpgpusim.yaml");
+  Config base =
+      l1d::load_config_file(std::string(PROJECT_SOURCE_DIR) + "/tb/block_configs/gtx480_staged_gpgpusim.yaml");
   l1d::apply_policy_preset(base, "two-level");
   if (!l1d::sim::has_verilated_l1(base)) GTEST_SKIP() << "no model of gtx480_staged_gpgpusim in this build";
   expect_direct_answers(base);

@@ -76,7 +76,8 @@ void Top::staged_front() {
     sd_issue_found_ = m.logic("store_pend_issue");
   }
   m.instance("u_issue", issue_block().module(cfg_), issue_params,
-             with_extra(staged_find_conns(sd_key_, sd_issue_found_), {{"clk_i", clk}, {"rst_ni", rst}, {"core_req_valid_i", req_valid}, {"core_req_i", core_req},
+             with_extra(staged_find_conns(sd_key_, sd_issue_found_),
+                        {{"clk_i", clk}, {"rst_ni", rst}, {"core_req_valid_i", req_valid}, {"core_req_i", core_req},
               {"core_req_ready_o", req_ready}, {"fill_valid_i", fi_valid}, {"flush_active_i", fw_active},
               {"flush_valid_i", fw_valid}, {"squash_core_i", sq_core}, {"failed_valid_i", sq_failed},
               {"failed_req_i", m2_req_q}, {"squash_fill_i", sq_fill}, {"squash_flush_i", sq_flush},
