@@ -1001,10 +1001,11 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   if (c.mshr_merge != MshrMerge::kStall && c.write_policy == WritePolicy::kWriteBack)
     return "l1.mshr_merge: " + to_string(c.mshr_merge) + " with l1.write_policy: write_back";
   // direct: the single-cycle l1d_top answers the LDST unit's B-mode and store-pending questions
-  // (two_level_bypass_o, store_pending_o; contract 13.6). The staged pipe would also have to search
-  // its T/M1/M2 registers and its core and replay FIFOs for stores, as golden::L1::store_pending does.
-  if (c.bypass_path != BypassPath::kThroughL1 && c.pipeline == L1Pipeline::kStaged)
-    return "l1.bypass_path: " + to_string(c.bypass_path) + " with l1.pipeline: staged";
+  // (two_level_bypass_o, store_pending_o; contract 13.6). The staged l1d_top answers them when
+  // generated for direct (contract 16.5, "The direct path": its store query also searches l1d_issue's
+  // FIFOs, T, M1, M2, C and D), as a line cache only (the staged generator refuses it with sector true).
+  if (c.bypass_path != BypassPath::kThroughL1 && c.pipeline == L1Pipeline::kStaged && c.sector)
+    return "l1.bypass_path: " + to_string(c.bypass_path) + " with l1.pipeline: staged and l1.sector: true";
   return "";
 }
 

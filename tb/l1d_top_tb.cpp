@@ -495,10 +495,7 @@ TYPED_TEST(L1dTop, LockstepSectorOnMiss) {
 // (a window's miss rate above th_low and few ready warps); the query asks about the line of one
 // of the last eight stores the stream made (S1's store, stores still in the miss queue, and stores
 // already sent), as the LDST unit asks about the line of the load it would send.
-TYPED_TEST(L1dTop, LockstepDirectPathAnswers) {
-  Config base = with_gpgpusim_l1(l1d::load_preset(TypeParam::kName));
-  base.l1.bypass_path = l1d::BypassPath::kDirect;
-  l1d::apply_policy_preset(base, "two-level");
+void expect_direct_answers(const Config& base) {
   ASSERT_TRUE(l1d::sim::has_verilated_l1(base));
   DirectAnswers all;
   uint64_t seed = 120;
@@ -530,6 +527,13 @@ TYPED_TEST(L1dTop, LockstepDirectPathAnswers) {
   EXPECT_GT(all.pending_other_line, 0U);
   EXPECT_GT(all.pending, all.pending_other_line);
   EXPECT_GT(all.not_pending, 0U);
+}
+
+TYPED_TEST(L1dTop, LockstepDirectPathAnswers) {
+  Config base = with_gpgpusim_l1(l1d::load_preset(TypeParam::kName));
+  base.l1.bypass_path = l1d::BypassPath::kDirect;
+  l1d::apply_policy_preset(base, "two-level");
+  expect_direct_answers(base);
 }
 
 // The RTL's counters (those diff_counters compares) that none of `runs` counted, one line each
@@ -994,6 +998,18 @@ TEST(L1dTopStaged, LockstepUnderBackpressure) {
 }
 
 TEST(L1dTopStaged, LockstepGpgpuSim3Options) { expect_3x_options_clean(staged_config(), 90); }
+
+// l1.bypass_path direct on the staged pipe (contract 16.5, "The direct path"): the staged l1d_top of
+// gtx480-gpgpusim's whole L1 (tb/block_configs/gtx480_staged_gpgpusim.yaml, -DL1D_TOP_STAGED_GPGPUSIM=ON)
+// answers B mode and the store query as golden's staged model does, on the streams and queries of the
+// single-cycle test above (its store query also searches the FIFOs, T, M1, M2, C and D).
+TEST(L1dTopStaged, LockstepDirectPathAnswers) {
+  Config base =
+      l1d::load_config_file(std::string(PROJECT_SOURCE_DIR) + "/tb/block_configs/gtx480_staged_gpgpusim.yaml");
+  l1d::apply_policy_preset(base, "two-level");
+  if (!l1d::sim::has_verilated_l1(base)) GTEST_SKIP() << "no model of gtx480_staged_gpgpusim in this build";
+  expect_direct_answers(base);
+}
 
 // For the mutation tests of the staged pipe's assertions (tb/mutants/l1d_top_staged.txt,
 // tb_l1d_top_staged_mutants +mut_<name>): every policy and stream, then one run long enough

@@ -149,8 +149,10 @@ TEST(FidelityFields, BeforeTagAndDirectReadBackAndWhereTheRtlRunsThem) {
   only_direct.write_policy = WritePolicy::kWriteThrough;
   only_direct.bypass_path = BypassPath::kDirect;
   EXPECT_EQ(rtl_unsupported_l1_option(only_direct), "");
-  only_direct.pipeline = L1Pipeline::kStaged;
-  EXPECT_EQ(rtl_unsupported_l1_option(only_direct), "l1.bypass_path: direct with l1.pipeline: staged");
+  only_direct.pipeline = L1Pipeline::kStaged;  // the staged l1d_top generated for direct (contract 16.5)
+  EXPECT_EQ(rtl_unsupported_l1_option(only_direct), "");
+  only_direct.sector = true;
+  EXPECT_EQ(rtl_unsupported_l1_option(only_direct), "l1.bypass_path: direct with l1.pipeline: staged and l1.sector: true");
   // gtx480-gpgpusim runs on the RTL as it is (every L1 option of it is one l1d_top implements).
   EXPECT_EQ(rtl_unsupported_l1_option(load_preset("gtx480-gpgpusim").l1), "");
   // The faithful presets set them where their reference simulator does.

@@ -53,6 +53,13 @@ inline bool rtl_adaptive_sets(const l1d::Config& cfg) { return rtl_array_sets(cf
 inline bool rtl_written_state(const l1d::Config& cfg) {
   return cfg.l1.write_allocate != l1d::WriteAllocate::kNone && cfg.l1.pipeline == l1d::L1Pipeline::kSingleCycle;
 }
+// Whether the staged pipe answers the LDST unit's store query (l1.bypass_path direct, contract 13.6,
+// 16.5 "The direct path"): l1d_issue and l1d_miss_queue then search their entries for a key
+// (find_i / found_o), and l1d_top has store_query_line_i / store_pending_o and two_level_bypass_o.
+// Only such a configuration: every other staged RTL stays as it was, byte for byte.
+inline bool rtl_staged_direct(const l1d::Config& cfg) {
+  return cfg.l1.bypass_path == l1d::BypassPath::kDirect && cfg.l1.pipeline == l1d::L1Pipeline::kStaged;
+}
 
 // Every block, in emission order (the table in gen/blocks/registry.cpp).
 const std::vector<const RtlBlock*>& all_blocks();

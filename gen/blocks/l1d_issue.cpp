@@ -25,7 +25,6 @@ class Issue final : public RtlBlock {
   }
 
   Module module(const l1d::Config& cfg) const override {
-    (void)cfg;
     Module m(name());
     m.describe("Stage A of the staged L1 (contract 16.2-16.3). Kinds: 0 none, 1 core, 2 fill, 3 flush.");
     m.describe("core_req_ready_o: the 2-entry input FIFO holds fewer than 2 (registered). A takes, in order:");
@@ -39,7 +38,14 @@ class Issue final : public RtlBlock {
     m.describe("m1_squash_o: the M1 operation does not enter M2. stall_o: a core request waits while a fill");
     m.describe("step or the flush holds A (s1_stall_cycles). empty_o: both FIFOs, T and M1 hold nothing (the");
     m.describe("L1's idle output). Only valid bits are reset, never payloads.");
+    const bool find = rtl_staged_direct(cfg);
+    if (find) {
+      m.describe("found_o (l1.bypass_path direct, contract 16.5 \"The direct path\"): a core request in either");
+      m.describe("FIFO, T or M1 has find_i at bits [KeyLsb +: KeyBits] (l1d_top: a store to the queried line).");
+    }
     Expr req_bits = m.param("ReqBits", 64);
+    Expr key_lsb = find ? m.param("KeyLsb", 0) : Expr();
+    Expr key_bits = find ? m.param("KeyBits", 1) : Expr();
 
     m.clk();
     m.rst_n();
@@ -66,6 +72,8 @@ class Issue final : public RtlBlock {
     Expr m1_squash_o = m.output("m1_squash_o");
     Expr stall_o = m.output("stall_o");
     Expr empty_o = m.output("empty_o");
+    Expr find_i = find ? m.input("find_i", key_bits) : Expr();
+    Expr found_o = find ? m.output("found_o") : Expr();
 
     // The FIFOs: entry 0 is the head; valid bits are packed to the front.
     const auto entries = [&](const std::string& fifo, unsigned n) {
@@ -160,6 +168,18 @@ class Issue final : public RtlBlock {
     m.assign(t_req_o, t_req_q);
     m.assign(m1_kind_o, m1_kind_q);
     m.assign(m1_req_o, m1_req_q);
+    if (find) {
+      m.comment("The key search: every place a core request waits before M2 (golden store_pending's FIFOs, T, M1).");
+      std::vector<Expr> hits;
+      const auto key_of = [&](const Expr& req) { return req.part(key_lsb, key_bits).eq(find_i); };
+      for (const auto& [v, p] : in_fifo) hits.push_back(v.land(key_of(p)));
+      for (const auto& [v, p] : replay) hits.push_back(v.land(key_of(p)));
+      hits.push_back(t_kind_q.eq(lit(2, kCore)).land(key_of(t_req_q)));
+      hits.push_back(m1_kind_q.eq(lit(2, kCore)).land(key_of(m1_req_q)));
+      Expr any = hits[0];
+      for (size_t k = 1; k < hits.size(); ++k) any = any.lor(hits[k]);
+      m.assign(found_o, any);
+    }
     m.verification("Assertions (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
       v.assert_clocked("IssueFailedNeedsSquash_A", (!failed_valid).lor(squash_core));
       v.assert_clocked("IssueReplayWithinFour_A", replay_total.le(lit(3, kReplayDepth)));

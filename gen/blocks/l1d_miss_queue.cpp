@@ -64,9 +64,17 @@ class MissQueue final : public RtlBlock {
     m.describe("room check uses), the sum of two registers: the count settled up to the operation decided two");
     m.describe("cycles ago (updated from the registered pulses, so m_count_i ends in a plain register) and the");
     m.describe("last cycle's count. Reset: pointers, counts and valid only.");
+    const bool find = rtl_staged_direct(cfg);
+    if (find) {
+      m.describe("found_o (l1.bypass_path direct, contract 16.5 \"The direct path\"): a request in the ring has");
+      m.describe("find_i at bits [KeyLsb +: KeyBits] (l1d_top: a store to the queried line; the batches between M");
+      m.describe("and D are l1d_top's to search).");
+    }
     Expr entries = m.param("Entries", cfg.l1.miss_queue_entries);
     Expr batch = m.param("Batch", max_batch(cfg.l1));
     Expr req_bits = m.param("ReqBits", 64);
+    Expr key_lsb = find ? m.param("KeyLsb", 0) : Expr();
+    Expr key_bits = find ? m.param("KeyBits", 1) : Expr();
     Expr idx_bits = m.localparam("IdxBits", mux(entries.gt(1), clog2(entries), 1));
     Expr cnt_bits = m.localparam("CntBits", clog2(entries + 1));
     Expr n_bits = m.localparam("NBits", clog2(batch + 1));
@@ -82,6 +90,8 @@ class MissQueue final : public RtlBlock {
     Expr valid_o = m.output("mem_req_valid_o");
     Expr req_o = m.output("mem_req_o", req_bits);
     Expr count_o = m.output("count_o", cnt_bits);
+    Expr find_i = find ? m.input("find_i", key_bits) : Expr();
+    Expr found_o = find ? m.output("found_o") : Expr();
 
     m.comment("Operations between M and D: their request counts (n_d_q's already in settled_q, n_c_q's not yet).");
     Expr n_c_q = m.logic("n_c_q", n_bits);
@@ -160,6 +170,16 @@ class MissQueue final : public RtlBlock {
     m.assign(req_o, out_q);
     m.comment("The count at the start of the cycle, as before the split: settled plus last cycle's operation.");
     m.assign(count_o, settled_q + cast(cnt_bits, n_c_q));
+    if (find) {
+      m.comment("The key search over the ring: entry e is queued when (e - head_q) mod Entries is below total_q.");
+      Expr hit = m.logic("find_hit", entries);
+      m.gen_for("g_find", "ge", 0, entries, [&](Scope& g, const Expr& e) {
+        Expr off = g.logic("off", wide);
+        g.assign(off, mux(w(e).ge(w(head_q)), w(e) - w(head_q), w(e) + w(entries) - w(head_q)));
+        g.assign(hit[e], off.lt(w(total_q)).land(ring_q[e].part(key_lsb, key_bits).eq(find_i)));
+      });
+      m.assign(found_o, red_or(hit));
+    }
 
     m.verification("Assertions (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
       Expr occupancy = v.logic("occupancy", wide);

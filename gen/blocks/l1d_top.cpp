@@ -58,6 +58,9 @@ Module Top::build() {
     throw l1d::ConfigError("l1d_top: l1.mshr_merge " + l1d::to_string(cfg_.l1.mshr_merge) +
                            (cfg_.l1.sector ? " with l1.sector true" : "") +
                            " runs on l1.pipeline single_cycle only (contract 13.3, 14, 16.5)");
+  if (staged_direct_ && cfg_.l1.sector)
+    throw l1d::ConfigError("l1d_top: l1.bypass_path direct with l1.sector true runs on l1.pipeline single_cycle only "
+                           "(contract 13.6, 16.5)");
   describe();
   ports();
   registers();

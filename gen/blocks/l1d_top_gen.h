@@ -84,6 +84,7 @@ class Top {
     staged_sector_ = staged_ && cfg.l1.sector;
     staged_onmiss_ = staged_ && cfg.l1.allocation == l1d::AllocationPolicy::kOnMiss;
     staged_block_ = staged_ && cfg.l1.mshr_merge == l1d::MshrMerge::kBlock;
+    staged_direct_ = rtl_staged_direct(cfg);
     check_top_variant(top_variant(), cfg);  // dcgen --variant (gen/blocks/l1d_top_variant.h)
     conventional_ = top_variant() == TopVariant::kConventional;
   }
@@ -138,6 +139,16 @@ class Top {
   // l1.bypass_path direct (contract 13.6): B mode and the store-pending query (single-cycle;
   // gen/blocks/l1d_top_direct.cpp).
   void direct_queries();
+  // The same on the staged pipe generated for it (contract 16.5, "The direct path";
+  // gen/blocks/l1d_top_staged_direct.cpp): the ports, the registered line and the search key before
+  // l1d_issue's and l1d_miss_queue's instances (staged_direct_ports), then the answer
+  // (staged_direct_queries). staged_direct_ false: none of it exists.
+  bool staged_direct_ = false;
+  void staged_direct_ports();
+  void staged_direct_queries();
+  std::vector<Conn> staged_find_conns(const Expr& key, const Expr& found) const;  // find_i/found_o, if any
+  Expr sd_bypass_o_, sd_pending_o_, sd_query_q_, sd_key_, sd_key_mem_, sd_issue_found_, sd_mq_found_;
+  std::vector<Expr> pipe_c_;  // pipe_to_d's C registers, in its order (l1d_top_staged_data.cpp)
 
   void state_updates();
 

@@ -34,6 +34,11 @@ void Top::describe() {
     m.describe("l1.bypass_path direct (contract 13.6): two_level_bypass_o is the two-level unit's mode;");
     m.describe("store_pending_o says whether a store to the line registered from store_query_line_i at the");
     m.describe("last edge is in S1 or the miss queue.");
+  } else if (staged_direct_) {  // generated for it (contract 16.5, "The direct path")
+    m.describe("l1.bypass_path direct (contract 13.6, 16.5): two_level_bypass_o is the two-level unit's mode;");
+    m.describe("store_pending_o says whether a store to the line registered from store_query_line_i at the");
+    m.describe("last edge is in the input or replay FIFO, T, M1, M2, on its way through C and D, or in the");
+    m.describe("miss queue.");
   }
   m.describe("One actor uses the arrays per cycle: the fill unit, else the flush walker, else S1.");
   m.describe("Geometry (sets, ways, address and chunk-tag bits, MSHRs, miss queue) is the configuration's,");

@@ -64,15 +64,27 @@ void Top::staged_front() {
   m1_req_ = m.logic("m1_req", rb);
   a_req_ = m.logic("a_req", rb);
   Expr unused_t_req = m.logic("unused_t_req", rb);
-  m.instance("u_issue", issue_block().module(cfg_), {{"ReqBits", Expr(rb)}},
-             {{"clk_i", clk}, {"rst_ni", rst}, {"core_req_valid_i", req_valid}, {"core_req_i", core_req},
+  std::vector<Conn> issue_params = {{"ReqBits", Expr(rb)}};
+  if (staged_direct_) {  // l1.bypass_path direct: the store query's search of l1d_issue's requests
+    staged_direct_ports();
+    // {store, line}: core_req_fields' address (field 3) from its bit 7 up, then the store bit (field 4).
+    const unsigned key_lsb = fields[0].second + fields[1].second + fields[2].second;
+    if (fields[3].second != addr_bits_ || fields[4].second != 1)
+      throw std::logic_error("l1d_top: core_req_fields must put the store bit right above the address");
+    issue_params.push_back({"KeyLsb", Expr(key_lsb + 7)});
+    issue_params.push_back({"KeyBits", Expr(line_bits_ + 1)});
+    sd_issue_found_ = m.logic("store_pend_issue");
+  }
+  m.instance("u_issue", issue_block().module(cfg_), issue_params,
+             with_extra(staged_find_conns(sd_key_, sd_issue_found_),
+                        {{"clk_i", clk}, {"rst_ni", rst}, {"core_req_valid_i", req_valid}, {"core_req_i", core_req},
               {"core_req_ready_o", req_ready}, {"fill_valid_i", fi_valid}, {"flush_active_i", fw_active},
               {"flush_valid_i", fw_valid}, {"squash_core_i", sq_core}, {"failed_valid_i", sq_failed},
               {"failed_req_i", m2_req_q}, {"squash_fill_i", sq_fill}, {"squash_flush_i", sq_flush},
               {"fill_take_o", fi_take}, {"flush_take_o", fw_take}, {"a_kind_o", iss_a_kind}, {"a_req_o", a_req_},
               {"t_kind_o", iss_t_kind}, {"t_req_o", unused_t_req}, {"t_squash_o", iss_t_squash},
               {"m1_kind_o", iss_m1_kind}, {"m1_req_o", m1_req_}, {"m1_squash_o", iss_m1_squash},
-              {"stall_o", iss_stall}, {"empty_o", iss_empty}});
+              {"stall_o", iss_stall}, {"empty_o", iss_empty}}));
 
   m.comment("M2's core request, unpacked.");
   unsigned lsb = 0;

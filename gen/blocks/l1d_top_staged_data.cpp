@@ -20,6 +20,7 @@ std::vector<Expr> Top::pipe_to_d(const std::vector<std::pair<std::string, Expr>>
     c.push_back(m.logic(sigs[i].first + "_c_q", widths[i]));
     d.push_back(m.logic(sigs[i].first + "_d_q", widths[i]));
   }
+  pipe_c_ = c;
   std::vector<Init> resets;
   for (size_t i = 0; i < flags; ++i) {
     resets.push_back({c[i], zeros()});
@@ -232,11 +233,17 @@ void Top::staged_miss_queue() {
   Expr head = m.logic("mq_head", E);
   Expr head_valid = m.logic("mq_head_valid");
   mq_pop_ = m.logic("mq_pop");
-  m.instance("u_miss_queue", miss_queue_block().module(cfg_),
-             {{"Entries", Expr(queue_)}, {"Batch", Expr(kBatch)}, {"ReqBits", Expr(E)}},
-             {{"clk_i", clk}, {"rst_ni", rst}, {"m_count_i", mq_pushes_}, {"d_req_i", lanes},
-              {"mem_req_ready_i", mem_ready}, {"mem_req_valid_o", head_valid}, {"mem_req_o", head},
-              {"count_o", mq_count_q}});
+  std::vector<Conn> mq_params = {{"Entries", Expr(queue_)}, {"Batch", Expr(kBatch)}, {"ReqBits", Expr(E)}};
+  if (staged_direct_) {  // the store query's search of the ring: a request's {line, store} (ReqLayout)
+    sd_mq_found_ = m.logic("store_pend_mq");
+    mq_params.push_back({"KeyLsb", Expr(req_layout_.store)});
+    mq_params.push_back({"KeyBits", Expr(line_bits_ + 1)});
+  }
+  m.instance("u_miss_queue", miss_queue_block().module(cfg_), mq_params,
+             with_extra(staged_find_conns(sd_key_mem_, sd_mq_found_),
+                        {{"clk_i", clk}, {"rst_ni", rst}, {"m_count_i", mq_pushes_}, {"d_req_i", lanes},
+                         {"mem_req_ready_i", mem_ready}, {"mem_req_valid_o", head_valid}, {"mem_req_o", head},
+                         {"count_o", mq_count_q}}));
   m.assign(mq_pop_, head_valid & mem_ready);
   Expr head_req = m.logic("mq_head_req", R);
   Expr head_wb = m.logic("mq_head_wb", wbw);
@@ -245,6 +252,7 @@ void Top::staged_miss_queue() {
   m.assign(head_wb, head.part(Expr(R), wbw));
   m.assign(head_st, head.part(Expr(R + wbw), stw));
   mem_outputs(head_valid, head_req, head_wb, head_st);
+  if (staged_direct_) staged_direct_queries();  // l1.bypass_path direct (l1d_top_staged_direct.cpp)
 }
 
 }  // namespace gen::blocks::top_gen

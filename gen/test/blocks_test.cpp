@@ -139,6 +139,48 @@ TEST(TopBlock, StagedRefusesOnMissAndBlockMergeInSectorMode) {
   EXPECT_NO_THROW((void)top_block().module(cfg));
 }
 
+// l1.bypass_path direct runs on the staged l1d_top generated for it as a line cache (contract 16.5,
+// "The direct path"): it then has the single-cycle top's three ports, and l1d_issue and l1d_miss_queue
+// their key search; a through_l1 staged top and its units have none of them; with sector true the
+// staged generator refuses direct with one line naming the field.
+TEST(TopBlock, StagedDirectAsALineCacheOnly) {
+  const auto has_port = [](const Module& m, const std::string& name) {
+    for (const Port& p : m.ports())
+      if (p.name == name) return true;
+    return false;
+  };
+  l1d::Config cfg = l1d::load_preset("gtx480-gpgpusim");
+  cfg.l1.pipeline = l1d::L1Pipeline::kStaged;
+  const Module direct = top_block().module(cfg);
+  for (const char* port : {"two_level_bypass_o", "store_query_line_i", "store_pending_o"})
+    EXPECT_TRUE(has_port(direct, port)) << port;
+  for (const RtlBlock* unit : {&issue_block(), &miss_queue_block()}) {
+    EXPECT_TRUE(has_port(unit->module(cfg), "find_i")) << unit->name();
+    EXPECT_TRUE(has_port(unit->module(cfg), "found_o")) << unit->name();
+  }
+  l1d::Config through = cfg;
+  through.l1.bypass_path = l1d::BypassPath::kThroughL1;
+  const Module plain = top_block().module(through);
+  for (const char* port : {"two_level_bypass_o", "store_query_line_i", "store_pending_o"})
+    EXPECT_FALSE(has_port(plain, port)) << port;
+  for (const RtlBlock* unit : {&issue_block(), &miss_queue_block()})
+    EXPECT_FALSE(has_port(unit->module(through), "found_o")) << unit->name();
+  // The single-cycle pipe's units are not l1d_top's: generated for direct, they stay as they were.
+  l1d::Config single = cfg;
+  single.l1.pipeline = l1d::L1Pipeline::kSingleCycle;
+  EXPECT_FALSE(has_port(issue_block().module(single), "found_o"));
+  l1d::Config sector = cfg;
+  sector.l1.sector = true;
+  sector.l1.allocation = l1d::AllocationPolicy::kOnFill;
+  sector.l1.mshr_merge = l1d::MshrMerge::kStall;
+  try {
+    (void)top_block().module(sector);
+    ADD_FAILURE() << "no error for direct with sector true";
+  } catch (const l1d::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("l1.bypass_path direct with l1.sector true"), std::string::npos) << e.what();
+  }
+}
+
 TEST(AddrDecodeBlock, ParametersComeFromTheConfiguration) {
   const Module g480 = addr_decode_block().module(l1d::load_preset("gtx480"));
   EXPECT_EQ(param_value(g480, "AddrBits"), 32);

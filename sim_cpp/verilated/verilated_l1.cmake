@@ -166,6 +166,17 @@ if(L1D_TOP_STAGED_BLOCK)
   _l1d_top_config_model(gtx480_staged_block "gtx480-gpgpusim L1, staged pipe, on_miss, mshr_merge block" gtx480_staged_block.yaml)
 endif()
 
+# gtx480-gpgpusim's whole L1 on the staged pipe: on_miss, merging by line and bypass_path direct
+# (contract 13.1, 13.3, 13.6 on the pipe of contract 16; 16.5 "The direct path"):
+# tb/block_configs/gtx480_staged_gpgpusim.yaml. The staged pipe answers the LDST unit's store query
+# only when generated for direct, so staged configurations with l1.bypass_path direct run on this
+# model (verilated_l1.cpp rtl_key); l1.lockstep_staged_gpgpusim (make lockstep-staged-gpgpusim). Off in
+# make test.
+option(L1D_TOP_STAGED_GPGPUSIM "build the staged l1d_top of gtx480-gpgpusim's whole L1 (tb/block_configs/gtx480_staged_gpgpusim.yaml)" OFF)
+if(L1D_TOP_STAGED_GPGPUSIM)
+  _l1d_top_config_model(gtx480_staged_gpgpusim "gtx480-gpgpusim L1, staged pipe, on_miss, block, direct" gtx480_staged_gpgpusim.yaml)
+endif()
+
 # The gate-level l1d_top (gpusim --l1 netlist, docs/rtl-verification.md "Gate-level lockstep"): the
 # Yosys netlist (synth/yosys_check.sh: generic cells; the SRAM black boxes l1d_data_sram,
 # l1d_ram_1r1w, l1d_sram_1rw and l1d_sram_1r1w stay instances, and Verilator takes their

@@ -84,7 +84,7 @@ std::string rtl_key(const Config& c) {
   // l1.carveout adaptive: the largest L1 sizes the arrays (gen/blocks/block.h rtl_array_sets).
   const uint32_t most = largest_l1_sets(l);
   return fmt::format(
-      "l1 {} {} {} {} {} {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
+      "l1 {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
       "bip {} {} | dip {} {}",
       static_cast<int>(l.pipeline), l.size_bytes, most, l.ways, l.address_bits, l.chunk_tag_bits,
       static_cast<int>(l.set_index), l.mshr_entries, l.mshr_max_merge, l.miss_queue_entries,
@@ -95,7 +95,9 @@ std::string rtl_key(const Config& c) {
       l.pipeline == L1Pipeline::kStaged && l.sector,
       // l1.allocation on_miss on the staged pipe: its reservation logic likewise (contract 16.5).
       l.pipeline == L1Pipeline::kStaged && l.allocation == AllocationPolicy::kOnMiss,
-      l.pipeline == L1Pipeline::kStaged && l.mshr_merge == MshrMerge::kBlock, c.core.warps_per_sm,
+      l.pipeline == L1Pipeline::kStaged && l.mshr_merge == MshrMerge::kBlock,
+      // l1.bypass_path direct on the staged pipe: its store query likewise (contract 16.5).
+      l.pipeline == L1Pipeline::kStaged && l.bypass_path == BypassPath::kDirect, c.core.warps_per_sm,
       c.core.instruction_bytes, static_cast<int>(p.replacement), p.agcb.entries, p.agcb.counter_bits,
       p.agcb.reset_value, p.agcb.threshold, p.two_level.window_cycles, p.two_level.bypass_period_cycles,
       p.two_level.th_low, p.two_level.th_high, p.two_level.th_warp, p.dycache.sample_requests,
@@ -428,11 +430,12 @@ class VerilatedL1 final : public RtlL1Port {
   }
   bool settles_counters() const override { return settle_; }
   bool idle() const override { return model_->idle_o != 0; }
-  // l1.bypass_path direct (contract 13.6): the single-cycle l1d_top's two_level_bypass_o, and its
-  // store_pending_o about the line registered from store_query_line_i at the last edge.
+  // l1.bypass_path direct (contract 13.6): l1d_top's two_level_bypass_o, and its store_pending_o about
+  // the line registered from store_query_line_i at the last edge (the single-cycle one, and the staged
+  // one generated for direct: contract 16.5).
   bool two_level_bypass() const override {
     if constexpr (requires { model_->two_level_bypass_o; }) return model_->two_level_bypass_o != 0;
-    throw std::logic_error("verilated L1: this l1d_top (staged or netlist) has no two_level_bypass_o");
+    throw std::logic_error("verilated L1: this l1d_top (staged without direct, or netlist) has no two_level_bypass_o");
   }
   void query_store(Addr line_addr) override { query_addr_ = line_addr; }
   bool store_pending(Addr line_addr) const override {
@@ -443,7 +446,7 @@ class VerilatedL1 final : public RtlL1Port {
                                            line_addr));
       return model_->store_pending_o != 0;
     }
-    throw std::logic_error("verilated L1: this l1d_top (staged or netlist) has no store_pending_o");
+    throw std::logic_error("verilated L1: this l1d_top (staged without direct, or netlist) has no store_pending_o");
   }
   std::string describe_state() const override {
     return fmt::format("verilated l1d_top: cycle {} ({} skipped as quiet), idle {}, core_req_ready {}, mem_req_valid {}\n",
@@ -771,7 +774,7 @@ std::unique_ptr<RtlL1Port> make_rtl_l1(const Config& cfg, const VerilatedOptions
                                   "implement (it runs carveout fixed and, on the single-cycle pipe, adaptive, sector (on the staged pipe with on_fill and stall), "
                                   "on_fill, stall, on_miss, block and (with sector) sector merging on "
                                   "the single-cycle pipe without write_back, any bypass_fetch, any write_policy, any "
-                                  "kernel_end, any hit_latency_at, through_l1 and, on the single-cycle pipe, direct, "
+                                  "kernel_end, any hit_latency_at, through_l1 and direct (on the staged pipe without sector), "
                                   "and write_allocate none and, on the single-cycle pipe with sector, lazy_fetch_on_read); "
                                   "run it with --l1 golden",
                                   cfg.name, field));
