@@ -169,11 +169,12 @@ class Issue final : public RtlBlock {
     m.assign(m1_kind_o, m1_kind_q);
     m.assign(m1_req_o, m1_req_q);
     if (find) {
-      m.comment("The key search: every place a core request waits before M2 (golden store_pending's FIFOs, T, M1).");
+      m.comment("The key search: every place a core request waits before M2 (golden store_pending's FIFOs, T, M1;");
+      m.comment("the replay FIFO is the queue A sees, P ++ FIFO: a squash's requests wait in P for a cycle).");
       std::vector<Expr> hits;
       const auto key_of = [&](const Expr& req) { return req.part(key_lsb, key_bits).eq(find_i); };
       for (const auto& [v, p] : in_fifo) hits.push_back(v.land(key_of(p)));
-      for (const auto& [v, p] : replay) hits.push_back(v.land(key_of(p)));
+      for (const auto& [v, p] : queue) hits.push_back(v.land(key_of(p)));
       hits.push_back(t_kind_q.eq(lit(2, kCore)).land(key_of(t_req_q)));
       hits.push_back(m1_kind_q.eq(lit(2, kCore)).land(key_of(m1_req_q)));
       Expr any = hits[0];
