@@ -2,6 +2,7 @@
 // memory layout.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <stdexcept>
 
 #include "sim_cpp/workload/kernel_builder.h"
@@ -235,6 +236,21 @@ TEST(WorkloadBuilder, RngIsDeterministicAndSpreads) {
   EXPECT_NEAR(sq / 20000, 1.0, 0.05);
   EXPECT_NE(mix_seed(1, "bfs"), mix_seed(1, "spmv"));
   EXPECT_NE(mix_seed(1, "bfs"), mix_seed(2, "bfs"));
+}
+
+// normal_float (kmeans' generation) must give the float normal() * scale rounds to, bit for bit,
+// and leave the generator where normal() does.
+TEST(WorkloadBuilder, NormalFloatIsNormalTimesScaleRoundedToFloat) {
+  for (const double scale : {1.5, 5.0, 0.25}) {
+    Rng a(mix_seed(3, "kmeans")), b(mix_seed(3, "kmeans"));
+    uint32_t differ = 0;
+    for (int i = 0; i < 100000; ++i) {
+      const float want = static_cast<float>(a.normal() * scale), got = b.normal_float(scale);
+      differ += std::bit_cast<uint32_t>(want) != std::bit_cast<uint32_t>(got);
+    }
+    EXPECT_EQ(differ, 0u) << "scale " << scale;
+    EXPECT_EQ(a.next(), b.next());
+  }
 }
 
 }  // namespace

@@ -15,6 +15,19 @@
 // shifted indices, X[k] from X[k-1], A[k-1], B[k-1]: the same walk over the same lines). As in
 // the CUDA code (no __restrict__), operands are reloaded after a store. B starts diagonally
 // dominant (B in [2, 3), A in [0, 0.25)), so every sweep is a contraction. Regular.
+// Issue 21 (fill the GPU, shorten by loops): test and small keep PolyBench/GPU's STANDARD N = 1024,
+// so every kernel launches its grid, ceil(1024 / 256) = 4 CTAs (N = 128 launched 1), and are
+// shortened by the walk: each sweep solves the first `walk` elements of every line (the row sweep
+// the first `walk` columns of every row, the column sweep the first `walk` rows: 2 walk + 2
+// launches a step), 64 at small (two 128 B lines of each row, each reused by the next 31
+// iterations, as atax's K = 64) and 2 at test (one elimination step a line: each row-walk load is
+// 32 requests); full and paper walk all N. Only the touched part of
+// A, B and X (the first `walk` columns of every row and the first `walk` rows) is written to
+// memory, with the values of the whole arrays' sequential fill (Rng::unit_at), as TruncatedMatrix
+// does for atax; the result check compares that part.
+#include <cmath>
+#include <string>
+
 #include "sim_cpp/workload/kernel_builder.h"
 #include "sim_cpp/workload/result_check.h"
 #include "sim_cpp/workload/workloads.h"
@@ -23,8 +36,45 @@ namespace l1d::sim::wl {
 namespace {
 
 // PolyBench/GPU's grid: ceil(N / 256) CTAs of 256 for all six kernels, 4 at its N = 1024 (adi.cuh's
-// STANDARD_DATASET); test and small (N = 32, 128) launch 1.
+// STANDARD_DATASET), which every scale launches.
 constexpr uint32_t kPublishedCtas = (1024 + 255) / 256;
+
+// The elements of an n x n row-major array that sweeps of `walk` touch: the first `walk` columns of
+// every row (held as an n x walk array) and the first `walk` rows (walk x n; its first `walk`
+// columns unused). When walk = n, the n x walk part is the whole array, element (i, j) at i n + j.
+template <typename T>
+struct Touched {
+  uint64_t n = 0, walk = 0;
+  std::vector<T> cols, rows;
+  Touched(uint64_t n_, uint64_t walk_) : n(n_), walk(walk_), cols(n * walk), rows(walk < n ? walk * n : 0) {}
+  template <typename U>
+  explicit Touched(const Touched<U>& o) : n(o.n), walk(o.walk), cols(o.cols.begin(), o.cols.end()), rows(o.rows.begin(), o.rows.end()) {}
+  T& operator()(uint64_t i, uint64_t j) { return j < walk ? cols[i * walk + j] : rows[i * n + j]; }
+  const T& operator()(uint64_t i, uint64_t j) const { return j < walk ? cols[i * walk + j] : rows[i * n + j]; }
+  // The touched elements of row i: all n when i < walk, else the first walk.
+  uint64_t row_length(uint64_t i) const { return i < walk ? n : walk; }
+};
+
+// The touched elements of uniform_floats(rng, n * n, lo, hi), computed without the n * n draws;
+// rng advances past them.
+Touched<float> touched_floats(Rng& rng, uint64_t n, uint64_t walk, float lo, float hi) {
+  Touched<float> v(n, walk);
+  for (uint64_t i = 0; i < n; ++i) {
+    for (uint64_t j = 0; j < v.row_length(i); ++j) v(i, j) = lo + (hi - lo) * static_cast<float>(rng.unit_at(i * n + j));
+  }
+  rng.discard(n * n);
+  return v;
+}
+
+// What a kernel stores: a row sweep's values at (r, k < walk) as an n x walk array, a column
+// sweep's at (i < walk, c) as the first walk rows (both the whole array when walk = n).
+std::vector<float> row_part(const Touched<float>& v) { return v.cols; }
+std::vector<float> column_part(const Touched<float>& v) {
+  std::vector<float> out(v.walk * v.n);
+  for (uint64_t i = 0; i < v.walk; ++i)
+    for (uint64_t c = 0; c < v.n; ++c) out[i * v.n + c] = v(i, c);
+  return out;
+}
 
 class Adi final : public GeneratedWorkload {
  public:
@@ -32,7 +82,9 @@ class Adi final : public GeneratedWorkload {
   std::string description() const override { return "PolyBench ADI: row sweeps (a row per thread), column sweeps"; }
   WorkloadInfo info() const override {
     return {false, false, "PolyBench/GPU (two-level paper ADI)",
-            n_ ? std::to_string(n_) + " x " + std::to_string(n_) + " floats, " + std::to_string(steps_) + " steps" : "",
+            n_ ? std::to_string(n_) + " x " + std::to_string(n_) + " floats, " + std::to_string(steps_) + " steps" +
+                     (walk_ < n_ ? ", sweeps over the first " + std::to_string(walk_) : std::string())
+               : "",
             "", kPublishedCtas,
             "PolyBench/GPU adi.cu (STANDARD_DATASET N = 1024): every kernel's grid1.x = ceil(N / DIM_THREAD_BLOCK_X "
             "256) = 4 CTAs"};
@@ -40,14 +92,25 @@ class Adi final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t n = by_scale(scale, 32u, 128u, 1024u), steps = by_scale(scale, 1u, 2u, 2u);
+    const uint32_t n = 1024, walk = by_scale(scale, 2u, 64u, n), steps = by_scale(scale, 1u, 1u, 2u);
     Rng rng(mix_seed(seed, "adi"));
-    const uint64_t nn = uint64_t{n} * n;
-    std::vector<float> a = uniform_floats(rng, nn, 0.0f, 0.25f), b = uniform_floats(rng, nn, 2.0f, 3.0f);
-    std::vector<float> x = uniform_floats(rng, nn);
-    n_ = n, steps_ = steps, a0_ = share(a), b0_ = share(b), x0_ = share(x);
-    const Addr a_base = layout_.array(mem, "A", a), b_base = layout_.array(mem, "B", b);
-    const Addr x_base = layout_.array(mem, "X", x);
+    Touched<float> a = touched_floats(rng, n, walk, 0.0f, 0.25f), b = touched_floats(rng, n, walk, 2.0f, 3.0f);
+    Touched<float> x = touched_floats(rng, n, walk, 0.0f, 1.0f);
+    n_ = n, walk_ = walk, steps_ = steps;
+    a0_ = std::make_shared<const Touched<float>>(a), b0_ = std::make_shared<const Touched<float>>(b);
+    x0_ = std::make_shared<const Touched<float>>(x);
+    // The whole arrays (walk = n), or only their touched part written into reserved regions.
+    const auto place = [&](const std::string& name, const Touched<float>& v) {
+      std::vector<float> row(n);
+      if (walk == n) return layout_.array(mem, name, v.cols);
+      const Addr base = layout_.reserve(name, uint64_t{n} * n * 4, 4);
+      for (uint64_t i = 0; i < n; ++i) {
+        for (uint64_t j = 0; j < v.row_length(i); ++j) row[j] = v(i, j);
+        layout_.write(mem, name, base + i * n * 4, row.data(), v.row_length(i) * 4);
+      }
+      return base;
+    };
+    const Addr a_base = place("A", a), b_base = place("B", b), x_base = place("X", x);
     const auto at = [n](Addr base, uint64_t r, uint64_t c) { return base + 4 * (r * n + c); };
 
     // Kernels 1 and 4 (elimination), 2 and 5 (last element), 3 and 6 (back substitution).
@@ -84,28 +147,24 @@ class Adi final : public GeneratedWorkload {
     // element is written once per sweep).
     for (uint32_t t = 0; t < steps; ++t) {
       for (uint64_t r = 0; r < n; ++r) {  // row elimination
-        for (uint64_t k = 1; k < n; ++k) {
-          const uint64_t e = r * n + k;
-          x[e] -= x[e - 1] * a[e] / b[e - 1];
-          b[e] -= a[e] * a[e] / b[e - 1];
+        for (uint64_t k = 1; k < walk; ++k) {
+          x(r, k) -= x(r, k - 1) * a(r, k) / b(r, k - 1);
+          b(r, k) -= a(r, k) * a(r, k) / b(r, k - 1);
         }
       }
-      auto x1 = share(x), b1 = share(b);
+      auto x1 = share(row_part(x)), b1 = share(row_part(b));  // (r, k) at r * walk + k
       for (uint64_t r = 0; r < n; ++r) {  // row back substitution
-        x[r * n + n - 1] /= b[r * n + n - 1];
-        for (uint64_t k = n - 1; k-- > 0;) {
-          const uint64_t e = r * n + k;
-          x[e] = (x[e] - a[e + 1] * x[e + 1]) / b[e];
-        }
+        x(r, walk - 1) /= b(r, walk - 1);
+        for (uint64_t k = walk - 1; k-- > 0;) x(r, k) = (x(r, k) - a(r, k + 1) * x(r, k + 1)) / b(r, k);
       }
-      auto x2 = share(x);
+      auto x2 = share(row_part(x));
       add_kernel("adi_kernel1", n, [=](WarpStream& s, const WarpCoords& w) {
         const uint32_t m = w.mask_below(n);
         const auto r = [&](uint32_t l) { return w.global_id(l); };
         s.alu(tid1, w.mask_below(UINT64_MAX));
         s.alu(guard1, w.mask_below(UINT64_MAX));
         s.alu(addr1, m);
-        for (uint64_t k = 1; k < n; ++k) {
+        for (uint64_t k = 1; k < walk; ++k) {
           s.load(e_ldx, m, [&](uint32_t l) { return at(x_base, r(l), k); });
           s.load(e_ldxp, m, [&](uint32_t l) { return at(x_base, r(l), k - 1); });
           s.load(e_lda, m, [&](uint32_t l) { return at(a_base, r(l), k); });
@@ -113,27 +172,29 @@ class Adi final : public GeneratedWorkload {
           s.alu(e_mul, m);
           s.alu(e_div, m);
           s.alu(e_sub, m);
-          s.store(e_stx, m, [&](uint32_t l) { return LaneWrite{at(x_base, r(l), k), bits((*x1)[r(l) * n + k])}; });
+          s.store(e_stx, m, [&](uint32_t l) { return LaneWrite{at(x_base, r(l), k), bits((*x1)[r(l) * walk + k])}; });
           s.load(e_lda2, m, [&](uint32_t l) { return at(a_base, r(l), k); });
           s.load(e_ldb, m, [&](uint32_t l) { return at(b_base, r(l), k); });
           s.load(e_ldbp2, m, [&](uint32_t l) { return at(b_base, r(l), k - 1); });
           s.alu(e_mul2, m);
           s.alu(e_div2, m);
           s.alu(e_sub2, m);
-          s.store(e_stb, m, [&](uint32_t l) { return LaneWrite{at(b_base, r(l), k), bits((*b1)[r(l) * n + k])}; });
+          s.store(e_stb, m, [&](uint32_t l) { return LaneWrite{at(b_base, r(l), k), bits((*b1)[r(l) * walk + k])}; });
           s.alu(loop1, m);
         }
         s.exit(exit1);
       });
       add_kernel("adi_kernel2", n, [=](WarpStream& s, const WarpCoords& w) {
         const uint32_t m = w.mask_below(n);
-        const auto e = [&](uint32_t l) { return w.global_id(l) * n + n - 1; };
+        const auto e = [&](uint32_t l) { return w.global_id(l) * n + walk - 1; };
         s.alu(tid2, w.mask_below(UINT64_MAX));
         s.alu(guard2, w.mask_below(UINT64_MAX));
         s.load(l_ldx, m, [&](uint32_t l) { return x_base + 4 * e(l); });
         s.load(l_ldb, m, [&](uint32_t l) { return b_base + 4 * e(l); });
         s.alu(l_div, m);
-        s.store(l_stx, m, [&](uint32_t l) { return LaneWrite{x_base + 4 * e(l), bits((*x2)[e(l)])}; });
+        s.store(l_stx, m, [&](uint32_t l) {
+          return LaneWrite{x_base + 4 * e(l), bits((*x2)[w.global_id(l) * walk + walk - 1])};
+        });
         s.exit(exit2);
       });
       add_kernel("adi_kernel3", n, [=](WarpStream& s, const WarpCoords& w) {
@@ -142,36 +203,32 @@ class Adi final : public GeneratedWorkload {
         s.alu(tid3, w.mask_below(UINT64_MAX));
         s.alu(guard3, w.mask_below(UINT64_MAX));
         s.alu(addr3, m);
-        for (uint64_t k = n - 1; k-- > 0;) {
+        for (uint64_t k = walk - 1; k-- > 0;) {
           s.load(s_ldx, m, [&](uint32_t l) { return at(x_base, r(l), k); });
           s.load(s_lda, m, [&](uint32_t l) { return at(a_base, r(l), k + 1); });
           s.load(s_ldxn, m, [&](uint32_t l) { return at(x_base, r(l), k + 1); });
           s.load(s_ldb, m, [&](uint32_t l) { return at(b_base, r(l), k); });
           s.alu(s_fma, m);
           s.alu(s_div, m);
-          s.store(s_stx, m, [&](uint32_t l) { return LaneWrite{at(x_base, r(l), k), bits((*x2)[r(l) * n + k])}; });
+          s.store(s_stx, m, [&](uint32_t l) { return LaneWrite{at(x_base, r(l), k), bits((*x2)[r(l) * walk + k])}; });
           s.alu(loop3, m);
         }
         s.exit(exit3);
       });
 
-      for (uint64_t i = 1; i < n; ++i) {  // column elimination
+      for (uint64_t i = 1; i < walk; ++i) {  // column elimination
         for (uint64_t c = 0; c < n; ++c) {
-          const uint64_t e = i * n + c;
-          x[e] -= x[e - n] * a[e] / b[e - n];
-          b[e] -= a[e] * a[e] / b[e - n];
+          x(i, c) -= x(i - 1, c) * a(i, c) / b(i - 1, c);
+          b(i, c) -= a(i, c) * a(i, c) / b(i - 1, c);
         }
       }
-      auto x3 = share(x), b3 = share(b);
-      for (uint64_t c = 0; c < n; ++c) x[(n - 1) * n + c] /= b[(n - 1) * n + c];
-      for (uint64_t i = n - 1; i-- > 0;) {  // column back substitution
-        for (uint64_t c = 0; c < n; ++c) {
-          const uint64_t e = i * n + c;
-          x[e] = (x[e] - a[e + n] * x[e + n]) / b[e];
-        }
+      auto x3 = share(column_part(x)), b3 = share(column_part(b));  // (i, c) at i * n + c
+      for (uint64_t c = 0; c < n; ++c) x(walk - 1, c) /= b(walk - 1, c);
+      for (uint64_t i = walk - 1; i-- > 0;) {  // column back substitution
+        for (uint64_t c = 0; c < n; ++c) x(i, c) = (x(i, c) - a(i + 1, c) * x(i + 1, c)) / b(i, c);
       }
-      auto x4 = share(x);
-      for (uint64_t i = 1; i < n; ++i) {
+      auto x4 = share(column_part(x));
+      for (uint64_t i = 1; i < walk; ++i) {
         add_kernel("adi_kernel4", n, [=](WarpStream& s, const WarpCoords& w) {
           const uint32_t m = w.mask_below(n);
           const auto c = [&](uint32_t l) { return w.global_id(l); };
@@ -197,7 +254,7 @@ class Adi final : public GeneratedWorkload {
       }
       add_kernel("adi_kernel5", n, [=](WarpStream& s, const WarpCoords& w) {
         const uint32_t m = w.mask_below(n);
-        const auto e = [&](uint32_t l) { return uint64_t{n - 1} * n + w.global_id(l); };
+        const auto e = [&](uint32_t l) { return uint64_t{walk - 1} * n + w.global_id(l); };
         s.alu(tid5, w.mask_below(UINT64_MAX));
         s.alu(guard5, w.mask_below(UINT64_MAX));
         s.load(m_ldx, m, [&](uint32_t l) { return x_base + 4 * e(l); });
@@ -206,7 +263,7 @@ class Adi final : public GeneratedWorkload {
         s.store(m_stx, m, [&](uint32_t l) { return LaneWrite{x_base + 4 * e(l), bits((*x4)[e(l)])}; });
         s.exit(exit5);
       });
-      for (uint64_t i = n - 1; i-- > 0;) {
+      for (uint64_t i = walk - 1; i-- > 0;) {
         add_kernel("adi_kernel6", n, [=](WarpStream& s, const WarpCoords& w) {
           const uint32_t m = w.mask_below(n);
           const auto c = [&](uint32_t l) { return w.global_id(l); };
@@ -226,34 +283,47 @@ class Adi final : public GeneratedWorkload {
   }
 
  protected:
-  // The same sweeps in double. A line is a row (element (line, k) at line*N + k) or a column
-  // (at k*N + line); X and B after the last step.
+  // The same sweeps in double, over the first `walk` elements of each line. A line is a row
+  // (element (line, k) at line*N + k) or a column (at k*N + line); X and B after the last step,
+  // where the sweeps touched them (the rest is not initialised in memory).
   void check(ResultCheck& c) const override {
-    const uint64_t n = n_;
-    const std::vector<double> a(a0_->begin(), a0_->end());
-    std::vector<double> b(b0_->begin(), b0_->end()), x(x0_->begin(), x0_->end());
-    const auto sweep = [&](uint64_t line_stride, uint64_t k_stride) {
+    const uint64_t n = n_, walk = walk_;
+    const Touched<double> a(*a0_);
+    Touched<double> b(*b0_), x(*x0_);
+    const auto sweep = [&](bool rows) {
       for (uint64_t line = 0; line < n; ++line) {
-        const auto e = [&](uint64_t k) { return line * line_stride + k * k_stride; };
-        for (uint64_t k = 1; k < n; ++k) {
-          x[e(k)] -= x[e(k - 1)] * a[e(k)] / b[e(k - 1)];
-          b[e(k)] -= a[e(k)] * a[e(k)] / b[e(k - 1)];
+        const auto e = [&](Touched<double>& v, uint64_t k) -> double& { return rows ? v(line, k) : v(k, line); };
+        const auto ea = [&](uint64_t k) { return rows ? a(line, k) : a(k, line); };
+        for (uint64_t k = 1; k < walk; ++k) {
+          e(x, k) -= e(x, k - 1) * ea(k) / e(b, k - 1);
+          e(b, k) -= ea(k) * ea(k) / e(b, k - 1);
         }
-        x[e(n - 1)] /= b[e(n - 1)];
-        for (uint64_t k = n - 1; k-- > 0;) x[e(k)] = (x[e(k)] - a[e(k + 1)] * x[e(k + 1)]) / b[e(k)];
+        e(x, walk - 1) /= e(b, walk - 1);
+        for (uint64_t k = walk - 1; k-- > 0;) e(x, k) = (e(x, k) - ea(k + 1) * e(x, k + 1)) / e(b, k);
       }
     };
     for (uint32_t t = 0; t < steps_; ++t) {
-      sweep(n, 1);  // rows
-      sweep(1, n);  // columns
+      sweep(true);
+      sweep(false);
     }
-    c.close("X", x, 1e-4, 1e-6);
-    c.close("B", b);
+    // The touched elements of X and B, as c.close compares (X: 1e-4 relative, 1e-6 absolute).
+    const auto close = [&](const char* region, const Touched<double>& want, double rel, double abs) {
+      const std::vector<float> got = c.read<float>(region);
+      if (got.size() != n * n) return c.fail(std::string(region) + ": " + std::to_string(got.size()) + " elements");
+      const auto good = [&](size_t e) {
+        return e % n >= walk && e / n >= walk ? true
+                                              : std::fabs(got[e] - want(e / n, e % n)) <= abs + rel * std::fabs(want(e / n, e % n));
+      };
+      c.each(region, got.size(), good,
+             [&](size_t e) { return std::to_string(got[e]) + ", expected " + std::to_string(want(e / n, e % n)); });
+    };
+    close("X", x, 1e-4, 1e-6);
+    close("B", b, 1e-4, 1e-5);
   }
 
  private:
-  uint32_t n_ = 0, steps_ = 0;
-  Shared<float> a0_, b0_, x0_;
+  uint32_t n_ = 0, walk_ = 0, steps_ = 0;
+  std::shared_ptr<const Touched<float>> a0_, b0_, x0_;
 };
 
 }  // namespace

@@ -19,6 +19,12 @@
 // 16 x 18 x 20 boxes = 23040 atoms = 90 CTAs of 8 warps, the 6 per SM that fill gtx480's 15 SMs
 // (7^3 boxes of 8 atoms launched 11); the per-thread loop is 27 boxes x 4 atoms (was x 8). Test
 // stays one CTA (4^3 boxes, 256 atoms); full is 24 x 24 x 20 boxes, 180 CTAs.
+// Published grid (issue 21): CoMD's default input (mycommand.c: nx = ny = nz = 20 FCC unit cells,
+// 4 atoms each) is 32000 atoms, which CoMD-CUDA's thread-per-atom kernel runs as ceil(32000 /
+// 128) = 250 CTAs of 128 threads, 1000 warps = 125 of our CTAs of 256 (declared): it fills
+// gtx480 (90 CTAs of 8 warps), but not qv100 (640) or a100 (864), where 1000 warps are 20 % and
+// 14 % of the warp slots. So on a device whose fill exceeds 125 CTAs, small runs CoMD's own 32000
+// atoms (20 x 20 x 20 boxes of 4, 125 CTAs); gtx480 keeps 16 x 18 x 20 boxes (90 CTAs).
 #include <array>
 #include <cmath>
 
@@ -32,6 +38,9 @@ namespace {
 constexpr uint32_t kPerBox = 4;
 constexpr uint32_t kMaxAtoms = 64;  // CoMD-CUDA's MAXATOMS: slots per link cell in each array
 constexpr float kSigma = 1.0f, kEps = 1.0f, kCut = 2.5f;
+// CoMD's default 20^3 FCC unit cells (32000 atoms) in our CTAs of 256 threads, one per atom.
+constexpr uint32_t kCoMDDefaultAtoms = 20 * 20 * 20 * 4;
+constexpr uint32_t kPublishedCtas = (kCoMDDefaultAtoms + kCtaThreads - 1) / kCtaThreads;
 
 class Comd final : public GeneratedWorkload {
  public:
@@ -43,12 +52,15 @@ class Comd final : public GeneratedWorkload {
                            std::to_string(dims_[0]) + " x " + std::to_string(dims_[1]) + " x " +
                            std::to_string(dims_[2]) + " boxes"
                      : "",
-            ""};
+            "", kPublishedCtas,
+            "CoMD's default input (nx = ny = nz = 20 FCC cells, 32000 atoms): CoMD-CUDA's LJ_Force_thread_atom "
+            "on ceil(32000 / THREAD_ATOM_CTA 128) = 250 CTAs of 128 threads = 125 of our CTAs of 256"};
   }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const Dims nb = by_scale(scale, Dims{4, 4, 4}, Dims{16, 18, 20}, Dims{24, 24, 20});
+    Dims nb = by_scale(scale, Dims{4, 4, 4}, Dims{16, 18, 20}, Dims{24, 24, 20});
+    if (scale == WorkloadScale::kSmall && fill_ctas(8) > kPublishedCtas) nb = Dims{20, 20, 20};  // CoMD's 32000 atoms
     const uint32_t boxes = nb[0] * nb[1] * nb[2], atoms = boxes * kPerBox;
     Rng rng(mix_seed(seed, "comd"));
     std::vector<float> r(uint64_t{atoms} * 3);

@@ -42,7 +42,14 @@ class Hotspot final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t n = by_scale(scale, 160u, 256u, 1024u), steps = by_scale(scale, 1u, 8u, 20u);
+    uint32_t n = by_scale(scale, 160u, 256u, 1024u), steps = by_scale(scale, 1u, 8u, 20u);
+    // Small on a device that 256 x 256 (256 CTAs a step) does not fill (issue 21): the least grid
+    // that does (fill_square_side: qv100 416 x 416, a100 480 x 480), with the steps cut
+    // so that the cell-steps stay about small's 256 x 256 x 8 (qv100 3, a100 2).
+    if (scale == WorkloadScale::kSmall && uint64_t{n} * n / kCtaThreads < fill_ctas(8)) {
+      n = fill_square_side(fill_ctas(8));
+      steps = std::max(1u, static_cast<uint32_t>(8.0 * 256 * 256 / (static_cast<double>(n) * n) + 0.5));
+    }
     Rng rng(mix_seed(seed, "hotspot"));
     std::vector<float> t = uniform_floats(rng, uint64_t{n} * n, 323.0f, 343.0f);
     auto p = share(uniform_floats(rng, uint64_t{n} * n, 0.0f, 0.002f));

@@ -62,6 +62,10 @@ class Rng {
   double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
   float unitf() { return static_cast<float>(unit()); }
   double normal();  // standard normal (Box-Muller)
+  // static_cast<float>(normal() * scale), scale > 0: the same float from the same draws, at
+  // about half normal()'s cost (Box-Muller's cos, most of it, by a polynomial; libm's value
+  // instead wherever the polynomial's error could move the rounding to float).
+  float normal_float(double scale);
   // The value unit() returns n calls from now (unit_at(0) is the next one), without drawing it,
   // and skipping n draws: a workload that fills a large array in order can compute only the
   // elements it touches, with the values a sequential fill gives (TruncatedMatrix).
@@ -231,6 +235,16 @@ using Shared = std::shared_ptr<const std::vector<T>>;
 template <typename T>
 Shared<T> share(std::vector<T> v) {
   return std::make_shared<const std::vector<T>>(std::move(v));
+}
+
+// The side of the least square grid, one thread per cell in CTAs of 8 warps, whose CTAs number at
+// least `fill_ctas` (Workload::fill_ctas(8): one wave that fills the device), rounded up to a
+// multiple of 32 (a warp's row segment): qv100's 640 give 416 (676 CTAs), a100's 864 give 480
+// (900). For the stencils (hotspot, srad) on a device that their small grid does not fill.
+inline uint32_t fill_square_side(uint32_t fill_ctas) {
+  uint32_t side = 32;
+  while (uint64_t{side} * side < uint64_t{fill_ctas} * kCtaThreads) side += 32;
+  return side;
 }
 
 // n uniform floats in [lo, hi).

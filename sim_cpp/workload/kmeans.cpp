@@ -91,7 +91,7 @@ class Kmeans final : public GeneratedWorkload {
     for (uint32_t p = 0; p < np; ++p) {
       const uint64_t c = rng.below(nc);
       for (uint32_t f = 0; f < nf; ++f) {
-        (*feat)[uint64_t{p} * nf + f] = centre[c * nf + f] + static_cast<float>(rng.normal() * 1.5);
+        (*feat)[uint64_t{p} * nf + f] = centre[c * nf + f] + rng.normal_float(1.5);  // float(normal() * 1.5)
       }
     }
     np_ = np, nf_ = nf, nc_ = nc, kf_ = kf, feat_ = feat;

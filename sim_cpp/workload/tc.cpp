@@ -5,6 +5,12 @@
 //   count[v] = the sum
 // The lanes' merges have data-dependent lengths and addresses (the warp runs until its longest
 // lane is done). The check counts triangles with a hash set.
+// Grid (issue 21): GraphBIG's gpu_TriangleCount (triangle_count.cu) launches its kernels on
+// num_block = ceil(n / num_thread_per_block) CTAs of num_thread_per_block = min(n,
+// maxThreadsPerBlock 1024) threads; its run (RUN_ARGS --dataset dataset/small, ref_output: 1000
+// vertices, 29790 edges) launches 1 CTA of 1000 threads, 32 warps. Ours are CTAs of 256, in which
+// those 1000 threads are ceil(1000 / 256) = 4 CTAs: declared (published_ctas), below gtx480's 90
+// CTA slots. Small's 2048 vertices launch 8.
 #include <algorithm>
 #include <set>
 
@@ -15,11 +21,18 @@
 namespace l1d::sim::wl {
 namespace {
 
+// GraphBIG's one CTA of 1000 threads at its dataset/small, in our CTAs of 256 threads.
+constexpr uint32_t kGraphBigCtas = (1000 + kCtaThreads - 1) / kCtaThreads;
+
 class Tc final : public GraphWorkload {
  public:
   std::string name() const override { return "tc"; }
   std::string description() const override { return "triangle counting by sorted-list intersection (Kronecker graph)"; }
-  WorkloadInfo graph_info() const override { return {true, false, "GraphBIG (TC)", "", ""}; }
+  WorkloadInfo graph_info() const override {
+    return {true, false, "GraphBIG (TC)", "", "", kGraphBigCtas,
+            "GraphBIG gpu_TriangleCount: ceil(n / min(n, 1024)) CTAs of min(n, 1024) threads; its dataset/small "
+            "(1000 vertices) launches 1 CTA of 1000 threads = ceil(1000 / 256) = 4 of our CTAs of 256"};
+  }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
