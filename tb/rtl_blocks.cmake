@@ -156,18 +156,15 @@ target_compile_options(tb_main PRIVATE ${PROJECT_WARNINGS} ${TEST_CODE_OPT})
 target_link_libraries(tb_main PUBLIC verilator_runtime GTest::gtest)
 
 # The testbenches' precompiled header: GoogleTest, fmt, the Verilator runtime and common/config.h
-# (tb/testbench.h) take 1.3-1.8 of a testbench's 3-8 CPU-s at -O1 (2026-11-27); tb/testbench.h
-# itself (its fixture, ports and scoreboard templates) and common/address.h, which 35 and 12 of
-# the 37 testbenches include, are in it too (docs/performance.md, "make test's build", 2026-11-29). It is built with
+# (tb/testbench.h) take 1.3-1.8 of a testbench's 3-8 CPU-s at -O1 (2026-11-27). It is built with
 # the testbenches' options and usage requirements: GCC uses it only when they match, and a
 # mismatch is a -Winvalid-pch error under -Werror. _tb_pch(<target>) makes a testbench reuse it.
 add_library(tb_pch OBJECT ${RTL_BUILD_DIR}/pch_host.cpp)
 target_compile_options(tb_pch PRIVATE ${PROJECT_WARNINGS} ${TEST_CODE_OPT})
 target_link_libraries(tb_pch PRIVATE tb_main golden common fmt::fmt GTest::gtest)
 target_precompile_headers(tb_pch PRIVATE <gtest/gtest.h> <fmt/format.h> <verilated.h> <algorithm> <array>
-                          <bit> <cstdint> <filesystem> <iostream> <memory> <optional> <ostream> <random>
-                          <string> <type_traits> <utility> <vector> ${CMAKE_SOURCE_DIR}/common/config.h
-                          ${CMAKE_SOURCE_DIR}/common/address.h ${CMAKE_SOURCE_DIR}/tb/testbench.h)
+                          <cstdint> <filesystem> <iostream> <memory> <random> <string> <vector>
+                          ${CMAKE_SOURCE_DIR}/common/config.h)
 if(RTL_TRACE)
   target_precompile_headers(tb_pch PRIVATE <verilated_fst_c.h>)
 endif()
