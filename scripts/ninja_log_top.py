@@ -39,7 +39,7 @@ KINDS = [
     ("gen library", r"CMakeFiles/gen\.dir/.*\.o$"),
     ("golden/common/trace/verilated_l1 libraries", r"CMakeFiles/(golden|common|trace|verilated_l1[^/]*)\.dir/.*\.o$"),
     ("tools' mains", r"CMakeFiles/(gpusim|dcgen|l1-golden-demo|trace_fuzz|workload-table|gpusim_bench)\.dir/.*\.o$"),
-    ("archives", r"\.a$"),
+    ("archives", r"\.a$|^/usr/bin/(ar|ranlib) |cmake -E rm -f lib"),
     ("links", r"(^|/)bin/[^/]+$"),
     ("gtest discovery", r"_tests\.cmake$|GoogleTestAddTests|TEST_TARGET="),
 ]
@@ -75,7 +75,8 @@ def read_ninja_log(build):
 
 
 def read_cpu_log(path):
-    """{output: (user + sys, wall)}: the last line of each output."""
+    """{output: (user + sys, wall)}: the last line of each output (a custom command's key is its
+    command line: a step of several commands has several lines)."""
     cpu = {}
     if not path or not os.path.exists(path):
         return cpu
@@ -108,13 +109,16 @@ def summarize(build, cpu_log):
     rows = []
     for s, e, outs in steps:
         dur = (e - s) / 1000.0
-        main = sorted(outs, key=lambda o: (not o.endswith(".o"), o))[0]
+        main = sorted(outs, key=lambda o: (not o.endswith(".o"), kind_of(o) == "other", o))[0]
         k = kind_of(main)
         c = cpu_of(outs, build, cpu)
         kinds[k][0] += 1
         kinds[k][1] += dur
-        kinds[k][2] += c or 0.0
         rows.append((dur, c, k, main))
+    # CPU by kind from the CPU log's own lines (a custom command is logged by its command line,
+    # which names its tool: verilate.sh, yosys_check.sh, dcgen, ar ...), not through the steps.
+    for key, (c, _wall) in cpu.items():
+        kinds[kind_of(key)][2] += c
     t0 = min(s for s, _, _ in steps) if steps else 0
     t1 = max(e for _, e, _ in steps) if steps else 0
     cpu_total = sum(v[0] for v in cpu.values())
