@@ -31,32 +31,29 @@ LAZY_MUTANTS ?= OFF
 # GEOMETRIES_64 lists the 64-way presets whose l1d_top the build makes (L1D_TOP_GEOMETRIES_64:
 # qv100-accelsim, qv100, a100, separated by ';'; make lockstep-geometries-64).
 GEOMETRIES_64 ?=
-# STAGED_SECTOR=ON also builds the staged l1d_top in sector mode (L1D_TOP_STAGED_SECTOR:
-# tb/block_configs/gtx480_staged_sector.yaml; make lockstep-staged-sector).
-STAGED_SECTOR ?= OFF
+# The staged l1d_top's generated configurations (tb/staged_configs.cmake, one line each; the names
+# are read from there): sector, onmiss, block, gpgpusim. STAGED_<NAME>=ON also builds the staged
+# l1d_top of tb/block_configs/gtx480_staged_<name>.yaml (L1D_TOP_STAGED_<NAME>; make
+# lockstep-staged-<name>): STAGED_SECTOR (sector mode), STAGED_ONMISS (allocation on_miss),
+# STAGED_BLOCK (on_miss and mshr_merge block), STAGED_GPGPUSIM (gtx480-gpgpusim's whole L1, bypass_path
+# direct included).
+STAGED_CONFIGS := $(shell sed -n 's/^ *"\([a-z0-9_]*\)|.*/\1/p' tb/staged_configs.cmake)
+STAGED_NAMES   := $(shell echo $(STAGED_CONFIGS) | tr a-z A-Z)
+STAGED_OPTIONS  = $(foreach n,$(STAGED_NAMES),-DL1D_TOP_STAGED_$(n)=$(or $(STAGED_$(n)),OFF))
 # STAGED_SECTOR_MUTANTS=ON also builds the staged sector-mode l1d_top's assertion mutants
 # (RTL_STAGED_SECTOR_MUTANTS: tb/mutants/l1d_top_staged_sector.txt; make mutants-staged-sector; make
 # test-slow builds them with ALL_NETLISTS).
 STAGED_SECTOR_MUTANTS ?= OFF
-# STAGED_ONMISS=ON also builds the staged l1d_top with allocation on_miss (L1D_TOP_STAGED_ONMISS:
-# tb/block_configs/gtx480_staged_onmiss.yaml; make lockstep-staged-onmiss).
-STAGED_ONMISS ?= OFF
-# STAGED_BLOCK=ON also builds the staged l1d_top with on_miss and mshr_merge block (L1D_TOP_STAGED_BLOCK:
-# tb/block_configs/gtx480_staged_block.yaml; make lockstep-staged-block).
-STAGED_BLOCK ?= OFF
 # STAGED_ONMISS_MUTANTS=ON / STAGED_BLOCK_MUTANTS=ON also build the staged on_miss / block l1d_top's
 # assertion mutants (RTL_STAGED_ONMISS_MUTANTS, RTL_STAGED_BLOCK_MUTANTS: tb/mutants/l1d_top_staged_onmiss.txt,
 # l1d_top_staged_block.txt; make mutants-staged-onmiss, mutants-staged-block; make test-slow builds
 # them with ALL_NETLISTS).
 STAGED_ONMISS_MUTANTS ?= OFF
 STAGED_BLOCK_MUTANTS ?= OFF
-# STAGED_GPGPUSIM=ON also builds the staged l1d_top of gtx480-gpgpusim's whole L1, bypass_path direct
-# included (L1D_TOP_STAGED_GPGPUSIM: tb/block_configs/gtx480_staged_gpgpusim.yaml; make lockstep-staged-gpgpusim).
-STAGED_GPGPUSIM ?= OFF
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
 	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) -DRTL_LAZY_MUTANTS=$(LAZY_MUTANTS) \
-	  -DL1D_TOP_GEOMETRIES_64='$(GEOMETRIES_64)' -DL1D_TOP_STAGED_SECTOR=$(STAGED_SECTOR) -DL1D_TOP_STAGED_ONMISS=$(STAGED_ONMISS) -DL1D_TOP_STAGED_BLOCK=$(STAGED_BLOCK) -DL1D_TOP_STAGED_GPGPUSIM=$(STAGED_GPGPUSIM) \
+	  -DL1D_TOP_GEOMETRIES_64='$(GEOMETRIES_64)' $(STAGED_OPTIONS) \
 	  -DRTL_STAGED_SECTOR_MUTANTS=$(STAGED_SECTOR_MUTANTS) -DRTL_STAGED_ONMISS_MUTANTS=$(STAGED_ONMISS_MUTANTS) \
 	  -DRTL_STAGED_BLOCK_MUTANTS=$(STAGED_BLOCK_MUTANTS) $(CMAKE_EXTRA) >/dev/null
 
@@ -147,34 +144,16 @@ mutants-staged-block:
 	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_block_mutants
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(block_|staged_block_)'
 
-# Sector mode on the staged pipe (contract 14, 16.5) in lockstep with golden: a build with the
-# gtx480_staged_sector model, then six make run workloads x the policies its LRU model serves.
-.PHONY: lockstep-staged-sector
-lockstep-staged-sector:
-	@$(MAKE) --no-print-directory build STAGED_SECTOR=ON
-	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_staged_sector$$'
-
-# Allocation on_miss on the staged pipe (contract 13.1, 16.5) in lockstep with golden: a build with the
-# gtx480_staged_onmiss model, then six make run workloads x the policies its LRU model serves.
-.PHONY: lockstep-staged-onmiss
-lockstep-staged-onmiss:
-	@$(MAKE) --no-print-directory build STAGED_ONMISS=ON
-	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_staged_onmiss$$'
-
-# On_miss and merging by line on the staged pipe (contract 13.3, 16.5) in lockstep with golden: a build
-# with the gtx480_staged_block model, then six make run workloads x the policies its LRU model serves.
-.PHONY: lockstep-staged-block
-lockstep-staged-block:
-	@$(MAKE) --no-print-directory build STAGED_BLOCK=ON
-	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_staged_block$$'
-
-# gtx480-gpgpusim's whole L1 on the staged pipe (on_miss, block, direct; contract 16.5) in lockstep with
-# golden: a build with the gtx480_staged_gpgpusim model, then six make run workloads x the policies its
-# LRU model serves (two-level's B-mode loads take the direct path).
-.PHONY: lockstep-staged-gpgpusim
-lockstep-staged-gpgpusim:
-	@$(MAKE) --no-print-directory build STAGED_GPGPUSIM=ON
-	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_staged_gpgpusim$$'
+# The staged pipe's generated configurations (contract 16.5) in lockstep with golden:
+# make lockstep-staged-<name> (sector: sector mode, contract 14; onmiss: allocation on_miss, 13.1;
+# block: on_miss and merging by line, 13.3; gpgpusim: gtx480-gpgpusim's whole L1, the direct path
+# included, 13.6) builds with the gtx480_staged_<name> model (STAGED_<NAME>=ON), then runs
+# l1.lockstep_staged_<name>: six make run workloads x the policies its LRU model serves, in lockstep
+# and with statistics equal to golden's (tb/staged_configs.cmake; docs/verilated-l1.md).
+.PHONY: $(addprefix lockstep-staged-,$(STAGED_CONFIGS))
+$(addprefix lockstep-staged-,$(STAGED_CONFIGS)): lockstep-staged-%:
+	@$(MAKE) --no-print-directory build STAGED_$(shell echo $* | tr a-z A-Z)=ON
+	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_staged_$*$$'
 
 # The conventional L1 (dcgen --variant conventional, docs/synthesis.md's policy-overhead row) in
 # lockstep with the golden model's staged gtx480 at the baseline policy (fixed 128 B, LRU, no

@@ -135,47 +135,19 @@ if(L1D_TOP_LAZY)
   _l1d_top_config_model(gtx480_lazy "gtx480, qv100-accelsim options, write allocation" gtx480_accelsim_lazy.yaml)
 endif()
 
-# The staged l1d_top in sector mode (contract 14 on the pipe of contract 16, 16.5 "Sector mode"):
-# tb/block_configs/gtx480_staged_sector.yaml, gtx480's geometry with gtx1080.yaml's L1 options.
-# The staged pipe has sector mode's logic only when generated for it, so staged configurations with
-# l1.sector true run on this model (verilated_l1.cpp rtl_key) and no other; l1.lockstep_staged_sector
-# (make lockstep-staged-sector) runs workloads on it in lockstep. Its own model: Verilator and the
-# compiler take minutes, so it is off in make test.
-option(L1D_TOP_STAGED_SECTOR "build the staged l1d_top of gtx480 in sector mode (tb/block_configs/gtx480_staged_sector.yaml)" OFF)
-if(L1D_TOP_STAGED_SECTOR)
-  _l1d_top_config_model(gtx480_staged_sector "gtx480, staged pipe, sector mode" gtx480_staged_sector.yaml)
-endif()
-
-# The staged l1d_top with allocation on_miss (contract 13.1 on the pipe of contract 16, 16.5
-# "Allocation on miss"): tb/block_configs/gtx480_staged_onmiss.yaml, gtx480-gpgpusim's L1 with merging
-# stall. The staged pipe has the reservation logic only when generated for on_miss, so staged
-# configurations with l1.allocation on_miss run on this model (verilated_l1.cpp rtl_key) and no other;
-# l1.lockstep_staged_onmiss (make lockstep-staged-onmiss) runs workloads on it in lockstep. Its own
-# model: Verilator and the compiler take minutes, so it is off in make test.
-option(L1D_TOP_STAGED_ONMISS "build the staged l1d_top of gtx480-gpgpusim's L1 with allocation on_miss (tb/block_configs/gtx480_staged_onmiss.yaml)" OFF)
-if(L1D_TOP_STAGED_ONMISS)
-  _l1d_top_config_model(gtx480_staged_onmiss "gtx480-gpgpusim L1, staged pipe, allocation on_miss" gtx480_staged_onmiss.yaml)
-endif()
-
-# The staged l1d_top with allocation on_miss and merging by line (contract 13.1, 13.3 on the pipe of
-# contract 16, 16.5 "Merging by line"): tb/block_configs/gtx480_staged_block.yaml, gtx480-gpgpusim's L1
-# with loads through the L1. Staged configurations with l1.mshr_merge block run on this model
-# (verilated_l1.cpp rtl_key); l1.lockstep_staged_block (make lockstep-staged-block). Off in make test.
-option(L1D_TOP_STAGED_BLOCK "build the staged l1d_top of gtx480-gpgpusim's L1 with on_miss and mshr_merge block (tb/block_configs/gtx480_staged_block.yaml)" OFF)
-if(L1D_TOP_STAGED_BLOCK)
-  _l1d_top_config_model(gtx480_staged_block "gtx480-gpgpusim L1, staged pipe, on_miss, mshr_merge block" gtx480_staged_block.yaml)
-endif()
-
-# gtx480-gpgpusim's whole L1 on the staged pipe: on_miss, merging by line and bypass_path direct
-# (contract 13.1, 13.3, 13.6 on the pipe of contract 16; 16.5 "The direct path"):
-# tb/block_configs/gtx480_staged_gpgpusim.yaml. The staged pipe answers the LDST unit's store query
-# only when generated for direct, so staged configurations with l1.bypass_path direct run on this
-# model (verilated_l1.cpp rtl_key); l1.lockstep_staged_gpgpusim (make lockstep-staged-gpgpusim). Off in
-# make test.
-option(L1D_TOP_STAGED_GPGPUSIM "build the staged l1d_top of gtx480-gpgpusim's whole L1 (tb/block_configs/gtx480_staged_gpgpusim.yaml)" OFF)
-if(L1D_TOP_STAGED_GPGPUSIM)
-  _l1d_top_config_model(gtx480_staged_gpgpusim "gtx480-gpgpusim L1, staged pipe, on_miss, block, direct" gtx480_staged_gpgpusim.yaml)
-endif()
+# The staged l1d_top's other generated configurations (tb/staged_configs.cmake, one line each:
+# sector mode, allocation on_miss, merging by line, gtx480-gpgpusim's whole L1 with the direct
+# path): the staged pipe has a mode's logic only when generated for it, so staged configurations
+# with that mode run on its model (verilated_l1.cpp rtl_key) and no other; l1.lockstep_staged_<name>
+# (make lockstep-staged-<name>) runs workloads on it in lockstep. Each is a model of its own, which
+# Verilator and the compiler take minutes for, so each is off by default and in make test
+# (-DL1D_TOP_STAGED_<NAME>=ON).
+foreach(_sc_line ${L1D_TOP_STAGED_CONFIGS})
+  staged_config("${_sc_line}" _sc)
+  if(L1D_TOP_STAGED_${_sc_UPPER})
+    _l1d_top_config_model(gtx480_staged_${_sc_NAME} "${_sc_WHAT}, staged pipe" gtx480_staged_${_sc_NAME}.yaml)
+  endif()
+endforeach()
 
 # The gate-level l1d_top (gpusim --l1 netlist, docs/rtl-verification.md "Gate-level lockstep"): the
 # Yosys netlist (synth/yosys_check.sh: generic cells; the SRAM black boxes l1d_data_sram,

@@ -1,0 +1,63 @@
+# The staged l1d_top's generated configurations beyond gtx480_staged.yaml (included from
+# CMakeLists.txt): one line each. The staged pipe has a mode's logic only when generated for it
+# (contract 16.5), so each of these is a model of its own, which the staged configurations with
+# that mode run on (verilated_l1.cpp rtl_key) and no other; docs/verilated-l1.md says what each
+# covers. A line
+#
+#   <name>|<what the model is>|<policies>|<counters some run must count>|<label>
+#
+# gives, for tb/block_configs/gtx480_staged_<name>.yaml:
+#   option L1D_TOP_STAGED_<NAME>      (OFF: Verilator and the compiler take minutes per model, so
+#                                      none of them is in make test's build), the Makefile's
+#                                      STAGED_<NAME>=ON and `make lockstep-staged-<name>`
+#   model Vl1d_top_gtx480_staged_<name> (sim_cpp/verilated/verilated_l1.cmake), with the option
+#   rtl.lint.staged_<name>            its l1d_top lints clean (always; seconds)
+#   l1.lockstep_staged_<name>         with the option: the six make run workloads x <policies> at
+#                                      test scale in lockstep (each counter of <counters>, space
+#                                      separated, positive in some run), then the same points
+#                                      with --l1 verilated and statistics equal to golden's;
+#                                      <label> (empty or slow) is its ctest label
+#   l1.lockstep_staged_<name>_wide    with the option, label slow: the same at small scale on
+#                                      atax, bfs and kmeans
+# A new staged configuration is its YAML file and one line here (the Makefile reads the names
+# from this file). Its assertion mutants (RTL_STAGED_<NAME>_MUTANTS, CMakeLists.txt
+# _config_top_mutants) and coverage models (tb/coverage.cmake users in CMakeLists.txt) are
+# separate: not every configuration has them.
+set(L1D_TOP_STAGED_CONFIGS
+    "sector|gtx480 in sector mode (gtx1080.yaml's L1 options)|baseline,agcb,two-level,pcal,pcal-bto|l1.sector_misses l1.partial_hits|"
+    "onmiss|gtx480-gpgpusim's L1 with allocation on_miss (merging stall)|baseline,dycache,agcb,two-level,pcal,pcal-bto|l1.pending_hits|"
+    "block|gtx480-gpgpusim's L1 with on_miss and mshr_merge block|baseline,dycache,agcb,two-level,pcal,pcal-bto,elastic32,elastic64|l1.widening_reads|"
+    "gpgpusim|gtx480-gpgpusim's whole L1, bypass_path direct included|baseline,dycache,agcb,two-level,pcal,pcal-bto,elastic32,elastic64|ldst.direct_loads|slow"
+)
+
+# staged_config(<line> <prefix>): the fields of one line of L1D_TOP_STAGED_CONFIGS as
+# <prefix>_NAME, _UPPER (the name in capitals, as in the option), _WHAT, _POLICIES, _POSITIVE (a
+# list), _LABEL and _YAML (the configuration file's path).
+macro(staged_config line prefix)
+  string(REPLACE "|" ";" _sc_fields "${line}")
+  list(LENGTH _sc_fields _sc_n)
+  if(NOT _sc_n EQUAL 5)
+    message(FATAL_ERROR "tb/staged_configs.cmake: '${line}' has ${_sc_n} fields; a line is name|what|policies|counters|label")
+  endif()
+  list(GET _sc_fields 0 ${prefix}_NAME)
+  list(GET _sc_fields 1 ${prefix}_WHAT)
+  list(GET _sc_fields 2 ${prefix}_POLICIES)
+  list(GET _sc_fields 3 ${prefix}_POSITIVE)
+  list(GET _sc_fields 4 ${prefix}_LABEL)
+  string(REPLACE " " ";" ${prefix}_POSITIVE "${${prefix}_POSITIVE}")
+  string(TOUPPER ${${prefix}_NAME} ${prefix}_UPPER)
+  set(${prefix}_YAML ${CMAKE_SOURCE_DIR}/tb/block_configs/gtx480_staged_${${prefix}_NAME}.yaml)
+  if(NOT EXISTS ${${prefix}_YAML})
+    message(FATAL_ERROR "tb/staged_configs.cmake: staged configuration '${${prefix}_NAME}' has no file ${${prefix}_YAML}")
+  endif()
+  if(NOT ${prefix}_LABEL MATCHES "^(slow)?$")
+    message(FATAL_ERROR "tb/staged_configs.cmake: '${${prefix}_NAME}' has label '${${prefix}_LABEL}'; allowed: empty or slow")
+  endif()
+endmacro()
+
+# The options, declared here so that every user of the list sees them.
+foreach(_sc_line ${L1D_TOP_STAGED_CONFIGS})
+  staged_config("${_sc_line}" _sc)
+  option(L1D_TOP_STAGED_${_sc_UPPER}
+         "build the staged l1d_top of ${_sc_WHAT} (tb/block_configs/gtx480_staged_${_sc_NAME}.yaml)" OFF)
+endforeach()
