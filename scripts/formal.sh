@@ -174,6 +174,31 @@ induct() {
   grep -q "Induction step proven: SUCCESS" "$log"
 }
 
+# coi HARNESS ONLY: the Yosys commands that cut the design down to the cone of influence of the
+# kept $assert and $assume cells before the proof (docs/rtl-verification.md, "Cone of influence").
+# `sat` and write_smt2 encode every cell of the module, also logic that no kept assertion or
+# assumption reads. opt_clean removes a cell only when no output bit of it reaches a port, a kept
+# wire or an $assert/$assume/$cover cell, so the same traces violate the same kept assertions: the
+# proof and each mutant's counterexample are unchanged, the problem smaller.
+# - With ONLY (a mutant: every other assertion deleted after opt -fast): opt_clean drops the
+#   deleted assertions' cones.
+# - l1d_mshr_fv: a word-level cell is kept whole for one read bit; each of its 8 request words is
+#   134 bits (the 5-bit id the assertions read, the warp bit and a 128-bit byte mask nothing reads),
+#   one $dffe each and 134-bit read $muxes. simplemap splits gates, $mux and flops into single-bit
+#   cells (same init values, same undef model), whose unread bits opt_clean then removes: depth 8
+#   748 694 SAT variables -> 317 767.
+# Elsewhere nothing: the other harnesses have no such words (simplemap; opt_clean gave 1-3 % more
+# variables), and a reordered problem can cost MiniSat more (repl, depth 5: 9.3 CPU-s as it is,
+# 29.7 with simplemap, 34.0 with opt_clean alone, which removed nothing; 2026-11-29, load 18).
+coi() {
+  local harness=$1 only=$2
+  if [ "$harness" = mshr ]; then
+    echo "simplemap; opt_clean;"
+  elif [ -n "$only" ]; then
+    echo "opt_clean;"
+  fi
+}
+
 # run HARNESS DEPTH RTLDIR LOG [ONLY]: 0 when the bounded proof holds (with ONLY: of that one
 # assertion, every other $assert cell deleted; the script fails if there is no such assertion).
 run() {
@@ -201,7 +226,7 @@ run() {
   # of them at every step.
   [ -z "$only" ] || keep="select -assert-min 1 t:\$assert n:*$only %i; delete t:\$assert n:*$only %d;"
   local script="read_verilog -sv -formal $defs $files; prep -flatten -top $top; memory_map; opt -fast; async2sync;"
-  script+=" $keep select -list t:\$assert;"
+  script+=" $keep $(coi "$harness" "$only") select -list t:\$assert;"
   if [[ " issue fill walk tagrd " == *" $harness "* ]]; then
     # yosys-smtbmc: registers without reset start free, as -set-init-undef makes them for sat.
     "$yosys" -p "$script dffunmap; write_smt2 -wires $log.smt2" >"$log" 2>&1 || return 1
