@@ -50,6 +50,7 @@ STAGED_BLOCK ?= OFF
 # them with ALL_NETLISTS).
 STAGED_ONMISS_MUTANTS ?= OFF
 STAGED_BLOCK_MUTANTS ?= OFF
+STAGED_GPGPUSIM_MUTANTS ?= OFF
 # STAGED_GPGPUSIM=ON also builds the staged l1d_top of gtx480-gpgpusim's whole L1, bypass_path direct
 # included (L1D_TOP_STAGED_GPGPUSIM: tb/block_configs/gtx480_staged_gpgpusim.yaml; make lockstep-staged-gpgpusim).
 STAGED_GPGPUSIM ?= OFF
@@ -58,7 +59,7 @@ configure: deps
 	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) -DRTL_LAZY_MUTANTS=$(LAZY_MUTANTS) \
 	  -DL1D_TOP_GEOMETRIES_64='$(GEOMETRIES_64)' -DL1D_TOP_STAGED_SECTOR=$(STAGED_SECTOR) -DL1D_TOP_STAGED_ONMISS=$(STAGED_ONMISS) -DL1D_TOP_STAGED_BLOCK=$(STAGED_BLOCK) -DL1D_TOP_STAGED_GPGPUSIM=$(STAGED_GPGPUSIM) \
 	  -DRTL_STAGED_SECTOR_MUTANTS=$(STAGED_SECTOR_MUTANTS) -DRTL_STAGED_ONMISS_MUTANTS=$(STAGED_ONMISS_MUTANTS) \
-	  -DRTL_STAGED_BLOCK_MUTANTS=$(STAGED_BLOCK_MUTANTS) $(CMAKE_EXTRA) >/dev/null
+	  -DRTL_STAGED_BLOCK_MUTANTS=$(STAGED_BLOCK_MUTANTS) -DRTL_STAGED_GPGPUSIM_MUTANTS=$(STAGED_GPGPUSIM_MUTANTS) $(CMAKE_EXTRA) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -146,6 +147,15 @@ mutants-staged-block:
 	@$(MAKE) --no-print-directory configure STAGED_BLOCK_MUTANTS=ON
 	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_block_mutants
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(block_|staged_block_)'
+
+# The direct path's store search on the staged pipe (gtx480-gpgpusim's whole L1): StagedStorePendingFound_A
+# and lockstep's store_pending comparison against the mutants of tb/mutants/l1d_top_staged_gpgpusim.txt,
+# the unmutated model silent (docs/rtl-verification.md): only the mutant testbench is built.
+.PHONY: mutants-staged-gpgpusim
+mutants-staged-gpgpusim:
+	@$(MAKE) --no-print-directory configure STAGED_GPGPUSIM_MUTANTS=ON
+	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_gpgpusim_mutants
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(direct_|staged_gpgpusim_)'
 
 # Sector mode on the staged pipe (contract 14, 16.5) in lockstep with golden: a build with the
 # gtx480_staged_sector model, then six make run workloads x the policies its LRU model serves.
