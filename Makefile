@@ -361,7 +361,9 @@ formal: configure
 
 # The staged l1d_top as a whole (scripts/formal_staged_top.sh; docs/rtl-verification.md "The staged
 # l1d_top as a whole"): its 34 control assertions to depth 14, the two payload-holding ones to depth
-# 8 (about 10 GB of memory), and two mutants it must find. About 12 CPU-minutes.
+# 8 (about 10 GB of memory), and two mutants it must find; the top generated for allocation on_miss
+# (FV_TOP_CONFIG=onmiss) to depth 12 and its mutant onmiss_res_no_fwd. About 12 CPU-minutes, and the
+# on_miss part's (docs/rtl-verification.md).
 .PHONY: formal-top
 formal-top: configure
 	@cmake --build $(BUILD) --target dcgen
@@ -369,6 +371,8 @@ formal-top: configure
 	@scripts/formal_staged_top.sh $(BUILD)/bin/dcgen 8 held
 	@FV_TOP_MUTANT=c_set_of_a scripts/formal_staged_top.sh $(BUILD)/bin/dcgen 8
 	@FV_TOP_MUTANT=m2_no_squash scripts/formal_staged_top.sh $(BUILD)/bin/dcgen 8
+	@FV_TOP_CONFIG=onmiss scripts/formal_staged_top.sh $(BUILD)/bin/dcgen 12 control
+	@FV_TOP_CONFIG=onmiss FV_TOP_MUTANT=onmiss_res_no_fwd scripts/formal_staged_top.sh $(BUILD)/bin/dcgen 8
 
 # make waves BLOCK=l1d_tag_mask: run the block's testbench with FST tracing and open GTKWave.
 waves:
