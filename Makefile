@@ -50,12 +50,16 @@ STAGED_SECTOR_MUTANTS ?= OFF
 # them with ALL_NETLISTS).
 STAGED_ONMISS_MUTANTS ?= OFF
 STAGED_BLOCK_MUTANTS ?= OFF
+# STAGED_GPGPUSIM_MUTANTS=ON also builds the direct path's store-search mutants of the staged
+# gtx480-gpgpusim l1d_top (RTL_STAGED_GPGPUSIM_MUTANTS: tb/mutants/l1d_top_staged_gpgpusim.txt; make
+# mutants-staged-gpgpusim).
+STAGED_GPGPUSIM_MUTANTS ?= OFF
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
 	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) -DRTL_LAZY_MUTANTS=$(LAZY_MUTANTS) \
 	  -DL1D_TOP_GEOMETRIES_64='$(GEOMETRIES_64)' $(STAGED_OPTIONS) \
 	  -DRTL_STAGED_SECTOR_MUTANTS=$(STAGED_SECTOR_MUTANTS) -DRTL_STAGED_ONMISS_MUTANTS=$(STAGED_ONMISS_MUTANTS) \
-	  -DRTL_STAGED_BLOCK_MUTANTS=$(STAGED_BLOCK_MUTANTS) $(CMAKE_EXTRA) >/dev/null
+	  -DRTL_STAGED_BLOCK_MUTANTS=$(STAGED_BLOCK_MUTANTS) -DRTL_STAGED_GPGPUSIM_MUTANTS=$(STAGED_GPGPUSIM_MUTANTS) $(CMAKE_EXTRA) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -143,6 +147,15 @@ mutants-staged-block:
 	@$(MAKE) --no-print-directory configure STAGED_BLOCK_MUTANTS=ON
 	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_block_mutants
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(block_|staged_block_)'
+
+# The direct path's store search on the staged pipe (gtx480-gpgpusim's whole L1): StagedStorePendingFound_A
+# and lockstep's store_pending comparison against the mutants of tb/mutants/l1d_top_staged_gpgpusim.txt,
+# the unmutated model silent (docs/rtl-verification.md): only the mutant testbench is built.
+.PHONY: mutants-staged-gpgpusim
+mutants-staged-gpgpusim:
+	@$(MAKE) --no-print-directory configure STAGED_GPGPUSIM_MUTANTS=ON
+	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_gpgpusim_mutants
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(direct_|staged_gpgpusim_)'
 
 # The staged pipe's generated configurations (contract 16.5) in lockstep with golden:
 # make lockstep-staged-<name> (sector: sector mode, contract 14; onmiss: allocation on_miss, 13.1;
@@ -330,7 +343,9 @@ formal: configure
 
 # The staged l1d_top as a whole (scripts/formal_staged_top.sh; docs/rtl-verification.md "The staged
 # l1d_top as a whole"): its 34 control assertions to depth 14, the two payload-holding ones to depth
-# 8 (about 10 GB of memory), and two mutants it must find. About 12 CPU-minutes.
+# 8 (about 10 GB of memory), and two mutants it must find; the top generated for allocation on_miss
+# (FV_TOP_CONFIG=onmiss) to depth 12 and its mutant onmiss_res_no_fwd. About 12 CPU-minutes, and the
+# on_miss part's (docs/rtl-verification.md).
 .PHONY: formal-top
 formal-top: configure
 	@cmake --build $(BUILD) --target dcgen
@@ -338,6 +353,8 @@ formal-top: configure
 	@scripts/formal_staged_top.sh $(BUILD)/bin/dcgen 8 held
 	@FV_TOP_MUTANT=c_set_of_a scripts/formal_staged_top.sh $(BUILD)/bin/dcgen 8
 	@FV_TOP_MUTANT=m2_no_squash scripts/formal_staged_top.sh $(BUILD)/bin/dcgen 8
+	@FV_TOP_CONFIG=onmiss scripts/formal_staged_top.sh $(BUILD)/bin/dcgen 12 control
+	@FV_TOP_CONFIG=onmiss FV_TOP_MUTANT=onmiss_res_no_fwd scripts/formal_staged_top.sh $(BUILD)/bin/dcgen 8
 
 # make waves BLOCK=l1d_tag_mask: run the block's testbench with FST tracing and open GTKWave.
 waves:

@@ -16,9 +16,15 @@
 //   assumptions by the script (chformal -assert2assume), with TopCfgStable_A.
 // Everything else is free: request ids, warps, PCs, masks, data, core valid in any cycle, memory
 // ready and responses (to pending entries) in any cycle, kernel starts and ends, occupancy.
+// OnMiss 1 (scripts/formal_staged_top.sh FV_TOP_CONFIG=onmiss, on the RTL of
+// formal/fv_top_staged_onmiss.yaml, generated for allocation on_miss): cfg_alloc_i 1 (a load miss
+// reserves its place, contract 13.1, 16.5) and cfg_write_i 2 (write-evict: on_miss keeps no dirty
+// state), the rest as above.
 `default_nettype none
 
-module l1d_top_staged_fv (
+module l1d_top_staged_fv #(
+  parameter bit OnMiss = 1'b0
+) (
   input logic          clk_i,
   input logic          core_req_valid_i,
   input logic [31:0]   core_req_id_i,
@@ -66,9 +72,9 @@ module l1d_top_staged_fv (
     .cfg_opportunistic_i(1'b0),
     .cfg_keep_large_i(1'b0),
     .cfg_line_fetch_i(1'b0),
-    .cfg_write_i(2'd0),
+    .cfg_write_i(OnMiss ? 2'd2 : 2'd0),
     .cfg_kernel_end_inv_i(1'b0),
-    .cfg_alloc_i(1'b0),
+    .cfg_alloc_i(OnMiss),
     .cfg_merge_i(2'd0),
     .cfg_sector_i(1'b0),
     .core_req_valid_i,

@@ -22,9 +22,10 @@ jobs=${3:-2}
 # COVERAGE_TOPS: what to measure (single: rtl/'s single-cycle l1d_top; staged: the staged pipe of
 # tb/block_configs/gtx480_staged.yaml, reported in BUILD_DIR/coverage/staged/; repl: l1d_repl_state's
 # testbench on FIFO, BIP, DIP and AgeLRU, tb/block_configs/repl_*.yaml, in BUILD_DIR/coverage/repl/<policy>/;
-# sector, onmiss, block: the staged pipe generated for sector mode, allocation on_miss, and on_miss with
-# merging by line, tb/block_configs/gtx480_staged_<top>.yaml, in BUILD_DIR/coverage/staged_<top>/: not in
-# the default list, three more coverage models).
+# sector, onmiss, block, gpgpusim: the staged pipe generated for sector mode, allocation on_miss, on_miss
+# with merging by line, and gtx480-gpgpusim's whole L1 (on_miss, block and bypass_path direct's store
+# query), tb/block_configs/gtx480_staged_<top>.yaml, in BUILD_DIR/coverage/staged_<top>/: not in the
+# default list, four more coverage models).
 tops=${COVERAGE_TOPS:-single staged repl}
 workloads=(vecadd atax mvt bfs spmv kmeans)
 policies=(baseline dycache agcb two-level pcal)
@@ -35,8 +36,8 @@ for t in $tops; do
     single) targets+=(gpusim_cov tb_l1d_top_cov) ;;
     staged) targets+=(gpusim_staged_cov tb_l1d_top_staged_cov) ;;
     repl) targets+=(tb_l1d_repl_state_cov) ;;
-    sector|onmiss|block) targets+=(gpusim_staged_${t}_cov tb_l1d_top_staged_${t}_cov) ;;
-    *) echo "coverage: COVERAGE_TOPS: $t is not single, staged, repl, sector, onmiss or block" >&2; exit 2 ;;
+    sector|onmiss|block|gpgpusim) targets+=(gpusim_staged_${t}_cov tb_l1d_top_staged_${t}_cov) ;;
+    *) echo "coverage: COVERAGE_TOPS: $t is not single, staged, repl, sector, onmiss, block or gpgpusim" >&2; exit 2 ;;
   esac
 done
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
@@ -104,11 +105,13 @@ fi
 # "mixed" and "burst" with kernel ends). Waivers: the staged top's, and the lines of
 # scripts/coverage_waivers_staged_options.txt whose first field (tops, comma-separated) names this one.
 declare -A opt_policies=([sector]="baseline agcb two-level pcal pcal-bto" [onmiss]="baseline dycache agcb two-level pcal pcal-bto"
-                         [block]="baseline dycache agcb two-level pcal pcal-bto elastic32 elastic64")
+                         [block]="baseline dycache agcb two-level pcal pcal-bto elastic32 elastic64"
+                         [gpgpusim]="baseline dycache agcb two-level pcal pcal-bto elastic32 elastic64")
 declare -A opt_tests=([sector]=L1dTopStagedSector.LockstepEveryPolicy [onmiss]=L1dTopStagedOnMiss.LockstepEveryPolicy
-                      [block]=L1dTopStagedBlock.LockstepEveryPolicy)
+                      [block]=L1dTopStagedBlock.LockstepEveryPolicy
+                      [gpgpusim]=L1dTopStaged.LockstepDirectPathAnswers)  # the store query's answers, two-level
 lru_policies=("${policies[@]}")
-for t in sector onmiss block; do
+for t in sector onmiss block gpgpusim; do
   [[ " $tops " == *" $t "* ]] || continue
   read -r -a policies <<<"${opt_policies[$t]}"
   matrix "$out/staged_$t" "$build/bin/gpusim_staged_${t}_cov" --config "$root/tb/block_configs/gtx480_staged_$t.yaml"

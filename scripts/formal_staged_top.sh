@@ -12,6 +12,11 @@
 #                            only the assertion that file names for it (PART is ignored); exit 0
 #                            only if that assertion fails within DEPTH cycles
 #   FV_TOP_LOG=FILE ...      keep Yosys' log
+#   FV_TOP_CONFIG=onmiss ... the staged top generated for allocation on_miss instead
+#                            (formal/fv_top_staged_onmiss.yaml: gate_small_staged's geometry, on_miss,
+#                            write_evict; the harness's OnMiss 1 drives cfg_alloc_i 1, cfg_write_i 2):
+#                            its reservation assertions (Staged*Reserv*_A) beside the others; FV_TOP_MUTANT
+#                            then names a mutant of tb/mutants/l1d_top_staged_onmiss.txt
 #
 # Why two parts: no control assertion reads a data bit, but the two payload assertions read the
 # miss queue's 1 481-bit entries, so they pull every data path into the problem. With them removed,
@@ -25,7 +30,7 @@
 # -enable_undef did not fit in 12 GB at depth 3).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 1 ] || { sed -n '2,16p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,19p' "$0" >&2; exit 2; }
 dcgen=$1 depth=${2:-14} part=${3:-control}
 [[ "$depth" =~ ^[1-9][0-9]*$ ]] || { echo "formal_staged_top: DEPTH '$depth' is not a positive integer" >&2; exit 2; }
 held="n:*TopMemReqHeld_A n:*MqHeldUntilReady_A %u"
@@ -34,13 +39,17 @@ case "$part" in
   held) keep="delete t:\$assert $held %d" ;;
   *) echo "formal_staged_top: PART '$part' is not one of: control, held" >&2; exit 2 ;;
 esac
+case "${FV_TOP_CONFIG:-staged}" in
+  staged) config=$root/tb/configs/gate_small_staged.yaml mutants=$root/tb/mutants/l1d_top_staged.txt on_miss=0 ;;
+  onmiss) config=$root/formal/fv_top_staged_onmiss.yaml mutants=$root/tb/mutants/l1d_top_staged_onmiss.txt on_miss=1 ;;
+  *) echo "formal_staged_top: FV_TOP_CONFIG '$FV_TOP_CONFIG' is not one of: staged, onmiss" >&2; exit 2 ;;
+esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$dcgen" --config "$root/tb/configs/gate_small_staged.yaml" --out "$tmp/rtl" >/dev/null \
+"$dcgen" --config "$config" --out "$tmp/rtl" >/dev/null \
   || { echo "formal_staged_top: dcgen failed"; exit 1; }
 mutant=${FV_TOP_MUTANT:-}
 if [ -n "$mutant" ]; then
-  mutants=$root/tb/mutants/l1d_top_staged.txt
   target=$(grep "^$mutant @@" "$mutants" | awk -F ' @@ ' '{print $2}')
   [ -n "$target" ] || { echo "formal_staged_top: no mutant '$mutant' in $mutants" >&2; exit 2; }
   keep="delete t:\$assert n:*$target %d"
@@ -57,6 +66,7 @@ log=${FV_TOP_LOG:-$tmp/yosys.log}
 contracts="n:*TopCfgStable_A n:*TopMemRespMshrInRange_A %u n:*MshrRespPending_A %u"
 files=$(ls "$rtl"/*_pkg.sv 2>/dev/null; ls "$rtl"/*.sv | grep -v '_pkg\.sv$')
 script="read_verilog -sv -formal $(echo $files) $root/formal/l1d_top_staged_fv.sv"
+script+="; chparam -set OnMiss $on_miss l1d_top_staged_fv"
 script+="; prep -flatten -top l1d_top_staged_fv; memory_map; opt -fast; async2sync"
 script+="; select -assert-count 3 t:\$assert $contracts %i; chformal -assert2assume t:\$assert $contracts %i"
 script+="; $keep; opt_clean; techmap; opt -fast; opt_clean"
@@ -71,7 +81,7 @@ if grep -q "SAT proof finished - no model found: SUCCESS" "$log"; then
     echo "formal_staged_top: mutant $mutant NOT found: ${n:-?} assertions hold for $depth cycles ($secs s wall)"
     exit 1
   fi
-  echo "formal_staged_top: PASS ($part): ${n:-?} assertions hold for $depth cycles from reset ($secs s wall)"
+  echo "formal_staged_top: PASS (${FV_TOP_CONFIG:-staged} $part): ${n:-?} assertions hold for $depth cycles from reset ($secs s wall)"
   exit 0
 fi
 if grep -q "SAT proof finished - model found: FAIL" "$log"; then
@@ -79,7 +89,7 @@ if grep -q "SAT proof finished - model found: FAIL" "$log"; then
     echo "formal_staged_top: mutant $mutant found: $target fails within $depth cycles ($secs s wall)"
     exit 0
   fi
-  echo "formal_staged_top: FAIL ($part) within $depth cycles (a counterexample)"
+  echo "formal_staged_top: FAIL (${FV_TOP_CONFIG:-staged} $part) within $depth cycles (a counterexample)"
   echo "formal_staged_top: FV_TOP_LOG=FILE keeps the log with the counterexample"
   exit 1
 fi

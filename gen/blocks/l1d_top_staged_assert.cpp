@@ -53,6 +53,7 @@ void Top::staged_assertions() {
   });
   if (staged_onmiss_) staged_onmiss_assertions();
   if (staged_block_) staged_block_assertions();
+  if (staged_direct_) staged_direct_assertions();
 }
 
 // Allocation on miss (contract 16.5, "Allocation on miss"): every MSHR entry's reservation kept
@@ -163,6 +164,68 @@ void Top::staged_block_assertions() {
     v.assert_comb("StagedFillFifoAtLastRead_A",
                   rsp_fills.eq(last).land((!rsp_fills).lor(!queued[rsp_entry]))
                       .land((!mshr_release).lor(queued[m2_entry_q])));
+  });
+}
+
+// The direct path's store query (contract 13.6, 16.5 "The direct path"): the stores accepted at the
+// core port and not yet sent to memory, kept in the verification region as up to kWatch lines, each
+// with how many of its stores are inside (+1 at a store's acceptance, -1 at a memory request of a
+// store to that line; a line with none frees its place, a store to a line not held takes the first
+// free place, or none when all are taken). Kept from the ports alone, not from the places
+// store_pending_o searches (l1d_issue's FIFOs, T, M1, M2, C, D, the miss queue's ring), so a place
+// the search leaves out or mis-keys shows. Sound because every store leaves by exactly one memory
+// request of a store (direct runs without dirty state: no write-back is a store, none is absorbed):
+// a line's count never exceeds its stores inside (a departure with the count at 0 is not counted).
+void Top::staged_direct_assertions() {
+  constexpr unsigned kWatch = 8, kCount = 8;  // lines watched; up to 255 stores of one line inside
+  m.verification("Assertion of the direct path's store query (bypass_path direct); not synthesized.",
+                 [&](Scope& v) {
+    Expr arrive = v.logic("sva_st_arrive");
+    v.assign(arrive, req_valid & req_ready & req_store);
+    Expr arrive_line = v.logic("sva_st_arrive_line", line_bits_);
+    v.assign(arrive_line, req_addr.slice(addr_bits_ - 1, 7));
+    Expr depart = v.logic("sva_st_depart");
+    v.assign(depart, mem_valid_o & mem_ready & mem_store_o);
+    Expr lines = v.logic("sva_st_line_q", kWatch * line_bits_);
+    Expr counts = v.logic("sva_st_count_q", kWatch * kCount);
+    Expr held = v.logic("sva_st_held", kWatch);    // the place holds stores
+    Expr same = v.logic("sva_st_same", kWatch);    // ... of the accepted store's line
+    Expr gone = v.logic("sva_st_gone", kWatch);    // ... of the line a store request to memory leaves
+    Expr asked = v.logic("sva_st_asked", kWatch);  // ... of the queried line
+    Expr take = v.logic("sva_st_take", kWatch);    // the first free place (one bit at most)
+    Expr seen = v.logic("sva_st_seen");
+    const auto line_of = [&](const Expr& e) { return lines.part(e * line_bits_, line_bits_); };
+    v.always_comb({{held, zeros()}, {same, zeros()}, {gone, zeros()}, {asked, zeros()}, {take, zeros()},
+                   {seen, bit(false)}},
+                  [&](Block& b) {
+      b.for_("e", 0, Expr(kWatch), [&](Block& be, const Expr& e) {
+        be.assign(held[e], counts.part(e * kCount, kCount).ne(zeros()));
+        be.assign(same[e], arrive.land(held[e]).land(line_of(e).eq(arrive_line)));
+        be.assign(gone[e], depart.land(held[e]).land(line_of(e).eq(mem_line_o)));
+        be.assign(asked[e], held[e].land(line_of(e).eq(sd_query_q_)));
+        be.if_((!held[e]).land(!seen), [&](Block& t) {
+          t.assign(take[e], bit(true));
+          t.assign(seen, bit(true));
+        });
+      });
+    });
+    Expr place = v.logic("sva_st_place", kWatch);  // where the accepted store is counted
+    v.assign(place, mux(red_or(same), same, mux(arrive, take, zeros())));
+    v.always_ff({{counts, zeros()}}, [&](Block& b) {
+      b.for_("e", 0, Expr(kWatch), [&](Block& be, const Expr& e) {
+        be.assign(counts.part(e * kCount, kCount),
+                  counts.part(e * kCount, kCount) + cast(kCount, place[e]) - cast(kCount, gone[e]));
+      });
+    });
+    v.always_ff_noreset([&](Block& b) {
+      b.for_("e", 0, Expr(kWatch), [&](Block& be, const Expr& e) {
+        be.if_(place[e].land(!held[e]), [&](Block& t) { t.assign(line_of(e), arrive_line); });
+      });
+    });
+    v.comment("A store accepted and not yet sent to memory is found: store_pending_o (about the state after");
+    v.comment("the last edge, for the line registered at it) is 1 whenever a watched line with stores inside");
+    v.comment("is the queried one.");
+    v.assert_comb("StagedStorePendingFound_A", (!red_or(asked)).lor(sd_pending_o_));
   });
 }
 
