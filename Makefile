@@ -53,10 +53,13 @@ STAGED_BLOCK_MUTANTS ?= OFF
 # STAGED_GPGPUSIM=ON also builds the staged l1d_top of gtx480-gpgpusim's whole L1, bypass_path direct
 # included (L1D_TOP_STAGED_GPGPUSIM: tb/block_configs/gtx480_staged_gpgpusim.yaml; make lockstep-staged-gpgpusim).
 STAGED_GPGPUSIM ?= OFF
+# STAGED_JIPS=ON also builds the staged l1d_top of gtx1080-jips's whole L1, sector merging and bypass_path
+# direct included (L1D_TOP_STAGED_JIPS: tb/block_configs/gtx1080_staged_jips.yaml; make lockstep-staged-jips).
+STAGED_JIPS ?= OFF
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
 	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) -DRTL_LAZY_MUTANTS=$(LAZY_MUTANTS) \
-	  -DL1D_TOP_GEOMETRIES_64='$(GEOMETRIES_64)' -DL1D_TOP_STAGED_SECTOR=$(STAGED_SECTOR) -DL1D_TOP_STAGED_ONMISS=$(STAGED_ONMISS) -DL1D_TOP_STAGED_BLOCK=$(STAGED_BLOCK) -DL1D_TOP_STAGED_GPGPUSIM=$(STAGED_GPGPUSIM) \
+	  -DL1D_TOP_GEOMETRIES_64='$(GEOMETRIES_64)' -DL1D_TOP_STAGED_SECTOR=$(STAGED_SECTOR) -DL1D_TOP_STAGED_ONMISS=$(STAGED_ONMISS) -DL1D_TOP_STAGED_BLOCK=$(STAGED_BLOCK) -DL1D_TOP_STAGED_GPGPUSIM=$(STAGED_GPGPUSIM) -DL1D_TOP_STAGED_JIPS=$(STAGED_JIPS) \
 	  -DRTL_STAGED_SECTOR_MUTANTS=$(STAGED_SECTOR_MUTANTS) -DRTL_STAGED_ONMISS_MUTANTS=$(STAGED_ONMISS_MUTANTS) \
 	  -DRTL_STAGED_BLOCK_MUTANTS=$(STAGED_BLOCK_MUTANTS) $(CMAKE_EXTRA) >/dev/null
 
@@ -175,6 +178,14 @@ lockstep-staged-block:
 lockstep-staged-gpgpusim:
 	@$(MAKE) --no-print-directory build STAGED_GPGPUSIM=ON
 	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_staged_gpgpusim$$'
+
+# gtx1080-jips's whole L1 on the staged pipe (sector, sector merging, direct; contract 16.5) in lockstep
+# with golden: a build with the gtx1080_staged_jips model, then six make run workloads x the policies its
+# LRU model serves in sector mode (two-level's B-mode loads take the direct path).
+.PHONY: lockstep-staged-jips
+lockstep-staged-jips:
+	@$(MAKE) --no-print-directory build STAGED_JIPS=ON
+	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_staged_jips$$'
 
 # The conventional L1 (dcgen --variant conventional, docs/synthesis.md's policy-overhead row) in
 # lockstep with the golden model's staged gtx480 at the baseline policy (fixed 128 B, LRU, no

@@ -177,6 +177,16 @@ if(L1D_TOP_STAGED_GPGPUSIM)
   _l1d_top_config_model(gtx480_staged_gpgpusim "gtx480-gpgpusim L1, staged pipe, on_miss, block, direct" gtx480_staged_gpgpusim.yaml)
 endif()
 
+# gtx1080-jips's whole L1 on the staged pipe: sector mode, merging by sector and bypass_path direct
+# (contract 14, 13.6 on the pipe of contract 16; 16.5 "Merging by sector"), on gtx1080-jips's geometry
+# (48 ways of 4 sets): tb/block_configs/gtx1080_staged_jips.yaml. Staged configurations with
+# l1.mshr_merge sector run on this model (verilated_l1.cpp rtl_key); l1.lockstep_staged_jips (make
+# lockstep-staged-jips). Off in make test.
+option(L1D_TOP_STAGED_JIPS "build the staged l1d_top of gtx1080-jips's whole L1 (tb/block_configs/gtx1080_staged_jips.yaml)" OFF)
+if(L1D_TOP_STAGED_JIPS)
+  _l1d_top_config_model(gtx1080_staged_jips "gtx1080-jips L1, staged pipe, sector, sector merging, direct" gtx1080_staged_jips.yaml)
+endif()
+
 # The gate-level l1d_top (gpusim --l1 netlist, docs/rtl-verification.md "Gate-level lockstep"): the
 # Yosys netlist (synth/yosys_check.sh: generic cells; the SRAM black boxes l1d_data_sram,
 # l1d_ram_1r1w, l1d_sram_1rw and l1d_sram_1r1w stay instances, and Verilator takes their
