@@ -977,7 +977,7 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   // a configuration: gen/blocks/block.h rtl_written_state; the loader allows it only with sector true and
   // write_through). mshr_merge sector needs sector true (the loader refuses it without).
   // The staged l1d_top runs sector mode generated for it (contract 16.5, "Sector mode"), with on_fill
-  // and merging stall (below) and no write allocation (its written bits are the single-cycle array's).
+  // and merging stall or sector (below) and no write allocation (its written bits are the single-cycle array's).
   if (c.write_allocate != WriteAllocate::kNone && c.pipeline == L1Pipeline::kStaged)
     return "l1.write_allocate: " + to_string(c.write_allocate) + " with l1.pipeline: staged";
   // carveout adaptive: the single-cycle l1d_top's cfg_set_bits_i over arrays of the largest L1's sets
@@ -993,9 +993,7 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   if (c.allocation != AllocationPolicy::kOnFill && c.write_policy == WritePolicy::kWriteBack)
     return "l1.allocation: " + to_string(c.allocation) + " with l1.write_policy: write_back";
   // The staged l1d_top runs block generated for it (contract 16.5, "Merging by line"), as a line cache
-  // only; sector merging (sector mode's) is single-cycle only.
-  if (c.mshr_merge == MshrMerge::kSector && c.pipeline == L1Pipeline::kStaged)
-    return "l1.mshr_merge: " + to_string(c.mshr_merge) + " with l1.pipeline: staged";
+  // only, and sector merging (sector mode's) generated for it ("Merging by sector").
   if (c.mshr_merge == MshrMerge::kBlock && c.pipeline == L1Pipeline::kStaged && c.sector)
     return "l1.mshr_merge: block with l1.pipeline: staged and l1.sector: true";
   if (c.mshr_merge != MshrMerge::kStall && c.write_policy == WritePolicy::kWriteBack)
@@ -1003,9 +1001,7 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   // direct: the single-cycle l1d_top answers the LDST unit's B-mode and store-pending questions
   // (two_level_bypass_o, store_pending_o; contract 13.6). The staged l1d_top answers them when
   // generated for direct (contract 16.5, "The direct path": its store query also searches l1d_issue's
-  // FIFOs, T, M1, M2, C and D), as a line cache only (the staged generator refuses it with sector true).
-  if (c.bypass_path != BypassPath::kThroughL1 && c.pipeline == L1Pipeline::kStaged && c.sector)
-    return "l1.bypass_path: " + to_string(c.bypass_path) + " with l1.pipeline: staged and l1.sector: true";
+  // FIFOs, T, M1, M2, C and D), in sector mode too.
   return "";
 }
 

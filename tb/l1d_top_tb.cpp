@@ -1212,9 +1212,8 @@ struct StagedSectorRun {
   std::string policy, stream;
   Config cfg;
 };
-std::vector<StagedSectorRun> staged_sector_runs() {
-  Config base =
-      l1d::load_config_file(std::string(PROJECT_SOURCE_DIR) + "/tb/block_configs/gtx480_staged_sector.yaml");
+std::vector<StagedSectorRun> staged_sector_runs(const char* yaml = "gtx480_staged_sector.yaml") {
+  Config base = l1d::load_config_file(std::string(PROJECT_SOURCE_DIR) + "/tb/block_configs/" + yaml);
   base.l1.sector = false;
   std::vector<StagedSectorRun> out;
   for (const std::string& policy : l1d::list_policy_presets()) {
@@ -1306,6 +1305,38 @@ void run_staged_option_unchecked(const char* yaml, uint64_t seed) {
   each_policy_and_stream(base, {"mixed", "burst"}, seed, [&](const Config& cfg, const std::string& stream, uint64_t s) {
     run_unchecked(cfg, stream, s, {}, kStagedOptionRequests);
   });
+}
+
+// gtx1080-jips's whole L1 on the staged pipe (contract 16.5, "Merging by sector", "The direct path"):
+// tb/block_configs/gtx1080_staged_jips.yaml's model (-DL1D_TOP_STAGED_JIPS=ON; skipped without it, as
+// in make test's build). Every policy it serves in sector mode x "mixed" and "burst", a kernel end
+// every 3,000 cycles, in lockstep with golden: over all runs some load must widen its line's entry
+// (a widening read, placed by the fill under sector merging) and some must miss a sector.
+TEST(L1dTopStagedJips, LockstepEveryPolicy) {
+  const std::vector<StagedSectorRun> runs = staged_sector_runs("gtx1080_staged_jips.yaml");
+  if (runs.empty()) GTEST_SKIP() << "no gtx1080_staged_jips model in this build (-DL1D_TOP_STAGED_JIPS=ON)";
+  uint64_t sector_misses = 0, widening = 0, seed = 1'200;
+  for (const StagedSectorRun& r : runs) {
+    SCOPED_TRACE(fmt::format("staged jips policy {} stream {} seed {}", r.policy, r.stream, seed));
+    const auto run = lockstep(r.cfg, {.stream = r.stream, .seed = seed++, .requests = kStagedSectorRequests,
+                                     .kernel_cycles = 3'000});
+    expect_clean(run, kStagedSectorRequests);
+    sector_misses += run.counters.sector_misses;
+    widening += run.counters.widening_reads;
+  }
+  std::cout << fmt::format("[ coverage ] staged jips: {} runs, {} sector misses, {} widening reads\n", runs.size(),
+                           sector_misses, widening);
+  EXPECT_GT(sector_misses, 0U);
+  EXPECT_GT(widening, 0U);
+}
+
+// Its B mode and store query (in sector mode) as golden's staged model answers them, on the streams
+// and queries of the single-cycle test.
+TEST(L1dTopStagedJips, LockstepDirectPathAnswers) {
+  Config base = staged_option_config("gtx1080_staged_jips.yaml");
+  l1d::apply_policy_preset(base, "two-level");
+  if (!l1d::sim::has_verilated_l1(base)) GTEST_SKIP() << "no model of gtx1080_staged_jips in this build";
+  expect_direct_answers(base);
 }
 
 TEST(L1dTopStagedOnMiss, LockstepEveryPolicy) { expect_staged_option_clean("gtx480_staged_onmiss.yaml", 1'000, false); }

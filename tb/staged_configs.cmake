@@ -4,13 +4,14 @@
 # that mode run on (verilated_l1.cpp rtl_key) and no other; docs/verilated-l1.md says what each
 # covers. A line
 #
-#   <name>|<what the model is>|<policies>|<counters some run must count>|<label>
+#   <name>|<what the model is>|<policies>|<counters some run must count>|<label>[|<stem>]
 #
-# gives, for tb/block_configs/gtx480_staged_<name>.yaml:
+# gives, for tb/block_configs/<stem>.yaml (<stem> gtx480_staged_<name> unless the line names
+# another geometry's file):
 #   option L1D_TOP_STAGED_<NAME>      (OFF: Verilator and the compiler take minutes per model, so
 #                                      none of them is in make test's build), the Makefile's
 #                                      STAGED_<NAME>=ON and `make lockstep-staged-<name>`
-#   model Vl1d_top_gtx480_staged_<name> (sim_cpp/verilated/verilated_l1.cmake), with the option
+#   model Vl1d_top_<stem>             (sim_cpp/verilated/verilated_l1.cmake), with the option
 #   rtl.lint.staged_<name>            its l1d_top lints clean (always; seconds)
 #   l1.lockstep_staged_<name>         with the option: the six make run workloads x <policies> at
 #                                      test scale in lockstep (each counter of <counters>, space
@@ -28,16 +29,19 @@ set(L1D_TOP_STAGED_CONFIGS
     "onmiss|gtx480-gpgpusim's L1 with allocation on_miss (merging stall)|baseline,dycache,agcb,two-level,pcal,pcal-bto|l1.pending_hits|"
     "block|gtx480-gpgpusim's L1 with on_miss and mshr_merge block|baseline,dycache,agcb,two-level,pcal,pcal-bto,elastic32,elastic64|l1.widening_reads|"
     "gpgpusim|gtx480-gpgpusim's whole L1, bypass_path direct included|baseline,dycache,agcb,two-level,pcal,pcal-bto,elastic32,elastic64|ldst.direct_loads|slow"
+    # gtx1080-jips's geometry (48 ways of 4 sets), sector mode with merging by sector and the direct
+    # path; the policies its LRU model serves in sector mode (G 128)
+    "jips|gtx1080-jips's whole L1 (sector, merging by sector, bypass_path direct)|baseline,agcb,two-level,pcal,pcal-bto|l1.sector_misses l1.widening_reads ldst.direct_loads|slow|gtx1080_staged_jips"
 )
 
 # staged_config(<line> <prefix>): the fields of one line of L1D_TOP_STAGED_CONFIGS as
 # <prefix>_NAME, _UPPER (the name in capitals, as in the option), _WHAT, _POLICIES, _POSITIVE (a
-# list), _LABEL and _YAML (the configuration file's path).
+# list), _LABEL, _STEM (the configuration file's name without .yaml) and _YAML (its path).
 macro(staged_config line prefix)
   string(REPLACE "|" ";" _sc_fields "${line}")
   list(LENGTH _sc_fields _sc_n)
-  if(NOT _sc_n EQUAL 5)
-    message(FATAL_ERROR "tb/staged_configs.cmake: '${line}' has ${_sc_n} fields; a line is name|what|policies|counters|label")
+  if(NOT _sc_n EQUAL 5 AND NOT _sc_n EQUAL 6)
+    message(FATAL_ERROR "tb/staged_configs.cmake: '${line}' has ${_sc_n} fields; a line is name|what|policies|counters|label[|stem]")
   endif()
   list(GET _sc_fields 0 ${prefix}_NAME)
   list(GET _sc_fields 1 ${prefix}_WHAT)
@@ -46,7 +50,11 @@ macro(staged_config line prefix)
   list(GET _sc_fields 4 ${prefix}_LABEL)
   string(REPLACE " " ";" ${prefix}_POSITIVE "${${prefix}_POSITIVE}")
   string(TOUPPER ${${prefix}_NAME} ${prefix}_UPPER)
-  set(${prefix}_YAML ${CMAKE_SOURCE_DIR}/tb/block_configs/gtx480_staged_${${prefix}_NAME}.yaml)
+  set(${prefix}_STEM gtx480_staged_${${prefix}_NAME})
+  if(_sc_n EQUAL 6)
+    list(GET _sc_fields 5 ${prefix}_STEM)
+  endif()
+  set(${prefix}_YAML ${CMAKE_SOURCE_DIR}/tb/block_configs/${${prefix}_STEM}.yaml)
   if(NOT EXISTS ${${prefix}_YAML})
     message(FATAL_ERROR "tb/staged_configs.cmake: staged configuration '${${prefix}_NAME}' has no file ${${prefix}_YAML}")
   endif()
@@ -59,5 +67,5 @@ endmacro()
 foreach(_sc_line ${L1D_TOP_STAGED_CONFIGS})
   staged_config("${_sc_line}" _sc)
   option(L1D_TOP_STAGED_${_sc_UPPER}
-         "build the staged l1d_top of ${_sc_WHAT} (tb/block_configs/gtx480_staged_${_sc_NAME}.yaml)" OFF)
+         "build the staged l1d_top of ${_sc_WHAT} (tb/block_configs/${_sc_STEM}.yaml)" OFF)
 endforeach()

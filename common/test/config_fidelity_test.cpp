@@ -75,11 +75,13 @@ TEST(FidelityFields, DefaultsAreTheRealisticL1TheRtlImplements) {
   sector.mshr_merge = MshrMerge::kStall;
   sector.pipeline = L1Pipeline::kStaged;  // built: the staged l1d_top generated for sector mode (contract 16.5)
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "");
-  sector.allocation = AllocationPolicy::kOnMiss;  // the staged pipe's sector mode is on_fill and stall only
+  sector.allocation = AllocationPolicy::kOnMiss;  // the staged pipe's sector mode is on_fill only
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.allocation: on_miss with l1.pipeline: staged and l1.sector: true");
   sector.allocation = AllocationPolicy::kOnFill;
-  sector.mshr_merge = MshrMerge::kSector;
-  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.mshr_merge: sector with l1.pipeline: staged");
+  sector.mshr_merge = MshrMerge::kSector;  // built: generated for sector merging (contract 16.5)
+  EXPECT_EQ(rtl_unsupported_l1_option(sector), "");
+  sector.mshr_merge = MshrMerge::kBlock;  // merging by line in sector mode: single-cycle only
+  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.mshr_merge: block with l1.pipeline: staged and l1.sector: true");
   sector.mshr_merge = MshrMerge::kStall;
   sector.write_allocate = WriteAllocate::kLazyFetchOnRead;  // still refused for the staged pipe's sector mode
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.write_allocate: lazy_fetch_on_read with l1.pipeline: staged");
@@ -131,7 +133,7 @@ TEST(FidelityFields, EveryValueReadsBack) {
 // Contract 13.5 / 13.6: the before-tag pipe and the direct bypass path (simulator paths around
 // the L1). The before-tag pipe is the LDST unit's and leaves the L1 unchanged, so every l1d_top runs
 // it; direct runs on the single-cycle l1d_top, which answers the LDST unit's B-mode and store-pending
-// questions, not on the staged one.
+// questions, and on the staged one generated for it.
 TEST(FidelityFields, BeforeTagAndDirectReadBackAndWhereTheRtlRunsThem) {
   const Config c = load_config_file(write_temp("ldst.yaml",
                                                "l1:\n  write_policy: write_through\n  hit_latency_at: before_tag\n"
@@ -151,8 +153,9 @@ TEST(FidelityFields, BeforeTagAndDirectReadBackAndWhereTheRtlRunsThem) {
   EXPECT_EQ(rtl_unsupported_l1_option(only_direct), "");
   only_direct.pipeline = L1Pipeline::kStaged;  // the staged l1d_top generated for direct (contract 16.5)
   EXPECT_EQ(rtl_unsupported_l1_option(only_direct), "");
-  only_direct.sector = true;
-  EXPECT_EQ(rtl_unsupported_l1_option(only_direct), "l1.bypass_path: direct with l1.pipeline: staged and l1.sector: true");
+  only_direct.sector = true;  // in sector mode too (contract 16.5, "The direct path")
+  EXPECT_EQ(rtl_unsupported_l1_option(only_direct), "");
+  EXPECT_EQ(rtl_unsupported_l1_option(load_preset("gtx1080-jips").l1), "");
   // gtx480-gpgpusim runs on the RTL as it is (every L1 option of it is one l1d_top implements).
   EXPECT_EQ(rtl_unsupported_l1_option(load_preset("gtx480-gpgpusim").l1), "");
   // The faithful presets set them where their reference simulator does.

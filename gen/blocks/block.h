@@ -61,6 +61,11 @@ inline bool rtl_staged_direct(const l1d::Config& cfg) {
   return cfg.l1.bypass_path == l1d::BypassPath::kDirect && cfg.l1.pipeline == l1d::L1Pipeline::kStaged;
 }
 
+// The staged pipe's tag/state row in its full layout (l1d_tag_read's RowBits, contract 16.5; dcgen
+// --variant conventional's is narrower): per way the common-tag, four chunk-tags, the dirty byte
+// masks (4 x 32 bits), hpc and awid (8 bits).
+unsigned rtl_staged_row_bits(const l1d::Config& cfg);
+
 // Every block, in emission order (the table in gen/blocks/registry.cpp).
 const std::vector<const RtlBlock*>& all_blocks();
 // The block whose module is `name`, or nullptr.

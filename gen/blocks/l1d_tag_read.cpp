@@ -11,13 +11,29 @@
 // row, not M1's, goes on to M2 (the contract's whole-row mux, taken at M2's input so that M2's
 // decision starts at flip-flops; the select compares two set registers). The newest write of the
 // set wins. Rows are written whole (C writes the row M2 decided from).
+#include <algorithm>
+#include <bit>
 #include <string>
 
+#include "common/address.h"
 #include "common/config.h"
 #include "gen/blocks/block.h"
 
 namespace gen::blocks {
+
+unsigned rtl_staged_row_bits(const l1d::Config& cfg) {
+  const l1d::AddressSplit split(cfg.l1);
+  const unsigned common = std::max(split.common_tag_bits(), 1U);
+  const unsigned hpc = static_cast<unsigned>(std::countr_zero(cfg.policy.agcb.entries));
+  return cfg.l1.ways * (common + 4 * split.chunk_tag_bits() + 4 * 32 + hpc + 8);
+}
+
 namespace {
+
+// The widest SRAM word written whole: Verilator's lint takes a replication of more than 8 Ki bits
+// (l1d_sram_1r1w's write mask of one granule) for a mistake, so a wider row (gtx1080-jips's 48 ways:
+// 10 416 bits) is kept in several macros side by side, written and read together.
+constexpr unsigned kMaxWordBits = 8192;
 
 class TagRead final : public RtlBlock {
  public:
@@ -59,10 +75,28 @@ class TagRead final : public RtlBlock {
     Expr m2_row_o = m.output("m2_row_o", row_bits);
 
     Expr sram_row = m.logic("sram_row", row_bits);
-    m.instance("u_rows", "l1d_sram_1r1w",
-               {{"Words", sets}, {"Width", row_bits}, {"GranBits", row_bits}, {"AddrBits", set_bits}},
-               {{"clk_i", clk}, {"wr_en_i", wr_en}, {"wr_addr_i", wr_set}, {"wr_data_i", wr_row},
-                {"wr_mask_i", bit(true)}, {"rd_en_i", rd_en}, {"rd_addr_i", rd_set}, {"rd_data_o", sram_row}});
+    // Only the staged pipe instantiates this block (its configurations size the split).
+    const unsigned pieces = cfg.l1.pipeline != l1d::L1Pipeline::kStaged
+                                ? 1U
+                                : (rtl_staged_row_bits(cfg) + kMaxWordBits - 1) / kMaxWordBits;
+    if (pieces <= 1) {
+      m.instance("u_rows", "l1d_sram_1r1w",
+                 {{"Words", sets}, {"Width", row_bits}, {"GranBits", row_bits}, {"AddrBits", set_bits}},
+                 {{"clk_i", clk}, {"wr_en_i", wr_en}, {"wr_addr_i", wr_set}, {"wr_data_i", wr_row},
+                  {"wr_mask_i", bit(true)}, {"rd_en_i", rd_en}, {"rd_addr_i", rd_set}, {"rd_data_o", sram_row}});
+    } else {
+      m.comment("The row is wider than one SRAM word: pieces of RowBits / Pieces bits (the last takes the rest).");
+      Expr piece_bits = m.localparam("PieceBits", row_bits / Expr(pieces));
+      for (unsigned k = 0; k < pieces; ++k) {
+        const Expr lsb = k == 0 ? Expr(0U) : piece_bits * Expr(k);
+        const Expr width = k + 1 < pieces ? piece_bits : row_bits - lsb;
+        m.instance("u_rows_" + std::to_string(k), "l1d_sram_1r1w",
+                   {{"Words", sets}, {"Width", width}, {"GranBits", width}, {"AddrBits", set_bits}},
+                   {{"clk_i", clk}, {"wr_en_i", wr_en}, {"wr_addr_i", wr_set}, {"wr_data_i", wr_row.part(lsb, width)},
+                    {"wr_mask_i", bit(true)}, {"rd_en_i", rd_en}, {"rd_addr_i", rd_set},
+                    {"rd_data_o", sram_row.part(lsb, width)}});
+      }
+    }
 
     m.comment("The write of the read's cycle (w1), kept one cycle for the operation now in T.");
     Expr w1_valid_q = m.logic("w1_valid_q");

@@ -54,13 +54,9 @@ Module Top::build() {
     throw l1d::ConfigError("l1d_top: l1.carveout adaptive runs on l1.pipeline single_cycle only (contract 15)");
   if (staged_ && lazy_gen_)
     throw l1d::ConfigError("l1d_top: l1.write_allocate lazy_fetch_on_read runs on l1.pipeline single_cycle only (contract 14)");
-  if (staged_ && (cfg_.l1.mshr_merge == l1d::MshrMerge::kSector || (staged_block_ && cfg_.l1.sector)))
-    throw l1d::ConfigError("l1d_top: l1.mshr_merge " + l1d::to_string(cfg_.l1.mshr_merge) +
-                           (cfg_.l1.sector ? " with l1.sector true" : "") +
-                           " runs on l1.pipeline single_cycle only (contract 13.3, 14, 16.5)");
-  if (staged_direct_ && cfg_.l1.sector)
-    throw l1d::ConfigError("l1d_top: l1.bypass_path direct with l1.sector true runs on l1.pipeline single_cycle only "
-                           "(contract 13.6, 16.5)");
+  if (staged_block_ && !staged_smerge_ && cfg_.l1.sector)
+    throw l1d::ConfigError("l1d_top: l1.mshr_merge block with l1.sector true runs on l1.pipeline single_cycle only "
+                           "(contract 13.3, 14, 16.5)");
   describe();
   ports();
   registers();
@@ -326,7 +322,7 @@ void Top::storage() {
   s1_reserve = m.logic("s1_reserve");
   p_missing = m.logic("p_missing", kSlots);
   p_filled = m.logic(merge_gen() ? "p_filled" : "unused_merge_filled");
-  p_merge_bypass = m.logic(staged_ ? "unused_merge_bypass" : "p_merge_bypass");
+  p_merge_bypass = m.logic(staged_ && !staged_smerge_ ? "unused_merge_bypass" : "p_merge_bypass");
   mshr_widen = m.logic("mshr_widen");
   rsp_fills = m.logic(merge_gen() ? "rsp_fills" : "unused_rsp_fills");
   fill_pos = m.logic("fill_pos_eff", 2);

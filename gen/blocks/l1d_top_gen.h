@@ -83,7 +83,8 @@ class Top {
     lazy_gen_ = rtl_written_state(cfg);
     staged_sector_ = staged_ && cfg.l1.sector;
     staged_onmiss_ = staged_ && cfg.l1.allocation == l1d::AllocationPolicy::kOnMiss;
-    staged_block_ = staged_ && cfg.l1.mshr_merge == l1d::MshrMerge::kBlock;
+    staged_block_ = staged_ && cfg.l1.mshr_merge != l1d::MshrMerge::kStall;  // block or sector: by line
+    staged_smerge_ = staged_ && cfg.l1.mshr_merge == l1d::MshrMerge::kSector;
     staged_direct_ = rtl_staged_direct(cfg);
     check_top_variant(top_variant(), cfg);  // dcgen --variant (gen/blocks/l1d_top_variant.h)
     conventional_ = top_variant() == TopVariant::kConventional;
@@ -179,6 +180,7 @@ class Top {
   void response_bytes(const Expr& be, const Expr& fill, const Expr& fill_data, const Expr& lanes, const Expr& out);
   void staged_data();
   void staged_tags();  // the tag/state row in l1d_tag_read (read at A, written at C), the flop fields
+  Expr walk_line_set();  // the set of the flush walker's line (l1d_top_staged_tags.cpp)
   void staged_line_state();  // l1d_line_state read at M1, registered into M2 with the write forwarded
   void staged_core_match();   // a core request's lookup over M1 and M2 (l1d_top_staged_match.cpp)
   void staged_match_older();  // the tag write of M2's operation, for M1's request's correction
@@ -249,9 +251,12 @@ class Top {
   // Whether this l1d_top has the reservation logic (reserved bits, reserved fills): the single-cycle
   // one always, the staged one when generated for on_miss.
   bool res_gen() const { return !staged_ || staged_onmiss_; }
-  // The staged pipe generated for l1.mshr_merge block (contract 16.5, "Merging by line"): the
-  // widening logic and the memory response's sectors; cfg_merge_i 1 turns it on.
+  // The staged pipe generated for l1.mshr_merge block or sector (contract 16.5, "Merging by line"): the
+  // widening logic and the memory response's sectors; cfg_merge_i 1 (or 2) turns it on.
   bool staged_block_ = false;
+  // ... generated for l1.mshr_merge sector (sector mode's; contract 16.5, "Merging by sector"): the
+  // widenings placed (widen_place_i) and marked with the entry's bypass; cfg_merge_i 2 turns it on.
+  bool staged_smerge_ = false;
   bool merge_gen() const { return !staged_ || staged_block_; }
   Expr m2_core_common_eq_;  // staged on_miss: M2's corrected common-tag compares of its core request
   // l1.mshr_merge block or sector (cfg_merge_i != 0; 0 in the staged pipe): the merge entry's missing

@@ -125,7 +125,7 @@ void Top::ports() {
   m.assign(on_miss_, staged_ && !staged_onmiss_ ? Expr(bit(false)) : cfg_alloc);
   m.assign(block_, !merge_gen() ? Expr(bit(false)) : cfg_merge.ne(lit(2, 0)));
   sector_merge_ = m.logic("sector_merge");
-  m.assign(sector_merge_, staged_ ? Expr(bit(false)) : cfg_merge.eq(lit(2, 2)));
+  m.assign(sector_merge_, staged_ && !staged_smerge_ ? Expr(bit(false)) : cfg_merge.eq(lit(2, 2)));
   sector_ = m.logic("sector");
   m.assign(sector_, staged_ && !staged_sector_ ? Expr(bit(false)) : cfg_sector);
   if (lazy_gen_) {  // l1.write_allocate lazy_fetch_on_read: legal only in sector mode, written through
@@ -140,7 +140,13 @@ void Top::ports() {
     m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
       v.comment("The staged pipe runs allocation on_fill and mshr_merge stall only (contract 13.1, 13.3), and no");
       v.comment("sector mode (contract 14).");
-      if (staged_onmiss_ || staged_block_) {  // generated for on_miss / block: cfg_alloc_i / cfg_merge_i 1
+      if (staged_smerge_) {  // generated for sector merging (sector mode, on_fill): cfg_merge_i 0-2, cfg_sector_i
+        v.assert_clocked("TopStagedOnFillStall_A", !cfg_alloc);
+        v.comment("Sector mode runs G = 128 (fixed128); mshr_merge sector needs sector mode (contract 14);");
+        v.comment("cfg_merge_i 3 means nothing.");
+        v.assert_clocked("TopSectorScope_A", (!cfg_sector).lor(cfg_gran.eq(lit(2, 0))));
+        v.assert_clocked("TopSectorMergeScope_A", cfg_merge.ne(lit(2, 3)) & (cfg_merge.ne(lit(2, 2)) | cfg_sector));
+      } else if (staged_onmiss_ || staged_block_) {  // generated for on_miss / block: cfg_alloc_i / cfg_merge_i 1
         // Only block (cfg_merge_i 1) when generated for it; on_miss when generated for it.
         Expr off = (staged_block_ ? cfg_merge[Expr(1U)] : red_or(cfg_merge)) | cfg_sector;
         v.assert_clocked("TopStagedOnFillStall_A", !(staged_onmiss_ ? off : cfg_alloc | off));

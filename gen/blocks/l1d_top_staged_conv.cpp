@@ -29,7 +29,7 @@ Expr chunk_tags_of(Module& m, const Expr& lines, unsigned ways, unsigned lw, uns
 
 unsigned Top::staged_row_bits() const {
   if (conventional_) return ways_ * (cm_bits_ + (ct_bits_ - 2) + kDirtyBits);
-  return ways_ * (cm_bits_ + kSlots * ct_bits_ + kDirtyBits + hpc_bits_ + kAwidBits);
+  return rtl_staged_row_bits(cfg_);
 }
 
 // Both layouts start with the common-tags, then the chunk-tags (full) or line-tags (conventional).

@@ -5,7 +5,6 @@
 // written back whole at C. The fields that must reset or clear at once (valid bits, slot ranks,
 // priority bits) stay flip-flops (l1d_line_state), read at M1 with M1's set and registered into M2
 // with M2's write and the kernel-end clears of that edge forwarded (staged_line_state).
-#include <fmt/format.h>
 
 #include <bit>
 #include <tuple>
@@ -14,13 +13,23 @@
 
 namespace gen::blocks::top_gen {
 
+// The set of the walk's line (line = set * Ways + way, l1d_flush_walker): its high bits when Ways is
+// a power of two; otherwise (gtx1080-jips's 48 ways) the number of sets wholly before the line,
+// one compare with k * Ways per set k > 0, the last true one winning (no divider).
+Expr Top::walk_line_set() {
+  if (std::has_single_bit(ways_))
+    return cast(set_idx_bits_, fw_line >> Expr(static_cast<unsigned>(std::countr_zero(ways_))));
+  m.comment("The walk's line's set: Ways is not a power of two, so the sets wholly before the line.");
+  Expr set = m.logic("a_walk_set", set_idx_bits_);
+  const unsigned lw = bits_for(sets_ * ways_ + 1);  // l1d_flush_walker's LineBits
+  m.always_comb({{set, zeros()}}, [&](Block& b) {
+    for (unsigned k = 1; k < sets_; ++k)
+      b.if_(fw_line.ge(lit(lw, k * ways_)), [&](Block& t) { t.assign(set, lit(set_idx_bits_, k)); });
+  });
+  return set;
+}
+
 void Top::staged_tags() {
-  if (!std::has_single_bit(ways_)) {
-    throw l1d::ConfigError(fmt::format("l1.ways: value {} not allowed with l1.pipeline staged in the RTL "
-                                       "generator (a power of two: the flush walk's line splits into set "
-                                       "and way by its bits)",
-                                       ways_));
-  }
   // The row, LSB first (staged_row_fields, l1d_top_staged_conv.cpp): common-tags, chunk-tags, dirty
   // masks, hpc, awid (each all ways); with --variant conventional common-tags, line-tags, dirty masks.
   const auto fields = staged_row_fields();
@@ -48,9 +57,7 @@ void Top::staged_tags() {
                 {"chunk_o", m.logic("unused_" + n.substr(2) + "_chunk", 2)}});
   }
   Expr a_set = m.logic("a_set", set_idx_bits_);
-  const unsigned way_shift = static_cast<unsigned>(std::countr_zero(ways_));
-  m.assign(a_set, mux(iss_a_kind.eq(lit(2, 2)), a_fill_set,
-                      mux(iss_a_kind.eq(lit(2, 3)), cast(set_idx_bits_, fw_line >> Expr(way_shift)), a_core_set)));
+  m.assign(a_set, mux(iss_a_kind.eq(lit(2, 2)), a_fill_set, mux(iss_a_kind.eq(lit(2, 3)), walk_line_set(), a_core_set)));
 
   m.comment("C's write: M2's set as M2 leaves it, the whole row (written ways' new fields, the others as read).");
   std::vector<Expr> msb_first;

@@ -139,11 +139,10 @@ TEST(TopBlock, StagedRefusesOnMissAndBlockMergeInSectorMode) {
   EXPECT_NO_THROW((void)top_block().module(cfg));
 }
 
-// l1.bypass_path direct runs on the staged l1d_top generated for it as a line cache (contract 16.5,
+// l1.bypass_path direct runs on the staged l1d_top generated for it (contract 16.5,
 // "The direct path"): it then has the single-cycle top's three ports, and l1d_issue and l1d_miss_queue
-// their key search; a through_l1 staged top and its units have none of them; with sector true the
-// staged generator refuses direct with one line naming the field.
-TEST(TopBlock, StagedDirectAsALineCacheOnly) {
+// their key search; a through_l1 staged top and its units have none of them.
+TEST(TopBlock, StagedDirectWhenGeneratedForIt) {
   const auto has_port = [](const Module& m, const std::string& name) {
     for (const Port& p : m.ports())
       if (p.name == name) return true;
@@ -169,16 +168,32 @@ TEST(TopBlock, StagedDirectAsALineCacheOnly) {
   l1d::Config single = cfg;
   single.l1.pipeline = l1d::L1Pipeline::kSingleCycle;
   EXPECT_FALSE(has_port(issue_block().module(single), "found_o"));
+  // In sector mode too (gtx1080-jips on the staged pipe, contract 16.5 "The direct path").
   l1d::Config sector = cfg;
   sector.l1.sector = true;
   sector.l1.allocation = l1d::AllocationPolicy::kOnFill;
   sector.l1.mshr_merge = l1d::MshrMerge::kStall;
-  try {
-    (void)top_block().module(sector);
-    ADD_FAILURE() << "no error for direct with sector true";
-  } catch (const l1d::ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("l1.bypass_path direct with l1.sector true"), std::string::npos) << e.what();
-  }
+  const Module sector_top = top_block().module(sector);
+  for (const char* port : {"two_level_bypass_o", "store_query_line_i", "store_pending_o"})
+    EXPECT_TRUE(has_port(sector_top, port)) << port;
+}
+
+// l1.mshr_merge sector runs on the staged l1d_top generated for it (contract 16.5, "Merging by
+// sector"): gtx1080-jips's whole L1 on the staged pipe has the memory response's sectors, and its
+// sector_merge (widen_place_i, the widening read's bypass mark) follows cfg_merge_i; a staged top
+// generated for block ties it to 0 and keeps the merge entry's bypass unused.
+TEST(TopBlock, StagedSectorMergeOnlyWhenGeneratedForIt) {
+  l1d::Config cfg = l1d::load_preset("gtx1080-jips");
+  cfg.l1.pipeline = l1d::L1Pipeline::kStaged;
+  const std::string jips = emit(top_block().module(cfg), kHeader);
+  EXPECT_NE(jips.find("mem_resp_sectors_i,"), std::string::npos);  // the port
+  EXPECT_NE(jips.find("assign sector_merge = cfg_merge_q == 2'd2;"), std::string::npos);
+  EXPECT_NE(jips.find("(p_merge_bypass),"), std::string::npos);  // u_mshr's merge_bypass_o
+  l1d::Config block = l1d::load_preset("gtx480-gpgpusim");
+  block.l1.pipeline = l1d::L1Pipeline::kStaged;
+  const std::string line = emit(top_block().module(block), kHeader);
+  EXPECT_NE(line.find("assign sector_merge = 1'b0;"), std::string::npos);
+  EXPECT_NE(line.find("(unused_merge_bypass),"), std::string::npos);
 }
 
 TEST(AddrDecodeBlock, ParametersComeFromTheConfiguration) {

@@ -145,7 +145,7 @@ endif()
 foreach(_sc_line ${L1D_TOP_STAGED_CONFIGS})
   staged_config("${_sc_line}" _sc)
   if(L1D_TOP_STAGED_${_sc_UPPER})
-    _l1d_top_config_model(gtx480_staged_${_sc_NAME} "${_sc_WHAT}, staged pipe" gtx480_staged_${_sc_NAME}.yaml)
+    _l1d_top_config_model(${_sc_STEM} "${_sc_WHAT}, staged pipe" ${_sc_STEM}.yaml)
   endif()
 endforeach()
 

@@ -84,7 +84,7 @@ std::string rtl_key(const Config& c) {
   // l1.carveout adaptive: the largest L1 sizes the arrays (gen/blocks/block.h rtl_array_sets).
   const uint32_t most = largest_l1_sets(l);
   return fmt::format(
-      "l1 {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
+      "l1 {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} | core {} {} | repl {} | agcb {} {} {} {} | tl {} {} {} {} {} | dy {} {} | "
       "bip {} {} | dip {} {}",
       static_cast<int>(l.pipeline), l.size_bytes, most, l.ways, l.address_bits, l.chunk_tag_bits,
       static_cast<int>(l.set_index), l.mshr_entries, l.mshr_max_merge, l.miss_queue_entries,
@@ -96,6 +96,8 @@ std::string rtl_key(const Config& c) {
       // l1.allocation on_miss on the staged pipe: its reservation logic likewise (contract 16.5).
       l.pipeline == L1Pipeline::kStaged && l.allocation == AllocationPolicy::kOnMiss,
       l.pipeline == L1Pipeline::kStaged && l.mshr_merge == MshrMerge::kBlock,
+      // l1.mshr_merge sector on the staged pipe: its placed, bypass-marked widenings likewise.
+      l.pipeline == L1Pipeline::kStaged && l.mshr_merge == MshrMerge::kSector,
       // l1.bypass_path direct on the staged pipe: its store query likewise (contract 16.5).
       l.pipeline == L1Pipeline::kStaged && l.bypass_path == BypassPath::kDirect, c.core.warps_per_sm,
       c.core.instruction_bytes, static_cast<int>(p.replacement), p.agcb.entries, p.agcb.counter_bits,
@@ -771,10 +773,11 @@ std::unique_ptr<RtlL1Port> make_rtl_l1(const Config& cfg, const VerilatedOptions
   // The reference-faithful L1 options are golden-only until RTL v2 (docs/l1d-microarchitecture.md 13).
   if (const std::string field = rtl_unsupported_l1_option(cfg.l1); !field.empty())
     throw ConfigError(fmt::format("--l1 verilated/lockstep: preset {} sets {}, which the RTL l1d_top does not "
-                                  "implement (it runs carveout fixed and, on the single-cycle pipe, adaptive, sector (on the staged pipe with on_fill and stall), "
+                                  "implement (it runs carveout fixed and, on the single-cycle pipe, adaptive, sector (on the staged pipe with on_fill), "
                                   "on_fill, stall, on_miss, block and (with sector) sector merging on "
-                                  "the single-cycle pipe without write_back, any bypass_fetch, any write_policy, any "
-                                  "kernel_end, any hit_latency_at, through_l1 and direct (on the staged pipe without sector), "
+                                  "the single-cycle pipe without write_back (on the staged pipe on_miss and block as a line "
+                                  "cache, sector merging), any bypass_fetch, any write_policy, any "
+                                  "kernel_end, any hit_latency_at, through_l1 and direct, "
                                   "and write_allocate none and, on the single-cycle pipe with sector, lazy_fetch_on_read); "
                                   "run it with --l1 golden",
                                   cfg.name, field));
