@@ -383,8 +383,11 @@ class ReplState final : public RtlBlock {
     m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
       Expr scan = v.logic("scan_victim", way_bits);
       rank_scan(v, scan);
-      v.comment("The victim from the order read a cycle ahead is the query's whenever set_i is its set.");
-      v.assert_comb("ReplVictimAheadEqual_A", set.ne(order_set).lor(victim.eq(scan)));
+      v.comment("The victim from the order read a cycle ahead is the query's whenever set_i is its set, from the");
+      v.comment("first edge after reset (order_q is not reset: at the reset edge it samples the ranks before it).");
+      Expr live = v.logic("order_live_q");
+      v.always_ff({{live, bit(false)}}, [&](Block& b) { b.assign(live, bit(true)); });
+      v.assert_comb("ReplVictimAheadEqual_A", (!live).lor(set.ne(order_set)).lor(victim.eq(scan)));
     });
     return m;
   }
