@@ -126,8 +126,9 @@ module l1d_issue #(
     end
   end
 
-  // Replay FIFO: a core squash registers the failed M2 request and the core requests of M1, T and A
-  // (A's pick back) in P, in that order; at the next edge P goes in front of the FIFO, whose
+  // Replay FIFO: a core squash sends the failed M2 request and the core requests of M1, T and A
+  // (A's pick back) to P, in that order (T's and A's are m1_req_q and t_req_q in the next cycle,
+  // the others registered); at the next edge P goes in front of the FIFO, whose
   // head A takes from the queue P ++ FIFO (at most 4 requests in all: asserted).
   logic has_failed;
   logic m1_back;
@@ -143,9 +144,7 @@ module l1d_issue #(
   logic back_failed_valid_q;
   logic [ReqBits-1:0] back_m1_q;
   logic back_m1_valid_q;
-  logic [ReqBits-1:0] back_t_q;
   logic back_t_valid_q;
-  logic [ReqBits-1:0] back_a_q;
   logic back_a_valid_q;
 
   always_comb begin
@@ -165,7 +164,7 @@ module l1d_issue #(
       queue1_valid = queue0_valid;
       queue1 = queue0;
       queue0_valid = 1'b1;
-      queue0 = back_a_q;
+      queue0 = t_req_q;
     end
     if (back_t_valid_q) begin
       queue3_valid = queue2_valid;
@@ -175,7 +174,7 @@ module l1d_issue #(
       queue1_valid = queue0_valid;
       queue1 = queue0;
       queue0_valid = 1'b1;
-      queue0 = back_t_q;
+      queue0 = m1_req_q;
     end
     if (back_m1_valid_q) begin
       queue3_valid = queue2_valid;
@@ -252,8 +251,6 @@ module l1d_issue #(
     replay3_q <= replay3_d;
     back_failed_q <= failed_req_i;
     back_m1_q <= m1_req_q;
-    back_t_q <= t_req_q;
-    back_a_q <= a_req_o;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -41,8 +41,10 @@ DEPTH_REPL=${DEPTH_REPL:-5}
 DEPTH_AGCBAHEAD=${DEPTH_AGCBAHEAD:-8}
 # The staged ranks against the single-cycle ones (replfwd): a pending update is one cycle old, so
 # reset and two steps have a pulse pair pending while the next pair arrives and any set is queried;
-# DEPTH_REPLFWD 3 took 9 s, 4 took 42 s (2 cores at load 12), 6 did not finish in 15 minutes.
-DEPTH_REPLFWD=${DEPTH_REPLFWD:-3}
+# DEPTH_REPLFWD 3 took 9 s, 4 took 42 s (2 cores at load 12), 6 did not finish in 15 minutes. Since
+# timing11 the victim's order is read a cycle ahead (M1) with the pending pair forwarded there, and
+# is used a cycle later: a pair at 1, pending at 2 while the order is read, used at 3 needs depth 4.
+DEPTH_REPLFWD=${DEPTH_REPLFWD:-4}
 # The miss queue (3 entries, batches of up to 2): reset (cycle 0), a full queue decided at cycles
 # 1 and 2 (2 + 1 requests), at D at 3 and 4, offered from 4, 5 and 6 (one per cycle, the third
 # behind the first batch), drained at 6, 7 and 8 if memory waited: 9 cycles; DEPTH_MQ 12 adds three
@@ -92,6 +94,9 @@ mutants=(
   "mut-repl-reset|l1d_repl_state.sv|s/<= WayIdxBits'(i);/<= '0;/|repl|2|ReplQueryRanksPermutation_A"
   "mut-replfwd-no-fill-fwd|l1d_repl_state_staged.sv|s/? fill_new : query_hit_fwd;/? query_hit_fwd : query_hit_fwd;/|replfwd|3|FvReplStagedEqual_A"
   "mut-replfwd-no-hit-fwd|l1d_repl_state_staged.sv|s/? hit_new : query_base;/? query_base : query_base;/|replfwd|3|FvReplStagedEqual_A"
+  "mut-replfwd-no-order-fill|l1d_repl_state_staged.sv|s/assign order_fill_here = fill_q \&/assign order_fill_here = 1'b0 \&/|replfwd|3|FvReplStagedEqual_A"
+  "mut-replfwd-no-order-hit|l1d_repl_state_staged.sv|s/assign order_hit_here = hit_q \&/assign order_hit_here = 1'b0 \&/|replfwd|3|FvReplStagedEqual_A"
+  "mut-replfwd-no-next-fill-fwd|l1d_repl_state_staged.sv|s/? fill_new : next_hit_fwd;/? next_hit_fwd : next_hit_fwd;/|replfwd|4|FvReplStagedEqual_A"
   "mut-agcb-dec-wrap|l1d_agcb_table.sv|s/dec_q \&\& dec_old != '0 ?/dec_q ?/|agcb|5|AgcbDecNoUnderflow_A"
   "mut-agcb-inc-wrap|l1d_agcb_table.sv|s/inc_old != '1 ?/1'b1 ?/|agcb|5|AgcbIncNoOverflow_A"
   "mut-agcbahead-no-inc-fwd|l1d_agcb_table_ahead.sv|s/assign inc_hit_next = inc_i \&\& inc_idx_i == hpc_next;/assign inc_hit_next = 1'b0;/|agcbahead|8|FvAgcbAheadEqualsDirect_A"

@@ -148,7 +148,7 @@ class Issue final : public RtlBlock {
                   });
 
     const Expr replay_total = replay_fifo(m, replay, take_replay, take_in, squash_core, failed_valid, failed_req,
-                                          m1_kind_q, m1_req_q, t_kind_q, t_req_q, a_req_o, queue, req_bits);
+                                          m1_kind_q, m1_req_q, t_kind_q, t_req_q, queue, req_bits);
 
     std::vector<Init> valid_resets = {{t_kind_q, lit(2, kNone)}, {m1_kind_q, lit(2, kNone)}};
     for (const auto& [v, p] : in_fifo) valid_resets.push_back({v, bit(false)});
@@ -198,13 +198,17 @@ class Issue final : public RtlBlock {
   // (16.3: the failed request, the squashed younger ones, then the FIFO's earlier contents), so
   // nothing of this is observable. The squash only sets P's four valid bits; P's payloads are taken
   // every cycle, and L's compaction and A's pop read flip-flops only (docs/synthesis.md, timing10).
+  // P holds for one cycle only, the one after the squash, when T's request is in m1_req_q and A's
+  // pick in t_req_q (the pipe's payloads move at every edge): only the failed and M1's requests
+  // need registers of their own (back_failed_q, back_m1_q; timing11: -2 x the request's bits).
   static Expr replay_fifo(Module& m, const std::vector<std::pair<Expr, Expr>>& replay,
                           const Expr& take_replay, const Expr& take_in, const Expr& squash_core,
                           const Expr& failed_valid, const Expr& failed_req, const Expr& m1_kind_q,
-                          const Expr& m1_req_q, const Expr& t_kind_q, const Expr& t_req_q, const Expr& a_req,
+                          const Expr& m1_req_q, const Expr& t_kind_q, const Expr& t_req_q,
                           const std::vector<std::pair<Expr, Expr>>& queue, const Expr& req_bits) {
-    m.comment("Replay FIFO: a core squash registers the failed M2 request and the core requests of M1, T and A");
-    m.comment("(A's pick back) in P, in that order; at the next edge P goes in front of the FIFO, whose");
+    m.comment("Replay FIFO: a core squash sends the failed M2 request and the core requests of M1, T and A");
+    m.comment("(A's pick back) to P, in that order (T's and A's are m1_req_q and t_req_q in the next cycle,");
+    m.comment("the others registered); at the next edge P goes in front of the FIFO, whose");
     m.comment("head A takes from the queue P ++ FIFO (at most 4 requests in all: asserted).");
     const unsigned n = kReplayDepth;
     Expr has_failed = m.logic("has_failed");
@@ -215,12 +219,16 @@ class Issue final : public RtlBlock {
     m.assign(m1_back, squash_core.land(m1_kind_q.eq(lit(2, kCore))));
     m.assign(t_back, squash_core.land(t_kind_q.eq(lit(2, kCore))));
     m.assign(a_back, squash_core.land(take_replay.lor(take_in)));
-    // P, oldest first: (valid, payload) registers and what they take at the edge.
+    // P, oldest first: (valid, payload) and what they take at the edge; T's and A's payloads are
+    // the pipe's own registers of the next cycle (m1_req_q, t_req_q), the others registered here.
     const std::vector<std::string> pn = {"back_failed", "back_m1", "back_t", "back_a"};
     const std::vector<Expr> p_take_v = {has_failed, m1_back, t_back, a_back};
-    const std::vector<Expr> p_take_p = {failed_req, m1_req_q, t_req_q, a_req};
+    const std::vector<Expr> p_take_p = {failed_req, m1_req_q};
     std::vector<std::pair<Expr, Expr>> p;
-    for (const auto& name : pn) p.emplace_back(m.logic(name + "_valid_q"), m.logic(name + "_q", req_bits));
+    for (unsigned k = 0; k < pn.size(); ++k) {
+      p.emplace_back(m.logic(pn[k] + "_valid_q"),
+                     k < p_take_p.size() ? m.logic(pn[k] + "_q", req_bits) : (k == 2 ? m1_req_q : t_req_q));
+    }
 
     // The queue L: R with P's requests put in front, youngest (A's) first.
     std::vector<Expr> qv, qp;
@@ -264,7 +272,7 @@ class Issue final : public RtlBlock {
     });
     m.always_ff_noreset([&](Block& b) {
       for (unsigned k = 0; k < n; ++k) b.assign(replay[k].second, rp[k]);
-      for (unsigned k = 0; k < n; ++k) b.assign(p[k].second, p_take_p[k]);
+      for (unsigned k = 0; k < p_take_p.size(); ++k) b.assign(p[k].second, p_take_p[k]);
     });
     // The requests the queue holds (at most 4: asserted by the caller).
     Expr total = cast(3, replay[0].first);

@@ -80,6 +80,11 @@ class ReplState final : public RtlBlock {
       m.describe("one edge later and every update starts at flip-flops; step 1 forwards them: victim_o and");
       m.describe("ranks_o read set_i's ranks with the pending pulses applied (the fill's result, else the hit's,");
       m.describe("when they name set_i), which are the ranks a not yet registered update would have left.");
+      m.describe("The victim is read a cycle ahead: set_next_i is the set_i of the next cycle (M1's set, M2's of");
+      m.describe("the next cycle); its ranks, forwarded likewise, are registered as a pairwise order (order_q),");
+      m.describe("which the update registered at the next edge corrects, and victim_o is the candidate less");
+      m.describe("recent than every other candidate: the same way as the query's, whenever set_i is the");
+      m.describe("registered set_next_i (ReplVictimAheadEqual_A); ranks_o is the query's.");
     }
     m.describe("victim_o: the eligible way (eligible_i[w]) with the largest rank (golden lru_of); it is");
     m.describe("meaningless when no way is eligible, which the L1 never asks.");
@@ -132,6 +137,8 @@ class ReplState final : public RtlBlock {
     Expr fill_set = m.input("fill_set_i", set_bits);
     Expr fill_way = m.input("fill_way_i", way_bits);
     Expr set = m.input("set_i", set_bits);
+    // Staged: M1's set, the set_i of the next cycle (the victim's order is read a cycle ahead).
+    Expr set_next = registered ? m.input("set_next_i", set_bits) : Expr();
     Expr eligible = m.input("eligible_i", ways);
     Expr way_active = m.input("way_active_i", ways);
     Expr way_rel_age = m.input("way_rel_age_i", ways * kAwidBits);
@@ -288,18 +295,22 @@ class ReplState final : public RtlBlock {
       m.comment("The query: set_i's registered ranks with the pending pulses applied (the fill's result");
       m.comment("includes a hit in its set), so it sees every update of the cycles before.");
     }
+    // A set's ranks with the pending pulses applied: the registered ranks, the hit's result, the fill's.
+    const auto forwarded = [&](const std::string& what, const Expr& index, const Expr& into) {
+      Expr base = m.logic(what + "_base", span);
+      read_set(what, index, base);
+      Expr fwd = base;
+      if (hit_moves) {
+        fwd = m.logic(what + "_hit_fwd", span);
+        m.assign(fwd, mux(hit.land(hit_set.eq(index)), hit_new, base));
+      }
+      m.assign(into, mux(fill.land(fill_set.eq(index)), fill_new, fwd));
+    };
     Expr query_ranks = m.logic("query_ranks", span);
     if (!registered) {
       read_set("query", set, query_ranks);
     } else {
-      Expr query_base = m.logic("query_base", span);
-      read_set("query", set, query_base);
-      Expr fwd = query_base;
-      if (hit_moves) {
-        fwd = m.logic("query_hit_fwd", span);
-        m.assign(fwd, mux(hit.land(hit_set.eq(set)), hit_new, query_base));
-      }
-      m.assign(query_ranks, mux(fill.land(fill_set.eq(set)), fill_new, fwd));
+      forwarded("query", set, query_ranks);
     }
     m.assign(ranks_o, query_ranks);
 
@@ -343,18 +354,40 @@ class ReplState final : public RtlBlock {
       m.assign(candidates, eligible);
     }
 
-    m.comment("The victim: the candidate with the largest rank, the first such way as golden lru_of scans.");
-    Expr found = m.logic("found");
-    Expr victim_rank = m.logic("victim_rank", way_bits);
-    m.always_comb({{victim, zeros()}, {found, bit(false)}, {victim_rank, zeros()}}, [&](Block& b) {
-      b.for_("i", 0, ways, [&](Block& body, const Expr& i) {
-        Expr rank = query_ranks.part(i * way_bits, way_bits);
-        body.if_(candidates[i].land((!found).lor(rank.gt(victim_rank))), [&](Block& t) {
-          t.assign(found, bit(true));
-          t.assign(victim, cast(way_bits, i));
-          t.assign(victim_rank, rank);
+    // The victim: the candidate with the largest rank, the first such way as golden lru_of scans
+    // (into `into`, in scope `s`: the staged pipe's checks its victim from the order against it).
+    const auto rank_scan = [&](Scope& s, const Expr& into) {
+      s.comment("The victim: the candidate with the largest rank, the first such way as golden lru_of scans.");
+      Expr found = s.logic("found");
+      Expr victim_rank = s.logic("victim_rank", way_bits);
+      s.always_comb({{into, zeros()}, {found, bit(false)}, {victim_rank, zeros()}}, [&](Block& b) {
+        b.for_("i", 0, ways, [&](Block& body, const Expr& i) {
+          Expr rank = query_ranks.part(i * way_bits, way_bits);
+          body.if_(candidates[i].land((!found).lor(rank.gt(victim_rank))), [&](Block& t) {
+            t.assign(found, bit(true));
+            t.assign(into, cast(way_bits, i));
+            t.assign(victim_rank, rank);
+          });
         });
       });
+    };
+    if (!registered) {
+      rank_scan(m, victim);
+      return m;
+    }
+    Expr next_ranks = m.logic("next_ranks", span);
+    forwarded("next", set_next, next_ranks);
+    Expr order_set = repl_parts::victim_from_order(
+        m, {next_ranks, set_next, hit_moves ? hit : Expr(), hit_set, hit_way, fill, fill_set, fill_way, fill_to_mru,
+            candidates, victim, ways, way_bits, set_bits});
+    m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
+      Expr scan = v.logic("scan_victim", way_bits);
+      rank_scan(v, scan);
+      v.comment("The victim from the order read a cycle ahead is the query's whenever set_i is its set, from the");
+      v.comment("first edge after reset (order_q is not reset: at the reset edge it samples the ranks before it).");
+      Expr live = v.logic("order_live_q");
+      v.always_ff({{live, bit(false)}}, [&](Block& b) { b.assign(live, bit(true)); });
+      v.assert_comb("ReplVictimAheadEqual_A", (!live).lor(set.ne(order_set)).lor(victim.eq(scan)));
     });
     return m;
   }

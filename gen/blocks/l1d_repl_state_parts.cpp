@@ -113,4 +113,71 @@ void move_way(Module& m, const std::string& what, const Expr& old_ranks, const E
   });
 }
 
+// The staged pipe's victim (contract 16.5, docs/synthesis.md "After the victim from an order read a
+// cycle ahead"). The query at M2 read the ranks of M2's set (a select by M2's kind, then a read of
+// every set), forwarded the pending update and compared the ranks of the candidates in a chain: 25 FO4
+// of the fill's placement on osu018. Here the ranks of M1's set (M2's set of the next cycle: the pipe
+// does not stall), with the update pending in M1's cycle forwarded, are registered as a pairwise order
+// (order_q[i*Ways+j]: way i is less recent than way j), so M2 starts at flip-flops. The only update
+// not in it is the one M2 decided in M1's cycle, which is registered (hit_q, fill_q) by M2's cycle: it
+// moves one way to the front of the order (MRU: less recent than none) or to the back (LRU), the hit's
+// first, then the fill's, as the ranks apply them; the order of the other ways stays. The victim is the
+// candidate less recent than every other candidate (the largest rank: ranks are a permutation, so it
+// is unique), two gate levels behind the candidates; no candidate gives way 0, as the rank scan does.
+Expr victim_from_order(Module& m, const OrderAhead& a) {
+  const Expr& ways = a.ways;
+  const Expr& wb = a.way_bits;
+  m.comment("The victim from M1's order a cycle ahead (contract 16.5): order_q[i*Ways+j] = way i is less recent");
+  m.comment("than way j in order_set_q, M1's set of the last cycle, which is M2's set.");
+  Expr order_next = m.logic("order_next", ways * ways);
+  Expr order_q = m.logic("order_q", ways * ways);
+  Expr order_set_q = m.logic("order_set_q", a.set_bits);
+  m.gen_for("g_order_next", "wi", 0, ways, [&](Scope& g, const Expr& i) {
+    g.gen_for("g_than", "wj", 0, ways, [&](Scope& h, const Expr& j) {
+      h.assign(order_next[i * ways + j], a.next_ranks.part(i * wb, wb).gt(a.next_ranks.part(j * wb, wb)));
+    });
+  });
+  m.always_ff_noreset([&](Block& b) {
+    b.assign(order_q, order_next);
+    b.assign(order_set_q, a.set_next);
+  });
+
+  m.comment("The update M2 decided in M1's cycle (registered since): its way to the front of the order (MRU)");
+  m.comment("or to the back (LRU), the hit's first, then the fill's.");
+  Expr hit_here = a.hit.empty() ? Expr() : m.logic("order_hit_here");
+  Expr fill_here = m.logic("order_fill_here");
+  if (!a.hit.empty()) m.assign(hit_here, a.hit & a.hit_set.eq(order_set_q));
+  m.assign(fill_here, a.fill & a.fill_set.eq(order_set_q));
+  Expr order = m.logic("order", ways * ways);
+  m.gen_for("g_order", "wi", 0, ways, [&](Scope& g, const Expr& i) {
+    g.gen_for("g_than", "wj", 0, ways, [&](Scope& h, const Expr& j) {
+      Expr held = order_q[i * ways + j];
+      if (!a.hit.empty()) {
+        held = mux(hit_here & a.hit_way.eq(cast(wb, i)), bit(false),
+                   mux(hit_here & a.hit_way.eq(cast(wb, j)), bit(true), held));
+      }
+      const Expr to_front = a.fill_to_mru.empty() ? bit(true) : a.fill_to_mru;
+      const Expr to_back = a.fill_to_mru.empty() ? bit(false) : !a.fill_to_mru;
+      h.assign(order[i * ways + j], mux(fill_here & a.fill_way.eq(cast(wb, i)), to_back,
+                                        mux(fill_here & a.fill_way.eq(cast(wb, j)), to_front, held)));
+    });
+  });
+
+  m.comment("The victim: the candidate less recent than every other candidate (one-hot, or none).");
+  Expr pick = m.logic("victim_pick", ways);
+  m.gen_for("g_pick", "wi", 0, ways, [&](Scope& g, const Expr& i) {
+    Expr beats = g.logic("beats", ways);  // way i is less recent than way j, or j is i or no candidate
+    g.gen_for("g_than", "wj", 0, ways, [&](Scope& h, const Expr& j) {
+      h.assign(beats[j], i.eq(j) | !a.candidates[j] | order[i * ways + j]);
+    });
+    g.assign(pick[i], a.candidates[i] & red_and(beats));
+  });
+  m.always_comb({{a.victim, zeros()}}, [&](Block& b) {
+    b.for_("i", 0, ways, [&](Block& body, const Expr& i) {
+      body.if_(pick[i], [&](Block& t) { t.assign(a.victim, a.victim | cast(wb, i)); });
+    });
+  });
+  return order_set_q;
+}
+
 }  // namespace gen::blocks::repl_parts

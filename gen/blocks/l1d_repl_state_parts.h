@@ -1,5 +1,5 @@
 // l1d_repl_state's generator, continued (gen/blocks/l1d_repl_state.cpp): the configuration check,
-// the rank move and the staged pipe's registered update pulses.
+// the rank move, the staged pipe's registered update pulses and its victim from an order read a cycle ahead.
 #pragma once
 
 #include <string>
@@ -33,5 +33,18 @@ void register_pulses(Module& m, const std::vector<Pulse>& pulses);
 // <what>_new = <what>_old with `way` moved to MRU (to_mru empty: always) or, when to_mru is low, to LRU.
 void move_way(Module& m, const std::string& what, const Expr& old_ranks, const Expr& way, const Expr& to_mru,
               const Expr& new_ranks, const Expr& ways, const Expr& way_bits);
+
+// The staged pipe's victim (contract 16.5): the queried set's ranks read a cycle ahead, as a pairwise
+// order registered with the set, corrected for the one update registered since, and the victim the
+// candidate less recent than every other candidate.
+struct OrderAhead {
+  Expr next_ranks, set_next;                    // M1's set's ranks (pending update forwarded); M1's set
+  Expr hit, hit_set, hit_way;                   // the registered hit; empty hit: hits move nothing (FIFO)
+  Expr fill, fill_set, fill_way, fill_to_mru;   // the registered fill; empty fill_to_mru: always to MRU
+  Expr candidates, victim;                      // the ways the victim is chosen among; the victim
+  Expr ways, way_bits, set_bits;
+};
+// Emits order_q / order_set_q (no reset: loaded at every edge) and the victim; returns order_set_q.
+Expr victim_from_order(Module& m, const OrderAhead& a);
 
 }  // namespace gen::blocks::repl_parts

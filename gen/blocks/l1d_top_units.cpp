@@ -69,14 +69,17 @@ void Top::policy_units() {
   way_rel = m.logic("way_rel", ways_ * kAwidBits);
   m.assign(way_active, age_active.slice(ways_ - 1, 0));
   m.assign(way_rel, age_rel.slice(ways_ * kAwidBits - 1, 0));
-  m.instance("u_repl", repl_state_block().module(cfg_), {},
-             {{"clk_i", clk}, {"rst_ni", adaptive_ ? rst & !resize_q_ : rst},  // adaptive: fresh after a resize
-              {"hit_i", rp_hit}, {"hit_set_i", rd_set}, {"hit_way_i", rp_way},
-              {"miss_i", rp_miss}, {"miss_set_i", rd_set},
-              {"fill_i", rp_fill_any}, {"fill_set_i", rd_set}, {"fill_way_i", rp_way},
-              {"set_i", rd_set}, {"eligible_i", rp_eligible}, {"way_active_i", way_active},
-              {"way_rel_age_i", way_rel}, {"age_filter_i", agelru_en_q}, {"victim_o", rp_victim},
-              {"ranks_o", rp_ranks}});
+  std::vector<Conn> repl_ports = {
+      {"clk_i", clk}, {"rst_ni", adaptive_ ? rst & !resize_q_ : rst},  // adaptive: fresh after a resize
+      {"hit_i", rp_hit}, {"hit_set_i", rd_set}, {"hit_way_i", rp_way},
+      {"miss_i", rp_miss}, {"miss_set_i", rd_set},
+      {"fill_i", rp_fill_any}, {"fill_set_i", rd_set}, {"fill_way_i", rp_way},
+      {"set_i", rd_set}, {"eligible_i", rp_eligible}, {"way_active_i", way_active},
+      {"way_rel_age_i", way_rel}, {"age_filter_i", agelru_en_q}, {"victim_o", rp_victim},
+      {"ranks_o", rp_ranks}};
+  // Staged (contract 16.5): the victim's order is read a cycle ahead, with M1's set (M2's set next).
+  if (staged_) repl_ports.insert(repl_ports.begin() + 11, Conn{"set_next_i", m1_set_});
+  m.instance("u_repl", repl_state_block().module(cfg_), {}, std::move(repl_ports));
   Expr unused_ages = m.logic("unused_ages");
   m.comment("The requester's active bit is not needed (only its relative age is compared).");
   m.assign(unused_ages, red_or(age_oldest) ^ red_or(age_youngest) ^ age_empty ^ age_active[Expr(ways_)]);
