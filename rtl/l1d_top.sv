@@ -17,12 +17,12 @@
 // store hits: 0 write-back, 1 write-through, 2 write-evict), cfg_kernel_end_inv_i (1: a kernel
 // end clears every valid bit instead of the flush walk; l1.kernel_end invalidate, only without
 // dirty state), cfg_alloc_i (1: l1.allocation on_miss, contract 13.1: a load miss reserves its
-// place; single-cycle pipe and no dirty state only), cfg_merge_i (l1.mshr_merge: 0 stall, 1 block,
-// contract 13.3: a load merges into its line's entry and widens it, likewise; 2 sector, contract 14:
-// as block, the widenings placed too, sector mode only), cfg_sector_i (1: l1.sector, contract 14:
-// per-sector valid bits on G = 128 lines; single-cycle pipe only; with cfg_alloc_i a sector miss
-// reserves the missing slots of the way holding its line). The
-// replacement policy is the configuration's, built into u_repl.
+// place; no dirty state only), cfg_merge_i (l1.mshr_merge: 0 stall, 1 block, contract 13.3: a
+// load merges into its line's entry and widens it, likewise; 2 sector, contract 14: as block, the
+// widenings placed too, sector mode only), cfg_sector_i (1: l1.sector, contract 14: per-sector
+// valid bits on G = 128 lines; with cfg_alloc_i a sector miss reserves the missing slots of the
+// way holding its line).
+// The replacement policy is the configuration's, built into u_repl.
 // l1.bypass_path direct (contract 13.6): two_level_bypass_o is the two-level unit's mode;
 // store_pending_o says whether a store to the line registered from store_query_line_i at the
 // last edge is in S1 or the miss queue.

@@ -94,6 +94,7 @@ class Top {
 
  private:
   void describe();
+  std::string staged_options_text() const;  // what a staged pipe runs, for its header and assertions
 
   void ports();
 

@@ -20,16 +20,13 @@ void Top::describe() {
   m.describe("store hits: 0 write-back, 1 write-through, 2 write-evict), cfg_kernel_end_inv_i (1: a kernel");
   m.describe("end clears every valid bit instead of the flush walk; l1.kernel_end invalidate, only without");
   m.describe("dirty state), cfg_alloc_i (1: l1.allocation on_miss, contract 13.1: a load miss reserves its");
-  m.describe("place; single-cycle pipe and no dirty state only), cfg_merge_i (l1.mshr_merge: 0 stall, 1 block,");
-  m.describe("contract 13.3: a load merges into its line's entry and widens it, likewise; 2 sector, contract 14:");
-  m.describe("as block, the widenings placed too, sector mode only), cfg_sector_i (1: l1.sector, contract 14:");
-  if (staged_) {  // the staged pipe runs neither (its l1d_top asserts both inputs 0)
-    m.describe("per-sector valid bits on G = 128 lines; single-cycle pipe and allocation on_fill only). The");
-  } else {
-    m.describe("per-sector valid bits on G = 128 lines; single-cycle pipe only; with cfg_alloc_i a sector miss");
-    m.describe("reserves the missing slots of the way holding its line). The");
-  }
-  m.describe("replacement policy is the configuration's, built into u_repl.");
+  m.describe("place; no dirty state only), cfg_merge_i (l1.mshr_merge: 0 stall, 1 block, contract 13.3: a");
+  m.describe("load merges into its line's entry and widens it, likewise; 2 sector, contract 14: as block, the");
+  m.describe("widenings placed too, sector mode only), cfg_sector_i (1: l1.sector, contract 14: per-sector");
+  m.describe("valid bits on G = 128 lines; with cfg_alloc_i a sector miss reserves the missing slots of the");
+  m.describe("way holding its line).");
+  if (staged_) m.describe(staged_options_text());
+  m.describe("The replacement policy is the configuration's, built into u_repl.");
   if (!staged_) {
     m.describe("l1.bypass_path direct (contract 13.6): two_level_bypass_o is the two-level unit's mode;");
     m.describe("store_pending_o says whether a store to the line registered from store_query_line_i at the");
@@ -49,6 +46,17 @@ void Top::describe() {
     m.describe("carries are on cnt_carry_o (counter i at bits 3i..3i+2, worth 2^16, 2^32, 2^48), read from");
     m.describe("m + 2.");
   }
+}
+
+// The staged pipe runs only the options its configuration generated (contract 16.5); l1d_top
+// asserts the other configuration inputs 0 (TopStagedOnFillStall_A and the scope assertions).
+std::string Top::staged_options_text() const {
+  std::string alloc = staged_onmiss_ ? "allocation on_fill or on_miss" : "allocation on_fill";
+  std::string merge = staged_smerge_ ? "mshr_merge stall, block or sector"
+                      : staged_block_ ? "mshr_merge stall or block"
+                                      : "mshr_merge stall";
+  std::string mode = staged_sector_ ? "line or sector mode" : "line mode";
+  return "This staged pipe runs " + alloc + ", " + merge + " and " + mode + " (contract 16.5).";
 }
 
 // l1.carveout adaptive (contract 15): cfg_set_bits_i, log2 of the active set count, changes only
@@ -119,7 +127,8 @@ void Top::ports() {
   });
   cfg_q_ = {cfg_bypass, cfg_gran, cfg_bto, cfg_opp, cfg_keep, cfg_line_fetch, cfg_write, cfg_kinv, cfg_alloc, cfg_merge,
             cfg_sector};
-  // The staged pipe runs neither on_miss nor block (its generator refuses them): they are only checked.
+  // A staged pipe runs on_miss, block or sector merging and sector mode only where generated for
+  // them (staged_options_text()); elsewhere the inputs are only checked.
   on_miss_ = m.logic("on_miss");
   block_ = m.logic("block_merge");
   m.assign(on_miss_, staged_ && !staged_onmiss_ ? Expr(bit(false)) : cfg_alloc);
@@ -136,10 +145,10 @@ void Top::ports() {
   }
   if (staged_) {
     Expr unused_cfg = m.logic("unused_cfg_options");
-    m.assign(unused_cfg, cfg_alloc ^ red_xor(cfg_merge) ^ cfg_sector ^ on_miss_ ^ sector_ ^ sector_merge_);  // single-cycle only
+    m.assign(unused_cfg, cfg_alloc ^ red_xor(cfg_merge) ^ cfg_sector ^ on_miss_ ^ sector_ ^ sector_merge_);  // read only by what is generated
     m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
-      v.comment("The staged pipe runs allocation on_fill and mshr_merge stall only (contract 13.1, 13.3), and no");
-      v.comment("sector mode (contract 14).");
+      v.comment(staged_options_text());
+      v.comment("The other options' inputs must be 0.");
       if (staged_smerge_) {  // generated for sector merging (sector mode, on_fill): cfg_merge_i 0-2, cfg_sector_i
         v.assert_clocked("TopStagedOnFillStall_A", !cfg_alloc);
         v.comment("Sector mode runs G = 128 (fixed128); mshr_merge sector needs sector mode (contract 14);");
