@@ -107,7 +107,7 @@ module_digests() {
 cmd_configs() {
   local dcgen=$1
   shift
-  local tmp c name e only m d digests failed=0 lint synth skipped_lint skipped_synth
+  local tmp c name e only m d i inside digests failed=0 lint synth skipped_lint skipped_synth
   local -A linted=() synthesized=()
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' RETURN
@@ -166,6 +166,21 @@ cmd_configs() {
       echo "synth: $name: ${only//,/ } only (RTL_CONFIGS_SYNTH_ONLY)"
     fi
     [ -z "$skipped_synth" ] || echo "synth: $name: the same files as a module synthesized before:$skipped_synth"
+    # A module another one of this list instantiates with no parameter override is synthesized and
+    # checked inside that one (scripts/rtl_contained.py), unless it is a synthesis black box, which
+    # yosys_check.sh reads as a black box there (its SYN_BLACKBOX default, repeated here).
+    if [ ${#synth[@]} -gt 1 ]; then
+      inside=$(python3 "$root/scripts/rtl_contained.py" "$tmp/$name" "${synth[@]}") ||
+        { echo "configs: rtl_contained.py failed on $name"; failed=1; inside=""; }
+      skipped_synth=""
+      for m in $inside; do
+        [[ " ${SYN_BLACKBOX-l1d_data_sram l1d_ram_1r1w l1d_sram_1rw l1d_sram_1r1w} " == *" $m "* ]] && continue
+        skipped_synth+=" $m"
+        for i in "${!synth[@]}"; do [ "${synth[$i]}" = "$m" ] && unset 'synth[i]'; done
+      done
+      synth=("${synth[@]}")
+      [ -z "$skipped_synth" ] || echo "synth: $name: synthesized inside a module of this list:$skipped_synth"
+    fi
     if [ ${#synth[@]} -gt 0 ]; then cmd_synth "$tmp/$name" "${synth[@]}" || failed=1; fi
   done
   return "$failed"

@@ -77,18 +77,26 @@ case $mode in
       $1 == "$var" { path = ""; for (i = 1; i <= depth; i++) path = path scope[i] "."
                      print path $5 ($6 == "$end" ? "" : $6) }
       $1 == "$enddefinitions" { exit }' >"$tmp/names"
-    missing=0 listed=0
-    while IFS= read -r line; do
-      case $line in "" | "["* | "@"* | "-"* | "*"*) continue ;; esac
-      listed=$((listed + 1))
-      grep -qxF -- "$line" "$tmp/names" || { echo "waves: $save lists $line, which $block.fst does not have"; missing=1; }
-    done <"$save"
+    [ -s "$tmp/names" ] || { echo "waves: $fst has no variables"; exit 1; }
+    [ -s "$save" ] || { echo "waves: $save is empty"; exit 1; }
+    # One awk pass each (a grep per signal cost l1d_top's check about 5 CPU-s; testcost6,
+    # 2026-11-29): every signal line of the save file (not blank, not a [section], @flags, -comment
+    # or *marker line) must be a variable of the FST, exactly.
+    missing=0
+    awk -v save="$save" -v block="$block" -v count="$tmp/listed" '
+      FNR == NR { have[$0] = 1; next }
+      $0 == "" || /^[[@*-]/ { next }
+      { listed++ }
+      !($0 in have) { printf "waves: %s lists %s, which %s.fst does not have\n", save, $0, block; bad = 1 }
+      END { print listed + 0 > count; exit bad }' "$tmp/names" "$save" || missing=1
+    listed=$(cat "$tmp/listed")
     # Complete: every port (the FST's top-level variables) and every flop (*_q) is listed, but
     # not the flops inside instances of other blocks (u_*: l1d_top), which their own save files list.
-    while IFS= read -r name; do
-      grep -qxF -- "$name" "$save" || { echo "waves: $save does not list $name"; missing=1; }
-    done < <(sed -n "s/^TOP\.\([^.]*\)$/TOP.$block.\1/p; /^TOP\.$block\..*_q\(\[[0-9:]*\]\)\{0,1\}$/p" "$tmp/names" |
-      grep -v "^TOP\.$block\.u_")
+    sed -n "s/^TOP\.\([^.]*\)$/TOP.$block.\1/p; /^TOP\.$block\..*_q\(\[[0-9:]*\]\)\{0,1\}$/p" "$tmp/names" |
+      grep -v "^TOP\.$block\.u_" >"$tmp/required" || true
+    awk -v save="$save" 'FNR == NR { listed[$0] = 1; next }
+      !($0 in listed) { print "waves: " save " does not list " $0; bad = 1 }
+      END { exit bad }' "$save" "$tmp/required" || missing=1
     [ "$missing" -eq 0 ] || exit 1
     echo "waves: ok, tb/waves/$block.gtkw lists $listed signals of $fst, every port and flop among them"
     ;;

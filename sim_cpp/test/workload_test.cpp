@@ -137,9 +137,34 @@ TEST(WorkloadRegistry, NamesTheSuite) {
 
 // ------------------------------------------------------------------ every workload
 
+// Six checks of every workload, each its own fixture so that make test runs a covering set
+// (testcost6, 2026-11-29): the first (streams finite, and under 50 K warp instructions at test
+// scale: it guards make test's own cost) on every workload; each of the other five, k = 1..5, on
+// the workloads whose index is k - 1 modulo 5 (All/...: every workload under one of them, each of
+// them on 7 workloads); the rest are AllSlow/... (ctest label `slow`, make test-slow:
+// CMakeLists.txt, project_tests). All 210 were 17.7 of make test's 1,208 test-s (idle, /tmp/cc6.log).
 class EveryWorkload : public ::testing::TestWithParam<std::string> {};
+class EveryWorkloadStreams : public EveryWorkload {};
+class EveryWorkloadAccesses : public EveryWorkload {};
+class EveryWorkloadPcs : public EveryWorkload {};
+class EveryWorkloadSeed : public EveryWorkload {};
+class EveryWorkloadReinit : public EveryWorkload {};
+class EveryWorkloadCtas : public EveryWorkload {};
+constexpr size_t kEveryWorkloadChecks = 6;
 
-TEST_P(EveryWorkload, StreamsAreFiniteAndEndInExit) {
+// The workloads check `check` (0-5, the order above) runs on in make test, or the others.
+bool every_workload_in_make_test(size_t check, size_t workload) {
+  return check == 0 || workload % (kEveryWorkloadChecks - 1) == check - 1;
+}
+std::vector<std::string> every_workload_set(size_t check, bool make_test) {
+  std::vector<std::string> out;
+  const std::vector<std::string> names = workload_names();
+  for (size_t w = 0; w < names.size(); ++w)
+    if (every_workload_in_make_test(check, w) == make_test) out.push_back(names[w]);
+  return out;
+}
+
+TEST_P(EveryWorkloadStreams, StreamsAreFiniteAndEndInExit) {
   Loaded l = load(GetParam());
   ASSERT_GT(l.w->kernels(), 0u);
   EXPECT_THROW(l.w->kernel(l.w->kernels()), std::out_of_range);
@@ -170,7 +195,7 @@ TEST_P(EveryWorkload, StreamsAreFiniteAndEndInExit) {
   EXPECT_LT(total, 50'000u);
 }
 
-TEST_P(EveryWorkload, AccessesAreAlignedAndInsideInitialisedRegions) {
+TEST_P(EveryWorkloadAccesses, AccessesAreAlignedAndInsideInitialisedRegions) {
   Loaded l = load(GetParam());
   const auto& regions = l.gen().regions();
   ASSERT_FALSE(regions.empty());
@@ -203,7 +228,7 @@ TEST_P(EveryWorkload, AccessesAreAlignedAndInsideInitialisedRegions) {
   EXPECT_GE(touched.size(), GetParam() == "lud" ? 1u : 2u);
 }
 
-TEST_P(EveryWorkload, PcsIdentifyStaticInstructions) {
+TEST_P(EveryWorkloadPcs, PcsIdentifyStaticInstructions) {
   Loaded l = load(GetParam());
   // pc -> (kind, access bytes, latency): one static instruction per PC across the workload.
   std::map<uint64_t, std::tuple<OpKind, uint32_t, uint32_t>> code;
@@ -243,7 +268,7 @@ TEST_P(EveryWorkload, PcsIdentifyStaticInstructions) {
   }
 }
 
-TEST_P(EveryWorkload, SameSeedSameStreamsAndMemory) {
+TEST_P(EveryWorkloadSeed, SameSeedSameStreamsAndMemory) {
   Loaded a = load(GetParam(), 42), b = load(GetParam(), 42), c = load(GetParam(), 43);
   ASSERT_EQ(a.w->kernels(), b.w->kernels());
   bool streams_differ = a.w->kernels() != c.w->kernels();
@@ -293,7 +318,7 @@ TEST_P(EveryWorkload, SameSeedSameStreamsAndMemory) {
   EXPECT_TRUE(streams_differ) << "another seed should give other streams";
 }
 
-TEST_P(EveryWorkload, ReinitialisingGivesTheSameWorkload) {
+TEST_P(EveryWorkloadReinit, ReinitialisingGivesTheSameWorkload) {
   Loaded a = load(GetParam(), 5);
   FunctionalMemory other;
   a.w->init(other, WorkloadScale::kTest, 9);  // a different seed in between
@@ -313,7 +338,7 @@ TEST_P(EveryWorkload, ReinitialisingGivesTheSameWorkload) {
 // another CTA stores in the same kernel with a value different from what was there, and
 // (2) bytes stored by several warps in one kernel all get the same value (so the result does
 // not depend on warp order).
-TEST_P(EveryWorkload, NoCrossCtaDataDependenceWithinAKernel) {
+TEST_P(EveryWorkloadCtas, NoCrossCtaDataDependenceWithinAKernel) {
   Loaded l = load(GetParam());
   for (uint32_t k = 0; k < l.w->kernels(); ++k) {
     struct Writer {
@@ -364,8 +389,34 @@ TEST_P(EveryWorkload, NoCrossCtaDataDependenceWithinAKernel) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(All, EveryWorkload, ::testing::ValuesIn(workload_names()),
-                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+std::string workload_param_name(const ::testing::TestParamInfo<std::string>& p) { return p.param; }
+#define EVERY_WORKLOAD_SETS(fixture, check)                                                                     \
+  INSTANTIATE_TEST_SUITE_P(All, fixture, ::testing::ValuesIn(every_workload_set(check, true)), workload_param_name); \
+  INSTANTIATE_TEST_SUITE_P(AllSlow, fixture, ::testing::ValuesIn(every_workload_set(check, false)), workload_param_name)
+EVERY_WORKLOAD_SETS(EveryWorkloadStreams, 0);
+EVERY_WORKLOAD_SETS(EveryWorkloadAccesses, 1);
+EVERY_WORKLOAD_SETS(EveryWorkloadPcs, 2);
+EVERY_WORKLOAD_SETS(EveryWorkloadSeed, 3);
+EVERY_WORKLOAD_SETS(EveryWorkloadReinit, 4);
+EVERY_WORKLOAD_SETS(EveryWorkloadCtas, 5);
+#undef EVERY_WORKLOAD_SETS
+
+TEST(EveryWorkloadSets, EveryWorkloadUnderTheFirstAndOneOtherCheckInMakeTestAndEveryPairOnce) {
+  const std::vector<std::string> names = workload_names();
+  ASSERT_GE(names.size(), kEveryWorkloadChecks);
+  EXPECT_EQ(every_workload_set(0, true), names);
+  std::map<std::string, size_t> fast;
+  size_t all = 0;
+  for (size_t c = 0; c < kEveryWorkloadChecks; ++c) {
+    EXPECT_FALSE(every_workload_set(c, true).empty()) << c;
+    if (c > 0)
+      for (const auto& w : every_workload_set(c, true)) ++fast[w];
+    all += every_workload_set(c, true).size() + every_workload_set(c, false).size();
+  }
+  EXPECT_EQ(fast.size(), names.size());
+  for (const auto& [w, n] : fast) EXPECT_EQ(n, 1u) << w;
+  EXPECT_EQ(all, names.size() * kEveryWorkloadChecks);
+}
 
 TEST(WorkloadScales, SmallIs50KTo1MWarpInstructions) {
   for (const auto& name : workload_names()) {
