@@ -516,6 +516,25 @@ TEST(Spmv, StoresYPlusAxForAPowerLawMatrix) {
   expect_close(read_array<float>(l.mem, l.region("y")), want, "y");
 }
 
+// adi at small (the first 32 elements of every line since branch workloads13, was 64): the
+// kernels' stores give what the result check expects, and one wrong element of X fails it, in
+// the row sweep's part (row 500, column 31: the last element of a row walk) and in the column
+// sweep's (row 31, the last of a column walk, column 900).
+TEST(Adi, SmallCheckCatchesAWrongElementOfEitherSweep) {
+  Loaded l = load("adi", 1, WorkloadScale::kSmall);
+  run(l, [](uint32_t) {});
+  ASSERT_EQ(l.w->verify(l.mem), "");
+  constexpr uint64_t kN = 1024;  // PolyBench/GPU's N, every scale
+  for (const auto& [r, c] : {std::pair<uint64_t, uint64_t>{500, 31}, {31, 900}}) {
+    const Addr e = l.region("X").base + 4 * (r * kN + c);
+    const float good = l.mem.read<float>(e);
+    l.mem.write<float>(e, good + 0.01f);
+    EXPECT_NE(l.w->verify(l.mem), "") << "X[" << r << "][" << c << "]";
+    l.mem.write<float>(e, good);
+  }
+  EXPECT_EQ(l.w->verify(l.mem), "");
+}
+
 // The loop length K of a PolyBench kernel whose warp 0 stream is s: how often its first load issues.
 size_t loop_trips(const std::vector<WarpInst>& s) {
   const auto first = std::find_if(s.begin(), s.end(), [](const WarpInst& i) { return i.kind == OpKind::kLoad; });

@@ -19,9 +19,9 @@
 // so every kernel launches its grid, ceil(1024 / 256) = 4 CTAs (N = 128 launched 1), and are
 // shortened by the walk: each sweep solves the first `walk` elements of every line (the row sweep
 // the first `walk` columns of every row, the column sweep the first `walk` rows: 2 walk + 2
-// launches a step), 64 at small (two 128 B lines of each row, each reused by the next 31
-// iterations, as atax's K = 64) and 2 at test (one elimination step a line: each row-walk load is
-// 32 requests); full and paper walk all N. Only the touched part of
+// launches a step), 32 at small (one 128 B line of each row, reused by the next 31 iterations;
+// 64, two lines, until branch workloads13) and 2 at test (one elimination step a line: each
+// row-walk load is 32 requests); full and paper walk all N. Only the touched part of
 // A, B and X (the first `walk` columns of every row and the first `walk` rows) is written to
 // memory, with the values of the whole arrays' sequential fill (Rng::unit_at), as TruncatedMatrix
 // does for atax; the result check compares that part.
@@ -92,7 +92,7 @@ class Adi final : public GeneratedWorkload {
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t n = 1024, walk = by_scale(scale, 2u, 64u, n), steps = by_scale(scale, 1u, 1u, 2u);
+    const uint32_t n = 1024, walk = by_scale(scale, 2u, 32u, n), steps = by_scale(scale, 1u, 1u, 2u);
     Rng rng(mix_seed(seed, "adi"));
     Touched<float> a = touched_floats(rng, n, walk, 0.0f, 0.25f), b = touched_floats(rng, n, walk, 2.0f, 3.0f);
     Touched<float> x = touched_floats(rng, n, walk, 0.0f, 1.0f);

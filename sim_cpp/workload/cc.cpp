@@ -7,6 +7,8 @@
 // smallest id of its component; the check is a union-find. Small (issue 21) runs 2^15 vertices,
 // 128 CTAs a round (gtx480 holds 90), for its first kSmallRounds rounds only: every label is then
 // the smallest id within that many hops, which the check recomputes round by round (push style).
+// On a device whose fill exceeds 128 CTAs small runs a road network of the fill's threads (qv100
+// 163840 vertices, 640 CTAs; a100 221184, 864: GraphWorkload::filling_road_n), still one round.
 #include <algorithm>
 #include <numeric>
 
@@ -28,7 +30,8 @@ class Cc final : public GraphWorkload {
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
     Rng rng(mix_seed(seed, "cc"));
-    make_graph(mem, by_scale(scale, 9u, 15u, 17u), by_scale(scale, 2u, 1u, 8u), rng);
+    make_graph(mem, by_scale(scale, 9u, 15u, 17u), by_scale(scale, 2u, 1u, 8u), rng,
+               scale == WorkloadScale::kSmall ? filling_road_n(15u) : 0u);
     std::vector<int32_t> label(graph_->n);
     std::iota(label.begin(), label.end(), 0);
     const bool cap = scale == WorkloadScale::kSmall && input_path_.empty();

@@ -10,7 +10,9 @@
 // (the graph is undirected, so v's in-edge slots are its CSR range). The scatter's store
 // addresses follow col (data-dependent), both loops run to the warp's largest degree. Irregular.
 // Small (issue 21): 2^15 vertices x 1 edge sample each, 128 CTAs a launch (gtx480 holds 90; was
-// 2^13 x 8, 32 CTAs), so a thread's loops, its degree, are shorter.
+// 2^13 x 8, 32 CTAs), so a thread's loops, its degree, are shorter; on a device whose fill exceeds
+// 128 CTAs, a road network of the fill's threads (qv100 163840 vertices, 640 CTAs a launch; a100
+// 221184, 864: GraphWorkload::filling_road_n).
 #include <algorithm>
 
 #include "sim_cpp/workload/graph.h"
@@ -29,7 +31,8 @@ class Dc final : public GraphWorkload {
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
     Rng rng(mix_seed(seed, "dc"));
-    make_graph(mem, by_scale(scale, 9u, 15u, 18u), by_scale(scale, 4u, 1u, 16u), rng);
+    make_graph(mem, by_scale(scale, 9u, 15u, 18u), by_scale(scale, 4u, 1u, 16u), rng,
+               scale == WorkloadScale::kSmall ? filling_road_n(15u) : 0u);
     auto g = graph_;
     // rev[e] for e = u -> v: the position of u in v's list (the slot of the in-edge).
     std::vector<int32_t> rev(g->edges());

@@ -7,6 +7,14 @@
 //         or y >= N-t returning at once (issue 21: until branch workloads11 ours launched only the
 //         trailing ceil((N-1-t) / 4) x ceil((N-t) / 4), shrinking to 1 CTA)
 // The back substitution runs on the host in Rodinia too. Regular (affine addresses).
+// Small on a device whose one-warp CTA slots exceed small's Fan2 grid (issue 21: gtx480 holds 720
+// of the 28 x 28 = 784 at N = 112; qv100 80 x 64 = 5120, a100 108 x 64 = 6912) runs the least N,
+// a multiple of 4, whose Fan2 grid fills them (qv100 N = 288: 72 x 72 = 5184 CTAs; a100 N = 336:
+// 84 x 84 = 7056) and only its first kFilledPivots pivots (a shorter run at the filling grid: the
+// check compares m, a and b after those pivots). Test runs N = 108, the least multiple of 4 whose
+// Fan2 grid fills gtx480 (27 x 27 = 729 CTAs; test inputs are not sized by the device), and its
+// first kTestPivots pivots (was N = 24, 36 CTAs, all 23 pivots).
+#include <algorithm>
 #include <cmath>
 
 #include "sim_cpp/workload/kernel_builder.h"
@@ -20,22 +28,37 @@ constexpr uint32_t kXy = 4;  // Rodinia's BLOCK_SIZE_XY
 // Rodinia 3.1 gaussian.cu: Fan1<<<ceil(Size / MAXBLOCKSIZE), MAXBLOCKSIZE>>>, MAXBLOCKSIZE = 512,
 // at every pivot: 1 CTA at its published matrices (matrix4, matrix208: Size <= 512) and at ours.
 constexpr uint32_t kRodiniaFan1Ctas = (208 + 511) / 512;
+constexpr uint32_t kTestN = 108;        // test (Fan2: 729 CTAs at every pivot, gtx480 holds 720)
+constexpr uint32_t kTestPivots = 2;     // test's pivots
+constexpr uint32_t kSmallN = 112;       // small on gtx480 (Fan2: 784 CTAs at every pivot)
+constexpr uint32_t kFilledPivots = 8;   // small's pivots where N is sized by a larger device
 
 class Gaussian final : public GeneratedWorkload {
  public:
   std::string name() const override { return "gaussian"; }
   std::string description() const override { return "Rodinia Gaussian elimination, Fan1 / Fan2 per column"; }
   WorkloadInfo info() const override {
-    return {false, false, "Rodinia (GE)", n_ ? std::to_string(n_) + " x " + std::to_string(n_) + " floats" : "", ""};
+    std::string in;
+    if (n_) in = std::to_string(n_) + " x " + std::to_string(n_) + " floats";
+    if (n_ && pivots_ + 1 < n_) in += ", its first " + std::to_string(pivots_) + " pivots";
+    return {false, false, "Rodinia (GE)", in, ""};
   }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
-    const uint32_t n = by_scale(scale, 24u, 112u, 256u);
+    uint32_t n = by_scale(scale, kTestN, kSmallN, 256u);
+    if (scale == WorkloadScale::kSmall) {
+      uint32_t side = (kSmallN + kXy - 1) / kXy;  // Fan2's ceil(N / 4) CTAs a side
+      while (uint64_t{side} * side < fill_ctas(1)) ++side;
+      n = std::max(n, side * kXy);
+    }
+    const uint32_t pivots = scale == WorkloadScale::kTest                       ? kTestPivots
+                            : scale == WorkloadScale::kSmall && n != kSmallN ? kFilledPivots
+                                                                              : n - 1;
     Rng rng(mix_seed(seed, "gaussian"));
     std::vector<float> a = uniform_floats(rng, uint64_t{n} * n, -1.0f, 1.0f), b = uniform_floats(rng, n);
     for (uint64_t i = 0; i < n; ++i) a[i * n + i] = static_cast<float>(n);  // diagonally dominant
-    n_ = n, a0_ = share(a), b0_ = share(b);
+    n_ = n, pivots_ = pivots, a0_ = share(a), b0_ = share(b);
     const Addr a_base = layout_.array(mem, "a", a), b_base = layout_.array(mem, "b", b);
     const Addr m_base = layout_.array(mem, "m", std::vector<float>(a.size(), 0.0f));
     std::vector<float> mm(a.size(), 0.0f);
@@ -49,7 +72,7 @@ class Gaussian final : public GeneratedWorkload {
     const StaticOp ld_m2 = k2.load(4), ld_bt = k2.load(4), ld_bx = k2.load(4), fma2 = k2.alu(kLatFma);
     const StaticOp st_b = k2.store(4), exit2 = k2.exit();
     const auto at = [](Addr base, uint64_t e) { return base + 4 * e; };
-    for (uint32_t t = 0; t + 1 < n; ++t) {
+    for (uint32_t t = 0; t < pivots; ++t) {
       const uint32_t rows = n - 1 - t, cols = n - t;
       std::vector<float> mcol(n, 0.0f);  // column t of m
       for (uint64_t i = t + 1; i < n; ++i) mcol[i] = mm[i * n + t] = a[i * n + t] / a[uint64_t{t} * n + t];
@@ -107,11 +130,11 @@ class Gaussian final : public GeneratedWorkload {
   }
 
  protected:
-  // The same elimination in double; a and b after it, and the multipliers m.
+  // The same elimination (its first pivots_ pivots) in double; a and b after it, and the multipliers m.
   void check(ResultCheck& c) const override {
     const uint64_t n = n_;
     std::vector<double> a(a0_->begin(), a0_->end()), b(b0_->begin(), b0_->end()), m(a.size(), 0.0);
-    for (uint64_t t = 0; t + 1 < n; ++t) {
+    for (uint64_t t = 0; t < pivots_; ++t) {
       for (uint64_t i = t + 1; i < n; ++i) {
         m[i * n + t] = a[i * n + t] / a[t * n + t];
         for (uint64_t j = t; j < n; ++j) a[i * n + j] -= m[i * n + t] * a[t * n + j];
@@ -124,7 +147,7 @@ class Gaussian final : public GeneratedWorkload {
   }
 
  private:
-  uint32_t n_ = 0;
+  uint32_t n_ = 0, pivots_ = 0;  // pivots_: the eliminations run (n_ - 1 but on a filled small)
   Shared<float> a0_, b0_;
 };
 

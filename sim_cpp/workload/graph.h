@@ -80,6 +80,17 @@ class GraphWorkload : public GeneratedWorkload {
   // lengths) when generator_ is "road" (2^lg vertices, or road_n when not 0) or when generator_
   // is "" and road_n is not 0 (the workload's default at this scale: road_n vertices).
   void make_graph(FunctionalMemory& mem, uint32_t lg, uint32_t edge_factor, Rng& rng, uint32_t road_n = 0);
+  // Small's graph on a device that gtx480's does not fill (issue 21: fill every SM of the preset):
+  // 0 (the workload's Kronecker graph of 2^gtx480_lg vertices, a thread each: cc, dc, gc 2^15, 128
+  // CTAs where gtx480 holds 90) or, on a device whose fill of 8-warp CTAs has more threads, that
+  // many vertices of a road network (make_graph's road_n; qv100 640 x 256 = 163840, a100 864 x 256
+  // = 221184). A Kronecker graph of 2^18 vertices filled them too but its hub kept one warp looping
+  // for most of the run (cc on qv100: 1.58 M warp instructions, 796 K cycles, 3.1 resident warps
+  // per scheduler, 8.5 user-s); a road network has no hub: each thread's loop is its 1 - 4 edges.
+  uint32_t filling_road_n(uint32_t gtx480_lg) const {
+    const uint64_t fill = uint64_t{fill_ctas(8)} * kCtaThreads;
+    return fill > (uint64_t{1} << gtx480_lg) ? static_cast<uint32_t>(fill) : 0;
+  }
   // Rounds of `d[v] = min(d[v], min over neighbours u of d[u] + weight[e])` (weight null: + 0),
   // Jacobi style on ping-pong arrays "<array>_a" / "<array>_b" (round r reads one, writes the
   // other; every thread writes its own element), until a round changes nothing; round r sets

@@ -38,6 +38,10 @@ constexpr uint32_t kImageWidth = 1920;
 constexpr uint32_t kRowThreads = kImageWidth / 16;  // 16 pixels per thread
 constexpr uint32_t kColumnRows = 8;                 // blockDim.y of shfl_vertical_shfl
 constexpr uint32_t kColumnThreads = kWarpSize * kColumnRows;
+// The sample's inputs, fixed in its source: shuffle_simple_test's n_elements = 65536 (grids of
+// 65536 / 256 = 256 and 255 CTAs) and shuffle_integral_image_test's h = 1080 rows (a CTA each).
+constexpr uint32_t kSampleInts = 1u << 16;
+constexpr uint32_t kSampleRows = 1080;
 
 // Inclusive scan.
 std::vector<int32_t> scanned(const std::vector<int32_t>& v) {
@@ -77,7 +81,11 @@ class Shfl final : public GeneratedWorkload {
     // run fewer rows, i.e. fewer steps of the column walk: 240 rows are still 240 CTAs of the rows
     // kernel (gtx480 holds 180 of 4 warps), and the column kernel's 60 CTAs are the sample's own grid
     // at any height (width / 32).
-    rows_ = by_scale(scale, 8u, 240u, 1080u);
+    rows_ = by_scale(scale, 8u, 240u, kSampleRows);
+    // On a device with more 4-warp CTA slots than small's 240 rows (issue 21: qv100 80 x 16 = 1280,
+    // a100 108 x 16 = 1728; gtx480 15 x 12 = 180), small runs the sample's 1080 rows, its
+    // shfl_intimage_rows grid (declared below); the two scan kernels launch the sample's grids.
+    if (scale == WorkloadScale::kSmall && fill_ctas((kRowThreads + kWarpSize - 1) / kWarpSize) > rows_) rows_ = kSampleRows;
     Rng rng(mix_seed(seed, "shfl"));
     std::vector<int32_t> in(n);
     for (int32_t& x : in) x = static_cast<int32_t>(rng.below(16));
@@ -142,6 +150,10 @@ class Shfl final : public GeneratedWorkload {
       });
       // The sample scans its 256 block sums in one CTA: p_blockSize = min(n_partialSums = 65536 /
       // 256, 256) = 256, p_gridSize = iDivUp(256, 256) = 1.
+      if (l == 0)
+        published(kSampleInts / kCtaThreads,
+                  "CUDA SDK 8.0 shfl_scan.cu, shuffle_simple_test: shfl_scan_test<<<gridSize = n_elements / "
+                  "blockSize = 65536 / 256 = 256, 256>>>");
       if (l > 0 && blocks == 1)
         published(1, "CUDA SDK 8.0 shfl_scan.cu at 65536 ints: the block sums' scan, shfl_scan_test<<<"
                      "iDivUp(256, min(256, 256)) = 1, 256>>>");
@@ -162,6 +174,9 @@ class Shfl final : public GeneratedWorkload {
         s.store(u_st, m, [&](uint32_t lane) { return LaneWrite{data + 4 * id(lane), bits((*out)[id(lane)])}; });
         s.exit(u_exit);
       });
+      if (l == 0)
+        published(kSampleInts / kCtaThreads - 1,
+                  "CUDA SDK 8.0 shfl_scan.cu, shuffle_simple_test: uniform_add<<<gridSize - 1 = 255, 256>>>");
     }
     add_integral_image(mem, k2.next_kernel());
   }
@@ -260,6 +275,9 @@ class Shfl final : public GeneratedWorkload {
           s.exit(r_exit);
         },
         kRowThreads);
+    published(kSampleRows,
+              "CUDA SDK 8.0 shfl_scan.cu, shuffle_integral_image_test: shfl_intimage_rows<<<h = 1080, 120>>> "
+              "(a CTA per row of its 1920 x 1080 image)");
 
     // shfl_vertical_shfl: warp y of a CTA is the threads of threadIdx.y = y.
     KernelCode k4 = k3.next_kernel();

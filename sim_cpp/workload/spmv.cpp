@@ -20,6 +20,11 @@ namespace {
 // Small fills gtx480 at its occupancy limit: 15 SMs x 6 CTAs of 256 threads, a row each.
 constexpr uint32_t kFillRows = 15 * 6 * 256;
 constexpr uint32_t kSmallMaxLen = 16;
+// SHOC's grid (Spmv.cu, csrTest): spmv_csr_scalar_kernel<<<nBlocksScalar = ceil(numRows / BLOCK_SIZE),
+// BLOCK_SIZE = 128>>> (Spmv.h), a thread per row, at its largest size class (-s 4: probSizes[3] =
+// 16384 rows): 128 CTAs of 128 threads, i.e. 16384 threads = 64 of our CTAs of 256.
+constexpr uint32_t kShocLargestRows = 16384;
+constexpr uint32_t kShocPublishedCtas = kShocLargestRows / kCtaThreads;
 
 Csr random_power_law_matrix(uint32_t rows, uint32_t max_len, Rng& rng) {
   Csr m;
@@ -59,7 +64,9 @@ class Spmv final : public GeneratedWorkload {
   WorkloadInfo info() const override {
     std::string in;
     if (a_) in = std::to_string(a_->rows) + " x " + std::to_string(a_->cols) + ", " + std::to_string(a_->col.size()) + " non-zeros";
-    return {true, false, "SHOC / two-level bypassing paper", in, "Matrix Market"};
+    return {true, false, "SHOC / two-level bypassing paper", in, "Matrix Market", kShocPublishedCtas,
+            "SHOC Spmv.cu: spmv_csr_scalar_kernel<<<ceil(numRows / 128), 128>>>, a thread per row; its largest size "
+            "class (-s 4) has 16384 rows: 128 CTAs of 128 = 64 CTAs of 256"};
   }
 
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {

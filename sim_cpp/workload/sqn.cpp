@@ -7,6 +7,11 @@
 //   out[off + oc][y][x] = max(acc, 0)
 // H x H is a multiple of 32, so a warp is one output channel: its weight loads are one address
 // (shared by every thread of the channel, cached), its input loads consecutive pixels. Regular.
+// Small on a device whose fill of 8-warp CTAs exceeds gtx480's 90 (issue 21: qv100 640, a100 864)
+// keeps one fire module and grows the map to the least H, a multiple of 8, whose every layer has
+// the fill's outputs, with kFilledChannels squeeze and expand channels instead of 10 (a shorter
+// per-thread channel loop): qv100 184 x 184 (5 x 33856 = 169280 outputs, 662 CTAs a layer), a100
+// 216 x 216 (233280, 912 CTAs).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -17,6 +22,8 @@
 
 namespace l1d::sim::wl {
 namespace {
+
+constexpr uint32_t kFilledChannels = 5;  // squeeze and expand channels of small on a larger device
 
 struct Conv {
   uint32_t in_ch, out_ch, k;   // k x k kernel, padding k / 2
@@ -48,6 +55,10 @@ class Sqn final : public GeneratedWorkload {
     // modules of squeeze 16, expand 32 + 32 on 16 x 16: 16 - 32 CTAs a layer).
     h_ = by_scale(scale, 8u, 48u, 32u), fires_ = by_scale(scale, 2u, 1u, 3u);
     sq_ = by_scale(scale, 4u, 10u, 32u), ex_ = by_scale(scale, 8u, 10u, 64u);
+    if (scale == WorkloadScale::kSmall && uint64_t{sq_} * h_ * h_ < uint64_t{fill_ctas(8)} * kCtaThreads) {
+      sq_ = ex_ = kFilledChannels;
+      while (uint64_t{sq_} * h_ * h_ < uint64_t{fill_ctas(8)} * kCtaThreads) h_ += 8;
+    }
     const uint64_t hw = uint64_t{h_} * h_;
     Rng rng(mix_seed(seed, "sqn"));
     in_ = share(uniform_floats(rng, 2 * ex_ * hw));  // each module's input has as many channels as its output
