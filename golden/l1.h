@@ -19,6 +19,7 @@
 #include "golden/chunk_match.h"
 #include "golden/tag_index.h"
 #include "golden/granularity_selector.h"
+#include "golden/line_aligned.h"
 #include "golden/mshr.h"
 #include "golden/replacement.h"
 #include "golden/two_level_bypass.h"
@@ -309,7 +310,7 @@ class L1 {
   uint32_t ways_;
   std::vector<std::vector<CacheLine>> sets_;
   // Each line's data bytes, index set * ways + way, apart from its tags and state (cache_line.h).
-  std::vector<LineData> data_;
+  LineAlignedVector<LineData> data_;  // a sector (32 bytes) never straddles two host lines
   LineData& data_of(uint32_t set, uint32_t way) { return data_[size_t{set} * ways_ + way]; }
   TagIndex tags_;  // the lines' tag state, packed (kept in step by sync_tags)
   std::unique_ptr<ReplacementPolicy> replacement_;
