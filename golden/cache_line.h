@@ -8,13 +8,11 @@
 
 namespace l1d::golden {
 
+// 12 bytes: the flags together before the two words (with each flag before its word, a Slot was
+// 16 bytes and a CacheLine 88; a set's walk reads fewer host cache lines now: docs/performance.md,
+// sixteenth round).
 struct Slot {
   bool valid = false;
-  // Written bytes not yet in memory, bit b = byte b of the slot. Byte-granular so that a
-  // write-back never overwrites bytes another SM wrote to the same sector (L1s are not
-  // coherent: only the bytes this L1 wrote may go back).
-  uint32_t dirty = 0;
-  uint32_t chunk_tag = 0;
   // l1.allocation on_miss: the slot is held for the chunk `chunk_tag` whose fill is in flight
   // (never valid at the same time; section 13.1).
   bool reserved = false;
@@ -22,7 +20,13 @@ struct Slot {
   // `chunk_tag` but wrote only part of it. Not readable (a read misses and fetches it); a store to it
   // hits. Never valid or reserved at the same time (section 14).
   bool written = false;
+  // Written bytes not yet in memory, bit b = byte b of the slot. Byte-granular so that a
+  // write-back never overwrites bytes another SM wrote to the same sector (L1s are not
+  // coherent: only the bytes this L1 wrote may go back).
+  uint32_t dirty = 0;
+  uint32_t chunk_tag = 0;
 };
+static_assert(sizeof(Slot) == 12);
 
 struct CacheLine {
   uint64_t common_tag = 0;
@@ -64,5 +68,6 @@ struct CacheLine {
     slot_rank[i] = 0;
   }
 };
+static_assert(sizeof(CacheLine) == 72);
 
 }  // namespace l1d::golden

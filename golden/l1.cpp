@@ -53,7 +53,9 @@ std::string_view to_string(ResFail f) {
 }
 
 L1::L1(const Config& cfg)
-    : cfg_(cfg),
+    : staged_(cfg.l1.pipeline == L1Pipeline::kStaged),
+      two_level_(cfg.policy.two_level, cfg.core.warps_per_sm),
+      cfg_(cfg),
       split_(cfg.l1),
       ways_(cfg.l1.ways),
       sets_(split_.sets(), std::vector<CacheLine>(cfg.l1.ways)),
@@ -61,7 +63,6 @@ L1::L1(const Config& cfg)
       tags_(split_.sets(), cfg.l1.ways, index_lines_per_way(cfg.l1)),
       replacement_(make_replacement(cfg.policy.replacement, split_.sets(), cfg.l1.ways, cfg.policy)),
       agcb_(cfg.policy.agcb, cfg.core.instruction_bytes),
-      two_level_(cfg.policy.two_level, cfg.core.warps_per_sm),
       granularity_(initial_granularity(cfg.policy.granularity)),
       mshr_(cfg.l1.mshr_entries, cfg.l1.mshr_max_merge) {
   if (ways_ > kMaxSetWays) throw ConfigError(fmt::format("L1: {} ways exceed the model's {}", ways_, kMaxSetWays));
@@ -80,7 +81,7 @@ L1Outputs L1::step(const L1Inputs& in) {
 }
 
 void L1::step(const L1Inputs& in, L1Outputs& out) {
-  if (cfg_.l1.pipeline == L1Pipeline::kStaged) return step_staged(in, out);
+  if (staged_) return step_staged(in, out);
   // A payload is copied only while its valid is set: most cycles present neither, and the two
   // copies were 3 % of a qv100 trace run (docs/performance.md).
   out.core_resp_valid = resp_valid_;
@@ -818,7 +819,7 @@ bool L1::idle() const {
 uint64_t L1::quiet_cycles(uint32_t occupancy) const {
   // What step() reads with no request, response or event: S1, the fill FIFO, the miss queue (its
   // head is offered to memory) and the response register must all be empty.
-  if (cfg_.l1.pipeline == L1Pipeline::kStaged || s1_valid_ || !miss_queue_.empty() || !fill_fifo_.empty() ||
+  if (staged_ || s1_valid_ || !miss_queue_.empty() || !fill_fifo_.empty() ||
       resp_valid_)
     return 0;
   const uint64_t ticks = two_level_.counting_ticks(occupancy);
@@ -847,7 +848,7 @@ uint64_t L1::retry_cycles(uint32_t occupancy) const {
   // step() with S1 valid and s1_retry_same_, no fill and no flush only calls fail(last_fail_) and
   // counts the Accel-Sim sectors; no response is produced (resp_valid_ then stays false), S1 keeps
   // its request, and the edge leaves s1_retry_same_ set while the two-level unit's mode stays.
-  if (cfg_.l1.pipeline == L1Pipeline::kStaged || !s1_valid_ || !s1_retry_same_ || !fill_fifo_.empty() || flushing_ ||
+  if (staged_ || !s1_valid_ || !s1_retry_same_ || !fill_fifo_.empty() || flushing_ ||
       resp_valid_)
     return 0;
   return two_level_.counting_ticks(occupancy);

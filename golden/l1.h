@@ -19,6 +19,7 @@
 #include "golden/chunk_match.h"
 #include "golden/tag_index.h"
 #include "golden/granularity_selector.h"
+#include "golden/line_aligned.h"
 #include "golden/mshr.h"
 #include "golden/replacement.h"
 #include "golden/two_level_bypass.h"
@@ -281,27 +282,11 @@ class L1 {
   void switch_granularity(uint32_t g);
   Addr line_addr_of(uint32_t set, uint64_t common_tag, uint32_t chunk_tag) const;
 
-  Config cfg_;
-  AddressSplit split_;
-  uint32_t ways_;
-  std::vector<std::vector<CacheLine>> sets_;
-  // Each line's data bytes, index set * ways + way, apart from its tags and state (cache_line.h).
-  std::vector<LineData> data_;
-  LineData& data_of(uint32_t set, uint32_t way) { return data_[size_t{set} * ways_ + way]; }
-  TagIndex tags_;  // the lines' tag state, packed (kept in step by sync_tags)
-  std::unique_ptr<ReplacementPolicy> replacement_;
-  AgcbPredictor agcb_;
-  TwoLevelBypassUnit two_level_;
-  AgeLruCounters ages_;
-  std::optional<GranularitySelector> selector_;
-  uint32_t granularity_;
-  Mshr mshr_;
-  std::deque<MemReq> miss_queue_;
-  std::deque<uint32_t> fill_fifo_;
-  uint32_t fill_index_ = 0;      // next merged request the fill unit answers
-  bool fill_placed_ = false;     // cycle 0 of the head entry is done
-  bool fill_allocated_ = false;  // the head entry's block went into the array
-  bool agelru_enable_ = true;
+  // What step(), quiet_cycles() and retry_cycles() read on every cycle, together at the front of
+  // the object (5 host cache lines): between two steps of one L1 the other SMs run, so on a large
+  // GPU these lines are cold each cycle, and spread over the 3.4 KB object they were about nine
+  // (docs/performance.md, sixteenth round). Only the order of the members changed.
+  bool staged_ = false;  // cfg_.l1.pipeline is staged (step() takes step_staged)
   bool s1_valid_ = false;
   // S1's lookup failed (a reservation failure) and the clock edge after it changed nothing the
   // lookup reads (no memory transfer, event, fill, flush, AgeLRU-enable or two-level mode change;
@@ -309,17 +294,39 @@ class L1 {
   // fail the same way, so step() counts it without repeating it: a request stalled behind a
   // full miss queue retries every cycle (docs/performance.md).
   bool s1_retry_same_ = false;
+  bool resp_valid_ = false;
+  bool flushing_ = false;
+  bool agelru_enable_ = true;
   ResFail last_fail_ = ResFail::kCount;  // the cause fail() counted last
   uint64_t s1_sectors_ = 0;              // sectors of s1_'s byte mask (its Accel-Sim count)
-  CoreReq s1_;
-  bool resp_valid_ = false;
-  CoreResp resp_;
-  CoreResp next_resp_;  // the response S1 or the fill unit produces this cycle (resp_ at the edge)
-  bool flushing_ = false;
-  bool flush_all_ = false;   // kernel-end flush: nothing is kept
-  uint32_t flush_next_ = 0;  // set * ways + way
+  std::deque<MemReq> miss_queue_;
+  std::deque<uint32_t> fill_fifo_;
+  TwoLevelBypassUnit two_level_;
   L1Counters counters_;
   AccelSimCounters accelsim_;
+
+  Config cfg_;
+  AddressSplit split_;
+  uint32_t ways_;
+  std::vector<std::vector<CacheLine>> sets_;
+  // Each line's data bytes, index set * ways + way, apart from its tags and state (cache_line.h).
+  LineAlignedVector<LineData> data_;  // a sector (32 bytes) never straddles two host lines
+  LineData& data_of(uint32_t set, uint32_t way) { return data_[size_t{set} * ways_ + way]; }
+  TagIndex tags_;  // the lines' tag state, packed (kept in step by sync_tags)
+  std::unique_ptr<ReplacementPolicy> replacement_;
+  AgcbPredictor agcb_;
+  AgeLruCounters ages_;
+  std::optional<GranularitySelector> selector_;
+  uint32_t granularity_;
+  Mshr mshr_;
+  uint32_t fill_index_ = 0;      // next merged request the fill unit answers
+  bool fill_placed_ = false;     // cycle 0 of the head entry is done
+  bool fill_allocated_ = false;  // the head entry's block went into the array
+  CoreReq s1_;
+  CoreResp resp_;
+  CoreResp next_resp_;  // the response S1 or the fill unit produces this cycle (resp_ at the edge)
+  bool flush_all_ = false;   // kernel-end flush: nothing is kept
+  uint32_t flush_next_ = 0;  // set * ways + way
 
   // Staged pipeline state (section 16). The ops in T, M1 and M2 during the cycle; the two FIFOs
   // of core requests; the fill unit's and flush walker's issue cursors; the response delay line

@@ -36,8 +36,11 @@ L1::SectorLine L1::sector_line(uint32_t set, uint64_t common_tag, uint32_t chunk
   // Slot i holds chunk i, so a way's slot mask of the line's chunks is its sector mask.
   if (const auto [w, slots] = first_copy(tags_.set(set), common_tag, chunk_tag, kAllSectors); slots)
     return {w, slots, lazy ? written_sectors(set, w, common_tag, chunk_tag) : SectorMask{0}};
-  if (const std::optional<uint32_t> w = mshr_.reserved_way(line_addr))
-    return {*w, 0, lazy ? written_sectors(set, *w, common_tag, chunk_tag) : SectorMask{0}};
+  // Only l1.allocation on_miss reserves a way for an entry (MshrEntry::reserved): otherwise the
+  // MSHR's line index, cold on a large GPU, is not read for an answer that is always "none".
+  if (cfg_.l1.allocation == AllocationPolicy::kOnMiss)
+    if (const std::optional<uint32_t> w = mshr_.reserved_way(line_addr))
+      return {*w, 0, lazy ? written_sectors(set, *w, common_tag, chunk_tag) : SectorMask{0}};
   if (lazy)  // a line holding only written slots is not in the tag index: look at every way
     for (uint32_t w = 0; w < ways_; ++w)
       if (const SectorMask m = written_sectors(set, w, common_tag, chunk_tag)) return {w, 0, m};

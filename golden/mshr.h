@@ -22,7 +22,10 @@ struct MshrRequest {
   ByteMask byte_mask;
 };
 
-struct MshrEntry {
+// 192 bytes, aligned to a host cache line: the fields a probe, a merge and the fill read (all but
+// the data) are the first 64 bytes, so a probe of an entry reads one host line (at 208 bytes
+// unaligned it read two; docs/performance.md, sixteenth round). Only the order changed.
+struct alignas(64) MshrEntry {
   bool valid = false;
   Addr line_addr = 0;      // 128 B aligned memory line
   SectorMask sectors = 0;  // what the reads fetch (l1.mshr_merge block may widen it)
@@ -32,19 +35,21 @@ struct MshrEntry {
   // joined (never fetched, never placed; stores to them wait: contract section 14).
   SectorMask buffered = 0;
   uint8_t reads = 1;       // memory reads in flight for this entry
-  // l1.allocation on_miss: the way and first slot reserved at the miss (section 13.1).
+  // l1.allocation on_miss: a way was reserved at the miss, reserved_way and its first slot
+  // reserved_pos (section 13.1).
   bool reserved = false;
-  uint32_t reserved_way = 0, reserved_pos = 0;
   BypassReason bypass = BypassReason::kNone;
-  uint32_t hpc = 0;  // requester's hashed PC, AWID and token (first request)
-  uint8_t awid = 0;
+  uint8_t awid = 0;  // requester's AWID (and hpc, token: of the first request)
+  uint32_t reserved_way = 0, reserved_pos = 0;
+  uint32_t hpc = 0;
   bool token = true;
-  std::vector<MshrRequest> requests;
-  // Filled by the memory response.
+  // Filled by the memory response (with data).
   bool filled = false;
   bool l2_bypass_bit = false;
+  std::vector<MshrRequest> requests;
   LineData data{};
 };
+static_assert(sizeof(MshrEntry) == 192);
 
 enum class MshrProbe : uint8_t { kNone, kMerge, kMergeFull, kConflict };
 

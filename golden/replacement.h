@@ -18,6 +18,7 @@
 
 #include "common/config.h"
 #include "golden/agelru_counters.h"
+#include "golden/line_aligned.h"
 #include "golden/rpr_history.h"
 #include "golden/rpr_sampler.h"
 
@@ -73,7 +74,7 @@ class ReplacementPolicy {
   uint32_t lru_of(uint32_t set, const WayMask& among) const;
 
   uint32_t sets_, ways_;
-  std::vector<uint8_t> ranks_;
+  LineAlignedVector<uint8_t> ranks_;  // a promote reads and writes the set's ranks whole
 };
 
 // 16-bit Galois LFSR (taps 0xB400) used by BIP and DIP; the RTL has the same one.

@@ -44,14 +44,13 @@ PlacementBits placement_bits(const CacheLine& line) {
 void TagIndex::sync(uint32_t set, uint32_t way, const CacheLine& line) {
   const size_t i = size_t{set} * ways_ + way;
   WayTags& t = way_[i];
-  uint64_t* slots = t.slot;
   const uint64_t bit = uint64_t{1} << way;
   // Only the keys of memory lines the way stops or starts holding change: a line it keeps under
   // the same common tag keeps its key as it is. (Removing and re-inserting every slot's key, most
   // of them the same line's, was 3 % of a gtx480 run; docs/performance.md.)
   LineParts before, after;
   for (uint32_t s = 0; s < kSlotsPerLine; ++s)
-    if (slots[s] != kEmpty) before.add(static_cast<uint32_t>(slots[s]) >> 2);
+    if ((t.valid >> s) & 1) before.add(t.chunk[s] >> 2);
   for (uint32_t s = 0; s < kSlotsPerLine; ++s)
     if (line.slot[s].valid) after.add(line.slot[s].chunk_tag >> 2);
   const bool same_common = t.common == line.common_tag;
@@ -63,7 +62,11 @@ void TagIndex::sync(uint32_t set, uint32_t way, const CacheLine& line) {
   for (uint32_t k = 0; k < after.n; ++k)
     if (!same_common || !before.holds(after.part[k])) lines_[LineKey{line.common_tag, set, after.part[k]}] |= bit;
   t.common = line.common_tag;
-  for (uint32_t s = 0; s < kSlotsPerLine; ++s) slots[s] = packed(line, s);
+  t.valid = 0;
+  for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
+    t.chunk[s] = line.slot[s].valid ? line.slot[s].chunk_tag : 0;
+    t.valid = static_cast<uint8_t>(t.valid | (line.slot[s].valid ? 1u << s : 0u));
+  }
   const uint64_t word_bit = uint64_t{1} << (i % 64);
   occupied_[i / 64] = after.n ? occupied_[i / 64] | word_bit : occupied_[i / 64] & ~word_bit;
   const PlacementBits b = placement_bits(line);
@@ -86,7 +89,7 @@ bool TagIndex::in_step(uint32_t set, uint32_t way, const CacheLine& line) const 
   if (has(sm.live) != b.live || has(sm.held) != b.held || has(sm.prio) != line.priority || awid_[i] != line.awid)
     return false;
   for (uint32_t s = 0; s < kSlotsPerLine; ++s) {
-    if (way_[i].slot[s] != packed(line, s)) return false;
+    if (way_[i].slot(s) != packed(line, s)) return false;
     if (!line.slot[s].valid) continue;
     const uint64_t* m = lines_.find(LineKey{line.common_tag, set, line.slot[s].chunk_tag >> 2});
     if (!m || !((*m >> way) & 1)) return false;

@@ -56,15 +56,15 @@ class TagIndex {
     uint32_t set;
     uint32_t ways() const { return index->ways_; }
     uint64_t common_tag(uint32_t w) const { return index->way_[base() + w].common; }
-    bool valid(uint32_t w, uint32_t s) const { return slot(w, s) != kEmpty; }
-    uint32_t chunk_tag(uint32_t w, uint32_t s) const { return static_cast<uint32_t>(slot(w, s)); }
+    bool valid(uint32_t w, uint32_t s) const { return (index->way_[base() + w].valid >> s) & 1; }
+    uint32_t chunk_tag(uint32_t w, uint32_t s) const { return index->way_[base() + w].chunk[s]; }
     // The ways that may hold a chunk of memory line `line_part` (chunk tag >> 2) with common_tag.
     uint64_t candidate_ways(uint64_t common_tag, uint32_t line_part) const {
       const uint64_t* m = index->lines_.find(LineKey{common_tag, set, line_part});
       return m ? *m : 0;
     }
     size_t base() const { return size_t{set} * index->ways_; }
-    uint64_t slot(uint32_t w, uint32_t s) const { return index->way_[base() + w].slot[s]; }
+    uint64_t slot(uint32_t w, uint32_t s) const { return index->way_[base() + w].slot(s); }
   };
   Set set(uint32_t set) const { return Set{this, set}; }
 
@@ -86,13 +86,18 @@ class TagIndex {
   }
 
   uint32_t ways_;
-  // A way's common tag beside its slots: a lookup reads one or two cache lines per way, not a
-  // line of a common-tag array and another of a slot array (both missed on a large L1).
-  struct WayTags {
+  // A way's common tag beside its slots: a lookup reads one cache line per way, not a line of a
+  // common-tag array and another of a slot array (both missed on a large L1). 32 bytes, aligned:
+  // two ways to a host cache line and none across two (with a 64-bit word per slot, kEmpty for an
+  // empty one, it was 40 bytes and half the ways straddled two lines; docs/performance.md,
+  // sixteenth round).
+  struct alignas(32) WayTags {
     uint64_t common = 0;
-    uint64_t slot[kSlotsPerLine] = {kEmpty, kEmpty, kEmpty, kEmpty};
-    static_assert(kSlotsPerLine == 4, "one kEmpty per slot above");
+    uint32_t chunk[kSlotsPerLine] = {};  // 0 where the slot is empty
+    uint8_t valid = 0;                   // bit s: slot s holds chunk[s]
+    uint64_t slot(uint32_t s) const { return (valid >> s) & 1 ? uint64_t{chunk[s]} : kEmpty; }
   };
+  static_assert(sizeof(WayTags) == 32);
   std::vector<WayTags> way_;
   std::vector<uint64_t> occupied_;  // bit set * ways + way: the way has a valid slot
   std::vector<SetMasks> masks_;     // per set

@@ -374,7 +374,7 @@ TYPED_TEST(TagArray, AllOnesAndZeros) {
         if (ones) {
           l.common_tag = tb::low_mask(s.common_used);
           for (unsigned k = 0; k < kSlots; ++k) {
-            l.slot[k] = {true, ~0U, static_cast<uint32_t>(tb::low_mask(s.tag_bits))};
+            l.slot[k] = {.valid = true, .dirty = ~0U, .chunk_tag = static_cast<uint32_t>(tb::low_mask(s.tag_bits))};
             l.slot[k].reserved = true;
           }
           l.slot_rank = {3, 3, 3, 3};

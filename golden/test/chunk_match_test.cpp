@@ -11,7 +11,7 @@ namespace {
 CacheLine line_with(uint64_t common, std::initializer_list<std::pair<uint32_t, uint32_t>> slot_tags) {
   CacheLine l;
   l.common_tag = common;
-  for (auto [slot, tag] : slot_tags) l.slot[slot] = Slot{true, false, tag};
+  for (auto [slot, tag] : slot_tags) l.slot[slot] = Slot{.valid = true, .chunk_tag = tag};
   return l;
 }
 
