@@ -68,9 +68,11 @@ test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE slow
 
 # The checks too slow for make test: Yosys on l1d_top, on gtx480's tag array and on every module of
-# gate_small (ctest label `slow`), the netlist co-simulation of every block on every configuration
-# (a longer build), the golden L1's 10^6-request soaks (make test: gtx480 at 10^5, and 4 x 10^4
-# requests per [Fidelity] option set), the golden pressure runs with the invariants checked every
+# gate_small (ctest label `slow`), the gate-level co-simulation of every block's Yosys netlist on
+# every configuration (a longer build: make test builds the netlists but verilates and co-simulates
+# only l1d_gran_selector's on gtx480, RTL_COSIM_BLOCKS; the tb.*NetlistMatchesRtl tests that skip in
+# make test run here, -R 'Netlist' below), the golden L1's 10^6-request soaks (make test: gtx480
+# at 10^5, and 4 x 10^4 requests per [Fidelity] option set), the golden pressure runs with the invariants checked every
 # cycle (make test: every 8th), the [Fidelity] ones at 5 000 requests (make test: 2 500), the sector
 # and [Fidelity] preset sweeps at small scale (make test: test scale, the sector one over half of
 # each workload's policies) and gtx480's every workload x every policy at small scale (make test:

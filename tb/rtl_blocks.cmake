@@ -9,7 +9,9 @@
 #   rtl.waves.<module>   tb/waves/<module>.gtkw names real signals, every port and flop among them
 # and builds tb_<module> from tb/<module>_tb.cpp with, for every configuration in RTL_TB_CONFIGS,
 #   V<module>_<config>           the verilated RTL of that configuration (-Wall, --x-initial unique)
-#   V<module>_<config>_netlist   the verilated Yosys netlist of that RTL (synth/yosys_check.sh)
+#   V<module>_<config>_netlist   the verilated Yosys netlist of that RTL (synth/yosys_check.sh), for
+#                                the blocks of RTL_COSIM_BLOCKS (every block with RTL_NETLIST_ALL_CONFIGS);
+#                                for the others the netlist alone (target Y<module>_<config>_netlist)
 # listed in the generated header <module>_models.h (see tb/testbench.h). Its GoogleTest cases are
 # registered as tb.<Suite>.<Test><tb::<module>::<config>> (typed tests) and tb.<Suite>.<Test>.
 # USES names the blocks <module> instantiates, so that a change to them rebuilds it (the tools
