@@ -11,8 +11,9 @@ deps:
 	@bash scripts/setup-deps.sh
 
 # ALL_NETLISTS=ON co-simulates the Yosys netlist of every block on every configuration and runs
-# the large arrays' testbenches on all three presets (make test-slow); by default only on gtx480
-# and one odd shape (tb/rtl_blocks.cmake). It also builds l1d_top's assertion mutants
+# the large arrays' testbenches on all three presets (make test-slow); by default the netlists of
+# gtx480 and one odd shape are built (Yosys's synthesis check) but only l1d_gran_selector's on
+# gtx480 is co-simulated (RTL_COSIM_BLOCKS, tb/rtl_blocks.cmake). It also builds l1d_top's assertion mutants
 # (RTL_TOP_MUTANTS) and the gate-level l1d_top of gpusim --l1 netlist (L1D_TOP_NETLIST;
 # docs/rtl-verification.md).
 ALL_NETLISTS ?= OFF
