@@ -11,8 +11,9 @@ deps:
 	@bash scripts/setup-deps.sh
 
 # ALL_NETLISTS=ON co-simulates the Yosys netlist of every block on every configuration and runs
-# the large arrays' testbenches on all three presets (make test-slow); by default only on gtx480
-# and one odd shape (tb/rtl_blocks.cmake). It also builds l1d_top's assertion mutants
+# the large arrays' testbenches on all three presets (make test-slow); by default the netlists of
+# gtx480 and one odd shape are built (Yosys's synthesis check) but only l1d_gran_selector's on
+# gtx480 is co-simulated (RTL_COSIM_BLOCKS, tb/rtl_blocks.cmake). It also builds l1d_top's assertion mutants
 # (RTL_TOP_MUTANTS) and the gate-level l1d_top of gpusim --l1 netlist (L1D_TOP_NETLIST;
 # docs/rtl-verification.md).
 ALL_NETLISTS ?= OFF
@@ -68,9 +69,11 @@ test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE slow
 
 # The checks too slow for make test: Yosys on l1d_top, on gtx480's tag array and on every module of
-# gate_small (ctest label `slow`), the netlist co-simulation of every block on every configuration
-# (a longer build), the golden L1's 10^6-request soaks (make test: gtx480 at 10^5, the sector
-# soaks at 10^5, and 4 x 10^4 requests per [Fidelity] option set), the golden pressure runs with
+# gate_small (ctest label `slow`), the gate-level co-simulation of every block's Yosys netlist on
+# every configuration (a longer build: make test builds the netlists but verilates and co-simulates
+# only l1d_gran_selector's on gtx480, RTL_COSIM_BLOCKS; the tb.*NetlistMatchesRtl tests that skip in
+# make test run here, -R 'Netlist' below), the golden L1's 10^6-request soaks (make test: gtx480
+# at 10^5, the sector soaks at 10^5, and 4 x 10^4 requests per [Fidelity] option set), the golden pressure runs with
 # the invariants checked every cycle (make test: every 8th), the [Fidelity] ones at 5 000 requests
 # on both option sets (make test: 2 500, each policy on one), the sector and [Fidelity] preset
 # sweeps at small scale over every legal policy (make test: test scale, one policy per workload),

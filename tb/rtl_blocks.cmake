@@ -9,7 +9,9 @@
 #   rtl.waves.<module>   tb/waves/<module>.gtkw names real signals, every port and flop among them
 # and builds tb_<module> from tb/<module>_tb.cpp with, for every configuration in RTL_TB_CONFIGS,
 #   V<module>_<config>           the verilated RTL of that configuration (-Wall, --x-initial unique)
-#   V<module>_<config>_netlist   the verilated Yosys netlist of that RTL (synth/yosys_check.sh)
+#   V<module>_<config>_netlist   the verilated Yosys netlist of that RTL (synth/yosys_check.sh), for
+#                                the blocks of RTL_COSIM_BLOCKS (every block with RTL_NETLIST_ALL_CONFIGS);
+#                                for the others the netlist alone (target Y<module>_<config>_netlist)
 # listed in the generated header <module>_models.h (see tb/testbench.h). Its GoogleTest cases are
 # registered as tb.<Suite>.<Test><tb::<module>::<config>> (typed tests) and tb.<Suite>.<Test>.
 # USES names the blocks <module> instantiates, so that a change to them rebuilds it (the tools
@@ -58,6 +60,17 @@ set(RTL_TB_CONFIGS
 # NETLIST_CONFIGS and its EXTRA_CONFIGS are always co-simulated.
 set(RTL_NETLIST_CONFIGS gtx480 CACHE STRING "configurations whose Yosys netlists are co-simulated")
 option(RTL_NETLIST_ALL_CONFIGS "co-simulate the Yosys netlist of every configuration" OFF)
+# Which blocks' netlists make test co-simulates: the Yosys netlists above are all built (each is the
+# block's synthesis check, and the gtx480 ones feed the equivalence proofs rtl.equiv.*), but only
+# these blocks' are split, verilated, compiled and run against their RTL (tb.*.NetlistMatchesRtl);
+# the other blocks' co-simulation tests skip. The split, the Verilator runs and the compiles of the
+# 38 other netlist models were 234 of make test's 1,505 build step-s (/tmp/cc6, 2026-11-29), and
+# gate-level co-simulation moved to make test-slow (RTL_NETLIST_ALL_CONFIGS=ON co-simulates every
+# block's, on every configuration). One block keeps the whole flow (Yosys, split, Verilator,
+# compare) exercised in make test: l1d_gran_selector on gtx480, the cheapest netlist model with
+# flops (2.6 step-s for its split, Verilator run and compile; reset, unreset flops and the clock
+# go through the comparison, which a combinational block such as l1d_addr_decode does not test).
+set(RTL_COSIM_BLOCKS l1d_gran_selector CACHE STRING "blocks whose Yosys netlists make test co-simulates (all with RTL_NETLIST_ALL_CONFIGS)")
 # A block limited to some configurations (add_rtl_block CONFIGS: the large arrays) runs on the
 # three presets too with this option (make test-slow); l1d_top stays on its own list.
 option(RTL_TB_ALL_PRESETS "run every block's testbench on gtx480, gtx1080 and qv100" OFF)
@@ -347,17 +360,26 @@ function(add_rtl_block module)
     else()
       set(netlist_configs ${RTL_NETLIST_CONFIGS})
     endif()
-    if(B_NO_NETLIST OR NOT name IN_LIST netlist_configs)  # the RTL model alone
-      list(APPEND models ${rtl})
-      string(APPEND includes "#include \"${rtl}.h\"\n")
-      set(netlist_alias "")
-    else()
+    if(NOT B_NO_NETLIST AND name IN_LIST netlist_configs)
       add_custom_command(
         OUTPUT ${netlist}
         COMMAND ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh ${RTL_DIR_${name}} ${module} ${netlist}
         DEPENDS ${sources} ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh
         COMMENT "Yosys: ${module} netlist for ${name}"
         VERBATIM)
+    endif()
+    if(B_NO_NETLIST OR NOT name IN_LIST netlist_configs)  # the RTL model alone
+      list(APPEND models ${rtl})
+      string(APPEND includes "#include \"${rtl}.h\"\n")
+      set(netlist_alias "")
+    elseif(NOT RTL_NETLIST_ALL_CONFIGS AND NOT module IN_LIST RTL_COSIM_BLOCKS)
+      # The netlist alone (RTL_COSIM_BLOCKS): its synthesis check, built by default; no model, so
+      # the testbench's co-simulation skips (make test-slow runs it).
+      add_custom_target(Y${module}_${name}_netlist ALL DEPENDS ${netlist})
+      list(APPEND models ${rtl})
+      string(APPEND includes "#include \"${rtl}.h\"\n")
+      set(netlist_alias "")
+    else()
       # Verilator 5.006 mis-simulates a vector whose bits feed each other (RTL_NETLIST_ARGS): it
       # verilates a copy with every such vector split into bits (synth/netlist_split_vectors.py).
       set(netlist_sim ${RTL_BUILD_DIR}/${name}/netlist/${module}_netlist_split.v)
@@ -530,6 +552,9 @@ function(_rtl_emit_rules)
       endif()
       if(TARGET V${block}_${name}_netlist)  # none with NO_NETLIST
         add_dependencies(V${block}_${name}_netlist rtl_${name})
+      endif()
+      if(TARGET Y${block}_${name}_netlist)  # a netlist without its model (RTL_COSIM_BLOCKS)
+        add_dependencies(Y${block}_${name}_netlist rtl_${name})
       endif()
     endforeach()
   endforeach()
