@@ -30,6 +30,24 @@ module l1d_miss_queue_equiv_wrap #(
 
   assign m_count = Contract != 0 && m_count_i > NBits'(Batch) ? NBits'(Batch) : m_count_i;
 
+`ifdef MQ_LATE_PORT
+  // An RTL with the late field (since timing12): placed past the request (LateLsb = ReqBits, an
+  // empty mask), so the ring and the port are the old RTL's; l1d_miss_queue_fv checks the field.
+  logic [Batch-1:0] no_late;  // a sized zero: '0 on the port trips Yosys 0.23's derive (an assertion)
+  assign no_late = '0;
+  l1d_miss_queue #(
+    .Entries(Entries),
+    .Batch(Batch),
+    .ReqBits(ReqBits),
+    .LateLsb(ReqBits),
+    .LateBits(1)
+  ) u_mq (
+    .clk_i,
+    .rst_ni,
+    .m_count_i(m_count),
+    .d_req_i,
+    .r_late_i(no_late),
+`else
   l1d_miss_queue #(
     .Entries(Entries),
     .Batch(Batch),
@@ -39,6 +57,7 @@ module l1d_miss_queue_equiv_wrap #(
     .rst_ni,
     .m_count_i(m_count),
     .d_req_i,
+`endif
     .mem_req_ready_i,
     .mem_req_valid_o,
     .mem_req_o,

@@ -26,6 +26,7 @@ module l1d_miss_queue_fv (
   input logic       clk_i,
   input logic [1:0] m_count_i,
   input logic [2*`FV_MQ_PAYLOAD-1:0] junk_i,
+  input logic [2*(`FV_MQ_PAYLOAD-`FV_MQ_PAYLOAD/2)-1:0] junk_late_i,
   input logic       ready_i
 );
 `ifdef FORMAL
@@ -46,8 +47,21 @@ module l1d_miss_queue_fv (
   logic [W-1:0] req;
   logic [1:0] count;
 
-  l1d_miss_queue #(.Entries(Entries), .Batch(Batch), .ReqBits(W)) u_dut (
-    .clk_i, .rst_ni, .m_count_i, .d_req_i(d_req), .mem_req_ready_i(ready_i),
+  // The late field (the write-back buffer's words in l1d_top, contract 16.5): the upper
+  // LateBits bits of each request come a cycle after the rest, on r_late_i; at D those bits of
+  // d_req_i are free junk. So every bit of the late field is checked through its own path.
+  localparam int unsigned LateLsb = W / 2;
+  localparam int unsigned LateBits = W - W / 2;
+  logic [Batch*W-1:0] d_true;  // the batch's requests as M decided them (junk beyond the count)
+  logic [Batch*LateBits-1:0] d_late, late_q;
+  for (genvar k = 0; k < Batch; k++) begin : g_late
+    assign d_late[k*LateBits +: LateBits] = d_true[k*W + LateLsb +: LateBits];
+    assign d_req[k*W +: W] = {junk_late_i[k*LateBits +: LateBits], d_true[k*W +: LateLsb]};
+  end
+  always_ff @(posedge clk_i) late_q <= d_late;
+
+  l1d_miss_queue #(.Entries(Entries), .Batch(Batch), .ReqBits(W), .LateLsb(LateLsb), .LateBits(LateBits)) u_dut (
+    .clk_i, .rst_ni, .m_count_i, .d_req_i(d_req), .r_late_i(late_q), .mem_req_ready_i(ready_i),
     .mem_req_valid_o(valid), .mem_req_o(req), .count_o(count)
   );
 
@@ -64,7 +78,7 @@ module l1d_miss_queue_fv (
     logic [IdBits-1:0] id;
     assign id = d_first_q + IdBits'(k);
     for (genvar b = 0; b < W; b++) begin : g_bit
-      assign d_req[k*W + b] = 2'(k) < d_n_q ? id[b % IdBits] : junk_i[k*W + b];
+      assign d_true[k*W + b] = 2'(k) < d_n_q ? id[b % IdBits] : junk_i[k*W + b];
     end
   end
 

@@ -15,20 +15,25 @@
 // not taken, counted from the cycle after M's decision (golden's miss_queue_.size(), what M's
 // room check uses), the sum of two registers: the count settled up to the operation decided two
 // cycles ago (updated from the registered pulses, so m_count_i ends in a plain register) and the
-// last cycle's count. Reset: pointers, counts and valid only.
+// last cycle's count. r_late_i: bits [LateLsb +: LateBits] of the requests d_req_i gave one
+// cycle earlier (those bits of d_req_i are ignored), lane k's at [k*LateBits +: LateBits].
+// Reset: pointers, counts and valid only.
 module l1d_miss_queue #(
   parameter int unsigned Entries = 8,
   parameter int unsigned Batch = 5,
-  parameter int unsigned ReqBits = 64
+  parameter int unsigned ReqBits = 64,
+  parameter int unsigned LateLsb = 0,
+  parameter int unsigned LateBits = 8
 ) (
-  input  logic                       clk_i,
-  input  logic                       rst_ni,
-  input  logic [NBits-1:0]           m_count_i,
-  input  logic [Batch * ReqBits-1:0] d_req_i,
-  input  logic                       mem_req_ready_i,
-  output logic                       mem_req_valid_o,
-  output logic [ReqBits-1:0]         mem_req_o,
-  output logic [CntBits-1:0]         count_o
+  input  logic                        clk_i,
+  input  logic                        rst_ni,
+  input  logic [NBits-1:0]            m_count_i,
+  input  logic [Batch * ReqBits-1:0]  d_req_i,
+  input  logic [Batch * LateBits-1:0] r_late_i,
+  input  logic                        mem_req_ready_i,
+  output logic                        mem_req_valid_o,
+  output logic [ReqBits-1:0]          mem_req_o,
+  output logic [CntBits-1:0]          count_o
 );
 
   localparam int unsigned IdxBits = Entries > 1 ? $clog2(Entries) : 1;
@@ -79,11 +84,35 @@ module l1d_miss_queue #(
     assign wr_lane[ge * LaneBits +: LaneBits] = LaneBits'(off);
   end
 
+  // The late field: the entries the last edge's batch took (their late bits arrive now, on
+  // r_late_i, lane pend_lane_q), and whether out_q was loaded from that batch's lane 0.
+  logic [Entries-1:0] pend_q;
+  logic [Entries * LaneBits-1:0] pend_lane_q;
+  logic out_late_q;
+  logic [ReqBits-1:0] late_mask;
+
+  assign late_mask = (ReqBits'(1'd1) << LateBits) - ReqBits'(1'd1) << LateLsb;
+
+  logic [LaneBits-1:0] head_lane;
+  logic [LateBits-1:0] head_late;
+
+  assign head_lane = pend_lane_q[head_d * LaneBits +: LaneBits];
+
+  always_comb begin
+    head_late = '0;
+    for (int unsigned k = 0; k < Batch; k++) begin
+      if (32'(head_lane) == k) begin
+        head_late = r_late_i[k * LateBits +: LateBits];
+      end
+    end
+  end
+
   // The output register takes the head the edge leaves: lane 0 of the arriving batch when the
-  // ring is empty after the pop, else the ring's entry at the new head (one read).
+  // ring is empty after the pop (its late bits follow on r_late_i), else the ring's entry at the
+  // new head (one read; its late bits from r_late_i when the last edge's batch wrote it).
   logic [ReqBits-1:0] out_d;
 
-  assign out_d = left == '0 ? d_req_i[0 +: ReqBits] : ring_q[head_d];
+  assign out_d = left == '0 ? d_req_i[0 +: ReqBits] : pend_q[head_d] ? ring_q[head_d] & ~late_mask | ReqBits'(head_late) << LateLsb & late_mask : ring_q[head_d];
 
   logic [CntBits-1:0] vis_d;
 
@@ -98,7 +127,11 @@ module l1d_miss_queue #(
       total_q <= '0;
       vis_q <= '0;
       out_valid_q <= 1'b0;
+      pend_q <= '0;
+      out_late_q <= 1'b0;
     end else begin
+      pend_q <= wr_en;
+      out_late_q <= left == '0;
       n_c_q <= m_count_i;
       n_d_q <= n_c_q;
       settled_q <= settled_q - CntBits'(pop) + CntBits'(n_c_q);
@@ -110,6 +143,14 @@ module l1d_miss_queue #(
   end
 
   always_ff @(posedge clk_i) begin
+    pend_lane_q <= wr_lane;
+    for (int unsigned i = 0; i < Entries; i++) begin
+      for (int unsigned k = 0; k < Batch; k++) begin
+        if (pend_q[i] && 32'(pend_lane_q[i * LaneBits +: LaneBits]) == k) begin
+          ring_q[i] <= ring_q[i] & ~late_mask | ReqBits'(r_late_i[k * LateBits +: LateBits]) << LateLsb & late_mask;
+        end
+      end
+    end
     for (int unsigned i = 0; i < Entries; i++) begin
       for (int unsigned k = 0; k < Batch; k++) begin
         if (wr_en[i] && 32'(wr_lane[i * LaneBits +: LaneBits]) == k) begin
@@ -121,7 +162,9 @@ module l1d_miss_queue #(
   end
 
   assign mem_req_valid_o = out_valid_q;
-  assign mem_req_o = out_q;
+
+  // The port: out_q, its late field from r_late_i's lane 0 in the cycle after it took lane 0.
+  assign mem_req_o = out_late_q ? out_q & ~late_mask | ReqBits'(r_late_i[0 +: LateBits]) << LateLsb & late_mask : out_q;
 
   // The count at the start of the cycle, as before the split: settled plus last cycle's operation.
   assign count_o = settled_q + CntBits'(n_c_q);
@@ -159,12 +202,12 @@ module l1d_miss_queue #(
   end
 
   always_ff @(posedge clk_i) begin
-    offered_q <= out_q;
+    offered_q <= mem_req_o;
   end
 
   always_comb begin
     if (rst_ni) begin
-      MqHeldUntilReady_A: assert (!stalled_q || out_valid_q && out_q == offered_q);
+      MqHeldUntilReady_A: assert (!stalled_q || out_valid_q && mem_req_o == offered_q);
     end
   end
 

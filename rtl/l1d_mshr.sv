@@ -164,9 +164,18 @@ module l1d_mshr #(
   logic [Entries-1:0] free;
   logic [Entries-1:0] first_free;
 
-  assign first_cover = covers & -covers;
   assign free = ~valid;
-  assign first_free = free & -free;
+
+  // The lowest set bit isolated per entry, x[e] & ~|x[e-1:0], each bit from its own OR tree, not as
+  // x & -x (a carry chain in the RTL). ABC restructures either form (docs/synthesis.md, timing12:
+  // l1d_mshr alone on osu018, merge_o 33.6 -> 32.9 FO4; a 32-bit isolation alone 23.9 -> 22.0).
+  for (genvar e = 0; e < Entries; e++) begin : g_first
+    logic [Entries-1:0] below;
+
+    assign below = (Entries'(1'd1) << e) - Entries'(1'd1);
+    assign first_cover[e] = covers[e] && !(|(covers & below));
+    assign first_free[e] = free[e] && !(|(free & below));
+  end
 
   always_comb begin
     merge_entry_o = '0;

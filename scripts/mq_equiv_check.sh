@@ -40,7 +40,9 @@ prep="proc; flatten; memory; opt_clean; async2sync; rename -hide w:* w:*_q* x:* 
 script=""
 for side in gold:$old gate:$new; do
   name=${side%%:*} file=${side#*:}
-  script+="read_verilog -sv -DSYNTHESIS $file $wrap; hierarchy -top $top $params; $prep"
+  late=""  # an RTL with the late field (r_late_i, since timing12): the wrapper connects it
+  grep -q 'r_late_i' "$file" && late=-DMQ_LATE_PORT
+  script+="read_verilog -sv -DSYNTHESIS $late $file $wrap; hierarchy -top $top $params; $prep"
   script+="; rename $top $name; design -stash $name; "
 done
 script+="design -copy-from gold -as gold gold; design -copy-from gate -as gate gate"

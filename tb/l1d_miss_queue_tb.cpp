@@ -30,6 +30,10 @@
 namespace {
 
 constexpr uint64_t kRandomCycles = 150'000;
+// The late field (the generator's LateLsb / LateBits defaults): bits [0, 8) of each request reach
+// the unit a cycle after the rest, on r_late_i; d_req_i carries junk there (l1d_top: a write-back's
+// data words out of the write-back buffer).
+constexpr uint64_t kLateMask = 0xff;
 constexpr uint64_t kCosimCycles = 20'000;
 
 // The generator's Batch (gen/blocks/l1d_miss_queue.cpp, max_batch): 9 requests for a miss that
@@ -44,6 +48,7 @@ struct MissQueueIo {
     uint32_t m_count = 0;              // M decides this many requests
     std::vector<uint64_t> m_reqs;      // ... these (the model stamps them now; the RTL sees them at D)
     std::vector<uint64_t> d_lanes;     // d_req_i: the batch M decided two cycles ago, junk beyond it
+    std::vector<uint64_t> r_lanes;     // r_late_i: last cycle's d_lanes (their late bits)
     bool ready = false;
     bool operator==(const In&) const = default;
     friend std::ostream& operator<<(std::ostream& os, const In& in) {
@@ -69,9 +74,12 @@ struct MissQueueIo {
     m.m_count_i = static_cast<uint8_t>(in.m_count);
     for (unsigned k = 0; k < batch; ++k) {  // 64-bit lanes: two words of the wide port each
       const uint64_t v = k < in.d_lanes.size() ? in.d_lanes[k] : 0;
-      m.d_req_i[2 * k] = static_cast<uint32_t>(v);
-      m.d_req_i[2 * k + 1] = static_cast<uint32_t>(v >> 32);
+      const uint64_t junk = v ^ kLateMask;  // the late bits at D are ignored
+      m.d_req_i[2 * k] = static_cast<uint32_t>(junk);
+      m.d_req_i[2 * k + 1] = static_cast<uint32_t>(junk >> 32);
     }
+    for (unsigned k = 0; k < batch; ++k)  // 8 late bits a lane
+      tb::put(m.r_late_i, (k < in.r_lanes.size() ? in.r_lanes[k] : 0) & kLateMask, 8 * k, 8);
     m.mem_req_ready_i = in.ready;
   }
   template <class M>
@@ -106,6 +114,7 @@ struct MissQueueIo {
     const uint64_t r = rng();
     in.m_count = (r & 3) == 0 ? static_cast<uint32_t>((r >> 2) % (batch + 1)) : 0;
     for (unsigned k = 0; k < batch; ++k) in.d_lanes.push_back(rng());
+    for (unsigned k = 0; k < batch; ++k) in.r_lanes.push_back(rng());
     in.ready = ((r >> 8) & 3) != 0;
     return in;
   }
@@ -157,6 +166,8 @@ class MissQueue : public ::testing::Test {
     for (uint32_t k = 0; k < n; ++k) in.m_reqs.push_back((rng() << 24) | (++id & 0xffffff));
     in.d_lanes = decided.size() == 2 ? decided.front() : std::vector<uint64_t>{};
     while (in.d_lanes.size() < io.batch) in.d_lanes.push_back(rng() | 0xbad);  // lanes beyond the batch: junk
+    in.r_lanes = last_lanes;
+    last_lanes = in.d_lanes;
     in.ready = ready;
     queued.insert(queued.end(), in.m_reqs.begin(), in.m_reqs.end());
     io.drive(*dut, in);
@@ -177,6 +188,7 @@ class MissQueue : public ::testing::Test {
   std::mt19937_64 rng{11};
   uint64_t id = 0;
   std::deque<std::vector<uint64_t>> decided;  // the batches of the last two cycles, oldest first
+  std::vector<uint64_t> last_lanes;           // last cycle's d_lanes, whose late bits come now
   std::vector<uint64_t> queued;               // every request M queued, in order
 };
 TYPED_TEST_SUITE(MissQueue, models::Configs);

@@ -14,6 +14,15 @@
 // a register (Moore), loaded at each edge with the head the edge leaves: from the ring, or from
 // batch lane 0 when the ring is empty after the edge's pop.
 //
+// The late field (LateLsb, LateBits; issue 24's "write-back buffer", contract 16.5): bits
+// [LateLsb +: LateBits] of every request arrive one cycle after the rest, on r_late_i (l1d_top: a
+// write-back's data words, registered out of the data SRAM at D so that no macro output runs through
+// the batch's lane selects into the ring). The ring writes them at the next edge into the entries the
+// batch took (pend_q), and the two places that read an entry in the cycle between take them from
+// r_late_i instead: the output register loaded with lane 0 at D's edge (out_late_q: the port's late
+// bits come from r_late_i's lane 0 for that cycle), and the next edge's head read (forwarded). Not
+// observable: the port offers the same request in the same cycles.
+//
 // Storage: flops, every entry written by any lane of a batch (a Batch:1 select per entry), never
 // an l1d_sram_1r1w. Why not one write per cycle into an SRAM (contract 16.5's plan): golden's room
 // check counts a request from m + 1 and lets the next operations queue on that count, so the
@@ -63,7 +72,9 @@ class MissQueue final : public RtlBlock {
     m.describe("not taken, counted from the cycle after M's decision (golden's miss_queue_.size(), what M's");
     m.describe("room check uses), the sum of two registers: the count settled up to the operation decided two");
     m.describe("cycles ago (updated from the registered pulses, so m_count_i ends in a plain register) and the");
-    m.describe("last cycle's count. Reset: pointers, counts and valid only.");
+    m.describe("last cycle's count. r_late_i: bits [LateLsb +: LateBits] of the requests d_req_i gave one");
+    m.describe("cycle earlier (those bits of d_req_i are ignored), lane k's at [k*LateBits +: LateBits].");
+    m.describe("Reset: pointers, counts and valid only.");
     const bool find = rtl_staged_direct(cfg);
     if (find) {
       m.describe("found_o (l1.bypass_path direct, contract 16.5 \"The direct path\"): a request in the ring has");
@@ -73,6 +84,8 @@ class MissQueue final : public RtlBlock {
     Expr entries = m.param("Entries", cfg.l1.miss_queue_entries);
     Expr batch = m.param("Batch", max_batch(cfg.l1));
     Expr req_bits = m.param("ReqBits", 64);
+    Expr late_lsb = m.param("LateLsb", 0);  // the defaults are the testbench's (64-bit requests)
+    Expr late_bits = m.param("LateBits", 8);
     Expr key_lsb = find ? m.param("KeyLsb", 0) : Expr();
     Expr key_bits = find ? m.param("KeyBits", 1) : Expr();
     Expr idx_bits = m.localparam("IdxBits", mux(entries.gt(1), clog2(entries), 1));
@@ -86,6 +99,7 @@ class MissQueue final : public RtlBlock {
     m.rst_n();
     Expr m_count = m.input("m_count_i", n_bits);
     Expr d_req = m.input("d_req_i", batch * req_bits);
+    Expr r_late = m.input("r_late_i", batch * late_bits);
     Expr ready = m.input("mem_req_ready_i");
     Expr valid_o = m.output("mem_req_valid_o");
     Expr req_o = m.output("mem_req_o", req_bits);
@@ -134,16 +148,40 @@ class MissQueue final : public RtlBlock {
       g.assign(wr_lane.part(e * lane_bits, lane_bits), cast(lane_bits, off));
     });
 
+    m.comment("The late field: the entries the last edge's batch took (their late bits arrive now, on");
+    m.comment("r_late_i, lane pend_lane_q), and whether out_q was loaded from that batch's lane 0.");
+    Expr pend_q = m.logic("pend_q", entries);
+    Expr pend_lane_q = m.logic("pend_lane_q", entries * lane_bits);
+    Expr out_late_q = m.logic("out_late_q");
+    Expr late_mask = m.logic("late_mask", req_bits);  // ones at [LateLsb +: LateBits]
+    m.assign(late_mask, ((cast(req_bits, lit(1, 1)) << late_bits) - cast(req_bits, lit(1, 1))) << late_lsb);
+    const auto with_late = [&](const Expr& req, const Expr& late) {  // req with its late field replaced
+      return (req & ~late_mask) | ((cast(req_bits, late) << late_lsb) & late_mask);
+    };
+    const auto late_lane = [&](Block& b, const Expr& lane, const Expr& out) {  // r_late_i's lane `lane`
+      b.for_("k", 0, batch, [&](Block& bk, const Expr& k) {
+        bk.if_(cast(32, lane).eq(k), [&](Block& t) { t.assign(out, r_late.part(k * late_bits, late_bits)); });
+      });
+    };
+    Expr head_lane = m.logic("head_lane", lane_bits);
+    Expr head_late = m.logic("head_late", late_bits);
+    m.assign(head_lane, pend_lane_q.part(head_d * lane_bits, lane_bits));
+    m.always_comb({{head_late, zeros()}}, [&](Block& b) { late_lane(b, head_lane, head_late); });
+
     m.comment("The output register takes the head the edge leaves: lane 0 of the arriving batch when the");
-    m.comment("ring is empty after the pop, else the ring's entry at the new head (one read).");
+    m.comment("ring is empty after the pop (its late bits follow on r_late_i), else the ring's entry at the");
+    m.comment("new head (one read; its late bits from r_late_i when the last edge's batch wrote it).");
     Expr out_d = m.logic("out_d", req_bits);
-    m.assign(out_d, mux(left.eq(zeros()), d_req.part(0, req_bits), ring_q[head_d]));
+    m.assign(out_d, mux(left.eq(zeros()), d_req.part(0, req_bits),
+                        mux(pend_q[head_d], with_late(ring_q[head_d], head_late), ring_q[head_d])));
 
     Expr vis_d = m.logic("vis_d", cnt_bits);
     m.assign(vis_d, vis_q - cast(cnt_bits, pop) + cast(cnt_bits, reveal));
     m.always_ff({{n_c_q, zeros()}, {n_d_q, zeros()}, {settled_q, zeros()}, {head_q, zeros()}, {total_q, zeros()},
-                 {vis_q, zeros()}, {out_valid_q, bit(false)}},
+                 {vis_q, zeros()}, {out_valid_q, bit(false)}, {pend_q, zeros()}, {out_late_q, bit(false)}},
                 [&](Block& b) {
+                  b.assign(pend_q, wr_en);
+                  b.assign(out_late_q, left.eq(zeros()));
                   b.assign(n_c_q, m_count);
                   b.assign(n_d_q, n_c_q);
                   b.assign(settled_q, settled_q - cast(cnt_bits, pop) + cast(cnt_bits, n_c_q));
@@ -156,7 +194,17 @@ class MissQueue final : public RtlBlock {
     // (d_req_i[lane * ReqBits +: ReqBits]) is a barrel shifter over the whole batch in Yosys 0.23
     // (gen/blocks/wide_select.h), which at the staged top's 1 481-bit requests kept its synthesis
     // in techmap for minutes (docs/rtl-verification.md, "Gate-level lockstep").
+    // The late write comes first: an entry the new batch takes at the same edge (one freed by the
+    // cycle's pop) gets the new request, whose own late bits follow at the next edge.
     m.always_ff_noreset([&](Block& b) {
+      b.assign(pend_lane_q, wr_lane);
+      b.for_("i", 0, entries, [&](Block& body, const Expr& i) {
+        body.for_("k", 0, batch, [&](Block& bk, const Expr& k) {
+          bk.if_(pend_q[i].land(cast(32, pend_lane_q.part(i * lane_bits, lane_bits)).eq(k)), [&](Block& t) {
+            t.assign(ring_q[i], with_late(ring_q[i], r_late.part(k * late_bits, late_bits)));
+          });
+        });
+      });
       b.for_("i", 0, entries, [&](Block& body, const Expr& i) {
         body.for_("k", 0, batch, [&](Block& bk, const Expr& k) {
           bk.if_(wr_en[i].land(cast(32, wr_lane.part(i * lane_bits, lane_bits)).eq(k)), [&](Block& t) {
@@ -167,7 +215,8 @@ class MissQueue final : public RtlBlock {
       b.assign(out_q, out_d);
     });
     m.assign(valid_o, out_valid_q);
-    m.assign(req_o, out_q);
+    m.comment("The port: out_q, its late field from r_late_i's lane 0 in the cycle after it took lane 0.");
+    m.assign(req_o, mux(out_late_q, with_late(out_q, r_late.part(0, late_bits)), out_q));
     m.comment("The count at the start of the cycle, as before the split: settled plus last cycle's operation.");
     m.assign(count_o, settled_q + cast(cnt_bits, n_c_q));
     if (find) {
@@ -192,8 +241,8 @@ class MissQueue final : public RtlBlock {
       Expr stalled = v.logic("stalled_q");
       Expr offered = v.logic("offered_q", req_bits);
       v.always_ff({{stalled, bit(false)}}, [&](Block& b) { b.assign(stalled, out_valid_q.land(!ready)); });
-      v.always_ff_noreset([&](Block& b) { b.assign(offered, out_q); });
-      v.assert_comb("MqHeldUntilReady_A", (!stalled).lor(out_valid_q.land(out_q.eq(offered))));
+      v.always_ff_noreset([&](Block& b) { b.assign(offered, req_o); });
+      v.assert_comb("MqHeldUntilReady_A", (!stalled).lor(out_valid_q.land(req_o.eq(offered))));
       v.assert_comb("MqCountWithinCapacity_A", w(count_o).le(w(entries)));
     });
     return m;

@@ -205,6 +205,7 @@ class Top {
   std::vector<Expr> pipe_to_d(const std::vector<std::pair<std::string, Expr>>& sigs,
                               const std::vector<unsigned>& widths, size_t flags);
   std::vector<Expr> staged_batch_;
+  Expr wb_buf_r_;  // staged: the write-back buffer, {wb_en, wb_off, the lanes' data words} registered at D
   Expr cnt_carry_o_;  // D's copies of what the miss queue's batch is made of  // the data array at C and D, the response's and write-backs' bytes at D
   std::vector<Expr> inc_q_;  // staged: the registered increments, in counter_names() order but gran_switches
 

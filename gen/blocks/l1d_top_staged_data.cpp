@@ -117,7 +117,14 @@ void Top::staged_data() {
   response_bytes(d_resp_be, d_fill, d_fill_data, lane_data, resp_bytes);
   resp_data_r_ = m.logic("resp_data_r_q", kLineBits);
   m.always_ff_noreset([&](Block& b) { b.assign(resp_data_r_, resp_bytes); });
-  wb_pay_ = wb_payloads(d_wb_dirty, lane_data);
+  m.comment("The write-back buffer: the write-backs' data words leave the data SRAM into a register at D's");
+  m.comment("edge (with the lanes' enables and queue offsets) and reach the miss queue's entries a cycle");
+  m.comment("later (l1d_miss_queue's late field: r_late_i); at D the batch carries their masks only.");
+  wb_buf_r_ = m.logic("wb_buf_r_q", kSlots + kSlots * 3 + kSlots * kSlotBits);
+  m.always_ff_noreset([&](Block& b) { b.assign(wb_buf_r_, concat({d_wb_en, d_wb_off, lane_data})); });
+  Expr wb_words_d = m.logic("wb_words_d", kSlots * kSlotBits);
+  m.assign(wb_words_d, zeros());
+  wb_pay_ = wb_payloads(d_wb_dirty, wb_words_d);
   staged_batch_ = {d_wb_en, d_wb_off, d_wb_req, d_final, d_final_off, d_final_req, d_st};
   if (staged_sector_) staged_sector_buffer(row, buf_any);
 }
@@ -230,10 +237,29 @@ void Top::staged_miss_queue() {
       });
     }
   });
+  m.comment("The batch's late field (l1d_miss_queue r_late_i) a cycle after D: lane j's data words from the");
+  m.comment("write-back buffer (the write-back at offset j; zeros for the read or store, as at D).");
+  Expr late = m.logic("mq_late", kBatch * kSlotBits);
+  Expr buf_words = m.logic("wb_buf_words", kSlots * kSlotBits);
+  Expr buf_off = m.logic("wb_buf_off", kSlots * 3);
+  Expr buf_en = m.logic("wb_buf_en", kSlots);
+  m.assign(buf_words, wb_buf_r_.part(Expr(0), kSlots * kSlotBits));
+  m.assign(buf_off, wb_buf_r_.part(Expr(kSlots * kSlotBits), kSlots * 3));
+  m.assign(buf_en, wb_buf_r_.part(Expr(kSlots * kSlotBits + kSlots * 3), kSlots));
+  m.always_comb({{late, zeros()}}, [&](Block& b) {
+    for (unsigned j = 0; j < kBatch; ++j) {
+      for (unsigned k = 0; k < kSlots; ++k) {
+        b.if_(buf_en[Expr(k)].land(buf_off.part(Expr(k * 3), 3).eq(lit(3, j))), [&](Block& t) {
+          t.assign(late.part(Expr(j * kSlotBits), kSlotBits), buf_words.part(Expr(k * kSlotBits), kSlotBits));
+        });
+      }
+    }
+  });
   Expr head = m.logic("mq_head", E);
   Expr head_valid = m.logic("mq_head_valid");
   mq_pop_ = m.logic("mq_pop");
-  std::vector<Conn> mq_params = {{"Entries", Expr(queue_)}, {"Batch", Expr(kBatch)}, {"ReqBits", Expr(E)}};
+  std::vector<Conn> mq_params = {{"Entries", Expr(queue_)}, {"Batch", Expr(kBatch)}, {"ReqBits", Expr(E)},
+                                 {"LateLsb", Expr(R)}, {"LateBits", Expr(kSlotBits)}};
   if (staged_direct_) {  // the store query's search of the ring: a request's {line, store} (ReqLayout)
     sd_mq_found_ = m.logic("store_pend_mq");
     mq_params.push_back({"KeyLsb", Expr(req_layout_.store)});
@@ -241,7 +267,7 @@ void Top::staged_miss_queue() {
   }
   m.instance("u_miss_queue", miss_queue_block().module(cfg_), mq_params,
              with_extra(staged_find_conns(sd_key_mem_, sd_mq_found_),
-                        {{"clk_i", clk}, {"rst_ni", rst}, {"m_count_i", mq_pushes_}, {"d_req_i", lanes},
+                        {{"clk_i", clk}, {"rst_ni", rst}, {"m_count_i", mq_pushes_}, {"d_req_i", lanes}, {"r_late_i", late},
                          {"mem_req_ready_i", mem_ready}, {"mem_req_valid_o", head_valid}, {"mem_req_o", head},
                          {"count_o", mq_count_q}}));
   m.assign(mq_pop_, head_valid & mem_ready);
