@@ -15,6 +15,9 @@
 # tb_l1d_top_staged_cov: not in the default build).
 # AgeLRU and combined run on the agelru model, which has no coverage build: not included.
 set -euo pipefail
+# Debian's interpreter when present: a version manager's python3 shim first on PATH (pyenv's)
+# costs ~0.9 CPU-s a start against ~0.07 (docs/performance.md, seventh round).
+export PYTHON3="${PYTHON3:-$(command -v /usr/bin/python3 || command -v python3)}"
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:?usage: coverage.sh BUILD_DIR [SCALE] [JOBS]}
 scale=${2:-test}
@@ -72,7 +75,7 @@ report() {
   shift 2
   verilator_coverage --write "$dir/coverage.dat" "$dir/runs"/*.dat >/dev/null
   verilator_coverage --annotate "$dir/annotated" "$dir/coverage.dat" >/dev/null
-  python3 "$root/scripts/coverage_report.py" "$dir/coverage.dat" "$dir/report.md" --json "$dir/report.json" \
+  "$PYTHON3" "$root/scripts/coverage_report.py" "$dir/coverage.dat" "$dir/report.md" --json "$dir/report.json" \
     --waivers "$waivers" "$@"
 }
 failed=0

@@ -11,6 +11,9 @@
 #                                   module whose files are those of one already checked (below)
 #   rtl.sh cli DCGEN                dcgen's command-line contract: exit codes, --list, determinism
 set -uo pipefail
+# Debian's interpreter when present: a version manager's python3 shim first on PATH (pyenv's)
+# costs ~0.9 CPU-s a start against ~0.07 (docs/performance.md, seventh round).
+export PYTHON3="${PYTHON3:-$(command -v /usr/bin/python3 || command -v python3)}"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 verilator=${VERILATOR:-verilator}
@@ -96,7 +99,7 @@ cmd_golden() {
 # module_digests DIR: "MODULE DIGEST" for every module of DIR (scripts/rtl_digest.py: the same
 # digest, the same lint and synthesis results).
 module_digests() {
-  python3 "$root/scripts/rtl_digest.py" "$1"
+  "$PYTHON3" "$root/scripts/rtl_digest.py" "$1"
 }
 
 # A module whose digest is that of a module checked before is not linted or synthesized again:
@@ -170,7 +173,7 @@ cmd_configs() {
     # checked inside that one (scripts/rtl_contained.py), unless it is a synthesis black box, which
     # yosys_check.sh reads as a black box there (its SYN_BLACKBOX default, repeated here).
     if [ ${#synth[@]} -gt 1 ]; then
-      inside=$(python3 "$root/scripts/rtl_contained.py" "$tmp/$name" "${synth[@]}") ||
+      inside=$("$PYTHON3" "$root/scripts/rtl_contained.py" "$tmp/$name" "${synth[@]}") ||
         { echo "configs: rtl_contained.py failed on $name"; failed=1; inside=""; }
       skipped_synth=""
       for m in $inside; do

@@ -20,6 +20,9 @@
 # are timed too, from the sram_sta.tcl beside it). SYN_PARAMS: the parameters of a sub-block's
 # instance ("name=value ...", synth/hier.sh).
 set -uo pipefail
+# Debian's interpreter when present: a version manager's python3 shim first on PATH (pyenv's)
+# costs ~0.9 CPU-s a start against ~0.07 (docs/performance.md, seventh round).
+export PYTHON3="${PYTHON3:-$(command -v /usr/bin/python3 || command -v python3)}"
 
 if [ $# -ne 4 ] && [ $# -ne 5 ]; then
   echo "usage: $0 RTL_DIR TOP LIBDIR OUTDIR [PORT=VALUE,...]" >&2
@@ -42,7 +45,7 @@ fi
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 status() {  # status ok|fail ERROR YOSYS_S STA_S (wall seconds; CPU seconds from the *.cpu files)
-  python3 -c 'import json,sys
+  "$PYTHON3" -c 'import json,sys
 def cpu(path):
     try:
         return round(sum(float(x) for x in open(path).read().split()), 2)

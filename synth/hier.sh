@@ -22,6 +22,9 @@
 # their RTL (comment lines aside), context and library, and shared by every hierarchical block of
 # the run that needs the same one (make synth-policies builds l1d_top nine times).
 set -uo pipefail
+# Debian's interpreter when present: a version manager's python3 shim first on PATH (pyenv's)
+# costs ~0.9 CPU-s a start against ~0.07 (docs/performance.md, seventh round).
+export PYTHON3="${PYTHON3:-$(command -v /usr/bin/python3 || command -v python3)}"
 [ $# -ge 7 ] || { sed -n '2,16p' "$0" >&2; exit 2; }
 rtl=$1 top=$2 libdir=$3 out=$4 alone_rtl=$5 alone=$6
 shift 6
@@ -29,7 +32,7 @@ subs="$*"
 tools=$(cd "$(dirname "$0")" && pwd)
 fail() {
   echo "synth: FAIL $top: $*" >&2
-  python3 -c 'import json,sys; print(json.dumps({"status": "fail", "error": sys.argv[1]}))' "$*" >"$out/status.json"
+  "$PYTHON3" -c 'import json,sys; print(json.dumps({"status": "fail", "error": sys.argv[1]}))' "$*" >"$out/status.json"
   exit 1
 }
 
@@ -79,7 +82,7 @@ while :; do
   args=""
   for s in $subs; do args="$args $s${latest[$s]:+=${latest[$s]}}"; done
   # shellcheck disable=SC2086
-  python3 "$tools/context.py" extract "$out" "$top" "$libdir" "$ctx" $args >"$ctx.txt" 2>&1 ||
+  "$PYTHON3" "$tools/context.py" extract "$out" "$top" "$libdir" "$ctx" $args >"$ctx.txt" 2>&1 ||
     fail "context.py: $(tail -1 "$ctx.txt")"
   # The sub-blocks whose context changed, synthesized SYN_HIER_JOBS at a time (SUBs come longest
   # first from synth.sh, so the tag array starts at once).

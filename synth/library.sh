@@ -10,6 +10,9 @@
 # beside the repository); a FILE takes SRAM_UM2_PER_BIT from the environment (else the data SRAM
 # area is reported as unknown). Prints one line; exit 1 with a message on any problem.
 set -uo pipefail
+# Debian's interpreter when present: a version manager's python3 shim first on PATH (pyenv's)
+# costs ~0.9 CPU-s a start against ~0.07 (docs/performance.md, seventh round).
+export PYTHON3="${PYTHON3:-$(command -v /usr/bin/python3 || command -v python3)}"
 
 if [ $# -ne 2 ]; then
   echo "usage: $0 osu018|sky130|sg13g2|FILE.lib LIBDIR" >&2
@@ -61,7 +64,7 @@ esac
 density=${SRAM_UM2_PER_BIT:-$density}
 
 mkdir -p "$libdir"
-python3 "$tools/liberty.py" "$src" "$libdir/marked.lib" "$libdir/lib.json" \
+"$PYTHON3" "$tools/liberty.py" "$src" "$libdir/marked.lib" "$libdir/lib.json" \
   ${dont_use[@]:+--dont-use "${dont_use[@]}"} || die "cannot use the liberty file $src"
 printf "LIB_ID='%s'\nLIB_SRAM_UM2_PER_BIT='%s'\n" "$id" "$density" >>"$libdir/lib.env"
 # The SRAM layer (synth/sram_tiling.py, docs/synthesis.md): sky130 and sg13g2 tile l1d_sram_*
@@ -94,6 +97,6 @@ if [ ! -s "$libdir/fo4.json" ] || grep -q '^Error' "$libdir/fo4.log"; then
   cat "$libdir/fo4.log" >&2
   die "FO4 measurement failed for $src"
 fi
-printf "LIB_FO4_NS='%s'\n" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["fo4_ns"])' "$libdir/fo4.json")" \
+printf "LIB_FO4_NS='%s'\n" "$("$PYTHON3" -c 'import json,sys; print(json.load(open(sys.argv[1]))["fo4_ns"])' "$libdir/fo4.json")" \
   >>"$libdir/lib.env"
 echo "synth: library $id ($LIB_NAME, $LIB_CELLS usable cells), $(grep -o '^fo4: .*' "$libdir/fo4.log")"

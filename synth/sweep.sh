@@ -13,6 +13,9 @@
 # Output: OUT/<library>/sweep.csv and sweep.png (gnuplot), everything else beside them. Exit 1
 # if anything failed.
 set -uo pipefail
+# Debian's interpreter when present: a version manager's python3 shim first on PATH (pyenv's)
+# costs ~0.9 CPU-s a start against ~0.07 (docs/performance.md, seventh round).
+export PYTHON3="${PYTHON3:-$(command -v /usr/bin/python3 || command -v python3)}"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools=$root/synth
@@ -55,7 +58,7 @@ trap - EXIT
 export SYN_BLACKBOX=${SYN_BLACKBOX-l1d_data_sram l1d_ram_1r1w}
 skip=" ${SWEEP_SKIP-l1d_top l1d_mshr l1d_tag_array} $SYN_BLACKBOX "
 
-python3 "$tools/sweep.py" configs "$root/configs/gtx480.yaml" "$run/configs" >"$run/points.txt" ||
+"$PYTHON3" "$tools/sweep.py" configs "$root/configs/gtx480.yaml" "$run/configs" >"$run/points.txt" ||
   die "cannot derive the sweep configurations"
 while read -r point _ _; do
   "$dcgen" --config "$run/configs/$point.yaml" --out "$run/points/$point/rtl" >/dev/null ||
@@ -69,7 +72,7 @@ declare -A base_blocks=()
 for param in $(awk 'NR > 1 { print $2 }' "$run/points.txt" | sort -u); do
   points=$(awk -v p="$param" '$2 == p { print $1 }' "$run/points.txt")
   changed=$(for point in $points; do
-    python3 "$tools/sweep.py" changed "$run/points/base/rtl" "$run/points/$point/rtl"
+    "$PYTHON3" "$tools/sweep.py" changed "$run/points/base/rtl" "$run/points/$point/rtl"
   done | sort -u)
   for b in $changed; do
     case $skip in *" $b "*) continue ;; esac
@@ -91,7 +94,7 @@ done <"$jobsfile" | sort -rn | cut -d' ' -f2- >"$jobsfile.sorted"
 echo "sweep: $(wc -l <"$jobsfile") synthesis runs over $(wc -l <"$run/points.txt") points, $jobs at a time, in $run"
 xargs -P "$jobs" -L 1 "$tools/block.sh" <"$jobsfile.sorted"
 
-python3 "$tools/sweep.py" report "$run"
+"$PYTHON3" "$tools/sweep.py" report "$run"
 rc=$?
 echo "sweep: $(($(date +%s) - start)) s"
 exit $rc

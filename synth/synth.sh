@@ -29,6 +29,9 @@
 # report.json of this run) and OUT/report.md, OUT/report.json (the reports of every library run
 # into OUT, this one first). Exit 1 if anything failed.
 set -uo pipefail
+# Debian's interpreter when present: a version manager's python3 shim first on PATH (pyenv's)
+# costs ~0.9 CPU-s a start against ~0.07 (docs/performance.md, seventh round).
+export PYTHON3="${PYTHON3:-$(command -v /usr/bin/python3 || command -v python3)}"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools=$root/synth
@@ -61,7 +64,7 @@ die() {
   echo "synth: $*" >&2
   exit 1
 }
-for t in "${YOSYS:-yosys}" "${STA:-sta}" python3; do
+for t in "${YOSYS:-yosys}" "${STA:-sta}" "$PYTHON3"; do
   command -v "$t" >/dev/null || die "$t not found (scripts/setup-deps.sh installs the tools)"
 done
 [ -d "$rtl" ] || die "no RTL directory $rtl"
@@ -99,7 +102,7 @@ run=$out/$LIB_ID
 libdir=$run/lib
 # The last run's Yosys CPU seconds per block order the jobs (longest first), else
 # synth/job_hints.txt.
-last=$(python3 -c 'import json,sys
+last=$("$PYTHON3" -c 'import json,sys
 try:
     rep = json.load(open(sys.argv[1]))
 except (OSError, ValueError):
@@ -210,10 +213,10 @@ echo "synth: $(wc -w <<<"$blocks") blocks$([ -n "$note" ] || echo ", the baselin
 make -s -k -j "$jobs" -f "$mk" all 2> >(grep -v "^make: \*\*\*" >&2)
 end=$(date +%s.%N)
 
-python3 "$tools/report.py" --run "$run" --lib "$LIB_ID" --density "$LIB_SRAM_UM2_PER_BIT" \
+"$PYTHON3" "$tools/report.py" --run "$run" --lib "$LIB_ID" --density "$LIB_SRAM_UM2_PER_BIT" \
   --wall "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')" --jobs "$jobs" \
   --baseline-rtl "$baseline" --baseline-const "$baseline_const"
 rc=$?
-python3 "$tools/report.py" --combine "$out" || rc=1
+"$PYTHON3" "$tools/report.py" --combine "$out" || rc=1
 echo "synth: report in $run/report.md; $out/report.md has every library run so far"
 exit $rc

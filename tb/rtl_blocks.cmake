@@ -385,7 +385,7 @@ function(add_rtl_block module)
       set(netlist_sim ${RTL_BUILD_DIR}/${name}/netlist/${module}_netlist_split.v)
       add_custom_command(
         OUTPUT ${netlist_sim}
-        COMMAND python3 ${CMAKE_SOURCE_DIR}/synth/netlist_split_vectors.py ${netlist} ${netlist_sim}
+        COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/synth/netlist_split_vectors.py ${netlist} ${netlist_sim}
         DEPENDS ${netlist} ${CMAKE_SOURCE_DIR}/synth/netlist_split_vectors.py
         VERBATIM)
       # -y: the black boxes the netlist instantiates (SYN_BLACKBOX) are their behavioural RTL.
@@ -469,7 +469,7 @@ function(add_rtl_mutants module file)
   list(TRANSFORM units PREPEND ${base}/rtl/ OUTPUT_VARIABLE mutated)
   add_custom_command(
     OUTPUT ${mutated}
-    COMMAND python3 ${CMAKE_SOURCE_DIR}/scripts/mutate_rtl.py ${src} ${base}/rtl ${file}
+    COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/scripts/mutate_rtl.py ${src} ${base}/rtl ${file}
     DEPENDS ${sources} ${file} ${CMAKE_SOURCE_DIR}/scripts/mutate_rtl.py
     COMMENT "Mutants of ${name}"
     VERBATIM)
@@ -566,7 +566,7 @@ cmake_language(DEFER CALL _rtl_emit_rules)
 set(_alias ${RTL_TB_DIR}/selftest/alias_netlist.v)
 set(_alias_split ${RTL_BUILD_DIR}/selftest/alias_netlist_split.v)
 add_custom_command(OUTPUT ${_alias_split}
-                   COMMAND python3 ${CMAKE_SOURCE_DIR}/synth/netlist_split_vectors.py ${_alias} ${_alias_split}
+                   COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/synth/netlist_split_vectors.py ${_alias} ${_alias_split}
                    DEPENDS ${_alias} ${CMAKE_SOURCE_DIR}/synth/netlist_split_vectors.py VERBATIM)
 _rtl_model(Valias_netlist_raw DEPENDS ${_alias} ARGS --file ${_alias} ${RTL_VERILATOR_ARGS} ${RTL_NETLIST_ARGS})
 _rtl_model(Valias_netlist_split DEPENDS ${_alias_split} ARGS --file ${_alias_split} ${RTL_VERILATOR_ARGS} ${RTL_NETLIST_ARGS})

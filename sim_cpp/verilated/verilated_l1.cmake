@@ -178,7 +178,7 @@ if(L1D_TOP_NETLIST)
     set(_gate_netlist_sim ${RTL_BUILD_DIR}/${_gate}/netlist/l1d_top_netlist_split.v)
     add_custom_command(
       OUTPUT ${_gate_netlist_sim}
-      COMMAND python3 ${CMAKE_SOURCE_DIR}/synth/netlist_split_vectors.py ${_gate_netlist} ${_gate_netlist_sim}
+      COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/synth/netlist_split_vectors.py ${_gate_netlist} ${_gate_netlist_sim}
       DEPENDS ${_gate_netlist} ${CMAKE_SOURCE_DIR}/synth/netlist_split_vectors.py
       VERBATIM)
     set(_gate_model Vl1d_top_${_gate}_netlist)

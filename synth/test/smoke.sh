@@ -19,6 +19,9 @@
 #    (synth/test/fixture-latch: Yosys leaves an internal cell unmapped); and OpenSTA handed an
 #    empty library (it prints an error and carries on: the flow must notice).
 set -uo pipefail
+# Debian's interpreter when present: a version manager's python3 shim first on PATH (pyenv's)
+# costs ~0.9 CPU-s a start against ~0.07 (docs/performance.md, seventh round).
+export PYTHON3="${PYTHON3:-$(command -v /usr/bin/python3 || command -v python3)}"
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${1:-$(mktemp -d)}
@@ -39,7 +42,7 @@ else
   cat "$work/ok.log"
   fail "synth.sh on $blocks: exit status $?"
 fi
-if python3 - "$work/ok/osu018/report.json" "$blocks" "$work/ok/report.json" <<'EOF'; then
+if "$PYTHON3" - "$work/ok/osu018/report.json" "$blocks" "$work/ok/report.json" <<'EOF'; then
 import json, sys
 rep = json.load(open(sys.argv[1]))
 assert json.load(open(sys.argv[3]))['libraries'] == [rep], 'combined report.json'
@@ -69,7 +72,7 @@ if "$root/synth/synth.sh" --rtl "$root/synth/test/fixture" --out "$work/fixture"
   --baseline-rtl "$root/synth/test/fixture" --baseline-const cfg_policy_i=0 \
   --variant "on=$root/synth/test/fixture:cfg_policy_i=1" --variant "free=$root/synth/test/fixture" \
   >"$work/fixture.log" 2>&1 &&
-  python3 - "$work/fixture/osu018/report.json" <<'EOF'; then
+  "$PYTHON3" - "$work/fixture/osu018/report.json" <<'EOF'; then
 import json, os, sys
 rep = json.load(open(sys.argv[1]))
 rows = {r['block']: r for r in rep['blocks']}
@@ -122,7 +125,7 @@ cp "$root"/synth/test/fixture-nested-sram/*.sv "$root/rtl/l1d_sram_1rw.sv" "$roo
 for hp in 0 1; do
   if "$root/synth/synth.sh" --lib sg13g2 --rtl "$nested" --out "$work/nested$hp" --jobs 2 --blocks l1d_top \
     --hier-params $hp >"$work/nested$hp.log" 2>&1 &&
-    python3 - "$work/nested$hp/sg13g2" $hp <<'EOF'; then
+    "$PYTHON3" - "$work/nested$hp/sg13g2" $hp <<'EOF'; then
 import json, os, sys
 run, hier_params = sys.argv[1], sys.argv[2] == '1'
 top, = json.load(open(os.path.join(run, 'report.json')))['blocks']
