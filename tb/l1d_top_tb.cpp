@@ -1330,6 +1330,16 @@ TEST(L1dTopStagedJips, LockstepEveryPolicy) {
   EXPECT_GT(widening, 0U);
 }
 
+// The same inputs, the RTL unchecked (run_unchecked): for the mutants of
+// tb/mutants/l1d_top_staged_jips.txt (merging by sector's assertions), which diverge from golden
+// before their assertion's edge.
+TEST(L1dTopStagedJips, DISABLED_RtlOnGoldenInputs) {
+  const std::vector<StagedSectorRun> runs = staged_sector_runs("gtx1080_staged_jips.yaml");
+  ASSERT_FALSE(runs.empty()) << "no gtx1080_staged_jips model in this build";
+  uint64_t seed = 1'200;
+  for (const StagedSectorRun& r : runs) run_unchecked(r.cfg, r.stream, seed++, {}, kStagedSectorRequests);
+}
+
 // Its B mode and store query (in sector mode) as golden's staged model answers them, on the streams
 // and queries of the single-cycle test.
 TEST(L1dTopStagedJips, LockstepDirectPathAnswers) {

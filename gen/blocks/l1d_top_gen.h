@@ -172,6 +172,7 @@ class Top {
   void staged_assertions();            // the pipe's invariants (gen/blocks/l1d_top_staged_assert.cpp)
   void staged_onmiss_assertions();     // the reservations' (staged_onmiss_ only; same file)
   void staged_block_assertions();      // merging by line's (staged_block_ only; same file)
+  void staged_smerge_assertions();     // merging by sector's (staged_smerge_ only; same file)
   void staged_direct_assertions();     // the direct path's store query (staged_direct_ only; same file)
   std::vector<std::pair<Expr, unsigned>> core_req_fields() const;  // a core request, LSB first
   void miss_candidates();  // final_req_, mq_pushes_ (both pipes); wb_req_, wb_dirty_, wb_pay_ (single-cycle)

@@ -53,6 +53,7 @@ void Top::staged_assertions() {
   });
   if (staged_onmiss_) staged_onmiss_assertions();
   if (staged_block_) staged_block_assertions();
+  if (staged_smerge_) staged_smerge_assertions();
   if (staged_direct_) staged_direct_assertions();
 }
 
@@ -164,6 +165,70 @@ void Top::staged_block_assertions() {
     v.assert_comb("StagedFillFifoAtLastRead_A",
                   rsp_fills.eq(last).land((!rsp_fills).lor(!queued[rsp_entry]))
                       .land((!mshr_release).lor(queued[m2_entry_q])));
+  });
+}
+
+// Merging by sector (contract 14, 16.5 "Merging by sector"): every MSHR entry's requested sectors
+// (its allocation's read and its widenings', from M2's decisions), its buffered sectors, the sectors
+// its memory reads carried (from the memory port: the read's MSHR id) and its requests (1 at the
+// allocation, +1 per merge), kept in the verification region, not read from l1d_mshr's registers.
+void Top::staged_smerge_assertions() {
+  const unsigned cb = count_bits_;  // requests: 1..MaxMerge
+  m.verification("Assertions of the staged pipe's merging by sector (mshr_merge sector); not synthesized.",
+                 [&](Scope& v) {
+    Expr req = v.logic("sva_sm_req_q", mshrs_ * kSlots);
+    Expr buf = v.logic("sva_sm_buf_q", mshrs_ * kSlots);
+    Expr read = v.logic("sva_sm_read_q", mshrs_ * kSlots);
+    Expr cnt = v.logic("sva_sm_cnt_q", mshrs_ * cb);
+    Expr mem_read = v.logic("sva_sm_mem_read");
+    v.assign(mem_read, mem_valid_o & mem_ready & !mem_store_o);
+    const auto is = [&](const Expr& idx, const Expr& e) { return idx.eq(cast(mshr_bits_, e)); };
+    const auto at = [&](const Expr& x, const Expr& e) { return x.part(e * kSlots, kSlots); };
+    v.always_ff({{req, zeros()}, {buf, zeros()}, {read, zeros()}, {cnt, zeros()}}, [&](Block& b) {
+      b.for_("e", 0, Expr(mshrs_), [&](Block& be, const Expr& e) {
+        be.if_(mshr_alloc.land(is(p_free_entry, e)), [&](Block& t) {
+          t.assign(at(req, e), s1_fetch_eff);
+          t.assign(at(buf, e), s1_buffer);
+          t.assign(at(read, e), zeros());
+          t.assign(cnt.part(e * cb, cb), cast(cb, 1));
+        }).else_([&](Block& t) {
+          t.if_(mshr_add.land(is(p_merge_entry, e)), [&](Block& u) {
+            u.assign(at(req, e), at(req, e) | mux(mshr_widen, p_missing, zeros()));
+            u.assign(at(buf, e), at(buf, e) | s1_buffer);
+            u.assign(cnt.part(e * cb, cb), cnt.part(e * cb, cb) + cast(cb, 1));
+          });
+          t.if_(mem_read.land(mem_mshr_o.eq(cast(kMshrPortBits, e))),
+                [&](Block& u) { u.assign(at(read, e), at(read, e) | mem_sectors_o); });
+        });
+      });
+    });
+    Expr e_req = v.logic("sva_sm_merge_req", kSlots), e_buf = v.logic("sva_sm_merge_buf", kSlots);
+    v.assign(e_req, at(req, p_merge_entry));
+    v.assign(e_buf, at(buf, p_merge_entry));
+    v.comment("A merged load's needed sectors are each requested by its entry (its allocation's read, an earlier");
+    v.comment("widening or this one) or buffered (earlier or by this merge): the fill answers every one.");
+    v.assert_comb("StagedSectorMergeCovered_A",
+                  (!(mshr_add & sector_merge_))
+                      .lor((s1_needed & ~(e_req | e_buf | s1_buffer | mux(mshr_widen, p_missing, zeros()))).eq(zeros())));
+    v.comment("A widening reads sectors of the load's fetch that its entry neither requested nor buffered (no");
+    v.comment("sector read twice, none for nothing), and the queued read carries exactly them.");
+    v.assert_comb("StagedSectorWidenFresh_A",
+                  (!(mshr_widen & sector_merge_))
+                      .lor(p_missing.ne(zeros())
+                               .land((p_missing & (e_req | e_buf | ~s1_fetch)).eq(zeros()))
+                               .land(final_req_.part(Expr(req_layout_.sectors), kSlots).eq(p_missing))));
+    v.comment("A merge joins an entry holding fewer than MaxMerge requests.");
+    v.assert_comb("StagedSectorMergeLimit_A",
+                  (!(mshr_add & sector_merge_)).lor(cnt.part(p_merge_entry * cb, cb).lt(cast(cb, merge_))));
+    v.comment("A fill step answers its entry's requests (M2's count, merges until M1's edge included), and the");
+    v.comment("placing step makes valid exactly the sectors the entry requested, each read from memory under its");
+    v.comment("id: the allocation's read and every widening (16.5, \"The fill places every sector its reads fetched\").");
+    Expr f_req = v.logic("sva_sm_fill_req", kSlots);
+    v.assign(f_req, at(req, m2_entry_q));
+    v.assert_comb("StagedSectorFillPlacesRead_A",
+                  (!(act_fill & sector_merge_))
+                      .lor(mr_count.eq(cnt.part(m2_entry_q * cb, cb))
+                               .land(fill_placed_q.lor(mr_sectors.eq(f_req).land(at(read, m2_entry_q).eq(f_req))))));
   });
 }
 
