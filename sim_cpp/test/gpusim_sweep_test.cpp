@@ -93,22 +93,26 @@ size_t index_of(const std::vector<std::string>& list, const std::string& name) {
 // column of its index modulo the column count, so every column runs on at least one row.
 bool covering_pair(size_t row, size_t column, size_t columns) { return column == row % columns; }
 
+// The pairs of `rows` x `columns` in make test's covering set (make_test) or in the rest (the
+// `...Slow/` instantiations, label `slow`), as (row, column), or as (column, row) with column_first.
+std::vector<Pair> matrix_pairs(const std::vector<std::string>& rows, const std::vector<std::string>& columns,
+                               bool make_test, bool column_first = false) {
+  std::vector<Pair> pairs;
+  for (size_t r = 0; r < rows.size(); ++r)
+    for (size_t c = 0; c < columns.size(); ++c)
+      if (covering_pair(r, c, columns.size()) == make_test)
+        pairs.push_back(column_first ? Pair{columns[c], rows[r]} : Pair{rows[r], columns[c]});
+  return pairs;
+}
+
 bool small_scale_pair(const std::string& workload, const std::string& policy) {
   const char* s = std::getenv("L1D_SWEEP_SCALE");
   if (s != nullptr && std::string(s) == "small") return true;
   return covering_pair(index_of(kWorkloads, workload), index_of(kPolicies, policy), kPolicies.size());
 }
 
-bool make_test_sweep_pair(size_t w, size_t p) { return covering_pair(w, p, kPolicies.size()); }
-
 // Every workload x policy pair of make test's set (`make_test`) or of the rest (make test-slow).
-std::vector<Pair> sweep_pairs(bool make_test) {
-  std::vector<Pair> pairs;
-  for (size_t w = 0; w < kWorkloads.size(); ++w)
-    for (size_t p = 0; p < kPolicies.size(); ++p)
-      if (make_test_sweep_pair(w, p) == make_test) pairs.emplace_back(kWorkloads[w], kPolicies[p]);
-  return pairs;
-}
+std::vector<Pair> sweep_pairs(bool make_test) { return matrix_pairs(kWorkloads, kPolicies, make_test); }
 
 TEST(GpusimSweep, SmallScalePairsCoverEveryWorkloadAndPolicy) {
   if (std::getenv("L1D_SWEEP_SCALE") != nullptr) GTEST_SKIP() << "L1D_SWEEP_SCALE is set";
@@ -146,13 +150,7 @@ TEST_P(PressureSweep, CompletesWithCorrectData) { sweep(std::get<0>(GetParam()),
 // the headline policy of its index modulo their count (every headline policy on 3-4 workloads).
 // The other 280 pairs are Gtx480Slow/PressureSweep (label `slow`, make test-slow); the whole
 // matrix was 29.8 of make test's CPU-s (2026-11-29, /tmp/cc6.log).
-std::vector<Pair> pressure_pairs(bool make_test) {
-  std::vector<Pair> pairs;
-  for (size_t w = 0; w < kWorkloads.size(); ++w)
-    for (size_t p = 0; p < kHeadlinePolicies.size(); ++p)
-      if (covering_pair(w, p, kHeadlinePolicies.size()) == make_test) pairs.emplace_back(kWorkloads[w], kHeadlinePolicies[p]);
-  return pairs;
-}
+std::vector<Pair> pressure_pairs(bool make_test) { return matrix_pairs(kWorkloads, kHeadlinePolicies, make_test); }
 
 // "<first>_<second>", '-' as '_' (workload_policy, preset_workload).
 std::string name(const ::testing::TestParamInfo<std::tuple<std::string, std::string>>& p) {
@@ -192,13 +190,7 @@ TEST_P(VariantSweep, CompletesWithCorrectData) {
   }
 }
 
-std::vector<Pair> variant_pairs(bool make_test) {
-  std::vector<Pair> pairs;
-  for (size_t w = 0; w < kWorkloads.size(); ++w)
-    for (size_t v = 0; v < kVariants.size(); ++v)
-      if (covering_pair(w, v, kVariants.size()) == make_test) pairs.emplace_back(kWorkloads[w], kVariants[v]);
-  return pairs;
-}
+std::vector<Pair> variant_pairs(bool make_test) { return matrix_pairs(kWorkloads, kVariants, make_test); }
 
 // [Fidelity] (issue 20): every workload x every policy on the reference-faithful presets, which run
 // the golden L1's section-13 options (allocation on miss, block merging, write-evict, ...). One
@@ -287,11 +279,7 @@ TEST_P(SectorSweep, EveryLegalPolicyCompletesWithCorrectData) {
 // modulo the 16 legal in sector mode: every legal policy on every preset). The other preset of each
 // workload is SectorSlow/SectorSweep (label `slow`).
 std::vector<SectorParam> sector_pairs(bool make_test) {
-  std::vector<SectorParam> pairs;
-  for (size_t w = 0; w < kWorkloads.size(); ++w)
-    for (size_t k = 0; k < kSectorPresets.size(); ++k)
-      if (covering_pair(w, k, kSectorPresets.size()) == make_test) pairs.emplace_back(kSectorPresets[k], kWorkloads[w]);
-  return pairs;
+  return matrix_pairs(kWorkloads, kSectorPresets, make_test, /*column_first=*/true);
 }
 
 TEST(GpusimSweep, SectorCoveringSetRunsEveryLegalPolicyOnEveryPreset) {
@@ -329,11 +317,7 @@ TEST_P(FaithfulPressureSweep, HeadlinePoliciesCompleteWithCorrectData) {
 // workloads as presets) or the rest (the `...Slow/` instantiations, label `slow`).
 std::vector<Pair> preset_workload_pairs(const std::vector<std::string>& presets,
                                         const std::vector<std::string>& workloads, bool make_test) {
-  std::vector<Pair> pairs;
-  for (size_t w = 0; w < workloads.size(); ++w)
-    for (size_t k = 0; k < presets.size(); ++k)
-      if (covering_pair(w, k, presets.size()) == make_test) pairs.emplace_back(presets[k], workloads[w]);
-  return pairs;
+  return matrix_pairs(workloads, presets, make_test, /*column_first=*/true);
 }
 
 const std::vector<std::string> kFaithfulPresets = {"gtx480-gpgpusim", "gtx1080-jips"};
