@@ -94,7 +94,9 @@ test: build
 # testcost7 (2026-11-29) also the gpusim lockstep matrices' heavy points, atax and mvt under the
 # policies make test does not run them with (l1.lockstep*_cross, label slow: make test runs every
 # policy on vecadd, bfs, spmv and kmeans, and atax and mvt under two-level, or dycache where the
-# matrix has no two-level), and trace_fuzz's 1,000 inputs (trace.fuzz_more; make test: the first 300).
+# matrix has no two-level), trace_fuzz's 1,000 inputs (trace.fuzz_more; make test: the first 300)
+# and the ABC proof's one-gate mutant of l1d_core_match (rtl.equiv_mutant.l1d_core_match_abc; make
+# test: of l1d_match_fix).
 test-slow:
 	@$(MAKE) --no-print-directory build ALL_NETLISTS=ON
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L slow

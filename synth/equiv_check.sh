@@ -15,7 +15,7 @@
 # Why: MiniSat on the whole miter has no internal equivalence points, and its time swings with the
 # netlist's structure: l1d_core_match's gtx480 netlist, synthesized by Yosys from the same RTL
 # (only other files of rtl/ changed, which yosys_check.sh reads too), took 7.9 s in /tmp/cc6 and
-# 26.5 s in /tmp/cc7 (45.2 CPU-s at load 16, 2026-11-29); ABC proves it in 5.1 CPU-s at the same
+# 26.5 s in /tmp/cc7 (45.2 CPU-s at load 16, 2026-11-29); ABC proves it in 4.6 CPU-s at the same
 # load, and finds synth/test/equiv_mutant.sh's one-gate mutant (testcost7).
 set -euo pipefail
 if [ $# -ne 3 ]; then
