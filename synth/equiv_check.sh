@@ -25,9 +25,13 @@ fi
 rtl=$1 block=$2 netlist=$3
 [ -f "$rtl/$block.sv" ] || { echo "equiv_check: $rtl/$block.sv: no such file" >&2; exit 2; }
 [ -f "$netlist" ] || { echo "equiv_check: $netlist: no such file" >&2; exit 2; }
-pkgs=$(ls "$rtl"/*_pkg.sv 2>/dev/null | tr "\n" " " || true)
-others=$(ls "$rtl"/*.sv | grep -v '_pkg\.sv$' | tr "\n" " ")
-script="read_verilog -defer -sv $pkgs $others; hierarchy -top $block; proc; flatten; memory; opt_clean"
+# The RTL side reads the packages, BLOCK's file and those of the modules it names, transitively
+# (scripts/rtl_digest.py --files), not every file of RTL_DIR: Yosys elaborates only those
+# (hierarchy -top), and parsing all of rtl/ was most of a small block's proof (testcost7).
+py=${PYTHON3:-$(command -v /usr/bin/python3 || command -v python3)}
+files=$("$py" "$(dirname "$0")/../scripts/rtl_digest.py" --files "$rtl" "$block") || exit 2
+files=${files#"$block "}
+script="read_verilog -defer -sv $files; hierarchy -top $block; proc; flatten; memory; opt_clean"
 script+="; rename $block gold; design -stash gold"
 script+="; read_verilog $netlist; hierarchy -top ${block}_netlist; proc; flatten; memory; opt_clean"
 script+="; rename ${block}_netlist gate; design -stash gate"
