@@ -90,7 +90,13 @@ test: build
 # [Fidelity] pressure and sector sweeps and of five of the six checks of every workload (Gtx480Slow/...,
 # StagedSlow/..., FaithfulSlow/..., SectorSlow/..., AllSlow/EveryWorkload*), formal.mutants_more
 # (the second to fourth mutant of each formal harness), rtl.equiv.l1d_core_match_m2
-# (l1d_core_match contains it) and odd_3way40's l1d_mshr synthesis (rtl.configs_synth_mshr).
+# (l1d_core_match contains it) and odd_3way40's l1d_mshr synthesis (rtl.configs_synth_mshr); since
+# testcost7 (2026-11-29) also the gpusim lockstep matrices' heavy points, atax and mvt under the
+# policies make test does not run them with (l1.lockstep*_cross, label slow: make test runs every
+# policy on vecadd, bfs, spmv and kmeans, and atax and mvt under two-level, or dycache where the
+# matrix has no two-level), trace_fuzz's 1,000 inputs (trace.fuzz_more; make test: the first 300)
+# and the ABC proof's one-gate mutant of l1d_core_match (rtl.equiv_mutant.l1d_core_match_abc; make
+# test: of l1d_match_fix).
 test-slow:
 	@$(MAKE) --no-print-directory build ALL_NETLISTS=ON
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L slow

@@ -2,6 +2,7 @@
 """Digests of what the tools read for each module of an RTL directory (dcgen's output).
 
     rtl_digest.py DIR [MODULE...] [--extra TEXT]
+    rtl_digest.py --files DIR [MODULE...]
 
 prints "MODULE DIGEST" for every module of DIR (or the ones given): a SHA-256 of the module's name,
 the packages (*_pkg.sv), the module's file and the files of every module of DIR it names outside
@@ -9,7 +10,8 @@ comments, transitively (a name in a string only adds a file), each without dcgen
 (the comments naming the command and the configuration), and TEXT (the tool's options). Verilator
 (-y DIR) and Yosys (hierarchy -top) elaborate only those files, so two modules with the same digest
 get the same lint and synthesis results: scripts/rtl.sh configs checks a module checked already
-(on another configuration, or rtl/'s) only once.
+(on another configuration, or rtl/'s) only once. --files prints "MODULE FILE..." instead: the
+packages and those files, what scripts/rtl.sh synth hands Yosys for the module.
 """
 import hashlib
 import pathlib
@@ -44,6 +46,9 @@ def digests(d, only, extra):
             for r in refs[todo.pop()] - seen:
                 seen.add(r)
                 todo.append(r)
+        if extra is None:  # --files
+            out[m] = ' '.join(str(d / f'{n}.sv') for n in pkgs + sorted(seen))
+            continue
         h = hashlib.sha256(f'top {m}\nextra {extra}\n'.encode())
         for n in pkgs + sorted(seen):
             h.update(f'== {n}\n{text[n]}'.encode())
@@ -53,14 +58,16 @@ def digests(d, only, extra):
 
 def main(argv):
     extra = ''
-    if '--extra' in argv:
+    if argv[:1] == ['--files']:
+        extra, argv = None, argv[1:]
+    elif '--extra' in argv:
         i = argv.index('--extra')
         if i + 1 >= len(argv):
             sys.exit('rtl_digest.py: --extra needs a value')
         extra = argv[i + 1]
         argv = argv[:i] + argv[i + 2:]
     if not argv:
-        sys.exit("usage: rtl_digest.py DIR [MODULE...] [--extra TEXT]")
+        sys.exit("usage: rtl_digest.py DIR [MODULE...] [--extra TEXT] | --files DIR [MODULE...]")
     d = pathlib.Path(argv[0])
     if not d.is_dir():
         sys.exit(f'rtl_digest.py: {d}: not a directory')

@@ -42,7 +42,12 @@ pkgs=$(ls "$rtl"/*_pkg.sv 2>/dev/null | tr "\n" " " || true)
 # both sides, read with -lib: the netlist instantiates them, and their pins are compared (below).
 blackboxes=" ${SYN_BLACKBOX-l1d_data_sram l1d_ram_1r1w l1d_sram_1rw l1d_sram_1r1w} "
 others="" libs=""
-for f in "$rtl"/*.sv; do
+# The packages, BLOCK's file and those of the modules it names, transitively
+# (scripts/rtl_digest.py --files), not every file of RTL_DIR: Yosys elaborates only those
+# (hierarchy -top), and parsing all of rtl/ was most of a small block's proof (testcost7).
+py=${PYTHON3:-$(command -v /usr/bin/python3 || command -v python3)}
+files=$("$py" "$(dirname "$0")/../scripts/rtl_digest.py" --files "$rtl" "$block") || exit 2
+for f in ${files#"$block "}; do
   m=$(basename "$f" .sv)
   case $m in *_pkg) continue ;; esac
   if [[ "$blackboxes" == *" $m "* && "$m" != "$block" ]]; then libs+=" $f"; else others+=" $f"; fi
