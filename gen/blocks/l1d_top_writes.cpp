@@ -86,6 +86,8 @@ void Top::row_writes() {
                             mux(s1_reserve, s1_res_run,
                                 mux(lz_write, cast(rw, s1_needed) << (lz_way * kSlots), zeros()))));
   } else {
+    // Staged: a reservation writes its placed block's chunk-tags, in sector mode all four slots of its
+    // way (slot s chunk s), which is the write l1d_match_fix corrects for (contract 16.5, "In sector mode").
     m.assign(slot_tagw, staged_ ? mux(fill_write | s1_reserve, place_run, zeros())
                                 : mux(fill_write, place_run, mux(s1_reserve, s1_res_run, zeros())));
   }
