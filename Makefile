@@ -184,7 +184,8 @@ mutants-staged-jips:
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(smerge_|staged_jips_)'
 
 # The staged pipe's generated configurations (contract 16.5) in lockstep with golden:
-# make lockstep-staged-<name> (sector: sector mode, contract 14; onmiss: allocation on_miss, 13.1;
+# make lockstep-staged-<name> (sector: sector mode, contract 14; sector_onmiss: sector mode with
+# allocation on_miss, 16.5; onmiss: allocation on_miss, 13.1;
 # block: on_miss and merging by line, 13.3; gpgpusim: gtx480-gpgpusim's whole L1, the direct path
 # included, 13.6) builds with the gtx480_staged_<name> model (STAGED_<NAME>=ON), then runs
 # l1.lockstep_staged_<name>: six make run workloads x the policies its LRU model serves, in lockstep
