@@ -1307,6 +1307,34 @@ void run_staged_option_unchecked(const char* yaml, uint64_t seed) {
   });
 }
 
+// Sector mode with allocation on_miss on the staged pipe (contract 16.5, "Allocation on miss", "In
+// sector mode"): tb/block_configs/gtx480_staged_sector_onmiss.yaml's model
+// (-DL1D_TOP_STAGED_SECTOR_ONMISS=ON, make lockstep-staged-sector_onmiss; skipped without it, as in make
+// test's build). Every policy it serves in sector mode x "mixed" and "burst", a kernel end every 3,000
+// cycles, in lockstep with golden: over all runs some load must miss a sector of a line a way holds
+// (which reserves the missing slots of that way), some must merge into an entry that reserved (a
+// pending hit), and some must find no line to reserve (line_alloc: every way of its set reserved).
+TEST(L1dTopStagedSectorOnMiss, LockstepEveryPolicy) {
+  const std::vector<StagedSectorRun> runs = staged_sector_runs("gtx480_staged_sector_onmiss.yaml");
+  if (runs.empty()) GTEST_SKIP() << "no gtx480_staged_sector_onmiss model in this build (-DL1D_TOP_STAGED_SECTOR_ONMISS=ON)";
+  uint64_t sector_misses = 0, pending_hits = 0, line_alloc = 0, seed = 1'300;
+  for (const StagedSectorRun& r : runs) {
+    SCOPED_TRACE(fmt::format("staged sector on_miss policy {} stream {} seed {}", r.policy, r.stream, seed));
+    const auto run = lockstep(r.cfg, {.stream = r.stream, .seed = seed++, .requests = kStagedSectorRequests,
+                                     .kernel_cycles = 3'000});
+    expect_clean(run, kStagedSectorRequests);
+    sector_misses += run.counters.sector_misses;
+    pending_hits += run.counters.pending_hits;
+    line_alloc += run.counters.res_fail[static_cast<int>(l1d::golden::ResFail::kLineAlloc)];
+  }
+  std::cout << fmt::format("[ coverage ] staged sector on_miss: {} runs, {} sector misses, {} pending hits, {} "
+                           "line_alloc failures\n",
+                           runs.size(), sector_misses, pending_hits, line_alloc);
+  EXPECT_GT(sector_misses, 0U);
+  EXPECT_GT(pending_hits, 0U);
+  EXPECT_GT(line_alloc, 0U);
+}
+
 // gtx1080-jips's whole L1 on the staged pipe (contract 16.5, "Merging by sector", "The direct path"):
 // tb/block_configs/gtx1080_staged_jips.yaml's model (-DL1D_TOP_STAGED_JIPS=ON; skipped without it, as
 // in make test's build). Every policy it serves in sector mode x "mixed" and "burst", a kernel end

@@ -26,6 +26,8 @@
 # separate: not every configuration has them.
 set(L1D_TOP_STAGED_CONFIGS
     "sector|gtx480 in sector mode (gtx1080.yaml's L1 options)|baseline,agcb,two-level,pcal,pcal-bto|l1.sector_misses l1.partial_hits|"
+    # sector mode with allocation on_miss (qv100-accelsim's reserved lines; merging stall), contract 16.5
+    "sector_onmiss|gtx480 in sector mode with allocation on_miss (merging stall)|baseline,agcb,two-level,pcal,pcal-bto|l1.sector_misses l1.pending_hits|slow"
     "onmiss|gtx480-gpgpusim's L1 with allocation on_miss (merging stall)|baseline,dycache,agcb,two-level,pcal,pcal-bto|l1.pending_hits|"
     "block|gtx480-gpgpusim's L1 with on_miss and mshr_merge block|baseline,dycache,agcb,two-level,pcal,pcal-bto,elastic32,elastic64|l1.widening_reads|"
     "gpgpusim|gtx480-gpgpusim's whole L1, bypass_path direct included|baseline,dycache,agcb,two-level,pcal,pcal-bto,elastic32,elastic64|ldst.direct_loads|slow"

@@ -75,10 +75,11 @@ TEST(FidelityFields, DefaultsAreTheRealisticL1TheRtlImplements) {
   sector.mshr_merge = MshrMerge::kStall;
   sector.pipeline = L1Pipeline::kStaged;  // built: the staged l1d_top generated for sector mode (contract 16.5)
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "");
-  sector.allocation = AllocationPolicy::kOnMiss;  // the staged pipe's sector mode is on_fill only
-  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.allocation: on_miss with l1.pipeline: staged and l1.sector: true");
-  sector.allocation = AllocationPolicy::kOnFill;
-  sector.mshr_merge = MshrMerge::kSector;  // built: generated for sector merging (contract 16.5)
+  sector.allocation = AllocationPolicy::kOnMiss;  // built: generated for on_miss in sector mode (16.5)
+  EXPECT_EQ(rtl_unsupported_l1_option(sector), "");
+  sector.mshr_merge = MshrMerge::kSector;  // the staged pipe's on_miss in sector mode merges stall only
+  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.allocation: on_miss with l1.pipeline: staged and l1.mshr_merge: sector");
+  sector.allocation = AllocationPolicy::kOnFill;  // built: generated for sector merging (contract 16.5)
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "");
   sector.mshr_merge = MshrMerge::kBlock;  // merging by line in sector mode: single-cycle only
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.mshr_merge: block with l1.pipeline: staged and l1.sector: true");

@@ -305,7 +305,7 @@ void Top::s1_actor(Block& f, const Inc& inc) {
             r.assign(s1_reserve, bit(true));
             r.assign(w_en[fill_way], bit(true));
             r.assign(rp_way, fill_way);
-            if (!staged_) r.assign(rp_hit, res_held);  // sector mode: the held way's on_hit, no on_fill
+            if (res_sector_gen()) r.assign(rp_hit, res_held);  // sector mode: the held way's on_hit, no on_fill
             r.if_(fill_replaces, [&](Block& u) {
               u.assign(agcb_inc, bit(true));
               u.assign(agcb_inc_idx, select_part(t_hpc, fill_way, ways_, hpc_bits_));

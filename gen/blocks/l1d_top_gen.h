@@ -254,6 +254,10 @@ class Top {
   // Whether this l1d_top has the reservation logic (reserved bits, reserved fills): the single-cycle
   // one always, the staged one when generated for on_miss.
   bool res_gen() const { return !staged_ || staged_onmiss_; }
+  // Sector mode's reservations (contract 14: the held way's missing slots, a whole line's missing slots):
+  // the single-cycle l1d_top always, the staged one when generated for on_miss and sector mode (16.5,
+  // "Allocation on miss", "In sector mode"). Elsewhere a reservation is a placed block (place_run).
+  bool res_sector_gen() const { return !staged_ || (staged_onmiss_ && staged_sector_); }
   // The staged pipe generated for l1.mshr_merge block or sector (contract 16.5, "Merging by line"): the
   // widening logic and the memory response's sectors; cfg_merge_i 1 (or 2) turns it on.
   bool staged_block_ = false;

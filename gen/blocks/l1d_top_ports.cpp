@@ -156,9 +156,15 @@ void Top::ports() {
         v.assert_clocked("TopSectorScope_A", (!cfg_sector).lor(cfg_gran.eq(lit(2, 0))));
         v.assert_clocked("TopSectorMergeScope_A", cfg_merge.ne(lit(2, 3)) & (cfg_merge.ne(lit(2, 2)) | cfg_sector));
       } else if (staged_onmiss_ || staged_block_) {  // generated for on_miss / block: cfg_alloc_i / cfg_merge_i 1
-        // Only block (cfg_merge_i 1) when generated for it; on_miss when generated for it.
-        Expr off = (staged_block_ ? cfg_merge[Expr(1U)] : red_or(cfg_merge)) | cfg_sector;
+        // Only block (cfg_merge_i 1) when generated for it; on_miss when generated for it; sector mode
+        // (with on_miss, merging stall) when generated for it.
+        Expr merge = staged_block_ ? cfg_merge[Expr(1U)] : red_or(cfg_merge);
+        Expr off = staged_sector_ ? merge : merge | cfg_sector;
         v.assert_clocked("TopStagedOnFillStall_A", !(staged_onmiss_ ? off : cfg_alloc | off));
+        if (staged_sector_) {
+          v.comment("Sector mode runs G = 128 (fixed128; contract 14).");
+          v.assert_clocked("TopSectorScope_A", (!cfg_sector).lor(cfg_gran.eq(lit(2, 0))));
+        }
       } else if (staged_sector_) {  // generated for sector mode: cfg_sector_i turns it on (contract 16.5)
         v.assert_clocked("TopStagedOnFillStall_A", !(cfg_alloc | red_or(cfg_merge)));
         v.comment("Sector mode runs G = 128 (fixed128; contract 14).");

@@ -62,8 +62,9 @@ void Top::miss_reserve() {
   m.assign(s1_widening, block_ & !s1_store_q & p_merge & p_missing.ne(zeros()));
   Expr read_sectors = m.logic("s1_read_sectors", kSlots);
   m.assign(read_sectors, mux(s1_widening, p_missing, s1_fetch_eff));
-  // The staged pipe generated for on_miss has no sector mode (its generator refuses the pair).
-  const bool sector_gen = !staged_;
+  // The staged pipe generated for on_miss has sector mode's reservations when generated for sector
+  // mode too (contract 16.5, "Allocation on miss", "In sector mode").
+  const bool sector_gen = res_sector_gen();
   if (sector_gen) {
     m.comment("Sector mode: the slots a reservation takes are those S1 reads (contract 14).");
     m.assign(s1_res_slots, read_sectors);

@@ -79,7 +79,8 @@ void Top::staged_onmiss_assertions() {
       b.for_("e", 0, Expr(mshrs_), [&](Block& be, const Expr& e) {
         be.if_(s1_reserve.land(p_free_entry.eq(cast(mshr_bits_, e))), [&](Block& t) {
           t.assign(set.part(e * set_idx_bits_, set_idx_bits_), rd_set);
-          t.assign(slots.part(e * rw, rw), ref("place_run"));
+          // Sector mode's reservation takes the missing slots only (s1_res_run, res_sector_gen).
+          t.assign(slots.part(e * rw, rw), ref(res_sector_gen() ? "s1_res_run" : "place_run"));
         });
       });
     });

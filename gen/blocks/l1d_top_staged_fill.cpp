@@ -142,24 +142,39 @@ void Top::staged_fill_place(const Expr& age_bypass_en, const Expr& bypass, const
 }
 
 // Sector mode (contract 14, 16.5): the way holding the fill's line, found at M2 on M2's row (the
-// single-cycle pipe's search: valid slots of the line; allocation on_fill reserves none), takes the
-// entry's sectors; no victim, write-back, AGCB update, AgeLRU bypass or PCAL priority filter.
+// single-cycle pipe's search: valid or reserved slots of the line), takes the entry's sectors; no
+// victim, write-back, AGCB update, AgeLRU bypass or PCAL priority filter. Generated for on_miss too
+// (res_sector_gen), M2's load miss of a line a way holds reserves its missing slots there, the same
+// way as such a fill (res_held; contract 16.5, "Allocation on miss", "In sector mode").
 void Top::staged_sector_fill(const std::vector<Expr>& fp) {
   m.comment("Sector mode: the way holding the fill's line (M2's row) takes the entry's sectors.");
   const auto [f_any, f_way] = fill_held_search();
   Expr f_wanted = m.logic("sf_wanted");
   m.assign(f_wanted, mr_bypass.eq(lit(2, 0)) | (mr_bypass.eq(lit(2, 1)) & mr_l2) | (mr_bypass.eq(lit(2, 3)) & cfg_opp));
   m.assign(fill_held, sector_ & act_fill & red_or(f_any));
+  Expr held = fill_held, way = mux(fill_held, f_way, fp[1]), slotmask = mr_sectors;
+  if (res_sector_gen()) {
+    m.comment("on_miss: M2's load reserves in the way holding its line (s1_held: valid or reserved slots),");
+    m.comment("like a fill into it: no victim (l1d_top_reserve.cpp); it promotes the slots it reserves.");
+    res_held = m.logic("res_held");
+    pl_held = m.logic("pl_held");  // the place is the way holding the line (the fill's or M2's load's)
+    s1_res_slots = m.logic("s1_res_slots", kSlots);  // driven by miss_reserve
+    m.assign(res_held, sector_ & on_miss_ & !act_fill & !s1_store_q & s1_held);
+    m.assign(pl_held, fill_held | res_held);
+    held = pl_held;
+    way = mux(fill_held, f_way, mux(res_held, m_way, fp[1]));
+    slotmask = mux(act_fill, mr_sectors, s1_res_slots);
+  }
   m.assign(fill_allocates, mux(fill_held, f_wanted, fp[0]));
-  m.assign(fill_way, mux(fill_held, f_way, fp[1]));
-  m.assign(fill_pos, mux(fill_held, lit(2, 0), fp[2]));
-  m.assign(fill_whole, fp[3] & !fill_held);
-  m.assign(fill_posmask, mux(fill_held, zeros(), fp[4]));
+  m.assign(fill_way, way);
+  m.assign(fill_pos, mux(held, lit(2, 0), fp[2]));
+  m.assign(fill_whole, fp[3] & !held);
+  m.assign(fill_posmask, mux(held, zeros(), fp[4]));
   m.comment("A sector fill makes valid (and promotes) its entry's sectors only.");
-  m.assign(fill_slotmask, mux(sector_, mr_sectors, fp[5]));
-  m.assign(fill_replaces, fp[6] & !fill_held);
-  m.assign(fill_wb, mux(fill_held, zeros(), fp[7]));
-  m.assign(fill_dirty_n, mux(fill_held, lit(3, 0), fp[8]));
+  m.assign(fill_slotmask, mux(sector_, slotmask, fp[5]));
+  m.assign(fill_replaces, fp[6] & !held);
+  m.assign(fill_wb, mux(held, zeros(), fp[7]));
+  m.assign(fill_dirty_n, mux(held, lit(3, 0), fp[8]));
 }
 
 }  // namespace gen::blocks::top_gen

@@ -117,7 +117,8 @@ void Top::staged_core_match() {
       Expr bypass_fetch = m.logic((staged_onmiss_ ? "m1_bypass_fetch" : "unused_m1_bypass_fetch") + sfx, kSlots);
       if (staged_onmiss_) {
         extra = m.logic("m1_extra_copies" + sfx, kSlots);
-        m.assign(extra, mux(on_miss_ & !m1_store & cfg_bypass.eq(lit(3, 4)), bypass_fetch, lit(kSlots, 0)));
+        Expr age = mux(on_miss_ & !m1_store & cfg_bypass.eq(lit(3, 4)), bypass_fetch, lit(kSlots, 0));
+        m.assign(extra, staged_sector_ ? age | repl(Expr(kSlots), sector_) : age);  // sector mode: every slot
       }
       std::vector<Conn> conn = {
           {"store_i", m1_store}, {"size_i", m1_size}, {"chunk_i", m1_chunk}, {"mask_i", m1_mask},
@@ -217,7 +218,7 @@ void Top::staged_core_match() {
              {{"common_eq_i", at("common_eq")}, {"tag_ok_i", at("tag_ok")}, {"held_i", at("held")},
               {"copy_i", at("copy")}, {"compared_i", at("compared")}, {"mask_chunk_i", at("mask_chunk")},
               {"req_chunks_i", at("req_chunks")},
-              {"sectors_i", staged_sector_ ? at("probe") | repl(Expr(kSlots), sector_) : copy_sectors},
+              {"sectors_i", staged_sector_ ? copy_sectors | repl(Expr(kSlots), sector_) : copy_sectors},
               {"older_wr_i", older_wr_q_},
               {"older_way_i", older_way_q_}, {"older_common_wr_i", older_common_wr_q_},
               {"older_slots_i", older_slots_q_}, {"older_chunk_i", older_chunk_q_},

@@ -186,7 +186,7 @@ void Top::assertions() {
   a.fifo_pop = mshr_release;
   a.fifo_entries = mshrs_;
   a.exclusive_groups = {
-      {mshr_alloc, mshr_add}, {staged_ ? rp_hit : rp_hit & !s1_reserve, rp_miss, rp_fill}, {fill_write, res_fill, walk_step, wb_from_s1, store_hit, evict_hit}};
+      {mshr_alloc, mshr_add}, {!res_sector_gen() ? rp_hit : rp_hit & !s1_reserve, rp_miss, rp_fill}, {fill_write, res_fill, walk_step, wb_from_s1, store_hit, evict_hit}};
   a.ways = ways_;
   a.slots = kSlots;
   a.common_bits = cm_bits_;

@@ -55,11 +55,11 @@ void Top::policy_units() {
   rp_miss = m.logic("rp_miss");
   rp_fill = m.logic("rp_fill");
   rp_fill_any = m.logic("rp_fill_any");  // the fill's on_fill, or S1's at an on_miss reservation
-  // Single-cycle: a reservation in a held sector line hears on_hit instead (contract 14).
+  // Sector mode (res_sector_gen): a reservation in a held line hears on_hit instead (contract 14).
   if (lazy_gen_) {  // and a store's new line (write allocation, contract 14)
     m.assign(rp_fill_any, rp_fill | (s1_reserve & !rp_hit) | lz_fill);
   } else {
-    m.assign(rp_fill_any, rp_fill | (staged_ ? s1_reserve : s1_reserve & !rp_hit));
+    m.assign(rp_fill_any, rp_fill | (!res_sector_gen() ? s1_reserve : s1_reserve & !rp_hit));
   }
   rp_way = m.logic("rp_way", way_bits_);  // the hit or filled way
   rp_eligible = m.logic("rp_eligible", ways_);

@@ -48,8 +48,9 @@ void Top::row_writes() {
   // pos failed Verilator's WIDTH lint for every way count but 4 (gtx1080's 48 ways).
   static_assert(kSlots == 4);
   m.assign(place_run, cast(rw, fill_run) << concat({fill_way, fill_pos}));
-  const Expr s1_res_run = staged_ ? place_run : m.logic("s1_res_run", ways_ * kSlots);  // the slots S1 reserves
-  if (!staged_) {
+  // The slots S1 reserves: the placed block, or in sector mode its missing slots (res_sector_gen).
+  const Expr s1_res_run = !res_sector_gen() ? place_run : m.logic("s1_res_run", ways_ * kSlots);
+  if (res_sector_gen()) {
     m.comment("Sector mode: a reservation takes S1's read sectors of its way, and a reserved fill writes its");
     m.comment("entry's sectors (its place) of the reserved way (contract 14).");
     m.assign(s1_res_run, mux(sector_, cast(rw, s1_res_slots) << (fill_way * kSlots), place_run));
@@ -85,6 +86,8 @@ void Top::row_writes() {
                             mux(s1_reserve, s1_res_run,
                                 mux(lz_write, cast(rw, s1_needed) << (lz_way * kSlots), zeros()))));
   } else {
+    // Staged: a reservation writes its placed block's chunk-tags, in sector mode all four slots of its
+    // way (slot s chunk s), which is the write l1d_match_fix corrects for (contract 16.5, "In sector mode").
     m.assign(slot_tagw, staged_ ? mux(fill_write | s1_reserve, place_run, zeros())
                                 : mux(fill_write, place_run, mux(s1_reserve, s1_res_run, zeros())));
   }
@@ -132,7 +135,7 @@ void Top::row_writes() {
     Expr fill_here = g.logic("fill_here");
     g.assign(fill_here, lazy_gen_ ? ((fill_write | s1_reserve) & !pl_held & fill_way.eq(cast(way_bits_, w))) |
                                         (lz_write & !s1_held & lz_way.eq(cast(way_bits_, w)))
-                                  : (fill_write | s1_reserve) & !(staged_ ? fill_held : pl_held) &
+                                  : (fill_write | s1_reserve) & !(!res_sector_gen() ? fill_held : pl_held) &
                                         fill_way.eq(cast(way_bits_, w)));
     g.assign(w_common.part(w * cm_bits_, cm_bits_),
              mux(fill_here & fill_whole, pl_common, t_common.part(w * cm_bits_, cm_bits_)));
