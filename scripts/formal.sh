@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bounded model checking of generated blocks (docs/rtl-verification.md), for make formal and ctest.
 #
-#   formal.sh DCGEN [JOB...]     JOB: mshr agcb agcbahead repl replfwd mq mqwide issue fill walk tagrd perf fillpos issuevr fillvr
+#   formal.sh DCGEN [JOB...]     JOB: mshr mshrahead agcb agcbahead repl replfwd mq mqwide issue fill walk tagrd perf fillpos issuevr fillvr
 #                                mqequiv (proofs), mut-<name>
 #                                (a mutated RTL copy whose counterexample must name the expected
 #                                assertion); default: all
@@ -45,6 +45,10 @@ DEPTH_AGCBAHEAD=${DEPTH_AGCBAHEAD:-8}
 # timing11 the victim's order is read a cycle ahead (M1) with the pending pair forwarded there, and
 # is used a cycle later: a pair at 1, pending at 2 while the order is read, used at 3 needs depth 4.
 DEPTH_REPLFWD=${DEPTH_REPLFWD:-4}
+# The staged MSHR file's probe against the single-cycle one (mshrahead): the line compares are one
+# cycle old, corrected for one allocation and one release at the edge; DEPTH_MSHRAHEAD 6 has reset and
+# five edges of free traffic on 4 entries (every entry allocated, freed and taken again).
+DEPTH_MSHRAHEAD=${DEPTH_MSHRAHEAD:-6}
 # The miss queue (3 entries, batches of up to 2): reset (cycle 0), a full queue decided at cycles
 # 1 and 2 (2 + 1 requests), at D at 3 and 4, offered from 4, 5 and 6 (one per cycle, the third
 # behind the first batch), drained at 6, 7 and 8 if memory waited: 9 cycles; DEPTH_MQ 12 adds three
@@ -89,6 +93,8 @@ mutants=(
   "mut-mshr-free-o|l1d_mshr.sv|s/assign free_o = .first_free;/assign free_o = first_free[0];/|mshr|4|MshrFreeWhenNotFull_A"
   "mut-mshr-merge-slot0|l1d_mshr.sv|s/assign req_slot = alloc_ok ? '0 : add_slot;/assign req_slot = '0;/|mshr|8|FvReadMatchesShadow_A"
   "mut-mshr-count-over|l1d_mshr.sv|s/!= CountBits'(MaxMerge);/!= CountBits'(MaxMerge + 1);/|mshr|6|MshrCountWithinLimit_A"
+  "mut-mshrahead-no-alloc-fix|l1d_mshr_staged.sv|s/{Entries{ahead_alloc_eq_q}}/{Entries{1'b0}}/|mshrahead|4|FvMshrAheadEqual_A"
+  "mut-mshrahead-no-free-fix|l1d_mshr_staged.sv|s/ahead_free_q <= release_i ?.*;/ahead_free_q <= '0;/|mshrahead|4|FvMshrAheadEqual_A"
   "mut-repl-hit-promote|l1d_repl_state.sv|s/rank < hit_from ?/rank > hit_from ?/|repl|3|ReplHitRanksPermutation_A"
   "mut-repl-fill-promote|l1d_repl_state.sv|s/rank < fill_from ?/rank > fill_from ?/|repl|3|ReplFillRanksPermutation_A"
   "mut-repl-reset|l1d_repl_state.sv|s/<= WayIdxBits'(i);/<= '0;/|repl|2|ReplQueryRanksPermutation_A"
@@ -197,7 +203,7 @@ induct() {
 # 29.7 with simplemap, 34.0 with opt_clean alone, which removed nothing; 2026-11-29, load 18).
 coi() {
   local harness=$1 only=$2
-  if [ "$harness" = mshr ]; then
+  if [ "$harness" = mshr ] || [ "$harness" = mshrahead ]; then
     echo "simplemap; opt_clean;"
   elif [ -n "$only" ]; then
     echo "opt_clean;"
@@ -212,9 +218,12 @@ run() {
     issuevr) defs="-DFV_VALID_READY"; harness=issue; only=${only:-FvReadyHeldUntilFire_A} ;;
     fillvr) defs="-DFV_VALID_READY"; harness=fill; only=${only:-FvFillOfferHeld_A} ;;
     mqwide) defs="-DFV_MQ_PAYLOAD=1481"; harness=mq ;;
+    mshrahead) only=${only:-AheadEqual_A} ;;
   esac
   case $harness in
     mshr) files="$dir/l1d_mshr.sv $dir/l1d_ram_1r1w.sv $root/formal/l1d_mshr_fv.sv"; top=l1d_mshr_fv ;;
+    mshrahead) files="$dir/l1d_mshr.sv $dir/l1d_mshr_staged.sv $dir/l1d_ram_1r1w.sv $root/formal/l1d_mshr_ahead_fv.sv"
+      top=l1d_mshr_ahead_fv ;;
     agcb) files="$dir/l1d_agcb_table.sv $root/formal/l1d_agcb_table_fv.sv"; top=l1d_agcb_table_fv ;;
     agcbahead) files="$dir/l1d_agcb_table.sv $dir/l1d_agcb_table_ahead.sv $root/formal/l1d_agcb_table_ahead_fv.sv"
       top=l1d_agcb_table_ahead_fv ;;
@@ -262,20 +271,22 @@ expect_trace() {
 }
 
 jobs=("$@")
-[ ${#jobs[@]} -gt 0 ] || jobs=(mshr agcb agcbahead repl replfwd mq issue fill walk tagrd perf fillpos issuevr fillvr mqequiv mut-perf-carry mut-fillpos-no-pop mut-mqequiv-last-lane $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
-# The staged pipe's l1d_repl_state (jobs replfwd, mut-replfwd-*), renamed to sit beside fv_small's.
-if printf '%s\n' "${jobs[@]}" | grep -q 'replfwd\|agcbahead'; then
+[ ${#jobs[@]} -gt 0 ] || jobs=(mshr mshrahead agcb agcbahead repl replfwd mq issue fill walk tagrd perf fillpos issuevr fillvr mqequiv mut-perf-carry mut-fillpos-no-pop mut-mqequiv-last-lane $(printf '%s\n' "${mutants[@]}" | cut -d'|' -f1))
+# The staged pipe's l1d_repl_state (jobs replfwd, mut-replfwd-*), l1d_agcb_table (agcbahead) and l1d_mshr
+# (mshrahead, mut-mshrahead-*), renamed to sit beside fv_small's.
+if printf '%s\n' "${jobs[@]}" | grep -q 'replfwd\|agcbahead\|mshrahead'; then
   "$dcgen" --config "$root/formal/fv_small_staged.yaml" --out "$tmp/rtl_staged" >/dev/null || { echo "formal: dcgen failed"; exit 1; }
   sed 's/^module l1d_repl_state /module l1d_repl_state_staged /' "$tmp/rtl_staged/l1d_repl_state.sv" \
     >"$tmp/rtl/l1d_repl_state_staged.sv"
   sed 's/^module l1d_agcb_table /module l1d_agcb_table_ahead /' "$tmp/rtl_staged/l1d_agcb_table.sv" \
     >"$tmp/rtl/l1d_agcb_table_ahead.sv"
+  sed 's/^module l1d_mshr /module l1d_mshr_staged /' "$tmp/rtl_staged/l1d_mshr.sv" >"$tmp/rtl/l1d_mshr_staged.sv"
 fi
 failed=0
 for j in "${jobs[@]}"; do
   start=$(date +%s.%N)
   case $j in
-    mshr | agcb | agcbahead | repl | replfwd | mq | mqwide | issue | fill | walk | tagrd | issuevr | fillvr)
+    mshr | mshrahead | agcb | agcbahead | repl | replfwd | mq | mqwide | issue | fill | walk | tagrd | issuevr | fillvr)
       depth=DEPTH_${j^^}
       if run "$j" "${!depth}" "$tmp/rtl" "$tmp/$j.log"; then
         printf 'formal: PASS %s (depth %s, %.1f s)\n' "$j" "${!depth}" "$(echo "$(date +%s.%N) - $start" | bc)"

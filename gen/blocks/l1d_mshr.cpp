@@ -292,12 +292,17 @@ class Mshr final : public RtlBlock {
       s.assign(reads.part(first * kReadsBits, n * kReadsBits), reads_q);
     });
 
+    // Staged pipe: the line compares from registers (l1d_mshr_ahead.cpp), else on probe_line_i here.
+    const MshrAheadSignals ah{entries,    line_bits,  valid,   lines,        probe_line,
+                              alloc,      first_free, alloc_line, release, release_entry};
+    const Expr ahead = cfg.l1.pipeline == l1d::L1Pipeline::kStaged ? mshr_probe_ahead(m, ah) : Expr();
     m.gen_for("g_entry", "e", 0, entries, [&](Scope& s, const Expr& e) {
       Expr same_line = s.logic("same_line");
       Expr line = lines.part(e * line_bits, line_bits);
       Expr sec = sectors.part(e * kSectors, kSectors);
-      Expr buf = buffered.part(e * kSectors, kSectors);  // l1.sector: a load covers what is fetched or buffered,
-      s.assign(same_line, valid[e].land(line.eq(probe_line)));  // a store conflicts with either
+      // l1.sector: a load covers what is fetched or buffered, a store conflicts with either.
+      Expr buf = buffered.part(e * kSectors, kSectors);
+      s.assign(same_line, ahead.empty() ? valid[e].land(line.eq(probe_line)) : ahead[e]);
       s.assign(covers[e],
                (!probe_store).land(same_line).land(block.lor((probe_needed & ~(sec | buf)).eq(zeros()))));
       s.assign(overlaps[e], same_line.land(((sec | mux(probe_store, buf, zeros())) & probe_fetch).ne(zeros())));

@@ -24,4 +24,15 @@ struct MshrAssertSignals {
 // The assertions (docs/rtl-verification.md): the input contract the L1 keeps and state invariants.
 void mshr_assertions(Module& m, const MshrAssertSignals& s);
 
+// The staged pipe's probe line compares read a cycle ahead (l1d_mshr_ahead.cpp, contract 16.5): the
+// signals they read; the function adds probe_next_line_i and returns the per-entry "valid and of
+// probe_line_i" bits (Entries wide) from registers.
+struct MshrAheadSignals {
+  Expr entries, line_bits;                // the parameters
+  Expr valid, lines, probe_line;          // the entries' state (entry e at [e*W +: W]) and the probe's line
+  Expr alloc, first_free, alloc_line;     // the allocation port and the entry it takes (one-hot or zero)
+  Expr release, release_entry;            // the release port
+};
+Expr mshr_probe_ahead(Module& m, const MshrAheadSignals& s);
+
 }  // namespace gen::blocks

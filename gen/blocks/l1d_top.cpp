@@ -345,7 +345,9 @@ void Top::storage() {
   s1_buffer = m.logic("s1_buffer", kSlots);
   s1_held_data = m.logic("s1_held_data", kLineBits);
   // Staged: the MSHR buffer's bytes come at D in sector mode (l1d_top_staged_data.cpp).
-  const std::vector<Conn> late_buffer = staged_ ? staged_buffer_ports() : std::vector<Conn>{};
+  std::vector<Conn> late_buffer = staged_ ? staged_buffer_ports() : std::vector<Conn>{};
+  // Staged: the probe's line compares are read a cycle ahead, on M1's line (contract 16.5).
+  if (staged_) late_buffer.push_back({"probe_next_line_i", staged_probe_next_line()});
   // Staged: the fill step's entry is read at M1 and registered into M2 (staged_fill_read).
   const std::vector<Expr> rd = staged_ ? staged_fill_read()
                                        : std::vector<Expr>{mr_valid, mr_filled, mr_line, mr_sectors, mr_bypass,

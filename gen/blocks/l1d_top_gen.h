@@ -185,6 +185,7 @@ class Top {
   Expr walk_line_set();  // the set of the flush walker's line (l1d_top_staged_tags.cpp)
   void staged_line_state();  // l1d_line_state read at M1, registered into M2 with the write forwarded
   void staged_core_match();   // a core request's lookup over M1 and M2 (l1d_top_staged_match.cpp)
+  Expr staged_probe_next_line();  // M1's line: l1d_mshr's probe line of the next cycle (same file)
   void staged_match_older();  // the tag write of M2's operation, for M1's request's correction
   // --variant conventional (gen/blocks/l1d_top_staged_conv.cpp): the policy inputs tied to the
   // baseline inside the module, and the tag row of one tag per way.

@@ -258,6 +258,18 @@ void Top::staged_core_match() {
                             c4, out);
 }
 
+// M1's core request's line, which l1d_mshr's probe compares a cycle ahead (contract 16.5, "The MSHR
+// probe's line compares read a cycle ahead"): m2_req_q takes m1_req at every edge, so it is the
+// probe's line (s1_line) of the next cycle.
+Expr Top::staged_probe_next_line() {
+  const auto fields = core_req_fields();  // data, mask, size, address, ...
+  const unsigned addr_lsb = fields[0].second + fields[1].second + fields[2].second;
+  if (fields[3].second != addr_bits_) throw std::logic_error("l1d_top: core_req_fields' field 3 is the address");
+  Expr line = m.logic("m1_probe_line", line_bits_);
+  m.assign(line, m1_req_.part(Expr(addr_lsb + 7), line_bits_));
+  return line;
+}
+
 // The fill M2 decides (its write of the tag row at C) against M1's request (or M1's fill step), into
 // M2 beside M1's vectors: called after the fill's decision is declared (fill_decision, actors).
 void Top::staged_match_older() {
