@@ -418,17 +418,57 @@ TEST(EveryWorkloadSets, EveryWorkloadUnderTheFirstAndOneOtherCheckInMakeTestAndE
   EXPECT_EQ(all, names.size() * kEveryWorkloadChecks);
 }
 
-TEST(WorkloadScales, SmallIs50KTo1MWarpInstructions) {
+// Small's 50 K - 1 M warp instructions on every checked preset: a workload sizes its small input
+// by the device it runs on (Workload::set_device, as Gpu::run does; issue 21), so the bounds are
+// checked with each preset's shape. gtx480 in make test; qv100 and a100, whose small inputs are the
+// larger ones, in make test-slow (LargeSlow/..., ctest label `slow`: 12 CPU-s for both, 2026-11-29).
+// A workload listed for a preset (with the reason) must exceed the ceiling there: take it off
+// the list when it no longer does.
+struct ScalePreset {
+  const char* name;
+  DeviceShape shape;
+  std::map<std::string, std::string> above_ceiling;
+};
+class WorkloadScalesSmall : public ::testing::TestWithParam<ScalePreset> {};
+
+TEST_P(WorkloadScalesSmall, Is50KTo1MWarpInstructions) {
   for (const auto& name : workload_names()) {
-    Loaded l = load(name, 1, WorkloadScale::kSmall);
+    auto w = make_workload(name);
+    w->set_device(GetParam().shape);
+    FunctionalMemory mem;
+    w->init(mem, WorkloadScale::kSmall, 1);
     uint64_t total = 0;
-    for (uint32_t k = 0; k < l.w->kernels(); ++k) {
-      for_each_warp(l.w->kernel(k), [&](uint32_t, uint32_t, const std::vector<WarpInst>& s) { total += s.size(); });
+    for (uint32_t k = 0; k < w->kernels(); ++k) {
+      for_each_warp(w->kernel(k), [&](uint32_t, uint32_t, const std::vector<WarpInst>& s) { total += s.size(); });
     }
-    EXPECT_GE(total, 50'000u) << name;
-    EXPECT_LE(total, 1'000'000u) << name;
+    EXPECT_GE(total, 50'000u) << name << " on " << GetParam().name;
+    const auto known = GetParam().above_ceiling.find(name);
+    if (known == GetParam().above_ceiling.end()) {
+      EXPECT_LE(total, 1'000'000u) << name << " on " << GetParam().name;
+    } else {
+      EXPECT_GT(total, 1'000'000u) << name << " on " << GetParam().name << " is under the ceiling now: take it off ("
+                                   << known->second << ")";
+    }
   }
 }
+
+// sp (LonestarGPU 2.0 newsp.cu) launches nSM x residency CTAs of 384 threads on every preset and
+// small gives each thread one edge, whose calc_pi_values walks its variable's 12.6 occurrences
+// (docs/workloads.md, "sp"): above the ceiling on the larger presets since branch workloads5.
+const char* const kSpAbove = "LonestarGPU's persistent grid, one edge a thread (branch workloads5)";
+// invindex on a100: 864 CTAs of one-word lines with 0 .. 1 link (branch workloads11), 1.05 M: a warp
+// scans as long as its longest line, and a line with a link (about 35 bytes) sets that length.
+const char* const kInvindexAbove = "864 CTAs of one-word lines, 0 .. 1 link (branch workloads11)";
+
+// configs/gtx480.yaml core.num_sms 15, core.warps_per_sm 48; configs/qv100.yaml 80 x 64 (qv100-accelsim
+// has the same shape); configs/a100.yaml 108 x 64 (as WorkloadGrid's).
+INSTANTIATE_TEST_SUITE_P(Gtx480, WorkloadScalesSmall, ::testing::Values(ScalePreset{"gtx480", {15, 48}, {}}),
+                         [](const ::testing::TestParamInfo<ScalePreset>& p) { return std::string(p.param.name); });
+INSTANTIATE_TEST_SUITE_P(LargeSlow, WorkloadScalesSmall,
+                         ::testing::Values(ScalePreset{"qv100", {80, 64}, {{"sp", kSpAbove}}},
+                                           ScalePreset{"a100", {108, 64},
+                                                       {{"sp", kSpAbove}, {"invindex", kInvindexAbove}}}),
+                         [](const ::testing::TestParamInfo<ScalePreset>& p) { return std::string(p.param.name); });
 
 TEST(WorkloadScales, PaperIsParsedAndIsFullUnlessAWorkloadGivesItsOwn) {
   for (size_t i = 0; i < std::size(kScaleNames); ++i) EXPECT_EQ(parse_scale(kScaleNames[i]), static_cast<WorkloadScale>(i));

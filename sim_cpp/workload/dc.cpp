@@ -12,7 +12,8 @@
 // Small (issue 21): 2^15 vertices x 1 edge sample each, 128 CTAs a launch (gtx480 holds 90; was
 // 2^13 x 8, 32 CTAs), so a thread's loops, its degree, are shorter; on a device whose fill exceeds
 // 128 CTAs, a road network of the fill's threads (qv100 163840 vertices, 640 CTAs a launch; a100
-// 221184, 864: GraphWorkload::filling_road_n).
+// 221184, 864: GraphWorkload::filling_road_n). Test (branch workloads14): a road network of
+// gtx480's fill, 23040 vertices, 90 CTAs a launch (kTestRoadN; was Kronecker 2^9 x 4, 2 CTAs).
 #include <algorithm>
 
 #include "sim_cpp/workload/graph.h"
@@ -32,7 +33,9 @@ class Dc final : public GraphWorkload {
     reset();
     Rng rng(mix_seed(seed, "dc"));
     make_graph(mem, by_scale(scale, 9u, 15u, 18u), by_scale(scale, 4u, 1u, 16u), rng,
-               scale == WorkloadScale::kSmall ? filling_road_n(15u) : 0u);
+               scale == WorkloadScale::kSmall  ? filling_road_n(15u)
+               : scale == WorkloadScale::kTest ? kTestRoadN
+                                               : 0u);
     auto g = graph_;
     // rev[e] for e = u -> v: the position of u in v's list (the slot of the in-edge).
     std::vector<int32_t> rev(g->edges());

@@ -9,7 +9,9 @@
 // vertices, 128 CTAs a round (gtx480 holds 90), for its first kSmallRounds rounds only (the
 // colouring is then partial: the check compares both arrays with those rounds' reference); on a
 // device whose fill exceeds 128 CTAs, a road network of the fill's threads (qv100 163840
-// vertices, 640 CTAs; a100 221184, 864: GraphWorkload::filling_road_n), still one round.
+// vertices, 640 CTAs; a100 221184, 864: GraphWorkload::filling_road_n), still one round. Test
+// (branch workloads14): a road network of gtx480's fill, 23040 vertices (90 CTAs), its first round
+// (kTestRoadN; `--generator kronecker` gives test's old 2^8-vertex graph to the end).
 #include <numeric>
 
 #include "sim_cpp/workload/graph.h"
@@ -55,13 +57,18 @@ class Gc final : public GraphWorkload {
     reset();
     Rng rng(mix_seed(seed, "gc"));
     make_graph(mem, by_scale(scale, 8u, 15u, 16u), by_scale(scale, 4u, 1u, 8u), rng,
-               scale == WorkloadScale::kSmall ? filling_road_n(15u) : 0u);
+               scale == WorkloadScale::kSmall  ? filling_road_n(15u)
+               : scale == WorkloadScale::kTest ? kTestRoadN
+                                               : 0u);
     auto g = graph_;
     std::vector<int32_t> prio(g->n);
     std::iota(prio.begin(), prio.end(), 0);
     for (uint32_t i = g->n - 1; i > 0; --i) std::swap(prio[i], prio[rng.below(uint64_t{i} + 1)]);
     prio_ = share(prio);
-    const uint32_t cap = scale == WorkloadScale::kSmall && input_path_.empty() ? kSmallRounds : 0;
+    // Capped at small, and at test on a road network (test's Kronecker graph, --generator kronecker,
+    // runs to the end as before).
+    const bool capped = scale == WorkloadScale::kSmall || (scale == WorkloadScale::kTest && !road_length_.empty());
+    const uint32_t cap = capped && input_path_.empty() ? kSmallRounds : 0;
     const auto rounds = jones_plassmann(*g, prio, cap == 0 ? 0 : cap + 1);
     capped_ = cap != 0 && rounds.size() > cap;
     rounds_ = capped_ ? cap : static_cast<uint32_t>(rounds.size());

@@ -91,6 +91,12 @@ class GraphWorkload : public GeneratedWorkload {
     const uint64_t fill = uint64_t{fill_ctas(8)} * kCtaThreads;
     return fill > (uint64_t{1} << gtx480_lg) ? static_cast<uint32_t>(fill) : 0;
   }
+  // Test's road network for cc, dc and gc (issue 21, branch workloads14): gtx480's fill of threads,
+  // 90 CTAs x 256 = 23040 vertices (test inputs are not sized by the device), one thread each and
+  // 1 - 4 edges a thread, where the Kronecker graph of 2^8 - 2^9 vertices launched 1 - 2 CTAs and
+  // 2^15 vertices (90 CTAs) would keep a hub's warp looping (cc 765 K warp instructions, gc 2.8 M
+  // estimated; a test run must stay under 50 K).
+  static constexpr uint32_t kTestRoadN = 90 * kCtaThreads;
   // Rounds of `d[v] = min(d[v], min over neighbours u of d[u] + weight[e])` (weight null: + 0),
   // Jacobi style on ping-pong arrays "<array>_a" / "<array>_b" (round r reads one, writes the
   // other; every thread writes its own element), until a round changes nothing; round r sets

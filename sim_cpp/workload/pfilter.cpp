@@ -105,7 +105,9 @@ class Pfilter final : public GeneratedWorkload {
     Rng rng(mix_seed(seed, "pfilter"));
     auto f = std::make_shared<Filter>();
     // Paper: Rodinia's run script, -z 10 -np 1000 (frames 1 .. 9 of 10 are tracked).
-    f->n = by_scale(scale, 128u, 1024u, 8192u, 1000u), f->frames = by_scale(scale, 2u, 2u, 10u, 9u);
+    // Test (issue 21, branch workloads14): 544 particles, Rodinia's 2 CTAs of 512 (17 warps), 1 frame
+    // step (25.5 K warp instructions; 2 steps 59.6 K, over a test run's 50 K); was 128, 1 CTA, 2 steps.
+    f->n = by_scale(scale, 544u, 1024u, 8192u, 1000u), f->frames = by_scale(scale, 1u, 2u, 10u, 9u);
     const uint32_t n = f->n, nfr = f->frames + 1;
     for (int32_t dx = -kRadius; dx <= kRadius; ++dx)
       for (int32_t dy = -kRadius; dy <= kRadius; ++dy)

@@ -9,9 +9,11 @@
 // (shared by every thread of the channel, cached), its input loads consecutive pixels. Regular.
 // Small on a device whose fill of 8-warp CTAs exceeds gtx480's 90 (issue 21: qv100 640, a100 864)
 // keeps one fire module and grows the map to the least H, a multiple of 8, whose every layer has
-// the fill's outputs, with kFilledChannels squeeze and expand channels instead of 10 (a shorter
-// per-thread channel loop): qv100 184 x 184 (5 x 33856 = 169280 outputs, 662 CTAs a layer), a100
-// 216 x 216 (233280, 912 CTAs).
+// the fill's outputs, with c squeeze and expand channels instead of 10 (a shorter per-thread
+// channel loop), c the most (at most 5) that keeps the module under small's 1 M warp
+// instructions: on qv100 and a100 c = 2, qv100 288 x 288 (2 x 82944 = 165888 outputs, 648 CTAs a
+// layer, 0.73 M warp instructions), a100 336 x 336 (225792, 882 CTAs, 0.99 M); c = 3 would be
+// 1.09 M / 1.39 M (branch workloads13 ran c = 5: 1.71 M / 2.35 M).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -23,7 +25,31 @@
 namespace l1d::sim::wl {
 namespace {
 
-constexpr uint32_t kFilledChannels = 5;  // squeeze and expand channels of small on a larger device
+// Small's warp-instruction ceiling (docs/workloads.md "Input sizes"; WorkloadScales checks it on
+// gtx480, qv100 and a100).
+constexpr uint64_t kSmallCeiling = 1'000'000;
+constexpr uint32_t kMaxFilledChannels = 5;  // at most these squeeze and expand channels on a larger device
+
+// Warp instructions of one thread's convolution (the kernel body below): tid, idx, bias load; per
+// input channel the loop's ALU and per tap a weight load, (a bounds test for 3x3), an input load,
+// an fma and the loop's ALU; ReLU, store, exit.
+constexpr uint64_t conv_insts(uint32_t in_ch, uint32_t k) {
+  return 6 + uint64_t{in_ch} * (1 + k * k * (k > 1 ? 5 : 4));
+}
+
+// The least H, a multiple of 8, whose H x H map of `ch` channels has at least `outputs` elements.
+uint32_t least_side(uint32_t ch, uint64_t outputs) {
+  uint32_t h = 8;
+  while (uint64_t{ch} * h * h < outputs) h += 8;
+  return h;
+}
+
+// One fire module of c squeeze and c expand channels (input 2c) at the least side whose every
+// layer has `outputs` elements: its warp instructions (c x H x H / 32 warps in each layer).
+uint64_t module_insts(uint32_t c, uint64_t outputs) {
+  const uint32_t h = least_side(c, outputs);
+  return uint64_t{c} * h * h / kWarpSize * (conv_insts(2 * c, 1) + conv_insts(c, 1) + conv_insts(c, 3));
+}
 
 struct Conv {
   uint32_t in_ch, out_ch, k;   // k x k kernel, padding k / 2
@@ -55,9 +81,16 @@ class Sqn final : public GeneratedWorkload {
     // modules of squeeze 16, expand 32 + 32 on 16 x 16: 16 - 32 CTAs a layer).
     h_ = by_scale(scale, 8u, 48u, 32u), fires_ = by_scale(scale, 2u, 1u, 3u);
     sq_ = by_scale(scale, 4u, 10u, 32u), ex_ = by_scale(scale, 8u, 10u, 64u);
-    if (scale == WorkloadScale::kSmall && uint64_t{sq_} * h_ * h_ < uint64_t{fill_ctas(8)} * kCtaThreads) {
-      sq_ = ex_ = kFilledChannels;
-      while (uint64_t{sq_} * h_ * h_ < uint64_t{fill_ctas(8)} * kCtaThreads) h_ += 8;
+    // On a larger device (issue 21) every layer gets the fill's outputs with the most channels c <= 5
+    // whose module stays under small's ceiling: a layer's warps are fixed by the fill (c x H x H =
+    // fill x 256), so each thread's channel loop is what c shortens (18 + 61 c instructions a warp
+    // over the three layers; 5 + 5 channels put small at 1.71 M on qv100 and 2.35 M on a100).
+    const uint64_t fill_outputs = uint64_t{fill_ctas(8)} * kCtaThreads;
+    if (scale == WorkloadScale::kSmall && uint64_t{sq_} * h_ * h_ < fill_outputs) {
+      uint32_t c = kMaxFilledChannels;
+      while (c > 1 && module_insts(c, fill_outputs) > kSmallCeiling) --c;
+      sq_ = ex_ = c;
+      h_ = least_side(c, fill_outputs);
     }
     const uint64_t hw = uint64_t{h_} * h_;
     Rng rng(mix_seed(seed, "sqn"));

@@ -10,7 +10,7 @@
 // maxThreadsPerBlock 1024) threads; its run (RUN_ARGS --dataset dataset/small, ref_output: 1000
 // vertices, 29790 edges) launches 1 CTA of 1000 threads, 32 warps. Ours are CTAs of 256, in which
 // those 1000 threads are ceil(1000 / 256) = 4 CTAs: declared (published_ctas), below gtx480's 90
-// CTA slots. Small's 2048 vertices launch 8.
+// CTA slots. Small's 2048 vertices launch 8, test's 1024 the 4.
 #include <algorithm>
 #include <set>
 
@@ -37,7 +37,9 @@ class Tc final : public GraphWorkload {
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
     Rng rng(mix_seed(seed, "tc"));
-    make_graph(mem, by_scale(scale, 8u, 11u, 16u), by_scale(scale, 2u, 4u, 8u), rng);
+    // Test (issue 21, branch workloads14): 2^10 vertices, GraphBIG's declared 4 CTAs, at edge factor 1
+    // (18.8 K warp instructions; 2: 56 K, over a test run's 50 K); was 2^8 x 2, 1 CTA.
+    make_graph(mem, by_scale(scale, 10u, 11u, 16u), by_scale(scale, 1u, 4u, 8u), rng);
     auto g = graph_;
     const Addr count_base = layout_.array(mem, "count", std::vector<int32_t>(g->n, 0));
     const Addr ptr = row_ptr_, col = col_;
