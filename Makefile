@@ -10,8 +10,11 @@ all: build
 deps:
 	@bash scripts/setup-deps.sh
 
-# ALL_NETLISTS=ON co-simulates the Yosys netlist of every block on every configuration and runs
-# the large arrays' testbenches on all three presets (make test-slow); by default the netlists of
+# ALL_NETLISTS=ON co-simulates the Yosys netlist of every block on every configuration, runs every
+# block's testbench on every geometry its CONFIGS allow (RTL_TB_ALL_PRESETS: make test runs each
+# geometry on the blocks its shape changes, RTL_TB_COVER_<geometry> in tb/rtl_blocks.cmake; the
+# rest carry ctest label `slow`) and the large arrays' testbenches on all three presets (make
+# test-slow); by default the netlists of
 # gtx480 and one odd shape are built (Yosys's synthesis check) but only l1d_gran_selector's on
 # gtx480 is co-simulated (RTL_COSIM_BLOCKS, tb/rtl_blocks.cmake). It also builds l1d_top's assertion mutants
 # (RTL_TOP_MUTANTS) and the gate-level l1d_top of gpusim --l1 netlist (L1D_TOP_NETLIST;
@@ -83,6 +86,9 @@ test: build
 # the invariants checked every cycle (make test: every 8th), the [Fidelity] ones at 5 000 requests
 # on both option sets (make test: 2 500, each policy on one), the sector and [Fidelity] preset
 # sweeps at small scale over every legal policy (make test: test scale, one policy per workload),
+# the block testbenches on the rest of the block x geometry cross product (label slow:
+# RTL_TB_ALL_PRESETS, docs/performance.md, "make test's build, eighth round"; make test runs every
+# block on gtx480 and each other geometry on the blocks whose RTL its shape changes),
 # and the second instances of a kind of check (testcost6, 2026-11-29; docs/performance.md, "make
 # test keeps a covering set"): make test runs a covering set of each matrix, every workload, policy,
 # preset and harness at least once, and make test-slow the rest: gtx480's workload x policy pairs

@@ -71,9 +71,47 @@ option(RTL_NETLIST_ALL_CONFIGS "co-simulate the Yosys netlist of every configura
 # flops (2.6 step-s for its split, Verilator run and compile; reset, unreset flops and the clock
 # go through the comparison, which a combinational block such as l1d_addr_decode does not test).
 set(RTL_COSIM_BLOCKS l1d_gran_selector CACHE STRING "blocks whose Yosys netlists make test co-simulates (all with RTL_NETLIST_ALL_CONFIGS)")
-# A block limited to some configurations (add_rtl_block CONFIGS: the large arrays) runs on the
-# three presets too with this option (make test-slow); l1d_top stays on its own list.
-option(RTL_TB_ALL_PRESETS "run every block's testbench on gtx480, gtx1080 and qv100" OFF)
+# make test-slow's whole cross product (RTL_TB_ALL_PRESETS=ON): every block's testbench on every
+# geometry its CONFIGS allow (all of RTL_TB_CONFIGS without CONFIGS), not only make test's covering
+# set (RTL_TB_COVER_<geometry> below); and a block limited to some configurations (add_rtl_block
+# CONFIGS: the large arrays) on the three presets too. l1d_top stays on its own list. The GoogleTest
+# cases of the geometries make test leaves out carry the ctest label `slow` (make test-slow runs
+# them with `ctest -L slow`).
+option(RTL_TB_ALL_PRESETS "run every block's testbench on every geometry, and on gtx480, gtx1080 and qv100" OFF)
+# make test's covering set of the block testbenches' geometries (the lead's decision for the
+# eighth round, 2026-11-29, testbuild7; docs/performance.md, "make test's build, eighth round"):
+# every block is verilated and tested on the default configuration (gtx480); each other geometry
+# of RTL_TB_CONFIGS on the blocks that its distinguishing shape reaches, listed below
+# (RTL_TB_COVER_<geometry>: a block whose generated RTL the shape changes); the rest of the
+# (block x geometry) cross product, as each block's CONFIGS allows it, in make test-slow
+# (RTL_TB_ALL_PRESETS, whose extra GoogleTest cases carry the ctest label `slow`). A block left out
+# of a geometry's list either gets the same RTL there as on a geometry it keeps (tb/verilate.sh
+# --same-as shared their models: a second run of the same RTL) or only a size its kept geometries
+# already reach. _rtl_cover_check (below) fails the configure step when a block would have no
+# geometry, a geometry no block, or a list names a block that cannot run on it.
+# gtx1080: 48 ways in 4 sets (a way count that is not a power of two; the linear index on 2 set
+# bits), 64 warps per SM in 4 schedulers (the two-level window's 64 warps, PCAL's 16 per
+# scheduler), a 32-entry miss queue, 16 MSHRs (l1d_sram_1r1w's 16 words).
+set(RTL_TB_COVER_gtx1080 l1d_addr_decode l1d_agelru_ages l1d_chunk_match l1d_pcal_decode l1d_pcal_tokens
+    l1d_two_level l1d_miss_queue l1d_sram_1r1w)
+# qv100: the adaptive carveout (a run-time set count in the address split), 256 MSHRs (8-bit entry
+# ids: the MSHR buffers' RAM and the fill unit's queue), 16-byte instructions (AGCB's PC shift).
+# Its 64 ways are odd_one_set64's, its 4 linear sets gtx1080's.
+set(RTL_TB_COVER_qv100 l1d_addr_decode l1d_agcb_table l1d_ram_1r1w l1d_fill_issue)
+# odd_fermi16: one way of 32 sets, the Fermi hash with bits above a 16-bit address, chunk-tags that
+# are the whole line tag (no common-tag bits): the address split, the tag widths, the one-way
+# match, ages and replacement, the arrays at one way.
+set(RTL_TB_COVER_odd_fermi16 l1d_addr_decode l1d_tag_mask l1d_chunk_match l1d_agelru_ages l1d_repl_state
+    l1d_tag_array l1d_line_state l1d_data_sram l1d_sram_demo)
+# odd_one_set64: one set (a zero-width set index) of 64 ways, 64-bit addresses, 32-bit chunk-tags
+# (128-bit tag vectors): every block that matches, places, ages, replaces or walks over the ways of
+# a set, and the arrays and SRAM at one set.
+set(RTL_TB_COVER_odd_one_set64 l1d_addr_decode l1d_tag_mask l1d_tag_compare l1d_match_combine l1d_chunk_match
+    l1d_match_fix l1d_fill_place l1d_core_match l1d_flush_keep l1d_flush_walker l1d_agelru_ages l1d_repl_state
+    l1d_tag_array l1d_sram_1rw l1d_tag_read)
+# odd_policy: gtx480's geometry with odd policy tables (AGCB 512 3-bit counters, a 7-request
+# granularity sample at 33 %, a two-level window longer than its counters): the three policy blocks.
+set(RTL_TB_COVER_odd_policy l1d_agcb_table l1d_gran_selector l1d_two_level)
 # Options of every model (one cycle is 10 ns in the waves). The RTL also gets -Wall: no warning is
 # allowed. The Yosys netlists: Yosys writes aliased output bits as `assign o[31:18] = o[63:50]` and
 # lets logic read output bits, which Verilator reports as a loop on the vector (UNOPTFLAT) and
@@ -187,11 +225,14 @@ endfunction()
 
 add_custom_target(tb_tests)  # builds every testbench executable
 
-# _rtl_model(<prefix> [OPT <flag>] DEPENDS <files...> ARGS <tb/verilate.sh source and Verilator arguments...>)
+# _rtl_model(<prefix> [OBJECT] [OPT <flag>] DEPENDS <files...> ARGS <tb/verilate.sh source and Verilator arguments...>)
 # A static library holding the verilated model <prefix> (header <prefix>.h), compiled with OPT
-# (default -O2).
+# (default -O2). OBJECT: an object library instead, for a model that only executables link
+# directly (the blocks' RTL and netlist models, each linked by its testbench alone): its object
+# goes on the link line without an archive step (/tmp/cc7: 139 archive steps, 44.2 step-s, most of
+# them one block model's ar + ranlib of ~0.3 s).
 function(_rtl_model prefix)
-  cmake_parse_arguments(M "" "OPT" "DEPENDS;ARGS" ${ARGN})
+  cmake_parse_arguments(M "OBJECT" "OPT" "DEPENDS;ARGS" ${ARGN})
   if(NOT M_OPT)
     set(M_OPT -O2)
   endif()
@@ -216,7 +257,11 @@ function(_rtl_model prefix)
     DEPENDS ${M_DEPENDS} ${RTL_TB_DIR}/verilate.sh ${VERILATOR_BIN}
     COMMENT "Verilating ${prefix}"
     VERBATIM)
-  add_library(${prefix} STATIC ${mdir}/${prefix}__unity.cpp)
+  if(M_OBJECT)
+    add_library(${prefix} OBJECT ${mdir}/${prefix}__unity.cpp)
+  else()
+    add_library(${prefix} STATIC ${mdir}/${prefix}__unity.cpp)
+  endif()
   if(slow)
     # EXCLUDE_FROM_ALL: built for ${prefix} only (the coverage models are not in the default build).
     add_library(${prefix}_slow OBJECT EXCLUDE_FROM_ALL ${slow})
@@ -277,12 +322,17 @@ endfunction()
 
 function(add_rtl_block module)
   cmake_parse_arguments(B "NO_NETLIST;SLOW_SYNTH" "WAVES_TEST" "USES;CONFIGS;EXTRA_CONFIGS;NETLIST_CONFIGS" ${ARGN})
+  set(own_configs ${B_CONFIGS})  # the block's own list: make test's geometries come from it alone
   if(B_CONFIGS AND RTL_TB_ALL_PRESETS AND NOT module STREQUAL "l1d_top")
     list(APPEND B_CONFIGS gtx1080 qv100)
   endif()
   # The block models serve their testbenches only (-O1: two thirds of -O2's compile time);
   # l1d_top's is also gpusim's verilated L1 (L1D_TOP_MODEL_OPT); RTL_BLOCKS_O0's at -O0.
+  # l1d_top's gtx480 model is also a static library of gpusim's verilated L1 (verilated_l1.cmake);
+  # every other block's models are object libraries (_rtl_model OBJECT): only tb_<module> links them.
+  set(model_kind OBJECT)
   if(module STREQUAL "l1d_top")
+    set(model_kind "")
     set(rtl_opt ${L1D_TOP_MODEL_OPT})
   elseif(module IN_LIST RTL_BLOCKS_O0)
     set(rtl_opt -O0)
@@ -335,17 +385,43 @@ function(add_rtl_block module)
     set(RTL_DIR_${name} ${RTL_BUILD_DIR}/${name}/${module})
     _rtl_emit_extra(${cfg} ${module} ${RTL_DIR_${name}} ${units})
   endforeach()
+  # make test's configurations first (the default, the geometries whose RTL_TB_COVER_<name> lists
+  # this block, the EXTRA_CONFIGS), then make test-slow's (RTL_TB_ALL_PRESETS): the typed tests'
+  # indices <Suite>/<i> from len(test_configs) up are the slow ones (labelled below), and make
+  # test's indices are the same in both builds (tb.contract's MshrFile/1 is mshr_small in both).
+  set(test_configs "")
+  set(slow_configs "")
+  set(left_out "")  # the geometries this block's CONFIGS allow but make test leaves out
   foreach(cfg ${RTL_TB_CONFIGS} ${B_EXTRA_CONFIGS})
     get_filename_component(name ${cfg} NAME_WE)
     if(B_CONFIGS AND NOT name IN_LIST B_CONFIGS AND NOT name STREQUAL RTL_DEFAULT_CONFIG
        AND NOT cfg IN_LIST B_EXTRA_CONFIGS)
       continue()
     endif()
+    if(name STREQUAL RTL_DEFAULT_CONFIG OR cfg IN_LIST B_EXTRA_CONFIGS
+       OR (module IN_LIST RTL_TB_COVER_${name} AND (NOT own_configs OR name IN_LIST own_configs)))
+      list(APPEND test_configs ${cfg})
+    else()
+      if(NOT own_configs OR name IN_LIST own_configs)
+        list(APPEND left_out ${name})
+      endif()
+      if(RTL_TB_ALL_PRESETS)
+        list(APPEND slow_configs ${cfg})
+      endif()
+    endif()
+  endforeach()
+  set(test_names ${test_configs})
+  list(TRANSFORM test_names REPLACE "^.*/([^/]*)\\.yaml$" "\\1")
+  set_property(GLOBAL PROPERTY RTL_TB_TEST_CONFIGS_${module} ${test_names})  # _rtl_cover_check
+  set_property(GLOBAL PROPERTY RTL_TB_ALLOWED_${module} ${test_names} ${left_out})
+  list(LENGTH test_configs n_test_configs)
+  foreach(cfg ${test_configs} ${slow_configs})
+    get_filename_component(name ${cfg} NAME_WE)
     set(rtl V${module}_${name})
     set(net V${module}_${name}_netlist)
     set(netlist ${RTL_BUILD_DIR}/${name}/netlist/${module}_netlist.v)
     list(TRANSFORM units PREPEND ${RTL_DIR_${name}}/ OUTPUT_VARIABLE sources)
-    _rtl_model(${rtl} OPT ${rtl_opt} DEPENDS ${sources} ${same_as_deps}
+    _rtl_model(${rtl} ${model_kind} OPT ${rtl_opt} DEPENDS ${sources} ${same_as_deps}
                ARGS ${same_as_args} --rtl ${RTL_DIR_${name}} ${module} -Wall ${RTL_ASSERT_ARGS} ${RTL_VERILATOR_ARGS})
     if(same_as_models)
       target_link_libraries(${rtl} PUBLIC ${same_as_models})
@@ -389,7 +465,7 @@ function(add_rtl_block module)
         DEPENDS ${netlist} ${CMAKE_SOURCE_DIR}/synth/netlist_split_vectors.py
         VERBATIM)
       # -y: the black boxes the netlist instantiates (SYN_BLACKBOX) are their behavioural RTL.
-      _rtl_model(${net} OPT -O0 DEPENDS ${netlist_sim} ${sources}
+      _rtl_model(${net} OBJECT OPT -O0 DEPENDS ${netlist_sim} ${sources}
                  ARGS --file ${netlist_sim} -y ${RTL_DIR_${name}} ${RTL_VERILATOR_ARGS} ${RTL_NETLIST_ARGS})
       list(APPEND models ${rtl} ${net})
       string(APPEND includes "#include \"${rtl}.h\"\n#include \"${net}.h\"\n")
@@ -423,9 +499,70 @@ function(add_rtl_block module)
   target_compile_options(tb_${module} PRIVATE ${PROJECT_WARNINGS} ${TEST_CODE_OPT})
   _tb_pch(tb_${module})
   target_link_libraries(tb_${module} PRIVATE tb_main ${models} golden common fmt::fmt GTest::gtest)
-  gtest_discover_tests(tb_${module} TEST_PREFIX "tb." DISCOVERY_TIMEOUT 60)
+  if(slow_configs)
+    # The typed tests of make test-slow's geometries (indices n_test_configs and up): label `slow`.
+    # GoogleTest names a typed test <Suite>/<index>.<Test>; `*/<i>.*` matches no other name.
+    set(slow_filter "")
+    list(LENGTH names n_names)
+    math(EXPR last "${n_names} - 1")
+    foreach(i RANGE ${n_test_configs} ${last})
+      list(APPEND slow_filter "*/${i}.*")
+    endforeach()
+    list(JOIN slow_filter ":" slow_filter)
+    gtest_discover_tests(tb_${module} TEST_PREFIX "tb." DISCOVERY_TIMEOUT 60 TEST_FILTER "-${slow_filter}")
+    gtest_discover_tests(tb_${module} TEST_PREFIX "tb." DISCOVERY_TIMEOUT 60 TEST_FILTER "${slow_filter}"
+                         PROPERTIES LABELS slow)
+  else()
+    gtest_discover_tests(tb_${module} TEST_PREFIX "tb." DISCOVERY_TIMEOUT 60)
+  endif()
   add_dependencies(tb_tests tb_${module})
 endfunction()
+
+# The covering set's check (RTL_TB_COVER_<geometry>, the lead's decision of 2026-11-29): at the end
+# of the configure step, when every block is registered, it fails the configure step when a block
+# has no RTL_TB_CONFIGS geometry in make test, when a geometry of RTL_TB_CONFIGS reaches no block in
+# make test, or when RTL_TB_COVER_<geometry> names a block that is not registered or whose CONFIGS
+# leave that geometry out (a list entry that tests nothing).
+function(_rtl_cover_check)
+  get_property(blocks GLOBAL PROPERTY RTL_BLOCKS)
+  set(geometries "")
+  foreach(cfg ${RTL_TB_CONFIGS})
+    get_filename_component(name ${cfg} NAME_WE)
+    list(APPEND geometries ${name})
+    set(count_${name} 0)
+  endforeach()
+  foreach(block ${blocks})
+    get_property(tested GLOBAL PROPERTY RTL_TB_TEST_CONFIGS_${block})
+    set(n 0)
+    foreach(name ${tested})
+      if(name IN_LIST geometries)
+        math(EXPR n "${n} + 1")
+        math(EXPR count_${name} "${count_${name}} + 1")
+      endif()
+    endforeach()
+    if(n EQUAL 0)
+      message(FATAL_ERROR "tb/rtl_blocks.cmake: block ${block} runs on no geometry of RTL_TB_CONFIGS in make test (tested: '${tested}'); it must run on ${RTL_DEFAULT_CONFIG} at least")
+    endif()
+  endforeach()
+  set(summary "")
+  foreach(name ${geometries})
+    list(APPEND summary "${name} ${count_${name}}")
+    if(count_${name} EQUAL 0)
+      message(FATAL_ERROR "tb/rtl_blocks.cmake: geometry ${name} (RTL_TB_CONFIGS) reaches no block in make test; name the blocks its shape changes in RTL_TB_COVER_${name}")
+    endif()
+    foreach(block ${RTL_TB_COVER_${name}})
+      get_property(allowed GLOBAL PROPERTY RTL_TB_ALLOWED_${block})
+      if(NOT block IN_LIST blocks)
+        message(FATAL_ERROR "tb/rtl_blocks.cmake: RTL_TB_COVER_${name} names ${block}, which is no add_rtl_block(); allowed: the registered blocks")
+      elseif(NOT name IN_LIST allowed)
+        message(FATAL_ERROR "tb/rtl_blocks.cmake: RTL_TB_COVER_${name} names ${block}, whose CONFIGS leave ${name} out (allowed: ${allowed})")
+      endif()
+    endforeach()
+  endforeach()
+  list(JOIN summary ", " summary)
+  message(STATUS "Block testbenches in make test, blocks per geometry: ${summary}")
+endfunction()
+cmake_language(DEFER CALL _rtl_cover_check)
 
 # _rtl_models_header(<include dir> <module> <model>): <include dir>/<module>_models.h naming one
 # model as the default configuration's, for a testbench built on another model of <module> (the
