@@ -3,8 +3,8 @@
 
     scripts/ninja_log_top.py BUILD_DIR [--top N] [--cpu-log FILE] [--compare OTHER_BUILD_DIR]
 
-Reads BUILD_DIR/.ninja_log (the last run of each output; a command with several outputs is one
-step) and prints the wall time from the first step's start to the last step's end, the sum of
+Reads one run of BUILD_DIR/.ninja_log (--session: by default the run with the most steps, a clean
+build among later incremental ones; a command with several outputs is one step) and prints the wall time from the first step's start to the last step's end, the sum of
 the steps' durations ("step-s": with -j2 on an otherwise idle machine about the CPU time), the
 steps by kind (verilated l1d_top models, block models, netlist models, Verilator runs, Yosys,
 testbench sources, unit tests, the sim library, ...) and the N longest steps.
@@ -53,10 +53,13 @@ def kind_of(output):
     return "other"
 
 
-def read_ninja_log(build):
-    """{command hash: (start ms, end ms, [outputs])}, the last entry of each output."""
+def read_sessions(build):
+    """The runs of Ninja that BUILD_DIR/.ninja_log holds, oldest first: each a list of (start ms,
+    end ms, output, command hash). Ninja restarts its clock at every run and may rewrite (recompact)
+    the log in any order, so a step's run is told by its output's mtime (ns since the epoch) less
+    its end time: the same, within the time to write a file, for every step of one run."""
     path = os.path.join(build, ".ninja_log")
-    last = {}
+    entries = []
     with open(path) as f:
         for line in f:
             if line.startswith("#"):
@@ -64,14 +67,58 @@ def read_ninja_log(build):
             parts = line.rstrip("\n").split("\t")
             if len(parts) < 5:
                 continue
-            start, end, _mtime, output, h = parts[:5]
-            last[output] = (int(start), int(end), h)
-    # A log of several runs: keep the entries of the last session (a restart resets the clock).
+            start, end, mtime, output, h = parts[:5]
+            start, end = int(start), int(end)
+            entries.append((int(mtime) / 1e6 - end, start, end, output, h))
+    entries.sort()
+    sessions = []
+    for offset, start, end, output, h in entries:
+        if not sessions or offset - sessions[-1][0] > RUN_GAP_MS:
+            sessions.append((offset, []))
+        sessions[-1][1].append((start, end, output, h))
+    return [steps for _, steps in sessions]
+
+
+# Two steps whose (mtime - end) differ by more than this are of different runs (a file written a
+# few seconds after its step ended still counts as its run's; runs start minutes apart).
+RUN_GAP_MS = 30000
+
+
+def pick_session(sessions, which):
+    """which: 'largest' (the most steps: a clean build among later incremental ones), 'last',
+    'all' (the last entry of each output over every run, steps of different runs mixed) or N
+    (1-based; -1 the last)."""
+    if which == "all":
+        last = {}
+        for s in sessions:
+            for start, end, output, h in s:
+                last[output] = (start, end, output, h)
+        return list(last.values())
+    if which == "largest":
+        return max(sessions, key=len)
+    if which == "last":
+        return sessions[-1]
+    try:
+        i = int(which)
+    except ValueError:
+        sys.exit(f"ninja_log_top.py: --session {which}: allowed largest, last, all or a run number")
+    if i == 0 or abs(i) > len(sessions):
+        sys.exit(f"ninja_log_top.py: --session {which}: the log holds {len(sessions)} runs (1..{len(sessions)}, -1 the last)")
+    return sessions[i - 1 if i > 0 else i]
+
+
+def read_ninja_log(build, which="largest"):
+    """[(start ms, end ms, [outputs])] of one run of the log (pick_session), a command with
+    several outputs one step; and the number of runs the log holds."""
+    sessions = read_sessions(build)
+    last = {}
+    for start, end, output, h in pick_session(sessions, which) if sessions else []:
+        last[output] = (start, end, h)
     steps = {}
     for output, (start, end, h) in last.items():
         key = (h, start, end)
         steps.setdefault(key, []).append(output)
-    return [(s, e, outs) for (h, s, e), outs in steps.items()]
+    return [(s, e, outs) for (h, s, e), outs in steps.items()], len(sessions)
 
 
 def read_cpu_log(path):
@@ -102,8 +149,8 @@ def cpu_of(outs, build, cpu):
     return None
 
 
-def summarize(build, cpu_log):
-    steps = read_ninja_log(build)
+def summarize(build, cpu_log, which="largest"):
+    steps, runs = read_ninja_log(build, which)
     cpu = read_cpu_log(cpu_log)
     kinds = collections.defaultdict(lambda: [0, 0.0, 0.0])
     rows = []
@@ -123,7 +170,7 @@ def summarize(build, cpu_log):
     t1 = max(e for _, e, _ in steps) if steps else 0
     cpu_total = sum(v[0] for v in cpu.values())
     return {"steps": len(steps), "wall": (t1 - t0) / 1000.0, "step_s": sum(r[0] for r in rows),
-            "kinds": kinds, "rows": rows, "cpu_total": cpu_total, "has_cpu": bool(cpu)}
+            "kinds": kinds, "rows": rows, "cpu_total": cpu_total, "has_cpu": bool(cpu), "runs": runs}
 
 
 def main():
@@ -133,14 +180,17 @@ def main():
     ap.add_argument("--cpu-log", help="scripts/build_step_time.sh's log (default BUILD/steps.tsv if present)")
     ap.add_argument("--compare", help="another build directory, shown beside this one by kind")
     ap.add_argument("--other-cpu-log")
+    ap.add_argument("--session", default="largest",
+                    help="which run of a log of several: largest (default), last, all, or N (1-based)")
     a = ap.parse_args()
     cpu_log = a.cpu_log or os.path.join(a.build, "steps.tsv")
-    s = summarize(a.build, cpu_log)
+    s = summarize(a.build, cpu_log, a.session)
     print(f"{a.build}: {s['steps']} steps, {s['wall']:.1f} s wall (first start to last end), "
-          f"{s['step_s']:.1f} step-s" + (f", {s['cpu_total']:.1f} CPU-s (user + sys)" if s["has_cpu"] else ""))
+          f"{s['step_s']:.1f} step-s" + (f", {s['cpu_total']:.1f} CPU-s (user + sys)" if s["has_cpu"] else "")
+          + (f"; run '{a.session}' of the {s['runs']} runs its log holds" if s["runs"] > 1 else ""))
     o = None
     if a.compare:
-        o = summarize(a.compare, a.other_cpu_log or os.path.join(a.compare, "steps.tsv"))
+        o = summarize(a.compare, a.other_cpu_log or os.path.join(a.compare, "steps.tsv"), a.session)
         print(f"{a.compare}: {o['steps']} steps, {o['wall']:.1f} s wall, {o['step_s']:.1f} step-s"
               + (f", {o['cpu_total']:.1f} CPU-s" if o["has_cpu"] else ""))
     print()
