@@ -111,6 +111,7 @@ test-slow:
 	L1D_SECTOR_SWEEP_SCALE=small ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'SectorSweep'
 	L1D_FAITHFUL_SWEEP_SCALE=small ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'FaithfulSweep'
 	L1D_SWEEP_SCALE=small ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'Gtx480(Slow)?/Sweep\.'
+	L1D_TOP_TB_FULL=1 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^tb\.L1dTop.*(EveryPolicyAndStream|UnderBackpressure)'
 
 # gtx1080-jips's geometry (48 ways of 4 sets) in lockstep with golden (docs/verilated-l1.md): a
 # build with its model, then gtx1080-jips itself (sector cache, mshr_merge sector) on vecadd, bfs,
