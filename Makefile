@@ -103,7 +103,9 @@ test: build
 # policy on vecadd, bfs, spmv and kmeans, and atax and mvt under two-level, or dycache where the
 # matrix has no two-level), trace_fuzz's 1,000 inputs (trace.fuzz_more; make test: the first 300)
 # and the ABC proof's one-gate mutant of l1d_core_match (rtl.equiv_mutant.l1d_core_match_abc; make
-# test: of l1d_match_fix).
+# test: of l1d_match_fix); and since the lead's cuts of the same day, l1d_top's policy x stream
+# lockstep testbenches in full (L1D_TOP_TB_FULL=1; make test: every policy and stream once) and
+# odd_3way40's Yosys checks (rtl.configs_other_synth; make test lints it).
 test-slow:
 	@$(MAKE) --no-print-directory build ALL_NETLISTS=ON
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L slow
