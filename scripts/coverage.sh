@@ -18,6 +18,9 @@ set -euo pipefail
 # Debian's interpreter when present: a version manager's python3 shim first on PATH (pyenv's)
 # costs ~0.9 CPU-s a start against ~0.07 (docs/performance.md, seventh round).
 export PYTHON3="${PYTHON3:-$(command -v /usr/bin/python3 || command -v python3)}"
+# The testbench's policy x stream lockstep tests run their whole product here, not make test's
+# covering set of it (tb/l1d_top_tb.cpp covering_policy_and_stream): coverage counts every run.
+export L1D_TOP_TB_FULL=1
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:?usage: coverage.sh BUILD_DIR [SCALE] [JOBS]}
 scale=${2:-test}
