@@ -1249,6 +1249,20 @@ std::vector<StagedSectorRun> staged_sector_runs(const char* yaml = "gtx480_stage
 }
 constexpr uint64_t kStagedSectorRequests = 4'000;
 
+// Each run of `runs` in lockstep with golden, a kernel end every 3,000 cycles, the seeds counting up
+// from `seed`, each under a trace naming `label` and the run; `tally` sees each run's result (the
+// counters a test requires over all its runs).
+template <class F>
+void lockstep_staged_sector(const std::vector<StagedSectorRun>& runs, const char* label, uint64_t seed, F tally) {
+  for (const StagedSectorRun& r : runs) {
+    SCOPED_TRACE(fmt::format("{} policy {} stream {} seed {}", label, r.policy, r.stream, seed));
+    const auto run = lockstep(r.cfg, {.stream = r.stream, .seed = seed++, .requests = kStagedSectorRequests,
+                                     .kernel_cycles = 3'000});
+    expect_clean(run, kStagedSectorRequests);
+    tally(run);
+  }
+}
+
 // In lockstep with golden, a kernel end every 3,000 cycles: over all runs some load must miss a
 // sector of a line the L1 holds (a sector miss) and some load must partial-hit (its valid sectors'
 // bytes read at C and written into the MSHR entry's buffer at D, contract 16.5). The mutants' model
@@ -1256,15 +1270,11 @@ constexpr uint64_t kStagedSectorRequests = 4'000;
 TEST(L1dTopStagedSector, LockstepEveryPolicy) {
   const std::vector<StagedSectorRun> runs = staged_sector_runs();
   if (runs.empty()) GTEST_SKIP() << "no gtx480_staged_sector model in this build (-DL1D_TOP_STAGED_SECTOR=ON)";
-  uint64_t sector_misses = 0, partial = 0, seed = 900;
-  for (const StagedSectorRun& r : runs) {
-    SCOPED_TRACE(fmt::format("staged sector policy {} stream {} seed {}", r.policy, r.stream, seed));
-    const auto run = lockstep(r.cfg, {.stream = r.stream, .seed = seed++, .requests = kStagedSectorRequests,
-                                     .kernel_cycles = 3'000});
-    expect_clean(run, kStagedSectorRequests);
-    sector_misses += run.counters.sector_misses;
-    partial += run.counters.partial_hits;
-  }
+  uint64_t sector_misses = 0, partial = 0;
+  lockstep_staged_sector(runs, "staged sector", 900, [&](const auto& run) {
+      sector_misses += run.counters.sector_misses;
+      partial += run.counters.partial_hits;
+  });
   std::cout << fmt::format("[ coverage ] staged sector: {} runs, {} sector misses, {} partial hits\n", runs.size(),
                            sector_misses, partial);
   EXPECT_GT(sector_misses, 0U);
@@ -1338,16 +1348,12 @@ void run_staged_option_unchecked(const char* yaml, uint64_t seed) {
 TEST(L1dTopStagedSectorOnMiss, LockstepEveryPolicy) {
   const std::vector<StagedSectorRun> runs = staged_sector_runs("gtx480_staged_sector_onmiss.yaml");
   if (runs.empty()) GTEST_SKIP() << "no gtx480_staged_sector_onmiss model in this build (-DL1D_TOP_STAGED_SECTOR_ONMISS=ON)";
-  uint64_t sector_misses = 0, pending_hits = 0, line_alloc = 0, seed = 1'300;
-  for (const StagedSectorRun& r : runs) {
-    SCOPED_TRACE(fmt::format("staged sector on_miss policy {} stream {} seed {}", r.policy, r.stream, seed));
-    const auto run = lockstep(r.cfg, {.stream = r.stream, .seed = seed++, .requests = kStagedSectorRequests,
-                                     .kernel_cycles = 3'000});
-    expect_clean(run, kStagedSectorRequests);
-    sector_misses += run.counters.sector_misses;
-    pending_hits += run.counters.pending_hits;
-    line_alloc += run.counters.res_fail[static_cast<int>(l1d::golden::ResFail::kLineAlloc)];
-  }
+  uint64_t sector_misses = 0, pending_hits = 0, line_alloc = 0;
+  lockstep_staged_sector(runs, "staged sector on_miss", 1'300, [&](const auto& run) {
+      sector_misses += run.counters.sector_misses;
+      pending_hits += run.counters.pending_hits;
+      line_alloc += run.counters.res_fail[static_cast<int>(l1d::golden::ResFail::kLineAlloc)];
+  });
   std::cout << fmt::format("[ coverage ] staged sector on_miss: {} runs, {} sector misses, {} pending hits, {} "
                            "line_alloc failures\n",
                            runs.size(), sector_misses, pending_hits, line_alloc);
@@ -1364,15 +1370,11 @@ TEST(L1dTopStagedSectorOnMiss, LockstepEveryPolicy) {
 TEST(L1dTopStagedJips, LockstepEveryPolicy) {
   const std::vector<StagedSectorRun> runs = staged_sector_runs("gtx1080_staged_jips.yaml");
   if (runs.empty()) GTEST_SKIP() << "no gtx1080_staged_jips model in this build (-DL1D_TOP_STAGED_JIPS=ON)";
-  uint64_t sector_misses = 0, widening = 0, seed = 1'200;
-  for (const StagedSectorRun& r : runs) {
-    SCOPED_TRACE(fmt::format("staged jips policy {} stream {} seed {}", r.policy, r.stream, seed));
-    const auto run = lockstep(r.cfg, {.stream = r.stream, .seed = seed++, .requests = kStagedSectorRequests,
-                                     .kernel_cycles = 3'000});
-    expect_clean(run, kStagedSectorRequests);
-    sector_misses += run.counters.sector_misses;
-    widening += run.counters.widening_reads;
-  }
+  uint64_t sector_misses = 0, widening = 0;
+  lockstep_staged_sector(runs, "staged jips", 1'200, [&](const auto& run) {
+      sector_misses += run.counters.sector_misses;
+      widening += run.counters.widening_reads;
+  });
   std::cout << fmt::format("[ coverage ] staged jips: {} runs, {} sector misses, {} widening reads\n", runs.size(),
                            sector_misses, widening);
   EXPECT_GT(sector_misses, 0U);
