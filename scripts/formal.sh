@@ -8,8 +8,16 @@
 #
 # The RTL is dcgen's output for formal/fv_small.yaml; each harness formal/<module>_fv.sv is read
 # with it by Yosys 0.23 (read_verilog -sv -formal: FORMAL defined, so the blocks' `ifndef
-# SYNTHESIS assertions are in), flattened, and checked for DEPTH cycles from reset with Yosys's
-# SAT-based BMC (`sat -seq DEPTH -prove-asserts -set-assumes`, MiniSat), except the staged pipe's
+# SYNTHESIS assertions are in), flattened, and checked for DEPTH cycles from reset.
+# FV_ENGINE=abc (the default since testcost8, 2026-11-29): Yosys writes the harness as an AIGER
+# (write_aiger -zinit: every register without a reset value starts free, every x constant is a
+# free input each cycle, the $assume cells are constraints) and ABC's bmc3 checks DEPTH frames
+# (`fold; bmc3 -F DEPTH`: a frame counts only while every constraint held up to it). The same
+# bounded check as the native engines below in about a tenth of the CPU: make test's eight harness
+# proofs 62 -> 10 CPU-s at load 16 (docs/performance.md, ninth round); each mutant must still be
+# found by it. ABC names no assertion in its answer: rerun a failing job with FV_ENGINE=native for
+# the named counterexample (formal.prove_native, make test-slow, runs the proofs on both).
+# FV_ENGINE=native: Yosys's SAT-based BMC (`sat -seq DEPTH -prove-asserts -set-assumes`, MiniSat), except the staged pipe's
 # units (l1d_issue, l1d_fill_issue, l1d_flush_walker, l1d_tag_read), which yosys-smtbmc checks with
 # z3 (write_smt2, then `yosys-smtbmc -s z3 --unroll --presat`). z3 4.8.12 needs --unroll: in
 # smtbmc's default incremental mode it did not finish step 0 of these harnesses, not even of
@@ -31,6 +39,8 @@ trap 'rm -rf "$tmp"' EXIT
 # release (3): 7 cycles; DEPTH_MSHR 8 covers it from reset, with any other entries' traffic
 # interleaved. The AGCB counters saturate after 3 steps from their reset value 1 either way;
 # DEPTH_AGCB 10 covers a climb to 3, a push beyond it and a fall below 0.
+FV_ENGINE=${FV_ENGINE:-abc}
+case $FV_ENGINE in abc | native) ;; *) echo "formal: FV_ENGINE=$FV_ENGINE: abc or native"; exit 2 ;; esac
 DEPTH_MSHR=${DEPTH_MSHR:-8}
 DEPTH_AGCB=${DEPTH_AGCB:-10}
 # The replacement ranks: any 2 steps reach every update; DEPTH_REPL 5 gives sequences of 4.
@@ -241,6 +251,14 @@ run() {
   [ -z "$only" ] || keep="select -assert-min 1 t:\$assert n:*$only %i; delete t:\$assert n:*$only %d;"
   local script="read_verilog -sv -formal $defs $files; prep -flatten -top $top; memory_map; opt -fast; async2sync;"
   script+=" $keep $(coi "$harness" "$only") select -list t:\$assert;"
+  if [ "$FV_ENGINE" = abc ]; then
+    # Gates and plain flops only (write_aiger's input); setundef makes x constants free inputs.
+    "$yosys" -p "$script techmap; opt -fast; setundef -undriven -anyseq; setundef -anyseq; dffunmap; aigmap;
+      opt_clean; write_aiger -zinit $log.aig" >"$log" 2>&1 || return 1
+    yosys-abc -c "read_aiger $log.aig; print_stats; fold; bmc3 -F $depth" >>"$log" 2>&1
+    grep -q "No output asserted in $depth frames" "$log"
+    return
+  fi
   if [[ " issue fill walk tagrd " == *" $harness "* ]]; then
     # yosys-smtbmc: registers without reset start free, as -set-init-undef makes them for sat.
     "$yosys" -p "$script dffunmap; write_smt2 -wires $log.smt2" >"$log" 2>&1 || return 1
@@ -374,7 +392,8 @@ for j in "${jobs[@]}"; do
       if run "$harness" "$depth" "$tmp/$j" "$tmp/$j.log" "$want"; then
         echo "formal: FAIL $j: the mutated RTL passed, expected $want to fire"; failed=1
       else
-        expect_trace "$j" "model found: FAIL|Assert failed in .*$want" "counterexample at depth <= $depth of $want" \
+        expect_trace "$j" "model found: FAIL|Assert failed in .*$want|Output [0-9]+ of miter .* was asserted in frame" \
+          "counterexample at depth <= $depth of $want" \
           || failed=1
       fi
       ;;
