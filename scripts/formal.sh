@@ -13,9 +13,9 @@
 # (write_aiger -zinit: every register without a reset value starts free, every x constant is a
 # free input each cycle, the $assume cells are constraints) and ABC's bmc3 checks DEPTH frames
 # (`fold; bmc3 -F DEPTH`: a frame counts only while every constraint held up to it). The same
-# bounded check as the native engines below in about a tenth of the CPU: make test's eight harness
-# proofs 62 -> 10 CPU-s at load 16 (docs/performance.md, ninth round); each mutant must still be
-# found by it. ABC names no assertion in its answer: rerun a failing job with FV_ENGINE=native for
+# bounded check as the native engines below in a sixth of the CPU: formal.prove and prove_pipe
+# (eight harnesses and perf) 70.3 -> 12.5 CPU-s at load 16-18 (docs/performance.md, ninth round);
+# each mutant must still be found by it. ABC names no assertion in its answer: rerun a failing job with FV_ENGINE=native for
 # the named counterexample (formal.prove_native, make test-slow, runs the proofs on both).
 # FV_ENGINE=native: Yosys's SAT-based BMC (`sat -seq DEPTH -prove-asserts -set-assumes`, MiniSat), except the staged pipe's
 # units (l1d_issue, l1d_fill_issue, l1d_flush_walker, l1d_tag_read), which yosys-smtbmc checks with
