@@ -105,7 +105,11 @@ test: build
 # and the ABC proof's one-gate mutant of l1d_core_match (rtl.equiv_mutant.l1d_core_match_abc; make
 # test: of l1d_match_fix); and since the lead's cuts of the same day, l1d_top's policy x stream
 # lockstep testbenches in full (L1D_TOP_TB_FULL=1; make test: every policy and stream once) and
-# odd_3way40's Yosys checks (rtl.configs_other_synth; make test lints it).
+# odd_3way40's Yosys checks (rtl.configs_other_synth; make test lints it); since testcost8
+# (2026-11-29; docs/performance.md, "ninth round") the eight formal harnesses' proofs on the native
+# engines, Yosys's SAT and smtbmc with z3 (formal.prove_native; make test proves them on ABC's
+# bmc3, the same depths, every mutant still found, formal.prove and prove_pipe 70.3 -> 12.5 CPU-s)
+# and synth.smoke's nested-macro check without --hier-params (synth.smoke_nested0; make test: with it).
 test-slow:
 	@$(MAKE) --no-print-directory build ALL_NETLISTS=ON
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L slow
@@ -376,8 +380,8 @@ synth-policies: configure
 	  $(if $(POLICIES),--policies "$(POLICIES)")
 
 # Bounded model checking of l1d_mshr, l1d_agcb_table, l1d_repl_state and l1d_miss_queue, induction of
-# l1d_perf_counters (formal/, scripts/formal.sh; Yosys 0.23 SAT) and the mutated-RTL copies
-# formal must catch: docs/rtl-verification.md.
+# l1d_perf_counters (formal/, scripts/formal.sh; Yosys 0.23 and ABC's bmc3, FV_ENGINE=native for
+# Yosys's SAT and smtbmc) and the mutated-RTL copies formal must catch: docs/rtl-verification.md.
 .PHONY: formal
 formal: configure
 	@cmake --build $(BUILD) --target dcgen

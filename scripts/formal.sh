@@ -8,8 +8,16 @@
 #
 # The RTL is dcgen's output for formal/fv_small.yaml; each harness formal/<module>_fv.sv is read
 # with it by Yosys 0.23 (read_verilog -sv -formal: FORMAL defined, so the blocks' `ifndef
-# SYNTHESIS assertions are in), flattened, and checked for DEPTH cycles from reset with Yosys's
-# SAT-based BMC (`sat -seq DEPTH -prove-asserts -set-assumes`, MiniSat), except the staged pipe's
+# SYNTHESIS assertions are in), flattened, and checked for DEPTH cycles from reset.
+# FV_ENGINE=abc (the default since testcost8, 2026-11-29): Yosys writes the harness as an AIGER
+# (write_aiger -zinit: every register without a reset value starts free, every x constant is a
+# free input each cycle, the $assume cells are constraints) and ABC's bmc3 checks DEPTH frames
+# (`fold; bmc3 -F DEPTH`: a frame counts only while every constraint held up to it). The same
+# bounded check as the native engines below in a sixth of the CPU: formal.prove and prove_pipe
+# (eight harnesses and perf) 70.3 -> 12.5 CPU-s at load 16-18 (docs/performance.md, ninth round);
+# each mutant must still be found by it. ABC names no assertion in its answer: rerun a failing job with FV_ENGINE=native for
+# the named counterexample (formal.prove_native, make test-slow, runs the proofs on both).
+# FV_ENGINE=native: Yosys's SAT-based BMC (`sat -seq DEPTH -prove-asserts -set-assumes`, MiniSat), except the staged pipe's
 # units (l1d_issue, l1d_fill_issue, l1d_flush_walker, l1d_tag_read), which yosys-smtbmc checks with
 # z3 (write_smt2, then `yosys-smtbmc -s z3 --unroll --presat`). z3 4.8.12 needs --unroll: in
 # smtbmc's default incremental mode it did not finish step 0 of these harnesses, not even of
@@ -31,6 +39,8 @@ trap 'rm -rf "$tmp"' EXIT
 # release (3): 7 cycles; DEPTH_MSHR 8 covers it from reset, with any other entries' traffic
 # interleaved. The AGCB counters saturate after 3 steps from their reset value 1 either way;
 # DEPTH_AGCB 10 covers a climb to 3, a push beyond it and a fall below 0.
+FV_ENGINE=${FV_ENGINE:-abc}
+case $FV_ENGINE in abc | native) ;; *) echo "formal: FV_ENGINE=$FV_ENGINE: abc or native"; exit 2 ;; esac
 DEPTH_MSHR=${DEPTH_MSHR:-8}
 DEPTH_AGCB=${DEPTH_AGCB:-10}
 # The replacement ranks: any 2 steps reach every update; DEPTH_REPL 5 gives sequences of 4.
@@ -122,8 +132,13 @@ mutants=(
 
 # The performance counters (contract 16.5) are proved by temporal induction, not a bounded run: a
 # carry into their third 16-bit chunk needs 2^32 / 15 cycles. Their property is inductive, so the
-# proof holds for every count; MAXSTEPS_PERF bounds the induction length tried.
-MAXSTEPS_PERF=${MAXSTEPS_PERF:-6}
+# proof holds for every count; MAXSTEPS_PERF bounds the induction length tried. Yosys proves it at
+# induction length 2 (`-seq 1 -tempinduct`: "Induction step proven" at 2, length 1 fails). An induction
+# proof of any length is a proof, so the bound only decides when to give up: 3 leaves a step of
+# margin, and mut-perf-carry must fail at this same bound (testcost8, 2026-11-29: it was 6, and the
+# mutant spent 7 of formal.mutants' 14 CPU-s failing lengths 4-6 too; perf and the mutant 9.2 ->
+# 4.9 CPU-s at load 17).
+MAXSTEPS_PERF=${MAXSTEPS_PERF:-3}
 
 # l1d_fill_issue's cursor position pos_q (no port) is at most 3 at gtx480's 32 entries: proved by
 # k-induction (yosys-smtbmc -i) of FvFillPosIsInFlightLast_A, which is 1-inductive, plus the bounded
@@ -241,6 +256,14 @@ run() {
   [ -z "$only" ] || keep="select -assert-min 1 t:\$assert n:*$only %i; delete t:\$assert n:*$only %d;"
   local script="read_verilog -sv -formal $defs $files; prep -flatten -top $top; memory_map; opt -fast; async2sync;"
   script+=" $keep $(coi "$harness" "$only") select -list t:\$assert;"
+  if [ "$FV_ENGINE" = abc ]; then
+    # Gates and plain flops only (write_aiger's input); setundef makes x constants free inputs.
+    "$yosys" -p "$script techmap; opt -fast; setundef -undriven -anyseq; setundef -anyseq; dffunmap; aigmap;
+      opt_clean; write_aiger -zinit $log.aig" >"$log" 2>&1 || return 1
+    yosys-abc -c "read_aiger $log.aig; print_stats; fold; bmc3 -F $depth" >>"$log" 2>&1
+    grep -q "No output asserted in $depth frames" "$log"
+    return
+  fi
   if [[ " issue fill walk tagrd " == *" $harness "* ]]; then
     # yosys-smtbmc: registers without reset start free, as -set-init-undef makes them for sat.
     "$yosys" -p "$script dffunmap; write_smt2 -wires $log.smt2" >"$log" 2>&1 || return 1
@@ -374,7 +397,8 @@ for j in "${jobs[@]}"; do
       if run "$harness" "$depth" "$tmp/$j" "$tmp/$j.log" "$want"; then
         echo "formal: FAIL $j: the mutated RTL passed, expected $want to fire"; failed=1
       else
-        expect_trace "$j" "model found: FAIL|Assert failed in .*$want" "counterexample at depth <= $depth of $want" \
+        expect_trace "$j" "model found: FAIL|Assert failed in .*$want|Output [0-9]+ of miter .* was asserted in frame" \
+          "counterexample at depth <= $depth of $want" \
           || failed=1
       fi
       ;;
