@@ -323,6 +323,7 @@ class Top {
   Expr fill_write, load_hit, store_hit, evict_hit, rank_new, hit_chunk, hit_mask, lane_way, lane_slot, lane_data;
   Expr s1_complete, s1_hit_done, s1_miss_done, s1_partial_done, fill_placing, fill_answer, walk_step;
   Expr stall_event_, sel_next_gran, sel_next_switch, fill_cursor_entry, fill_cursor_count;
+  Expr sel_switch_gran_;  // staged: the G a switch at this edge goes to (l1d_gran_selector's switch_gran_o)
   // Staged only: M2's operation (kind, the fill step's entry and step, the flush visit's line), the
   // units of stage A, the response pipe.
   bool staged_ = false;
