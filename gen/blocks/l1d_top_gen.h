@@ -337,7 +337,7 @@ class Top {
   Expr older_wr_q_, older_way_q_, older_common_wr_q_, older_slots_q_, older_chunk_q_, older_common_eq_q_,
       older_line_eq_q_;  // l1d_match_fix's inputs: the operation decided in M1's cycle
   Expr m1_mr_line_, m1_mr_sectors_, m1_mr_bypass_, m1_mr_l2_, m1_fill_common_;  // M1's fill step
-  Expr older_fill_common_eq_q_;  // the fill decided in M1's cycle has M1's fill's common-tag
+  Expr fill_eq_m1_, fill_eq_q_;  // M1's fill's common-tag compares, and M2's corrected register of them
   Expr sq_core, sq_failed, sq_fill, sq_flush, fi_done, fi_rewind, fi_rewind_step, fw_rewind, fw_finish, fw_start;
 };
 

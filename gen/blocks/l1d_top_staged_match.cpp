@@ -364,15 +364,24 @@ void Top::staged_match_older() {
   const Expr tag_wr = staged_onmiss_ ? fill_write | s1_reserve : fill_write;
   const Expr common = staged_onmiss_ ? pl_common : fill_common;
   const Expr line = staged_onmiss_ ? pl_ct : fill_chunk_tag.slice(line_hi, line_lo);
-  m.always_ff({{older_wr_q_, bit(false)}},
-              [&](Block& b) { b.assign(older_wr_q_, tag_wr & rd_set.eq(m1_set_)); });
+  Expr wr_m1_set = m.logic("older_wr_m1_set");  // this fill writes the tags of M1's set
+  m.assign(wr_m1_set, tag_wr & rd_set.eq(m1_set_));
+  m.always_ff({{older_wr_q_, bit(false)}}, [&](Block& b) { b.assign(older_wr_q_, wr_m1_set); });
+  m.comment("M1's fill step's common-tag compares (staged_fill_place), registered corrected for this fill: the");
+  m.comment("way it fills whole compares as its common-tag (the same mux M2 would apply, a cycle earlier).");
+  Expr fill_eq_d = m.logic("m1_fill_common_eq_fixed", ways_);
+  Expr new_eq = m.logic("older_fill_common_eq");
+  m.assign(new_eq, common.eq(m1_fill_common_));
+  m.gen_for("g_fill_fix", "gw", 0, ways_, [&](Scope& g, const Expr& w) {
+    g.assign(fill_eq_d[w], mux(wr_m1_set & fill_whole & fill_way.eq(cast(way_bits_, w)), new_eq, fill_eq_m1_[w]));
+  });
+  m.always_ff_noreset([&](Block& b) { b.assign(fill_eq_q_, fill_eq_d); });
   m.always_ff_noreset([&](Block& b) {
     b.assign(older_way_q_, fill_way);
     b.assign(older_common_wr_q_, fill_whole);
     b.assign(older_slots_q_, cast(kSlots, run << fill_pos));
     b.assign(older_chunk_q_, chunks);
     b.assign(older_common_eq_q_, common.eq(m1_common_));
-    b.assign(older_fill_common_eq_q_, common.eq(m1_fill_common_));  // M1's fill step (staged_fill_place)
     b.assign(older_line_eq_q_, line.eq(m1_chunk_tag_.slice(line_hi, line_lo)));
   });
 }
