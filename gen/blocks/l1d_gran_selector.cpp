@@ -13,7 +13,7 @@ struct SelState {
   Expr samples, limit, count_bits, record, size, miss, gran_q, sampled_q, misses_q, n32_q, n64_q;
 };
 struct SelNext {
-  Expr gran_d, switch_d, sampled_d, misses_d, n32_d, n64_d;
+  Expr gran_d, switch_d, sampled_d, misses_d, n32_d, n64_d, switch_gran;
 };
 
 // The staged variant's next state: the sample-end decision prepared for a hit and for a miss
@@ -46,6 +46,9 @@ void staged_decision(Module& m, const SelState& r, const SelNext& n) {
   Expr switch_miss = m.logic("switch_miss");
   m.assign(switch_hit, at_end.land(decision_hit.ne(r.gran_q)));
   m.assign(switch_miss, at_end.land(decision_miss.ne(r.gran_q)));
+  m.comment("A switch goes to the poor-locality decision whether this request hits or misses: the G the");
+  m.comment("staged M1 prepares for beside the current one (switch_gran_o; contract 16.5).");
+  m.assign(n.switch_gran, mux(fine_access, smaller, lit(2, 2)));
   Expr sample_end = m.logic("sample_end");
   m.assign(sample_end, r.record.land(at_end));
   m.assign(n.switch_d, r.record.land(mux(r.miss, switch_miss, switch_hit)));
@@ -76,6 +79,8 @@ void staged_decision(Module& m, const SelState& r, const SelNext& n) {
     v.assert_comb("GranStagedEqual_A", n.switch_d.eq(fv_end.land(fv_decision.ne(r.gran_q)))
                                            .land(n.gran_d.eq(mux(fv_end, fv_decision, r.gran_q)))
                                            .land(n.misses_d.eq(mux(fv_end, zeros(), fv_misses))));
+    v.comment("A switch at this edge goes to switch_gran_o, known before record_i and miss_i.");
+    v.assert_comb("GranSwitchTarget_A", (!n.switch_d).lor(n.gran_d.eq(n.switch_gran)));
   });
 }
 
@@ -103,6 +108,11 @@ class GranSelector final : public RtlBlock {
     m.describe("gran_o resets to ResetGran; switch_o pulses for one cycle with a changed gran_o (both registered).");
     m.describe("next_gran_o / next_switch_o: what this cycle's request makes of them at the edge (combinational;");
     m.describe("the staged L1 starts a flush walk in the cycle its stage M2 decides the switch, contract 16.3).");
+    const bool staged = cfg.l1.pipeline == l1d::L1Pipeline::kStaged;
+    if (staged) {
+      m.describe("switch_gran_o (staged only): the G a switch at this edge goes to, from the flip-flops and");
+      m.describe("size_i alone (combinational): stage M1 prepares its lookup for it (contract 16.5).");
+    }
     Expr samples = m.param("SampleRequests", d.sample_requests);
     Expr threshold = m.param("ThresholdPct", d.threshold_pct);
     Expr reset_gran = m.param("ResetGran", Type::logic(2), lit(2, 2));
@@ -116,6 +126,7 @@ class GranSelector final : public RtlBlock {
     Expr switch_o = m.output("switch_o");
     Expr next_gran = m.output("next_gran_o", 2);
     Expr next_switch = m.output("next_switch_o");
+    Expr switch_gran = staged ? m.output("switch_gran_o", 2) : Expr();
 
     Expr count_bits = m.localparam("CountBits", clog2(samples + 1));
     Expr limit = m.localparam("Limit", threshold * samples / 100);
@@ -137,9 +148,9 @@ class GranSelector final : public RtlBlock {
     // starts a flush walk from next_switch_o in the same cycle: its variant takes the decision for
     // both values of miss_i (with record_i high) from the flip-flops and size_i, and lets the late
     // inputs only select (the same function; the single-cycle L1's unit is unchanged).
-    if (cfg.l1.pipeline == l1d::L1Pipeline::kStaged) {
+    if (staged) {
       staged_decision(m, {samples, limit, count_bits, record, size, miss, gran_q, sampled_q, misses_q, n32_q, n64_q},
-                      {gran_d, switch_d, sampled_d, misses_d, n32_d, n64_d});
+                      {gran_d, switch_d, sampled_d, misses_d, n32_d, n64_d, switch_gran});
     } else {
       m.comment("The sample's counts including this cycle's request.");
       Expr misses_new = m.logic("misses_new", count_bits);

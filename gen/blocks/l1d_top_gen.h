@@ -323,6 +323,7 @@ class Top {
   Expr fill_write, load_hit, store_hit, evict_hit, rank_new, hit_chunk, hit_mask, lane_way, lane_slot, lane_data;
   Expr s1_complete, s1_hit_done, s1_miss_done, s1_partial_done, fill_placing, fill_answer, walk_step;
   Expr stall_event_, sel_next_gran, sel_next_switch, fill_cursor_entry, fill_cursor_count;
+  Expr sel_switch_gran_;  // staged: the G a switch at this edge goes to (l1d_gran_selector's switch_gran_o)
   // Staged only: M2's operation (kind, the fill step's entry and step, the flush visit's line), the
   // units of stage A, the response pipe.
   bool staged_ = false;
@@ -336,7 +337,7 @@ class Top {
   Expr older_wr_q_, older_way_q_, older_common_wr_q_, older_slots_q_, older_chunk_q_, older_common_eq_q_,
       older_line_eq_q_;  // l1d_match_fix's inputs: the operation decided in M1's cycle
   Expr m1_mr_line_, m1_mr_sectors_, m1_mr_bypass_, m1_mr_l2_, m1_fill_common_;  // M1's fill step
-  Expr older_fill_common_eq_q_;  // the fill decided in M1's cycle has M1's fill's common-tag
+  Expr fill_eq_m1_, fill_eq_q_;  // M1's fill's common-tag compares, and M2's corrected register of them
   Expr sq_core, sq_failed, sq_fill, sq_flush, fi_done, fi_rewind, fi_rewind_step, fw_rewind, fw_finish, fw_start;
 };
 

@@ -10,9 +10,10 @@
 // only by its last step, which no later step of it follows.
 //
 // M1 also runs l1d_fill_place_m1 on M1's row (the set's common-tags, SRAM fields) and registers its
-// vectors; M2 corrects them for the fill M2 decided in M1's cycle (the only writer of common-tags with
-// allocation on_fill: the way it filled whole compares as its common-tag) and decides with
-// l1d_fill_place_m2 on the flip-flops it reads. G is flip-flop state the operation decided in M1's
+// vectors, corrected on their way into M2 for the fill M2 decides in M1's cycle (the only writer of
+// common-tags with allocation on_fill: the way it filled whole compares as its common-tag; since
+// timing14 the correction is made before the register, so M2's placement starts at flip-flops), and
+// M2 decides with l1d_fill_place_m2 on the flip-flops it reads. G is flip-flop state the operation decided in M1's
 // cycle can change, so M1's half runs at G = 32 B (no size test) and M2 tests the block's size
 // against its own G.
 #include "gen/blocks/l1d_top_gen.h"
@@ -79,21 +80,16 @@ void Top::staged_fill_place(const Expr& age_bypass_en, const Expr& bypass, const
              {{"row_common_tag_i", m1_row_.part(Expr(0U), ways_ * cm_bits_)}, {"common_tag_i", m1_fill_common_},
               {"slots_i", m1_slots}, {"bypass_i", m1_mr_bypass_}, {"l2_bit_i", m1_mr_l2_}, {"gran_i", lit(2, 0)},
               {"cfg_opportunistic_i", cfg_opp}, {"common_eq_o", m1_eq}, {"wanted_o", m1_wanted}});
-  Expr eq_q = m.logic("m2_fill_common_eq_q", ways_);
+  // The compares are registered corrected (staged_match_older): a way the fill decided in M1's cycle
+  // filled whole holds that fill's common-tag.
+  fill_eq_m1_ = m1_eq;
+  fill_eq_q_ = m.logic("m2_fill_common_eq_q", ways_);
   Expr wanted_q = m.logic("m2_fill_wanted_q");
-  m.always_ff_noreset([&](Block& b) {
-    b.assign(eq_q, m1_eq);
-    b.assign(wanted_q, m1_wanted);
-  });
+  m.always_ff_noreset([&](Block& b) { b.assign(wanted_q, m1_wanted); });
 
-  m.comment("Stage M2: a way the fill decided in M1's cycle filled whole holds that fill's common-tag; the");
-  m.comment("block's size against M2's G; then the decision on the set's flip-flops.");
-  older_fill_common_eq_q_ = m.logic("m2_older_fill_common_eq_q");
-  Expr common_eq = m.logic("m2_fill_common_eq", ways_);
-  m.gen_for("g_fill_fix", "gw", 0, ways_, [&](Scope& g, const Expr& w) {
-    g.assign(common_eq[w], mux(older_wr_q_ & older_common_wr_q_ & older_way_q_.eq(cast(way_bits_, w)),
-                               older_fill_common_eq_q_, eq_q[w]));
-  });
+  m.comment("Stage M2: the block's size against M2's G; then the decision on the set's flip-flops and the");
+  m.comment("common-tag compares as corrected at M1's edge.");
+  const Expr common_eq = fill_eq_q_;
   Expr size = m.logic("m2_fill_size", 2);
   const Expr slots = staged_sector_ ? pl_slots : fill_slots;  // sector mode: a whole line (contract 14)
   m.assign(size, mux(slots.eq(lit(3, 4)), lit(2, 2), mux(slots.eq(lit(3, 2)), lit(2, 1), lit(2, 0))));

@@ -11,10 +11,14 @@
 // change at its edge, so M2 must read them, not M1 (16.4-16.5: G, the AGCB and two-level
 // predictions). G changes at the edge of a core request that ends a granularity sample; the
 // predictions at the edge of any request, and the AGCB table is read by M2's pc. So M1 prepares
-// the vectors for every G (0, 1, 2) and both values of the prediction, and M2 selects among them
-// by its G and its prediction: a mux whose select comes from flip-flops, in front of the
-// correction. Only the sectors (fetch, probe), the copies and the reason depend on the prediction,
-// so only those are kept per prediction.
+// the vectors for every G (0, 1, 2) and both values of the prediction. Since timing14 M1 also
+// selects by G: M2's G is M1's current G unless the operation at M2 switches G at the edge, and a
+// switch goes to a G known in M1's cycle (l1d_gran_selector's switch_gran_o; a switch to a larger G
+// squashes M1's core operation). M1 registers the vectors for both, M2 corrects each registered set
+// with l1d_match_fix and selects by the selector's registered switch and its prediction: 2:1 and
+// 4:1 muxes whose selects are flip-flops, behind the correction instead of in front of it. Only the
+// sectors (fetch, probe), the copies and the reason depend on the prediction, so only those are
+// kept per prediction.
 #include <string>
 
 #include "gen/blocks/core_request_ports.h"
@@ -145,34 +149,61 @@ void Top::staged_core_match() {
     }
   }
 
-  m.comment("M1 -> M2: the kept vectors, and M2's selection of them by G and the prediction.");
+  m.comment("M1 -> M2: M1 selects its vectors by the two values M2's G can take, the current G and the G a");
+  m.comment("switch at this edge goes to (16.5: a switch to a larger G squashes M1's core operation, 16.3);");
+  m.comment("M2 selects between them by the selector's registered switch, and by its prediction.");
+  Expr g_now = m.logic("m1_gran_now", 2);
+  Expr g_alt = m.logic("m1_gran_alt", 2);
+  m.assign(g_now, gran);
+  m.assign(g_alt, mux(dynamic, sel_switch_gran_, gran));  // a fixed G never switches
   Expr pred = m.logic("m2_pred");
   m.assign(pred, mux(cfg_bypass.eq(lit(3, 1)), agcb_bypass, tl_bypass & cfg_bypass.eq(lit(3, 2))));
+  Expr alt = m.logic("m2_gran_switched");  // G changed at the edge M2's operation left M1 by
+  m.assign(alt, sel_switch);
+  // The ports only l1d_match_fix reads (the compares and the request's decode it corrects them with).
+  auto fix_only = [](const std::string& n) {
+    for (const char* f : {"compared", "mask_chunk", "req_chunks", "common_eq", "tag_ok", "held", "copy"})
+      if (n == f) return true;
+    return false;
+  };
+  // regs_q[p][k]: port p's register of kept variant k = 2 * a + prediction (a: 0 the current G, 1 the switched-to G).
+  std::vector<std::vector<Expr>> regs_q(ports.size(), std::vector<Expr>(4));
   std::vector<Expr> sel;  // per port: M2's value
   std::vector<std::pair<Expr, Expr>> regs;
   for (size_t p = 0; p < ports.size(); ++p) {
-    auto q = [&](unsigned v) {
-      const Expr& d = outs[v][p];
-      Expr r = m.logic("m2_" + ports[p].name + "_g" + std::to_string(v / 2) + "p" + std::to_string(v % 2) + "_q",
-                       ports[p].width);
+    const Dep dep = ports[p].dep;
+    for (unsigned k = 0; k < 4; ++k) {
+      if (!kept(dep, k)) continue;
+      const std::string sfx = std::string(k / 2 ? "_alt" : "_now") + "p" + std::to_string(k % 2);
+      Expr d = outs[(dep == Dep::kPred ? k % 2 : 0)][p];
+      if (dep == Dep::kGran || dep == Dep::kGranPred) {
+        const unsigned pr = dep == Dep::kGranPred ? k % 2 : 0;
+        const Expr& g = k / 2 ? g_alt : g_now;
+        d = m.logic("m1_" + ports[p].name + sfx, ports[p].width);
+        m.assign(d, mux(g.eq(lit(2, 0)), outs[pr][p], mux(g.eq(lit(2, 1)), outs[2 + pr][p], outs[4 + pr][p])));
+      }
+      Expr r = m.logic("m2_" + ports[p].name + sfx + "_q", ports[p].width);
       regs.push_back({r, d});
-      return r;
-    };
-    auto by_pred = [&](unsigned g) { return mux(pred, q(2 * g + 1), q(2 * g)); };
-    auto by_gran = [&](const auto& f) { return mux(gran.eq(lit(2, 0)), f(0), mux(gran.eq(lit(2, 1)), f(1), f(2))); };
-    Expr s = m.logic("m2_" + ports[p].name, ports[p].width);
-    switch (ports[p].dep) {
-      case Dep::kNone: m.assign(s, q(0)); break;
-      case Dep::kPred: m.assign(s, by_pred(0)); break;
-      case Dep::kGran: m.assign(s, by_gran([&](unsigned g) { return q(2 * g); })); break;
-      case Dep::kGranPred: m.assign(s, by_gran(by_pred)); break;
+      regs_q[p][k] = r;
     }
-    sel.push_back(s);
-    std::vector<Expr> unused;  // the copies the selection never reads
+    const auto& q = regs_q[p];
+    std::vector<Expr> unused;  // the copies no selection reads
     for (unsigned v = 0; v < kGrans * 2; ++v) {
-      if (!kept(ports[p].dep, v)) unused.push_back(outs[v][p]);
+      if (!kept(dep, v)) unused.push_back(outs[v][p]);
     }
     if (!unused.empty()) m.assign(m.logic("unused_m1_" + ports[p].name), red_or(concat(unused)));
+    if (fix_only(ports[p].name)) {  // read per variant by l1d_match_fix below, selected after it
+      sel.push_back(Expr());
+      continue;
+    }
+    Expr s = m.logic("m2_" + ports[p].name, ports[p].width);
+    switch (dep) {
+      case Dep::kNone: m.assign(s, q[0]); break;
+      case Dep::kPred: m.assign(s, mux(pred, q[1], q[0])); break;
+      case Dep::kGran: m.assign(s, mux(alt, q[2], q[0])); break;
+      case Dep::kGranPred: m.assign(s, mux(alt, mux(pred, q[3], q[2]), mux(pred, q[1], q[0]))); break;
+    }
+    sel.push_back(s);
   }
 
   m.comment("The tag write of the operation M2 decides in M1's cycle (a fill's block: the only tag write with");
@@ -200,30 +231,74 @@ void Top::staged_core_match() {
   m.comment("gives only the set (M1 decoded the tags).");
   Expr unused_decode = m.logic("unused_m2_decode");
   m.assign(unused_decode, red_or(concat({s1_common, s1_chunk_tag, s1_chunk})));
+  // Port p's register of kept variant k (the one every variant of a port it does not depend on shares).
+  auto var = [&](const std::string& n, unsigned k) {
+    for (size_t p = 0; p < ports.size(); ++p) {
+      if (ports[p].name != n) continue;
+      switch (ports[p].dep) {
+        case Dep::kNone: return regs_q[p][0];
+        case Dep::kPred: return regs_q[p][k % 2];
+        case Dep::kGran: return regs_q[p][k & 2];
+        case Dep::kGranPred: return regs_q[p][k];
+      }
+    }
+    throw std::logic_error("staged_core_match: no port " + n);
+  };
   Expr common_eq = m.logic("m2_fixed_common_eq", ways_);
   Expr tag_ok = m.logic("m2_fixed_tag_ok", slots);
   Expr held = m.logic("m2_fixed_held", slots);
   Expr copy = m.logic("m2_fixed_copy", slots);
-  Expr copy_sectors = at("probe");  // the sectors whose copies M1 compared
+  Expr age_fetch;  // allocation on_miss: an AgeLRU bypass at the miss fetches bypass_fetch, whose copies M1 compared
   if (staged_onmiss_) {
     m.comment("Allocation on_miss: an AgeLRU bypass at the miss fetches bypass_fetch (s1_extra_copies' sectors).");
     s1_bypass_fetch = m.logic("s1_bypass_fetch", kSlots);
     m.assign(s1_bypass_fetch, at("bypass_fetch"));
-    copy_sectors = m.logic("m2_copy_sectors", kSlots);
-    m.assign(copy_sectors, at("probe") | mux(on_miss_ & !s1_store_q & cfg_bypass.eq(lit(3, 4)), s1_bypass_fetch,
-                                             lit(kSlots, 0)));
+    age_fetch = m.logic("m2_age_fetch", kSlots);
+    m.assign(age_fetch, mux(on_miss_ & !s1_store_q & cfg_bypass.eq(lit(3, 4)), s1_bypass_fetch, lit(kSlots, 0)));
     m2_core_common_eq_ = common_eq;
   }
-  m.instance("u_match_fix", match_fix_block().module(cfg_), {},
-             {{"common_eq_i", at("common_eq")}, {"tag_ok_i", at("tag_ok")}, {"held_i", at("held")},
-              {"copy_i", at("copy")}, {"compared_i", at("compared")}, {"mask_chunk_i", at("mask_chunk")},
-              {"req_chunks_i", at("req_chunks")},
-              {"sectors_i", staged_sector_ ? copy_sectors | repl(Expr(kSlots), sector_) : copy_sectors},
-              {"older_wr_i", older_wr_q_},
-              {"older_way_i", older_way_q_}, {"older_common_wr_i", older_common_wr_q_},
-              {"older_slots_i", older_slots_q_}, {"older_chunk_i", older_chunk_q_},
-              {"older_common_eq_i", older_common_eq_q_}, {"older_line_eq_i", older_line_eq_q_},
-              {"common_eq_o", common_eq}, {"tag_ok_o", tag_ok}, {"held_o", held}, {"copy_o", copy}});
+  m.comment("l1d_match_fix on each kept variant's registers, in parallel with the selects' fan-out; M2 selects the");
+  m.comment("corrected vectors (the fix is per slot, so fixing then selecting equals selecting then fixing).");
+  std::vector<std::vector<Expr>> fixed(4);  // per variant: common_eq, tag_ok, held, copy
+  for (unsigned k = 0; k < 4; ++k) {
+    const std::string sfx = std::string(k / 2 ? "_alt" : "_now") + "p" + std::to_string(k % 2);
+    // Only variant 0's common-tag compares, and the pred-0 variants' tag_ok and held, are read (the others
+    // are the same: they depend on neither the prediction nor, for common_eq, G).
+    auto out = [&](const std::string& n, unsigned w, bool read) {
+      return m.logic((read ? "m2_fix_" : "unused_m2_fix_") + n + sfx, w);
+    };
+    fixed[k] = {out("common_eq", ways_, k == 0), out("tag_ok", slots, k % 2 == 0), out("held", slots, k % 2 == 0),
+                out("copy", slots, true)};
+    Expr sectors = var("probe", k);  // the sectors whose copies M1 compared
+    if (staged_onmiss_) sectors = sectors | age_fetch;
+    if (staged_sector_) sectors = sectors | repl(Expr(kSlots), sector_);
+    m.instance("u_match_fix" + sfx, match_fix_block().module(cfg_), {},
+               {{"common_eq_i", var("common_eq", k)}, {"tag_ok_i", var("tag_ok", k)}, {"held_i", var("held", k)},
+                {"copy_i", var("copy", k)}, {"compared_i", var("compared", k)}, {"mask_chunk_i", var("mask_chunk", k)},
+                {"req_chunks_i", var("req_chunks", k)}, {"sectors_i", sectors}, {"older_wr_i", older_wr_q_},
+                {"older_way_i", older_way_q_}, {"older_common_wr_i", older_common_wr_q_},
+                {"older_slots_i", older_slots_q_}, {"older_chunk_i", older_chunk_q_},
+                {"older_common_eq_i", older_common_eq_q_}, {"older_line_eq_i", older_line_eq_q_},
+                {"common_eq_o", fixed[k][0]}, {"tag_ok_o", fixed[k][1]}, {"held_o", fixed[k][2]},
+                {"copy_o", fixed[k][3]}});
+  }
+  Expr unused_fix = m.logic("unused_m2_fix");
+  m.assign(unused_fix, red_or(concat({fixed[1][0], fixed[2][0], fixed[3][0], fixed[1][1], fixed[3][1], fixed[1][2],
+                                      fixed[3][2]})));
+  m.assign(common_eq, fixed[0][0]);
+  m.assign(tag_ok, mux(alt, fixed[2][1], fixed[0][1]));
+  m.assign(held, mux(alt, fixed[2][2], fixed[0][2]));
+  m.assign(copy, mux(alt, mux(pred, fixed[3][3], fixed[2][3]), mux(pred, fixed[1][3], fixed[0][3])));
+  m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
+    v.comment("The variant M2 selects was prepared for M2's G (a core operation at M2; 16.5).");
+    Expr now_q = v.logic("sva_m1_gran_now_q", 2);
+    Expr alt_q = v.logic("sva_m1_gran_alt_q", 2);
+    v.always_ff_noreset([&](Block& b) {
+      b.assign(now_q, g_now);
+      b.assign(alt_q, g_alt);
+    });
+    v.assert_clocked("StagedMatchGranSelected_A", (!s1_valid_q).lor(mux(alt, alt_q, now_q).eq(gran)));
+  });
   m.assign(s1_needed, at("needed"));
   if (!staged_sector_) {
     m.assign(s1_fetch, at("fetch"));
@@ -289,15 +364,24 @@ void Top::staged_match_older() {
   const Expr tag_wr = staged_onmiss_ ? fill_write | s1_reserve : fill_write;
   const Expr common = staged_onmiss_ ? pl_common : fill_common;
   const Expr line = staged_onmiss_ ? pl_ct : fill_chunk_tag.slice(line_hi, line_lo);
-  m.always_ff({{older_wr_q_, bit(false)}},
-              [&](Block& b) { b.assign(older_wr_q_, tag_wr & rd_set.eq(m1_set_)); });
+  Expr wr_m1_set = m.logic("older_wr_m1_set");  // this fill writes the tags of M1's set
+  m.assign(wr_m1_set, tag_wr & rd_set.eq(m1_set_));
+  m.always_ff({{older_wr_q_, bit(false)}}, [&](Block& b) { b.assign(older_wr_q_, wr_m1_set); });
+  m.comment("M1's fill step's common-tag compares (staged_fill_place), registered corrected for this fill: the");
+  m.comment("way it fills whole compares as its common-tag (the same mux M2 would apply, a cycle earlier).");
+  Expr fill_eq_d = m.logic("m1_fill_common_eq_fixed", ways_);
+  Expr new_eq = m.logic("older_fill_common_eq");
+  m.assign(new_eq, common.eq(m1_fill_common_));
+  m.gen_for("g_fill_fix", "gw", 0, ways_, [&](Scope& g, const Expr& w) {
+    g.assign(fill_eq_d[w], mux(wr_m1_set & fill_whole & fill_way.eq(cast(way_bits_, w)), new_eq, fill_eq_m1_[w]));
+  });
+  m.always_ff_noreset([&](Block& b) { b.assign(fill_eq_q_, fill_eq_d); });
   m.always_ff_noreset([&](Block& b) {
     b.assign(older_way_q_, fill_way);
     b.assign(older_common_wr_q_, fill_whole);
     b.assign(older_slots_q_, cast(kSlots, run << fill_pos));
     b.assign(older_chunk_q_, chunks);
     b.assign(older_common_eq_q_, common.eq(m1_common_));
-    b.assign(older_fill_common_eq_q_, common.eq(m1_fill_common_));  // M1's fill step (staged_fill_place)
     b.assign(older_line_eq_q_, line.eq(m1_chunk_tag_.slice(line_hi, line_lo)));
   });
 }

@@ -30,10 +30,14 @@ void Top::policy_units() {
 
   sel_record = m.logic("sel_record");
   sel_miss = m.logic("sel_miss");
-  m.instance("u_gran_selector", gran_selector_block().module(cfg_), {},
-             {{"clk_i", clk}, {"rst_ni", rst}, {"record_i", sel_record}, {"size_i", s1_size_q}, {"miss_i", sel_miss},
-              {"gran_o", sel_gran}, {"switch_o", sel_switch}, {"next_gran_o", sel_next_gran},
-              {"next_switch_o", sel_next_switch}});
+  std::vector<Conn> sel_ports = {{"clk_i", clk},           {"rst_ni", rst},           {"record_i", sel_record},
+                                 {"size_i", s1_size_q},    {"miss_i", sel_miss},      {"gran_o", sel_gran},
+                                 {"switch_o", sel_switch}, {"next_gran_o", sel_next_gran}, {"next_switch_o", sel_next_switch}};
+  if (staged_) {  // M1 prepares the lookup for the G a switch goes to (l1d_top_staged_match.cpp)
+    sel_switch_gran_ = m.logic("sel_switch_gran", 2);
+    sel_ports.push_back({"switch_gran_o", sel_switch_gran_});
+  }
+  m.instance("u_gran_selector", gran_selector_block().module(cfg_), {}, std::move(sel_ports));
 
   m.comment("AgeLRU ages: one query per way of the set being worked on, and one for the fill's requester.");
   age_ids = m.logic("age_ids", (ways_ + 1) * kAwidBits);
