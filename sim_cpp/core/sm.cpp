@@ -51,6 +51,7 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
       mem_(mem),
       // l1.hit_latency_at none: responses reach the warp the cycle after the L1 presents them.
       ldst_(id, cfg.l1.hit_latency_at == HitLatencyAt::kResponse ? charged_hit_latency(cfg.l1) : 0, arch),
+      issue_(cfg.core.warps_per_sm),
       warps_(cfg.core.warps_per_sm),
       ibufs_(cfg.core.warps_per_sm),
       scoreboards_(on_use_ ? cfg.core.warps_per_sm : 0),
@@ -139,17 +140,18 @@ void Sm::launch_cta(const Kernel& k, uint32_t cta, uint32_t warps) {
   c->slots.clear();
   uint32_t slot = 0;
   for (uint32_t w = 0; w < warps; ++w) {
-    while (warps_[slot].state != Warp::State::kFree) ++slot;
+    while (issue_[slot].state != WarpIssueState::State::kFree) ++slot;
+    WarpIssueState& xi = issue_[slot];
+    xi.state = WarpIssueState::State::kLaunching;
+    xi.ibuf_valid = false;
+    xi.ready_at = 0;
+    xi.load_wait = false;
+    xi.store_wait = false;
+    xi.at_barrier = false;
     Warp& x = warps_[slot];
-    x.state = Warp::State::kLaunching;
     x.cta = static_cast<uint32_t>(c - ctas_.begin());
     x.program = k.warp(cta, w);
-    x.ibuf_valid = false;
-    x.ready_at = 0;
     x.pending_loads = 0;
-    x.load_wait = false;
-    x.store_wait = false;
-    x.at_barrier = false;
     x.instructions = 0;
     x.tail_count = x.tail_next = 0;
     x.wrong_path = false;
@@ -172,7 +174,8 @@ void Sm::send_events() {
     const uint32_t slot = launch_queue_[launch_head_++];
     if (launch_head_ == launch_queue_.size()) launch_queue_.clear(), launch_head_ = 0;
     Warp& w = warps_[slot];
-    w.state = Warp::State::kResident;
+    WarpIssueState& wi = issue_[slot];
+    wi.state = WarpIssueState::State::kResident;
     w.awid = ages_.launch();
     live_order_.push_back(slot);
     schedulers_[sched_of(slot)]->launch(slot);
@@ -181,8 +184,8 @@ void Sm::send_events() {
       w.program->next_into(ahead_[slot]);
     } else {
       w.program->next_into(ibufs_[slot]);
-      w.ibuf_kind = ibufs_[slot].kind;
-      w.ibuf_valid = true;
+      wi.ibuf_kind = ibufs_[slot].kind;
+      wi.ibuf_valid = true;
       ++occupancy_;
     }
     ++resident_warps_;
@@ -202,7 +205,7 @@ void Sm::send_events() {
     in_.exit_has_next = !live_order_.empty();
     in_.exit_next_oldest = in_.exit_has_next ? warps_[live_order_.front()].awid : 0;
     ages_.exit(w.awid, in_.exit_has_next ? std::optional<uint8_t>(in_.exit_next_oldest) : std::nullopt);
-    w.state = Warp::State::kFree;
+    issue_[slot].state = WarpIssueState::State::kFree;
     w.program.reset();
     ++free_slots_;
     slots_freed_ = true;
@@ -274,8 +277,9 @@ bool Sm::cycle(uint64_t now) {
       throw std::logic_error(fmt::format("SM {}: load response for warp {} that waits for none", id_, slot));
     --w.pending_loads;
     if (on_use_) load_request_returned(slot, tag);
-    if (w.load_wait && !waits_for_loads(slot)) {
-      w.load_wait = false;
+    WarpIssueState& wi = issue_[slot];
+    if (wi.load_wait && !waits_for_loads(slot)) {
+      wi.load_wait = false;
       loads_returned(slot, now);
     }
   });
@@ -334,7 +338,7 @@ bool Sm::cycle(uint64_t now) {
         const LdstUnit::Fired f = ldst_.fired(now);
         // The LDST unit is free: the schedulers waiting for it are asked (ldst_waiter_).
         if (f.done && f.store) {
-          warps_[f.warp].store_wait = false;
+          issue_[f.warp].store_wait = false;
           wake_scheduler(f.warp);
         }
       }
@@ -386,20 +390,20 @@ bool Sm::dispatch(uint64_t now, bool direct_now) {
     f = ldst_.dispatch_to_pipe(now);
   }
   if (f.done && f.store) {  // the LDST unit is free: see cycle()
-    warps_[f.warp].store_wait = false;
+    issue_[f.warp].store_wait = false;
     wake_scheduler(f.warp);
   }
   return true;
 }
 
 bool Sm::can_issue(uint32_t slot) const {
-  const Warp& w = warps_[slot];
+  const WarpIssueState& w = issue_[slot];
   if (!w.ibuf_valid || w.load_wait || w.store_wait || w.at_barrier || now_ < w.ready_at) return false;
   return !(is_memory(w.ibuf_kind) && !ldst_room());
 }
 
 bool Sm::long_stalled(uint32_t slot) const {
-  const Warp& w = warps_[slot];
+  const WarpIssueState& w = issue_[slot];
   return w.load_wait || w.at_barrier;
 }
 
@@ -455,7 +459,7 @@ bool Sm::issue(uint64_t now) {
       ldst_waiter_[s] = waiter;
       continue;
     }
-    sched.issued(slot, warps_[slot].ibuf_kind);
+    sched.issued(slot, issue_[slot].ibuf_kind);
     execute(slot, now);
     sched_sleep_until_[s] = 0;  // asked again next cycle
     issued = true;
@@ -472,7 +476,7 @@ uint64_t Sm::latency_wake(const WarpScheduler& sched, uint64_t now, bool& ldst_w
   uint64_t at = ~uint64_t{0};
   const bool ldst_busy = !ldst_room();
   for (const uint32_t slot : sched.age_order()) {
-    const Warp& w = warps_[slot];
+    const WarpIssueState& w = issue_[slot];
     if (!w.ibuf_valid || w.load_wait || w.store_wait || w.at_barrier) continue;
     if (w.ready_at > now)
       at = std::min(at, w.ready_at);
@@ -486,7 +490,7 @@ uint64_t Sm::latency_wake(const WarpScheduler& sched, uint64_t now, bool& ldst_w
 // scheduler becomes an ldst_waiter_), or after its ALU latency; a scheduler whose picks move
 // warps at a stall's end is asked at once.
 void Sm::loads_returned(uint32_t slot, uint64_t now) {
-  const Warp& w = warps_[slot];
+  const WarpIssueState& w = issue_[slot];
   const uint32_t s = sched_of(slot);
   if (!schedulers_[s]->stall_end_moves_warps() && w.ibuf_valid && !w.store_wait && !w.at_barrier &&
       w.ready_at <= now && is_memory(w.ibuf_kind) && !ldst_room()) {
@@ -509,15 +513,16 @@ void Sm::wake_all_schedulers() {
 
 void Sm::execute(uint32_t slot, uint64_t now) {
   Warp& w = warps_[slot];
+  WarpIssueState& wi = issue_[slot];
   const WarpInst& inst = ibufs_[slot];
   if (observer_) observer_(id_, now, slot, inst);
   ++w.instructions;
   ++stats_.instructions;
-  w.ready_at = now + 1;
+  wi.ready_at = now + 1;
   switch (inst.kind) {
     case OpKind::kAlu:
       ++stats_.alu;
-      w.ready_at = now + std::max<uint32_t>(1, inst.latency);
+      wi.ready_at = now + std::max<uint32_t>(1, inst.latency);
       break;
     case OpKind::kLoad:
     case OpKind::kStore: {
@@ -535,7 +540,7 @@ void Sm::execute(uint32_t slot, uint64_t now) {
         w.pending_loads += n;
         if (on_use_) tag = reserve_load(slot, inst, n);
       } else {
-        w.store_wait = true;
+        wi.store_wait = true;
       }
       const uint32_t rank = schedulers_[sched_of(slot)]->age_rank(slot);
       if (!ldst_.busy()) {
@@ -551,7 +556,7 @@ void Sm::execute(uint32_t slot, uint64_t now) {
     }
     case OpKind::kBarrier: {
       ++stats_.barriers;
-      w.at_barrier = true;
+      wi.at_barrier = true;
       Cta& c = ctas_[w.cta];
       ++c.arrived;
       check_barrier(c);
@@ -559,8 +564,8 @@ void Sm::execute(uint32_t slot, uint64_t now) {
     }
     case OpKind::kExit: {
       ++stats_.exits;
-      w.state = Warp::State::kExiting;
-      w.ibuf_valid = false;
+      wi.state = WarpIssueState::State::kExiting;
+      wi.ibuf_valid = false;
       --occupancy_;
       --resident_warps_;
       --sched_resident_[sched_of(slot)];
@@ -575,10 +580,10 @@ void Sm::execute(uint32_t slot, uint64_t now) {
   }
   if (!fetch_ibuffer_)
     w.program->next_into(ibufs_[slot]);  // the i-buffer refills with the next instruction
-  else if (!next_from_ibuffer(w, slot, now))
+  else if (!next_from_ibuffer(w, wi, slot, now))
     return;
-  w.ibuf_kind = ibufs_[slot].kind;
-  w.load_wait = waits_for_loads(slot);
+  wi.ibuf_kind = ibufs_[slot].kind;
+  wi.load_wait = waits_for_loads(slot);
 }
 
 void Sm::take_queued() {
@@ -588,13 +593,13 @@ void Sm::take_queued() {
   ldst_.accept(q.slot, q.awid, q.token, q.age_rank, q.kind, q.pc, q.reqs, q.tag);
 }
 
-bool Sm::next_from_ibuffer(Warp& w, uint32_t slot, uint64_t now) {
+bool Sm::next_from_ibuffer(Warp& w, WarpIssueState& wi, uint32_t slot, uint64_t now) {
   if (w.tail_next < w.tail_count) {
     ibufs_[slot] = ibuf_tail_[size_t{slot} * (ibuffer_entries_ - 1) + w.tail_next++];
     return true;
   }
-  w.ibuf_valid = false;
-  w.load_wait = false;
+  wi.ibuf_valid = false;
+  wi.load_wait = false;
   --occupancy_;  // occupancy counts warps with a valid i-buffer entry
   // GPGPU-Sim flushes the wrong-path entry when the scheduler next examines the warp: the next
   // cycle, as GTO examines the warp that issued last first.
@@ -612,11 +617,11 @@ bool Sm::fetch_stage(uint64_t now) {
     fetch_slot_ = kNoFetch;
     moved = true;
   }
-  const auto n = static_cast<uint32_t>(warps_.size());
+  const auto n = static_cast<uint32_t>(issue_.size());
   for (uint32_t i = 1; i <= n; ++i) {
     const uint32_t slot = (last_fetched_ + i) % n;
-    const Warp& w = warps_[slot];
-    if (w.state == Warp::State::kResident && !w.ibuf_valid && w.fetch_at <= now) {
+    const WarpIssueState& wi = issue_[slot];
+    if (wi.state == WarpIssueState::State::kResident && !wi.ibuf_valid && warps_[slot].fetch_at <= now) {
       fetch_slot_ = last_fetched_ = slot;
       return true;
     }
@@ -630,10 +635,11 @@ bool Sm::fetch_stage(uint64_t now) {
 // instruction was reached by a taken branch: the entry decoded in its place is the wrong path.
 void Sm::decode(uint32_t slot) {
   Warp& w = warps_[slot];
+  WarpIssueState& wi = issue_[slot];
   WarpInst& ahead = ahead_[slot];
   ibufs_[slot] = ahead;
-  w.ibuf_kind = ahead.kind;
-  w.ibuf_valid = true;
+  wi.ibuf_kind = ahead.kind;
+  wi.ibuf_valid = true;
   ++occupancy_;
   w.tail_count = w.tail_next = 0;
   w.wrong_path = false;
@@ -649,7 +655,7 @@ void Sm::decode(uint32_t slot) {
     }
     ibuf_tail_[base + w.tail_count++] = ahead;
   }
-  w.load_wait = waits_for_loads(slot);
+  wi.load_wait = waits_for_loads(slot);
   wake_scheduler(slot);
 }
 
@@ -658,7 +664,7 @@ void Sm::check_barrier(Cta& c) {
   // A slot of an exited warp may already hold a warp of another CTA: release only this CTA's.
   const uint32_t index = static_cast<uint32_t>(&c - ctas_.data());
   for (uint32_t s : c.slots)
-    if (warps_[s].cta == index && warps_[s].state == Warp::State::kResident) warps_[s].at_barrier = false;
+    if (warps_[s].cta == index && issue_[s].state == WarpIssueState::State::kResident) issue_[s].at_barrier = false;
   c.arrived = 0;
   wake_all_schedulers();
 }
@@ -666,13 +672,14 @@ void Sm::check_barrier(Cta& c) {
 std::string Sm::describe_state() const {
   std::ostringstream os;
   uint32_t launching = 0, exiting = 0, loads = 0, stores = 0, barrier = 0;
-  for (const Warp& w : warps_) {
-    launching += w.state == Warp::State::kLaunching;
-    exiting += w.state == Warp::State::kExiting;
-    if (w.state != Warp::State::kResident) continue;
-    loads += w.pending_loads > 0;
-    stores += w.store_wait;
-    barrier += w.at_barrier;
+  for (uint32_t s = 0; s < warps_.size(); ++s) {
+    const WarpIssueState& wi = issue_[s];
+    launching += wi.state == WarpIssueState::State::kLaunching;
+    exiting += wi.state == WarpIssueState::State::kExiting;
+    if (wi.state != WarpIssueState::State::kResident) continue;
+    loads += warps_[s].pending_loads > 0;
+    stores += wi.store_wait;
+    barrier += wi.at_barrier;
   }
   os << fmt::format(
       "SM {}: {} warps resident ({} launching, {} exiting); waiting: {} for loads, {} for store acceptance, {} at a "
@@ -683,7 +690,7 @@ std::string Sm::describe_state() const {
   uint32_t listed = 0;
   for (uint32_t s = 0; s < warps_.size() && listed < 8; ++s) {
     const Warp& w = warps_[s];
-    if (w.state != Warp::State::kResident || w.pending_loads == 0) continue;
+    if (issue_[s].state != WarpIssueState::State::kResident || w.pending_loads == 0) continue;
     os << fmt::format("  warp {} (AWID {}) waits for {} load request(s)\n", s, w.awid, w.pending_loads);
     ++listed;
   }

@@ -14,6 +14,7 @@
 
 #include "common/config.h"
 #include "golden/agelru_counters.h"
+#include "golden/line_aligned.h"
 #include "golden/pcal_tokens.h"
 #include "sim_cpp/core/ldst_unit.h"
 #include "sim_cpp/core/memory_port.h"
@@ -30,30 +31,39 @@ struct SmParams {
   int32_t pcal_ebt = 0;           // PCAL EBTNum (only with bypass: pcal)
 };
 
-// The fields the schedulers test every cycle come first and ibuf (600 bytes) last, so that an
-// issue check touches one or two cache lines of the warp.
-struct Warp {
+// A warp slot's state, in two parts kept in two arrays (Sm::issue_, Sm::warps_). Between two
+// cycles of one SM the other SMs run, so whatever an SM's cycle reads is cold in the host caches:
+// the part its schedulers read every cycle (Sm::can_issue, latency_wake) and the fetch stage's
+// scan is 16 bytes, four warps to a 64-byte host line, apart from the rest, which only an issue,
+// a launch or an exit reads. (As one 64-byte struct, a scheduler's scan of 16 warps read 16 host
+// lines of which it used a quarter each; docs/performance.md, seventeenth round.)
+struct WarpIssueState {
   enum class State : uint8_t { kFree, kLaunching, kResident, kExiting };
+  uint64_t ready_at = 0;       // earliest cycle of the next issue (ALU latency)
   State state = State::kFree;
   bool ibuf_valid = false;     // the instruction buffer holds the next instruction (in Sm::ibufs_)
   bool store_wait = false;     // the current store's requests are not all accepted by the L1
   bool at_barrier = false;
   // The i-buffer's instruction waits for pending loads (core.load_wait; Sm::waits_for_loads).
   bool load_wait = false;
+  OpKind ibuf_kind = OpKind::kAlu;  // the kind of the instruction in the i-buffer (Sm::ibufs_)
+};
+static_assert(sizeof(WarpIssueState) == 16, "four warps' issue state to a 64-byte host line");
+
+// The rest of a warp slot's state (its issue state: WarpIssueState).
+struct Warp {
   uint32_t pending_loads = 0;  // requests of the warp's loads not yet returned to it
-  uint64_t ready_at = 0;       // earliest cycle of the next issue (ALU latency)
   uint32_t cta = 0;  // SM CTA slot
   uint8_t awid = 0;
-  OpKind ibuf_kind = OpKind::kAlu;  // the kind of the instruction in the i-buffer (Sm::ibufs_)
-  uint64_t instructions = 0;
-  std::unique_ptr<WarpProgram> program;
-  // core.fetch ibuffer (last: ideal never reads them): the decoded entries behind the head
-  // (Sm::ibuf_tail_), the next to issue, whether the fetch ended at a taken branch (GPGPU-Sim
-  // decodes the fall-through instruction anyway and flushes it when the scheduler next looks at
-  // the warp), and the first cycle the emptied buffer may be fetched again.
+  // core.fetch ibuffer: the decoded entries behind the head (Sm::ibuf_tail_), the next to issue,
+  // whether the fetch ended at a taken branch (GPGPU-Sim decodes the fall-through instruction
+  // anyway and flushes it when the scheduler next looks at the warp), and the first cycle the
+  // emptied buffer may be fetched again.
   uint8_t tail_count = 0, tail_next = 0;
   bool wrong_path = false;
   uint64_t fetch_at = 0;
+  uint64_t instructions = 0;
+  std::unique_ptr<WarpProgram> program;
 };
 
 struct SmStats {
@@ -255,7 +265,7 @@ class Sm final : private IssueOracle {
   bool fetch_stage(uint64_t now);
   void decode(uint32_t slot);
   // The issued head's successor moves up from the tail; false when the i-buffer is now empty.
-  bool next_from_ibuffer(Warp& w, uint32_t slot, uint64_t now);
+  bool next_from_ibuffer(Warp& w, WarpIssueState& wi, uint32_t slot, uint64_t now);
   uint32_t sched_of(uint32_t slot) const { return slot % num_sched_; }
   uint32_t local_of(uint32_t slot) const { return slot / num_sched_; }
   void apply_limits();
@@ -289,8 +299,57 @@ class Sm final : private IssueOracle {
   bool two_level_restart_ = true;  // !policy.two_level.keep_across_launches
   std::unique_ptr<L1Port> l1_;
   MemoryPort& mem_;
+
+  // --- What every cycle of the SM reads or writes however little it does (cycle(),
+  // skip_this_cycle(), count_cycles(), next_event(), lazy_skip(), commit(), the GPU's serial loop),
+  // together after the configuration and the L1 and port pointers, and before the LDST unit (whose
+  // busy flag comes first): between two cycles of one SM the other SMs run, so these lines are
+  // cold, and spread over the 3.8 KB object they were about nine host lines (docs/performance.md,
+  // seventeenth round). Only where the fields sit matters here. fetched_resp_'s engaged flag is
+  // its last byte, next to the LDST unit's first line. ---
+  uint64_t now_ = 0;
+  // Per-SM cycle skipping (set_cycle_skip): wake_at_ = next_event() (or stall_until(), with
+  // stalled_) as asked after a cycle that did not move, valid while wake_known_;
+  // skipped_sm_cycles_ counts the cycles it skipped.
+  bool cycle_skip_ = false, wake_known_ = false, stalled_ = false;
+  // Lazy waits (lazy_skip): lazy_room_ also ends the wait when the request room rises (S1 stalled
+  // behind a miss queue whose head waits for room); lazy_until_ the first cycle that runs;
+  // lazy_cycles_ the cycles skipped and not yet counted (settle_lazy).
+  bool port_events_ = false, lazy_ = false, lazy_room_ = false;
+  bool sleeping_ = true;
+  uint8_t summary_ = 0;            // cycle_summary()
+  uint64_t wake_at_ = 0, skipped_sm_cycles_ = 0;
+  uint64_t lazy_until_ = 0, lazy_cycles_ = 0, lazy_sm_cycles_ = 0;
+  // The memory port as mem_fetch() read it (mem_room_, fetched_resp_ below), and the requests
+  // commit() sends.
+  uint32_t mem_room_ = 0;        // free request slots this cycle (at most 2 counted)
+  bool peeked_resp_ = false;  // fetched_resp_ was peeked (mem_peek): commit() takes it
+  bool mem_req_fired_ = false;     // out_.mem_req
+  bool direct_req_fired_ = false;  // direct_req_ (l1.bypass_path direct)
+  bool slots_freed_ = false;  // take_completed_ctas
+  uint32_t live_warps_ = 0, resident_warps_ = 0, occupancy_ = 0;
+  uint32_t completed_ctas_ = 0;
+  bool pending_kernel_start_ = false, pending_kernel_end_ = false;
+  bool agelru_enable_ = true;
+  bool ldst_waiting_ = false;  // see ldst_waiter_
+  size_t launch_head_ = 0, exit_head_ = 0;
+  // Issue skipping: a scheduler whose pick found nothing is not asked again before its
+  // sched_sleep_until_ (the earliest ALU-latency expiry of its warps) unless an event that can
+  // make one of its warps ready wakes it (store accepted: the warp's scheduler; load data: the
+  // warp's, once the warp can issue; barrier release, new limits: all; a launch: the warp's).
+  // issue_sleep_until_ is their minimum: the SM does not call issue() before it.
+  uint64_t issue_sleep_until_ = 0;
+  uint64_t offered_serial_ = 0;  // the LDST request currently copied into in_.core_req
+  SmStats stats_;
+  SmOccupancy occ_;
+  std::vector<uint32_t> launch_queue_, exit_queue_;  // warps whose event is still to be sent
+  std::optional<MemResp> fetched_resp_;
+  // --- The rest. ---
   LdstUnit ldst_;
 
+  // Per warp slot: what the schedulers read every cycle (16 bytes a warp, the array host-line
+  // aligned), and the rest (WarpIssueState, Warp).
+  golden::LineAlignedVector<WarpIssueState> issue_;
   std::vector<Warp> warps_;
   // The warps' i-buffers, apart from the warps: the schedulers scan the warps every cycle, and
   // a 550-byte instruction in each would spread that scan over many cache lines.
@@ -308,45 +367,18 @@ class Sm final : private IssueOracle {
   golden::AgeLruCounters ages_;  // mirror of the L1's counters: the AWIDs requests carry
   std::vector<uint32_t> live_order_;  // warps announced to the L1 and not yet exited, oldest first
 
-  std::vector<uint32_t> launch_queue_, exit_queue_;  // warps whose event is still to be sent
-  size_t launch_head_ = 0, exit_head_ = 0;
-  bool pending_kernel_start_ = false, pending_kernel_end_ = false;
   uint32_t l1_bytes_ = 0, pending_l1_bytes_ = 0;  // the L1's size now / at the next kernel start
 
   uint32_t free_slots_;
-  uint32_t live_warps_ = 0, resident_warps_ = 0, occupancy_ = 0;
-  uint32_t completed_ctas_ = 0;
-  bool slots_freed_ = false;  // take_completed_ctas
   uint32_t warp_limit_ = 0;
   int32_t ebt_ = 0;
-  bool agelru_enable_ = true;
 
   CoalesceFn coalesce_ = nullptr;            // core.coalescer's coalescer
   std::vector<CoalescedRequest> coalesced_;  // coalesce_() output buffer, reused (LdstUnit::accept)
   golden::L1Inputs in_;
   golden::L1Outputs out_;  // the L1's outputs of the current cycle (L1Port::step_into)
-  uint64_t offered_serial_ = 0;  // the LDST request currently copied into in_.core_req
-  // The memory port as mem_fetch() read it, and the requests commit() sends.
-  uint32_t mem_room_ = 0;        // free request slots this cycle (at most 2 counted)
-  std::optional<MemResp> fetched_resp_;
-  bool peeked_resp_ = false;  // fetched_resp_ was peeked (mem_peek): commit() takes it
-  bool mem_req_fired_ = false;     // out_.mem_req
-  bool direct_req_fired_ = false;  // direct_req_ (l1.bypass_path direct)
-  uint8_t summary_ = 0;            // cycle_summary()
   MemReq direct_req_;
-  uint64_t now_ = 0;
   IssueObserver observer_;
-  bool sleeping_ = true;
-  // Per-SM cycle skipping (set_cycle_skip): wake_at_ = next_event() (or stall_until(), with
-  // stalled_) as asked after a cycle that did not move, valid while wake_known_;
-  // skipped_sm_cycles_ counts the cycles it skipped.
-  bool cycle_skip_ = false, wake_known_ = false, stalled_ = false;
-  uint64_t wake_at_ = 0, skipped_sm_cycles_ = 0;
-  // Lazy waits (lazy_skip): lazy_room_ also ends the wait when the request room rises (S1 stalled
-  // behind a miss queue whose head waits for room); lazy_until_ the first cycle that runs;
-  // lazy_cycles_ the cycles skipped and not yet counted (settle_lazy).
-  bool port_events_ = false, lazy_ = false, lazy_room_ = false;
-  uint64_t lazy_until_ = 0, lazy_cycles_ = 0, lazy_sm_cycles_ = 0;
   void settle_lazy();
   // cycle(now)'s per-SM skip: true when this cycle only counts (done here).
   bool skip_this_cycle(uint64_t now);
@@ -360,22 +392,13 @@ class Sm final : private IssueOracle {
   uint64_t fetch_wake(uint64_t now, uint64_t at) const;
   // The per-cycle statistics of n cycles in which the SM only counts (clocked, busy, occupancy).
   void count_cycles(uint64_t n);
-  // Issue skipping: a scheduler whose pick found nothing is not asked again before its
-  // sched_sleep_until_ (the earliest ALU-latency expiry of its warps) unless an event that can
-  // make one of its warps ready wakes it (store accepted: the warp's scheduler; load data: the
-  // warp's, once the warp can issue; barrier release, new limits: all; a launch: the warp's).
-  // issue_sleep_until_ is their minimum: the SM does not call issue() before it.
-  uint64_t issue_sleep_until_ = 0;
-  SmStats stats_;
-  SmOccupancy occ_;
   std::vector<uint32_t> sched_resident_;  // resident warps per scheduler (occ_'s maximum)
   std::vector<uint64_t> sched_sleep_until_;  // per scheduler; 0: asked in the next issue()
   // A scheduler with a warp that waits only for the busy LDST unit (ldst_waiter_) is also asked
-  // whenever the LDST unit is free at its turn; ldst_waiting_: any scheduler is. Waking every
-  // scheduler when the LDST unit frees asked many that had no memory instruction ready, and all
-  // but the first to issue one again found the LDST unit busy.
+  // whenever the LDST unit is free at its turn; ldst_waiting_ (at the front): any scheduler is.
+  // Waking every scheduler when the LDST unit frees asked many that had no memory instruction
+  // ready, and all but the first to issue one again found the LDST unit busy.
   std::vector<uint8_t> ldst_waiter_;
-  bool ldst_waiting_ = false;
 
   // core.ldst_queue: memory instructions issued while the LDST unit was busy, oldest first (a ring
   // of ldst_queue_cap_ entries whose request vectors are reused). The unit takes the oldest in the

@@ -35,8 +35,8 @@ uint64_t Sm::fetch_wake(uint64_t now, uint64_t at) const {
   // i-buffer from its fetch_at on.
   if (!fetch_ibuffer_) return at;
   if (fetch_slot_ != kNoFetch) return now;
-  for (const Warp& w : warps_)
-    if (w.state == Warp::State::kResident && !w.ibuf_valid) at = std::min(at, w.fetch_at);
+  for (uint32_t s = 0; s < issue_.size(); ++s)
+    if (issue_[s].state == WarpIssueState::State::kResident && !issue_[s].ibuf_valid) at = std::min(at, warps_[s].fetch_at);
   return at;
 }
 

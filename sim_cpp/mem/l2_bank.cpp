@@ -13,7 +13,7 @@ L2Bank::L2Bank(const MemParams& p, const AddressMap& map, FunctionalMemory& imag
       map_(map),
       image_(image),
       stats_(stats),
-      lines_(size_t{p.l2_sets} * p.l2_ways),
+      tags_(p.l2_sets, p.l2_ways),
       slots_(p.l2_read_slots),
       slot_need_(p.l2_read_slots, 0),
       slot_next_(p.l2_read_slots, kNil),
@@ -31,46 +31,25 @@ L2Bank::L2Bank(const MemParams& p, const AddressMap& map, FunctionalMemory& imag
   active_mshrs_.reserve(p.l2_mshrs);
 }
 
-L2Bank::Line* L2Bank::find(uint32_t set, Addr line_addr) {
-  Line* ways = &lines_[size_t{set} * p_.l2_ways];
-  for (uint32_t w = 0; w < p_.l2_ways; ++w)
-    if (ways[w].valid != 0 && ways[w].line_addr == line_addr) return &ways[w];
-  return nullptr;
-}
-
 bool L2Bank::holds(Addr line_addr, SectorMask* valid, SectorMask* dirty) const {
-  const Line* ways = &lines_[size_t{set_of(line_addr)} * p_.l2_ways];
-  for (uint32_t w = 0; w < p_.l2_ways; ++w) {
-    if (ways[w].valid != 0 && ways[w].line_addr == line_addr) {
-      if (valid) *valid = ways[w].valid;
-      if (dirty) *dirty = ways[w].dirty;
-      return true;
-    }
-  }
-  return false;
+  const size_t way = tags_.find(set_of(line_addr), line_addr);
+  if (way == L2TagArray::kNone) return false;
+  if (valid) *valid = tags_.valid(way);
+  if (dirty) *dirty = tags_.dirty(way);
+  return true;
 }
 
-L2Bank::Line& L2Bank::allocate(uint32_t set, Addr line_addr, uint64_t now) {
-  Line* ways = &lines_[size_t{set} * p_.l2_ways];
-  Line* victim = &ways[0];
-  for (uint32_t w = 0; w < p_.l2_ways; ++w) {
-    if (ways[w].valid == 0) {
-      victim = &ways[w];
-      break;
-    }
-    if (ways[w].lru < victim->lru) victim = &ways[w];
-  }
-  if (victim->valid != 0 && victim->dirty != 0) {
+size_t L2Bank::allocate(uint32_t set, Addr line_addr, uint64_t now) {
+  const size_t victim = tags_.victim(set);
+  if (tags_.valid(victim) != 0 && tags_.dirty(victim) != 0) {
     // Write-back of the dirty sectors. It queues behind the bank's other DRAM-bound requests
     // (same tag-stage delay, so the queue stays in time order).
     TimedDram& t = dram_out_.emplace_slot();
     t.ready = now + p_.l2_tag_latency;
-    t.req = DramRequest{map_.channel_line(victim->line_addr), victim->dirty, true, 0};
+    t.req = DramRequest{map_.channel_line(tags_.line(victim)), tags_.dirty(victim), true, 0};
   }
-  victim->line_addr = line_addr;
-  victim->valid = 0;
-  victim->dirty = 0;
-  return *victim;
+  tags_.assign(victim, line_addr);
+  return victim;
 }
 
 int32_t L2Bank::find_mshr(Addr line_addr) const {
@@ -88,19 +67,20 @@ bool L2Bank::accept(const ReqPacket& pk, uint64_t now, ReqTimes times) {
     image_.apply_write(r);
     const SectorMask ws = sectors_of_mask(r.byte_mask);
     if (ws == 0) return true;
-    Line* l = find(set, line_addr);
-    if (l == nullptr) l = &allocate(set, line_addr, now);
-    l->valid = static_cast<SectorMask>(l->valid | ws);
-    l->dirty = static_cast<SectorMask>(l->dirty | ws);
-    touch(*l);
+    size_t way = tags_.find(set, line_addr);
+    if (way == L2TagArray::kNone) way = allocate(set, line_addr, now);
+    tags_.add_valid(way, ws);
+    tags_.add_dirty(way, ws);
+    touch(way);
     return true;
   }
 
   // Read: check every resource first, so that a refusal changes nothing.
   if (free_slots_.empty()) return false;
-  Line* l = find(set, line_addr);
+  const size_t way = tags_.find(set, line_addr);
+  const bool held = way != L2TagArray::kNone;
   const SectorMask want = static_cast<SectorMask>(r.sectors & 0xF);
-  const SectorMask missing = static_cast<SectorMask>(want & ~(l ? l->valid : 0));
+  const SectorMask missing = static_cast<SectorMask>(want & ~(held ? tags_.valid(way) : 0));
   int32_t m = -1;
   SectorMask fetch = 0;
   if (missing != 0) {
@@ -108,7 +88,7 @@ bool L2Bank::accept(const ReqPacket& pk, uint64_t now, ReqTimes times) {
     if (m < 0 && free_mshrs_.empty()) return false;
     // l2.fetch: sector fetches the sectors the read misses; line fetches every sector of the
     // line that is not valid (GPGPU-Sim 3.x's line L2), so the fill leaves the whole line valid.
-    const SectorMask absent = p_.l2_fetch_line ? static_cast<SectorMask>(0xF & ~(l ? l->valid : 0)) : missing;
+    const SectorMask absent = p_.l2_fetch_line ? static_cast<SectorMask>(0xF & ~(held ? tags_.valid(way) : 0)) : missing;
     fetch = static_cast<SectorMask>(absent & ~(m >= 0 ? mshrs_[static_cast<uint32_t>(m)].pending : 0));
     if (fetch != 0 && dram_out_.size() >= p_.l2_dram_out) return false;
   }
@@ -137,7 +117,7 @@ bool L2Bank::accept(const ReqPacket& pk, uint64_t now, ReqTimes times) {
   }
 
   // Timing.
-  if (l) touch(*l);
+  if (held) touch(way);
   if (missing == 0) {
     if (stats_) ++stats_->l2_hits;
     hit_pipe_.push_back(Timed{now + p_.l2_hit_latency, slot});
@@ -172,32 +152,24 @@ bool L2Bank::accept(const ReqPacket& pk, uint64_t now, ReqTimes times) {
 
 void L2Bank::preload(Addr line_addr, SectorMask sectors) {
   const uint32_t set = set_of(line_addr);
-  Line* l = find(set, line_addr);
-  if (l == nullptr) {
-    Line* ways = &lines_[size_t{set} * p_.l2_ways];
-    l = &ways[0];
-    for (uint32_t w = 0; w < p_.l2_ways; ++w) {
-      if (ways[w].valid == 0) {
-        l = &ways[w];
-        break;
-      }
-      if (ways[w].lru < l->lru) l = &ways[w];
-    }
-    *l = Line{line_addr, 0, 0, 0};
+  size_t way = tags_.find(set, line_addr);
+  if (way == L2TagArray::kNone) {  // the victim without its write-back (untimed)
+    way = tags_.victim(set);
+    tags_.assign(way, line_addr);
   }
-  l->valid = static_cast<SectorMask>(l->valid | sectors);
-  l->dirty = static_cast<SectorMask>(l->dirty | sectors);
-  touch(*l);
+  tags_.add_valid(way, sectors);
+  tags_.add_dirty(way, sectors);
+  touch(way);
 }
 
 void L2Bank::fill(const DramRequest& d, uint64_t now) {
   if (d.write || d.tag >= mshrs_.size()) throw std::logic_error("L2Bank::fill: not a fetch");
   Mshr& e = mshrs_[d.tag];
   const uint32_t set = set_of(e.line_addr);
-  Line* l = find(set, e.line_addr);
-  if (l == nullptr) l = &allocate(set, e.line_addr, now);
-  l->valid = static_cast<SectorMask>(l->valid | d.sectors);
-  touch(*l);
+  size_t way = tags_.find(set, e.line_addr);
+  if (way == L2TagArray::kNone) way = allocate(set, e.line_addr, now);
+  tags_.add_valid(way, d.sectors);
+  touch(way);
 
   e.pending = static_cast<SectorMask>(e.pending & ~d.sectors);
   uint32_t prev = kNil;

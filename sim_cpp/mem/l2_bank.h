@@ -36,6 +36,7 @@
 
 #include "sim_cpp/mem/address_map.h"
 #include "sim_cpp/mem/functional_memory.h"
+#include "sim_cpp/mem/l2_tag_array.h"
 #include "sim_cpp/mem/line_table.h"
 #include "sim_cpp/mem/mem_packets.h"
 #include "sim_cpp/mem/mem_params.h"
@@ -84,12 +85,6 @@ class L2Bank {
   std::string describe() const;
 
  private:
-  struct Line {
-    Addr line_addr = 0;
-    uint64_t lru = 0;
-    SectorMask valid = 0;  // 0: the way is empty
-    SectorMask dirty = 0;
-  };
   struct Mshr {
     Addr line_addr = 0;
     SectorMask pending = 0;  // sectors requested from DRAM, not yet back
@@ -107,10 +102,11 @@ class L2Bank {
   };
   static constexpr uint32_t kNil = 0xFFFFFFFFu;
 
-  Line* find(uint32_t set, Addr line_addr);
-  Line& allocate(uint32_t set, Addr line_addr, uint64_t now);  // victim (LRU) + write-back
+  // A way of `set` for `line_addr`: the victim (L2TagArray::victim), whose dirty sectors leave
+  // as a write-back, emptied.
+  size_t allocate(uint32_t set, Addr line_addr, uint64_t now);
   int32_t find_mshr(Addr line_addr) const;
-  void touch(Line& l) { l.lru = ++lru_clock_; }
+  void touch(size_t way) { tags_.set_stamp(way, ++lru_clock_); }
   uint32_t set_of(Addr line_addr) const { return static_cast<uint32_t>(map_.local_line(line_addr) % p_.l2_sets); }
 
   MemParams p_;
@@ -118,7 +114,7 @@ class L2Bank {
   FunctionalMemory& image_;
   MemorySystemStats* stats_;
 
-  std::vector<Line> lines_;  // set-major
+  L2TagArray tags_;
   uint64_t lru_clock_ = 0;
 
   std::vector<RespPacket> slots_;     // one per read held by the bank

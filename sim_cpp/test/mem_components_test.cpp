@@ -15,6 +15,7 @@
 #include "sim_cpp/mem/dram_channel.h"
 #include "sim_cpp/mem/functional_memory.h"
 #include "sim_cpp/mem/l2_bank.h"
+#include "sim_cpp/mem/l2_tag_array.h"
 #include "sim_cpp/mem/line_table.h"
 #include "sim_cpp/mem/mem_params.h"
 #include "sim_cpp/mem/noc.h"
@@ -686,6 +687,70 @@ struct BankRig {
     for (uint32_t i = 0; i < n; ++i) step();
   }
 };
+
+// ---------------------------------------------------------------------------------------------
+// L2TagArray: the same lookups and victims as one array of ways (address, stamp, masks), which
+// L2Bank kept before the seventeenth round (docs/performance.md), over random operations on a
+// small array with repeated addresses (so hits, empty ways, invalid matches and LRU ties occur).
+
+TEST(L2TagArray, MatchesOneArrayOfWaysOverRandomOperations) {
+  struct Way {
+    Addr line = 0;
+    uint64_t stamp = 0;
+    SectorMask valid = 0, dirty = 0;
+  };
+  constexpr uint32_t kSets = 3, kWays = 5;
+  L2TagArray tags(kSets, kWays);
+  std::vector<Way> ref(kSets * kWays);
+  const auto ref_find = [&](uint32_t set, Addr line) {
+    for (size_t i = size_t{set} * kWays; i < size_t{set + 1} * kWays; ++i)
+      if (ref[i].valid != 0 && ref[i].line == line) return i;
+    return L2TagArray::kNone;
+  };
+  const auto ref_victim = [&](uint32_t set) {
+    size_t v = size_t{set} * kWays;
+    for (size_t i = v; i < size_t{set + 1} * kWays; ++i) {
+      if (ref[i].valid == 0) return i;
+      if (ref[i].stamp < ref[v].stamp) v = i;
+    }
+    return v;
+  };
+  std::mt19937 rng(7);
+  uint64_t clock = 0;
+  uint32_t hits = 0, victims_used = 0;
+  for (int op = 0; op < 20000; ++op) {
+    const auto set = static_cast<uint32_t>(rng() % kSets);
+    const Addr line = Addr{rng() % 9} * kLineBytes;  // 9 lines over 5 ways: evictions
+    ASSERT_EQ(tags.find(set, line), ref_find(set, line)) << op;
+    ASSERT_EQ(tags.victim(set), ref_victim(set)) << op;
+    size_t way = tags.find(set, line);
+    hits += way != L2TagArray::kNone;
+    if (way == L2TagArray::kNone) {
+      way = tags.victim(set);
+      ++victims_used;
+      tags.assign(way, line);
+      ref[way].line = line, ref[way].valid = ref[way].dirty = 0;
+    }
+    const auto s = static_cast<SectorMask>(rng() % 16);  // 0 sometimes: a held line still invalid
+    tags.add_valid(way, s);
+    ref[way].valid = static_cast<SectorMask>(ref[way].valid | s);
+    if (rng() % 2) {
+      tags.add_dirty(way, s);
+      ref[way].dirty = static_cast<SectorMask>(ref[way].dirty | s);
+    }
+    const uint64_t stamp = rng() % 4 ? ++clock : clock;  // ties now and then
+    tags.set_stamp(way, stamp);
+    ref[way].stamp = stamp;
+    for (size_t i = 0; i < ref.size(); ++i) {
+      ASSERT_EQ(tags.line(i), ref[i].line);
+      ASSERT_EQ(tags.valid(i), ref[i].valid);
+      ASSERT_EQ(tags.dirty(i), ref[i].dirty);
+      ASSERT_EQ(tags.stamp(i), ref[i].stamp);
+    }
+  }
+  EXPECT_GT(hits, 1000u);
+  EXPECT_GT(victims_used, 1000u);
+}
 
 TEST(L2Bank, WriteAllocatesWithoutFetchAndAReadOfItsSectorsHits) {
   BankRig r(gtx480_params());

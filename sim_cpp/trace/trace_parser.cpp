@@ -511,6 +511,7 @@ class KernelParser {
     prefixed_ = first.prefixed_;
     fast_lines_ = first.fast_lines_;
     total_threads_ = first.total_threads_;
+    reserve_for_grid_ = false;  // a part reads a share of the grid's blocks: join_part reserves
   }
 
   // Appends the next part's instructions; false when the sequential reading could differ (run_parts).
@@ -728,6 +729,27 @@ class KernelParser {
     cta_ = cta_index(d.x, d.y, d.z);
     if (!tbs_.emplace(cta_, 0).second) in_.fail("thread block " + tb_str(cta_) + " appears twice");
     tb_named_ = true;
+    if (reserve_for_grid_) reserve_for_grid();
+  }
+
+  // Capacity only, no value: the kernel's arrays grow by doubling, and a trace's are large (the
+  // 352-CTA elementwise benchmark's addresses are 17 MB), so each doubling copied the whole array
+  // read so far, through the host caches (memcpy from classify: a sixth of the run's simulated
+  // L2 misses; docs/performance.md, seventeenth round). At each thread block after the first, an
+  // array whose capacity is short of what the blocks read so far predict for the whole grid is
+  // reserved for that prediction and 1/8 more, and at least doubled (so never more copying than
+  // doubling): a trace whose blocks are alike grows once, after its first block.
+  void reserve_for_grid() {
+    const uint64_t done = tbs_.size() - 1;  // thread blocks read before this one
+    if (done == 0 || done >= k_.ctas) return;
+    const auto grow = [&](auto& v) {
+      const uint64_t want = uint64_t{v.size()} * k_.ctas / done;
+      if (v.capacity() < want) v.reserve(std::max<uint64_t>(want + want / 8, 2 * uint64_t{v.capacity()}));
+    };
+    grow(k_.insts);
+    grow(k_.addrs);
+    grow(k_.regs);
+    grow(keys_);
   }
 
   // Version-6 thread blocks name their Hopper thread block cluster after the 'thread block'
@@ -1157,6 +1179,7 @@ class KernelParser {
   std::unordered_map<std::string, uint64_t> seen_keys_;  // header key -> line
   bool prefixed_ = false;
   bool fast_lines_ = false;  // instruction lines may go the fast way (fast_instruction)
+  bool reserve_for_grid_ = true;  // reserve_for_grid() at each thread block
   uint64_t total_threads_ = 0;
 
   std::vector<uint32_t> keys_;                  // per instruction: cta * warps_per_cta + warp
