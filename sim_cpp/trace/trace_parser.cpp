@@ -2,6 +2,7 @@
 #include "sim_cpp/trace/trace_parser.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <bit>
 #include <charconv>
 #include <cstring>
@@ -738,12 +739,18 @@ class KernelParser {
   // L2 misses; docs/performance.md, seventeenth round). At each thread block after the first, an
   // array whose capacity is short of what the blocks read so far predict for the whole grid is
   // reserved for that prediction and 1/8 more, and at least doubled (so never more copying than
-  // doubling): a trace whose blocks are alike grows once, after its first block.
+  // doubling): a trace whose blocks are alike grows once, after its first block. The prediction
+  // is capped at kReserveAheadBytes beyond what is read: the header's grid (up to 2^32 warps) may
+  // promise far more blocks than the file holds, which only finish_stream finds, and a reservation
+  // for them would fail as an allocation instead of as that error.
   void reserve_for_grid() {
+    static constexpr uint64_t kReserveAheadBytes = uint64_t{1} << 28;
     const uint64_t done = tbs_.size() - 1;  // thread blocks read before this one
     if (done == 0 || done >= k_.ctas) return;
     const auto grow = [&](auto& v) {
-      const uint64_t want = uint64_t{v.size()} * k_.ctas / done;
+      const uint64_t size = v.size();
+      if (size > UINT64_MAX / k_.ctas) return;
+      const uint64_t want = std::min(size * k_.ctas / done, size + kReserveAheadBytes / sizeof(v[0]));
       if (v.capacity() < want) v.reserve(std::max<uint64_t>(want + want / 8, 2 * uint64_t{v.capacity()}));
     };
     grow(k_.insts);

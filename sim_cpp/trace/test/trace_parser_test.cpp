@@ -673,6 +673,11 @@ TEST(TraceParserErrors, Structure) {
        "declares 2 instructions but has 1"},
       {"ends inside block", kHeader + "#BEGIN_TB\nthread block = 0,0,0\n", "$", "ends inside a thread block"},
       {"missing block", grid2 + tb("0,0,0", {{kExit}}), "$", "the trace has 1 of the grid's 2 thread blocks (first missing: (1,0,0))"},
+      // The parser reserves its arrays for the grid the blocks read so far predict: a header's grid
+      // far larger than the file (here 2^31 - 1 blocks) must still end in this error, not an allocation's.
+      {"missing blocks of a huge grid", replace(kHeader, "(1,1,1)", "(2147483647,1,1)") + tb("0,0,0", {{kExit}}) +
+                                            tb("1,0,0", {{kExit}}) + tb("2,0,0", {{kExit}}),
+       "$", "the trace has 3 of the grid's 2147483647 thread blocks (first missing: (3,0,0))"},
       {"missing warp", two_warps + tb("0,0,0", {{kExit}}), "$", "thread block (0,0,0) has no trace of warp 1"},
   });
 }
