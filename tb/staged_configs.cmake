@@ -12,7 +12,8 @@
 #                                      none of them is in make test's build), the Makefile's
 #                                      STAGED_<NAME>=ON and `make lockstep-staged-<name>`
 #   model Vl1d_top_<stem>             (sim_cpp/verilated/verilated_l1.cmake), with the option
-#   rtl.lint.staged_<name>            its l1d_top lints clean (always; seconds)
+#   rtl.lint.staged_<name>            its l1d_top lints clean (always; seconds; label slow for the
+#                                      names of L1D_TOP_STAGED_LINT_SLOW below)
 #   l1.lockstep_staged_<name>         with the option: the six make run workloads x <policies> at
 #                                      test scale in lockstep (each counter of <counters>, space
 #                                      separated, positive in some run), then the same points
@@ -41,7 +42,8 @@ set(L1D_TOP_STAGED_CONFIGS
 
 # The staged configurations whose rtl.lint.staged_<name> is in make test-slow (label slow), not make
 # test: those added once make test reached its 900 s budget (2026-11-29, /tmp/cc9: 902 s), each lint
-# costing about 2 CPU-s (dcgen and verilator --lint-only of its l1d_top).
+# costing about 3 CPU-s (dcgen and verilator --lint-only of its l1d_top: the seven staged lints took
+# 22.2 CPU-s together at a load of 16, 2026-11-29).
 set(L1D_TOP_STAGED_LINT_SLOW sector_onmiss_merge)
 
 # staged_config(<line> <prefix>): the fields of one line of L1D_TOP_STAGED_CONFIGS as
