@@ -977,8 +977,8 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   // a configuration: gen/blocks/block.h rtl_written_state; the loader allows it only with sector true and
   // write_through). mshr_merge sector needs sector true (the loader refuses it without).
   // The staged l1d_top runs sector mode generated for it (contract 16.5, "Sector mode"), with on_fill
-  // and merging stall or sector, or on_miss and merging stall (below), and no write allocation (its
-  // written bits are the single-cycle array's).
+  // or on_miss and merging stall or sector (below), and no write allocation (its written bits are the
+  // single-cycle array's).
   if (c.write_allocate != WriteAllocate::kNone && c.pipeline == L1Pipeline::kStaged)
     return "l1.write_allocate: " + to_string(c.write_allocate) + " with l1.pipeline: staged";
   // carveout adaptive: the single-cycle l1d_top's cfg_set_bits_i over arrays of the largest L1's sets
@@ -988,11 +988,8 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   // on_miss and block: the single-cycle l1d_top's cfg_alloc_i and cfg_merge_i, without dirty state (it
   // queues no write-back of a reserved victim or of a widening read's copies; contract 13.1, 13.3).
   // The staged l1d_top runs on_miss generated for it (contract 16.5, "Allocation on miss"), as a line
-  // cache and in sector mode with merging stall ("In sector mode"); the staged generator refuses it
-  // with sector merging (block in sector mode is refused below).
-  if (c.allocation != AllocationPolicy::kOnFill && c.pipeline == L1Pipeline::kStaged && c.sector &&
-      c.mshr_merge == MshrMerge::kSector)
-    return "l1.allocation: " + to_string(c.allocation) + " with l1.pipeline: staged and l1.mshr_merge: sector";
+  // cache and in sector mode with merging stall ("In sector mode") or sector ("With merging by
+  // sector"); block in sector mode is refused below.
   if (c.allocation != AllocationPolicy::kOnFill && c.write_policy == WritePolicy::kWriteBack)
     return "l1.allocation: " + to_string(c.allocation) + " with l1.write_policy: write_back";
   // The staged l1d_top runs block generated for it (contract 16.5, "Merging by line"), as a line cache

@@ -1251,13 +1251,14 @@ constexpr uint64_t kStagedSectorRequests = 4'000;
 
 // Each run of `runs` in lockstep with golden, a kernel end every 3,000 cycles, the seeds counting up
 // from `seed`, each under a trace naming `label` and the run; `tally` sees each run's result (the
-// counters a test requires over all its runs).
+// counters a test requires over all its runs), `watch` (if set) golden after every cycle.
 template <class F>
-void lockstep_staged_sector(const std::vector<StagedSectorRun>& runs, const char* label, uint64_t seed, F tally) {
+void lockstep_staged_sector(const std::vector<StagedSectorRun>& runs, const char* label, uint64_t seed, F tally,
+                            const std::function<void(const l1d::golden::L1&)>& watch = {}) {
   for (const StagedSectorRun& r : runs) {
     SCOPED_TRACE(fmt::format("{} policy {} stream {} seed {}", label, r.policy, r.stream, seed));
     const auto run = lockstep(r.cfg, {.stream = r.stream, .seed = seed++, .requests = kStagedSectorRequests,
-                                     .kernel_cycles = 3'000});
+                                     .kernel_cycles = 3'000, .watch = watch});
     expect_clean(run, kStagedSectorRequests);
     tally(run);
   }
@@ -1360,6 +1361,41 @@ TEST(L1dTopStagedSectorOnMiss, LockstepEveryPolicy) {
   EXPECT_GT(sector_misses, 0U);
   EXPECT_GT(pending_hits, 0U);
   EXPECT_GT(line_alloc, 0U);
+}
+
+// Sector mode with allocation on_miss and merging by sector on the staged pipe (contract 16.5,
+// "Allocation on miss", "With merging by sector"): tb/block_configs/gtx480_staged_sector_onmiss_merge.yaml's
+// model (-DL1D_TOP_STAGED_SECTOR_ONMISS_MERGE=ON, make lockstep-staged-sector_onmiss_merge; skipped
+// without it, as in make test's build). Every policy it serves in sector mode x "mixed" and "burst", a
+// kernel end every 3,000 cycles, in lockstep with golden: over all runs some load must widen an entry
+// that reserved its line (which reserves the widened slots at M2), some must merge into a reserved
+// entry without widening it, and some must miss a sector. The staged golden model decides at most one
+// operation a cycle (at M2), so a cycle in which both widening_reads and pending_hits rise is one
+// widening merge into a reserved entry (golden sector_merge: pending_hits counts a merge into an entry
+// that reserved).
+TEST(L1dTopStagedSectorOnMissMerge, LockstepEveryPolicy) {
+  const std::vector<StagedSectorRun> runs = staged_sector_runs("gtx480_staged_sector_onmiss_merge.yaml");
+  if (runs.empty())
+    GTEST_SKIP() << "no gtx480_staged_sector_onmiss_merge model in this build (-DL1D_TOP_STAGED_SECTOR_ONMISS_MERGE=ON)";
+  uint64_t sector_misses = 0, pending_hits = 0, widening = 0, reserved_widenings = 0;
+  L1Counters last{};
+  const auto watch = [&](const l1d::golden::L1& golden) {
+    const L1Counters& c = golden.counters();
+    if (c.cycles < last.cycles) last = {};  // a new run
+    reserved_widenings += c.widening_reads > last.widening_reads && c.pending_hits > last.pending_hits;
+    last = c;
+  };
+  lockstep_staged_sector(runs, "staged sector on_miss merge", 1'400, [&](const auto& run) {
+      sector_misses += run.counters.sector_misses;
+      pending_hits += run.counters.pending_hits;
+      widening += run.counters.widening_reads;
+  }, watch);
+  std::cout << fmt::format("[ coverage ] staged sector on_miss merge: {} runs, {} sector misses, {} pending hits, "
+                           "{} widening reads, {} of them into a reserved entry\n",
+                           runs.size(), sector_misses, pending_hits, widening, reserved_widenings);
+  EXPECT_GT(sector_misses, 0U);
+  EXPECT_GT(reserved_widenings, 0U);
+  EXPECT_GT(pending_hits, reserved_widenings);  // merges into reserved entries that did not widen them
 }
 
 // gtx1080-jips's whole L1 on the staged pipe (contract 16.5, "Merging by sector", "The direct path"):

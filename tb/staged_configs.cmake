@@ -12,7 +12,8 @@
 #                                      none of them is in make test's build), the Makefile's
 #                                      STAGED_<NAME>=ON and `make lockstep-staged-<name>`
 #   model Vl1d_top_<stem>             (sim_cpp/verilated/verilated_l1.cmake), with the option
-#   rtl.lint.staged_<name>            its l1d_top lints clean (always; seconds)
+#   rtl.lint.staged_<name>            its l1d_top lints clean (always; seconds; label slow for the
+#                                      names of L1D_TOP_STAGED_LINT_SLOW below)
 #   l1.lockstep_staged_<name>         with the option: the six make run workloads x <policies> at
 #                                      test scale in lockstep (each counter of <counters>, space
 #                                      separated, positive in some run), then the same points
@@ -28,6 +29,9 @@ set(L1D_TOP_STAGED_CONFIGS
     "sector|gtx480 in sector mode (gtx1080.yaml's L1 options)|baseline,agcb,two-level,pcal,pcal-bto|l1.sector_misses l1.partial_hits|"
     # sector mode with allocation on_miss (qv100-accelsim's reserved lines; merging stall), contract 16.5
     "sector_onmiss|gtx480 in sector mode with allocation on_miss (merging stall)|baseline,agcb,two-level,pcal,pcal-bto|l1.sector_misses l1.pending_hits|slow"
+    # ... and merging by sector (qv100-accelsim's pair: a widening of a reserved entry reserves its
+    # sectors' slots at M2), contract 16.5 "With merging by sector"
+    "sector_onmiss_merge|gtx480 in sector mode with allocation on_miss and merging by sector|baseline,agcb,two-level,pcal,pcal-bto|l1.sector_misses l1.pending_hits l1.widening_reads|slow"
     "onmiss|gtx480-gpgpusim's L1 with allocation on_miss (merging stall)|baseline,dycache,agcb,two-level,pcal,pcal-bto|l1.pending_hits|"
     "block|gtx480-gpgpusim's L1 with on_miss and mshr_merge block|baseline,dycache,agcb,two-level,pcal,pcal-bto,elastic32,elastic64|l1.widening_reads|"
     "gpgpusim|gtx480-gpgpusim's whole L1, bypass_path direct included|baseline,dycache,agcb,two-level,pcal,pcal-bto,elastic32,elastic64|ldst.direct_loads|slow"
@@ -35,6 +39,12 @@ set(L1D_TOP_STAGED_CONFIGS
     # path; the policies its LRU model serves in sector mode (G 128)
     "jips|gtx1080-jips's whole L1 (sector, merging by sector, bypass_path direct)|baseline,agcb,two-level,pcal,pcal-bto|l1.sector_misses l1.widening_reads ldst.direct_loads|slow|gtx1080_staged_jips"
 )
+
+# The staged configurations whose rtl.lint.staged_<name> is in make test-slow (label slow), not make
+# test: those added once make test reached its 900 s budget (2026-11-29, /tmp/cc9: 902 s), each lint
+# costing about 3 CPU-s (dcgen and verilator --lint-only of its l1d_top: the seven staged lints took
+# 22.2 CPU-s together at a load of 16, 2026-11-29).
+set(L1D_TOP_STAGED_LINT_SLOW sector_onmiss_merge)
 
 # staged_config(<line> <prefix>): the fields of one line of L1D_TOP_STAGED_CONFIGS as
 # <prefix>_NAME, _UPPER (the name in capitals, as in the option), _WHAT, _POLICIES, _POSITIVE (a

@@ -77,8 +77,8 @@ TEST(FidelityFields, DefaultsAreTheRealisticL1TheRtlImplements) {
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "");
   sector.allocation = AllocationPolicy::kOnMiss;  // built: generated for on_miss in sector mode (16.5)
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "");
-  sector.mshr_merge = MshrMerge::kSector;  // the staged pipe's on_miss in sector mode merges stall only
-  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.allocation: on_miss with l1.pipeline: staged and l1.mshr_merge: sector");
+  sector.mshr_merge = MshrMerge::kSector;  // built: generated for on_miss with sector merging (16.5)
+  EXPECT_EQ(rtl_unsupported_l1_option(sector), "");
   sector.allocation = AllocationPolicy::kOnFill;  // built: generated for sector merging (contract 16.5)
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "");
   sector.mshr_merge = MshrMerge::kBlock;  // merging by line in sector mode: single-cycle only
@@ -88,6 +88,15 @@ TEST(FidelityFields, DefaultsAreTheRealisticL1TheRtlImplements) {
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.write_allocate: lazy_fetch_on_read with l1.pipeline: staged");
   sector.pipeline = L1Pipeline::kSingleCycle;
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "");  // built (contract 14, "Write allocation")
+  // qv100-accelsim on the staged pipe: its sector mode with on_miss and sector merging is built (16.5,
+  // "With merging by sector"); its write allocation, then its carveout, are what is still refused.
+  L1Config qv = load_preset("qv100-accelsim").l1;
+  qv.pipeline = L1Pipeline::kStaged;
+  EXPECT_EQ(rtl_unsupported_l1_option(qv), "l1.write_allocate: lazy_fetch_on_read with l1.pipeline: staged");
+  qv.write_allocate = WriteAllocate::kNone;
+  EXPECT_EQ(rtl_unsupported_l1_option(qv), "l1.carveout: adaptive with l1.pipeline: staged");
+  qv.carveout = Carveout::kFixed;
+  EXPECT_EQ(rtl_unsupported_l1_option(qv), "");
 }
 
 TEST(FidelityFields, EveryValueReadsBack) {

@@ -47,9 +47,6 @@ const std::vector<std::string>& option_counter_names() {
 }
 
 Module Top::build() {
-  if (staged_onmiss_ && staged_smerge_)
-    throw l1d::ConfigError("l1d_top: l1.allocation on_miss with l1.mshr_merge sector runs on l1.pipeline single_cycle "
-                           "only (contract 14, 16.5)");
   if (staged_ && adaptive_)
     throw l1d::ConfigError("l1d_top: l1.carveout adaptive runs on l1.pipeline single_cycle only (contract 15)");
   if (staged_ && lazy_gen_)

@@ -268,7 +268,7 @@ void Top::s1_actor(Block& f, const Inc& inc) {
             w.assign(mshr_widen, bit(true));
             inc(w, "mem_reads", lit(1, 1));
             inc(w, "widening_reads", lit(1, 1));
-            if (!staged_) {
+            if (res_widen_gen()) {  // staged: at M2, as a held-way reservation (contract 16.5)
               w.comment("Sector merging into a reserved entry: the widening's slots are reserved in its way, the");
               w.comment("way holding the line (s1_reserve with res_held: row_writes), an on_hit there (contract 14).");
               w.if_(sector_merge_ & p_merge_res, [&](Block& r) {

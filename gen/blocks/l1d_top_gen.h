@@ -266,6 +266,10 @@ class Top {
   // widenings placed (widen_place_i) and marked with the entry's bypass; cfg_merge_i 2 turns it on.
   bool staged_smerge_ = false;
   bool merge_gen() const { return !staged_ || staged_block_; }
+  // A sector-merging widening of a reserved entry reserves its widened slots (contract 14, 16.5
+  // "Allocation on miss", "With merging by sector"): the single-cycle l1d_top always, the staged one
+  // when generated for on_miss, sector mode and sector merging together.
+  bool res_widen_gen() const { return !staged_ || (res_sector_gen() && staged_smerge_); }
   Expr m2_core_common_eq_;  // staged on_miss: M2's corrected common-tag compares of its core request
   // l1.mshr_merge block or sector (cfg_merge_i != 0; 0 in the staged pipe): the merge entry's missing
   // sectors and filled bit, S1 widens it (decision and actor flag), the response's sectors, the fills.

@@ -149,8 +149,9 @@ void Top::ports() {
     m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
       v.comment(staged_options_text());
       v.comment("The other options' inputs must be 0.");
-      if (staged_smerge_) {  // generated for sector merging (sector mode, on_fill): cfg_merge_i 0-2, cfg_sector_i
-        v.assert_clocked("TopStagedOnFillStall_A", !cfg_alloc);
+      if (staged_smerge_) {  // generated for sector merging (sector mode): cfg_merge_i 0-2, cfg_sector_i
+        // With on_miss generated too (res_widen_gen) cfg_alloc_i is free: every option input is.
+        if (!staged_onmiss_) v.assert_clocked("TopStagedOnFillStall_A", !cfg_alloc);
         v.comment("Sector mode runs G = 128 (fixed128); mshr_merge sector needs sector mode (contract 14);");
         v.comment("cfg_merge_i 3 means nothing.");
         v.assert_clocked("TopSectorScope_A", (!cfg_sector).lor(cfg_gran.eq(lit(2, 0))));

@@ -61,7 +61,8 @@ void Top::staged_assertions() {
 // in the verification region from M2's decisions ({live, set, slots of the row} written at the
 // reservation's edge, cleared at its fill's), checked against the reserved bits M2 reads
 // (l1d_line_state's flops, forwarded into M2) and against the fill's reserved slots (the MSHR's
-// reserve record read at M1).
+// reserve record read at M1). Generated for sector merging too (res_widen_gen), a widening of a
+// reserved entry adds its slots to that entry's reservation at its edge.
 void Top::staged_onmiss_assertions() {
   const unsigned rw = ways_ * kSlots;
   m.verification("Assertions of the staged pipe's reservations (allocation on_miss); not synthesized.",
@@ -69,19 +70,26 @@ void Top::staged_onmiss_assertions() {
     Expr live = v.logic("sva_res_live_q", mshrs_);
     Expr set = v.logic("sva_res_set_q", mshrs_ * set_idx_bits_);
     Expr slots = v.logic("sva_res_slots_q", mshrs_ * rw);
+    // A new entry's reservation (s1_reserve alone, unless a widening's reservation can raise it too).
+    const Expr opens = res_widen_gen() ? s1_reserve & mshr_alloc : s1_reserve;
     v.always_ff({{live, zeros()}}, [&](Block& b) {
       b.for_("e", 0, Expr(mshrs_), [&](Block& be, const Expr& e) {
-        be.if_(s1_reserve.land(p_free_entry.eq(cast(mshr_bits_, e))), [&](Block& t) { t.assign(live[e], bit(true)); })
+        be.if_(opens.land(p_free_entry.eq(cast(mshr_bits_, e))), [&](Block& t) { t.assign(live[e], bit(true)); })
             .else_if(res_fill.land(m2_entry_q.eq(cast(mshr_bits_, e))), [&](Block& t) { t.assign(live[e], bit(false)); });
       });
     });
     v.always_ff_noreset([&](Block& b) {
       b.for_("e", 0, Expr(mshrs_), [&](Block& be, const Expr& e) {
-        be.if_(s1_reserve.land(p_free_entry.eq(cast(mshr_bits_, e))), [&](Block& t) {
+        IfChain c = be.if_(opens.land(p_free_entry.eq(cast(mshr_bits_, e))), [&](Block& t) {
           t.assign(set.part(e * set_idx_bits_, set_idx_bits_), rd_set);
           // Sector mode's reservation takes the missing slots only (s1_res_run, res_sector_gen).
           t.assign(slots.part(e * rw, rw), ref(res_sector_gen() ? "s1_res_run" : "place_run"));
         });
+        if (res_widen_gen()) {  // the merge entry's reservation grows by the widened slots (its set, way)
+          c.else_if((s1_reserve & mshr_widen).land(p_merge_entry.eq(cast(mshr_bits_, e))), [&](Block& t) {
+            t.assign(slots.part(e * rw, rw), slots.part(e * rw, rw) | ref("s1_res_run"));
+          });
+        }
       });
     });
     v.comment("The reserved slots of the row M2 reads are exactly those of the live reservations of its set,");
