@@ -14,8 +14,9 @@
 #                                for the others the netlist alone (target Y<module>_<config>_netlist)
 # listed in the generated header <module>_models.h (see tb/testbench.h). Its GoogleTest cases are
 # registered as tb.<Suite>.<Test><tb::<module>::<config>> (typed tests) and tb.<Suite>.<Test>.
-# USES names the blocks <module> instantiates, so that a change to them rebuilds it (the tools
-# themselves read the whole RTL directory of the configuration, packages first). CONFIGS limits
+# USES names the blocks <module> instantiates, so that a change to them rebuilds it (Verilator
+# finds them in the configuration's RTL directory, -y; Yosys reads the packages and the files the
+# module reaches, scripts/rtl_digest.py --files). CONFIGS limits
 # the testbench to some configurations (names, e.g. gtx480 qv100; default: all, always with the
 # default one), for a block too large to synthesize and verilate at every size. EXTRA_CONFIGS adds
 # configurations (YAML files, e.g. tb/block_configs/*.yaml) that only this block runs on, for a
@@ -206,21 +207,38 @@ target_compile_definitions(tb_main PRIVATE TB_WAVES_DIR="${CMAKE_BINARY_DIR}/wav
 target_compile_options(tb_main PRIVATE ${PROJECT_WARNINGS} ${TEST_CODE_OPT})
 target_link_libraries(tb_main PUBLIC verilator_runtime GTest::gtest)
 
+# The testbenches' code level: TEST_CODE_OPT (-O0, CMakeLists.txt), but -O1 (TEST_RUN_OPT) for the
+# blocks whose testbenches' own loops run long in make test (stimulus, golden comparison, lockstep
+# drivers: each took 5-40 test-s of /tmp/cc9's make test, 2026-11-29, where every other testbench
+# took under 3.5). _tb_opt(<module> <var>) sets <var> to the level of <module>'s testbench.
+set(RTL_TB_RUN_O1 l1d_top l1d_agelru_ages l1d_chunk_match l1d_core_match)
+function(_tb_opt module var)
+  if(module IN_LIST RTL_TB_RUN_O1)
+    set(${var} ${TEST_RUN_OPT} PARENT_SCOPE)
+  else()
+    set(${var} ${TEST_CODE_OPT} PARENT_SCOPE)
+  endif()
+endfunction()
+
 # The testbenches' precompiled header: GoogleTest, fmt, the Verilator runtime and common/config.h
 # (tb/testbench.h) take 1.3-1.8 of a testbench's 3-8 CPU-s at -O1 (2026-11-27). It is built with
 # the testbenches' options and usage requirements: GCC uses it only when they match, and a
-# mismatch is a -Winvalid-pch error under -Werror. _tb_pch(<target>) makes a testbench reuse it.
-add_library(tb_pch OBJECT ${RTL_BUILD_DIR}/pch_host.cpp)
-target_compile_options(tb_pch PRIVATE ${PROJECT_WARNINGS} ${TEST_CODE_OPT})
-target_link_libraries(tb_pch PRIVATE tb_main golden common fmt::fmt GTest::gtest)
-target_precompile_headers(tb_pch PRIVATE <gtest/gtest.h> <fmt/format.h> <verilated.h> <algorithm> <array>
-                          <cstdint> <filesystem> <iostream> <memory> <random> <string> <vector>
-                          ${CMAKE_SOURCE_DIR}/common/config.h)
-if(RTL_TRACE)
-  target_precompile_headers(tb_pch PRIVATE <verilated_fst_c.h>)
-endif()
-function(_tb_pch target)
-  target_precompile_headers(${target} REUSE_FROM tb_pch)
+# mismatch is a -Winvalid-pch error under -Werror, so there is one per level (tb_pch-O0,
+# tb_pch-O1). _tb_pch(<target> <opt>) makes a testbench compiled at <opt> reuse its level's.
+function(_tb_pch target opt)
+  set(host tb_pch${opt})
+  if(NOT TARGET ${host})
+    add_library(${host} OBJECT ${RTL_BUILD_DIR}/pch_host.cpp)
+    target_compile_options(${host} PRIVATE ${PROJECT_WARNINGS} ${opt})
+    target_link_libraries(${host} PRIVATE tb_main golden common fmt::fmt GTest::gtest)
+    target_precompile_headers(${host} PRIVATE <gtest/gtest.h> <fmt/format.h> <verilated.h> <algorithm> <array>
+                              <cstdint> <filesystem> <iostream> <memory> <random> <string> <vector>
+                              ${CMAKE_SOURCE_DIR}/common/config.h)
+    if(RTL_TRACE)
+      target_precompile_headers(${host} PRIVATE <verilated_fst_c.h>)
+    endif()
+  endif()
+  target_precompile_headers(${target} REUSE_FROM ${host})
 endfunction()
 
 add_custom_target(tb_tests)  # builds every testbench executable
@@ -440,7 +458,7 @@ function(add_rtl_block module)
       add_custom_command(
         OUTPUT ${netlist}
         COMMAND ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh ${RTL_DIR_${name}} ${module} ${netlist}
-        DEPENDS ${sources} ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh
+        DEPENDS ${sources} ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh ${CMAKE_SOURCE_DIR}/scripts/rtl_digest.py
         COMMENT "Yosys: ${module} netlist for ${name}"
         VERBATIM)
     endif()
@@ -496,8 +514,9 @@ function(add_rtl_block module)
 
   add_executable(tb_${module} ${RTL_TB_DIR}/${module}_tb.cpp)
   target_include_directories(tb_${module} PRIVATE ${RTL_BUILD_DIR}/include)
-  target_compile_options(tb_${module} PRIVATE ${PROJECT_WARNINGS} ${TEST_CODE_OPT})
-  _tb_pch(tb_${module})
+  _tb_opt(${module} tb_opt)
+  target_compile_options(tb_${module} PRIVATE ${PROJECT_WARNINGS} ${tb_opt})
+  _tb_pch(tb_${module} ${tb_opt})
   target_link_libraries(tb_${module} PRIVATE tb_main ${models} golden common fmt::fmt GTest::gtest)
   if(slow_configs)
     # The typed tests of make test-slow's geometries (indices n_test_configs and up): label `slow`.
@@ -617,9 +636,10 @@ function(add_rtl_mutants module file)
   add_executable(${tb} ${RTL_TB_DIR}/${module}_tb.cpp)
   target_include_directories(${tb} BEFORE PRIVATE ${base}/include)
   target_include_directories(${tb} PRIVATE ${RTL_BUILD_DIR}/include)
-  target_compile_options(${tb} PRIVATE ${PROJECT_WARNINGS} ${TEST_CODE_OPT})
+  _tb_opt(${module} tb_opt)
+  target_compile_options(${tb} PRIVATE ${PROJECT_WARNINGS} ${tb_opt})
   target_link_libraries(${tb} PRIVATE tb_main ${prefix} golden common fmt::fmt GTest::gtest)
-  _tb_pch(${tb})
+  _tb_pch(${tb} ${tb_opt})
   if(M_SIM_L1)  # sim_cpp/verilated/verilated_l1.cmake
     if(M_SIM_CONFIG)  # add_verilated_l1_variant names the model's configuration RTL_DEFAULT_CONFIG
       set(RTL_DEFAULT_CONFIG ${M_SIM_CONFIG})
