@@ -150,8 +150,10 @@ set(RTL_BLOCKS_O0 l1d_chunk_match l1d_core_match l1d_match_combine l1d_tag_compa
 # CPU-s, the LRU one 37.6 -> 19.2; load ~15, 2026-11-28), but their runs get 5-20 % slower (the
 # staged lockstep 21.5 -> 25.9 CPU-s), a net make-test saving of about 20-30 CPU-s estimated at
 # load (docs/performance.md, "make test's build"), paid by every --l1 verilated|lockstep user while
-# issue 24 still asks the verilated L1 to be faster: so -O2 stays the default, and
-# -DL1D_TOP_MODEL_OPT=-O1 is there for a build that runs the models little.
+# issue 24 still asks the verilated L1 to be faster: so -O2 stays CMake's default. make build (the
+# Makefile's L1D_TOP_OPT, so make test and CI) takes -O1 since the ninth round (testbuild8,
+# 2026-11-29: make test's build had to shrink; docs/performance.md, ninth round); at -O1 too the
+# *__Slow.cpp files compile apart at -O0 (_rtl_model).
 set(L1D_TOP_MODEL_OPT -O2 CACHE STRING "compiler optimisation level of the verilated l1d_top models (-O0 to -O3)")
 if(NOT L1D_TOP_MODEL_OPT MATCHES "^-O[0-3]$")
   message(FATAL_ERROR "L1D_TOP_MODEL_OPT: '${L1D_TOP_MODEL_OPT}' is not allowed; use -O0, -O1, -O2 or -O3")
@@ -255,14 +257,14 @@ function(_rtl_model prefix)
     set(M_OPT -O2)
   endif()
   set(mdir ${RTL_BUILD_DIR}/verilated/${prefix})
-  # An l1d_top model above -O1 compiles Verilator's *__Slow.cpp files apart at -O0 (tb/verilate.sh
+  # An l1d_top model above -O0 compiles Verilator's *__Slow.cpp files apart at -O0 (tb/verilate.sh
   # --slow-apart): the constructor's resets, the initial and settle evaluation and the waves'
   # declarations and full dumps, which run once per model or waves file; 40 % of the l1d_top
   # models' C++. The evaluation keeps the model's level, so gpusim --l1 verilated|lockstep runs
   # the same code (docs/performance.md, "Where make test goes, fourth round").
   set(slow "")
   set(slow_arg "")
-  if(M_OPT MATCHES "^-O[23]$" AND prefix MATCHES "^Vl1d_top")
+  if(M_OPT MATCHES "^-O[123]$" AND prefix MATCHES "^Vl1d_top")
     set(slow ${mdir}/${prefix}__unity_slow.cpp)
     set(slow_arg --slow-apart)
   endif()
