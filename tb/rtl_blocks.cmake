@@ -210,10 +210,15 @@ target_compile_options(tb_main PRIVATE ${PROJECT_WARNINGS} ${TEST_CODE_OPT})
 target_link_libraries(tb_main PUBLIC verilator_runtime GTest::gtest)
 
 # The testbenches' code level: TEST_CODE_OPT (-O0, CMakeLists.txt), but -O1 (TEST_RUN_OPT) for the
-# blocks whose testbenches' own loops run long in make test (stimulus, golden comparison, lockstep
-# drivers: each took 5-40 test-s of /tmp/cc9's make test, 2026-11-29, where every other testbench
-# took under 3.5). _tb_opt(<module> <var>) sets <var> to the level of <module>'s testbench.
-set(RTL_TB_RUN_O1 l1d_top l1d_agelru_ages l1d_chunk_match l1d_core_match)
+# blocks whose testbenches run 1 test-s or more in make test (/tmp/cc9's idle log, 2026-11-29): their
+# own loops (stimulus, golden reference, lockstep drivers) run 1.4-3.4 times slower at -O0
+# (tb_l1d_top's L1dTopStaged.LockstepUnderBackpressure and L1dTop/0.LockstepCorners 10.0 -> 14.2
+# CPU-s, tb_l1d_agelru_ages' gtx1080 cases 2.7 -> 9.2; load ~17), more than the 1-2 CPU-s -O0
+# saves on their compile. The 29 others ran 0.0-0.9 test-s each (8.2 in all). _tb_opt(<module>
+# <var>) sets <var> to the level of <module>'s testbench (its mutants' and coverage builds' too).
+set(RTL_TB_RUN_O1 l1d_top l1d_agelru_ages l1d_chunk_match l1d_core_match l1d_repl_state l1d_tag_array
+    l1d_data_sram l1d_fill_place l1d_miss_queue l1d_mshr l1d_agcb_table l1d_gran_selector l1d_match_fix
+    l1d_two_level)
 function(_tb_opt module var)
   if(module IN_LIST RTL_TB_RUN_O1)
     set(${var} ${TEST_RUN_OPT} PARENT_SCOPE)
