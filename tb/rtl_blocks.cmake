@@ -209,43 +209,26 @@ target_compile_definitions(tb_main PRIVATE TB_WAVES_DIR="${CMAKE_BINARY_DIR}/wav
 target_compile_options(tb_main PRIVATE ${PROJECT_WARNINGS} ${TEST_CODE_OPT})
 target_link_libraries(tb_main PUBLIC verilator_runtime GTest::gtest)
 
-# The testbenches' code level: TEST_CODE_OPT (-O0, CMakeLists.txt), but -O1 (TEST_RUN_OPT) for the
-# blocks whose testbenches run 1 test-s or more in make test (/tmp/cc9's idle log, 2026-11-29): their
-# own loops (stimulus, golden reference, lockstep drivers) run 1.4-3.4 times slower at -O0
-# (tb_l1d_top's L1dTopStaged.LockstepUnderBackpressure and L1dTop/0.LockstepCorners 10.0 -> 14.2
-# CPU-s, tb_l1d_agelru_ages' gtx1080 cases 2.7 -> 9.2; load ~17), more than the 1-2 CPU-s -O0
-# saves on their compile. The 29 others ran 0.0-0.9 test-s each (8.2 in all). _tb_opt(<module>
-# <var>) sets <var> to the level of <module>'s testbench (its mutants' and coverage builds' too).
-set(RTL_TB_RUN_O1 l1d_top l1d_agelru_ages l1d_chunk_match l1d_core_match l1d_repl_state l1d_tag_array
-    l1d_data_sram l1d_fill_place l1d_miss_queue l1d_mshr l1d_agcb_table l1d_gran_selector l1d_match_fix
-    l1d_two_level)
-function(_tb_opt module var)
-  if(module IN_LIST RTL_TB_RUN_O1)
-    set(${var} ${TEST_RUN_OPT} PARENT_SCOPE)
-  else()
-    set(${var} ${TEST_CODE_OPT} PARENT_SCOPE)
-  endif()
-endfunction()
-
 # The testbenches' precompiled header: GoogleTest, fmt, the Verilator runtime and common/config.h
 # (tb/testbench.h) take 1.3-1.8 of a testbench's 3-8 CPU-s at -O1 (2026-11-27). It is built with
 # the testbenches' options and usage requirements: GCC uses it only when they match, and a
-# mismatch is a -Winvalid-pch error under -Werror, so there is one per level (tb_pch-O0,
-# tb_pch-O1). _tb_pch(<target> <opt>) makes a testbench compiled at <opt> reuse its level's.
-function(_tb_pch target opt)
-  set(host tb_pch${opt})
-  if(NOT TARGET ${host})
-    add_library(${host} OBJECT ${RTL_BUILD_DIR}/pch_host.cpp)
-    target_compile_options(${host} PRIVATE ${PROJECT_WARNINGS} ${opt})
-    target_link_libraries(${host} PRIVATE tb_main golden common fmt::fmt GTest::gtest)
-    target_precompile_headers(${host} PRIVATE <gtest/gtest.h> <fmt/format.h> <verilated.h> <algorithm> <array>
-                              <cstdint> <filesystem> <iostream> <memory> <random> <string> <vector>
-                              ${CMAKE_SOURCE_DIR}/common/config.h)
-    if(RTL_TRACE)
-      target_precompile_headers(${host} PRIVATE <verilated_fst_c.h>)
-    endif()
-  endif()
-  target_precompile_headers(${target} REUSE_FROM ${host})
+# mismatch is a -Winvalid-pch error under -Werror. _tb_pch(<target>) makes a testbench reuse it.
+# The testbenches compile at TEST_RUN_OPT (-O1), not the unit tests' -O0: with this header a small
+# testbench's compile saved only about 0.4 of its 3-5 CPU-s at -O0 (9 of them, 39.4 -> 36.0 CPU-s,
+# load ~17, 2026-11-29), less than a second header for the testbenches that must stay at -O1
+# (about 11 CPU-s), and their own loops run 1.4-3.4 times slower at -O0 (docs/performance.md,
+# ninth round).
+add_library(tb_pch OBJECT ${RTL_BUILD_DIR}/pch_host.cpp)
+target_compile_options(tb_pch PRIVATE ${PROJECT_WARNINGS} ${TEST_RUN_OPT})
+target_link_libraries(tb_pch PRIVATE tb_main golden common fmt::fmt GTest::gtest)
+target_precompile_headers(tb_pch PRIVATE <gtest/gtest.h> <fmt/format.h> <verilated.h> <algorithm> <array>
+                          <cstdint> <filesystem> <iostream> <memory> <random> <string> <vector>
+                          ${CMAKE_SOURCE_DIR}/common/config.h)
+if(RTL_TRACE)
+  target_precompile_headers(tb_pch PRIVATE <verilated_fst_c.h>)
+endif()
+function(_tb_pch target)
+  target_precompile_headers(${target} REUSE_FROM tb_pch)
 endfunction()
 
 add_custom_target(tb_tests)  # builds every testbench executable
@@ -521,9 +504,8 @@ function(add_rtl_block module)
 
   add_executable(tb_${module} ${RTL_TB_DIR}/${module}_tb.cpp)
   target_include_directories(tb_${module} PRIVATE ${RTL_BUILD_DIR}/include)
-  _tb_opt(${module} tb_opt)
-  target_compile_options(tb_${module} PRIVATE ${PROJECT_WARNINGS} ${tb_opt})
-  _tb_pch(tb_${module} ${tb_opt})
+  target_compile_options(tb_${module} PRIVATE ${PROJECT_WARNINGS} ${TEST_RUN_OPT})
+  _tb_pch(tb_${module})
   target_link_libraries(tb_${module} PRIVATE tb_main ${models} golden common fmt::fmt GTest::gtest)
   if(slow_configs)
     # The typed tests of make test-slow's geometries (indices n_test_configs and up): label `slow`.
@@ -643,10 +625,9 @@ function(add_rtl_mutants module file)
   add_executable(${tb} ${RTL_TB_DIR}/${module}_tb.cpp)
   target_include_directories(${tb} BEFORE PRIVATE ${base}/include)
   target_include_directories(${tb} PRIVATE ${RTL_BUILD_DIR}/include)
-  _tb_opt(${module} tb_opt)
-  target_compile_options(${tb} PRIVATE ${PROJECT_WARNINGS} ${tb_opt})
+  target_compile_options(${tb} PRIVATE ${PROJECT_WARNINGS} ${TEST_RUN_OPT})
   target_link_libraries(${tb} PRIVATE tb_main ${prefix} golden common fmt::fmt GTest::gtest)
-  _tb_pch(${tb} ${tb_opt})
+  _tb_pch(${tb})
   if(M_SIM_L1)  # sim_cpp/verilated/verilated_l1.cmake
     if(M_SIM_CONFIG)  # add_verilated_l1_variant names the model's configuration RTL_DEFAULT_CONFIG
       set(RTL_DEFAULT_CONFIG ${M_SIM_CONFIG})
