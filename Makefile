@@ -64,13 +64,18 @@ STAGED_GPGPUSIM_MUTANTS ?= OFF
 # (RTL_STAGED_JIPS_MUTANTS: tb/mutants/l1d_top_staged_jips.txt; make mutants-staged-jips; make
 # test-slow builds them with ALL_NETLISTS).
 STAGED_JIPS_MUTANTS ?= OFF
+# L1D_TOP_OPT: the compiler level of the verilated l1d_top models (L1D_TOP_MODEL_OPT; CMake's own
+# default is -O2). make build (and so make test) takes -O1: it halves the three models' compile,
+# make test's largest steps, for 5-20 % slower --l1 verilated|lockstep runs, a net saving for make
+# test (docs/performance.md, ninth round). L1D_TOP_OPT=-O2 for long verilated or lockstep runs.
+L1D_TOP_OPT ?= -O1
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
 	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) -DRTL_LAZY_MUTANTS=$(LAZY_MUTANTS) \
 	  -DL1D_TOP_GEOMETRIES_64='$(GEOMETRIES_64)' $(STAGED_OPTIONS) \
 	  -DRTL_STAGED_SECTOR_MUTANTS=$(STAGED_SECTOR_MUTANTS) -DRTL_STAGED_ONMISS_MUTANTS=$(STAGED_ONMISS_MUTANTS) \
 	  -DRTL_STAGED_BLOCK_MUTANTS=$(STAGED_BLOCK_MUTANTS) -DRTL_STAGED_GPGPUSIM_MUTANTS=$(STAGED_GPGPUSIM_MUTANTS) \
-	  -DRTL_STAGED_JIPS_MUTANTS=$(STAGED_JIPS_MUTANTS) $(CMAKE_EXTRA) >/dev/null
+	  -DRTL_STAGED_JIPS_MUTANTS=$(STAGED_JIPS_MUTANTS) -DL1D_TOP_MODEL_OPT=$(L1D_TOP_OPT) $(CMAKE_EXTRA) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)

@@ -14,8 +14,9 @@
 #                                for the others the netlist alone (target Y<module>_<config>_netlist)
 # listed in the generated header <module>_models.h (see tb/testbench.h). Its GoogleTest cases are
 # registered as tb.<Suite>.<Test><tb::<module>::<config>> (typed tests) and tb.<Suite>.<Test>.
-# USES names the blocks <module> instantiates, so that a change to them rebuilds it (the tools
-# themselves read the whole RTL directory of the configuration, packages first). CONFIGS limits
+# USES names the blocks <module> instantiates, so that a change to them rebuilds it (Verilator
+# finds them in the configuration's RTL directory, -y; Yosys reads the packages and the files the
+# module reaches, scripts/rtl_digest.py --files). CONFIGS limits
 # the testbench to some configurations (names, e.g. gtx480 qv100; default: all, always with the
 # default one), for a block too large to synthesize and verilate at every size. EXTRA_CONFIGS adds
 # configurations (YAML files, e.g. tb/block_configs/*.yaml) that only this block runs on, for a
@@ -149,8 +150,10 @@ set(RTL_BLOCKS_O0 l1d_chunk_match l1d_core_match l1d_match_combine l1d_tag_compa
 # CPU-s, the LRU one 37.6 -> 19.2; load ~15, 2026-11-28), but their runs get 5-20 % slower (the
 # staged lockstep 21.5 -> 25.9 CPU-s), a net make-test saving of about 20-30 CPU-s estimated at
 # load (docs/performance.md, "make test's build"), paid by every --l1 verilated|lockstep user while
-# issue 24 still asks the verilated L1 to be faster: so -O2 stays the default, and
-# -DL1D_TOP_MODEL_OPT=-O1 is there for a build that runs the models little.
+# issue 24 still asks the verilated L1 to be faster: so -O2 stays CMake's default. make build (the
+# Makefile's L1D_TOP_OPT, so make test and CI) takes -O1 since the ninth round (testbuild8,
+# 2026-11-29: make test's build had to shrink; docs/performance.md, ninth round); at -O1 too the
+# *__Slow.cpp files compile apart at -O0 (_rtl_model).
 set(L1D_TOP_MODEL_OPT -O2 CACHE STRING "compiler optimisation level of the verilated l1d_top models (-O0 to -O3)")
 if(NOT L1D_TOP_MODEL_OPT MATCHES "^-O[0-3]$")
   message(FATAL_ERROR "L1D_TOP_MODEL_OPT: '${L1D_TOP_MODEL_OPT}' is not allowed; use -O0, -O1, -O2 or -O3")
@@ -210,8 +213,13 @@ target_link_libraries(tb_main PUBLIC verilator_runtime GTest::gtest)
 # (tb/testbench.h) take 1.3-1.8 of a testbench's 3-8 CPU-s at -O1 (2026-11-27). It is built with
 # the testbenches' options and usage requirements: GCC uses it only when they match, and a
 # mismatch is a -Winvalid-pch error under -Werror. _tb_pch(<target>) makes a testbench reuse it.
+# The testbenches compile at TEST_RUN_OPT (-O1), not the unit tests' -O0: with this header a small
+# testbench's compile saved only about 0.4 of its 3-5 CPU-s at -O0 (9 of them, 39.4 -> 36.0 CPU-s,
+# load ~17, 2026-11-29), less than a second header for the testbenches that must stay at -O1
+# (about 11 CPU-s), and their own loops run 1.4-3.4 times slower at -O0 (docs/performance.md,
+# ninth round).
 add_library(tb_pch OBJECT ${RTL_BUILD_DIR}/pch_host.cpp)
-target_compile_options(tb_pch PRIVATE ${PROJECT_WARNINGS} ${TEST_CODE_OPT})
+target_compile_options(tb_pch PRIVATE ${PROJECT_WARNINGS} ${TEST_RUN_OPT})
 target_link_libraries(tb_pch PRIVATE tb_main golden common fmt::fmt GTest::gtest)
 target_precompile_headers(tb_pch PRIVATE <gtest/gtest.h> <fmt/format.h> <verilated.h> <algorithm> <array>
                           <cstdint> <filesystem> <iostream> <memory> <random> <string> <vector>
@@ -237,14 +245,14 @@ function(_rtl_model prefix)
     set(M_OPT -O2)
   endif()
   set(mdir ${RTL_BUILD_DIR}/verilated/${prefix})
-  # An l1d_top model above -O1 compiles Verilator's *__Slow.cpp files apart at -O0 (tb/verilate.sh
+  # An l1d_top model above -O0 compiles Verilator's *__Slow.cpp files apart at -O0 (tb/verilate.sh
   # --slow-apart): the constructor's resets, the initial and settle evaluation and the waves'
   # declarations and full dumps, which run once per model or waves file; 40 % of the l1d_top
   # models' C++. The evaluation keeps the model's level, so gpusim --l1 verilated|lockstep runs
   # the same code (docs/performance.md, "Where make test goes, fourth round").
   set(slow "")
   set(slow_arg "")
-  if(M_OPT MATCHES "^-O[23]$" AND prefix MATCHES "^Vl1d_top")
+  if(M_OPT MATCHES "^-O[123]$" AND prefix MATCHES "^Vl1d_top")
     set(slow ${mdir}/${prefix}__unity_slow.cpp)
     set(slow_arg --slow-apart)
   endif()
@@ -440,7 +448,7 @@ function(add_rtl_block module)
       add_custom_command(
         OUTPUT ${netlist}
         COMMAND ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh ${RTL_DIR_${name}} ${module} ${netlist}
-        DEPENDS ${sources} ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh
+        DEPENDS ${sources} ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh ${CMAKE_SOURCE_DIR}/scripts/rtl_digest.py
         COMMENT "Yosys: ${module} netlist for ${name}"
         VERBATIM)
     endif()
@@ -496,7 +504,7 @@ function(add_rtl_block module)
 
   add_executable(tb_${module} ${RTL_TB_DIR}/${module}_tb.cpp)
   target_include_directories(tb_${module} PRIVATE ${RTL_BUILD_DIR}/include)
-  target_compile_options(tb_${module} PRIVATE ${PROJECT_WARNINGS} ${TEST_CODE_OPT})
+  target_compile_options(tb_${module} PRIVATE ${PROJECT_WARNINGS} ${TEST_RUN_OPT})
   _tb_pch(tb_${module})
   target_link_libraries(tb_${module} PRIVATE tb_main ${models} golden common fmt::fmt GTest::gtest)
   if(slow_configs)
@@ -617,7 +625,7 @@ function(add_rtl_mutants module file)
   add_executable(${tb} ${RTL_TB_DIR}/${module}_tb.cpp)
   target_include_directories(${tb} BEFORE PRIVATE ${base}/include)
   target_include_directories(${tb} PRIVATE ${RTL_BUILD_DIR}/include)
-  target_compile_options(${tb} PRIVATE ${PROJECT_WARNINGS} ${TEST_CODE_OPT})
+  target_compile_options(${tb} PRIVATE ${PROJECT_WARNINGS} ${TEST_RUN_OPT})
   target_link_libraries(${tb} PRIVATE tb_main ${prefix} golden common fmt::fmt GTest::gtest)
   _tb_pch(${tb})
   if(M_SIM_L1)  # sim_cpp/verilated/verilated_l1.cmake

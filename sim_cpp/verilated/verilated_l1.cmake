@@ -170,7 +170,7 @@ if(L1D_TOP_NETLIST)
     add_custom_command(
       OUTPUT ${_gate_netlist}
       COMMAND ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh ${_gate_dir} l1d_top ${_gate_netlist}
-      DEPENDS ${_gate_dir}/l1d_top.sv ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh
+      DEPENDS ${_gate_dir}/l1d_top.sv ${CMAKE_SOURCE_DIR}/synth/yosys_check.sh ${CMAKE_SOURCE_DIR}/scripts/rtl_digest.py
       COMMENT "Yosys: l1d_top netlist for ${_gate}"
       VERBATIM)
     # Verilated as the block netlists are (tb/rtl_blocks.cmake, RTL_NETLIST_ARGS): vectors split into
