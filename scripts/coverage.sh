@@ -33,7 +33,17 @@ jobs=${3:-2}
 # query), tb/block_configs/gtx480_staged_<top>.yaml, in BUILD_DIR/coverage/staged_<top>/: not in the
 # default list, four more coverage models).
 tops=${COVERAGE_TOPS:-single staged repl}
-workloads=(vecadd atax mvt bfs spmv kmeans)
+# COVERAGE_WORKLOADS: the make run workloads the gpusim matrices run (comma- or space-separated; default
+# all six), e.g. COVERAGE_WORKLOADS=mvt,bfs,spmv,kmeans to count a part of a top's matrix at a time (each
+# part's report covers its own runs and the testbench's).
+all_workloads=(vecadd atax mvt bfs spmv kmeans)
+chosen=${COVERAGE_WORKLOADS:-}
+read -r -a workloads <<<"${chosen//,/ }"
+[[ ${#workloads[@]} -gt 0 ]] || workloads=("${all_workloads[@]}")
+for w in "${workloads[@]}"; do
+  [[ " ${all_workloads[*]} " == *" $w "* ]] ||
+    { echo "coverage: COVERAGE_WORKLOADS: $w is not one of ${all_workloads[*]}" >&2; exit 2; }
+done
 policies=(baseline dycache agcb two-level pcal)
 out=$build/coverage
 targets=()

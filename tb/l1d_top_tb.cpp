@@ -1363,6 +1363,16 @@ TEST(L1dTopStagedSectorOnMiss, LockstepEveryPolicy) {
   EXPECT_GT(line_alloc, 0U);
 }
 
+// The same inputs, the RTL unchecked (run_unchecked): for the mutants of
+// tb/mutants/l1d_top_staged_sector_onmiss.txt (sector mode's reservations), which diverge from golden
+// before their assertion's edge.
+TEST(L1dTopStagedSectorOnMiss, DISABLED_RtlOnGoldenInputs) {
+  const std::vector<StagedSectorRun> runs = staged_sector_runs("gtx480_staged_sector_onmiss.yaml");
+  ASSERT_FALSE(runs.empty()) << "no gtx480_staged_sector_onmiss model in this build";
+  uint64_t seed = 1'300;
+  for (const StagedSectorRun& r : runs) run_unchecked(r.cfg, r.stream, seed++, {}, kStagedSectorRequests);
+}
+
 // Sector mode with allocation on_miss and merging by sector on the staged pipe (contract 16.5,
 // "Allocation on miss", "With merging by sector"): tb/block_configs/gtx480_staged_sector_onmiss_merge.yaml's
 // model (-DL1D_TOP_STAGED_SECTOR_ONMISS_MERGE=ON, make lockstep-staged-sector_onmiss_merge; skipped
