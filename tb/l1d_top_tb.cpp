@@ -1264,6 +1264,15 @@ void lockstep_staged_sector(const std::vector<StagedSectorRun>& runs, const char
   }
 }
 
+// The same runs with the RTL unchecked (run_unchecked), the seeds counting up from `seed`: for a
+// configuration's mutants (tb/mutants/l1d_top_staged_*.txt), which diverge from golden before their
+// assertion's edge.
+void run_staged_sector_unchecked(const char* yaml, uint64_t seed) {
+  const std::vector<StagedSectorRun> runs = staged_sector_runs(yaml);
+  ASSERT_FALSE(runs.empty()) << "no model of " << yaml << " in this build";
+  for (const StagedSectorRun& r : runs) run_unchecked(r.cfg, r.stream, seed++, {}, kStagedSectorRequests);
+}
+
 // In lockstep with golden, a kernel end every 3,000 cycles: over all runs some load must miss a
 // sector of a line the L1 holds (a sector miss) and some load must partial-hit (its valid sectors'
 // bytes read at C and written into the MSHR entry's buffer at D, contract 16.5). The mutants' model
@@ -1284,12 +1293,7 @@ TEST(L1dTopStagedSector, LockstepEveryPolicy) {
 
 // The same inputs, the RTL unchecked (run_unchecked): for the mutants of
 // tb/mutants/l1d_top_staged_sector.txt, which diverge from golden before their assertion's edge.
-TEST(L1dTopStagedSector, DISABLED_RtlOnGoldenInputs) {
-  const std::vector<StagedSectorRun> runs = staged_sector_runs();
-  ASSERT_FALSE(runs.empty()) << "no gtx480_staged_sector model in this build";
-  uint64_t seed = 900;
-  for (const StagedSectorRun& r : runs) run_unchecked(r.cfg, r.stream, seed++, {}, kStagedSectorRequests);
-}
+TEST(L1dTopStagedSector, DISABLED_RtlOnGoldenInputs) { run_staged_sector_unchecked("gtx480_staged_sector.yaml", 900); }
 
 // Allocation on miss and merging by line on the staged pipe (contract 16.5): the models of
 // tb/block_configs/gtx480_staged_onmiss.yaml (on_miss) and gtx480_staged_block.yaml (on_miss and
@@ -1366,12 +1370,7 @@ TEST(L1dTopStagedSectorOnMiss, LockstepEveryPolicy) {
 // The same inputs, the RTL unchecked (run_unchecked): for the mutants of
 // tb/mutants/l1d_top_staged_sector_onmiss.txt (sector mode's reservations), which diverge from golden
 // before their assertion's edge.
-TEST(L1dTopStagedSectorOnMiss, DISABLED_RtlOnGoldenInputs) {
-  const std::vector<StagedSectorRun> runs = staged_sector_runs("gtx480_staged_sector_onmiss.yaml");
-  ASSERT_FALSE(runs.empty()) << "no gtx480_staged_sector_onmiss model in this build";
-  uint64_t seed = 1'300;
-  for (const StagedSectorRun& r : runs) run_unchecked(r.cfg, r.stream, seed++, {}, kStagedSectorRequests);
-}
+TEST(L1dTopStagedSectorOnMiss, DISABLED_RtlOnGoldenInputs) { run_staged_sector_unchecked("gtx480_staged_sector_onmiss.yaml", 1'300); }
 
 // Sector mode with allocation on_miss and merging by sector on the staged pipe (contract 16.5,
 // "Allocation on miss", "With merging by sector"): tb/block_configs/gtx480_staged_sector_onmiss_merge.yaml's
@@ -1430,12 +1429,7 @@ TEST(L1dTopStagedJips, LockstepEveryPolicy) {
 // The same inputs, the RTL unchecked (run_unchecked): for the mutants of
 // tb/mutants/l1d_top_staged_jips.txt (merging by sector's assertions), which diverge from golden
 // before their assertion's edge.
-TEST(L1dTopStagedJips, DISABLED_RtlOnGoldenInputs) {
-  const std::vector<StagedSectorRun> runs = staged_sector_runs("gtx1080_staged_jips.yaml");
-  ASSERT_FALSE(runs.empty()) << "no gtx1080_staged_jips model in this build";
-  uint64_t seed = 1'200;
-  for (const StagedSectorRun& r : runs) run_unchecked(r.cfg, r.stream, seed++, {}, kStagedSectorRequests);
-}
+TEST(L1dTopStagedJips, DISABLED_RtlOnGoldenInputs) { run_staged_sector_unchecked("gtx1080_staged_jips.yaml", 1'200); }
 
 // Its B mode and store query (in sector mode) as golden's staged model answers them, on the streams
 // and queries of the single-cycle test.
