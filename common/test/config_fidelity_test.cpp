@@ -15,10 +15,28 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// One directory per test process (ctest runs each test in a process of its own), removed when the
+// process ends: without the removal every run left a /tmp/l1d_fidelity_test_<pid> behind.
+class ProcessTempDir {
+ public:
+  ProcessTempDir() : dir_(fs::temp_directory_path() / ("l1d_fidelity_test_" + std::to_string(::getpid()))) {
+    fs::create_directories(dir_);
+  }
+  ~ProcessTempDir() {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  ProcessTempDir(const ProcessTempDir&) = delete;
+  ProcessTempDir& operator=(const ProcessTempDir&) = delete;
+  const fs::path& path() const { return dir_; }
+
+ private:
+  fs::path dir_;
+};
+
 fs::path write_temp(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / ("l1d_fidelity_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const fs::path p = dir / name;
+  static const ProcessTempDir dir;
+  const fs::path p = dir.path() / name;
   std::ofstream(p) << text;
   return p;
 }
