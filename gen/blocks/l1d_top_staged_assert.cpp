@@ -62,7 +62,9 @@ void Top::staged_assertions() {
 // reservation's edge, cleared at its fill's), checked against the reserved bits M2 reads
 // (l1d_line_state's flops, forwarded into M2) and against the fill's reserved slots (the MSHR's
 // reserve record read at M1). Generated for sector merging too (res_widen_gen), a widening of a
-// reserved entry adds its slots to that entry's reservation at its edge.
+// reserved entry adds its slots to that entry's reservation at its edge. In sector mode
+// (res_sector_gen) also: the slots a reservation takes lie in the way of its line, checked on the row
+// as the reserving edge leaves it (StagedSectorResInLineWay_A).
 void Top::staged_onmiss_assertions() {
   const unsigned rw = ways_ * kSlots;
   m.verification("Assertions of the staged pipe's reservations (allocation on_miss); not synthesized.",
