@@ -73,6 +73,11 @@ L1D_TOP_OPT ?= -O1
 # on_miss l1d_top (RTL_STAGED_SECTOR_ONMISS_MUTANTS: tb/mutants/l1d_top_staged_sector_onmiss.txt; make
 # mutants-staged-sector_onmiss; make test-slow builds them with ALL_NETLISTS).
 STAGED_SECTOR_ONMISS_MUTANTS ?= OFF
+# STAGED_SECTOR_ONMISS_MERGE_MUTANTS=ON also builds the widening-reservation mutants of the staged sector
+# on_miss l1d_top with merging by sector (RTL_STAGED_SECTOR_ONMISS_MERGE_MUTANTS:
+# tb/mutants/l1d_top_staged_sector_onmiss_merge.txt; make mutants-staged-sector_onmiss_merge; make test-slow
+# builds them with ALL_NETLISTS).
+STAGED_SECTOR_ONMISS_MERGE_MUTANTS ?= OFF
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
 	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) -DRTL_LAZY_MUTANTS=$(LAZY_MUTANTS) \
@@ -80,6 +85,7 @@ configure: deps
 	  -DRTL_STAGED_SECTOR_MUTANTS=$(STAGED_SECTOR_MUTANTS) -DRTL_STAGED_ONMISS_MUTANTS=$(STAGED_ONMISS_MUTANTS) \
 	  -DRTL_STAGED_BLOCK_MUTANTS=$(STAGED_BLOCK_MUTANTS) -DRTL_STAGED_GPGPUSIM_MUTANTS=$(STAGED_GPGPUSIM_MUTANTS) \
 	  -DRTL_STAGED_JIPS_MUTANTS=$(STAGED_JIPS_MUTANTS) -DRTL_STAGED_SECTOR_ONMISS_MUTANTS=$(STAGED_SECTOR_ONMISS_MUTANTS) \
+	  -DRTL_STAGED_SECTOR_ONMISS_MERGE_MUTANTS=$(STAGED_SECTOR_ONMISS_MERGE_MUTANTS) \
 	  -DL1D_TOP_MODEL_OPT=$(L1D_TOP_OPT) $(CMAKE_EXTRA) >/dev/null
 
 build: configure
@@ -220,7 +226,16 @@ mutants-staged-jips:
 mutants-staged-sector_onmiss:
 	@$(MAKE) --no-print-directory configure STAGED_SECTOR_ONMISS_MUTANTS=ON
 	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_sector_onmiss_mutants
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(sonmiss_|staged_sector_onmiss_)'
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(sonmiss_|staged_sector_onmiss_unmutated)'
+
+# ... with merging by sector: the widening's reservation against the mutants of
+# tb/mutants/l1d_top_staged_sector_onmiss_merge.txt, the unmutated model silent in lockstep
+# (docs/rtl-verification.md): only the mutant testbench is built.
+.PHONY: mutants-staged-sector_onmiss_merge
+mutants-staged-sector_onmiss_merge:
+	@$(MAKE) --no-print-directory configure STAGED_SECTOR_ONMISS_MERGE_MUTANTS=ON
+	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_sector_onmiss_merge_mutants
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(smres_|staged_sector_onmiss_merge_)'
 
 # The staged pipe's generated configurations (contract 16.5) in lockstep with golden:
 # make lockstep-staged-<name> (sector: sector mode, contract 14; sector_onmiss: sector mode with

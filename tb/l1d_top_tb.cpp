@@ -1407,6 +1407,13 @@ TEST(L1dTopStagedSectorOnMissMerge, LockstepEveryPolicy) {
   EXPECT_GT(pending_hits, reserved_widenings);  // merges into reserved entries that did not widen them
 }
 
+// The same inputs, the RTL unchecked (run_unchecked): for the mutants of
+// tb/mutants/l1d_top_staged_sector_onmiss_merge.txt (the widening's reservation), which diverge from
+// golden before their assertion's edge.
+TEST(L1dTopStagedSectorOnMissMerge, DISABLED_RtlOnGoldenInputs) {
+  run_staged_sector_unchecked("gtx480_staged_sector_onmiss_merge.yaml", 1'400);
+}
+
 // gtx1080-jips's whole L1 on the staged pipe (contract 16.5, "Merging by sector", "The direct path"):
 // tb/block_configs/gtx1080_staged_jips.yaml's model (-DL1D_TOP_STAGED_JIPS=ON; skipped without it, as
 // in make test's build). Every policy it serves in sector mode x "mixed" and "burst", a kernel end

@@ -62,7 +62,9 @@ void Top::staged_assertions() {
 // reservation's edge, cleared at its fill's), checked against the reserved bits M2 reads
 // (l1d_line_state's flops, forwarded into M2) and against the fill's reserved slots (the MSHR's
 // reserve record read at M1). Generated for sector merging too (res_widen_gen), a widening of a
-// reserved entry adds its slots to that entry's reservation at its edge.
+// reserved entry adds its slots to that entry's reservation at its edge. In sector mode
+// (res_sector_gen) also: the slots a reservation takes lie in the way of its line, checked on the row
+// as the reserving edge leaves it (StagedSectorResInLineWay_A).
 void Top::staged_onmiss_assertions() {
   const unsigned rw = ways_ * kSlots;
   m.verification("Assertions of the staged pipe's reservations (allocation on_miss); not synthesized.",
@@ -118,6 +120,22 @@ void Top::staged_onmiss_assertions() {
     v.comment("An entry is freed only once its reservation is released, by its fill's step 0 (that step");
     v.comment("itself when it is also the last: an entry of one request).");
     v.assert_comb("StagedReservationReleased_A", (!mshr_release).lor((!live[m2_entry_q]).lor(res_fill)));
+    if (!res_sector_gen()) return;
+    v.comment("Sector mode: a reservation's slots lie in the way of its line (the way holding it, or the one");
+    v.comment("placed for it): after the reserving edge their way's common tag is the load's and slot s of it");
+    v.comment("holds chunk s of the load's line (contract 14), so the fill's held-way search finds them.");
+    Expr off_line = v.logic("sva_res_off_line", rw);  // a slot this edge reserves outside its line's way
+    const Expr res_run_new = ref("s1_res_run");
+    v.always_comb({{off_line, zeros()}}, [&](Block& b) {
+      b.for_("i", 0, Expr(rw), [&](Block& bi, const Expr& i) {
+        const Expr w = i / Expr(kSlots);
+        const Expr common = mux(w_en[w], w_common.part(w * cm_bits_, cm_bits_), t_common.part(w * cm_bits_, cm_bits_));
+        const Expr tag = mux(w_en[w], w_tag.part(i * ct_bits_, ct_bits_), t_tag.part(i * ct_bits_, ct_bits_));
+        bi.assign(off_line[i], res_run_new[i].land(common.ne(s1_common).lor(
+                                   tag.ne(concat({s1_chunk_tag.slice(ct_bits_ - 1, 2), cast(2, i)})))));
+      });
+    });
+    v.assert_comb("StagedSectorResInLineWay_A", (!(s1_reserve & sector_)).lor(off_line.eq(zeros())));
   });
 }
 
