@@ -221,7 +221,8 @@ target_link_libraries(tb_main PUBLIC verilator_runtime GTest::gtest)
 # load ~17, 2026-11-29), less than a second header for the testbenches that must stay at -O1
 # (about 11 CPU-s), and their own loops run 1.4-3.4 times slower at -O0 (docs/performance.md,
 # ninth round). -Og (tenth round) compiles a testbench in about 82 % of -O1's CPU but ran eight
-# testbenches' make-test cases 47 % slower (21.96 -> 32.31 CPU-s): no net saving, not taken.
+# testbenches' make-test cases 47 % slower (21.96 -> 32.43 CPU-s): about -16 +- 10 CPU-s net
+# projected for make test, not verified on every testbench; not taken.
 add_library(tb_pch OBJECT ${RTL_BUILD_DIR}/pch_host.cpp)
 target_compile_options(tb_pch PRIVATE ${PROJECT_WARNINGS} ${TEST_RUN_OPT})
 target_link_libraries(tb_pch PRIVATE tb_main golden common fmt::fmt GTest::gtest)
