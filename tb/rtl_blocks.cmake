@@ -142,6 +142,9 @@ set(RTL_NETLIST_ARGS -Wno-UNOPTFLAT -Wno-SPLITVAR -fno-const-bit-op-tree)
 # l1d_tag_array 2.1 / 0.8, l1d_mshr 1.6 / 0.4, l1d_match_fix 1.2 / 0.1. A small block's model
 # compiles in the same 0.3 CPU-s at either level and runs up to four times slower at -O0
 # (l1d_two_level: 0.2 saved, 2.9 lost; l1d_fill_place 0.7 / 0.3, within the noise, stays).
+# The other blocks' models stay at -O1: at -Og the small ones compiled in the same CPU (ten
+# models 15.2 -> 14.5 CPU-s with the precompiled header) and a new -Og header would cost about 6
+# (docs/performance.md, tenth round).
 set(RTL_BLOCKS_O0 l1d_chunk_match l1d_core_match l1d_match_combine l1d_tag_compare l1d_agcb_table
     l1d_tag_array l1d_mshr l1d_match_fix)
 # The l1d_top models (l1d_top's own here: gtx480 LRU; the AgeLRU and staged ones of
@@ -217,7 +220,9 @@ target_link_libraries(tb_main PUBLIC verilator_runtime GTest::gtest)
 # testbench's compile saved only about 0.4 of its 3-5 CPU-s at -O0 (9 of them, 39.4 -> 36.0 CPU-s,
 # load ~17, 2026-11-29), less than a second header for the testbenches that must stay at -O1
 # (about 11 CPU-s), and their own loops run 1.4-3.4 times slower at -O0 (docs/performance.md,
-# ninth round).
+# ninth round). -Og (tenth round) compiles a testbench in about 82 % of -O1's CPU but ran eight
+# testbenches' make-test cases 47 % slower (21.96 -> 32.43 CPU-s): about -16 +- 10 CPU-s net
+# projected for make test, not verified on every testbench; not taken.
 add_library(tb_pch OBJECT ${RTL_BUILD_DIR}/pch_host.cpp)
 target_compile_options(tb_pch PRIVATE ${PROJECT_WARNINGS} ${TEST_RUN_OPT})
 target_link_libraries(tb_pch PRIVATE tb_main golden common fmt::fmt GTest::gtest)
