@@ -11,10 +11,8 @@
 // Grid: one thread per point, as Rodinia's pgain kernel. Issue 21: small has 46080 points = 180
 // CTAs of 8 warps per call, two rounds of the 6 per SM that fill gtx480's 15 SMs (4096 points
 // launched 16), shortened by the per-thread distance loop (8 dims, was 32) and the calls (2, was
-// 10): 90 CTAs of 16 dims x 3 calls left a mean of 15.8 resident warps per scheduler. Test (branch
-// workloads15) launches gtx480's fill, 23040 points = 90 CTAs, for one call of 2 dims (was 512
-// points = 2 CTAs, 8 dims, 3 calls; 23040 points x 2 dims x 3 calls was 58 K warp instructions,
-// over a test run's 50 K). Full 65536 in 64 dims, paper 65536 in Rodinia's 256 dims.
+// 10): 90 CTAs of 16 dims x 3 calls left a mean of 15.8 resident warps per scheduler. Test stays
+// 512 points (2 CTAs), full 65536 in 64 dims, paper 65536 in Rodinia's 256 dims.
 #include <cmath>
 
 #include "sim_cpp/workload/kernel_builder.h"
@@ -87,9 +85,9 @@ class Streamcluster final : public GeneratedWorkload {
     // On a larger device small launches one wave of its fill (issue 21: qv100 640 CTAs, a100 864)
     // in one pgain call, so that a run stays near gtx480's two calls of 180 CTAs (46080 points).
     const bool grown = scale == WorkloadScale::kSmall && fill_ctas(8) > 90;
-    const uint32_t num = by_scale(scale, 90u * kCtaThreads, grown ? fill_ctas(8) * kCtaThreads : 46080u, 65536u);
-    const uint32_t dim = by_scale(scale, 2u, 8u, 64u, 256u);
-    const uint32_t calls = by_scale(scale, 1u, grown ? 1u : 2u, 20u), k = 16;  // k: room for k centres in lower[] rows
+    const uint32_t num = by_scale(scale, 512u, grown ? fill_ctas(8) * kCtaThreads : 46080u, 65536u);
+    const uint32_t dim = by_scale(scale, 8u, 8u, 64u, 256u);
+    const uint32_t calls = by_scale(scale, 3u, grown ? 1u : 2u, 20u), k = 16;  // k: room for k centres in lower[] rows
     Rng rng(mix_seed(seed, "streamcluster"));
     auto coord = share(uniform_floats(rng, uint64_t{num} * dim));
     num_ = num, dim_ = dim, k_ = k, coord_ = coord;
