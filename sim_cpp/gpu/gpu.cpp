@@ -249,6 +249,7 @@ RunResult Gpu::run(Workload& w, WorkloadScale scale) {
   ran_ = true;
   w.set_device({cfg_.core.num_sms, cfg_.core.warps_per_sm});
   w.init(image_, scale, cfg_.seed);
+  launches_ = w.kernels();
   wall_start_ = wall_last_ = wall_seconds();
   for (uint32_t k = 0; k < w.kernels(); ++k) {
     if (kernel_hook_) kernel_hook_(k);
@@ -457,7 +458,7 @@ bool Gpu::run_kernel(const Kernel& k, uint32_t index) {
       end_kernel_record();
       return false;
     }
-    if (opt_.progress && (now_ & 0xFFF) == 0) progress_line(index, 0);
+    if (opt_.progress && (now_ & 0xFFF) == 0) progress_line(index);
     if (ended && mem_->idle() &&
         std::all_of(sms_.begin(), sms_.end(), [](const auto& s) { return s->quiescent(); }))
       break;
@@ -546,14 +547,19 @@ std::string Gpu::watchdog_report() const {
   return os.str();
 }
 
-void Gpu::progress_line(uint32_t kernel, uint32_t) {
+std::string progress_text(uint64_t cycle, uint32_t kernel_index, uint32_t kernels, uint64_t warp_instructions,
+                          double seconds) {
+  return fmt::format("gpusim: cycle {}, kernel {} of {}, {} warp instructions, IPC {:.3f}, {:.0f} k cycles/s", cycle,
+                     kernel_index + 1, kernels, warp_instructions, ratio(warp_instructions, cycle),
+                     seconds > 0 ? static_cast<double>(cycle) / seconds / 1000.0 : 0.0);
+}
+
+void Gpu::progress_line(uint32_t kernel_index) {
   const double t = wall_seconds();
   if (t - wall_last_ < 2.0) return;
   wall_last_ = t;
-  const uint64_t n = instructions();
-  std::fprintf(stderr, "\rgpusim: cycle %llu, kernel %u, %llu warp instructions, IPC %.3f, %.0f k cycles/s   ",
-               static_cast<unsigned long long>(now_), kernel, static_cast<unsigned long long>(n),
-               ratio(n, now_), static_cast<double>(now_) / (t - wall_start_) / 1000.0);
+  // The trailing blanks cover the end of a longer line before it.
+  std::fprintf(stderr, "\r%s   ", progress_text(now_, kernel_index, launches_, instructions(), t - wall_start_).c_str());
   std::fflush(stderr);
 }
 

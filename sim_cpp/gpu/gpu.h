@@ -52,6 +52,16 @@ struct SimOptions {
   bool cycle_skip = true;
 };
 
+// The progress line (SimOptions::progress: on stderr about every 2 s of wall time, rewritten in
+// place after a carriage return, so one line): the cycle, the running launch as "kernel K of N" (K
+// counts from 1, N is the run's launches: Workload::kernels() after init(), which every workload
+// knows before the run: a trace's kernel list, and a generated workload's launches, which its
+// init() computes by running the algorithm, data-dependent counts such as gc's Jones-Plassmann
+// rounds or bfs' levels included), the warp instructions so far, their IPC and the simulated
+// cycles per second of wall time since the run started (`seconds`).
+std::string progress_text(uint64_t cycle, uint32_t kernel_index, uint32_t kernels, uint64_t warp_instructions,
+                          double seconds);
+
 // PCAL default when --ebt is not given: a third of the warp-opt warps hold tokens (EBTNum < 0),
 // all warp-opt warps issue.
 int32_t default_pcal_ebt(uint32_t warp_opt);
@@ -168,7 +178,7 @@ class Gpu final : private ControllerHost {
   void window_end();
   uint64_t memory_signature() const;
   std::string watchdog_report() const;
-  void progress_line(uint32_t kernel, uint32_t kernels);
+  void progress_line(uint32_t kernel_index);
   uint64_t instructions() const;
   // Occupancy statistics (issue 21): the "occupancy" JSON section and its summary line.
   nlohmann::json occupancy_json() const;
@@ -208,6 +218,7 @@ class Gpu final : private ControllerHost {
 
   // Progress line.
   double wall_start_ = 0, wall_last_ = 0;
+  uint32_t launches_ = 0;  // the workload's kernels() after init()
 };
 
 }  // namespace l1d::sim

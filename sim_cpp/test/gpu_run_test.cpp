@@ -39,6 +39,14 @@ scripted::KernelSpec streaming_kernel(uint32_t ctas) {
 
 scripted::ScriptedWorkload streaming(uint32_t ctas) { return scripted::ScriptedWorkload({streaming_kernel(ctas)}); }
 
+// The progress line names the running launch of how many (gc at paper scale: its Jones-Plassmann
+// rounds, which init() computes), counting from 1, on one line.
+TEST(GpuRun, ProgressLineSaysWhichKernelOfHowMany) {
+  EXPECT_EQ(progress_text(340000000, 212, 437, 102000000, 1250.0),
+            "gpusim: cycle 340000000, kernel 213 of 437, 102000000 warp instructions, IPC 0.300, 272 k cycles/s");
+  EXPECT_EQ(progress_text(0, 0, 1, 0, 0.0), "gpusim: cycle 0, kernel 1 of 1, 0 warp instructions, IPC 0.000, 0 k cycles/s");
+}
+
 TEST(GpuRun, WatchdogStopsARunWithAStuckRequestAndSaysWhereItSits) {
   Config cfg = load_preset("gtx480");
   SimOptions opt;

@@ -47,12 +47,15 @@ const Known& known_below_gtx480(WorkloadScale s) {
   // Test: filling gtx480 costs the test-scale sweeps (about 45 runs per workload) more than the
   // run does now, or cannot stay under a test run's 50 K warp instructions (docs/workloads.md
   // "Keeping the GPU full", "Branch workloads14"). Since branch workloads14 tc, bc and pfilter launch
-  // their benchmarks' declared grids at test and cc, dc and gc a road network of the fill.
+  // their benchmarks' declared grids at test and cc, dc and gc a road network of the fill. Branch
+  // workloads15 tried sssp and streamcluster filled (docs/workloads.md): reasons below.
   static const Known test{
       {"bfs", "Kronecker 2^9 vertices: 2 CTAs a level"},
       {"spmv", "700 rows: 3 CTAs (SHOC's 64 declared; 16384 rows would multiply make test's lockstep runs)"},
-      {"sssp", "Kronecker 2^8 vertices"},
-      {"streamcluster", "512 points; 23040 points x 2 dims, 3 calls: 88 K cycles, 0.59 CPU-s a run"},
+      {"sssp", "Kronecker 2^8 vertices; a road network of the fill, 1 round (90 CTAs, 26.6 K warp instructions) "
+               "ends CycleSkip's a100 dynamic-pcal point before its first controller window"},
+      {"streamcluster", "512 points; 23040 points x 2 dims, 1 call (90 CTAs, 19.4 K warp instructions) "
+                        "costs make test's test-scale runs of it +3.6 CPU-s (budget: < 2)"},
       {"wordcount", "128 lines; 23040 one-word lines: 73.9 K warp instructions (test: < 50 K)"},
       {"comd", "4^3 boxes: 1 CTA"},
       {"invindex", "256 lines; 23040 one-word lines, 0 .. 1 link: 165 K warp instructions, 0.39 CPU-s"},
