@@ -116,6 +116,7 @@ mutants=(
   "mut-agcb-dec-wrap|l1d_agcb_table.sv|s/dec_q \&\& dec_old != '0 ?/dec_q ?/|agcb|5|AgcbDecNoUnderflow_A"
   "mut-agcb-inc-wrap|l1d_agcb_table.sv|s/inc_old != '1 ?/1'b1 ?/|agcb|5|AgcbIncNoOverflow_A"
   "mut-agcbahead-no-inc-fwd|l1d_agcb_table_ahead.sv|s/assign inc_hit_next = inc_i \&\& inc_idx_i == hpc_next;/assign inc_hit_next = 1'b0;/|agcbahead|8|FvAgcbAheadEqualsDirect_A"
+  "mut-agcbahead-inc-no-dec|l1d_agcb_table_ahead.sv|s/bypass_inc_q <= dec_hit_next ?/bypass_inc_q <= 1'b0 ?/|agcbahead|8|FvAgcbAheadEqualsDirect_A"
   "mut-mq-reveal-late|l1d_miss_queue.sv|s/WideBits'(total_q) + WideBits'(n_d_q) > WideBits'(vis_q)/WideBits'(total_q) > WideBits'(vis_q)/|mq|6|FvOfferedOnTime_A"
   "mut-mq-lane-swap|l1d_miss_queue.sv|s/= LaneBits'(off);/= LaneBits'(off + 1'b1);/|mq|7|FvOfferedIsOldest_A"
   "mut-issue-m1-lost|l1d_issue.sv|s/assign m1_back = squash_core_i \&\& m1_kind_q == 2'd1;/assign m1_back = 1'b0;/|issue|12|FvCoreInOrderAtM2_A"

@@ -3,8 +3,9 @@
 // request's PC and two registered update ports (hit decrement, victim increment). For
 // `l1.pipeline: staged` (contract 16.5) the read is made a cycle ahead: pc_next_i (the pc the
 // caller's pc_i holds at the next edge, the staged L1's M1) reads the table and the pending
-// update, and the prediction is registered whole (the read's three threshold compares, chosen by
-// whether the update arriving at that edge names the same entry), so bypass_o is a flip-flop (no
+// update, and the prediction is registered (the read's threshold compares, chosen by whether the
+// update arriving at that edge names the same entry: twice, without and with its increment, and
+// whether the increment names it as a flop of its own), so bypass_o is a 2:1 mux of flip-flops (no
 // counter read, index compare or forward on the caller's M2 path).
 #include <bit>
 #include <string>
@@ -62,7 +63,8 @@ class AgcbTable final : public RtlBlock {
       m.describe("Staged pipe (contract 16.5): pc_i must hold at each edge the pc_next_i of the cycle before");
       m.describe("(the staged L1's M2 pc is its M1 pc registered). pc_next_i reads counter[hpc(pc_next_i)] with");
       m.describe("the pending update applied (as the counters hold it after this edge), forwards the update");
-      m.describe("dec_i / inc_i register at this edge to it and registers the prediction: bypass_o is a flop.");
+      m.describe("dec_i / inc_i register at this edge to it and registers the prediction, without and with inc_i's");
+      m.describe("increment, and whether inc_i names that entry: bypass_o is a 2:1 mux of those flops.");
     }
     Expr entries = m.param("Entries", a.entries);
     Expr counter_bits = m.param("CounterBits", a.counter_bits);
@@ -145,10 +147,11 @@ class AgcbTable final : public RtlBlock {
       } else {
         s.comment("The read a cycle ahead: counter[hpc_next] as the counters hold it after this edge (the");
         s.comment("pending update applied: decrement, then increment, both saturating). The prediction pc_i");
-        s.comment("reads in the next cycle is registered whole: those compares, chosen by whether the update");
+        s.comment("reads in the next cycle is registered: those compares, chosen by whether the update");
         s.comment("registered at this edge (dec_i / inc_i, pending in the next cycle) names hpc_next. So");
-        s.comment("bypass_o is a flip-flop: no index compare and no fan-out of the pending update's indexes on");
-        s.comment("the caller's M2 path (before timing9 the compare of dec_idx_q with hpc_o ran in pc_i's cycle).");
+        s.comment("bypass_o is a 2:1 mux of flip-flops: no index compare and no fan-out of the pending update's");
+        s.comment("indexes on the caller's M2 path (before timing9 the compare of dec_idx_q with hpc_o ran in");
+        s.comment("pc_i's cycle).");
         Expr next_raw = s.logic("next_raw", counter_bits);
         Expr next_dec = s.logic("next_dec", counter_bits);
         Expr next_value = s.logic("next_value", counter_bits);
@@ -162,16 +165,25 @@ class AgcbTable final : public RtlBlock {
                                  next_dec + cast(counter_bits, 1), next_dec));
         s.assign(dec_hit_next, dec.land(dec_idx.eq(hpc_next)));
         s.assign(inc_hit_next, inc.land(inc_idx.eq(hpc_next)));
-        s.comment("Its reset: the compare of ResetValue, the value every counter resets to (nothing pending).");
+        s.comment("The increment arriving at this edge is the caller's latest input (the staged L1's fill");
+        s.comment("placement and its queue-room check decide it), so the prediction is registered twice,");
+        s.comment("without and with that increment (bypass_q, bypass_inc_q), and whether it names hpc_next");
+        s.comment("as a bit of its own (inc_hit_q): the increment's path ends at one AND of its index compare,");
+        s.comment("not behind the prediction's selects; pc_i's cycle selects by the flop (since timing15).");
+        s.comment("Their reset: the compares of ResetValue, the value every counter resets to (nothing pending).");
         Expr rst_ge = s.localparam("ResetGe", Type::logic(1), reset_value.ge(threshold));
-        s.always_ff({{bypass_q, rst_ge}}, [&](Block& b) {
-          b.assign(bypass_q, predict(dec_hit_next, inc_hit_next, ge_t(next_value), ge_t_above(next_value),
-                                     ge_t_below(next_value)));
+        Expr rst_ge_below = s.localparam("ResetGeBelow", Type::logic(1), reset_value.ge(threshold - 1));
+        Expr bypass_inc_q = s.logic("bypass_inc_q");
+        Expr inc_hit_q = s.logic("inc_hit_q");
+        s.always_ff({{bypass_q, rst_ge}, {bypass_inc_q, rst_ge_below}, {inc_hit_q, bit(false)}}, [&](Block& b) {
+          b.assign(bypass_q, mux(dec_hit_next, ge_t_above(next_value), ge_t(next_value)));
+          b.assign(bypass_inc_q, mux(dec_hit_next, threshold.eq(1).lor(ge_t(next_value)), ge_t_below(next_value)));
+          b.assign(inc_hit_q, inc_hit_next);
         });
         s.comment("pc_i's read is the registered one: the counters' read-out at hpc_o is unused here.");
         Expr unused_read = s.logic("unused_read");
         s.assign(unused_read, red_xor(read_value));
-        s.assign(bypass, bypass_q);
+        s.assign(bypass, mux(inc_hit_q, bypass_inc_q, bypass_q));
       }
     }).else_("g_always_bypass", [&](Scope& s) {
       s.comment("Threshold 0: every counter value predicts bypass.");
