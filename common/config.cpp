@@ -977,10 +977,13 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
   // a configuration: gen/blocks/block.h rtl_written_state; the loader allows it only with sector true and
   // write_through). mshr_merge sector needs sector true (the loader refuses it without).
   // The staged l1d_top runs sector mode generated for it (contract 16.5, "Sector mode"), with on_fill
-  // or on_miss and merging stall or sector (below), and no write allocation (its written bits are the
-  // single-cycle array's).
-  if (c.write_allocate != WriteAllocate::kNone && c.pipeline == L1Pipeline::kStaged)
-    return "l1.write_allocate: " + to_string(c.write_allocate) + " with l1.pipeline: staged";
+  // or on_miss and merging stall or sector (below), and write allocation generated for it with
+  // on_miss (16.5, "Write allocation": its written bits in l1d_line_state's flops; the store's new line
+  // comes from the placement unit the on_miss reservation wires to M2's core request).
+  if (c.write_allocate != WriteAllocate::kNone && c.pipeline == L1Pipeline::kStaged &&
+      c.allocation != AllocationPolicy::kOnMiss)
+    return "l1.write_allocate: " + to_string(c.write_allocate) + " with l1.pipeline: staged and l1.allocation: " +
+           to_string(c.allocation);
   // carveout adaptive: the single-cycle l1d_top's cfg_set_bits_i over arrays of the largest L1's sets
   // (contract 15); the staged pipe's generator refuses it.
   if (c.carveout != Carveout::kFixed && c.pipeline == L1Pipeline::kStaged)

@@ -854,13 +854,10 @@ TEST(L1dTopCarveout, DISABLED_ContractResizeWhileBusy) {  // TopResizeIdle_A
 // their sector written or valid are hits (Accel-Sim's write hits), which only write allocation
 // allows. TopWrittenExclusive_A and TopWrittenNoLoadHit_A hold throughout; their mutants
 // (written_kept_reserved, written_load_hit) run this test and stop at them.
-TEST(L1dTopLazy, LockstepWriteAllocation) {
-  constexpr uint64_t kLazyRequests = 6'000;
-  const Config cfg =
-      l1d::load_config_file(std::string(PROJECT_SOURCE_DIR) + "/tb/block_configs/gtx480_accelsim_lazy.yaml");
-  if (!l1d::sim::has_verilated_l1(cfg)) GTEST_SKIP() << "no gtx480_lazy model in this build (-DL1D_TOP_LAZY=ON)";
+// The write-allocation stream of L1dTopLazy and L1dTopStagedLazy (the comment above).
+l1d::golden::RequestSource lazy_source(const Config& cfg) {
   const uint32_t warps = std::min<uint32_t>(cfg.core.warps_per_sm, 255);
-  const l1d::golden::RequestSource lazy = [warps](std::mt19937_64& rng) {
+  return [warps](std::mt19937_64& rng) {
     CoreReq q;
     const uint32_t kind = static_cast<uint32_t>(rng() % 100);
     q.op = kind < 45 ? l1d::MemOp::kStore : l1d::MemOp::kLoad;
@@ -877,10 +874,57 @@ TEST(L1dTopLazy, LockstepWriteAllocation) {
     q.pc = 0x3800 + rng() % 8 * 8;
     return std::optional<CoreReq>(q);
   };
+}
+
+TEST(L1dTopLazy, LockstepWriteAllocation) {
+  constexpr uint64_t kLazyRequests = 6'000;
+  const Config cfg =
+      l1d::load_config_file(std::string(PROJECT_SOURCE_DIR) + "/tb/block_configs/gtx480_accelsim_lazy.yaml");
+  if (!l1d::sim::has_verilated_l1(cfg)) GTEST_SKIP() << "no gtx480_lazy model in this build (-DL1D_TOP_LAZY=ON)";
+  const l1d::golden::RequestSource lazy = lazy_source(cfg);
   const auto run = lockstep(cfg, {.seed = 800, .requests = kLazyRequests, .source = lazy});
   expect_clean(run, kLazyRequests);
   EXPECT_GT(run.counters.hits, 0U);
   EXPECT_GT(run.counters.partial_hits + run.counters.sector_misses, 0U);
+}
+
+// Write allocation on the staged pipe (contract 16.5, "Write allocation"): tb/block_configs/
+// gtx480_staged_lazy.yaml's model (-DL1D_TOP_STAGED_LAZY=ON, make lockstep-staged-lazy; skipped
+// without it, as in make test's build) on the stream above, a kernel end every 3,000 cycles (which
+// clears written slots: kernel_end invalidate), in lockstep with golden (the staged golden model).
+// Counted on golden's lines after every cycle: some slot must become written (a partial store
+// allocated it, in a held way or a new line), and some written slot must become valid (a load of it
+// fetched the sector, or a store wrote it whole), so both halves of lazy allocation are compared.
+TEST(L1dTopStagedLazy, LockstepWriteAllocation) {
+  constexpr uint64_t kLazyRequests = 6'000;
+  const Config cfg =
+      l1d::load_config_file(std::string(PROJECT_SOURCE_DIR) + "/tb/block_configs/gtx480_staged_lazy.yaml");
+  if (!l1d::sim::has_verilated_l1(cfg))
+    GTEST_SKIP() << "no gtx480_staged_lazy model in this build (-DL1D_TOP_STAGED_LAZY=ON)";
+  std::vector<uint8_t> was_written(size_t{cfg.l1.sets()} * cfg.l1.ways * l1d::kSlotsPerLine, 0);
+  uint64_t became_written = 0, written_to_valid = 0;
+  const auto watch = [&](const l1d::golden::L1& golden) {
+    size_t i = 0;
+    for (uint32_t set = 0; set < cfg.l1.sets(); ++set) {
+      for (uint32_t way = 0; way < cfg.l1.ways; ++way) {
+        for (const auto& slot : golden.line(set, way).slot) {
+          became_written += slot.written && !was_written[i];
+          written_to_valid += slot.valid && was_written[i];
+          was_written[i++] = slot.written;
+        }
+      }
+    }
+  };
+  const auto run = lockstep(cfg, {.seed = 810, .requests = kLazyRequests, .source = lazy_source(cfg),
+                                  .kernel_cycles = 3'000, .watch = watch});
+  expect_clean(run, kLazyRequests);
+  std::cout << fmt::format("[ coverage ] staged write allocation: {} slots made written, {} written slots made "
+                           "valid, {} hits, {} sector misses, {} pending hits\n",
+                           became_written, written_to_valid, run.counters.hits, run.counters.sector_misses,
+                           run.counters.pending_hits);
+  EXPECT_GT(became_written, 0U);
+  EXPECT_GT(written_to_valid, 0U);
+  EXPECT_GT(run.counters.hits, 0U);
 }
 
 // For the mutants of the on_miss reservation assertions (tb/mutants/l1d_top.txt:

@@ -102,15 +102,23 @@ TEST(FidelityFields, DefaultsAreTheRealisticL1TheRtlImplements) {
   sector.mshr_merge = MshrMerge::kBlock;  // merging by line in sector mode: single-cycle only
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.mshr_merge: block with l1.pipeline: staged and l1.sector: true");
   sector.mshr_merge = MshrMerge::kStall;
-  sector.write_allocate = WriteAllocate::kLazyFetchOnRead;  // still refused for the staged pipe's sector mode
-  EXPECT_EQ(rtl_unsupported_l1_option(sector), "l1.write_allocate: lazy_fetch_on_read with l1.pipeline: staged");
+  sector.write_allocate = WriteAllocate::kLazyFetchOnRead;  // staged: refused with on_fill (16.5 "Write allocation")
+  EXPECT_EQ(rtl_unsupported_l1_option(sector),
+            "l1.write_allocate: lazy_fetch_on_read with l1.pipeline: staged and l1.allocation: on_fill");
+  sector.allocation = AllocationPolicy::kOnMiss;  // built: generated for write allocation with on_miss
+  EXPECT_EQ(rtl_unsupported_l1_option(sector), "");
+  sector.mshr_merge = MshrMerge::kSector;  // ... with sector merging too (gtx480_staged_lazy.yaml)
+  EXPECT_EQ(rtl_unsupported_l1_option(sector), "");
+  sector.allocation = AllocationPolicy::kOnFill;
+  sector.mshr_merge = MshrMerge::kStall;
   sector.pipeline = L1Pipeline::kSingleCycle;
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "");  // built (contract 14, "Write allocation")
   // qv100-accelsim on the staged pipe: its sector mode with on_miss and sector merging is built (16.5,
-  // "With merging by sector"); its write allocation, then its carveout, are what is still refused.
+  // "With merging by sector"), and its write allocation (16.5, "Write allocation"); its carveout is what
+  // is still refused.
   L1Config qv = load_preset("qv100-accelsim").l1;
   qv.pipeline = L1Pipeline::kStaged;
-  EXPECT_EQ(rtl_unsupported_l1_option(qv), "l1.write_allocate: lazy_fetch_on_read with l1.pipeline: staged");
+  EXPECT_EQ(rtl_unsupported_l1_option(qv), "l1.carveout: adaptive with l1.pipeline: staged");
   qv.write_allocate = WriteAllocate::kNone;
   EXPECT_EQ(rtl_unsupported_l1_option(qv), "l1.carveout: adaptive with l1.pipeline: staged");
   qv.carveout = Carveout::kFixed;

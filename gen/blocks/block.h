@@ -47,12 +47,11 @@ inline uint32_t rtl_array_sets(const l1d::Config& cfg) { return l1d::largest_l1_
 // Whether the active set count is a configuration input (l1d_top's cfg_set_bits_i, contract 15):
 // an adaptive carveout whose largest L1 has more sets than l1.size_bytes.
 inline bool rtl_adaptive_sets(const l1d::Config& cfg) { return rtl_array_sets(cfg) != cfg.l1.sets(); }
-// Whether the single-cycle l1d_top keeps a `written` bit per slot (l1.write_allocate
-// lazy_fetch_on_read, contract 14 "Write allocation"): only a configuration that allocates on writes,
-// so the RTL of every other one (gtx480's rtl/ among them) has no such state.
-inline bool rtl_written_state(const l1d::Config& cfg) {
-  return cfg.l1.write_allocate != l1d::WriteAllocate::kNone && cfg.l1.pipeline == l1d::L1Pipeline::kSingleCycle;
-}
+// Whether l1d_top keeps a `written` bit per slot (l1.write_allocate lazy_fetch_on_read, contract 14
+// "Write allocation"): only a configuration that allocates on writes, so the RTL of every other one
+// (gtx480's rtl/ among them) has no such state. The single-cycle pipe keeps it in l1d_tag_array, the
+// staged pipe in l1d_line_state's flip-flops (contract 16.5, "Write allocation").
+inline bool rtl_written_state(const l1d::Config& cfg) { return cfg.l1.write_allocate != l1d::WriteAllocate::kNone; }
 // Whether the staged pipe answers the LDST unit's store query (l1.bypass_path direct, contract 13.6,
 // 16.5 "The direct path"): l1d_issue and l1d_miss_queue then search their entries for a key
 // (find_i / found_o), and l1d_top has store_query_line_i / store_pending_o and two_level_bypass_o.

@@ -66,7 +66,8 @@ class TagArray final : public RtlBlock {
       m.describe("reserved (per slot, l1.allocation on_miss, contract 13.1): the slot is held for a fill in");
       m.describe("flight; it is written like every other field, reset to 0 and not cleared by clear_valid_i.");
     }
-    const bool written = !line_state_ && rtl_written_state(cfg);
+    // l1d_tag_array of the single-cycle pipe, or l1d_line_state of a staged pipe generated for it.
+    const bool written = rtl_written_state(cfg) && line_state_ == (cfg.l1.pipeline == l1d::L1Pipeline::kStaged);
     if (written) {
       m.describe("written (per slot, l1.write_allocate lazy_fetch_on_read, contract 14): a store allocated the slot");
       m.describe("without its data; written like every other field, reset to 0 and cleared by clear_valid_i.");
@@ -74,7 +75,8 @@ class TagArray final : public RtlBlock {
     m.describe("Reset: every slot invalid and clean, slot s of every line rank s, every other field 0.");
     if (line_state_) {
       m.describe("This is l1d_line_state: the fields valid, slot_rank and priority only (the staged L1 keeps");
-      m.describe("the others in an SRAM row, contract 16.5)" + std::string(reserved_flops ? ", and reserved." : "."));
+      m.describe("the others in an SRAM row, contract 16.5)" + std::string(reserved_flops ? ", and reserved" : "") +
+                 std::string(written ? ", and written." : "."));
     }
     m.describe("CommonTagBits is at least 1: without common-tag bits in the address that field keeps one bit,");
     m.describe("which l1d_top writes 0. With one set, rd_set_i and wr_set_i keep one bit and are ignored.");

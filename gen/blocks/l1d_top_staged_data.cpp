@@ -67,7 +67,10 @@ void Top::staged_data() {
   Expr wr_en = m.logic("data_wr_en");
   Expr data_way = m.logic("data_wr_way", way_bits_);
   Expr wr_be = m.logic("data_wr_be", kMaskBits);
-  if (staged_onmiss_) {  // allocation on_miss: a reserved fill writes its block into its reserved way
+  if (lazy_gen_) {  // ... and write allocation's store its bytes into its way (contract 16.5 "Write allocation")
+    m.assign(wr_en, fill_write | res_fill | store_hit | lz_write);
+    m.assign(data_way, mux(fill_write, fill_way, mux(res_fill, mr_res_way, mux(lz_write, lz_way, m_way))));
+  } else if (staged_onmiss_) {  // allocation on_miss: a reserved fill writes its block into its reserved way
     m.assign(wr_en, fill_write | res_fill | store_hit);
     m.assign(data_way, mux(fill_write, fill_way, mux(res_fill, mr_res_way, m_way)));
   } else {

@@ -109,6 +109,10 @@ void Top::staged_fill_place(const Expr& age_bypass_en, const Expr& bypass, const
     m.assign(place_eq, mux(act_fill, common_eq, m2_core_common_eq_));
     m.assign(place_wanted, mux(act_fill, wanted, core_wanted));
     place_valid = pl_valid;
+    if (lazy_gen_) {  // write allocation: a written slot holds data for placement (contract 14), as a valid one
+      place_valid = m.logic("pl_live", ways_ * kSlots);
+      m.assign(place_valid, pl_valid | t_written);
+    }
     Expr unused = m.logic("unused_pl_fields");  // M1 read the fill's L2 bit; a core request has none
     m.assign(unused, l2);
   } else {
@@ -168,7 +172,11 @@ void Top::staged_sector_fill(const std::vector<Expr>& fp) {
   m.assign(fill_posmask, mux(held, zeros(), fp[4]));
   m.comment("A sector fill makes valid (and promotes) its entry's sectors only.");
   m.assign(fill_slotmask, mux(sector_, slotmask, fp[5]));
-  m.assign(fill_replaces, fp[6] & !held);
+  if (lazy_gen_) {  // the AGCB increment counts valid slots replaced, not written ones (golden take_placement)
+    m.assign(fill_replaces, fp[6] & !held & red_or(select_part(pl_valid, fp[1], ways_, kSlots) & fp[4]));
+  } else {
+    m.assign(fill_replaces, fp[6] & !held);
+  }
   m.assign(fill_wb, mux(held, zeros(), fp[7]));
   m.assign(fill_dirty_n, mux(held, lit(3, 0), fp[8]));
 }

@@ -326,10 +326,14 @@ void Top::staged_core_match() {
   m.comment("store's copies, from the corrected compares of the line's every slot and M2's valid bits.");
   s1_held = m.logic("s1_held");
   Expr unused_bypass_fetch = m.logic("unused_m2_bypass_fetch", kSlots);
+  // Write allocation (lazy_gen_): M2's written flip-flops (staged_line_state) hold the line as valid slots
+  // do, and a store hits on them (contract 14, 16.5 "Write allocation"); the held way's written slots.
+  Expr written_s = lazy_gen_ ? m.logic("s_written", kSlots) : Expr();
   core_match_sector_outputs(m, ways_, way_bits_,
                             SectorIo{sector_, s1_store_q, s1_needed, common_eq, copy, t_valid, t_res, t_dirty_any,
                                      at("fetch"), at("probe"), lit(kSlots, 0), s1_fetch, s1_probe_sectors,
-                                     unused_bypass_fetch, s1_held, Expr(), Expr(), Expr()},
+                                     unused_bypass_fetch, s1_held, lazy_gen_ ? t_written : Expr(),
+                                     lazy_gen_ ? lazy_ : Expr(), written_s},
                             c4, out);
 }
 
@@ -351,8 +355,8 @@ void Top::staged_match_older() {
   Expr run = m.logic("older_run", kSlots);  // the block's slots from position 0
   // Sector mode: the fill writes the chunk-tags of its way's four slots, slot s chunk s (row_writes'
   // place_run and fill_tag on the placed block, pl_slots 4 and pl_first 0).
-  // Allocation on_miss: a reservation writes the chunk-tags (and common-tag) of its place as a fill
-  // would (row_writes' place_run and fill_tag on pl_*: the fill's block or M2's request's).
+  // Allocation on_miss: a reservation writes its place's chunk-tags (and common-tag) as a fill would
+  // (row_writes' place_run and fill_tag on pl_*: the fill's block or M2's request's).
   const bool pl = staged_sector_ || staged_onmiss_;
   const Expr slots = pl ? pl_slots : fill_slots, first = pl ? pl_first : fill_first;
   for (unsigned i = 0; i < kSlots; ++i) m.assign(run[Expr(i)], lit(3, i).lt(slots));
@@ -361,7 +365,15 @@ void Top::staged_match_older() {
     g.assign(chunks.part(s * 2, 2), cast(2, first + cast(2, s) - fill_pos));
   });
   const Expr line_hi = Expr(ct_bits_ - 1), line_lo = Expr(2U);
-  const Expr tag_wr = staged_onmiss_ ? fill_write | s1_reserve : fill_write;
+  Expr tag_wr = staged_onmiss_ ? fill_write | s1_reserve : fill_write;
+  Expr way = fill_way, whole = fill_whole, slots_wr = cast(kSlots, run << fill_pos), chunks_wr = chunks;
+  if (lazy_gen_) {  // write allocation: a store's needed slots (chunk s), a new line's common-tag (16.5)
+    tag_wr = tag_wr | lz_write;
+    way = mux(lz_write, lz_way, fill_way);
+    whole = mux(lz_write, !s1_held, fill_whole);
+    slots_wr = mux(lz_write, s1_needed, slots_wr);
+    chunks_wr = mux(lz_write, hex(kSlots * 2, 0xE4), chunks);
+  }
   const Expr common = staged_onmiss_ ? pl_common : fill_common;
   const Expr line = staged_onmiss_ ? pl_ct : fill_chunk_tag.slice(line_hi, line_lo);
   Expr wr_m1_set = m.logic("older_wr_m1_set");  // this fill writes the tags of M1's set
@@ -373,14 +385,14 @@ void Top::staged_match_older() {
   Expr new_eq = m.logic("older_fill_common_eq");
   m.assign(new_eq, common.eq(m1_fill_common_));
   m.gen_for("g_fill_fix", "gw", 0, ways_, [&](Scope& g, const Expr& w) {
-    g.assign(fill_eq_d[w], mux(wr_m1_set & fill_whole & fill_way.eq(cast(way_bits_, w)), new_eq, fill_eq_m1_[w]));
+    g.assign(fill_eq_d[w], mux(wr_m1_set & whole & way.eq(cast(way_bits_, w)), new_eq, fill_eq_m1_[w]));
   });
   m.always_ff_noreset([&](Block& b) { b.assign(fill_eq_q_, fill_eq_d); });
   m.always_ff_noreset([&](Block& b) {
-    b.assign(older_way_q_, fill_way);
-    b.assign(older_common_wr_q_, fill_whole);
-    b.assign(older_slots_q_, cast(kSlots, run << fill_pos));
-    b.assign(older_chunk_q_, chunks);
+    b.assign(older_way_q_, way);
+    b.assign(older_common_wr_q_, whole);
+    b.assign(older_slots_q_, slots_wr);
+    b.assign(older_chunk_q_, chunks_wr);
     b.assign(older_common_eq_q_, common.eq(m1_common_));
     b.assign(older_line_eq_q_, line.eq(m1_chunk_tag_.slice(line_hi, line_lo)));
   });

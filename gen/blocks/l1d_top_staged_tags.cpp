@@ -124,6 +124,15 @@ void Top::staged_line_state() {
   Expr m1_res = staged_onmiss_ ? m.logic("ls_m1_reserved", vw) : Expr();
   std::vector<Conn> res_ports;
   if (staged_onmiss_) res_ports = {{"rd_reserved_o", m1_res}, {"wr_reserved_i", w_res}};
+  // Write allocation (lazy_gen_): the written bits too, read and forwarded as the valid bits and, like
+  // them, cleared by kernel-end invalidation (contract 14, 16.5 "Write allocation").
+  Expr m1_written = lazy_gen_ ? m.logic("ls_m1_written", vw) : Expr();
+  if (lazy_gen_) {
+    t_written = m.logic("t_written", vw);
+    w_written = m.logic("w_written", vw);
+    res_ports.push_back({"rd_written_o", m1_written});
+    res_ports.push_back({"wr_written_i", w_written});
+  }
   m.instance("u_line_state", line_state_block().module(cfg_), {},
              with_extra(res_ports,
              {{"clk_i", clk}, {"rst_ni", rst}, {"rd_set_i", m1_set_}, {"rd_valid_o", m1_valid},
@@ -163,6 +172,16 @@ void Top::staged_line_state() {
     });
     m.always_ff({{q_res, zeros()}}, [&](Block& b) { b.assign(q_res, d_res); });
     m.assign(t_res, q_res);
+  }
+  if (lazy_gen_) {
+    Expr merged_wr = m.logic("ls_written_merged", vw);
+    Expr q_wr = m.logic("ls_written_m2_q", vw);
+    m.gen_for("g_ls_written_fwd", "gw", 0, ways_, [&](Scope& g, const Expr& w) {
+      g.assign(merged_wr.part(w * kSlots, kSlots),
+               mux(fwd[w], w_written.part(w * kSlots, kSlots), m1_written.part(w * kSlots, kSlots)));
+    });
+    m.always_ff({{q_wr, zeros()}}, [&](Block& b) { b.assign(q_wr, merged_wr & repl(vw, !(ev_kend & cfg_kinv))); });
+    m.assign(t_written, q_wr);
   }
   m.assign(t_valid, q_valid);
   m.assign(t_rank, q_rank);

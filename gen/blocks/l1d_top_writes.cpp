@@ -82,9 +82,10 @@ void Top::row_writes() {
   m.assign(slot_fill, mux(fill_write, fill_keep, mux(res_place, res_run, zeros())));
   Expr slot_tagw = m.logic("slot_tagw", ways_ * kSlots);  // chunk-tags written: a placed block's
   if (lazy_gen_) {  // a store's sectors get their chunk-tags (fill_tag: S1's line, slot s chunk s)
-    m.assign(slot_tagw, mux(fill_write, place_run,
-                            mux(s1_reserve, s1_res_run,
-                                mux(lz_write, cast(rw, s1_needed) << (lz_way * kSlots), zeros()))));
+    const Expr lz_tagw = mux(lz_write, cast(rw, s1_needed) << (lz_way * kSlots), zeros());
+    // Staged: a reservation writes its way's four chunk-tags, as below (staged_match_older's inputs).
+    m.assign(slot_tagw, staged_ ? mux(fill_write | s1_reserve, place_run, lz_tagw)
+                                : mux(fill_write, place_run, mux(s1_reserve, s1_res_run, lz_tagw)));
   } else {
     // Staged: a reservation writes its placed block's chunk-tags, in sector mode all four slots of its
     // way (slot s chunk s), which is the write l1d_match_fix corrects for (contract 16.5, "In sector mode").

@@ -146,6 +146,38 @@ TEST(TopBlock, StagedRefusesBlockMergeInSectorMode) {
   EXPECT_NO_THROW((void)top_block().module(cfg));
 }
 
+// l1.write_allocate lazy_fetch_on_read runs on the staged l1d_top generated for it with allocation
+// on_miss (contract 16.5, "Write allocation"): l1d_line_state then has the written bits' ports; with
+// on_fill the staged generator refuses it (one line naming the field), and a staged configuration
+// without write allocation has no written bits.
+TEST(TopBlock, StagedWriteAllocationWithOnMissOnly) {
+  const auto has_port = [](const Module& m, const std::string& name) {
+    for (const Port& p : m.ports())
+      if (p.name == name) return true;
+    return false;
+  };
+  l1d::Config cfg = l1d::load_preset("gtx480");
+  cfg.l1.pipeline = l1d::L1Pipeline::kStaged;
+  cfg.l1.sector = true;
+  cfg.policy.granularity = l1d::GranularityKind::kFixed128;
+  cfg.l1.write_policy = l1d::WritePolicy::kWriteThrough;
+  EXPECT_FALSE(has_port(line_state_block().module(cfg), "rd_written_o"));
+  cfg.l1.write_allocate = l1d::WriteAllocate::kLazyFetchOnRead;
+  try {
+    (void)top_block().module(cfg);
+    ADD_FAILURE() << "no error for write allocation with on_fill";
+  } catch (const l1d::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("l1.write_allocate lazy_fetch_on_read"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("on_miss"), std::string::npos) << e.what();
+  }
+  cfg.l1.allocation = l1d::AllocationPolicy::kOnMiss;
+  EXPECT_NO_THROW((void)top_block().module(cfg));
+  EXPECT_TRUE(has_port(line_state_block().module(cfg), "rd_written_o"));
+  EXPECT_TRUE(has_port(line_state_block().module(cfg), "wr_written_i"));
+  // The single-cycle array is not the staged pipe's: its written bits are l1d_line_state's.
+  EXPECT_FALSE(has_port(tag_array_block().module(cfg), "rd_written_o"));
+}
+
 // l1.bypass_path direct runs on the staged l1d_top generated for it (contract 16.5,
 // "The direct path"): it then has the single-cycle top's three ports, and l1d_issue and l1d_miss_queue
 // their key search; a through_l1 staged top and its units have none of them.

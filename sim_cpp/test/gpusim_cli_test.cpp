@@ -184,7 +184,8 @@ TEST_F(GpusimCli, VerilatedAndLockstepRefuseRprAsGoldenOnly) {
 // [Fidelity]: the reference-faithful options the RTL lacks are golden-only until RTL v2: has_verilated_l1
 // is false for them and --l1 verilated|lockstep refuses them with exit code 2 and one line naming the
 // field (write_through keeps every other L1 field one the RTL runs): write allocation on the staged
-// pipe (contract 14; the single-cycle l1d_top runs it; the staged one runs sector mode without it, 16.5),
+// pipe with allocation on_fill (contract 14; the single-cycle l1d_top runs it; the staged one with
+// on_miss, 16.5 "Write allocation"),
 // mshr_merge block on the staged pipe in sector mode (13.3; the single-cycle l1d_top runs it; the staged
 // one as a line cache, and sector merging in sector mode, 16.5), an adaptive carveout on the staged pipe
 // (the single-cycle l1d_top runs it, contract 15: l1.lockstep_carveout). The
@@ -198,7 +199,8 @@ TEST_F(GpusimCli, VerilatedRefusesWhatTheRtlLacksNamingTheField) {
       {"sector", "  sector: true\n  write_allocate: lazy_fetch_on_read\n  pipeline: staged\n"},
       {"block", "  mshr_merge: block\n  pipeline: staged\n  sector: true\n"},
       {"adaptive", "  carveout: adaptive\n  unified_bytes: 65536\n  shared_options_kb: [0, 48]\n  pipeline: staged\n"}};
-  for (const auto& [file, field] : {std::pair{"sector", "l1.write_allocate: lazy_fetch_on_read with l1.pipeline: staged"},
+  for (const auto& [file, field] : {std::pair{"sector", "l1.write_allocate: lazy_fetch_on_read with l1.pipeline: staged and "
+                                                               "l1.allocation: on_fill"},
                                     std::pair{"block", "l1.mshr_merge: block with l1.pipeline: staged and l1.sector: true"},
                                     std::pair{"adaptive", "l1.carveout: adaptive with l1.pipeline: staged"}}) {
     const fs::path cfg = dir / (std::string(file) + ".yaml");

@@ -778,7 +778,7 @@ std::unique_ptr<RtlL1Port> make_rtl_l1(const Config& cfg, const VerilatedOptions
                                   "the single-cycle pipe without write_back (on the staged pipe on_miss and block as a line "
                                   "cache, sector merging), any bypass_fetch, any write_policy, any "
                                   "kernel_end, any hit_latency_at, through_l1 and direct, "
-                                  "and write_allocate none and, on the single-cycle pipe with sector, lazy_fetch_on_read); "
+                                  "and write_allocate none and, with sector, lazy_fetch_on_read (on the staged pipe with on_miss)); "
                                   "run it with --l1 golden",
                                   cfg.name, field));
   if (const ModelEntry* e = find_model(cfg, opt.netlist)) return e->make(cfg, opt);
