@@ -203,7 +203,7 @@ TEST(TraceParser, ThreeAddressModesGiveTheSameLaneAddresses) {
   EXPECT_FALSE(k.insts[0].strided());
   EXPECT_EQ(k.insts[2].stride, -8);
   const std::vector<Addr> want = {0x1000, 0x1008, 0x7ff8, 0x10};
-  for (size_t i = 0; i < 4; ++i) {
+  for (uint32_t i = 0; i < 4; ++i) {
     EXPECT_EQ(k.lane_address(k.insts[0], i), want[i]) << i;
     EXPECT_EQ(k.lane_address(k.insts[1], i), want[i]) << i;
     EXPECT_EQ(k.lane_address(k.insts[2], i), 0x2000u - 8 * i) << i;
