@@ -6,8 +6,10 @@
 // to choose a victim). Between two requests to one slice the other 63 slices and 80 SMs run, so
 // each lookup is cold: with a 24-byte way (address, stamp, masks) a 24-way set was nine host lines
 // to compare, now three (8-byte addresses, the array host-line aligned; docs/performance.md,
-// seventeenth round). Only where the bytes sit differs from one array of ways: the same lookups,
-// victims and stamps.
+// seventeenth round). A miss's victim scan reads the set's stamps (a 24-way set's 192 bytes:
+// three host lines aligned, four where a vector's 16-byte alignment let them straddle) and masks
+// (48 bytes), so those arrays are host-line aligned too (eighteenth round). Only where the bytes
+// sit differs from one array of ways: the same lookups, victims and stamps.
 #pragma once
 
 #include <cstddef>
@@ -68,9 +70,9 @@ class L2TagArray {
   };
 
   uint32_t ways_;
-  golden::LineAlignedVector<Addr> lines_;  // set-major
-  std::vector<uint64_t> stamps_;           // LRU: larger is more recent
-  std::vector<Masks> masks_;
+  golden::LineAlignedVector<Addr> lines_;      // set-major
+  golden::LineAlignedVector<uint64_t> stamps_;  // LRU: larger is more recent
+  golden::LineAlignedVector<Masks> masks_;
 };
 
 }  // namespace l1d::sim

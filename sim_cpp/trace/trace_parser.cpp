@@ -1094,11 +1094,15 @@ class KernelParser {
     if (k_.addrs.size() > 0xFFFFFFFFu - kWarpSize) in_.fail("over 2^32 memory addresses in one kernel");
     t.addr = static_cast<uint32_t>(k_.addrs.size());
     const auto n = static_cast<uint32_t>(std::popcount(t.mask));
-    if (!local) {  // all aligned (the common case): kept as they are, in one copy
+    if (!local) {  // all aligned (the common case): kept as they are, strided or in one copy
       Addr low = 0;
       for (uint32_t i = 0; i < n; ++i) low |= lanes[i];
       if ((low & (width - 1)) == 0) {
-        k_.addrs.insert(k_.addrs.end(), lanes.begin(), lanes.begin() + n);
+        if (strided_form(t, lanes, n)) {
+          k_.addrs.push_back(lanes[0]);
+        } else {
+          k_.addrs.insert(k_.addrs.end(), lanes.begin(), lanes.begin() + n);
+        }
         return;
       }
     }
@@ -1112,6 +1116,21 @@ class KernelParser {
         in_.fail(fmt::format("lane {} address {:#x} is not aligned to the access width {}", l, a, width));
       *out++ = local ? local_address(a, width, cta, warp, l) : a;
     }
+  }
+
+  // Whether the n >= 2 active lanes' addresses step by one stride of less than a page, all in one
+  // 2 MiB page (TraceInst's strided form); if so, sets t.stride. The span is then
+  // under 2^26 bytes, so an address sequence that wrapped past 2^64 would end on another page.
+  static bool strided_form(TraceInst& t, const ActiveAddrs& lanes, uint32_t n) {
+    if (n < 2) return false;
+    const uint64_t step = lanes[1] - lanes[0];
+    const auto stride = static_cast<int64_t>(step);
+    if (stride <= -(int64_t{1} << kPageBits) || stride >= int64_t{1} << kPageBits) return false;
+    for (uint32_t i = 2; i < n; ++i)
+      if (lanes[i] - lanes[i - 1] != step) return false;
+    if (lanes[0] >> kPageBits != lanes[n - 1] >> kPageBits) return false;
+    t.stride = static_cast<int32_t>(stride);
+    return true;
   }
 
   void finish_stream() {

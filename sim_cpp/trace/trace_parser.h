@@ -43,6 +43,10 @@ namespace l1d::sim::trace {
 // memory per thread (512 KiB) with room to spare.
 inline constexpr uint64_t kWindowBytes = uint64_t{16} << 20;
 
+// The page size of the simulator's page table (trace_workload.h), which TraceInst's strided form
+// respects: 2 MiB pages (cudaMalloc's large pages).
+inline constexpr uint32_t kPageBits = 21;
+
 // What a trace line is, for the statistics (the opcode's class after generic resolution).
 enum class TraceClass : uint8_t {
   kGlobalLoad,
@@ -81,6 +85,14 @@ struct KernelHeader {
 };
 
 // One traced warp instruction, as the simulator runs it.
+//
+// A load's or store's lane addresses are kept in one of two forms (ParsedKernel::lane_address
+// reads either). Strided (the common coalesced access, whatever address mode the trace wrote it
+// in): the active lanes' addresses step by a constant `stride`, all in one 2 MiB page, none
+// local; ParsedKernel::addrs holds the first one only. Listed: every active lane's address.
+// The strided form keeps the kernel's address array (and the simulator's reads of it) about a
+// lane count smaller; the page condition lets the page table translate the first address alone
+// (docs/performance.md, eighteenth round).
 struct TraceInst {
   uint64_t pc = 0;
   uint32_t mask = 0;
@@ -91,7 +103,16 @@ struct TraceInst {
   TraceClass cls = TraceClass::kAlu;
   uint8_t dsts = 0, srcs = 0;  // register operands: ParsedKernel::regs[regs, regs + dsts + srcs)
   uint32_t regs = 0;
+  // kLoad / kStore: kListedLanes, or the strided form's stride: the k-th active lane's address
+  // is addrs[addr] + k * stride (|stride| < one page). Last, so that it fills the padding and no
+  // positional initialisation of the fields before it changes meaning.
+  int32_t stride = kListedLanes;
+
+  static constexpr int32_t kListedLanes = INT32_MIN;  // not a stride of the strided form
+  bool strided() const { return stride != kListedLanes; }
 };
+static_assert(sizeof(TraceInst) == 32, "the strided form's stride fills TraceInst's padding");
+
 
 struct ParsedKernel {
   std::string file;
@@ -101,7 +122,7 @@ struct ParsedKernel {
   std::vector<TraceInst> insts;        // warp by warp, warps in (CTA, warp) order
   std::vector<uint64_t> warp_begin;    // ctas * warps_per_cta + 1 offsets into insts
   std::vector<uint8_t> synthetic_exit; // per warp: 1 when its trace does not end with EXIT / RET
-  std::vector<Addr> addrs;             // active lanes' addresses of the loads and stores (virtual)
+  std::vector<Addr> addrs;             // the loads' and stores' lane addresses (virtual), TraceInst's two forms
   // Register operands as WarpInst numbers them (kRegIds), destinations then sources, without RZ,
   // URZ, PT and UPT (a write to them is discarded, so nothing waits for them).
   std::vector<uint16_t> regs;
@@ -116,6 +137,10 @@ struct ParsedKernel {
   uint32_t parts = 1;  // the pieces the instruction stream was read in (parse_kernel_parts)
 
   uint32_t warps() const { return ctas * warps_per_cta; }
+  // The address of load / store t's k-th active lane (lowest lane first), in either form.
+  Addr lane_address(const TraceInst& t, uint32_t k) const {
+    return t.strided() ? addrs[t.addr] + static_cast<uint64_t>(int64_t{t.stride} * k) : addrs[t.addr + k];
+  }
 };
 
 struct TraceCommand {

@@ -95,16 +95,27 @@ class TraceWarp final : public WarpProgram {
         const uint32_t bytes = t.width == 16 ? 8 : t.width;
         const uint64_t offset = t.width == 16 && high_half_ ? 8 : 0;
         out.access_bytes = bytes;
-        uint32_t k = t.addr;
-        for (uint32_t l = 0; l < kWarpSize; ++l) {  // every lane: inactive ones read 0
-          Addr a = 0;
-          uint64_t v = 0;
-          if (t.mask >> l & 1u) {
-            a = k_.addrs[k++] + offset;
-            if (store) v = w_.content_value(a, bytes, span_);
+        // Every lane (inactive ones read 0); address_of(k) is the k-th active lane's.
+        const auto lanes = [&](auto address_of) {
+          uint32_t k = 0;
+          for (uint32_t l = 0; l < kWarpSize; ++l) {
+            Addr a = 0;
+            uint64_t v = 0;
+            if (t.mask >> l & 1u) {
+              a = address_of(k++) + offset;
+              if (store) v = w_.content_value(a, bytes, span_);
+            }
+            out.addr[l] = a;
+            if (store) out.value[l] = v;
           }
-          out.addr[l] = a;
-          if (store) out.value[l] = v;
+        };
+        if (t.strided()) {  // one address read instead of a lane count (ParsedKernel::lane_address)
+          const Addr first = k_.addrs[t.addr];
+          const auto step = static_cast<uint64_t>(int64_t{t.stride});
+          lanes([first, step](uint32_t k) { return first + step * k; });
+        } else {
+          const Addr* listed = k_.addrs.data() + t.addr;
+          lanes([listed](uint32_t k) { return listed[k]; });
         }
         clear(false, !store);
         if (t.width == 16 && !high_half_) {
@@ -176,7 +187,8 @@ TraceWorkload::TraceWorkload(TraceSet set, const TraceOptions& opt)
                       fmt::format("the trace touches {} pages of 2 MiB, the {}-bit physical address space holds {}",
                                   pages, opt.address_bits, frames));
   };
-  // Pages: every address of every load / store, every copied byte.
+  // Pages: every address of every load / store (a strided instruction's lanes are on its one
+  // address's page), every copied byte.
   // (Neighbouring addresses share a page: a page equal to the last one pushed is skipped, which
   // leaves the sort below a few entries per page instead of one per address.)
   // On threads_ threads (the serial part of --threads): each takes a contiguous share of every
@@ -212,7 +224,8 @@ TraceWorkload::TraceWorkload(TraceSet set, const TraceOptions& opt)
 
   // A warp's addresses mostly share a page: translate() searches only when the page changes.
   // Each address is translated alone (every page is in vpages_ by now), so the threads_ threads
-  // each take a contiguous share of every kernel's addresses.
+  // each take a contiguous share of every kernel's addresses. (A strided instruction's one
+  // address stands for lanes on its own page, so they keep their stride: ParsedKernel::addrs.)
   const auto translate_share = [&](uint32_t t) {
     for (ParsedKernel& k : set_.kernels) {
       const size_t n = k.addrs.size(), from = n * t / threads_, to = n * (t + 1) / threads_;

@@ -38,8 +38,6 @@ class Gpu;
 
 namespace l1d::sim::trace {
 
-inline constexpr uint32_t kPageBits = 21;  // 2 MiB pages (cudaMalloc's large pages)
-
 struct TraceOptions {
   std::optional<uint32_t> isa_override;  // time every kernel as this binary version
   uint32_t address_bits = 32;            // the physical address space (the preset's l1.address_bits)

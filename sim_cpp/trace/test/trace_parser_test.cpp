@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -94,7 +95,7 @@ std::string fingerprint(const ParsedKernel& k) {
     s += " " + std::to_string(t.pc) + "," + std::to_string(t.mask) + "," + std::to_string(t.addr) + "," +
          std::to_string(t.latency) + "," + std::to_string(static_cast<int>(t.kind)) + "," + std::to_string(t.width) + "," +
          std::to_string(static_cast<int>(t.cls)) + "," + std::to_string(t.regs) + "," + std::to_string(t.dsts) + "," +
-         std::to_string(t.srcs);
+         std::to_string(t.srcs) + "," + std::to_string(t.stride);
   s += "|";
   for (uint16_t r : k.regs) s += std::to_string(r) + ",";
   s += "|";
@@ -159,10 +160,11 @@ TEST(TraceParser, Version4KernelWithTwoBlocksOfTwoWarps) {
   // Block (1,0,0) warp 1 has no EXIT: one is appended when it runs.
   EXPECT_EQ(k.synthetic_exits, 1u);
   EXPECT_EQ(k.synthetic_exit, (std::vector<uint8_t>{0, 0, 0, 1}));
-  // Addresses: 32 lanes x 6 memory instructions, mode 1 (base, stride 4).
-  ASSERT_EQ(k.addrs.size(), 6u * 32);
-  EXPECT_EQ(k.addrs[k.insts[2].addr + 31], 0x7f2b2d500000u + 31 * 4);
-  EXPECT_EQ(k.addrs[k.insts[3].addr], 0x7f2b2d500100u);
+  // Addresses: 32 lanes x 6 memory instructions, mode 1 (base, stride 4): strided, one address each.
+  ASSERT_EQ(k.addrs.size(), 6u);
+  EXPECT_EQ(k.insts[2].stride, 4);
+  EXPECT_EQ(k.lane_address(k.insts[2], 31), 0x7f2b2d500000u + 31 * 4);
+  EXPECT_EQ(k.lane_address(k.insts[3], 0), 0x7f2b2d500100u);
 }
 
 // The scoreboard operands (core.load_wait on_use): each register file gets its own numbers, and
@@ -197,14 +199,61 @@ TEST(TraceParser, ThreeAddressModesGiveTheSameLaneAddresses) {
       "0020 000000f0 1 R4 LDG.E.64 1 R2 8 1 0x2000 -8",
       kExit,
   }));
-  ASSERT_EQ(k.addrs.size(), 12u);
+  ASSERT_EQ(k.addrs.size(), 4u + 4 + 1) << "the first two listed, the third strided";
+  EXPECT_FALSE(k.insts[0].strided());
+  EXPECT_EQ(k.insts[2].stride, -8);
   const std::vector<Addr> want = {0x1000, 0x1008, 0x7ff8, 0x10};
-  for (size_t i = 0; i < 4; ++i) {
-    EXPECT_EQ(k.addrs[k.insts[0].addr + i], want[i]) << i;
-    EXPECT_EQ(k.addrs[k.insts[1].addr + i], want[i]) << i;
-    EXPECT_EQ(k.addrs[k.insts[2].addr + i], 0x2000u - 8 * i) << i;
+  for (uint32_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(k.lane_address(k.insts[0], i), want[i]) << i;
+    EXPECT_EQ(k.lane_address(k.insts[1], i), want[i]) << i;
+    EXPECT_EQ(k.lane_address(k.insts[2], i), 0x2000u - 8 * i) << i;
   }
   EXPECT_EQ(k.insts[0].width, 8u);
+}
+
+// TraceInst's strided form: any address mode whose active lanes step by one stride under a page,
+// all on one 2 MiB page, outside local memory; every other load or store lists its lanes. Either
+// way lane_address gives the trace's addresses.
+TEST(TraceParser, StridedFormKeepsOnePageStepsAndGivesTheSameLanes) {
+  const ParsedKernel k = parse(one_warp({
+      "0010 0000001e 1 R4 LDG.E 1 R2 4 0 0x1000 0x1004 0x1008 0x100c",  // listed in the trace, stride 4
+      "0018 ffffffff 1 R4 LDG.E 1 R2 4 1 0x1ffff0 4",                   // stride 4 across a page boundary
+      "0020 00000003 1 R4 LDG.E 1 R2 4 1 0x400000 2097152",             // stride of a whole page
+      "0028 0000000f 1 R4 LDG.E 1 R2 4 2 0x3000 4 4 8",                 // deltas, not one stride
+      "0030 ffffffff 1 R4 LDG.E 1 R2 4 1 0x5000 0",                     // every lane one address
+      "0038 000000f0 1 R4 LDG.E.128 1 R2 16 1 0x6ff0 -16",              // negative, 16 B lanes
+      "0040 00000001 1 R4 LDG.E 1 R2 4 1 0x7000 4",                     // one lane
+      "0048 0000000f 1 R4 LDL 1 R2 4 1 0x00007e0000000010 4",           // local memory
+      kExit,
+  }));
+  struct Want {
+    int32_t stride;  // TraceInst::kListedLanes: listed
+    std::vector<Addr> lanes;
+  };
+  const int32_t listed = TraceInst::kListedLanes;
+  std::vector<Addr> across, whole_warp;
+  for (uint32_t l = 0; l < 32; ++l) across.push_back(0x1ffff0 + 4 * l), whole_warp.push_back(0x5000);
+  const Want want[] = {{4, {0x1000, 0x1004, 0x1008, 0x100c}},
+                       {listed, across},
+                       {listed, {0x400000, 0x600000}},
+                       {listed, {0x3000, 0x3004, 0x3008, 0x3010}},
+                       {0, whole_warp},
+                       {-16, {0x6ff0, 0x6fe0, 0x6fd0, 0x6fc0}},
+                       {listed, {0x7000}}};
+  size_t stored = 0;
+  for (size_t i = 0; i < std::size(want); ++i) {
+    SCOPED_TRACE(i);
+    const TraceInst& t = k.insts[i];
+    ASSERT_EQ(t.kind, OpKind::kLoad);
+    EXPECT_EQ(t.stride, want[i].stride);
+    EXPECT_EQ(t.addr, stored);
+    ASSERT_EQ(std::popcount(t.mask), static_cast<int>(want[i].lanes.size()));
+    for (uint32_t l = 0; l < want[i].lanes.size(); ++l) EXPECT_EQ(k.lane_address(t, l), want[i].lanes[l]) << l;
+    stored += t.strided() ? 1 : want[i].lanes.size();
+  }
+  EXPECT_EQ(k.insts[7].cls, TraceClass::kLocalLoad);
+  EXPECT_FALSE(k.insts[7].strided()) << "local addresses are interleaved by thread";
+  EXPECT_EQ(k.addrs.size(), stored + 4);
 }
 
 TEST(TraceParser, Version5WithLineNumbersAndImmediates) {
@@ -215,7 +264,7 @@ TEST(TraceParser, Version5WithLineNumbersAndImmediates) {
   EXPECT_TRUE(k.header.lineinfo);
   EXPECT_EQ(k.trace_instructions, 3u);
   EXPECT_EQ(k.insts[1].kind, OpKind::kLoad);
-  EXPECT_EQ(k.addrs[k.insts[1].addr + 1], 0x7f2b2d500004u);
+  EXPECT_EQ(k.lane_address(k.insts[1], 1), 0x7f2b2d500004u);
 }
 
 TEST(TraceParser, Version3WithoutTheLineinfoLine) {
@@ -324,7 +373,7 @@ TEST(TraceParser, GenericAccessesAreResolvedByTheirAddressWindow) {
   EXPECT_EQ(k.insts[1].kind, OpKind::kLoad);
   EXPECT_EQ(k.insts[2].cls, TraceClass::kLocalStore);
   EXPECT_EQ(k.insts[3].cls, TraceClass::kGlobalLoad);
-  EXPECT_EQ(k.addrs[k.insts[3].addr], 0x100000u);
+  EXPECT_EQ(k.lane_address(k.insts[3], 0), 0x100000u);
 }
 
 TEST(TraceParser, LocalMemoryIsInterleavedByThreadAndUniquePerThread) {
@@ -338,10 +387,10 @@ TEST(TraceParser, LocalMemoryIsInterleavedByThreadAndUniquePerThread) {
   // Offset 0x10 = unit 4 of 64 threads: thread g at region + 4 * 64 * 4 + 4 g.
   const Addr region = uint64_t{1} << 62, row = 64 * 4;
   for (uint32_t l = 0; l < 32; ++l) {
-    EXPECT_EQ(k.addrs[k.insts[0].addr + l], region + 4 * row + 4 * l);
-    EXPECT_EQ(k.addrs[k.insts[3].addr + l], region + 4 * row + 4 * (32 + l));
+    EXPECT_EQ(k.lane_address(k.insts[0], l), region + 4 * row + 4 * l);
+    EXPECT_EQ(k.lane_address(k.insts[3], l), region + 4 * row + 4 * (32 + l));
   }
-  EXPECT_EQ(k.addrs[k.insts[1].addr], region + 5 * row);
+  EXPECT_EQ(k.lane_address(k.insts[1], 0), region + 5 * row);
   EXPECT_EQ(k.insts[0].cls, TraceClass::kLocalLoad);
 }
 
@@ -812,7 +861,7 @@ TEST(TraceParser, Version3KeepsTheOldFormatCommentButHasNoPrefix) {
   const ParsedKernel k = parse(text);
   EXPECT_EQ(k.trace_instructions, 3u);
   EXPECT_EQ(k.insts[1].kind, OpKind::kStore);
-  EXPECT_EQ(k.addrs[k.insts[1].addr], 0x7f2b2d500100u);
+  EXPECT_EQ(k.lane_address(k.insts[1], 0), 0x7f2b2d500100u);
 }
 
 TEST(TraceParser, Version6RegisterValuesImmediatesAndClusterLines) {
@@ -837,7 +886,7 @@ TEST(TraceParser, Version6RegisterValuesImmediatesAndClusterLines) {
   // Block (0,0,0) first: its EXIT, then block (1,0,0).
   EXPECT_EQ(k.insts[2].latency, k.isa->of(LatencyClass::kInt));
   EXPECT_EQ(k.insts[4].kind, OpKind::kLoad);
-  EXPECT_EQ(k.addrs[k.insts[4].addr + 1], 0x7f2b2d500004u);
+  EXPECT_EQ(k.lane_address(k.insts[4], 1), 0x7f2b2d500004u);
   EXPECT_EQ(k.insts[5].latency, k.isa->of(LatencyClass::kTensor));
   EXPECT_EQ(k.insts[6].kind, OpKind::kExit);
   EXPECT_TRUE(k.unknown_opcodes.empty());
@@ -868,15 +917,16 @@ TEST(TraceParser, Mode2SingleLaneHasNoDeltaAndZeroMasksMakeNoAccess) {
   }}));
   EXPECT_EQ(k.memory_instructions, 5u);
   EXPECT_EQ(k.insts[0].kind, OpKind::kLoad);
-  EXPECT_EQ(k.addrs[k.insts[0].addr], 0x7f2b2d500020u);
-  EXPECT_EQ(k.addrs[k.insts[1].addr], 0x7f2b2d500020u);
-  EXPECT_EQ(k.addrs[k.insts[1].addr + 1], 0x7f2b2d500000u);
+  EXPECT_EQ(k.lane_address(k.insts[0], 0), 0x7f2b2d500020u);
+  EXPECT_EQ(k.lane_address(k.insts[1], 0), 0x7f2b2d500020u);
+  EXPECT_EQ(k.lane_address(k.insts[1], 1), 0x7f2b2d500000u);
   for (size_t i = 2; i < 5; ++i) {
     EXPECT_EQ(k.insts[i].kind, OpKind::kAlu) << i;
     EXPECT_EQ(k.insts[i].mask, 0u) << i;
   }
   EXPECT_EQ(k.insts[3].cls, TraceClass::kGlobalStore);
-  EXPECT_EQ(k.addrs.size(), 3u) << "only the two active loads' lanes";
+  EXPECT_EQ(k.addrs.size(), 2u) << "only the two active loads' lanes: one, and two strided (-32)";
+  EXPECT_EQ(k.insts[1].stride, -32);
 }
 
 TEST(SassTable, AmpereAndHopperOpcodesHaveTheirClasses) {

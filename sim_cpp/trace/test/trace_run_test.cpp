@@ -367,6 +367,82 @@ TEST(TraceWorkload, LoadsWriteTheRegistersTheirWidthFills) {
 // ---------------------------------------------------------------------------------------------
 // Page table and memory image
 
+// A strided instruction's lanes (TraceInst's strided form) reach the SM as the listed form's
+// would: each the translation of its own address, 16 B lanes in two halves, stores with the
+// image's bytes, inactive lanes 0.
+TEST(TraceWorkload, StridedAndListedLanesGiveTheSameWarpInstructions) {
+  TraceSet s;
+  s.list_file = "list";
+  s.commands.push_back({TraceCommand::Kind::kMemcpy, 0x7f0000200000, 4096, 0, 1});
+  s.commands.push_back({TraceCommand::Kind::kKernel, 0, 0, 0, 2});
+  ParsedKernel k;
+  k.header.name = "k";
+  k.ctas = 1;
+  k.warps_per_cta = 2;
+  k.synthetic_exit = {1, 1};
+  // Warp 0 strided, warp 1 the same lanes listed: a 16 B load (lanes 4-7, stride -16), a 4 B
+  // store (every lane, stride 8) and an 8 B load of one address (lanes 0-2, stride 0).
+  const std::vector<std::pair<uint32_t, std::vector<Addr>>> lanes = {
+      {0xF0u, {0x7f0000600ff0, 0x7f0000600fe0, 0x7f0000600fd0, 0x7f0000600fc0}},
+      {0xFFFFFFFFu, {}},
+      {0x7u, {0x7f0000200100, 0x7f0000200100, 0x7f0000200100}}};
+  std::vector<Addr> store;
+  for (uint32_t l = 0; l < 32; ++l) store.push_back(0x7f0000200010 + 8 * l);
+  const int32_t strides[] = {-16, 8, 0};
+  const uint8_t widths[] = {16, 4, 8};
+  for (const bool strided : {true, false})
+    for (uint32_t i = 0; i < 3; ++i) {
+      const std::vector<Addr>& a = i == 1 ? store : lanes[i].second;
+      TraceInst t;
+      t.pc = 0x10 * (i + 1);
+      t.mask = lanes[i].first;
+      t.kind = i == 1 ? OpKind::kStore : OpKind::kLoad;
+      t.width = widths[i];
+      t.addr = static_cast<uint32_t>(k.addrs.size());
+      if (strided) {
+        t.stride = strides[i];
+        k.addrs.push_back(a[0]);
+      } else {
+        k.addrs.insert(k.addrs.end(), a.begin(), a.end());
+      }
+      ASSERT_EQ(t.strided(), strided);
+      k.insts.push_back(t);
+    }
+  k.warp_begin = {0, 3, 6};
+  s.kernels.push_back(k);
+  TraceWorkload w(s, {});
+  FunctionalMemory mem;
+  w.init(mem, WorkloadScale::kTest, 3);
+  auto ps = w.kernel(0).warp(0, 0), pb = w.kernel(0).warp(0, 0), pl = w.kernel(0).warp(0, 1);
+  WarpInst buffered;  // pb through next_into, as the SM refills its i-buffer
+  for (uint32_t n = 0; n < 5; ++n) {  // the 16 B load's two halves, the store, the 8 B load, the exit
+    SCOPED_TRACE(n);
+    const WarpInst s1 = ps->next(), l1 = pl->next();
+    pb->next_into(buffered);
+    ASSERT_EQ(s1.kind, l1.kind);
+    EXPECT_EQ(s1.addr, l1.addr);
+    EXPECT_EQ(buffered.addr, l1.addr);
+    EXPECT_EQ(s1.access_bytes, l1.access_bytes);
+    if (s1.kind == OpKind::kStore) {
+      EXPECT_EQ(s1.value, l1.value);
+      EXPECT_EQ(buffered.value, l1.value);
+      for (uint32_t l = 0; l < 32; ++l) {
+        EXPECT_EQ(s1.addr[l], w.translate(store[l])) << l;
+        EXPECT_EQ(s1.value[l], w.content_value(s1.addr[l], 4)) << l;
+      }
+    }
+  }
+  // The 16 B load's lanes: each half at its lane's translated address (+ 8 for the high half).
+  auto again = w.kernel(0).warp(0, 0);
+  const WarpInst low = again->next(), high = again->next();
+  for (uint32_t l = 0; l < 32; ++l) {
+    const bool active = l >= 4 && l < 8;
+    EXPECT_EQ(low.addr[l], active ? w.translate(lanes[0].second[l - 4]) : 0) << l;
+    EXPECT_EQ(high.addr[l], active ? w.translate(lanes[0].second[l - 4]) + 8 : 0) << l;
+  }
+}
+
+
 // The shortcuts of the eighth speed round (docs/performance.md) against the per-byte
 // definitions: content_value through a span the caller keeps, init()'s vectorised byte hashes,
 // and the page table built on several threads.

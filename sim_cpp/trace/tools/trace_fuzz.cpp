@@ -240,7 +240,8 @@ uint64_t digest(const TraceSet& s) {
   for (const ParsedKernel& k : s.kernels) {
     for (const TraceInst& t : k.insts)
       for (uint64_t v : {t.pc, uint64_t{t.mask}, uint64_t{t.addr}, uint64_t{t.latency}, uint64_t(t.kind), uint64_t{t.width},
-                         uint64_t(t.cls), uint64_t{t.dsts}, uint64_t{t.srcs}, uint64_t{t.regs}})
+                         uint64_t(t.cls), uint64_t{t.dsts}, uint64_t{t.srcs}, uint64_t{t.regs},
+                         static_cast<uint64_t>(t.stride)})
         h = fnv(h, v);
     for (uint16_t v : k.regs) h = fnv(h, v);
     for (uint64_t v : k.warp_begin) h = fnv(h, v);
