@@ -170,72 +170,64 @@ lockstep-lazy:
 	@$(MAKE) --no-print-directory build LAZY=ON
 	ctest --test-dir $(BUILD) --output-on-failure -R 'l1.lockstep_lazy'
 
+# The mutants of one generated configuration's l1d_top (the targets below): configure with its
+# option $(1)=ON, build only its mutant testbench $(2), run the ctest names matching $(3).
+define config_mutants
+	@$(MAKE) --no-print-directory configure $(1)=ON
+	@cmake --build $(BUILD) -j $(JOBS) --target $(2)
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '$(3)'
+endef
+
 # Write allocation's assertions (TopWrittenExclusive_A, TopWrittenNoLoadHit_A) against their mutants
 # (tb/mutants/l1d_top_lazy.txt), and the unmutated model silent on the same test
 # (docs/rtl-verification.md, "Mutation tests in simulation"): only the mutant testbench is built.
 .PHONY: mutants-lazy
 mutants-lazy:
-	@$(MAKE) --no-print-directory configure LAZY_MUTANTS=ON
-	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_lazy_mutants
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(written_|lazy_)'
+	$(call config_mutants,LAZY_MUTANTS,tb_l1d_top_lazy_mutants,^rtl\.mutant\.(written_|lazy_))
 
 # The staged pipe's sector mode: its assertions against the mutants of tb/mutants/l1d_top_staged_sector.txt,
 # the unmutated model silent in lockstep, and TopSectorScope_A's contract case with its control
 # (docs/rtl-verification.md, "Mutation tests in simulation"): only the mutant testbench is built.
 .PHONY: mutants-staged-sector
 mutants-staged-sector:
-	@$(MAKE) --no-print-directory configure STAGED_SECTOR_MUTANTS=ON
-	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_sector_mutants
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^(rtl\.mutant\.(sector_|staged_sector_)|tb\.contract\.StagedSector)'
+	$(call config_mutants,STAGED_SECTOR_MUTANTS,tb_l1d_top_staged_sector_mutants,^(rtl\.mutant\.(sector_|staged_sector_)|tb\.contract\.StagedSector))
 
 # Allocation on miss and merging by line on the staged pipe: their assertions against the mutants of
 # tb/mutants/l1d_top_staged_onmiss.txt / l1d_top_staged_block.txt, the unmutated model silent in
 # lockstep (docs/rtl-verification.md, "Mutation tests in simulation"): only the mutant testbench is built.
 .PHONY: mutants-staged-onmiss mutants-staged-block
 mutants-staged-onmiss:
-	@$(MAKE) --no-print-directory configure STAGED_ONMISS_MUTANTS=ON
-	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_onmiss_mutants
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(onmiss_|staged_onmiss_)'
+	$(call config_mutants,STAGED_ONMISS_MUTANTS,tb_l1d_top_staged_onmiss_mutants,^rtl\.mutant\.(onmiss_|staged_onmiss_))
 mutants-staged-block:
-	@$(MAKE) --no-print-directory configure STAGED_BLOCK_MUTANTS=ON
-	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_block_mutants
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(block_|staged_block_)'
+	$(call config_mutants,STAGED_BLOCK_MUTANTS,tb_l1d_top_staged_block_mutants,^rtl\.mutant\.(block_|staged_block_))
 
 # The direct path's store search on the staged pipe (gtx480-gpgpusim's whole L1): StagedStorePendingFound_A
 # and lockstep's store_pending comparison against the mutants of tb/mutants/l1d_top_staged_gpgpusim.txt,
 # the unmutated model silent (docs/rtl-verification.md): only the mutant testbench is built.
 .PHONY: mutants-staged-gpgpusim
 mutants-staged-gpgpusim:
-	@$(MAKE) --no-print-directory configure STAGED_GPGPUSIM_MUTANTS=ON
-	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_gpgpusim_mutants
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(direct_|staged_gpgpusim_)'
+	$(call config_mutants,STAGED_GPGPUSIM_MUTANTS,tb_l1d_top_staged_gpgpusim_mutants,^rtl\.mutant\.(direct_|staged_gpgpusim_))
 
 # Merging by sector on the staged pipe (gtx1080-jips's whole L1): its assertions against the mutants of
 # tb/mutants/l1d_top_staged_jips.txt, the unmutated model silent in lockstep (docs/rtl-verification.md):
 # only the mutant testbench is built.
 .PHONY: mutants-staged-jips
 mutants-staged-jips:
-	@$(MAKE) --no-print-directory configure STAGED_JIPS_MUTANTS=ON
-	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_jips_mutants
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(smerge_|staged_jips_)'
+	$(call config_mutants,STAGED_JIPS_MUTANTS,tb_l1d_top_staged_jips_mutants,^rtl\.mutant\.(smerge_|staged_jips_))
 
 # Allocation on miss in sector mode on the staged pipe: the reservations' assertions (their sector form)
 # against the mutants of tb/mutants/l1d_top_staged_sector_onmiss.txt, the unmutated model silent in
 # lockstep (docs/rtl-verification.md): only the mutant testbench is built.
 .PHONY: mutants-staged-sector_onmiss
 mutants-staged-sector_onmiss:
-	@$(MAKE) --no-print-directory configure STAGED_SECTOR_ONMISS_MUTANTS=ON
-	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_sector_onmiss_mutants
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(sonmiss_|staged_sector_onmiss_unmutated)'
+	$(call config_mutants,STAGED_SECTOR_ONMISS_MUTANTS,tb_l1d_top_staged_sector_onmiss_mutants,^rtl\.mutant\.(sonmiss_|staged_sector_onmiss_unmutated))
 
 # ... with merging by sector: the widening's reservation against the mutants of
 # tb/mutants/l1d_top_staged_sector_onmiss_merge.txt, the unmutated model silent in lockstep
 # (docs/rtl-verification.md): only the mutant testbench is built.
 .PHONY: mutants-staged-sector_onmiss_merge
 mutants-staged-sector_onmiss_merge:
-	@$(MAKE) --no-print-directory configure STAGED_SECTOR_ONMISS_MERGE_MUTANTS=ON
-	@cmake --build $(BUILD) -j $(JOBS) --target tb_l1d_top_staged_sector_onmiss_merge_mutants
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^rtl\.mutant\.(smres_|staged_sector_onmiss_merge_)'
+	$(call config_mutants,STAGED_SECTOR_ONMISS_MERGE_MUTANTS,tb_l1d_top_staged_sector_onmiss_merge_mutants,^rtl\.mutant\.(smres_|staged_sector_onmiss_merge_))
 
 # The staged pipe's generated configurations (contract 16.5) in lockstep with golden:
 # make lockstep-staged-<name> (sector: sector mode, contract 14; sector_onmiss: sector mode with
