@@ -335,44 +335,10 @@ class Mshr final : public RtlBlock {
     m.instance("u_requests", ram, {{"Words", req_words}, {"Width", request_w}},
                {{"clk_i", clk}, {"wr_en_i", req_we}, {"wr_addr_i", req_wr_addr}, {"wr_data_i", req_word},
                 {"rd_addr_i", req_rd_addr}, {"rd_data_o", req_rd_word}});
-    m.comment("The fill data, one memory per sector: a response writes the sectors it names. l1.sector: a");
-    m.comment("second memory per sector takes the sectors an alloc or add buffers (their own write port: a");
-    m.comment("response may write the same sector of another entry in the cycle); the read takes each sector");
-    m.comment("from the memory the entry's buffered bit names.");
-    const unsigned sector_bits = kDataBits / kSectors;
-    Expr rd_buffered = m.logic("rd_buffered", kSectors);
-    if (late_buffer) {
-      m.comment("Staged sector mode: per entry, the buffered sectors whose bytes the buffer holds (set by the");
-      m.comment("write at D, cleared when the entry is allocated); the probe reads buffered, set at the alloc or add.");
-      Expr copied_q = m.logic("copied_q", entries * kSectors);
-      m.always_ff({{copied_q, zeros()}}, [&](Block& b) {
-        b.for_("i", 0, entries, [&](Block& body, const Expr& i) {
-          const Expr q = copied_q.part(i * kSectors, kSectors);
-          body.assign(q, mux(alloc_ok.land(free_entry_o.eq(cast(entry_w, i))), zeros(), q) |
-                             mux(buf_wr_entry.eq(cast(entry_w, i)), buf_wr, zeros()));
-        });
-      });
-      m.assign(rd_buffered, copied_q.part(rd_entry * kSectors, kSectors));
-    } else {
-      m.assign(rd_buffered, buffered.part(rd_entry * kSectors, kSectors));
-    }
-    m.gen_for("g_data", "gs", 0, kSectors, [&](Scope& g, const Expr& sec) {
-      Expr we = g.logic("we");
-      Expr buf_we = g.logic("buf_we");
-      Expr fetched = g.logic("fetched", sector_bits);
-      Expr copied = g.logic("copied", sector_bits);
-      g.assign(we, resp & (resp_sectors.eq(zeros()) | resp_sectors[sec]));
-      g.assign(buf_we, late_buffer ? buf_wr[sec] : (alloc_ok & alloc_buffer[sec]) | (add_ok & add_buffer[sec]));
-      g.instance("u_data", ram, {{"Words", entries}, {"Width", Expr(sector_bits)}},
-                 {{"clk_i", clk}, {"wr_en_i", we}, {"wr_addr_i", resp_entry},
-                  {"wr_data_i", resp_data.part(sec * sector_bits, sector_bits)},
-                  {"rd_addr_i", rd_entry}, {"rd_data_o", fetched}});
-      g.instance("u_buffer", ram, {{"Words", entries}, {"Width", Expr(sector_bits)}},
-                 {{"clk_i", clk}, {"wr_en_i", buf_we}, {"wr_addr_i", late_buffer ? buf_wr_entry : req_entry},
-                  {"wr_data_i", buffer_data.part(sec * sector_bits, sector_bits)},
-                  {"rd_addr_i", rd_entry}, {"rd_data_o", copied}});
-      g.assign(data_rd_word.part(sec * sector_bits, sector_bits), mux(rd_buffered[sec], copied, fetched));
-    });
+    mshr_fill_data(m, ram,
+                   MshrDataSignals{clk, entries, entry_w, late_buffer, resp, resp_entry, resp_sectors, resp_data,
+                                   alloc_ok, alloc_buffer, add_ok, add_buffer, free_entry_o, req_entry, buffer_data,
+                                   buf_wr, buf_wr_entry, buffered, rd_entry, data_rd_word});
 
     m.comment("The read port: free entries, unfilled data and requests beyond the count read zero.");
     Expr rd_record = m.logic("rd_record", rec_w);

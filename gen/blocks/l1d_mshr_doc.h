@@ -35,4 +35,18 @@ struct MshrAheadSignals {
 };
 Expr mshr_probe_ahead(Module& m, const MshrAheadSignals& s);
 
+// The fill data memories and their read word (l1d_mshr_data.cpp): the signals they read and
+// data_rd_word, the logic they drive (the entry's line, each sector from the fetched or the buffered
+// memory).
+struct MshrDataSignals {
+  Expr clk, entries, entry_w;                          // entry_w: the EntryBits parameter
+  bool late_buffer;                                    // the staged pipe in sector mode (buf_wr_*)
+  Expr resp, resp_entry, resp_sectors, resp_data;      // the memory response port
+  Expr alloc_ok, alloc_buffer, add_ok, add_buffer;     // the sectors an alloc or add buffers
+  Expr free_entry, req_entry, buffer_data;             // the entries they write, the array's bytes
+  Expr buf_wr, buf_wr_entry;                           // late_buffer only: the write at D
+  Expr buffered, rd_entry, data_rd_word;               // every entry's buffered sectors; the read port
+};
+void mshr_fill_data(Module& m, const Module& ram, const MshrDataSignals& s);
+
 }  // namespace gen::blocks
