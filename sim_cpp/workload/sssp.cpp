@@ -5,15 +5,18 @@
 //   d = dist[v]; for e in [row_ptr[v], row_ptr[v+1]): d = min(d, dist[col[e]] + weight[e])
 //   dist'[v] = d; if (d != dist[v]) changed[round] = 1
 // until a round changes nothing (GraphWorkload::add_min_rounds). The check is Dijkstra.
-// Inputs (issue 21): test, full and paper run the Kronecker graph (2^8 x 4, 2^17 x 16) to the
-// fixpoint; small runs a road-network-shaped graph (graph.h, road_graph: the shape of
-// USA-road-d.NY, Pannotia's SSSP input and one of LonestarGPU's, its edge lengths as weights)
-// of 23040 vertices = 90 CTAs a round, one wave on gtx480, for the first kSmallRoadRounds
-// rounds (the fixpoint takes hundreds on a road network; every round runs the same grid and
-// edge walk). The check of a capped run is the first rounds of Bellman-Ford, computed over the
-// edges from the source (distances over at most r edges). The Kronecker graph at small (2^15,
-// edge factor 1, 2 rounds: `gpusim --generator kronecker`) kept 9.8 warps per scheduler
-// resident: its hub gives one warp a serial edge loop that outlasts its round.
+// Inputs (issue 21): full and paper run the Kronecker graph (2^17 x 16) to the fixpoint; small
+// runs a road-network-shaped graph (graph.h, road_graph: the shape of USA-road-d.NY, Pannotia's
+// SSSP input and one of LonestarGPU's, its edge lengths as weights) of 23040 vertices = 90 CTAs
+// a round, one wave on gtx480, for the first kSmallRoadRounds rounds (the fixpoint takes hundreds
+// on a road network; every round runs the same grid and edge walk). Test (branch workloads16)
+// runs the same road network (GraphWorkload::kTestRoadN: gtx480's fill, as cc, dc and gc at test)
+// for its first kTestRoadRounds rounds, where the Kronecker graph of 2^8 vertices launched 1 CTA
+// a round (`--generator kronecker` still gives it, to the fixpoint). The check of a capped run is
+// the first rounds of Bellman-Ford, computed over the edges from the source (distances over at
+// most r edges). The Kronecker graph at small (2^15, edge factor 1, 2 rounds: `gpusim
+// --generator kronecker`) kept 9.8 warps per scheduler resident: its hub gives one warp a serial
+// edge loop that outlasts its round.
 #include <algorithm>
 #include <functional>
 #include <queue>
@@ -29,6 +32,9 @@ constexpr int32_t kInf = 1 << 29;
 constexpr uint32_t kSmallRounds = 2;       // on a Kronecker graph (--generator kronecker)
 constexpr uint32_t kSmallRoadVertices = 90 * 256;  // on the road network: one wave of gtx480's 90 CTAs a round
 constexpr uint32_t kSmallRoadRounds = 6;
+// Test's rounds on its road network: a round of 90 CTAs is about 25 K warp instructions and a test
+// run must stay under 50 K (sim_cpp/test/workload_test.cpp, EveryWorkload).
+constexpr uint32_t kTestRoadRounds = 1;
 
 class Sssp final : public GraphWorkload {
  public:
@@ -39,7 +45,7 @@ class Sssp final : public GraphWorkload {
   void init(FunctionalMemory& mem, WorkloadScale scale, uint64_t seed) override {
     reset();
     Rng rng(mix_seed(seed, "sssp"));
-    const bool small = scale == WorkloadScale::kSmall;
+    const bool small = scale == WorkloadScale::kSmall, test = scale == WorkloadScale::kTest;
     // On a larger device (issue 21: fill every SM of the preset) small's round launches its fill
     // (qv100 640 CTAs, a100 864: 163840 and 221184 vertices) for proportionally fewer rounds, 6 x
     // 90 / CTAs a round rounded, at least 1 (qv100 and a100: 1), so that a run's threads stay near
@@ -48,7 +54,7 @@ class Sssp final : public GraphWorkload {
     const uint32_t road_rounds =
         std::max(1u, (kSmallRoadRounds * (kSmallRoadVertices / kCtaThreads) + round_ctas / 2) / round_ctas);
     make_graph(mem, by_scale(scale, 8u, 15u, 17u), by_scale(scale, 4u, 1u, 16u), rng,
-               small ? round_ctas * kCtaThreads : 0);
+               small ? round_ctas * kCtaThreads : test ? kTestRoadN : 0);
     const Graph& g = *graph_;
     // Weight of edge {u, v}: a road network's edge length, else a hash of the pair (both
     // directions agree either way).
@@ -66,9 +72,11 @@ class Sssp final : public GraphWorkload {
     src_ = pick_source(g, rng);
     std::vector<int32_t> dist(g.n, kInf);
     dist[src_] = 0;
-    const bool cap = small && input_path_.empty();
+    // Capped at small, and at test on a road network (test's Kronecker graph, --generator
+    // kronecker, runs to the fixpoint as before).
+    const bool cap = input_path_.empty() && (small || (test && !road_length_.empty()));
     add_min_rounds(mem, "sssp_relax", "dist", dist, weight_,
-                   !cap ? 0 : road_length_.empty() ? kSmallRounds : road_rounds);
+                   !cap ? 0 : test ? kTestRoadRounds : road_length_.empty() ? kSmallRounds : road_rounds);
   }
 
  protected:

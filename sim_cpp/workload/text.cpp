@@ -5,10 +5,11 @@
 
 namespace l1d::sim::wl {
 
-Text make_text(uint32_t lines, uint32_t vocab, Rng& rng, uint32_t min_words, uint32_t max_words) {
+Text make_text(uint32_t lines, uint32_t vocab, Rng& rng, uint32_t min_words, uint32_t max_words,
+               uint32_t max_letters) {
   Text t;
   while (t.vocab.size() < vocab) {
-    std::string w(2 + rng.below(9), 'a');
+    std::string w(2 + rng.below(max_letters - 1), 'a');
     for (char& c : w) c = static_cast<char>('a' + rng.below(26));
     if (std::find(t.vocab.begin(), t.vocab.end(), w) == t.vocab.end()) t.vocab.push_back(w);
   }

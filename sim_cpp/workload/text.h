@@ -17,8 +17,10 @@ struct Text {
   std::vector<std::string> vocab;   // the vocabulary, most frequent first
 };
 
-// `lines` lines of min_words .. max_words words (uniform); `vocab` distinct words of 2 .. 10
-// letters (Zipf, exponent 1).
-Text make_text(uint32_t lines, uint32_t vocab, Rng& rng, uint32_t min_words = 4, uint32_t max_words = 16);
+// `lines` lines of min_words .. max_words words (uniform); `vocab` distinct words of 2 ..
+// max_letters letters (uniform; Zipf frequencies, exponent 1). max_letters is at least 3, and
+// vocab must fit in the words of that length (26^2 + ... + 26^max_letters).
+Text make_text(uint32_t lines, uint32_t vocab, Rng& rng, uint32_t min_words = 4, uint32_t max_words = 16,
+               uint32_t max_letters = 10);
 
 }  // namespace l1d::sim::wl

@@ -50,13 +50,18 @@ class Wordcount final : public GeneratedWorkload {
     // fill gtx480's 15 SMs (issue 21), of 1 .. 2 words: a warp scans as long as its longest line,
     // so twice the lines at half the words cost no more (253 K warp instructions, 34 K cycles).
     // One wave of 23040 lines of 2 .. 5 words (2026-11-27) drained warp by warp under GTO: 14.5
-    // resident warps per scheduler, now 18.5. Test stays 1 CTA (128 lines), full 128.
+    // resident warps per scheduler, now 18.5. Full 32768 lines (128 CTAs) of 4 .. 16 words.
+    // Test (branch workloads16) launches gtx480's fill, 23040 lines = 90 CTAs a launch, of one word
+    // each from a vocabulary of 2 .. 3 letters: a warp scans its longest line, and one-word lines of
+    // the default 2 .. 10 letters were 73.9 K warp instructions (branch workloads7), over a test
+    // run's 50 K (was 128 lines of 4 .. 16 words, 1 CTA).
     // On a larger device small launches one wave of its fill (issue 21: qv100 640 CTAs, a100 864)
     // of one-word lines, the least a launch that fills it can scan; gtx480 keeps 46080 lines of 1 .. 2.
     const bool grown = scale == WorkloadScale::kSmall && fill_ctas(8) > 90;
+    const uint32_t max_letters = scale == WorkloadScale::kTest ? 3u : 10u;  // make_text's default: 10
     auto text = std::make_shared<const Text>(
-        make_text(by_scale(scale, 128u, grown ? fill_ctas(8) * kCtaThreads : 46080u, 32768u), 4000, rng,
-                  by_scale(scale, 4u, 1u, 4u), by_scale(scale, 16u, grown ? 1u : 2u, 16u)));
+        make_text(by_scale(scale, 90u * kCtaThreads, grown ? fill_ctas(8) * kCtaThreads : 46080u, 32768u), 4000, rng,
+                  by_scale(scale, 1u, 1u, 4u), by_scale(scale, 1u, grown ? 1u : 2u, 16u), max_letters));
     text_ = text;
     const auto lines = static_cast<uint32_t>(text->start.size());
     auto words = std::make_shared<std::vector<Words>>();
