@@ -78,6 +78,10 @@ STAGED_SECTOR_ONMISS_MUTANTS ?= OFF
 # tb/mutants/l1d_top_staged_sector_onmiss_merge.txt; make mutants-staged-sector_onmiss_merge; make test-slow
 # builds them with ALL_NETLISTS).
 STAGED_SECTOR_ONMISS_MERGE_MUTANTS ?= OFF
+# STAGED_LAZY_MUTANTS=ON also builds the written-bit mutants of the staged write-allocation l1d_top
+# (RTL_STAGED_LAZY_MUTANTS: tb/mutants/l1d_top_staged_lazy.txt; make mutants-staged-lazy; make test-slow
+# builds them with ALL_NETLISTS).
+STAGED_LAZY_MUTANTS ?= OFF
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRTL_NETLIST_ALL_CONFIGS=$(ALL_NETLISTS) -DRTL_TB_ALL_PRESETS=$(ALL_NETLISTS) -DRTL_TOP_MUTANTS=$(ALL_NETLISTS) -DL1D_TOP_NETLIST=$(ALL_NETLISTS) \
 	  -DL1D_TOP_GEOMETRIES=$(GEOMETRIES) -DL1D_TOP_CARVEOUT=$(CARVEOUT) -DL1D_TOP_LAZY=$(LAZY) -DRTL_LAZY_MUTANTS=$(LAZY_MUTANTS) \
@@ -85,7 +89,7 @@ configure: deps
 	  -DRTL_STAGED_SECTOR_MUTANTS=$(STAGED_SECTOR_MUTANTS) -DRTL_STAGED_ONMISS_MUTANTS=$(STAGED_ONMISS_MUTANTS) \
 	  -DRTL_STAGED_BLOCK_MUTANTS=$(STAGED_BLOCK_MUTANTS) -DRTL_STAGED_GPGPUSIM_MUTANTS=$(STAGED_GPGPUSIM_MUTANTS) \
 	  -DRTL_STAGED_JIPS_MUTANTS=$(STAGED_JIPS_MUTANTS) -DRTL_STAGED_SECTOR_ONMISS_MUTANTS=$(STAGED_SECTOR_ONMISS_MUTANTS) \
-	  -DRTL_STAGED_SECTOR_ONMISS_MERGE_MUTANTS=$(STAGED_SECTOR_ONMISS_MERGE_MUTANTS) \
+	  -DRTL_STAGED_SECTOR_ONMISS_MERGE_MUTANTS=$(STAGED_SECTOR_ONMISS_MERGE_MUTANTS) -DRTL_STAGED_LAZY_MUTANTS=$(STAGED_LAZY_MUTANTS) \
 	  -DL1D_TOP_MODEL_OPT=$(L1D_TOP_OPT) $(CMAKE_EXTRA) >/dev/null
 
 build: configure
@@ -228,6 +232,13 @@ mutants-staged-sector_onmiss:
 .PHONY: mutants-staged-sector_onmiss_merge
 mutants-staged-sector_onmiss_merge:
 	$(call config_mutants,STAGED_SECTOR_ONMISS_MERGE_MUTANTS,tb_l1d_top_staged_sector_onmiss_merge_mutants,^rtl\.mutant\.(smres_|staged_sector_onmiss_merge_))
+
+# Write allocation on the staged pipe: the written bits' assertions and lockstep against the mutants of
+# tb/mutants/l1d_top_staged_lazy.txt, the unmutated model silent on the same test
+# (docs/rtl-verification.md): only the mutant testbench is built.
+.PHONY: mutants-staged-lazy
+mutants-staged-lazy:
+	$(call config_mutants,STAGED_LAZY_MUTANTS,tb_l1d_top_staged_lazy_mutants,^rtl\.mutant\.(slazy_|staged_lazy_))
 
 # The staged pipe's generated configurations (contract 16.5) in lockstep with golden:
 # make lockstep-staged-<name> (sector: sector mode, contract 14; sector_onmiss: sector mode with

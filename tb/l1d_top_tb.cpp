@@ -263,15 +263,17 @@ struct Violation {
 // from golden, and a lockstep run would stop stepping it at the first difference): a mutant
 // (+mut_<name>) or a contract violation must stop the process at the RTL assertion it breaks
 // (scripts/expect_assert.sh). Returns normally when nothing fires.
+// `source`, when set, replaces the stream; `kernel_cycles` is Events' kernel length.
 void run_unchecked(const Config& cfg, const std::string& stream, uint64_t seed, Violation v,
-                   uint64_t requests = kRequests) {
+                   uint64_t requests = kRequests, const l1d::golden::RequestSource& source = {},
+                   uint32_t kernel_cycles = 20'000) {
   l1d::golden::L1Testbench tb(cfg, l1d::golden::MemoryModel{}, seed);
   l1d::sim::VerilatedOptions opt;
   opt.x_seed = seed;
   opt.plusargs = tb::plusargs();
   opt.cfg_change_cycle = v.cfg_change_cycle;
   auto rtl = l1d::sim::make_verilated_l1(cfg, opt);
-  Events events(std::min<uint32_t>(cfg.core.warps_per_sm, 255));
+  Events events(std::min<uint32_t>(cfg.core.warps_per_sm, 255), 1500, 700, kernel_cycles);
   tb.on_cycle = [&](uint64_t cycle, L1Inputs& in) { events.apply(cycle, in); };
   tb.on_step = [&](uint64_t cycle, const L1Inputs& in, const L1Outputs&) {
     L1Inputs rin = in;
@@ -282,7 +284,7 @@ void run_unchecked(const Config& cfg, const std::string& stream, uint64_t seed, 
     if (cycle == v.resize_cycle) rtl->resize(l1d::largest_l1_sets(cfg.l1) * cfg.l1.ways * 128);
     rtl->step(rin);
   };
-  tb.run(l1d::golden::make_stream(stream, cfg), requests);
+  tb.run(source ? source : l1d::golden::make_stream(stream, cfg), requests);
 }
 
 template <class C>
@@ -925,6 +927,16 @@ TEST(L1dTopStagedLazy, LockstepWriteAllocation) {
   EXPECT_GT(became_written, 0U);
   EXPECT_GT(written_to_valid, 0U);
   EXPECT_GT(run.counters.hits, 0U);
+}
+
+// For tb/mutants/l1d_top_staged_lazy.txt: the RTL stepped unchecked on the inputs of the test above (its
+// stream, seed, requests and kernel ends), so a mutant's assertion fires at the cycle its invariant breaks
+// even where lockstep, which compares the counters every cycle, would stop the run first.
+TEST(L1dTopStagedLazy, DISABLED_RtlOnLazyInputs) {
+  const Config cfg =
+      l1d::load_config_file(std::string(PROJECT_SOURCE_DIR) + "/tb/block_configs/gtx480_staged_lazy.yaml");
+  if (!l1d::sim::has_verilated_l1(cfg)) GTEST_SKIP() << "no gtx480_staged_lazy model in this build";
+  run_unchecked(cfg, "", 810, {}, 6'000, lazy_source(cfg), 3'000);
 }
 
 // For the mutants of the on_miss reservation assertions (tb/mutants/l1d_top.txt:

@@ -174,6 +174,7 @@ class Top {
   void staged_block_assertions();      // merging by line's (staged_block_ only; same file)
   void staged_smerge_assertions();     // merging by sector's (staged_smerge_ only; same file)
   void staged_direct_assertions();     // the direct path's store query (staged_direct_ only; same file)
+  void staged_lazy_assertions();       // write allocation's written bits (lazy_gen_ only; same file)
   std::vector<std::pair<Expr, unsigned>> core_req_fields() const;  // a core request, LSB first
   void miss_candidates();  // final_req_, mq_pushes_ (both pipes); wb_req_, wb_dirty_, wb_pay_ (single-cycle)
   void mem_outputs(const Expr& valid, const Expr& head_req, const Expr& head_wb, const Expr& head_st);

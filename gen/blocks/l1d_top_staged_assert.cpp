@@ -55,6 +55,37 @@ void Top::staged_assertions() {
   if (staged_block_) staged_block_assertions();
   if (staged_smerge_) staged_smerge_assertions();
   if (staged_direct_) staged_direct_assertions();
+  if (lazy_gen_) staged_lazy_assertions();
+}
+
+// Write allocation on the staged pipe (contract 16.5, "Write allocation"), beside TopWrittenExclusive_A
+// and TopWrittenNoLoadHit_A (lazy_assertions): a store's allocation leaves each of its needed sectors
+// held in the way it took (valid, or written), in the row M2's edge writes; and a written bit M2 reads
+// was set by a store's allocation in that set after the last kernel-end invalidation, which clears every
+// written slot (kept per set in the verification region from M2's decisions and the kernel-end input,
+// not from the written flops or their forwarded copy, so a clear that misses either shows).
+void Top::staged_lazy_assertions() {
+  m.verification("Assertions of write allocation's written bits (staged pipe); not synthesized.", [&](Scope& v) {
+    v.comment("A store's allocation writes its way's row with every needed sector valid or written.");
+    Expr row = v.logic("sva_lz_row", ways_ * kSlots);
+    v.assign(row, w_valid | w_written);
+    Expr held = v.logic("sva_lz_held", kSlots);
+    v.assign(held, select_part(row, lz_way, ways_, kSlots));
+    v.assert_comb("StagedStoreSectorsHeld_A",
+                  (!lz_write).lor(w_en[lz_way].land((s1_needed & ~held).eq(zeros()))));
+    v.comment("Per set: a store allocated in it since the last kernel-end invalidation (clears win, as in");
+    v.comment("l1d_line_state); a set without one holds no written slot at M2.");
+    Expr since = v.logic("sva_lz_since_q", sets_);
+    Expr kinv = v.logic("sva_lz_kinv");
+    v.assign(kinv, ev_kend & cfg_kinv);
+    v.always_ff({{since, zeros()}}, [&](Block& b) {
+      b.if_(kinv, [&](Block& t) { t.assign(since, zeros()); }).else_if(lz_write, [&](Block& t) {
+        t.assign(since[rd_set], bit(true));
+      });
+    });
+    v.assert_comb("StagedWrittenSinceStore_A",
+                  m2_kind_q.eq(lit(2, 0)).lor(t_written.eq(zeros())).lor(since[rd_set]));
+  });
 }
 
 // Allocation on miss (contract 16.5, "Allocation on miss"): every MSHR entry's reservation kept
