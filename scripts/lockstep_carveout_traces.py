@@ -67,7 +67,7 @@ def main():
                 j = json.loads(stats["lockstep"])
                 sizes = {k["l1_bytes"] for k in j["result"]["kernels"]}
                 same = without_backend(stats["verilated"]) == without_backend(stats["golden"])
-                n = resizes(j, j["config"]["l1"]["size_bytes"])
+                n = resizes(j, int(j["config"]["l1.size_bytes"]))
                 ok = same and len(sizes) >= 2 and n > 0
                 failed += not ok
                 total += n

@@ -994,6 +994,15 @@ TEST(L1dTopStagedCarveout, LockstepAcrossResizes) {
   EXPECT_GT(run.counters.hits, 0U);
 }
 
+// ... and its input contract: resized at cycle 2 000 of the "mixed" stream, with requests in flight,
+// the staged model stops at TopResizeIdle_A (tb.contract.StagedResizeWhileBusy).
+TEST(L1dTopStagedCarveout, DISABLED_ContractResizeWhileBusy) {  // TopResizeIdle_A
+  const Config cfg =
+      l1d::load_config_file(std::string(PROJECT_SOURCE_DIR) + "/tb/block_configs/gtx480_staged_carveout.yaml");
+  if (!l1d::sim::has_verilated_l1(cfg)) GTEST_SKIP() << "no gtx480_staged_carveout model in this build";
+  run_unchecked(cfg, "mixed", 8, {.resize_cycle = 2'000});
+}
+
 // For the mutants of the on_miss reservation assertions (tb/mutants/l1d_top.txt:
 // TopReservedFillHeld_A, TopSectorReservedMergeHeld_A), which DISABLED_RtlOnGoldenInputs never
 // reaches (it runs no on_miss and no sector mode): the RTL stepped unchecked on
