@@ -941,8 +941,10 @@ TEST(L1dTopStagedLazy, LockstepWriteAllocation) {
 // tb/block_configs/gtx480_staged_carveout.yaml's model (-DL1D_TOP_STAGED_CARVEOUT=ON, make
 // lockstep-staged-carveout; skipped without it: make test's build has none) in lockstep with the
 // staged golden model on the write-allocation stream above, in phases of 1,000 requests. After each
-// phase the source pauses, a kernel end invalidates the L1 (valid and written slots), and in the
-// first cycle that golden is idle and empty and no request is offered both are resized before the
+// phase the source pauses, a kernel end invalidates the L1 (valid and written slots) once it is idle
+// (the SM's rule on this pipe, docs/simulator.md "L1 carveout": a store taken before the event
+// would allocate after it), and in the first cycle that golden is idle and empty and no request is
+// offered both are resized before the
 // cycle's step (the simulator's kernel start): 64, 32, 64, ... sets from the 32-set base, so every
 // phase but the first runs on a set count the previous phase did not. Every resize is counted, and
 // each phase's requests must make written slots (the clear the resize relies on, golden's check).
@@ -963,7 +965,7 @@ TEST(L1dTopStagedCarveout, LockstepAcrossResizes) {
     return inner(rng);
   };
   uint32_t sets = small;
-  Setup s{.seed = 820, .requests = kPhase * kPhases, .source = paced, .kernel_cycles = 4'000'000'000U};
+  ::Setup s{.seed = 820, .requests = kPhase * kPhases, .source = paced, .kernel_cycles = 4'000'000'000U};
   s.watch = [&](const l1d::golden::L1& golden) {
     for (uint32_t set = 0; set < golden.split().sets() && !phase_written; ++set)
       for (uint32_t way = 0; way < cfg.l1.ways; ++way)
@@ -971,9 +973,8 @@ TEST(L1dTopStagedCarveout, LockstepAcrossResizes) {
   };
   s.resize = [&](uint64_t, L1Inputs& in, const l1d::golden::L1& golden) -> std::optional<uint32_t> {
     if (!paused) return std::nullopt;
-    if (!ended) {
-      in.kernel_end = true;
-      ended = true;
+    if (!ended) {  // once idle, as the SM ends a kernel on this pipe (Sm::kernel_end_waits_l1_)
+      if (golden.idle() && !in.core_req_valid) in.kernel_end = ended = true;
       return std::nullopt;
     }
     if (!golden.idle() || !golden.empty() || in.core_req_valid) return std::nullopt;
@@ -984,7 +985,7 @@ TEST(L1dTopStagedCarveout, LockstepAcrossResizes) {
     sets = sets == large ? small : large;
     return sets;
   };
-  const Run run = lockstep(cfg, s);
+  const ::Run run = lockstep(cfg, s);
   expect_clean(run, kPhase * kPhases);
   std::cout << fmt::format("[ coverage ] staged carveout: {} resizes ({} and {} sets), {} of them after a phase "
                            "with written slots, {} hits, {} sector misses\n",

@@ -90,7 +90,13 @@ TEST(L1Resize, StoresAndLoadsStayCorrectAcrossAResize) {
 // empty() does not count; the resize is refused until the kernel end (invalidate) clears it.
 TEST(L1Resize, RefusedWhileAWrittenSlotRemains) {
   L1Driver d(testing::preset("qv100-accelsim"));
-  d.store(0x20040, 4, 0x5a);
+  CoreReq q;  // a 32 B store request writing 4 of its bytes: its sector is allocated written
+  q.op = MemOp::kStore;
+  q.addr = 0x20040;
+  q.size = 32;
+  q.byte_mask = testing::range_mask(q.addr, 4);
+  q.data[0x40] = 0x5a;
+  d.request(q);
   d.run(200);
   ASSERT_TRUE(d.l1.idle());
   ASSERT_TRUE(d.l1.empty());  // no valid or reserved slot: the store wrote through and allocated written
