@@ -984,10 +984,8 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
       c.allocation != AllocationPolicy::kOnMiss)
     return "l1.write_allocate: " + to_string(c.write_allocate) + " with l1.pipeline: staged and l1.allocation: " +
            to_string(c.allocation);
-  // carveout adaptive: the single-cycle l1d_top's cfg_set_bits_i over arrays of the largest L1's sets
-  // (contract 15); the staged pipe's generator refuses it.
-  if (c.carveout != Carveout::kFixed && c.pipeline == L1Pipeline::kStaged)
-    return "l1.carveout: " + to_string(c.carveout) + " with l1.pipeline: staged";
+  // carveout adaptive is not here: both l1d_tops take cfg_set_bits_i over arrays of the largest L1's
+  // sets (contract 15; the staged pipe's 16.5, "Carveout adaptive on the staged pipe").
   // on_miss and block: the single-cycle l1d_top's cfg_alloc_i and cfg_merge_i, without dirty state (it
   // queues no write-back of a reserved victim or of a widening read's copies; contract 13.1, 13.3).
   // The staged l1d_top runs on_miss generated for it (contract 16.5, "Allocation on miss"), as a line

@@ -21,6 +21,14 @@ void L1::resize_sets(uint32_t sets) {
   // the old address split. Between kernels (after the kernel-end flush or invalidate) both hold.
   if (!idle()) throw std::logic_error(fmt::format("L1::resize_sets({}): the L1 is not idle", sets));
   if (!empty()) throw std::logic_error(fmt::format("L1::resize_sets({}): the L1 holds valid or reserved lines", sets));
+  // Written slots (l1.write_allocate) are not in empty(): the arrays below drop them, which the RTL
+  // does not (contract 16.5, "Carveout adaptive on the staged pipe": every kernel end clears them, and
+  // the simulator resizes only at a kernel start), so a resize that would need the clear is refused.
+  for (const auto& set : sets_)
+    for (const CacheLine& line : set)
+      for (const Slot& slot : line.slot)
+        if (slot.written)
+          throw std::logic_error(fmt::format("L1::resize_sets({}): the L1 holds written slots", sets));
   L1Config l1 = cfg_.l1;
   l1.size_bytes = sets * ways_ * 128;
   AddressSplit split(l1);  // throws ConfigError for a set count the address cannot index

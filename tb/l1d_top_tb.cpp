@@ -111,6 +111,10 @@ struct Setup {
   // XORed back before the comparison (ids are opaque to the L1: golden numbers them from 1, so
   // a run reaches only their low bits).
   uint32_t odd_id_flip = 0;
+  // l1.carveout adaptive (contract 15, 16.5): asked in every cycle before the step (after the events);
+  // a set count resizes golden (resize_sets, which throws unless it is idle and empty) and the RTL
+  // (cfg_set_bits_i, TopResizeIdle_A) before this cycle's step, as the simulator does at a kernel start.
+  std::function<std::optional<uint32_t>(uint64_t cycle, L1Inputs& in, const l1d::golden::L1&)> resize{};
 };
 
 // What the direct-path questions of a run with Setup::store_query answered (golden's answers).
@@ -193,6 +197,12 @@ Run lockstep(const Config& cfg, Setup s) {
     events.apply(cycle, in);
     if (s.ready_period != 0 && cycle % s.ready_period >= s.ready_cycles) in.mem_req_ready = false;
     if (s.occupancy) in.occupancy = s.occupancy(cycle);
+    if (s.resize) {
+      if (const std::optional<uint32_t> sets = s.resize(cycle, in, tb.l1())) {
+        tb.l1().resize_sets(*sets);
+        rtl->resize(*sets * cfg.l1.ways * l1d::kLineBytes);
+      }
+    }
   };
   tb.on_step = [&](uint64_t cycle, const L1Inputs& in, const L1Outputs& golden) {
     if (run.mismatch_cycle) return;
@@ -937,6 +947,73 @@ TEST(L1dTopStagedLazy, DISABLED_RtlOnLazyInputs) {
       l1d::load_config_file(std::string(PROJECT_SOURCE_DIR) + "/tb/block_configs/gtx480_staged_lazy.yaml");
   if (!l1d::sim::has_verilated_l1(cfg)) GTEST_SKIP() << "no gtx480_staged_lazy model in this build";
   run_unchecked(cfg, "", 810, {}, 6'000, lazy_source(cfg), 3'000);
+}
+
+// The adaptive carveout on the staged pipe (contract 16.5, "Carveout adaptive on the staged pipe"):
+// tb/block_configs/gtx480_staged_carveout.yaml's model (-DL1D_TOP_STAGED_CARVEOUT=ON, make
+// lockstep-staged-carveout; skipped without it: make test's build has none) in lockstep with the
+// staged golden model on the write-allocation stream above, in phases of 1,000 requests. After each
+// phase the source pauses, a kernel end invalidates the L1 (valid and written slots) once it is idle
+// (the SM's rule on this pipe, docs/simulator.md "L1 carveout": a store taken before the event
+// would allocate after it), and in the first cycle that golden is idle and empty and no request is
+// offered both are resized before the
+// cycle's step (the simulator's kernel start): 64, 32, 64, ... sets from the 32-set base, so every
+// phase but the first runs on a set count the previous phase did not. Every resize is counted, and
+// each phase's requests must make written slots (the clear the resize relies on, golden's check).
+TEST(L1dTopStagedCarveout, LockstepAcrossResizes) {
+  constexpr uint64_t kPhase = 1'000, kPhases = 7;
+  const Config cfg =
+      l1d::load_config_file(std::string(PROJECT_SOURCE_DIR) + "/tb/block_configs/gtx480_staged_carveout.yaml");
+  if (!l1d::sim::has_verilated_l1(cfg))
+    GTEST_SKIP() << "no gtx480_staged_carveout model in this build (-DL1D_TOP_STAGED_CARVEOUT=ON)";
+  const uint32_t small = cfg.l1.sets(), large = l1d::largest_l1_sets(cfg.l1);
+  ASSERT_LT(small, large);
+  const l1d::golden::RequestSource inner = lazy_source(cfg);
+  uint64_t sent = 0, resizes = 0, written_phases = 0;
+  bool paused = false, ended = false, phase_written = false;
+  const l1d::golden::RequestSource paced = [&](std::mt19937_64& rng) -> std::optional<CoreReq> {
+    if (paused) return std::nullopt;
+    if (++sent % kPhase == 0) paused = true;  // this one is the phase's last
+    return inner(rng);
+  };
+  uint32_t sets = small;
+  ::Setup s{.seed = 820, .requests = kPhase * kPhases, .source = paced, .kernel_cycles = 4'000'000'000U};
+  s.watch = [&](const l1d::golden::L1& golden) {
+    for (uint32_t set = 0; set < golden.split().sets() && !phase_written; ++set)
+      for (uint32_t way = 0; way < cfg.l1.ways; ++way)
+        for (const auto& slot : golden.line(set, way).slot) phase_written = phase_written || slot.written;
+  };
+  s.resize = [&](uint64_t, L1Inputs& in, const l1d::golden::L1& golden) -> std::optional<uint32_t> {
+    if (!paused) return std::nullopt;
+    if (!ended) {  // once idle, as the SM ends a kernel on this pipe (Sm::kernel_end_waits_l1_)
+      if (golden.idle() && !in.core_req_valid) in.kernel_end = ended = true;
+      return std::nullopt;
+    }
+    if (!golden.idle() || !golden.empty() || in.core_req_valid) return std::nullopt;
+    paused = ended = false;
+    written_phases += phase_written;
+    phase_written = false;
+    ++resizes;
+    sets = sets == large ? small : large;
+    return sets;
+  };
+  const ::Run run = lockstep(cfg, s);
+  expect_clean(run, kPhase * kPhases);
+  std::cout << fmt::format("[ coverage ] staged carveout: {} resizes ({} and {} sets), {} of them after a phase "
+                           "with written slots, {} hits, {} sector misses\n",
+                           resizes, small, large, written_phases, run.counters.hits, run.counters.sector_misses);
+  EXPECT_GE(resizes, kPhases - 1);
+  EXPECT_GE(written_phases, kPhases - 1);
+  EXPECT_GT(run.counters.hits, 0U);
+}
+
+// ... and its input contract: resized at cycle 2 000 of the "mixed" stream, with requests in flight,
+// the staged model stops at TopResizeIdle_A (tb.contract.StagedResizeWhileBusy).
+TEST(L1dTopStagedCarveout, DISABLED_ContractResizeWhileBusy) {  // TopResizeIdle_A
+  const Config cfg =
+      l1d::load_config_file(std::string(PROJECT_SOURCE_DIR) + "/tb/block_configs/gtx480_staged_carveout.yaml");
+  if (!l1d::sim::has_verilated_l1(cfg)) GTEST_SKIP() << "no gtx480_staged_carveout model in this build";
+  run_unchecked(cfg, "mixed", 8, {.resize_cycle = 2'000});
 }
 
 // For the mutants of the on_miss reservation assertions (tb/mutants/l1d_top.txt:

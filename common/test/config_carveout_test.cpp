@@ -148,15 +148,20 @@ TEST(Carveout, EachMistakeIsOneLineNamingFieldValueAndAllowed) {
             "128 sets; the Fermi hash needs 32 or 64; allowed: linear)");
 }
 
-// The single-cycle l1d_top runs adaptive (cfg_set_bits_i, contract 15); the staged pipe does not.
-TEST(Carveout, TheRtlRunsAdaptiveOnTheSingleCyclePipe) {
+// Both l1d_tops run adaptive (cfg_set_bits_i: contract 15, the staged pipe's 16.5), also with every
+// other qv100-accelsim option on the staged pipe (its preset: nothing is refused).
+TEST(Carveout, TheRtlRunsAdaptiveOnBothPipes) {
   L1Config c;
   c.write_policy = WritePolicy::kWriteThrough;
   EXPECT_EQ(rtl_unsupported_l1_option(c), "");
   c.carveout = Carveout::kAdaptive;
   EXPECT_EQ(rtl_unsupported_l1_option(c), "");
   c.pipeline = L1Pipeline::kStaged;
-  EXPECT_EQ(rtl_unsupported_l1_option(c), "l1.carveout: adaptive with l1.pipeline: staged");
+  EXPECT_EQ(rtl_unsupported_l1_option(c), "");
+  L1Config q = load_preset("qv100-accelsim").l1;
+  ASSERT_EQ(q.carveout, Carveout::kAdaptive);
+  q.pipeline = L1Pipeline::kStaged;
+  EXPECT_EQ(rtl_unsupported_l1_option(q), "");
 }
 
 }  // namespace

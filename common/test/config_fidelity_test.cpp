@@ -114,13 +114,13 @@ TEST(FidelityFields, DefaultsAreTheRealisticL1TheRtlImplements) {
   sector.pipeline = L1Pipeline::kSingleCycle;
   EXPECT_EQ(rtl_unsupported_l1_option(sector), "");  // built (contract 14, "Write allocation")
   // qv100-accelsim on the staged pipe: its sector mode with on_miss and sector merging is built (16.5,
-  // "With merging by sector"), and its write allocation (16.5, "Write allocation"); its carveout is what
-  // is still refused.
+  // "With merging by sector"), its write allocation (16.5, "Write allocation") and its adaptive carveout
+  // (16.5, "Carveout adaptive on the staged pipe"): nothing of it is refused.
   L1Config qv = load_preset("qv100-accelsim").l1;
   qv.pipeline = L1Pipeline::kStaged;
-  EXPECT_EQ(rtl_unsupported_l1_option(qv), "l1.carveout: adaptive with l1.pipeline: staged");
+  EXPECT_EQ(rtl_unsupported_l1_option(qv), "");
   qv.write_allocate = WriteAllocate::kNone;
-  EXPECT_EQ(rtl_unsupported_l1_option(qv), "l1.carveout: adaptive with l1.pipeline: staged");
+  EXPECT_EQ(rtl_unsupported_l1_option(qv), "");
   qv.carveout = Carveout::kFixed;
   EXPECT_EQ(rtl_unsupported_l1_option(qv), "");
 }

@@ -47,6 +47,13 @@ inline uint32_t rtl_array_sets(const l1d::Config& cfg) { return l1d::largest_l1_
 // Whether the active set count is a configuration input (l1d_top's cfg_set_bits_i, contract 15):
 // an adaptive carveout whose largest L1 has more sets than l1.size_bytes.
 inline bool rtl_adaptive_sets(const l1d::Config& cfg) { return rtl_array_sets(cfg) != cfg.l1.sets(); }
+// The sets of the staged pipe's own blocks (l1d_tag_read, l1d_data_stage, l1d_flush_walker; contract
+// 16.5, "Carveout adaptive on the staged pipe"): rtl_array_sets for a staged configuration. dcgen emits
+// them for a single-cycle configuration too, which does not instantiate them: those copies keep
+// l1.size_bytes' sets, as before the staged pipe ran the adaptive carveout.
+inline uint32_t rtl_staged_array_sets(const l1d::Config& cfg) {
+  return cfg.l1.pipeline == l1d::L1Pipeline::kStaged ? rtl_array_sets(cfg) : cfg.l1.sets();
+}
 // Whether l1d_top keeps a `written` bit per slot (l1.write_allocate lazy_fetch_on_read, contract 14
 // "Write allocation"): only a configuration that allocates on writes, so the RTL of every other one
 // (gtx480's rtl/ among them) has no such state. The single-cycle pipe keeps it in l1d_tag_array, the

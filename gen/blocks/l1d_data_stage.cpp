@@ -85,7 +85,7 @@ class DataStage final : public RtlBlock {
     m.describe("rd_data_o comes from the macros through one 2:1 select per bit, whose select is registered:");
     m.describe("what D adds behind it counts against the 5 FO4 from a macro output to a register.");
     m.describe("Only the forwarding hit flags are reset; no data bit is (an SRAM has no reset).");
-    Expr sets = m.param("Sets", split.sets());
+    Expr sets = m.param("Sets", rtl_staged_array_sets(cfg));  // carveout adaptive: the largest L1's
     Expr ways = m.param("Ways", n_ways);
     Expr set_bits = m.localparam("SetBits", mux(sets.gt(1), clog2(sets), 1));
     Expr way_bits = m.localparam("WayBits", mux(ways.gt(1), clog2(ways), 1));

@@ -27,7 +27,13 @@ class FlushWalker final : public RtlBlock {
     m.describe("completed the last line) ends the walk; start_i (a granularity switch at M2 or a kernel-end flush)");
     m.describe("starts a walk at line 0, over all; cancel_i (kernel end without dirty state, an event applied at");
     m.describe("the end of its cycle) ends the walk, also one start_i begins in that cycle.");
-    Expr lines = m.param("Lines", cfg.l1.sets() * cfg.l1.ways);
+    // l1.carveout adaptive (contract 15, 16.5): Lines of the largest L1, and lines_i the active sets'.
+    const bool adaptive = rtl_staged_array_sets(cfg) != cfg.l1.sets();
+    if (adaptive) {
+      m.describe("lines_i (l1.carveout adaptive): the lines of the active sets (at most Lines); the walk issues");
+      m.describe("lines 0 .. lines_i - 1. It changes only while no flush runs (l1d_top's TopResizeIdle_A).");
+    }
+    Expr lines = m.param("Lines", rtl_staged_array_sets(cfg) * cfg.l1.ways);
     Expr line_bits = m.localparam("LineBits", clog2(lines + 1));
 
     m.clk();
@@ -38,6 +44,7 @@ class FlushWalker final : public RtlBlock {
     Expr rewind = m.input("rewind_i");
     Expr rewind_line = m.input("rewind_line_i", line_bits);
     Expr finish = m.input("finish_i");
+    Expr active_lines = adaptive ? m.input("lines_i", line_bits) : cast(line_bits, lines);
     Expr active_o = m.output("active_o");
     Expr valid_o = m.output("valid_o");
     Expr line_o = m.output("line_o", line_bits);
@@ -45,7 +52,7 @@ class FlushWalker final : public RtlBlock {
     Expr active_q = m.logic("active_q");
     Expr cursor_q = m.logic("cursor_q", line_bits);
     m.assign(active_o, active_q);
-    m.assign(valid_o, active_q.land(cursor_q.lt(cast(line_bits, lines))));
+    m.assign(valid_o, active_q.land(cursor_q.lt(active_lines)));
     m.assign(line_o, cursor_q);
 
     Expr active_d = m.logic("active_d");
@@ -67,7 +74,7 @@ class FlushWalker final : public RtlBlock {
 
     m.verification("Assertions (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
       v.assert_clocked("FlushRewindWhileActive_A", (!rewind).lor(active_q));
-      v.assert_clocked("FlushRewindLineInRange_A", (!rewind).lor(rewind_line.lt(cast(line_bits, lines))));
+      v.assert_clocked("FlushRewindLineInRange_A", (!rewind).lor(rewind_line.lt(active_lines)));
     });
     return m;
   }

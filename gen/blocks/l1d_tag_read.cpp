@@ -56,7 +56,7 @@ class TagRead final : public RtlBlock {
     m.describe("writes that row to that set or writes nothing to that set and the row is the one it holds;");
     m.describe("no other write goes to the set M2 holds (the staged top's C writes only M2's rows).");
     m.describe("Only the forwarding history's valid bit is reset.");
-    Expr sets = m.param("Sets", cfg.l1.sets());
+    Expr sets = m.param("Sets", rtl_staged_array_sets(cfg));  // carveout adaptive: the largest L1's
     Expr row_bits = m.param("RowBits", 64);
     Expr set_bits = m.localparam("SetBits", mux(sets.gt(1), clog2(sets), 1));
 

@@ -47,8 +47,6 @@ const std::vector<std::string>& option_counter_names() {
 }
 
 Module Top::build() {
-  if (staged_ && adaptive_)
-    throw l1d::ConfigError("l1d_top: l1.carveout adaptive runs on l1.pipeline single_cycle only (contract 15)");
   if (staged_ && lazy_gen_ && !staged_onmiss_)  // its store places with the on_miss reservation's unit (16.5)
     throw l1d::ConfigError("l1d_top: l1.write_allocate lazy_fetch_on_read with l1.pipeline staged needs l1.allocation on_miss");
   if (staged_block_ && !staged_smerge_ && cfg_.l1.sector)

@@ -196,10 +196,13 @@ void Top::staged_control() {
               {"count_i", fill_cursor_count}, {"take_i", fi_take}, {"done_i", fi_done}, {"rewind_i", fi_rewind},
               {"rewind_step_i", fi_rewind_step}, {"valid_o", fi_valid}, {"cursor_entry_o", fill_cursor_entry},
               {"step_o", fi_step}, {"head_entry_o", fill_head}, {"empty_o", fi_empty}});
+  std::vector<Conn> walker_lines;  // l1.carveout adaptive: the active sets' lines, Ways << cfg_set_bits_q (16.5)
+  if (adaptive_) walker_lines.push_back({"lines_i", cast(bits_for(sets_ * ways_ + 1), ways_) << cfg_set_bits_});
   m.instance("u_flush_walker", flush_walker_block().module(cfg_), {},
-             {{"clk_i", clk}, {"rst_ni", rst}, {"start_i", fw_start}, {"cancel_i", fw_cancel}, {"take_i", fw_take},
-              {"rewind_i", fw_rewind}, {"rewind_line_i", m2_line_q}, {"finish_i", fw_finish},
-              {"active_o", fw_active}, {"valid_o", fw_valid}, {"line_o", fw_line}});
+             with_extra(walker_lines,
+                        {{"clk_i", clk}, {"rst_ni", rst}, {"start_i", fw_start}, {"cancel_i", fw_cancel},
+                         {"take_i", fw_take}, {"rewind_i", fw_rewind}, {"rewind_line_i", m2_line_q},
+                         {"finish_i", fw_finish}, {"active_o", fw_active}, {"valid_o", fw_valid}, {"line_o", fw_line}}));
 
   m.verification("Assertions of the staged pipe (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
     v.comment("M2 takes the head entry's fill steps in order, the walk's lines in order, and no core");
@@ -280,7 +283,8 @@ void Top::staged_outputs() {
     if (i != 0) pending.push_back(red_or(inc_q_[i]));  // inc_q_[0] is cycles: always 1
   m.assign(incs, red_or(concat(pending)));
   Expr quiet = pipe_empty & mq_count_q.eq(zeros()) & fi_empty & !flushing_q & !incs & !sel_switch & cfg_bypass.ne(lit(3, 2));
-  m.assign(quiet_o, staged_sector_ ? quiet & !buf_pending_ : quiet);  // sector mode: the MSHR buffer's write at D
+  if (staged_sector_) quiet = quiet & !buf_pending_;  // sector mode: the MSHR buffer's write at D
+  m.assign(quiet_o, adaptive_ ? quiet & !resize_q_ : quiet);  // carveout adaptive: resize_q clears at the edge
   staged_assertions();
 }
 

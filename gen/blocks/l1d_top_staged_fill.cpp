@@ -68,10 +68,10 @@ void Top::staged_fill_place(const Expr& age_bypass_en, const Expr& bypass, const
   Expr m1_addr = m.logic("m1_fill_addr", addr_bits_);
   m.assign(m1_addr, concat({m1_mr_line_, lit(7, 0)}));  // the common-tag is of the line
   m1_fill_common_ = m.logic("m1_fill_common", cm_bits_);
-  m.instance("u_m1_fill_decode", addr_decode_block().module(cfg_), {},
-             {{"addr_i", m1_addr}, {"set_o", m.logic("unused_m1_fill_set", set_idx_bits_)},
-              {"common_tag_o", m1_fill_common_}, {"chunk_tag_o", m.logic("unused_m1_fill_tag", ct_bits_)},
-              {"chunk_o", m.logic("unused_m1_fill_chunk", 2)}});
+  m.instance("u_m1_fill_decode", addr_decode_block().module(cfg_), {},  // carveout adaptive: the active sets
+             with_set_bits({{"addr_i", m1_addr}, {"set_o", m.logic("unused_m1_fill_set", set_idx_bits_)},
+                            {"common_tag_o", m1_fill_common_}, {"chunk_tag_o", m.logic("unused_m1_fill_tag", ct_bits_)},
+                            {"chunk_o", m.logic("unused_m1_fill_chunk", 2)}}));
   Expr m1_slots = m.logic("m1_fill_slots", 3);
   m.assign(m1_slots, cast(3, countones(m1_mr_sectors_)));
   Expr m1_eq = m.logic("m1_fill_common_eq", ways_);

@@ -92,9 +92,9 @@ void Top::staged_core_match() {
   Expr m1_common = m.logic("m1_common", cm_bits_);
   Expr m1_chunk_tag = m.logic("m1_chunk_tag", ct_bits_);
   Expr m1_chunk = m.logic("m1_chunk", 2);
-  m.instance("u_m1_decode", addr_decode_block().module(cfg_), {},
-             {{"addr_i", m1_addr}, {"set_o", m.logic("unused_m1_decode_set", set_idx_bits_)},
-              {"common_tag_o", m1_common}, {"chunk_tag_o", m1_chunk_tag}, {"chunk_o", m1_chunk}});
+  m.instance("u_m1_decode", addr_decode_block().module(cfg_), {},  // carveout adaptive: the active sets
+             with_set_bits({{"addr_i", m1_addr}, {"set_o", m.logic("unused_m1_decode_set", set_idx_bits_)},
+              {"common_tag_o", m1_common}, {"chunk_tag_o", m1_chunk_tag}, {"chunk_o", m1_chunk}}));
   Expr m1_row_common = m.logic("m1_row_common", ways_ * cm_bits_);
   Expr m1_row_tag = conventional_ ? Expr() : m.logic("m1_row_tag", slots * ct_bits_);
   m.assign(m1_row_common, m1_row_.part(Expr(0U), ways_ * cm_bits_));

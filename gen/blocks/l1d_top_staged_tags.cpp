@@ -51,10 +51,11 @@ void Top::staged_tags() {
   for (const auto& [inst, addr, set] : {std::tuple{"u_a_core_decode", a_addr, a_core_set},
                                         std::tuple{"u_a_fill_decode", a_fill_addr, a_fill_set}}) {
     const std::string n = inst;
-    m.instance(n, decode, {},
-               {{"addr_i", addr}, {"set_o", set}, {"common_tag_o", m.logic("unused_" + n.substr(2) + "_common", cm_bits_)},
-                {"chunk_tag_o", m.logic("unused_" + n.substr(2) + "_tag", ct_bits_)},
-                {"chunk_o", m.logic("unused_" + n.substr(2) + "_chunk", 2)}});
+    m.instance(n, decode, {},  // with_set_bits: l1.carveout adaptive's active sets (contract 16.5)
+               with_set_bits({{"addr_i", addr}, {"set_o", set},
+                              {"common_tag_o", m.logic("unused_" + n.substr(2) + "_common", cm_bits_)},
+                              {"chunk_tag_o", m.logic("unused_" + n.substr(2) + "_tag", ct_bits_)},
+                              {"chunk_o", m.logic("unused_" + n.substr(2) + "_chunk", 2)}}));
   }
   Expr a_set = m.logic("a_set", set_idx_bits_);
   m.assign(a_set, mux(iss_a_kind.eq(lit(2, 2)), a_fill_set, mux(iss_a_kind.eq(lit(2, 3)), walk_line_set(), a_core_set)));

@@ -205,8 +205,10 @@ void Top::assertions() {
       v.comment("l1.carveout adaptive (contract 15): the active set count changes only while the L1 is idle: no");
       v.comment("core request, nothing in S1, the response register, the miss queue, the fill FIFO or the MSHR");
       v.comment("file, no flush (that no slot is valid or reserved is the golden model's check).");
-      const Expr busy = req_valid | s1_valid_q | resp_valid_q | flushing_q | mq_count_q.ne(zeros()) |
-                        fifo_count_q.ne(zeros()) | mshr_in_use.ne(zeros());
+      if (staged_) v.comment("Staged (contract 16.5): no core request and idle_o (both FIFOs and every stage too).");
+      const Expr busy = staged_ ? req_valid | !idle_o
+                                : req_valid | s1_valid_q | resp_valid_q | flushing_q | mq_count_q.ne(zeros()) |
+                                      fifo_count_q.ne(zeros()) | mshr_in_use.ne(zeros());
       v.assert_clocked("TopResizeIdle_A", (!resize_).lor(!busy));
     });
   }

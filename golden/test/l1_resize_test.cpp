@@ -86,6 +86,32 @@ TEST(L1Resize, StoresAndLoadsStayCorrectAcrossAResize) {
   EXPECT_EQ(d.mem_byte(0x20040), 0xa5);
 }
 
+// Write allocation (qv100-accelsim: lazy_fetch_on_read): a partial store leaves a written slot, which
+// empty() does not count; the resize is refused until the kernel end (invalidate) clears it.
+TEST(L1Resize, RefusedWhileAWrittenSlotRemains) {
+  L1Driver d(testing::preset("qv100-accelsim"));
+  CoreReq q;  // a 32 B store request writing 4 of its bytes: its sector is allocated written
+  q.op = MemOp::kStore;
+  q.addr = 0x20040;
+  q.size = 32;
+  q.byte_mask = testing::range_mask(q.addr, 4);
+  q.data[0x40] = 0x5a;
+  d.request(q);
+  d.run(200);
+  ASSERT_TRUE(d.l1.idle());
+  ASSERT_TRUE(d.l1.empty());  // no valid or reserved slot: the store wrote through and allocated written
+  uint32_t written = 0;
+  for (uint32_t set = 0; set < d.l1.split().sets(); ++set)
+    for (uint32_t way = 0; way < 64; ++way)  // qv100-accelsim: 64 ways
+      for (const Slot& slot : d.l1.line(set, way).slot) written += slot.written;
+  ASSERT_EQ(written, 1u);
+  EXPECT_THROW(d.l1.resize_sets(16), std::logic_error);
+  EXPECT_EQ(d.l1.split().sets(), 4u);
+  end_kernel(d);
+  d.l1.resize_sets(16);
+  EXPECT_EQ(d.l1.split().sets(), 16u);
+}
+
 TEST(L1Resize, ASetCountTheAddressCannotIndexIsAConfigError) {
   L1Driver d(qv100());
   EXPECT_THROW(d.l1.resize_sets(3), ConfigError);

@@ -60,6 +60,8 @@ Sm::Sm(uint32_t id, const Config& cfg, const SmParams& p, std::unique_ptr<L1Port
       ctas_(cfg.core.warps_per_sm),
       l1_bytes_(cfg.l1.size_bytes),
       pending_l1_bytes_(cfg.l1.size_bytes),
+      kernel_end_waits_l1_(cfg.l1.pipeline == L1Pipeline::kStaged && cfg.l1.carveout == Carveout::kAdaptive &&
+                           cfg.l1.write_allocate != WriteAllocate::kNone),
       free_slots_(cfg.core.warps_per_sm),
       warp_limit_(p.warp_limit),
       ebt_(p.pcal_ebt),
@@ -222,7 +224,7 @@ void Sm::send_events() {
   if (pending_kernel_start_) resize_l1();
   pending_kernel_start_ = false;
   // l1.hit_latency_at before_tag: the L1 ends the kernel once the pipe is empty (contract 13.5).
-  in_.kernel_end = pending_kernel_end_ && ldst_.pipe_empty();
+  in_.kernel_end = pending_kernel_end_ && ldst_.pipe_empty() && (!kernel_end_waits_l1_ || l1_->idle());
   if (in_.kernel_end) pending_kernel_end_ = false;
 }
 

@@ -368,6 +368,11 @@ class Sm final : private IssueOracle {
   std::vector<uint32_t> live_order_;  // warps announced to the L1 and not yet exited, oldest first
 
   uint32_t l1_bytes_ = 0, pending_l1_bytes_ = 0;  // the L1's size now / at the next kernel start
+  // The kernel end also waits for the L1 to be idle: the staged pipe with the adaptive carveout and
+  // write allocation (contract 16.5, "Carveout adaptive on the staged pipe"), where a store accepted
+  // before the kernel end would allocate its line after the invalidation and leave the L1 holding
+  // lines at the next kernel's resize.
+  bool kernel_end_waits_l1_ = false;
 
   uint32_t free_slots_;
   uint32_t warp_limit_ = 0;

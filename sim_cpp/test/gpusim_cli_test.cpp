@@ -187,22 +187,17 @@ TEST_F(GpusimCli, VerilatedAndLockstepRefuseRprAsGoldenOnly) {
 // pipe with allocation on_fill (contract 14; the single-cycle l1d_top runs it; the staged one with
 // on_miss, 16.5 "Write allocation"),
 // mshr_merge block on the staged pipe in sector mode (13.3; the single-cycle l1d_top runs it; the staged
-// one as a line cache, and sector merging in sector mode, 16.5), an adaptive carveout on the staged pipe
-// (the single-cycle l1d_top runs it, contract 15: l1.lockstep_carveout). The
-// before-tag pipe (13.5) is the LDST unit's and runs on the RTL (l1.lockstep_before_tag).
+// one as a line cache, and sector merging in sector mode, 16.5). (An adaptive carveout runs on both
+// pipes: contract 15, 16.5.) The before-tag pipe (13.5) is the LDST unit's and runs on the RTL (l1.lockstep_before_tag).
 TEST_F(GpusimCli, VerilatedRefusesWhatTheRtlLacksNamingTheField) {
   const fs::path dir = fs::temp_directory_path() / ("gpusim_cli_ldst_" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  // carveout adaptive (docs/simulator.md "L1 carveout"): gtx480's 16 KB of 4 ways is what a 48 KB
-  // option leaves of 64 KB; the staged l1d_top's arrays have one size.
   const std::map<std::string, std::string> lines = {
       {"sector", "  sector: true\n  write_allocate: lazy_fetch_on_read\n  pipeline: staged\n"},
-      {"block", "  mshr_merge: block\n  pipeline: staged\n  sector: true\n"},
-      {"adaptive", "  carveout: adaptive\n  unified_bytes: 65536\n  shared_options_kb: [0, 48]\n  pipeline: staged\n"}};
+      {"block", "  mshr_merge: block\n  pipeline: staged\n  sector: true\n"}};
   for (const auto& [file, field] : {std::pair{"sector", "l1.write_allocate: lazy_fetch_on_read with l1.pipeline: staged and "
                                                                "l1.allocation: on_fill"},
-                                    std::pair{"block", "l1.mshr_merge: block with l1.pipeline: staged and l1.sector: true"},
-                                    std::pair{"adaptive", "l1.carveout: adaptive with l1.pipeline: staged"}}) {
+                                    std::pair{"block", "l1.mshr_merge: block with l1.pipeline: staged and l1.sector: true"}}) {
     const fs::path cfg = dir / (std::string(file) + ".yaml");
     std::ofstream(cfg) << "l1:\n  write_policy: write_through\n" << lines.at(file);
     for (const char* l1 : {"verilated", "lockstep"}) {

@@ -773,7 +773,7 @@ std::unique_ptr<RtlL1Port> make_rtl_l1(const Config& cfg, const VerilatedOptions
   // The reference-faithful L1 options are golden-only until RTL v2 (docs/l1d-microarchitecture.md 13).
   if (const std::string field = rtl_unsupported_l1_option(cfg.l1); !field.empty())
     throw ConfigError(fmt::format("--l1 verilated/lockstep: preset {} sets {}, which the RTL l1d_top does not "
-                                  "implement (it runs carveout fixed and, on the single-cycle pipe, adaptive, sector (on the staged pipe with on_fill or on_miss, stall or sector merging), "
+                                  "implement (it runs carveout fixed and adaptive, sector (on the staged pipe with on_fill or on_miss, stall or sector merging), "
                                   "on_fill, stall, on_miss, block and (with sector) sector merging on "
                                   "the single-cycle pipe without write_back (on the staged pipe on_miss and block as a line "
                                   "cache, sector merging), any bypass_fetch, any write_policy, any "
