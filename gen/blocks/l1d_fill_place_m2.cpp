@@ -24,8 +24,11 @@ constexpr unsigned kAwidBits = 8;
 // The partial position in a line whose slots are `valid`, `rank` (2 bits a slot) and `res`: the
 // aligned run of `slots` slots without a reserved slot whose most recent valid slot is oldest (age 4
 // when none is valid); ties to the lowest. Emitted for both forms of the block (age1, age2, best1,
-// pos); returns pos.
-Expr partial_position(Scope& m, const Expr& slots, const Expr& valid, const Expr& rank, const Expr& res) {
+// pos); returns pos. `tree` (the staged form): the oldest of the four slots by a tree of two
+// compares deep (each pair's older, ties to its lower slot, then the older pair's) instead of the
+// single-cycle form's chain of three; the same answer.
+Expr partial_position(Scope& m, const Expr& slots, const Expr& valid, const Expr& rank, const Expr& res,
+                      bool tree = false) {
   Expr age1 = m.logic("age1", kSlots * 3);
   Expr age2 = m.logic("age2", 2 * 3);
   for (unsigned s = 0; s < kSlots; ++s) {
@@ -37,15 +40,27 @@ Expr partial_position(Scope& m, const Expr& slots, const Expr& valid, const Expr
     m.assign(age2.part(Expr(q * 3), 3), mux(b.lt(a), b, a));
   }
   Expr best1 = m.logic("best1", 2);
-  Expr best1_age = m.logic("best1_age", 3);
-  m.always_comb({{best1, lit(2, 0)}, {best1_age, age1.part(Expr(0), 3)}}, [&](Block& b) {
-    b.for_("p", 1, Expr(kSlots), [&](Block& bp, const Expr& p) {
-      bp.if_(age1.part(p * 3, 3).gt(best1_age), [&](Block& t) {
-        t.assign(best1, cast(2, p));
-        t.assign(best1_age, age1.part(p * 3, 3));
+  if (tree) {
+    const Expr a0 = age1.part(Expr(0U), 3), a1 = age1.part(Expr(3U), 3), a2 = age1.part(Expr(6U), 3),
+               a3 = age1.part(Expr(9U), 3);
+    Expr i01 = m.logic("best01", 2), i23 = m.logic("best23", 2);
+    Expr b01 = m.logic("best01_age", 3), b23 = m.logic("best23_age", 3);
+    m.assign(i01, mux(a1.gt(a0), lit(2, 1), lit(2, 0)));
+    m.assign(b01, mux(a1.gt(a0), a1, a0));
+    m.assign(i23, mux(a3.gt(a2), lit(2, 3), lit(2, 2)));
+    m.assign(b23, mux(a3.gt(a2), a3, a2));
+    m.assign(best1, mux(b23.gt(b01), i23, i01));
+  } else {
+    Expr best1_age = m.logic("best1_age", 3);
+    m.always_comb({{best1, lit(2, 0)}, {best1_age, age1.part(Expr(0), 3)}}, [&](Block& b) {
+      b.for_("p", 1, Expr(kSlots), [&](Block& bp, const Expr& p) {
+        bp.if_(age1.part(p * 3, 3).gt(best1_age), [&](Block& t) {
+          t.assign(best1, cast(2, p));
+          t.assign(best1_age, age1.part(p * 3, 3));
+        });
       });
     });
-  });
+  }
   Expr pos = m.logic("pos", 2);
   m.assign(pos, mux(slots.eq(lit(3, 1)), best1, mux(age2.part(Expr(3), 3).gt(age2.part(Expr(0), 3)), lit(2, 2), lit(2, 0))));
   return pos;
@@ -221,14 +236,28 @@ class FillPlaceM2 final : public RtlBlock {
       g.assign(v, r.valid.part(w * kSlots, kSlots));
       g.assign(rk, r.rank.part(w * (kSlots * 2), kSlots * 2));
       g.assign(rs, r.reserved.part(w * kSlots, kSlots));
-      Expr pos = partial_position(g, r.slots, v, rk, rs);
+      Expr pos = partial_position(g, r.slots, v, rk, rs, true);
       g.assign(part_pos.part(w * 2, 2), pos);
-      g.assign(mask, mux(r.slots.eq(lit(3, 1)), lit(4, 1) << pos, lit(4, 3) << pos));
+      // Each position's outcome too (cand_*, position q at q), so that the position only selects.
+      Expr cmask = g.logic("cand_mask", kSlots * kSlots);
+      Expr cwb = g.logic("cand_wb", kSlots * kSlots);
+      Expr cwbn = g.logic("cand_wb_n", kSlots * 3);
+      Expr crep = g.logic("cand_rep", kSlots);
+      Expr croom = g.logic("cand_room", kSlots);
+      for (unsigned q = 0; q < kSlots; ++q) {
+        const Expr cm = cmask.part(Expr(q * kSlots), kSlots);
+        g.assign(cm, mux(r.slots.eq(lit(3, 1)), lit(4, (1U << q) & 0xFU), lit(4, (3U << q) & 0xFU)));
+        g.assign(cwb.part(Expr(q * kSlots), kSlots), cm & v & r.dirty_any.part(w * kSlots, kSlots));
+        g.assign(cwbn.part(Expr(q * 3), 3), cast(3, countones(cwb.part(Expr(q * kSlots), kSlots))));
+        g.assign(crep[Expr(q)], red_or(v & cm));
+        g.assign(croom[Expr(q)], select_part(r.room_n, cwbn.part(Expr(q * 3), 3), kSlots + 1, 1));
+      }
+      g.assign(mask, select_part(cmask, pos, kSlots, kSlots));
       g.assign(part_mask_w.part(w * kSlots, kSlots), mask);
-      g.assign(part_wb_w.part(w * kSlots, kSlots), mask & v & r.dirty_any.part(w * kSlots, kSlots));
-      g.assign(part_wb_n_w.part(w * 3, 3), cast(3, countones(part_wb_w.part(w * kSlots, kSlots))));
-      g.assign(part_rep_w[w], red_or(v & mask));
-      g.assign(part_room_w[w], select_part(r.room_n, part_wb_n_w.part(w * 3, 3), kSlots + 1, 1));
+      g.assign(part_wb_w.part(w * kSlots, kSlots), select_part(cwb, pos, kSlots, kSlots));
+      g.assign(part_wb_n_w.part(w * 3, 3), select_part(cwbn, pos, kSlots, 3));
+      g.assign(part_rep_w[w], select_part(crep, pos, kSlots, 1));
+      g.assign(part_room_w[w], select_part(croom, pos, kSlots, 1));
       g.assign(part_age_w[w], part_rep_w[w] & p.age_bypass_en & p.way_active[w] &
                                   p.req_rel.gt(p.way_rel.part(w * kAwidBits, kAwidBits)));
     });
