@@ -4,9 +4,16 @@
 # miter of the two combinational modules, proved by `sat -prove-asserts` (MiniSat), on each
 # configuration given (its own `l1.pipeline` replaced by single_cycle and by staged), then the
 # same miter with the staged form mutated (a whole-line fill into a free line no longer replacing
-# nothing), which must fail: so the check can fail.
+# nothing; since timing16 also such a fill's queue room read as room for one write-back), each of
+# which must fail: so the check can fail. The staged form has one more input and output (room_n_i:
+# the miss queue's room for k = 0..4 write-backs; room_o: for this placement's, prepared per way):
+# the single-cycle form gets them as the top computed them, room_o = room_n_i[writebacks_o].
 #
 #   fill_place_equiv.sh DCGEN CONFIG.yaml...
+#
+# FPE_MUTANTS=none skips the mutants (make test's formal.fill_place_staged: the miters of the
+# per-way staged form take about 2 CPU-s more with them; formal.fill_place_staged_mutants, label
+# slow, runs them).
 set -uo pipefail
 [ $# -ge 2 ] || { sed -n '2,9p' "$0" >&2; exit 2; }
 dcgen=$1
@@ -27,7 +34,8 @@ emit() {
 
 # prove GOLD GATE: 0 if the two modules are equal for every input.
 prove() {
-  sed 's/^module l1d_fill_place_m2/module gold/' "$1" >"$tmp/gold.sv"
+  sed -e 's/^module l1d_fill_place_m2 (/module gold (\n  input  logic [4:0]  room_n_i,\n  output logic        room_o,/' \
+      -e 's/^endmodule/  assign room_o = room_n_i[writebacks_o];\nendmodule/' "$1" >"$tmp/gold.sv"
   sed 's/^module l1d_fill_place_m2/module gate/' "$2" >"$tmp/gate.sv"
   "$yosys" -q -p "read_verilog -sv $tmp/gold.sv $tmp/gate.sv; proc; opt_clean;
     miter -equiv -flatten -make_assert gold gate miter; hierarchy -top miter;
@@ -51,14 +59,18 @@ for yaml in "$@"; do
   else
     echo "FAIL $name: the two forms differ"; tail -40 "$tmp/sat.log"; fail=1
   fi
-  mutant=$tmp/$name/mutant.sv
-  sed '/assign replaces_valid_o/s/: to_victim & (/: (/' "$gate" >"$mutant"
-  if cmp -s "$gate" "$mutant"; then
-    echo "FAIL $name: the mutant no longer applies (update its sed)"; fail=1
-  elif prove "$gold" "$mutant"; then
-    echo "FAIL $name: the mutant (free line replacing the victim's slots) was not found"; fail=1
-  else
-    echo "PASS $name: the mutant differs (found)"
-  fi
+  [ "${FPE_MUTANTS:-all}" = none ] && continue
+  mutant() {  # mutant NAME SED: the staged form edited by SED must differ from the single-cycle one
+    sed "$2" "$gate" >"$tmp/$name/mutant.sv"
+    if cmp -s "$gate" "$tmp/$name/mutant.sv"; then
+      echo "FAIL $name: the mutant ($1) no longer applies (update its sed)"; fail=1
+    elif prove "$gold" "$tmp/$name/mutant.sv"; then
+      echo "FAIL $name: the mutant ($1) was not found"; fail=1
+    else
+      echo "PASS $name: the mutant ($1) differs (found)"
+    fi
+  }
+  mutant "free line replacing the victim's slots" '/assign replaces_valid_o/s/: to_victim & (/: (/'
+  mutant "free line's room read as one write-back's" '/assign room_o/s/room_n_i\[0\]/room_n_i[1]/'
 done
 exit $fail

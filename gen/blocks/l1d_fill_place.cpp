@@ -68,15 +68,20 @@ class FillPlace final : public RtlBlock {
                 {"l2_bit_i", l2_bit}, {"gran_i", gran}, {"cfg_opportunistic_i", opportunistic},
                 {"common_eq_o", common_eq}, {"wanted_o", wanted}});
     m.comment("Stage M2's half: the set's flip-flops, the victim and the ages.");
-    m.instance("u_m2", fill_place_m2_block().module(cfg), {},
-               {{"row_valid_i", valid}, {"row_priority_i", prio}, {"row_rank_i", rank},
+    std::vector<Conn> m2_ports = {{"row_valid_i", valid}, {"row_priority_i", prio}, {"row_rank_i", rank},
                 {"row_dirty_any_i", dirty_any}, {"row_reserved_i", reserved}, {"common_eq_i", common_eq}, {"wanted_i", wanted}, {"slots_i", slots},
                 {"bypass_i", bypass}, {"victim_i", victim}, {"age_bypass_en_i", age_bypass_en},
                 {"way_active_i", way_active}, {"way_rel_age_i", way_rel}, {"req_rel_age_i", req_rel},
                 {"eligible_o", eligible_o}, {"allocates_o", allocates_o}, {"way_o", way_o}, {"pos_o", pos_o},
                 {"whole_o", whole_o}, {"replace_slots_o", posmask_o}, {"block_slots_o", slotmask_o},
                 {"replaces_valid_o", replaces_o}, {"writeback_slots_o", wb_o}, {"writebacks_o", dirty_n_o},
-                {"age_bypass_o", age_bypass_o}});
+                {"age_bypass_o", age_bypass_o}};
+    if (cfg.l1.pipeline == l1d::L1Pipeline::kStaged) {  // the staged half's queue room (l1d_fill_place_m2)
+      m.describe("room_n_i / room_o (staged only): the miss queue's room for k = 0..4 write-backs; for this placement's.");
+      m2_ports.push_back({"room_n_i", m.input("room_n_i", 5)});
+      m2_ports.push_back({"room_o", m.output("room_o")});
+    }
+    m.instance("u_m2", fill_place_m2_block().module(cfg), {}, std::move(m2_ports));
     return m;
   }
 };

@@ -22,7 +22,12 @@ void Top::actors() {
   m.assign(s1_need, s1_dirty_n + lit(3, 1));
   m.assign(room_s1, room(s1_need));
   m.assign(room_one, room(lit(3, 1)));
-  m.assign(room_fill, room(fill_dirty_n));
+  if (staged_) {  // l1d_fill_place_m2 selects the room of its prepared outcomes (staged_fill_place)
+    m.assign(fill_room_n_, concat({room(lit(3, 4)), room(lit(3, 3)), room(lit(3, 2)), room(lit(3, 1)), room(lit(3, 0))}));
+    m.assign(room_fill, fill_room_);
+  } else {
+    m.assign(room_fill, room(fill_dirty_n));
+  }
   m.assign(room_walk, room(walk_dirty_n));
 
   // Write-back candidates k = 0..3 and the final push (S1's read or store).

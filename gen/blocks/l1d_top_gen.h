@@ -343,6 +343,9 @@ class Top {
       older_line_eq_q_;  // l1d_match_fix's inputs: the operation decided in M1's cycle
   Expr m1_mr_line_, m1_mr_sectors_, m1_mr_bypass_, m1_mr_l2_, m1_fill_common_;  // M1's fill step
   Expr fill_eq_m1_, fill_eq_q_;  // M1's fill's common-tag compares, and M2's corrected register of them
+  // Staged: the miss queue's room for k = 0..4 write-backs (actors) and l1d_fill_place_m2's room for
+  // the fill's own, prepared per way (staged_fill_place; room_fill is it).
+  Expr fill_room_n_, fill_room_;
   Expr sq_core, sq_failed, sq_fill, sq_flush, fi_done, fi_rewind, fi_rewind_step, fw_rewind, fw_finish, fw_start;
 };
 

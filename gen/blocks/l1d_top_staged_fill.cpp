@@ -128,6 +128,11 @@ void Top::staged_fill_place(const Expr& age_bypass_en, const Expr& bypass, const
         {"replaces", 1},  {"wb", kSlots},     {"dirty_n", 3}};
     for (size_t i = 0; i < fp.size(); ++i) fp[i] = m.logic("fp_" + names[i].first, names[i].second);
   }
+  m.comment("The miss queue's room for 0..4 write-backs (from its registered count: actors), so that the");
+  m.comment("placement prepares the room check per way and the fill's stall only selects.");
+  fill_room_n_ = m.logic("fill_room_n", kSlots + 1);
+  fill_room_ = m.logic("fill_room_place");
+  const Expr fp_room = staged_sector_ ? m.logic("fp_room") : fill_room_;
   m.instance("u_fill_place_m2", fill_place_m2_block().module(cfg_), {},
              {{"row_valid_i", place_valid}, {"row_priority_i", t_prio}, {"row_rank_i", t_rank},
               {"row_dirty_any_i", t_dirty_any}, {"row_reserved_i", t_res}, {"common_eq_i", place_eq},
@@ -137,7 +142,8 @@ void Top::staged_fill_place(const Expr& age_bypass_en, const Expr& bypass, const
               {"allocates_o", fp[0]}, {"way_o", fp[1]}, {"pos_o", fp[2]}, {"whole_o", fp[3]},
               {"replace_slots_o", fp[4]}, {"block_slots_o", fp[5]},
               {"replaces_valid_o", fp[6]}, {"writeback_slots_o", fp[7]}, {"writebacks_o", fp[8]},
-              {"age_bypass_o", pl_age_bypass}});
+              {"age_bypass_o", pl_age_bypass}, {"room_n_i", fill_room_n_}, {"room_o", fp_room}});
+  fp.push_back(fp_room);  // fp[9]: the placement's queue room
   if (staged_sector_) staged_sector_fill(fp);
 }
 
@@ -179,6 +185,7 @@ void Top::staged_sector_fill(const std::vector<Expr>& fp) {
   }
   m.assign(fill_wb, mux(held, zeros(), fp[7]));
   m.assign(fill_dirty_n, mux(held, lit(3, 0), fp[8]));
+  m.assign(fill_room_, mux(held, fill_room_n_[Expr(0U)], fp[9]));  // the way holding the line: no write-back
 }
 
 }  // namespace gen::blocks::top_gen
