@@ -76,11 +76,57 @@ struct Gathered {
   bool store = false;
 };
 
+// Bits [lo, hi) of a line's bytes that fall in its mask word `word` (0: bytes 0-63, 1: 64-127).
+uint64_t range_bits(uint32_t lo, uint32_t hi, uint32_t word) {
+  const uint32_t base = 64 * word;
+  const uint32_t l = std::clamp(lo, base, base + 64) - base, h = std::clamp(hi, base, base + 64) - base;
+  if (h <= l) return 0;
+  return (h - l == 64 ? ~uint64_t{0} : (uint64_t{1} << (h - l)) - 1) << l;
+}
+
+// gather() of a whole warp whose lane l is at a + l * kBytes, a aligned (the coalesced access:
+// a strided trace's, an array walk's): the touched bytes are one run of 32 * kBytes, so each
+// touched line's mask is one range and a store's bytes are the lanes' values packed in lane
+// order, without the per-lane loop. The lines come in increasing order, as the lane loop would
+// find them. Returns false, having written nothing, for any other instruction (the lane loop
+// then decides, and names a misaligned lane).
+template <uint32_t kBytes, bool kStore>
+bool gather_run(const WarpInst& inst, Gathered& g) {
+  constexpr uint32_t kRun = kWarpSize * kBytes;
+  const Addr a = inst.addr[0];
+  if (inst.active_mask != 0xFFFFFFFFu || (a & (kBytes - 1)) != 0 || a > ~Addr{0} - kRun - kLineBytes) return false;
+  Addr uneven = 0;  // no early exit: the check vectorises
+  for (uint32_t l = 1; l < kWarpSize; ++l) uneven |= inst.addr[l] ^ (a + Addr{l} * kBytes);
+  if (uneven != 0) return false;
+  [[maybe_unused]] uint8_t packed[kStore ? kRun : 1];
+  if constexpr (kStore) {
+    for (uint32_t l = 0; l < kWarpSize; ++l) {
+      std::memcpy(packed + l * kBytes, &inst.value[l], kBytes < 8 ? kBytes : 8);
+      if constexpr (kBytes == 16) std::memcpy(packed + l * kBytes + 8, &inst.value_hi[l], 8);
+    }
+  }
+  const Addr end = a + kRun;
+  for (Addr line = a & ~Addr{kLineBytes - 1}; line < end; line += kLineBytes) {
+    Segment& seg = g.segs[g.count++];
+    const auto lo = static_cast<uint32_t>(std::max(a, line) - line);
+    const auto hi = static_cast<uint32_t>(std::min(end, line + kLineBytes) - line);
+    seg.line = line;
+    seg.mask[0] = range_bits(lo, hi, 0);
+    seg.mask[1] = range_bits(lo, hi, 1);
+    if constexpr (kStore) {
+      seg.data.fill(0);
+      std::memcpy(&seg.data[lo], packed + (line + lo - a), hi - lo);
+    }
+  }
+  return true;
+}
+
 // gather()'s lane loop for one access width and direction (compile-time constants: the mask
 // shift, the alignment test and the store's copy of a lane's bytes are then fixed-size, where a
 // width read per lane cost a variable shift and a memcpy call per lane).
 template <uint32_t kBytes, bool kStore>
 void gather_lanes(const WarpInst& inst, Gathered& g) {
+  if (gather_run<kBytes, kStore>(inst, g)) return;
   Segment* seg = nullptr;  // the previous lane's segment: neighbouring lanes mostly share a line
   // The active lanes in increasing order, visited by their set bits (a mask, not a division:
   // kBytes is a power of two).
