@@ -76,30 +76,70 @@ struct Gathered {
   bool store = false;
 };
 
-void gather(const WarpInst& inst, Gathered& g) {
-  if (inst.kind != OpKind::kLoad && inst.kind != OpKind::kStore) {
-    throw std::invalid_argument("coalesce: not a load or store");
+// Bits [lo, hi) of a line's bytes that fall in its mask word `word` (0: bytes 0-63, 1: 64-127).
+uint64_t range_bits(uint32_t lo, uint32_t hi, uint32_t word) {
+  const uint32_t base = 64 * word;
+  const uint32_t l = std::clamp(lo, base, base + 64) - base, h = std::clamp(hi, base, base + 64) - base;
+  if (h <= l) return 0;
+  return (h - l == 64 ? ~uint64_t{0} : (uint64_t{1} << (h - l)) - 1) << l;
+}
+
+// gather() of a whole warp whose lane l is at a + l * kBytes, a aligned (the coalesced access:
+// a strided trace's, an array walk's): the touched bytes are one run of 32 * kBytes, so each
+// touched line's mask is one range and a store's bytes are the lanes' values packed in lane
+// order, without the per-lane loop. The lines come in increasing order, as the lane loop would
+// find them. Returns false, having written nothing, for any other instruction (the lane loop
+// then decides, and names a misaligned lane).
+template <uint32_t kBytes, bool kStore>
+bool gather_run(const WarpInst& inst, Gathered& g) {
+  constexpr uint32_t kRun = kWarpSize * kBytes;
+  const Addr a = inst.addr[0];
+  if (inst.active_mask != 0xFFFFFFFFu || (a & (kBytes - 1)) != 0 || a > ~Addr{0} - kRun - kLineBytes) return false;
+  Addr uneven = 0;  // no early exit: the check vectorises
+  for (uint32_t l = 1; l < kWarpSize; ++l) uneven |= inst.addr[l] ^ (a + Addr{l} * kBytes);
+  if (uneven != 0) return false;
+  [[maybe_unused]] uint8_t packed[kStore ? kRun : 1];
+  if constexpr (kStore) {
+    for (uint32_t l = 0; l < kWarpSize; ++l) {
+      std::memcpy(packed + l * kBytes, &inst.value[l], kBytes < 8 ? kBytes : 8);
+      if constexpr (kBytes == 16) std::memcpy(packed + l * kBytes + 8, &inst.value_hi[l], 8);
+    }
   }
-  const uint32_t bytes = inst.access_bytes;
-  if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 && bytes != 16) {
-    throw std::invalid_argument("coalesce: access_bytes must be 1, 2, 4, 8 or 16, got " + std::to_string(bytes));
+  const Addr end = a + kRun;
+  for (Addr line = a & ~Addr{kLineBytes - 1}; line < end; line += kLineBytes) {
+    Segment& seg = g.segs[g.count++];
+    const auto lo = static_cast<uint32_t>(std::max(a, line) - line);
+    const auto hi = static_cast<uint32_t>(std::min(end, line + kLineBytes) - line);
+    seg.line = line;
+    seg.mask[0] = range_bits(lo, hi, 0);
+    seg.mask[1] = range_bits(lo, hi, 1);
+    if constexpr (kStore) {
+      seg.data.fill(0);
+      std::memcpy(&seg.data[lo], packed + (line + lo - a), hi - lo);
+    }
   }
-  const bool store = inst.kind == OpKind::kStore;
-  g.store = store;
-  g.count = 0;
+  return true;
+}
+
+// gather()'s lane loop for one access width and direction (compile-time constants: the mask
+// shift, the alignment test and the store's copy of a lane's bytes are then fixed-size, where a
+// width read per lane cost a variable shift and a memcpy call per lane).
+template <uint32_t kBytes, bool kStore>
+void gather_lanes(const WarpInst& inst, Gathered& g) {
+  if (gather_run<kBytes, kStore>(inst, g)) return;
   Segment* seg = nullptr;  // the previous lane's segment: neighbouring lanes mostly share a line
   // The active lanes in increasing order, visited by their set bits (a mask, not a division:
-  // bytes is a power of two).
+  // kBytes is a power of two).
   for (uint32_t lanes = inst.active_mask; lanes != 0; lanes &= lanes - 1) {
     const auto lane = static_cast<uint32_t>(std::countr_zero(lanes));
     const Addr a = inst.addr[lane];
-    if ((a & (bytes - 1)) != 0) {
+    if ((a & (kBytes - 1)) != 0) {
       throw std::invalid_argument("coalesce: lane " + std::to_string(lane) + " address " + std::to_string(a) +
-                                  " not aligned to " + std::to_string(bytes) + " B");
+                                  " not aligned to " + std::to_string(kBytes) + " B");
     }
     const Addr line = a & ~Addr{kLineBytes - 1};
     const auto off = static_cast<uint32_t>(a - line);
-    if (off + bytes > kLineBytes) {
+    if (off + kBytes > kLineBytes) {
       throw std::invalid_argument("coalesce: lane " + std::to_string(lane) + " access crosses a 128 B line");
     }
     if (seg == nullptr || seg->line != line) {
@@ -115,16 +155,46 @@ void gather(const WarpInst& inst, Gathered& g) {
       seg = &g.segs[g.count++];
       seg->line = line;
       seg->mask[0] = seg->mask[1] = 0;
-      if (store) seg->data.fill(0);
+      if constexpr (kStore) seg->data.fill(0);
     }
     // An aligned access of at most 16 B lies in one 64-bit mask word.
-    seg->mask[off / 64] |= ((uint64_t{1} << bytes) - 1) << (off % 64);
+    constexpr uint64_t kLaneBits = (uint64_t{1} << kBytes) - 1;
+    seg->mask[off / 64] |= kLaneBits << (off % 64);
     // The lane's bytes, little-endian (WarpInst::store_byte; asserted above): its low 8 in
     // value, a 16 B lane's high 8 in value_hi.
-    if (store) {
-      std::memcpy(&seg->data[off], &inst.value[lane], bytes < 8 ? bytes : 8);
-      if (bytes == 16) std::memcpy(&seg->data[off + 8], &inst.value_hi[lane], 8);
+    if constexpr (kStore) {
+      std::memcpy(&seg->data[off], &inst.value[lane], kBytes < 8 ? kBytes : 8);
+      if constexpr (kBytes == 16) std::memcpy(&seg->data[off + 8], &inst.value_hi[lane], 8);
     }
+  }
+}
+
+template <bool kStore>
+void gather_width(const WarpInst& inst, Gathered& g) {
+  switch (inst.access_bytes) {
+    case 1: return gather_lanes<1, kStore>(inst, g);
+    case 2: return gather_lanes<2, kStore>(inst, g);
+    case 4: return gather_lanes<4, kStore>(inst, g);
+    case 8: return gather_lanes<8, kStore>(inst, g);
+    default: return gather_lanes<16, kStore>(inst, g);  // gather() admits 1, 2, 4, 8 and 16 only
+  }
+}
+
+void gather(const WarpInst& inst, Gathered& g) {
+  if (inst.kind != OpKind::kLoad && inst.kind != OpKind::kStore) {
+    throw std::invalid_argument("coalesce: not a load or store");
+  }
+  const uint32_t bytes = inst.access_bytes;
+  if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 && bytes != 16) {
+    throw std::invalid_argument("coalesce: access_bytes must be 1, 2, 4, 8 or 16, got " + std::to_string(bytes));
+  }
+  const bool store = inst.kind == OpKind::kStore;
+  g.store = store;
+  g.count = 0;
+  if (store) {
+    gather_width<true>(inst, g);
+  } else {
+    gather_width<false>(inst, g);
   }
   // Sorted by address through an index (cheaper than moving 150-byte segments).
   for (uint32_t i = 0; i < g.count; ++i) g.order[i] = static_cast<uint8_t>(i);

@@ -338,13 +338,11 @@ WarpInst random_memory_inst(uint64_t& s) {
   return w;
 }
 
-// Random instructions against a byte-level oracle: requests cover exactly the touched bytes,
+// The byte-level oracle (random instructions below): requests cover exactly the touched bytes,
 // one per touched segment, each the smallest aligned 32/64/128 B block that holds them, sorted;
 // store data equals the last writer of each byte.
-TEST(Coalescer, MatchesByteOracleOnRandomInstructions) {
-  uint64_t s = 12345;
-  for (int iter = 0; iter < 3000; ++iter) {
-    const WarpInst w = random_memory_inst(s);
+void expect_byte_oracle(const WarpInst& w) {
+  {
     std::map<Addr, uint8_t> oracle;  // byte -> value (last lane wins)
     for (uint32_t l = 0; l < kWarpSize; ++l) {
       if (!((w.active_mask >> l) & 1)) continue;
@@ -383,6 +381,54 @@ TEST(Coalescer, MatchesByteOracleOnRandomInstructions) {
     }
     ASSERT_EQ(seen, oracle);
   }
+}
+
+TEST(Coalescer, MatchesByteOracleOnRandomInstructions) {
+  uint64_t s = 12345;
+  for (int iter = 0; iter < 3000; ++iter) {
+    const WarpInst w = random_memory_inst(s);
+    ASSERT_NO_FATAL_FAILURE(expect_byte_oracle(w)) << iter;
+  }
+}
+
+// A whole warp of contiguous lanes (gather's run path: one byte range per touched line, a store's
+// values packed in lane order), at every aligned start across three lines, each width, loads and
+// stores: the byte oracle's requests, and the same requests from both coalescers as the same
+// lanes in reverse order give (the lane-by-lane loop).
+TEST(Coalescer, ContiguousWarpsMatchTheOracleAndTheLaneLoop) {
+  uint64_t s = 777;
+  const auto rnd = [&s]() {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return s >> 33;
+  };
+  for (const uint32_t bytes : {1u, 2u, 4u, 8u, 16u})
+    for (const OpKind kind : {OpKind::kLoad, OpKind::kStore})
+      for (Addr base = kBase - 256; base < kBase + 128; base += bytes) {
+        SCOPED_TRACE(testing::Message() << bytes << " B at " << base);
+        WarpInst w = mem_inst(kind, bytes, base, bytes), rev = w;
+        for (uint32_t l = 0; l < kWarpSize; ++l) {
+          w.value[l] = (rnd() << 32) | rnd();
+          w.value_hi[l] = (rnd() << 32) | rnd();
+        }
+        for (uint32_t l = 0; l < kWarpSize; ++l) {
+          rev.addr[l] = w.addr[kWarpSize - 1 - l];
+          rev.value[l] = w.value[kWarpSize - 1 - l];
+          rev.value_hi[l] = w.value_hi[kWarpSize - 1 - l];
+        }
+        ASSERT_NO_FATAL_FAILURE(expect_byte_oracle(w));
+        for (const CoalesceFn f : {coalescer_for(CoalescerKind::kFermi), coalescer_for(CoalescerKind::kSector)}) {
+          std::vector<CoalescedRequest> a, b;
+          f(w, a);
+          f(rev, b);
+          ASSERT_EQ(a.size(), b.size());
+          for (size_t i = 0; i < a.size(); ++i) {
+            EXPECT_EQ(a[i].addr, b[i].addr) << i;
+            EXPECT_EQ(a[i].size, b[i].size) << i;
+            EXPECT_EQ(a[i].byte_mask, b[i].byte_mask) << i;
+            EXPECT_EQ(a[i].data, b[i].data) << i;
+          }
+        }
+      }
 }
 
 // ---- the sector coalescer: one 128 B request per touched line, byte mask = touched bytes ----

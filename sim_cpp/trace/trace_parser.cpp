@@ -918,10 +918,11 @@ class KernelParser {
   }
 
   // The end of an instruction line's reading (instruction_body, fast_instruction): its class, and
-  // the instruction and its counts kept.
+  // the instruction and its counts kept. `stepped`: the lanes are known to step by one stride
+  // (an address-mode-1 line), which classify() then need not check.
   void add_instruction(TraceInst& t, string_view opcode, uint32_t mem_width, const ActiveAddrs& lanes,
-                       uint32_t cta, uint32_t warp) {
-    classify(t, opcode, mem_width, lanes, cta, warp);
+                       uint32_t cta, uint32_t warp, bool stepped = false) {
+    classify(t, opcode, mem_width, lanes, cta, warp, stepped);
     ++k_.trace_instructions;
     k_.memory_instructions += mem_width > 0;
     ++k_.by_class[static_cast<uint32_t>(t.cls)];
@@ -959,6 +960,7 @@ class KernelParser {
     const auto mem_width = static_cast<uint32_t>(v);
     ActiveAddrs lanes;  // (only the first popcount(mask) are read)
     uint32_t n = 0;
+    bool stepped = false;
     if (mem_width > 0) {
       uint32_t mode = 0;
       if (!s.digit(2, mode)) return false;
@@ -973,13 +975,18 @@ class KernelParser {
           if (!s.sdec(step)) return false;
           if (t.mask != 0 && !std::has_single_bit((t.mask >> std::countr_zero(t.mask)) + uint64_t{1})) return false;
         }
-        for (uint32_t m = t.mask; m != 0; m &= m - 1) {  // as instruction_body: the lowest lane first
-          if (mode == 2 && m != t.mask) {
-            if (!s.sdec(step)) return false;
-            a += static_cast<uint64_t>(step);
+        if (mode == 1) {  // contiguous lanes: the k-th at base + k * stride (wrapping), one add each
+          n = static_cast<uint32_t>(std::popcount(t.mask));
+          for (uint32_t k = 0; k < n; ++k) lanes[k] = a, a += static_cast<uint64_t>(step);
+          stepped = true;
+        } else {
+          for (uint32_t m = t.mask; m != 0; m &= m - 1) {  // as instruction_body: the lowest lane first
+            if (m != t.mask) {
+              if (!s.sdec(step)) return false;
+              a += static_cast<uint64_t>(step);
+            }
+            lanes[n++] = a;
           }
-          lanes[n++] = a;
-          if (mode == 1) a += static_cast<uint64_t>(step);
         }
       }
     }
@@ -989,7 +996,7 @@ class KernelParser {
     --remaining_;
     t.regs = static_cast<uint32_t>(k_.regs.size());
     for (uint32_t i = 0; i < nregs; ++i) k_.regs.push_back(regs[i]);
-    add_instruction(t, opcode, mem_width, lanes, cta_, static_cast<uint32_t>(warp_));
+    add_instruction(t, opcode, mem_width, lanes, cta_, static_cast<uint32_t>(warp_), stepped);
     return true;
   }
 
@@ -1037,7 +1044,7 @@ class KernelParser {
   }
 
   void classify(TraceInst& t, string_view opcode, uint32_t mem_width, const ActiveAddrs& lanes,
-                uint32_t cta, uint32_t warp) {
+                uint32_t cta, uint32_t warp, bool stepped) {
     const string_view base = opcode.substr(0, opcode.find('.'));
     const OpcodeInfo* info = find_opcode(base);
     if (info == nullptr) {
@@ -1095,10 +1102,23 @@ class KernelParser {
     t.addr = static_cast<uint32_t>(k_.addrs.size());
     const auto n = static_cast<uint32_t>(std::popcount(t.mask));
     if (!local) {  // all aligned (the common case): kept as they are, strided or in one copy
-      Addr low = 0;
-      for (uint32_t i = 0; i < n; ++i) low |= lanes[i];
+      // One pass over the lanes without an early exit, so that it vectorises: their OR (the
+      // alignment) and the OR of every step's difference from the first step (0: one stride).
+      // Lanes known to step (lane k = lane 0 + k * step, modulo 2^64) are all aligned when the
+      // first two are: the step is then a multiple of the power-of-two width.
+      const uint64_t step = n >= 2 ? lanes[1] - lanes[0] : 0;
+      Addr low = lanes[0];
+      uint64_t uneven = 0;
+      if (stepped) {
+        if (n >= 2) low |= lanes[1];
+      } else {
+        for (uint32_t i = 1; i < n; ++i) {
+          low |= lanes[i];
+          uneven |= (lanes[i] - lanes[i - 1]) ^ step;
+        }
+      }
       if ((low & (width - 1)) == 0) {
-        if (strided_form(t, lanes, n)) {
+        if (uneven == 0 && strided_form(t, lanes, n)) {
           k_.addrs.push_back(lanes[0]);
         } else {
           k_.addrs.insert(k_.addrs.end(), lanes.begin(), lanes.begin() + n);
@@ -1118,16 +1138,14 @@ class KernelParser {
     }
   }
 
-  // Whether the n >= 2 active lanes' addresses step by one stride of less than a page, all in one
-  // 2 MiB page (TraceInst's strided form); if so, sets t.stride. The span is then
-  // under 2^26 bytes, so an address sequence that wrapped past 2^64 would end on another page.
+  // Whether the n >= 2 active lanes' addresses, which the caller found to step by one stride,
+  // step by less than a page, all in one 2 MiB page (TraceInst's strided form); if so, sets
+  // t.stride. The span is then under 2^26 bytes, so an address sequence that wrapped past 2^64
+  // would end on another page.
   static bool strided_form(TraceInst& t, const ActiveAddrs& lanes, uint32_t n) {
     if (n < 2) return false;
-    const uint64_t step = lanes[1] - lanes[0];
-    const auto stride = static_cast<int64_t>(step);
+    const auto stride = static_cast<int64_t>(lanes[1] - lanes[0]);
     if (stride <= -(int64_t{1} << kPageBits) || stride >= int64_t{1} << kPageBits) return false;
-    for (uint32_t i = 2; i < n; ++i)
-      if (lanes[i] - lanes[i - 1] != step) return false;
     if (lanes[0] >> kPageBits != lanes[n - 1] >> kPageBits) return false;
     t.stride = static_cast<int32_t>(stride);
     return true;

@@ -2,7 +2,9 @@
 #include "sim_cpp/trace/trace_workload.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <cstring>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -37,6 +39,17 @@ void hash_copy_bytes(Addr first, uint32_t n, uint64_t salt, uint8_t* out) {
   for (uint32_t i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(mix64((first + i) ^ salt) >> 56);
 }
 
+// out[i] = FunctionalMemory::initial_byte(first + i) for i < n: bits 13-20 of the address times
+// 0x9E3779B1, which the low 32 bits of the product hold, so 32-bit lanes compute it (the loop
+// vectorises; the x86-64-v3 clone multiplies 8 lanes at once).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+void initial_bytes(Addr first, uint32_t n, uint8_t* out) {
+  const auto low = static_cast<uint32_t>(first);
+  for (uint32_t i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(((low + i) * 0x9E3779B1u) >> 13);
+}
+
 // One warp's traced instructions. A 16 B-per-lane access runs as two 8 B halves (the low 8 B of
 // every lane, then the high 8 B): the coalescer and the L1 contract take at most 8 B per lane.
 class TraceWarp final : public WarpProgram {
@@ -46,23 +59,17 @@ class TraceWarp final : public WarpProgram {
 
   WarpInst next() override {
     WarpInst out;
-    fill(out, true, true);
+    fill(out);
     return out;
   }
-  void next_into(WarpInst& out) override {
-    const auto [addr_zero, value_zero] = fill(out, addr_zero_, value_zero_);
-    addr_zero_ = addr_zero, value_zero_ = value_zero;
-  }
+  void next_into(WarpInst& out) override { fill(out); }
 
  private:
-  // Writes the next instruction into `out`, whose addr / value arrays are known to be all zero
-  // when addr_zero / value_zero (then they are not cleared again: an ALU instruction refills the
-  // i-buffer without touching its 512 bytes of lanes). Returns the same two facts after.
-  std::pair<bool, bool> fill(WarpInst& out, bool addr_zero, bool value_zero) {
-    const auto clear = [&](bool addr, bool value) {
-      if (addr && !addr_zero) out.addr.fill(0);
-      if (value && !value_zero) out.value.fill(0);
-    };
+  // Writes the next instruction into `out`: the fields its kind uses and nothing else. An ALU
+  // instruction's or an exit's lane arrays, a load's values and an inactive lane's address and
+  // value keep what `out` held (WarpInst reads them for the active lanes of loads and stores
+  // only), so the SM's refill of its i-buffer in place writes no lane it will not read.
+  void fill(WarpInst& out) {
     out.latency = 1;
     out.access_bytes = 4;
     if (i_ == end_) {  // the trace did not end with EXIT / RET (or has no instruction)
@@ -71,8 +78,7 @@ class TraceWarp final : public WarpProgram {
       out.active_mask = 0xFFFFFFFFu;
       out.writes = out.reads = 0;
       out.reads_all_loads = false;
-      clear(true, true);
-      return {true, true};
+      return;
     }
     const TraceInst& t = k_.insts[i_];
     operands(t, out);
@@ -91,44 +97,75 @@ class TraceWarp final : public WarpProgram {
         break;  // stays: next() after the exit returns it again
       case OpKind::kLoad:
       case OpKind::kStore: {
-        const bool store = t.kind == OpKind::kStore;
         const uint32_t bytes = t.width == 16 ? 8 : t.width;
         const uint64_t offset = t.width == 16 && high_half_ ? 8 : 0;
         out.access_bytes = bytes;
-        // Every lane (inactive ones read 0); address_of(k) is the k-th active lane's.
-        const auto lanes = [&](auto address_of) {
-          uint32_t k = 0;
-          for (uint32_t l = 0; l < kWarpSize; ++l) {
-            Addr a = 0;
-            uint64_t v = 0;
-            if (t.mask >> l & 1u) {
-              a = address_of(k++) + offset;
-              if (store) v = w_.content_value(a, bytes, span_);
-            }
-            out.addr[l] = a;
-            if (store) out.value[l] = v;
-          }
-        };
-        if (t.strided()) {  // one address read instead of a lane count (ParsedKernel::lane_address)
-          const Addr first = k_.addrs[t.addr];
-          const auto step = static_cast<uint64_t>(int64_t{t.stride});
-          lanes([first, step](uint32_t k) { return first + step * k; });
-        } else {
-          const Addr* listed = k_.addrs.data() + t.addr;
-          lanes([listed](uint32_t k) { return listed[k]; });
-        }
-        clear(false, !store);
+        lane_addresses(t, offset, out);
+        if (t.kind == OpKind::kStore) store_values(t, bytes, out);
         if (t.width == 16 && !high_half_) {
           high_half_ = true;
         } else {
           high_half_ = false;
           ++i_;
         }
-        return {false, !store};
+        break;
       }
     }
-    clear(true, true);
-    return {true, true};
+  }
+
+  // The active lanes' addresses (+ offset: a 16 B access's high half); the k-th active lane's is
+  // ParsedKernel::lane_address(t, k). A whole warp's strided addresses in a loop that vectorises.
+  void lane_addresses(const TraceInst& t, uint64_t offset, WarpInst& out) const {
+    uint32_t k = 0;
+    if (t.strided()) {  // one address read instead of a lane count
+      const Addr first = k_.addrs[t.addr] + offset;
+      const auto step = static_cast<uint64_t>(int64_t{t.stride});
+      if (t.mask == 0xFFFFFFFFu) {
+        for (uint32_t l = 0; l < kWarpSize; ++l) out.addr[l] = first + step * l;
+      } else {
+        for (uint32_t m = t.mask; m != 0; m &= m - 1) out.addr[std::countr_zero(m)] = first + step * k++;
+      }
+    } else {
+      const Addr* listed = k_.addrs.data() + t.addr;
+      for (uint32_t m = t.mask; m != 0; m &= m - 1) out.addr[std::countr_zero(m)] = listed[k++] + offset;
+    }
+  }
+
+  // A store's values: each active lane's `bytes` bytes of the image at its address
+  // (TraceWorkload::content_value). Lanes that follow each other without a gap (stride = width,
+  // the common coalesced store) read their bytes as one run (TraceWorkload::content_run: one
+  // hash pass over up to 256 bytes instead of a look-up and a byte loop per lane).
+  void store_values(const TraceInst& t, uint32_t bytes, WarpInst& out) {
+    if (t.strided() && t.width == bytes && t.stride == static_cast<int32_t>(bytes)) {
+      const auto n = static_cast<uint32_t>(std::popcount(t.mask));
+      std::array<uint8_t, kWarpSize * 8> run;
+      w_.content_run(out.addr[std::countr_zero(t.mask)], n * bytes, span_, run.data());
+      // run[k * bytes, (k + 1) * bytes) is the k-th active lane's value, little-endian
+      switch (bytes) {
+        case 1: lane_values<uint8_t>(t.mask, run.data(), out); return;
+        case 2: lane_values<uint16_t>(t.mask, run.data(), out); return;
+        case 4: lane_values<uint32_t>(t.mask, run.data(), out); return;
+        default: lane_values<uint64_t>(t.mask, run.data(), out); return;
+      }
+    }
+    for (uint32_t m = t.mask; m != 0; m &= m - 1) {
+      const auto l = static_cast<uint32_t>(std::countr_zero(m));
+      out.value[l] = w_.content_value(out.addr[l], bytes, span_);
+    }
+  }
+
+  // value[l] of the k-th active lane l = the k-th V (little-endian) of `run`.
+  template <typename V>
+  static void lane_values(uint32_t mask, const uint8_t* run, WarpInst& out) {
+    static_assert(std::endian::native == std::endian::little, "a lane's value is its bytes little-endian");
+    V v;
+    if (mask == 0xFFFFFFFFu) {
+      for (uint32_t l = 0; l < kWarpSize; ++l) std::memcpy(&v, run + sizeof(V) * l, sizeof(V)), out.value[l] = v;
+      return;
+    }
+    uint32_t k = 0;
+    for (uint32_t m = mask; m != 0; m &= m - 1)
+      std::memcpy(&v, run + sizeof(V) * k++, sizeof(V)), out.value[std::countr_zero(m)] = v;
   }
 
   // The scoreboard operands of `t` (core.load_wait on_use). A load writes every 32-bit register
@@ -154,7 +191,6 @@ class TraceWarp final : public WarpProgram {
   uint64_t pc_base_;
   uint64_t begin_, i_, end_;
   bool high_half_ = false;
-  bool addr_zero_ = false, value_zero_ = false;  // next_into's target, as the last call left it
   TraceWorkload::ContentSpan span_;  // content_value's last span (this warp's stores)
 };
 
@@ -327,15 +363,15 @@ uint64_t TraceWorkload::content_value(Addr pa, uint32_t bytes) const {
   return v;
 }
 
+TraceWorkload::ContentSpan TraceWorkload::span_at(Addr pa) const {
+  const auto it = std::upper_bound(copied_.begin(), copied_.end(), std::make_pair(pa, ~Addr{0}));
+  if (it != copied_.begin() && pa < std::prev(it)->second) return {std::prev(it)->first, std::prev(it)->second, true};
+  return {it == copied_.begin() ? Addr{0} : std::prev(it)->second, it == copied_.end() ? ~Addr{0} : it->first, false};
+}
+
 uint64_t TraceWorkload::content_value(Addr pa, uint32_t bytes, ContentSpan& span) const {
   if (pa < span.lo || pa >= span.hi || span.hi - pa < bytes) {
-    const auto it = std::upper_bound(copied_.begin(), copied_.end(), std::make_pair(pa, ~Addr{0}));
-    if (it != copied_.begin() && pa < std::prev(it)->second) {
-      span = {std::prev(it)->first, std::prev(it)->second, true};
-    } else {
-      span = {it == copied_.begin() ? Addr{0} : std::prev(it)->second, it == copied_.end() ? ~Addr{0} : it->first,
-              false};
-    }
+    span = span_at(pa);
     if (span.hi - pa < bytes) return content_value(pa, bytes);  // the value straddles the span's end
   }
   uint64_t v = 0;
@@ -344,6 +380,17 @@ uint64_t TraceWorkload::content_value(Addr pa, uint32_t bytes, ContentSpan& span
   else
     for (uint32_t b = 0; b < bytes; ++b) v |= uint64_t{FunctionalMemory::initial_byte(pa + b)} << (8 * b);
   return v;
+}
+
+void TraceWorkload::content_run(Addr pa, uint32_t n, ContentSpan& span, uint8_t* out) const {
+  if (pa < span.lo || pa >= span.hi) span = span_at(pa);
+  if (span.hi - pa < n) {  // the run leaves the span: byte by byte
+    for (uint32_t i = 0; i < n; ++i) out[i] = content(pa + i);
+  } else if (span.copied) {
+    hash_copy_bytes(pa, n, copy_salt_, out);
+  } else {
+    initial_bytes(pa, n, out);
+  }
 }
 
 void TraceWorkload::init(FunctionalMemory& mem, WorkloadScale, uint64_t seed) {

@@ -78,6 +78,9 @@ class TraceWorkload final : public Workload {
   // leaves it (a store's lanes mostly fall in one span; TraceWarp keeps one per warp, so the
   // SMs' threads never share it).
   uint64_t content_value(Addr pa, uint32_t bytes, ContentSpan& span) const;
+  // out[i] = content(pa + i) for i < n, through `span` as content_value(): a run inside one span
+  // is hashed in one pass that vectorises (a coalesced store's lanes, TraceWarp).
+  void content_run(Addr pa, uint32_t n, ContentSpan& span, uint8_t* out) const;
   // Physical address of a virtual one the trace uses; throws std::out_of_range otherwise.
   Addr translate(Addr va) const;
 
@@ -88,6 +91,7 @@ class TraceWorkload final : public Workload {
 
  private:
   uint8_t copy_byte(Addr pa) const;
+  ContentSpan span_at(Addr pa) const;  // the span that holds pa
   bool in_copy(Addr pa) const;
 
   TraceSet set_;

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <array>
+#include <bit>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -369,7 +371,9 @@ TEST(TraceWorkload, LoadsWriteTheRegistersTheirWidthFills) {
 
 // A strided instruction's lanes (TraceInst's strided form) reach the SM as the listed form's
 // would: each the translation of its own address, 16 B lanes in two halves, stores with the
-// image's bytes, inactive lanes 0.
+// image's bytes (contiguous lanes read as one run: TraceWorkload::content_run), inactive lanes 0
+// through next(). Through next_into() (the SM's refill in place) only what the instruction uses
+// is written: its active lanes' addresses, and values if it is a store.
 TEST(TraceWorkload, StridedAndListedLanesGiveTheSameWarpInstructions) {
   TraceSet s;
   s.list_file = "list";
@@ -380,68 +384,91 @@ TEST(TraceWorkload, StridedAndListedLanesGiveTheSameWarpInstructions) {
   k.ctas = 1;
   k.warps_per_cta = 2;
   k.synthetic_exit = {1, 1};
-  // Warp 0 strided, warp 1 the same lanes listed: a 16 B load (lanes 4-7, stride -16), a 4 B
-  // store (every lane, stride 8) and an 8 B load of one address (lanes 0-2, stride 0).
-  const std::vector<std::pair<uint32_t, std::vector<Addr>>> lanes = {
-      {0xF0u, {0x7f0000600ff0, 0x7f0000600fe0, 0x7f0000600fd0, 0x7f0000600fc0}},
-      {0xFFFFFFFFu, {}},
-      {0x7u, {0x7f0000200100, 0x7f0000200100, 0x7f0000200100}}};
-  std::vector<Addr> store;
-  for (uint32_t l = 0; l < 32; ++l) store.push_back(0x7f0000200010 + 8 * l);
-  const int32_t strides[] = {-16, 8, 0};
-  const uint8_t widths[] = {16, 4, 8};
+  // Warp 0 strided, warp 1 the same lanes listed. The k-th active lane's address is first +
+  // k * stride.
+  struct Access {
+    uint32_t mask;
+    OpKind kind;
+    uint8_t width;
+    int32_t stride;
+    Addr first;
+  };
+  const std::vector<Access> accesses = {
+      {0xF0u, OpKind::kLoad, 16, -16, 0x7f0000600ff0},             // lanes 4-7, two halves
+      {0xFFFFFFFFu, OpKind::kStore, 4, 8, 0x7f0000200010},         // every lane, with gaps
+      {0x7u, OpKind::kLoad, 8, 0, 0x7f0000200100},                 // lanes 0-2, one address
+      {0xFFFFFFFFu, OpKind::kStore, 4, 4, 0x7f0000200200},         // one run inside the copy
+      {0x0FF0F0F0u, OpKind::kStore, 2, 2, 0x7f0000200ff0},         // one run across the copy's end
+      {0xFFFFFFFFu, OpKind::kStore, 8, 8, 0x7f0000600800},         // one run outside every copy
+      {0x80000001u, OpKind::kStore, 1, 1, 0x7f0000200fff}};        // two lanes, across the end
+  const auto lane_addrs = [](const Access& x) {
+    std::vector<Addr> a;
+    for (int32_t c = 0; c < std::popcount(x.mask); ++c) a.push_back(x.first + static_cast<uint64_t>(int64_t{x.stride} * c));
+    return a;
+  };
+  const auto n = static_cast<uint32_t>(accesses.size());
   for (const bool strided : {true, false})
-    for (uint32_t i = 0; i < 3; ++i) {
-      const std::vector<Addr>& a = i == 1 ? store : lanes[i].second;
+    for (uint32_t i = 0; i < n; ++i) {
+      const Access& x = accesses[i];
       TraceInst t;
       t.pc = 0x10 * (i + 1);
-      t.mask = lanes[i].first;
-      t.kind = i == 1 ? OpKind::kStore : OpKind::kLoad;
-      t.width = widths[i];
+      t.mask = x.mask;
+      t.kind = x.kind;
+      t.width = x.width;
       t.addr = static_cast<uint32_t>(k.addrs.size());
       if (strided) {
-        t.stride = strides[i];
-        k.addrs.push_back(a[0]);
+        t.stride = x.stride;
+        k.addrs.push_back(x.first);
       } else {
+        const std::vector<Addr> a = lane_addrs(x);
         k.addrs.insert(k.addrs.end(), a.begin(), a.end());
       }
       ASSERT_EQ(t.strided(), strided);
       k.insts.push_back(t);
     }
-  k.warp_begin = {0, 3, 6};
+  k.warp_begin = {0, n, 2 * n};
   s.kernels.push_back(k);
   TraceWorkload w(s, {});
   FunctionalMemory mem;
   w.init(mem, WorkloadScale::kTest, 3);
   auto ps = w.kernel(0).warp(0, 0), pb = w.kernel(0).warp(0, 0), pl = w.kernel(0).warp(0, 1);
   WarpInst buffered;  // pb through next_into, as the SM refills its i-buffer
-  for (uint32_t n = 0; n < 5; ++n) {  // the 16 B load's two halves, the store, the 8 B load, the exit
-    SCOPED_TRACE(n);
+  uint32_t run_stores = 0;
+  for (uint32_t j = 0, i = 0; i <= n; ++j) {  // every access (the 16 B load in two halves), then the exit
+    SCOPED_TRACE(j);
     const WarpInst s1 = ps->next(), l1 = pl->next();
     pb->next_into(buffered);
     ASSERT_EQ(s1.kind, l1.kind);
+    ASSERT_EQ(buffered.kind, l1.kind);
     EXPECT_EQ(s1.addr, l1.addr);
-    EXPECT_EQ(buffered.addr, l1.addr);
+    EXPECT_EQ(s1.value, l1.value);
     EXPECT_EQ(s1.access_bytes, l1.access_bytes);
-    if (s1.kind == OpKind::kStore) {
-      EXPECT_EQ(s1.value, l1.value);
-      EXPECT_EQ(buffered.value, l1.value);
-      for (uint32_t l = 0; l < 32; ++l) {
-        EXPECT_EQ(s1.addr[l], w.translate(store[l])) << l;
-        EXPECT_EQ(s1.value[l], w.content_value(s1.addr[l], 4)) << l;
+    if (i == n) {
+      EXPECT_EQ(s1.kind, OpKind::kExit);
+      break;
+    }
+    const Access& x = accesses[i];
+    const bool high = x.width == 16 && j == 1;
+    const std::vector<Addr> a = lane_addrs(x);
+    for (uint32_t l = 0, c = 0; l < 32; ++l) {
+      if (!(x.mask >> l & 1u)) {
+        EXPECT_EQ(s1.addr[l], 0u) << l;
+        EXPECT_EQ(s1.value[l], 0u) << l;
+        continue;
+      }
+      const Addr pa = w.translate(a[c++]) + (high ? 8 : 0);
+      EXPECT_EQ(s1.addr[l], pa) << l;
+      EXPECT_EQ(buffered.addr[l], pa) << l;
+      if (x.kind == OpKind::kStore) {
+        EXPECT_EQ(s1.value[l], w.content_value(pa, x.width)) << l;
+        EXPECT_EQ(buffered.value[l], s1.value[l]) << l;
       }
     }
+    run_stores += x.kind == OpKind::kStore && x.stride == x.width;
+    if (x.width != 16 || high) ++i;
   }
-  // The 16 B load's lanes: each half at its lane's translated address (+ 8 for the high half).
-  auto again = w.kernel(0).warp(0, 0);
-  const WarpInst low = again->next(), high = again->next();
-  for (uint32_t l = 0; l < 32; ++l) {
-    const bool active = l >= 4 && l < 8;
-    EXPECT_EQ(low.addr[l], active ? w.translate(lanes[0].second[l - 4]) : 0) << l;
-    EXPECT_EQ(high.addr[l], active ? w.translate(lanes[0].second[l - 4]) + 8 : 0) << l;
-  }
+  EXPECT_EQ(run_stores, 4u);
 }
-
 
 // The shortcuts of the eighth speed round (docs/performance.md) against the per-byte
 // definitions: content_value through a span the caller keeps, init()'s vectorised byte hashes,
@@ -485,6 +512,23 @@ TEST(TraceWorkload, FastPathsMatchThePerByteDefinitions) {
       const Addr a = lo + (x >> 33) % (hi - lo);
       ASSERT_EQ(w.content_value(a, bytes, span), by_bytes(a, bytes)) << a;
       ASSERT_EQ(w.content_value(a, bytes), by_bytes(a, bytes)) << a;
+    }
+  }
+  // content_run: runs of several lengths at every offset, inside a copy, across copies' ends
+  // and outside them, through one span, forwards, backwards and scattered.
+  for (const uint32_t n : {1u, 3u, 32u, 128u, 256u}) {
+    TraceWorkload::ContentSpan span;
+    std::array<uint8_t, 256> run;
+    const auto check = [&](Addr a) {
+      w.content_run(a, n, span, run.data());
+      for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(run[i], w.content(a + i)) << a << " + " << i;
+    };
+    for (Addr a = lo; a < lo + 0x200; ++a) check(a);
+    for (Addr a = lo + 0x200; a-- > lo;) check(a);
+    uint64_t x = 999;
+    for (int i = 0; i < 500; ++i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      check(lo + (x >> 33) % (hi - lo));
     }
   }
   // init() writes content() into every copied byte (the hashes of whole and partial lines).
