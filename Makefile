@@ -132,14 +132,18 @@ test: build
 # engines, Yosys's SAT and smtbmc with z3 (formal.prove_native; make test proves them on ABC's
 # bmc3, the same depths, every mutant still found, formal.prove and prove_pipe 70.3 -> 12.5 CPU-s)
 # and synth.smoke's nested-macro check without --hier-params (synth.smoke_nested0; make test: with it).
+# A ctest test is a whole GoogleTest suite (cmake/gtest_suites.cmake): the runs of cases by name
+# (the NetlistMatchesRtl cases, several in their block's main suite, and l1d_top's full lockstep
+# cases) go through scripts/gtest_filter_run.sh, GoogleTest's own filter on every test binary.
 test-slow:
 	@$(MAKE) --no-print-directory build ALL_NETLISTS=ON
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L slow
-	L1_SOAK_ALL_PRESETS=1 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'Netlist|L1Soak|L1SectorSoak|L1FidelitySoak|L1Pressure|L1SectorPressure|L1StagedPressure'
+	L1_SOAK_ALL_PRESETS=1 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'L1Soak|L1SectorSoak|L1FidelitySoak|L1Pressure|L1SectorPressure|L1StagedPressure'
+	scripts/gtest_filter_run.sh $(BUILD) $(JOBS) '*Netlist*'
 	L1D_SECTOR_SWEEP_SCALE=small ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'SectorSweep'
 	L1D_FAITHFUL_SWEEP_SCALE=small ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'FaithfulSweep'
-	L1D_SWEEP_SCALE=small ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R 'Gtx480(Slow)?/Sweep\.'
-	L1D_TOP_TB_FULL=1 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^tb\.L1dTop.*(EveryPolicyAndStream|UnderBackpressure)'
+	L1D_SWEEP_SCALE=small ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -R '^Gtx480(Slow)?/Sweep($$|\[)'
+	L1D_TOP_TB_FULL=1 scripts/gtest_filter_run.sh $(BUILD) $(JOBS) 'L1dTop*.*EveryPolicyAndStream*:L1dTop*.*UnderBackpressure*'
 
 # gtx1080-jips's geometry (48 ways of 4 sets) in lockstep with golden (docs/verilated-l1.md): a
 # build with its model, then gtx1080-jips itself (sector cache, mshr_merge sector) on vecadd, bfs,
