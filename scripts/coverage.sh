@@ -11,6 +11,10 @@
 # l1d_top's registers by group, the waived and the uncovered points), annotated/ (the RTL with
 # counts).
 # The staged l1d_top's go to BUILD_DIR/coverage/staged/ (waivers scripts/coverage_waivers_staged.txt).
+# COVERAGE_RESUME=1 keeps BUILD_DIR/coverage/ from an earlier start (normally deleted) and skips each run
+# whose counts (runs/NAME.dat) are there, so a matrix run in parts (COVERAGE_WORKLOADS, or a start that
+# was stopped) ends in ONE report merging every part's runs; refused when a coverage model changed since
+# (models.sha256 there), whose counts would not be the same points.
 # The coverage models are built here (gpusim_cov, tb_l1d_top_cov, gpusim_staged_cov,
 # tb_l1d_top_staged_cov: not in the default build).
 # AgeLRU and combined run on the agelru model, which has no coverage build: not included.
@@ -44,6 +48,8 @@ for w in "${workloads[@]}"; do
   [[ " ${all_workloads[*]} " == *" $w "* ]] ||
     { echo "coverage: COVERAGE_WORKLOADS: $w is not one of ${all_workloads[*]}" >&2; exit 2; }
 done
+[[ ${COVERAGE_RESUME:-0} =~ ^[01]$ ]] ||
+  { echo "coverage: COVERAGE_RESUME: ${COVERAGE_RESUME} is not 0 or 1" >&2; exit 2; }
 policies=(baseline dycache agcb two-level pcal)
 out=$build/coverage
 targets=()
@@ -57,16 +63,31 @@ for t in $tops; do
   esac
 done
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
-rm -rf "$out"
+# Each model's checksum (models/TARGET.sha256): a resumed start must count on the models its kept runs did.
+if [[ ${COVERAGE_RESUME:-0} == 1 && -d $out ]]; then
+  for t in "${targets[@]}"; do
+    [[ ! -f $out/models/$t.sha256 ]] || sha256sum --status -c "$out/models/$t.sha256" ||
+      { echo "coverage: COVERAGE_RESUME=1: $build/bin/$t was rebuilt since the runs in $out; start without COVERAGE_RESUME" >&2; exit 2; }
+  done
+  echo "coverage: resuming: $(find "$out" -path '*/runs/*.dat' | wc -l) runs kept in $out"
+else
+  rm -rf "$out"
+fi
+mkdir -p "$out/models"
+for t in "${targets[@]}"; do sha256sum "$build/bin/$t" >"$out/models/$t.sha256"; done
+export COVERAGE_RESUME=${COVERAGE_RESUME:-0}
 start=$(date +%s)
 # One run into DIR/runs/NAME.dat: every SM's model writes a file; they are merged at once (15
 # files of a few MB each).
 run_one() {
   local dir=$1 name=$2
   shift 2
+  if [[ $COVERAGE_RESUME == 1 && -s $dir/runs/$name.dat ]]; then echo "coverage: $name kept"; return 0; fi
+  rm -rf "$dir/raw/$name"  # a stopped start's partial counts
   mkdir -p "$dir/raw/$name" "$dir/runs"
   L1D_COVERAGE_DIR=$dir/raw/$name TB_COVERAGE_DIR=$dir/raw/$name "$@" >"$dir/raw/$name.log" 2>&1 || { echo "coverage: $name failed:"; tail -5 "$dir/raw/$name.log"; return 1; }
-  verilator_coverage --write "$dir/runs/$name.dat" "$dir/raw/$name"/*.dat >/dev/null
+  verilator_coverage --write "$dir/runs/$name.dat.part" "$dir/raw/$name"/*.dat >/dev/null
+  mv "$dir/runs/$name.dat.part" "$dir/runs/$name.dat"  # whole or absent: a stopped start leaves no half
   rm -rf "$dir/raw/$name"
   echo "coverage: $name done"
 }
@@ -86,6 +107,7 @@ matrix() {
 report() {
   local dir=$1 waivers=$2
   shift 2
+  echo "coverage: $dir: one report of $(ls "$dir/runs"/*.dat | wc -l) runs ($(cd "$dir/runs" && ls *.dat | sed 's/\.dat$//' | tr '\n' ' '))"
   verilator_coverage --write "$dir/coverage.dat" "$dir/runs"/*.dat >/dev/null
   verilator_coverage --annotate "$dir/annotated" "$dir/coverage.dat" >/dev/null
   "$PYTHON3" "$root/scripts/coverage_report.py" "$dir/coverage.dat" "$dir/report.md" --json "$dir/report.json" \
