@@ -36,14 +36,16 @@ LAZY_MUTANTS ?= OFF
 # qv100-accelsim, qv100, a100, separated by ';'; make lockstep-geometries-64).
 GEOMETRIES_64 ?=
 # The staged l1d_top's generated configurations (tb/staged_configs.cmake, one line each; the names
-# are read from there): sector, sector_onmiss, sector_onmiss_merge, lazy, carveout, onmiss, block, gpgpusim, jips. STAGED_<NAME>=ON
+# are read from there): sector, sector_onmiss, sector_onmiss_merge, lazy, carveout, qv100_accelsim, onmiss, block, gpgpusim,
+# jips. STAGED_<NAME>=ON
 # also builds the staged l1d_top of tb/block_configs/gtx480_staged_<name>.yaml, or the file its line names
 # (L1D_TOP_STAGED_<NAME>; make lockstep-staged-<name>): STAGED_SECTOR (sector mode), STAGED_SECTOR_ONMISS (sector
 # mode with allocation on_miss), STAGED_SECTOR_ONMISS_MERGE (the same with merging by sector), STAGED_LAZY
 # (qv100-accelsim's L1 but the carveout: write allocation too), STAGED_CARVEOUT (every qv100-accelsim L1
 # option, the adaptive carveout included, on gtx480's array), STAGED_ONMISS (allocation on_miss),
 # STAGED_BLOCK (on_miss and mshr_merge block), STAGED_GPGPUSIM (gtx480-gpgpusim's whole L1, bypass_path
-# direct included), STAGED_JIPS (gtx1080-jips's whole L1 on its geometry: gtx1080_staged_jips.yaml).
+# direct included), STAGED_JIPS (gtx1080-jips's whole L1 on its geometry: gtx1080_staged_jips.yaml),
+# STAGED_QV100_ACCELSIM (qv100-accelsim's whole L1 on its geometry: qv100_accelsim_staged.yaml).
 STAGED_CONFIGS := $(shell sed -n 's/^ *"\([a-z0-9_]*\)|.*/\1/p' tb/staged_configs.cmake)
 STAGED_NAMES   := $(shell echo $(STAGED_CONFIGS) | tr a-z A-Z)
 STAGED_OPTIONS  = $(foreach n,$(STAGED_NAMES),-DL1D_TOP_STAGED_$(n)=$(or $(STAGED_$(n)),OFF))

@@ -986,6 +986,10 @@ std::string rtl_unsupported_l1_option(const L1Config& c) {
            to_string(c.allocation);
   // carveout adaptive is not here: both l1d_tops take cfg_set_bits_i over arrays of the largest L1's
   // sets (contract 15; the staged pipe's 16.5, "Carveout adaptive on the staged pipe").
+  // l1.mshr_entries is not here either: 1..256 (the 8-bit MSHR id, gen/blocks/l1d_mshr_doc.cpp) generate
+  // on both pipes; the staged pipe's per-entry registers are generate blocks above 64 entries
+  // (gen/blocks/entry_ff.h, the SV subset's reset-loop-64), so qv100-accelsim's 256 run staged too. What
+  // the rule still refuses is a miss queue of more than 64 entries, at dcgen (no preset has one).
   // on_miss and block: the single-cycle l1d_top's cfg_alloc_i and cfg_merge_i, without dirty state (it
   // queues no write-back of a reserved victim or of a widening read's copies; contract 13.1, 13.3).
   // The staged l1d_top runs on_miss generated for it (contract 16.5, "Allocation on miss"), as a line

@@ -20,7 +20,7 @@
 #                                      with --l1 verilated and statistics equal to golden's;
 #                                      <label> (empty or slow) is its ctest label
 #   l1.lockstep_staged_<name>_wide    with the option, label slow: the same at small scale on
-#                                      atax, bfs and kmeans
+#                                      atax, bfs and kmeans (or L1D_TOP_STAGED_WIDE_<NAME>, below)
 # A new staged configuration is its YAML file and one line here (the Makefile reads the names
 # from this file). Its assertion mutants (RTL_STAGED_<NAME>_MUTANTS, CMakeLists.txt
 # _config_top_mutants) and coverage models (tb/coverage.cmake users in CMakeLists.txt) are
@@ -37,8 +37,7 @@ set(L1D_TOP_STAGED_CONFIGS
     "lazy|gtx480 with qv100-accelsim's L1 options but carveout (write allocation, on_miss, merging by sector, direct)|baseline,agcb,two-level,pcal,pcal-bto|l1.sector_misses l1.pending_hits l1.widening_reads l1.accelsim_sectors.write.hit ldst.direct_loads|slow"
     # ... and the adaptive carveout: every qv100-accelsim L1 option on gtx480's array of 32 or 64 sets
     # (cfg_set_bits_i set at each kernel start), contract 16.5 "Carveout adaptive on the staged pipe".
-    # qv100-accelsim's own geometry (64 ways of 4 to 16 sets, 256 MSHRs) is not a model here: a 64-way
-    # model costs minutes of Verilator and compiler time (docs/verilated-l1.md, "The 64-way presets").
+    # qv100-accelsim's own geometry is the qv100_accelsim line below.
     "carveout|gtx480 with every qv100-accelsim L1 option (the adaptive carveout over 32 or 64 sets, write allocation, on_miss, merging by sector, direct)|baseline,agcb,two-level,pcal,pcal-bto|l1.sector_misses l1.pending_hits l1.widening_reads l1.accelsim_sectors.write.hit ldst.direct_loads|slow"
     "onmiss|gtx480-gpgpusim's L1 with allocation on_miss (merging stall)|baseline,dycache,agcb,two-level,pcal,pcal-bto|l1.pending_hits|"
     "block|gtx480-gpgpusim's L1 with on_miss and mshr_merge block|baseline,dycache,agcb,two-level,pcal,pcal-bto,elastic32,elastic64|l1.widening_reads|"
@@ -46,13 +45,23 @@ set(L1D_TOP_STAGED_CONFIGS
     # gtx1080-jips's geometry (48 ways of 4 sets), sector mode with merging by sector and the direct
     # path; the policies its LRU model serves in sector mode (G 128)
     "jips|gtx1080-jips's whole L1 (sector, merging by sector, bypass_path direct)|baseline,agcb,two-level,pcal,pcal-bto|l1.sector_misses l1.widening_reads ldst.direct_loads|slow|gtx1080_staged_jips"
+    # qv100-accelsim's whole L1 on its own geometry (64 ways of 4 to 16 sets, 256 MSHRs, every L1 option
+    # of the preset, the adaptive carveout included), contract 16.5; its MSHR-wide registers are
+    # per-entry generate blocks (gen/blocks/entry_ff.h: SV subset rule reset-loop-64)
+    "qv100_accelsim|qv100-accelsim's whole L1 on its geometry (64 ways, 256 MSHRs, every L1 option, the adaptive carveout)|baseline,agcb,two-level,pcal,pcal-bto|l1.sector_misses l1.pending_hits l1.widening_reads l1.accelsim_sectors.write.hit ldst.direct_loads|slow|qv100_accelsim_staged"
 )
 
 # The staged configurations whose rtl.lint.staged_<name> is in make test-slow (label slow), not make
 # test: those added once make test reached its 900 s budget (2026-11-29, /tmp/cc9: 902 s), each lint
 # costing about 3 CPU-s (dcgen and verilator --lint-only of its l1d_top: the seven staged lints took
 # 22.2 CPU-s together at a load of 16, 2026-11-29).
-set(L1D_TOP_STAGED_LINT_SLOW sector_onmiss_merge lazy carveout)
+set(L1D_TOP_STAGED_LINT_SLOW sector_onmiss_merge lazy carveout qv100_accelsim)
+
+# The workloads of l1.lockstep_staged_<name>_wide (small scale): atax, bfs and kmeans, or those of
+# L1D_TOP_STAGED_WIDE_<NAME>. qv100_accelsim's: the three lightest make run workloads at small scale
+# (vecadd, bfs and spmv: 1.5-3.4 CPU-s each in the golden L1; atax and kmeans cost many times that,
+# and the 64-way model runs two orders of magnitude slower than golden).
+set(L1D_TOP_STAGED_WIDE_QV100_ACCELSIM vecadd,bfs,spmv)
 
 # staged_config(<line> <prefix>): the fields of one line of L1D_TOP_STAGED_CONFIGS as
 # <prefix>_NAME, _UPPER (the name in capitals, as in the option), _WHAT, _POLICIES, _POSITIVE (a

@@ -336,9 +336,9 @@ class Mshr final : public RtlBlock {
                {{"clk_i", clk}, {"wr_en_i", req_we}, {"wr_addr_i", req_wr_addr}, {"wr_data_i", req_word},
                 {"rd_addr_i", req_rd_addr}, {"rd_data_o", req_rd_word}});
     mshr_fill_data(m, ram,
-                   MshrDataSignals{clk, entries, entry_w, late_buffer, resp, resp_entry, resp_sectors, resp_data,
-                                   alloc_ok, alloc_buffer, add_ok, add_buffer, free_entry_o, req_entry, buffer_data,
-                                   buf_wr, buf_wr_entry, buffered, rd_entry, data_rd_word});
+                   MshrDataSignals{clk, entries, entry_w, cfg.l1.mshr_entries, late_buffer, resp, resp_entry,
+                                   resp_sectors, resp_data, alloc_ok, alloc_buffer, add_ok, add_buffer, free_entry_o,
+                                   req_entry, buffer_data, buf_wr, buf_wr_entry, buffered, rd_entry, data_rd_word});
 
     m.comment("The read port: free entries, unfilled data and requests beyond the count read zero.");
     Expr rd_record = m.logic("rd_record", rec_w);

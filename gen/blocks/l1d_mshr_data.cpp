@@ -4,6 +4,7 @@
 // port takes each sector from the memory the entry's buffered bit names. Apart from l1d_mshr.cpp
 // because it is the only part of the unit that differs between the staged sector pipe (the array's
 // bytes arrive at D, two cycles after the alloc or add) and the others.
+#include "gen/blocks/entry_ff.h"
 #include "gen/blocks/l1d_mshr_doc.h"
 
 namespace gen::blocks {
@@ -19,14 +20,13 @@ void mshr_fill_data(Module& m, const Module& ram, const MshrDataSignals& s) {
   if (s.late_buffer) {
     m.comment("Staged sector mode: per entry, the buffered sectors whose bytes the buffer holds (set by the");
     m.comment("write at D, cleared when the entry is allocated); the probe reads buffered, set at the alloc or add.");
+    // Over 64 entries, entry i's are flops of their own in g_copied (entry_ff.h, rule reset-loop-64).
     Expr copied_q = m.logic("copied_q", s.entries * kLineSectors);
-    m.always_ff({{copied_q, zeros()}}, [&](Block& b) {
-      b.for_("i", 0, s.entries, [&](Block& body, const Expr& i) {
-        const Expr q = copied_q.part(i * kLineSectors, kLineSectors);
-        body.assign(q, mux(s.alloc_ok.land(s.free_entry.eq(cast(s.entry_w, i))), zeros(), q) |
-                           mux(s.buf_wr_entry.eq(cast(s.entry_w, i)), s.buf_wr, zeros()));
-      });
-    });
+    entry_ff(m, "g_copied", "i", s.entry_count, s.entries, {{copied_q, kLineSectors, "entry_copied_q"}}, true,
+             [&](Block& body, const Expr& i, const std::vector<Expr>& q) {
+               body.assign(q[0], mux(s.alloc_ok.land(s.free_entry.eq(cast(s.entry_w, i))), zeros(), q[0]) |
+                                     mux(s.buf_wr_entry.eq(cast(s.entry_w, i)), s.buf_wr, zeros()));
+             });
     m.assign(rd_buffered, copied_q.part(s.rd_entry * kLineSectors, kLineSectors));
   } else {
     m.assign(rd_buffered, s.buffered.part(s.rd_entry * kLineSectors, kLineSectors));

@@ -40,6 +40,7 @@ Expr mshr_probe_ahead(Module& m, const MshrAheadSignals& s);
 // memory).
 struct MshrDataSignals {
   Expr clk, entries, entry_w;                          // entry_w: the EntryBits parameter
+  unsigned entry_count;                                // the Entries parameter's value
   bool late_buffer;                                    // the staged pipe in sector mode (buf_wr_*)
   Expr resp, resp_entry, resp_sectors, resp_data;      // the memory response port
   Expr alloc_ok, alloc_buffer, add_ok, add_buffer;     // the sectors an alloc or add buffers

@@ -3,6 +3,7 @@
 // Staged*_A that l1d_top_staged*.cpp emit with the logic they check. Each keeps its own shadow
 // state in the verification region, computed from the pipe's inputs rather than read from the
 // register it checks, so that a broken update of that register shows.
+#include "gen/blocks/entry_ff.h"
 #include "gen/blocks/l1d_top_gen.h"
 
 namespace gen::blocks::top_gen {
@@ -105,25 +106,23 @@ void Top::staged_onmiss_assertions() {
     Expr slots = v.logic("sva_res_slots_q", mshrs_ * rw);
     // A new entry's reservation (s1_reserve alone, unless a widening's reservation can raise it too).
     const Expr opens = res_widen_gen() ? s1_reserve & mshr_alloc : s1_reserve;
-    v.always_ff({{live, zeros()}}, [&](Block& b) {
-      b.for_("e", 0, Expr(mshrs_), [&](Block& be, const Expr& e) {
-        be.if_(opens.land(p_free_entry.eq(cast(mshr_bits_, e))), [&](Block& t) { t.assign(live[e], bit(true)); })
-            .else_if(res_fill.land(m2_entry_q.eq(cast(mshr_bits_, e))), [&](Block& t) { t.assign(live[e], bit(false)); });
-      });
+    entry_ff(v, "g_sva_res_live", "e", mshrs_, Expr(mshrs_), {{live, 1, "sva_e_live_q", true}}, true,
+             [&](Block& be, const Expr& e, const std::vector<Expr>& q) {
+      be.if_(opens.land(p_free_entry.eq(cast(mshr_bits_, e))), [&](Block& t) { t.assign(q[0], bit(true)); })
+          .else_if(res_fill.land(m2_entry_q.eq(cast(mshr_bits_, e))), [&](Block& t) { t.assign(q[0], bit(false)); });
     });
-    v.always_ff_noreset([&](Block& b) {
-      b.for_("e", 0, Expr(mshrs_), [&](Block& be, const Expr& e) {
-        IfChain c = be.if_(opens.land(p_free_entry.eq(cast(mshr_bits_, e))), [&](Block& t) {
-          t.assign(set.part(e * set_idx_bits_, set_idx_bits_), rd_set);
-          // Sector mode's reservation takes the missing slots only (s1_res_run, res_sector_gen).
-          t.assign(slots.part(e * rw, rw), ref(res_sector_gen() ? "s1_res_run" : "place_run"));
-        });
-        if (res_widen_gen()) {  // the merge entry's reservation grows by the widened slots (its set, way)
-          c.else_if((s1_reserve & mshr_widen).land(p_merge_entry.eq(cast(mshr_bits_, e))), [&](Block& t) {
-            t.assign(slots.part(e * rw, rw), slots.part(e * rw, rw) | ref("s1_res_run"));
-          });
-        }
+    entry_ff(v, "g_sva_res_where", "e", mshrs_, Expr(mshrs_),
+             {{set, set_idx_bits_, "sva_e_set_q"}, {slots, rw, "sva_e_slots_q"}}, false,
+             [&](Block& be, const Expr& e, const std::vector<Expr>& q) {
+      IfChain c = be.if_(opens.land(p_free_entry.eq(cast(mshr_bits_, e))), [&](Block& t) {
+        t.assign(q[0], rd_set);
+        // Sector mode's reservation takes the missing slots only (s1_res_run, res_sector_gen).
+        t.assign(q[1], ref(res_sector_gen() ? "s1_res_run" : "place_run"));
       });
+      if (res_widen_gen()) {  // the merge entry's reservation grows by the widened slots (its set, way)
+        c.else_if((s1_reserve & mshr_widen).land(p_merge_entry.eq(cast(mshr_bits_, e))),
+                  [&](Block& t) { t.assign(q[1], q[1] | ref("s1_res_run")); });
+      }
     });
     v.comment("The reserved slots of the row M2 reads are exactly those of the live reservations of its set,");
     v.comment("each slot reserved by one entry: a reservation is seen by every later decision on its set.");
@@ -182,26 +181,23 @@ void Top::staged_block_assertions() {
     Expr reads = v.logic("sva_ent_reads_q", mshrs_ * rb);
     Expr line = v.logic("sva_ent_line_q", mshrs_ * line_bits_);
     const auto is = [&](const Expr& idx, const Expr& e) { return idx.eq(cast(mshr_bits_, e)); };
-    v.always_ff({{live, zeros()}, {queued, zeros()}, {reads, zeros()}}, [&](Block& b) {
-      b.for_("e", 0, Expr(mshrs_), [&](Block& be, const Expr& e) {
-        be.if_(mshr_alloc.land(is(p_free_entry, e)), [&](Block& t) {
-          t.assign(live[e], bit(true));
-          t.assign(reads.part(e * rb, rb), cast(rb, 1));
-        }).else_([&](Block& t) {
-          t.assign(reads.part(e * rb, rb),
-                   reads.part(e * rb, rb) + cast(rb, mshr_widen.land(is(p_merge_entry, e))) -
-                       cast(rb, rsp_valid.land(is(rsp_entry, e))));
-          t.if_(mshr_release.land(is(m2_entry_q, e)), [&](Block& u) { u.assign(live[e], bit(false)); });
-        });
-        be.if_(rsp_fills.land(is(rsp_entry, e)), [&](Block& t) { t.assign(queued[e], bit(true)); })
-            .else_if(mshr_release.land(is(m2_entry_q, e)), [&](Block& t) { t.assign(queued[e], bit(false)); });
+    entry_ff(v, "g_sva_ent", "e", mshrs_, Expr(mshrs_),
+             {{live, 1, "sva_e_live_q", true}, {queued, 1, "sva_e_queued_q", true}, {reads, rb, "sva_e_reads_q"}}, true,
+             [&](Block& be, const Expr& e, const std::vector<Expr>& q) {
+      be.if_(mshr_alloc.land(is(p_free_entry, e)), [&](Block& t) {
+        t.assign(q[0], bit(true));
+        t.assign(q[2], cast(rb, 1));
+      }).else_([&](Block& t) {
+        t.assign(q[2], q[2] + cast(rb, mshr_widen.land(is(p_merge_entry, e))) -
+                           cast(rb, rsp_valid.land(is(rsp_entry, e))));
+        t.if_(mshr_release.land(is(m2_entry_q, e)), [&](Block& u) { u.assign(q[0], bit(false)); });
       });
+      be.if_(rsp_fills.land(is(rsp_entry, e)), [&](Block& t) { t.assign(q[1], bit(true)); })
+          .else_if(mshr_release.land(is(m2_entry_q, e)), [&](Block& t) { t.assign(q[1], bit(false)); });
     });
-    v.always_ff_noreset([&](Block& b) {
-      b.for_("e", 0, Expr(mshrs_), [&](Block& be, const Expr& e) {
-        be.if_(mshr_alloc.land(is(p_free_entry, e)),
-               [&](Block& t) { t.assign(line.part(e * line_bits_, line_bits_), s1_line); });
-      });
+    entry_ff(v, "g_sva_ent_line", "e", mshrs_, Expr(mshrs_), {{line, line_bits_, "sva_e_line_q"}}, false,
+             [&](Block& be, const Expr& e, const std::vector<Expr>& q) {
+      be.if_(mshr_alloc.land(is(p_free_entry, e)), [&](Block& t) { t.assign(q[0], s1_line); });
     });
     v.comment("A widening read goes to a live entry of the load's line with that entry's id (the queued");
     v.comment("read's MSHR field), which then has fewer than MaxMerge reads in flight (a read per request).");
@@ -242,22 +238,22 @@ void Top::staged_smerge_assertions() {
     v.assign(mem_read, mem_valid_o & mem_ready & !mem_store_o);
     const auto is = [&](const Expr& idx, const Expr& e) { return idx.eq(cast(mshr_bits_, e)); };
     const auto at = [&](const Expr& x, const Expr& e) { return x.part(e * kSlots, kSlots); };
-    v.always_ff({{req, zeros()}, {buf, zeros()}, {read, zeros()}, {cnt, zeros()}}, [&](Block& b) {
-      b.for_("e", 0, Expr(mshrs_), [&](Block& be, const Expr& e) {
-        be.if_(mshr_alloc.land(is(p_free_entry, e)), [&](Block& t) {
-          t.assign(at(req, e), s1_fetch_eff);
-          t.assign(at(buf, e), s1_buffer);
-          t.assign(at(read, e), zeros());
-          t.assign(cnt.part(e * cb, cb), cast(cb, 1));
-        }).else_([&](Block& t) {
-          t.if_(mshr_add.land(is(p_merge_entry, e)), [&](Block& u) {
-            u.assign(at(req, e), at(req, e) | mux(mshr_widen, p_missing, zeros()));
-            u.assign(at(buf, e), at(buf, e) | s1_buffer);
-            u.assign(cnt.part(e * cb, cb), cnt.part(e * cb, cb) + cast(cb, 1));
-          });
-          t.if_(mem_read.land(mem_mshr_o.eq(cast(kMshrPortBits, e))),
-                [&](Block& u) { u.assign(at(read, e), at(read, e) | mem_sectors_o); });
+    entry_ff(v, "g_sva_sm", "e", mshrs_, Expr(mshrs_),
+             {{req, kSlots, "sva_e_req_q"}, {buf, kSlots, "sva_e_buf_q"}, {read, kSlots, "sva_e_read_q"},
+              {cnt, cb, "sva_e_cnt_q"}},
+             true, [&](Block& be, const Expr& e, const std::vector<Expr>& q) {
+      be.if_(mshr_alloc.land(is(p_free_entry, e)), [&](Block& t) {
+        t.assign(q[0], s1_fetch_eff);
+        t.assign(q[1], s1_buffer);
+        t.assign(q[2], zeros());
+        t.assign(q[3], cast(cb, 1));
+      }).else_([&](Block& t) {
+        t.if_(mshr_add.land(is(p_merge_entry, e)), [&](Block& u) {
+          u.assign(q[0], q[0] | mux(mshr_widen, p_missing, zeros()));
+          u.assign(q[1], q[1] | s1_buffer);
+          u.assign(q[3], q[3] + cast(cb, 1));
         });
+        t.if_(mem_read.land(mem_mshr_o.eq(cast(kMshrPortBits, e))), [&](Block& u) { u.assign(q[2], q[2] | mem_sectors_o); });
       });
     });
     Expr e_req = v.logic("sva_sm_merge_req", kSlots), e_buf = v.logic("sva_sm_merge_buf", kSlots);

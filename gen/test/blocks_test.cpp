@@ -235,6 +235,29 @@ TEST(TopBlock, StagedSectorMergeOnlyWhenGeneratedForIt) {
   EXPECT_NE(line.find("(unused_merge_bypass),"), std::string::npos);
 }
 
+// The SV subset's reset-loop-64 (docs/sv-subset.md): the staged l1d_top's registers kept per MSHR entry
+// (l1d_mshr's copied_q, the verification region's shadows) are one always_ff looping over the entries
+// up to 64 of them and per-entry generate blocks above (gen/blocks/entry_ff.h). qv100-accelsim's whole
+// L1 on the staged pipe (256 MSHRs) generates; the same L1 with 64 MSHRs keeps the loops.
+TEST(TopBlock, StagedMshrRegistersPerEntryAbove64) {
+  l1d::Config cfg = l1d::load_config_file(fs::path(PROJECT_SOURCE_DIR) / "tb" / "block_configs" /
+                                          "qv100_accelsim_staged.yaml");
+  ASSERT_EQ(cfg.l1.mshr_entries, 256U);
+  const std::string mshr = emit(mshr_block().module(cfg), kHeader);
+  EXPECT_NE(mshr.find("for (genvar gi = 0; gi < Entries; gi++) begin : g_copied"), std::string::npos);
+  const std::string top = emit(top_block().module(cfg), kHeader);
+  for (const char* block : {"g_sva_res_live", "g_sva_res_where", "g_sva_sm"})
+    EXPECT_NE(top.find(std::string("for (genvar ge = 0; ge < 256; ge++) begin : ") + block), std::string::npos) << block;
+  cfg.l1.mshr_entries = 64;
+  const std::string mshr64 = emit(mshr_block().module(cfg), kHeader);
+  EXPECT_EQ(mshr64.find("g_copied"), std::string::npos);
+  EXPECT_NE(mshr64.find("copied_q[i * 4 +: 4] <= "), std::string::npos);
+  const std::string top64 = emit(top_block().module(cfg), kHeader);
+  EXPECT_EQ(top64.find("g_sva_"), std::string::npos);
+  EXPECT_NE(top64.find("sva_res_live_q[e] <= 1'b1;"), std::string::npos);
+  EXPECT_NE(top64.find("sva_sm_req_q[e * 4 +: 4] <= s1_fetch_eff;"), std::string::npos);
+}
+
 TEST(AddrDecodeBlock, ParametersComeFromTheConfiguration) {
   const Module g480 = addr_decode_block().module(l1d::load_preset("gtx480"));
   EXPECT_EQ(param_value(g480, "AddrBits"), 32);
