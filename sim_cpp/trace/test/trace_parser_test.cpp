@@ -549,13 +549,13 @@ TEST(LineHeadCache, FindsAKeptHeadOnlyWhereItsReadingHolds) {
   EXPECT_EQ(c.find("0010 0000ffff 1 R4 LDG.E 1 R2 4", head), nullptr);  // shorter than the head
   EXPECT_EQ(c.find("0010 0000ffff 1 R4 LDG.E 1 R3 4 1 0x7f2b2d500000 4", head), nullptr);  // another head
   // A head that was its whole line matches that line only (not one it is a prefix of).
-  const std::string nop = "0010 0000ffff 0 NOP 0 0";
+  const std::string nop = "0010 0000ffff 1 R4 MOV 0 0";
   c.put(nop, static_cast<uint32_t>(nop.size()), f);
   EXPECT_NE(c.find(nop, head), nullptr);
   EXPECT_EQ(head, nop.size());
   EXPECT_EQ(c.find(nop + "5", head), nullptr);
   EXPECT_EQ(c.find(nop + " 5", head), nullptr);
-  // The slot is the first 16 bytes' (PC and mask): the NOP replaced the LDG.
+  // The slot is the first 16 bytes' (PC, mask and destination count): the MOV replaced the LDG.
   EXPECT_EQ(c.find(ldg, head), nullptr);
   // Heads over kMaxText bytes are not kept; short lines hash what they have.
   const std::string long_head = "0010 0000ffff 8 R1 R2 R3 R4 R5 R6 R7 R8 IMAD 8 R9 R10 R11 R12 R13 R14 R15 R16 0 ";
