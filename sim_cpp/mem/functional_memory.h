@@ -42,18 +42,24 @@ class FunctionalMemory {
   LineData read_sectors(Addr line_addr, SectorMask sectors) const;
 
  private:
-  // Lines are stored in pages of 32 neighbouring lines (4 KB), created whole when a line of
-  // the page is first written, every line at its initial value (what an unwritten line reads
-  // as, so a page needs no presence bits). Fewer, larger map nodes: a lookup is cheap and
+  // Lines are stored in pages of 32 neighbouring lines (4 KB), a page created when a line of it
+  // is first written. A line holds data once it is written (its bit in `stored`); until then it
+  // reads as initial, as a line of an absent page does. So a page's creation writes no byte, and a
+  // line written whole (a copy's line at init, apply_write) is never filled with initial bytes
+  // first (docs/performance.md, twentieth round). Fewer, larger map nodes: a lookup is cheap and
   // neighbouring lines sit together in host memory.
   static constexpr uint32_t kPageLines = 32;
   struct Page {
+    Page() {}  // lines left unwritten: only those in `stored` are read
     std::array<LineData, kPageLines> lines;
+    uint32_t stored = 0;  // bit i: lines[i] holds the line's data
   };
   static Addr page_of(Addr line_addr) { return line_addr / (kLineBytes * kPageLines); }
   static uint32_t index_in_page(Addr line_addr) { return static_cast<uint32_t>(line_addr / kLineBytes % kPageLines); }
 
-  LineData& line_ref(Addr line_addr);
+  // The line's storage, its page created if need be; a line not stored before is filled with its
+  // initial bytes unless the caller writes it whole (`whole`).
+  LineData& line_ref(Addr line_addr, bool whole = false);
   // The stored line or nullptr, through a one-page cache: read<T>/write<T> go byte by byte, so
   // consecutive calls nearly always hit the same page. Node-based map: pointers stay valid
   // (pages are never erased). Not thread-safe (the simulator is single-threaded).

@@ -36,6 +36,17 @@ TEST(FunctionalMemory, UnwrittenBytesReadAsInitialAndWritesStick) {
   for (uint32_t b = 0; b < kLineBytes; ++b) EXPECT_EQ(l[b], FunctionalMemory::initial_byte(0x1000 + b));
   // The initial image is not constant (stale data must be visible).
   EXPECT_NE(FunctionalMemory::initial_byte(0x1000), FunctionalMemory::initial_byte(0x1001 + 0x80 * 7));
+  // Lines above 2^32, read unwritten and as the other lines of a page a write created (its
+  // initial lines are filled in 32-bit lanes).
+  for (Addr line : {Addr{0x123456789000}, Addr{0xFFFFFFFFFFFFE000}, Addr{0x7F0000001000}}) {
+    for (int written = 0; written < 2; ++written) {
+      for (Addr at = line; at < line + 32 * kLineBytes; at += 5 * kLineBytes) {
+        const LineData d = m.line(at);
+        for (uint32_t b = 0; b < kLineBytes; ++b) ASSERT_EQ(d[b], FunctionalMemory::initial_byte(at + b)) << at;
+      }
+      if (!written) m.write8(line + 31 * kLineBytes + 3, FunctionalMemory::initial_byte(line + 31 * kLineBytes + 3));
+    }
+  }
 
   m.write8(0x1005, 0xAB);
   EXPECT_EQ(m.read8(0x1005), 0xAB);

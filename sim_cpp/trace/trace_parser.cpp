@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "sim_cpp/trace/line_head_cache.h"
 #include "sim_cpp/trace/trace_error.h"
 
 namespace l1d::sim::trace {
@@ -917,12 +918,23 @@ class KernelParser {
     add_instruction(t, opcode, mem_width, lanes, cta, warp);
   }
 
+  // What classify() needs of an opcode: its table entry (nullptr: unknown) and, for a memory
+  // instruction, lane_width().
+  struct OpcodeOf {
+    const OpcodeInfo* info = nullptr;
+    uint32_t lane_width = 0;
+  };
+
   // The end of an instruction line's reading (instruction_body, fast_instruction): its class, and
-  // the instruction and its counts kept. `stepped`: the lanes are known to step by one stride
-  // (an address-mode-1 line), which classify() then need not check.
-  void add_instruction(TraceInst& t, string_view opcode, uint32_t mem_width, const ActiveAddrs& lanes,
-                       uint32_t cta, uint32_t warp, bool stepped = false) {
-    classify(t, opcode, mem_width, lanes, cta, warp, stepped);
+  // the instruction and its counts kept. `step`, when given: the lanes step by it (an
+  // address-mode-1 line), which classify() then need not check, and only the first two lanes are
+  // in `lanes` (classify() writes the others if it needs them).
+  // `op`: the opcode's table entry and lane width when the caller has them (the fast reader's
+  // heads), else looked up here.
+  void add_instruction(TraceInst& t, string_view opcode, uint32_t mem_width, ActiveAddrs& lanes,
+                       uint32_t cta, uint32_t warp, const int64_t* step = nullptr, std::optional<OpcodeOf> op = {}) {
+    if (!op) op = OpcodeOf{find_opcode(opcode.substr(0, opcode.find('.'))), mem_width > 0 ? lane_width(opcode, mem_width) : 0};
+    classify(t, opcode, *op, mem_width, lanes, cta, warp, step);
     ++k_.trace_instructions;
     k_.memory_instructions += mem_width > 0;
     ++k_.by_class[static_cast<uint32_t>(t.cls)];
@@ -937,29 +949,28 @@ class KernelParser {
   bool fast_instruction(string_view l) {
     if (warp_ < 0 || !has_insts_ || remaining_ == 0) return false;
     FastScan s{l.data(), l.data() + l.size()};
-    uint64_t v = 0;
-    if (k_.header.lineinfo && !s.dec(10, 0xFFFFFFFFu, v)) return false;
+    // The head (through the memory width): as read before when the line starts with a head kept
+    // in heads_ (line_head_cache.h), else read here and kept.
+    uint32_t head_bytes = 0;
+    const LineHeadFields* h = heads_.find(l, head_bytes);
+    if (h != nullptr) {
+      s.p += head_bytes;
+      while (s.p != s.e && FastScan::blank(*s.p)) ++s.p;  // as end_field() after the width
+    } else {
+      if (!fast_head(s, read_head_)) return false;
+      h = &read_head_;
+      heads_.put(l, static_cast<uint32_t>(s.p - l.data()), read_head_);
+    }
     TraceInst t;
-    if (!s.hex(t.pc) || !s.hex(v) || v > 0xFFFFFFFFu) return false;
-    t.mask = static_cast<uint32_t>(v);
-    std::array<uint16_t, 2 * kMaxRegOperands> regs;
-    uint32_t nregs = 0, ndst = 0, nsrc = 0;
-    int32_t r = 0;
-    if (!s.digit(kMaxRegOperands, ndst)) return false;
-    for (uint32_t i = 0; i < ndst; ++i) {
-      if (!s.reg(r)) return false;
-      if (r >= 0) regs[nregs++] = static_cast<uint16_t>(r), ++t.dsts;
-    }
-    string_view opcode;
-    if (!s.opcode(opcode) || !s.digit(kMaxRegOperands, nsrc)) return false;
-    for (uint32_t i = 0; i < nsrc; ++i) {
-      if (!s.reg(r)) return false;
-      if (r >= 0) regs[nregs++] = static_cast<uint16_t>(r), ++t.srcs;
-    }
-    if (!s.dec(4, kMaxMemWidth, v)) return false;
-    const auto mem_width = static_cast<uint32_t>(v);
-    ActiveAddrs lanes;  // (only the first popcount(mask) are read)
+    t.pc = h->pc;
+    t.mask = h->mask;
+    t.dsts = h->dsts;
+    t.srcs = h->srcs;
+    const string_view opcode = l.substr(h->opcode_at, h->opcode_len);
+    const uint32_t mem_width = h->mem_width;
+    ActiveAddrs lanes;  // (only the first popcount(mask) are read; of a mode-1 line the first two)
     uint32_t n = 0;
+    int64_t step = 0;
     bool stepped = false;
     if (mem_width > 0) {
       uint32_t mode = 0;
@@ -969,15 +980,14 @@ class KernelParser {
           if (!s.hex(lanes[n++])) return false;
       } else {
         Addr a = 0;
-        int64_t step = 0;
         if (!s.hex(a)) return false;
         if (mode == 1) {
           if (!s.sdec(step)) return false;
           if (t.mask != 0 && !std::has_single_bit((t.mask >> std::countr_zero(t.mask)) + uint64_t{1})) return false;
-        }
-        if (mode == 1) {  // contiguous lanes: the k-th at base + k * stride (wrapping), one add each
-          n = static_cast<uint32_t>(std::popcount(t.mask));
-          for (uint32_t k = 0; k < n; ++k) lanes[k] = a, a += static_cast<uint64_t>(step);
+          // contiguous lanes: the k-th at base + k * stride (wrapping); classify() writes the
+          // lanes after the first two only if it keeps the line's lanes listed
+          lanes[0] = a;
+          lanes[1] = a + static_cast<uint64_t>(step);
           stepped = true;
         } else {
           for (uint32_t m = t.mask; m != 0; m &= m - 1) {  // as instruction_body: the lowest lane first
@@ -991,12 +1001,48 @@ class KernelParser {
       }
     }
     int64_t imm = 0;
+    const uint32_t nregs = uint32_t{h->dsts} + h->srcs;
     if (!s.at_end() && !s.sdec(imm)) return false;  // one immediate, as instruction_tail reads it
     if (!s.at_end() || k_.regs.size() + nregs > 0xFFFFFFFFu) return false;
     --remaining_;
     t.regs = static_cast<uint32_t>(k_.regs.size());
-    for (uint32_t i = 0; i < nregs; ++i) k_.regs.push_back(regs[i]);
-    add_instruction(t, opcode, mem_width, lanes, cta_, static_cast<uint32_t>(warp_), stepped);
+    k_.regs.resize(k_.regs.size() + nregs);  // one growth check instead of one per operand
+    std::copy_n(h->regs.data(), nregs, k_.regs.data() + t.regs);
+    add_instruction(t, opcode, mem_width, lanes, cta_, static_cast<uint32_t>(warp_), stepped ? &step : nullptr,
+                    OpcodeOf{h->info, h->lane_width});
+    return true;
+  }
+
+  // The head of a fast line (fast_instruction): the optional line number, PC, mask, destinations,
+  // opcode, sources and memory width, and the blanks after it; false where the general reading
+  // must decide.
+  bool fast_head(FastScan& s, LineHeadFields& f) {
+    const char* const line = s.p;
+    uint64_t v = 0;
+    if (k_.header.lineinfo && !s.dec(10, 0xFFFFFFFFu, v)) return false;
+    if (!s.hex(f.pc) || !s.hex(v) || v > 0xFFFFFFFFu) return false;
+    f.mask = static_cast<uint32_t>(v);
+    uint32_t nregs = 0, ndst = 0, nsrc = 0;
+    f.dsts = f.srcs = 0;
+    int32_t r = 0;
+    if (!s.digit(kMaxRegOperands, ndst)) return false;
+    for (uint32_t i = 0; i < ndst; ++i) {
+      if (!s.reg(r)) return false;
+      if (r >= 0) f.regs[nregs++] = static_cast<uint16_t>(r), ++f.dsts;
+    }
+    string_view opcode;
+    if (!s.opcode(opcode) || !s.digit(kMaxRegOperands, nsrc)) return false;
+    f.opcode_at = static_cast<uint16_t>(opcode.data() - line);
+    f.opcode_len = static_cast<uint16_t>(opcode.size());
+    if (opcode.data() - line > 0xFFFF || opcode.size() > 0xFFFF) return false;
+    for (uint32_t i = 0; i < nsrc; ++i) {
+      if (!s.reg(r)) return false;
+      if (r >= 0) f.regs[nregs++] = static_cast<uint16_t>(r), ++f.srcs;
+    }
+    if (!s.dec(4, kMaxMemWidth, v)) return false;
+    f.mem_width = static_cast<uint32_t>(v);
+    f.info = find_opcode(opcode.substr(0, opcode.find('.')));
+    f.lane_width = f.mem_width > 0 ? lane_width(opcode, f.mem_width) : 0;
     return true;
   }
 
@@ -1043,11 +1089,12 @@ class KernelParser {
     }
   }
 
-  void classify(TraceInst& t, string_view opcode, uint32_t mem_width, const ActiveAddrs& lanes,
-                uint32_t cta, uint32_t warp, bool stepped) {
-    const string_view base = opcode.substr(0, opcode.find('.'));
-    const OpcodeInfo* info = find_opcode(base);
+  // `stepped`: add_instruction's `step`.
+  void classify(TraceInst& t, string_view opcode, const OpcodeOf& op, uint32_t mem_width, ActiveAddrs& lanes,
+                uint32_t cta, uint32_t warp, const int64_t* stepped) {
+    const OpcodeInfo* info = op.info;
     if (info == nullptr) {
+      const string_view base = opcode.substr(0, opcode.find('.'));
       ++k_.unknown_opcodes[std::string(base)];
       t.cls = TraceClass::kUnknown;
       t.latency = static_cast<uint16_t>(k_.isa->of(LatencyClass::kInt));
@@ -1084,14 +1131,15 @@ class KernelParser {
         if (t.mask != 0 && opcode.find(".ARV") == string_view::npos) t.kind = OpKind::kBarrier;
         return;
       case SassClass::kExit: t.cls = TraceClass::kExit; return;  // the warp's last one becomes kExit later
-      case SassClass::kUnsupported: in_.fail("unsupported instruction " + std::string(base) + " (TMA bulk copy)");
+      case SassClass::kUnsupported:
+        in_.fail("unsupported instruction " + std::string(opcode.substr(0, opcode.find('.'))) + " (TMA bulk copy)");
       default: t.cls = TraceClass::kAlu; return;
     }
     // A load or store through the L1.
     const bool local = t.cls == TraceClass::kLocalLoad || t.cls == TraceClass::kLocalStore;
     const bool load = t.cls == TraceClass::kGlobalLoad || t.cls == TraceClass::kLocalLoad;
     if (mem_width == 0) in_.fail(std::string(opcode) + " without memory addresses (memory width 0)");
-    const uint32_t width = lane_width(opcode, mem_width);
+    const uint32_t width = op.lane_width;
     if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16)
       in_.fail(fmt::format("memory width {} of {} is not 1, 2, 4, 8 or 16 bytes", width, opcode));
     t.width = static_cast<uint8_t>(width);
@@ -1100,17 +1148,19 @@ class KernelParser {
     t.kind = load ? OpKind::kLoad : OpKind::kStore;
     if (k_.addrs.size() > 0xFFFFFFFFu - kWarpSize) in_.fail("over 2^32 memory addresses in one kernel");
     t.addr = static_cast<uint32_t>(k_.addrs.size());
-    const auto n = static_cast<uint32_t>(std::popcount(t.mask));
+    const uint32_t n = lane_count(t.mask);
     if (!local) {  // all aligned (the common case): kept as they are, strided or in one copy
       // One pass over the lanes without an early exit, so that it vectorises: their OR (the
       // alignment) and the OR of every step's difference from the first step (0: one stride).
       // Lanes known to step (lane k = lane 0 + k * step, modulo 2^64) are all aligned when the
       // first two are: the step is then a multiple of the power-of-two width.
-      const uint64_t step = n >= 2 ? lanes[1] - lanes[0] : 0;
+      // A mode-1 line's lanes after the second are written only when they are kept listed.
+      const Addr second = n >= 2 ? lanes[1] : lanes[0];
+      const uint64_t step = second - lanes[0];
       Addr low = lanes[0];
       uint64_t uneven = 0;
       if (stepped) {
-        if (n >= 2) low |= lanes[1];
+        low |= second;
       } else {
         for (uint32_t i = 1; i < n; ++i) {
           low |= lanes[i];
@@ -1118,14 +1168,17 @@ class KernelParser {
         }
       }
       if ((low & (width - 1)) == 0) {
-        if (uneven == 0 && strided_form(t, lanes, n)) {
+        const Addr last = stepped ? lanes[0] + step * (n - 1) : lanes[n - 1];  // wraps as the lanes' adds
+        if (uneven == 0 && strided_form(t, lanes[0], second, last, n)) {
           k_.addrs.push_back(lanes[0]);
         } else {
+          if (stepped) step_lanes(lanes, n, static_cast<uint64_t>(*stepped));
           k_.addrs.insert(k_.addrs.end(), lanes.begin(), lanes.begin() + n);
         }
         return;
       }
     }
+    if (stepped) step_lanes(lanes, n, static_cast<uint64_t>(*stepped));
     k_.addrs.resize(k_.addrs.size() + n);
     Addr* out = k_.addrs.data() + t.addr;
     uint32_t i = 0;
@@ -1138,17 +1191,23 @@ class KernelParser {
     }
   }
 
-  // Whether the n >= 2 active lanes' addresses, which the caller found to step by one stride,
-  // step by less than a page, all in one 2 MiB page (TraceInst's strided form); if so, sets
-  // t.stride. The span is then under 2^26 bytes, so an address sequence that wrapped past 2^64
-  // would end on another page.
-  static bool strided_form(TraceInst& t, const ActiveAddrs& lanes, uint32_t n) {
+  // Whether the n >= 2 active lanes' addresses (first, second, ..., last), which the caller found
+  // to step by one stride, step by less than a page, all in one 2 MiB page (TraceInst's strided
+  // form); if so, sets t.stride. The span is then under 2^26 bytes, so an address sequence that
+  // wrapped past 2^64 would end on another page.
+  static bool strided_form(TraceInst& t, Addr first, Addr second, Addr last, uint32_t n) {
     if (n < 2) return false;
-    const auto stride = static_cast<int64_t>(lanes[1] - lanes[0]);
+    const auto stride = static_cast<int64_t>(second - first);
     if (stride <= -(int64_t{1} << kPageBits) || stride >= int64_t{1} << kPageBits) return false;
-    if (lanes[0] >> kPageBits != lanes[n - 1] >> kPageBits) return false;
+    if (first >> kPageBits != last >> kPageBits) return false;
     t.stride = static_cast<int32_t>(stride);
     return true;
+  }
+
+  // The lanes of a mode-1 line after its first two (fast_instruction writes those): the k-th at
+  // the first + k * step, one add each (wrapping like the hardware's 64-bit adder).
+  static void step_lanes(ActiveAddrs& lanes, uint32_t n, uint64_t step) {
+    for (uint32_t k = 2; k < n; ++k) lanes[k] = lanes[k - 1] + step;
   }
 
   void finish_stream() {
@@ -1216,6 +1275,9 @@ class KernelParser {
     const OpcodeInfo* info = nullptr;
   };
   std::array<OpcodeCacheEntry, 64> opcode_cache_;
+  LineHeadCache heads_;        // fast_instruction's heads read before
+  LineHeadFields read_head_;   // a head fast_instruction read this time
+  static_assert(LineHeadFields::kMaxRegs >= 2 * kMaxRegOperands, "a head's registers fit");
 
   LineReader& in_;
   const ParseOptions& opt_;

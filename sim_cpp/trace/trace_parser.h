@@ -47,6 +47,16 @@ inline constexpr uint64_t kWindowBytes = uint64_t{16} << 20;
 // respects: 2 MiB pages (cudaMalloc's large pages).
 inline constexpr uint32_t kPageBits = 21;
 
+// The number of active lanes of a mask. std::popcount is a libgcc call on the baseline x86-64
+// target (no POPCNT instruction); this is the usual sum of bit pairs, nibbles and bytes, a dozen
+// inline instructions (the reader and the trace warps count every memory line's lanes).
+constexpr uint32_t lane_count(uint32_t m) {
+  m = m - ((m >> 1) & 0x55555555u);
+  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+  m = (m + (m >> 4)) & 0x0F0F0F0Fu;
+  return (m * 0x01010101u) >> 24;
+}
+
 // What a trace line is, for the statistics (the opcode's class after generic resolution).
 enum class TraceClass : uint8_t {
   kGlobalLoad,

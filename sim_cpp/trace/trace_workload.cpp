@@ -137,7 +137,7 @@ class TraceWarp final : public WarpProgram {
   // hash pass over up to 256 bytes instead of a look-up and a byte loop per lane).
   void store_values(const TraceInst& t, uint32_t bytes, WarpInst& out) {
     if (t.strided() && t.width == bytes && t.stride == static_cast<int32_t>(bytes)) {
-      const auto n = static_cast<uint32_t>(std::popcount(t.mask));
+      const auto n = lane_count(t.mask);
       std::array<uint8_t, kWarpSize * 8> run;
       w_.content_run(out.addr[std::countr_zero(t.mask)], n * bytes, span_, run.data());
       // run[k * bytes, (k + 1) * bytes) is the k-th active lane's value, little-endian

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim_cpp/trace/auto_preset.h"
+#include "sim_cpp/trace/line_head_cache.h"
 #include "sim_cpp/trace/line_reader.h"
 #include "sim_cpp/trace/sass_table.h"
 #include "sim_cpp/trace/test/trace_pack.h"
@@ -477,6 +478,104 @@ TEST(TraceParser, FastLinesReadAsTheGeneralReading) {
     }
   }
   EXPECT_GT(files, 4u);
+}
+
+// The fast reader keeps the heads of lines it read (line_head_cache.h) and takes them for a line
+// that starts with one: warps that repeat heads with other addresses, immediates, blanks and
+// endings read as the general reading does, and as each line alone.
+TEST(TraceParser, RepeatedHeadsReadAsTheGeneralReading) {
+  ParseOptions general;
+  general.fast_lines = false;
+  const std::vector<std::string> lines = {
+      "0008 ffffffff 0 NOP 0 0",        // the head is the whole line: only the whole line takes it
+      "0008 ffffffff 0 NOP 0 0 7",      // ... so this one reads its own head (with a blank at its end)
+      "0008 ffffffff 0 NOP 0 0  -3",    // ... which this one takes, its extra blank skipped
+      "0008 ffffffff 0 NOP 0 0\t12",
+      "0010 ffffffff 1 R4 LDG.E 1 R2 4 1 0x7f2b2d500000 4",
+      "0010 ffffffff 1 R4 LDG.E 1 R2 4 1 0x7f2b2d500080 4 0",
+      "0010 ffffffff 1 R4 LDG.E 1 R2 4 1 0x7f2b2d5fffc0 4",   // over a 2 MiB page: listed lanes
+      "0010 ffffffff 1 R4 LDG.E 1 R2 4 1 0x7f2b2d500102 4",   // misaligned
+      "0010 ffffffff 1 R4 LDG.E 1 R2 4 0 0x7f2b2d500000",     // too few addresses
+      "0010 0000000f 1 R4 LDG.E 1 R2 4 0 0x7f2b2d500000 0x7f2b2d500010 0x7f2b2d500004 0x7f2b2d500008",
+      "0010 0000000f 1 R4 LDG.E 1 R2 4 2 0x7f2b2d500000 4 4 -12",
+      "0010 0000000f 1 R4 LDG.E 1 R2 4 1 0x7f2b2d500000 -4",
+      "0010 00000000 1 R4 LDG.E 1 R2 4 1 0x7f2b2d500000 4",
+      "0020 ffffffff 1 R1 LDL.128 1 R2 16 1 0x00007e0000000010 16",  // local: every lane translated
+      "0020 ffffffff 1 R1 LDL.128 1 R2 16 1 0x00007e0000000020 16",
+      "0028 ffffffff 1 R1 LD.E 1 R2 4 1 0x7f0000000100 4",            // generic: shared by its first lane
+      "0028 ffffffff 1 R1 LD.E 1 R2 4 1 0x7f2b2d500100 4",
+      "0030 ffffffff 2 R254 R255 IADD3.X 3 UR62 UR63 P7 0",
+      "0030 ffffffff 2 R254 R255 IADD3.X 3 UR62 UR63 P7 0 5",
+      "0030 ffffffff 2 R254 R255 IADD3.X 3 UR62 UR63 P7 05",       // mem_width 5 after a whole-line head
+      "0030 ffffffff 2 R254 R255 IADD3.X 3 UR62 UR63 P7 0 0x5",
+  };
+  // Each line after the accepted ones before it, in two warps: the second warp takes every head
+  // from the first.
+  std::vector<std::string> good;
+  for (const std::string& l : lines) {
+    std::vector<std::string> w = good;
+    w.push_back(l);
+    w.push_back(kExit);
+    const std::string text = replace(kHeader, "(32,1,1)", "(64,1,1)") + tb("0,0,0", {w, w});
+    const std::string fast = error_of(text), slow = error_of(text, general);
+    EXPECT_EQ(fast, slow) << l;
+    if (fast == "(accepted)" && slow == "(accepted)") {
+      EXPECT_EQ(fingerprint(parse(text)), fingerprint(parse(text, general))) << l;
+      good.push_back(l);
+    }
+  }
+  EXPECT_EQ(good.size(), 17u) << "of " << lines.size();
+}
+
+TEST(LineHeadCache, FindsAKeptHeadOnlyWhereItsReadingHolds) {
+  LineHeadCache c;
+  LineHeadFields f;
+  f.pc = 0x10;
+  f.mask = 0xFFFFu;
+  f.mem_width = 4;
+  f.dsts = 1;
+  f.regs[0] = 4;
+  uint32_t head = 0;
+  const std::string ldg = "0010 0000ffff 1 R4 LDG.E 1 R2 4 1 0x7f2b2d500000 4";
+  const auto head_of = [](const std::string& l, const std::string& rest) { return static_cast<uint32_t>(l.find(rest)); };
+  EXPECT_EQ(c.find(ldg, head), nullptr);  // empty
+  c.put(ldg, head_of(ldg, "1 0x"), f);
+  const LineHeadFields* got = c.find("0010 0000ffff 1 R4 LDG.E 1 R2 4 0 0x7f2b2d500008", head);
+  ASSERT_NE(got, nullptr);
+  EXPECT_EQ(head, head_of(ldg, "1 0x"));
+  EXPECT_EQ(got->pc, 0x10u);
+  EXPECT_EQ(got->mask, 0xFFFFu);
+  EXPECT_EQ(got->regs[0], 4u);
+  EXPECT_EQ(c.find("0010 0000ffff 1 R4 LDG.E 1 R2 4", head), nullptr);  // shorter than the head
+  EXPECT_EQ(c.find("0010 0000ffff 1 R4 LDG.E 1 R3 4 1 0x7f2b2d500000 4", head), nullptr);  // another head
+  // A head that was its whole line matches that line only (not one it is a prefix of).
+  const std::string nop = "0010 0000ffff 1 R4 MOV 0 0";
+  c.put(nop, static_cast<uint32_t>(nop.size()), f);
+  EXPECT_NE(c.find(nop, head), nullptr);
+  EXPECT_EQ(head, nop.size());
+  EXPECT_EQ(c.find(nop + "5", head), nullptr);
+  EXPECT_EQ(c.find(nop + " 5", head), nullptr);
+  // The slot is the first 16 bytes' (PC, mask and destination count): the MOV replaced the LDG.
+  EXPECT_EQ(c.find(ldg, head), nullptr);
+  // Heads over kMaxText bytes are not kept; short lines hash what they have.
+  const std::string long_head = "0010 0000ffff 8 R1 R2 R3 R4 R5 R6 R7 R8 IMAD 8 R9 R10 R11 R12 R13 R14 R15 R16 0 ";
+  ASSERT_GT(long_head.size(), LineHeadCache::kMaxText);
+  c.put(long_head, static_cast<uint32_t>(long_head.size()), f);
+  EXPECT_EQ(c.find(long_head + "7", head), nullptr);
+  c.put("0 1 0 N", 7, f);
+  EXPECT_NE(c.find("0 1 0 N", head), nullptr);
+  EXPECT_EQ(c.find("0 1 0 NO", head), nullptr);
+}
+
+TEST(TraceParser, LaneCountIsPopcount) {
+  for (uint32_t m : {0u, 1u, 0x80000000u, 0xFFFFFFFFu, 0x0000FFFFu, 0xAAAAAAAAu, 0x55555555u, 0x7FFFFFFFu})
+    EXPECT_EQ(lane_count(m), static_cast<uint32_t>(std::popcount(m))) << m;
+  uint32_t x = 12345;
+  for (int i = 0; i < 100000; ++i) {
+    x = x * 1664525u + 1013904223u;
+    const uint32_t m = x >> (i % 32);  // masks of every length
+    ASSERT_EQ(lane_count(m), static_cast<uint32_t>(std::popcount(m))) << m;
+  }
 }
 
 TEST(SassTable, ClassesLatenciesAndVersions) {
