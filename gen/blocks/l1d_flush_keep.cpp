@@ -45,13 +45,41 @@ class FlushKeep final : public RtlBlock {
     m.comment("A 64 B piece: two valid slots holding an aligned chunk pair in order; a 128 B piece: four.");
     Expr piece64 = m.logic("piece64", 2);
     Expr piece128 = m.logic("piece128");
-    for (unsigned p = 0; p < 2; ++p) {
-      const unsigned s = 2 * p;
-      m.assign(piece64[p], valid[s] & valid[s + 1] & !slot_tag[s][0] & slot_tag[s + 1].eq(slot_tag[s] + cast(ct_bits, 1)));
+    if (cfg.l1.pipeline == l1d::L1Pipeline::kStaged) {
+      // The staged L1 visits at M2 (contract 16.5): the same pieces without the adders. With chunk c
+      // aligned (its low bit, or its two low bits, 0), c + k only sets those bits, so "in order" is an
+      // equal upper part and the low bits k: compares only (FlushKeepPieces_A checks the direct form).
+      const unsigned hi = ct_bits - 1;
+      for (unsigned p = 0; p < 2; ++p) {
+        const unsigned s = 2 * p;
+        m.assign(piece64[p], valid[s] & valid[s + 1] & !slot_tag[s][0] & slot_tag[s + 1][0] &
+                                 slot_tag[s + 1].slice(hi, 1).eq(slot_tag[s].slice(hi, 1)));
+      }
+      Expr in_order = slot_tag[0].slice(1, 0).eq(lit(2, 0));
+      for (unsigned k = 1; k < kSlots; ++k)
+        in_order = in_order & slot_tag[k].slice(1, 0).eq(lit(2, k)) & slot_tag[k].slice(hi, 2).eq(slot_tag[0].slice(hi, 2));
+      m.assign(piece128, red_and(valid) & in_order);
+      m.verification("Assertion (docs/rtl-verification.md); not synthesized.", [&](Scope& v) {
+        v.comment("The pieces equal the direct form's (the single-cycle unit's adders).");
+        Expr d64 = v.logic("fv_piece64", 2);
+        for (unsigned p = 0; p < 2; ++p) {
+          const unsigned s = 2 * p;
+          v.assign(d64[p], valid[s] & valid[s + 1] & !slot_tag[s][0] & slot_tag[s + 1].eq(slot_tag[s] + cast(ct_bits, 1)));
+        }
+        Expr d128 = red_and(valid) & slot_tag[0].slice(1, 0).eq(lit(2, 0)) &
+                    slot_tag[1].eq(slot_tag[0] + cast(ct_bits, 1)) & slot_tag[2].eq(slot_tag[0] + cast(ct_bits, 2)) &
+                    slot_tag[3].eq(slot_tag[0] + cast(ct_bits, 3));
+        v.assert_comb("FlushKeepPieces_A", piece64.eq(d64).land(piece128.eq(d128)));
+      });
+    } else {
+      for (unsigned p = 0; p < 2; ++p) {
+        const unsigned s = 2 * p;
+        m.assign(piece64[p], valid[s] & valid[s + 1] & !slot_tag[s][0] & slot_tag[s + 1].eq(slot_tag[s] + cast(ct_bits, 1)));
+      }
+      m.assign(piece128, red_and(valid) & slot_tag[0].slice(1, 0).eq(lit(2, 0)) &
+                             slot_tag[1].eq(slot_tag[0] + cast(ct_bits, 1)) & slot_tag[2].eq(slot_tag[0] + cast(ct_bits, 2)) &
+                             slot_tag[3].eq(slot_tag[0] + cast(ct_bits, 3)));
     }
-    m.assign(piece128, red_and(valid) & slot_tag[0].slice(1, 0).eq(lit(2, 0)) &
-                           slot_tag[1].eq(slot_tag[0] + cast(ct_bits, 1)) & slot_tag[2].eq(slot_tag[0] + cast(ct_bits, 2)) &
-                           slot_tag[3].eq(slot_tag[0] + cast(ct_bits, 3)));
     m.assign(keep, mux(keep_en, mux(gran.eq(lit(2, 0)), valid,
                                     mux(gran.eq(lit(2, 1)), concat({piece64[1], piece64[1], piece64[0], piece64[0]}),
                                         repl(4, piece128))),

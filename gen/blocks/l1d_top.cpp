@@ -212,9 +212,8 @@ void Top::decode_and_select() {
   act_flush = m.logic("act_flush");
   act_s1 = m.logic("act_s1");
   if (staged_) {
-    m.comment("Staged: the actor is M2's operation; a switch to a larger G decided at M2 now starts the");
-    m.comment("walk at this edge (contract 16.3: the selector's next_* outputs).");
-    m.assign(flush_start, sel_next_switch.land(dynamic).land(sel_next_gran.gt(sel_gran)).land(!flushing_q));
+    m.comment("Staged: the actor is M2's operation; a switch to a larger G decided at M2 starts the walk at this");
+    m.comment("edge (16.3; flush_start: policy_units, from the selector's next_switch_o and switch_gran_o).");
     m.assign(flush_on, flushing_q.lor(flush_start));
     m.assign(act_fill, m2_kind_q.eq(lit(2, 2)));
     m.assign(act_flush, m2_kind_q.eq(lit(2, 3)));

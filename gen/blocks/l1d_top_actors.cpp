@@ -18,9 +18,16 @@ void Top::actors() {
   room_one = m.logic("room_one");
   room_fill = m.logic("room_fill");
   room_walk = m.logic("room_walk");
-  Expr s1_need = m.logic("s1_need", 3);
-  m.assign(s1_need, s1_dirty_n + lit(3, 1));
-  m.assign(room_s1, room(s1_need));
+  if (staged_) {  // 16.5: the room for k = 0..7 more from the registered count; M2's late counts only select
+    for (unsigned k = 0; k < 8; ++k) m.assign(mq_room_n_[Expr(k)], room(lit(3, k)));
+    Expr need_room = m.logic("s1_need_room", 8);  // bit k: room for k write-backs and the push (k + 1 mod 8)
+    m.assign(need_room, concat({mq_room_n_[Expr(0U)], mq_room_n_.slice(Expr(7U), Expr(1U))}));
+    m.assign(room_s1, select_part(need_room, s1_dirty_n, 8, 1));
+  } else {
+    Expr s1_need = m.logic("s1_need", 3);
+    m.assign(s1_need, s1_dirty_n + lit(3, 1));
+    m.assign(room_s1, room(s1_need));
+  }
   m.assign(room_one, room(lit(3, 1)));
   if (staged_) {  // l1d_fill_place_m2 selects the room of its prepared outcomes (staged_fill_place)
     m.assign(fill_room_n_, concat({room(lit(3, 4)), room(lit(3, 3)), room(lit(3, 2)), room(lit(3, 1)), room(lit(3, 0))}));
@@ -28,7 +35,7 @@ void Top::actors() {
   } else {
     m.assign(room_fill, room(fill_dirty_n));
   }
-  m.assign(room_walk, room(walk_dirty_n));
+  m.assign(room_walk, staged_ ? walk_room_ : room(walk_dirty_n));  // staged: flush_decision's, per way
 
   // Write-back candidates k = 0..3 and the final push (S1's read or store).
   wb_en = m.logic("wb_en", kSlots);

@@ -110,6 +110,7 @@ class Top {
 
   void fill_decision();
 
+  void staged_flush_keep(const Expr& keep_any);  // l1d_top_units.cpp
   void flush_decision();
 
   Expr copies_in(const std::string& name, const Expr& sectors);  // S1's copies of those sectors
@@ -346,6 +347,8 @@ class Top {
   // Staged: the miss queue's room for k = 0..4 write-backs (actors) and l1d_fill_place_m2's room for
   // the fill's own, prepared per way (staged_fill_place; room_fill is it).
   Expr fill_room_n_, fill_room_;
+  // Staged: bit k = the miss queue has room for k = 0..7 more (actors); the flush visit's (flush_decision).
+  Expr mq_room_n_, walk_room_;
   Expr sq_core, sq_failed, sq_fill, sq_flush, fi_done, fi_rewind, fi_rewind_step, fw_rewind, fw_finish, fw_start;
 };
 

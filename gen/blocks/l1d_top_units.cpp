@@ -36,6 +36,10 @@ void Top::policy_units() {
   if (staged_) {  // M1 prepares the lookup for the G a switch goes to (l1d_top_staged_match.cpp)
     sel_switch_gran_ = m.logic("sel_switch_gran", 2);
     sel_ports.push_back({"switch_gran_o", sel_switch_gran_});
+    // 16.5: a switch goes to switch_gran_o (flip-flops and M2's size; GranSwitchTarget_A), so whether it
+    // grows G is known before M2's decision, which only gates it through next_switch_o.
+    m.assign(flush_start, sel_next_switch.land(dynamic).land(sel_switch_gran_.gt(sel_gran)).land(!flushing_q));
+    m.assign(m.logic("unused_sel_next_gran"), red_or(sel_next_gran));
   }
   m.instance("u_gran_selector", gran_selector_block().module(cfg_), {}, std::move(sel_ports));
 
@@ -257,25 +261,66 @@ std::pair<Expr, Expr> Top::fill_held_search() {
 // ---------------------------------------------------------------------------------------
 // Flush walker: the slots it keeps (keep_large_pieces) and writes back (section 7; l1d_flush_keep).
 void Top::flush_decision() {
-  Expr valid = m.logic("walk_valid", kSlots);
-  Expr tag = m.logic("walk_tag", kSlots * ct_bits_);
-  Expr dirty_any = m.logic("walk_dirty_any", kSlots);
-  m.assign(valid, select_part(t_valid, walk_way, ways_, kSlots));
-  m.assign(tag, select_part(t_tag, walk_way, ways_, kSlots * ct_bits_));
-  m.assign(dirty_any, select_part(t_dirty_any, walk_way, ways_, kSlots));
+  Expr valid, tag, dirty_any;
+  if (!staged_) {  // staged: every way's (staged_flush_keep)
+    valid = m.logic("walk_valid", kSlots);
+    tag = m.logic("walk_tag", kSlots * ct_bits_);
+    dirty_any = m.logic("walk_dirty_any", kSlots);
+    m.assign(valid, select_part(t_valid, walk_way, ways_, kSlots));
+    m.assign(tag, select_part(t_tag, walk_way, ways_, kSlots * ct_bits_));
+    m.assign(dirty_any, select_part(t_dirty_any, walk_way, ways_, kSlots));
+  }
   Expr keep_any = m.logic("walk_keep_any");
   m.assign(keep_any, cfg_keep & !flush_all_q);
   walk_keep = m.logic("walk_keep", kSlots);
   walk_wb = m.logic("walk_wb", kSlots);
   walk_dirty_n = m.logic("walk_dirty_n", 3);
-  m.instance("u_flush_keep", flush_keep_block().module(cfg_), {},
-             {{"valid_i", valid}, {"chunk_tag_i", tag}, {"dirty_any_i", dirty_any}, {"gran_i", gran},
-              {"keep_i", keep_any}, {"keep_o", walk_keep}, {"writeback_slots_o", walk_wb},
-              {"writebacks_o", walk_dirty_n}});
+  if (staged_) {
+    staged_flush_keep(keep_any);
+  } else {
+    m.instance("u_flush_keep", flush_keep_block().module(cfg_), {},
+               {{"valid_i", valid}, {"chunk_tag_i", tag}, {"dirty_any_i", dirty_any}, {"gran_i", gran},
+                {"keep_i", keep_any}, {"keep_o", walk_keep}, {"writeback_slots_o", walk_wb},
+                {"writebacks_o", walk_dirty_n}});
+  }
   walk_last = m.logic("walk_last");
   // l1.carveout adaptive: the last active set (contract 15).
   m.assign(walk_last, walk_set.eq(adaptive_ ? set_last_ : cast(set_idx_bits_, sets_ - 1)) &
                           walk_way.eq(cast(way_bits_, ways_ - 1)));
+}
+
+// Staged (contract 16.5, "The flush visit"): M2's visit runs l1d_flush_keep on every way of M2's row
+// at once, each with the miss queue's room for its own write-backs (mq_room_n_, from the registered
+// count), and the visited way only selects among the prepared outcomes: the way's fan-out and the
+// room's adder no longer sit in front of and behind the unit. The same outcome in every cycle.
+void Top::staged_flush_keep(const Expr& keep_any) {
+  mq_room_n_ = m.logic("mq_room_n", 8);  // bit k: the queue has room for k more (actors)
+  walk_room_ = m.logic("walk_room");
+  Expr room_w = m.logic("walk_room_w", ways_);
+  std::vector<Expr> keep_ws, wb_ws, n_ws;  // per way, msb first
+  for (unsigned w = 0; w < ways_; ++w) {
+    const Expr lo = Expr(w * kSlots);
+    const std::string sfx = "_w" + std::to_string(w);
+    Expr n = m.logic("walk_dirty_n" + sfx, 3);
+    keep_ws.insert(keep_ws.begin(), m.logic("walk_keep" + sfx, kSlots));
+    wb_ws.insert(wb_ws.begin(), m.logic("walk_wb" + sfx, kSlots));
+    n_ws.insert(n_ws.begin(), n);
+    m.instance("u_flush_keep" + sfx, flush_keep_block().module(cfg_), {},
+               {{"valid_i", t_valid.part(lo, kSlots)}, {"chunk_tag_i", t_tag.part(Expr(w * kSlots * ct_bits_), kSlots * ct_bits_)},
+                {"dirty_any_i", t_dirty_any.part(lo, kSlots)}, {"gran_i", gran}, {"keep_i", keep_any},
+                {"keep_o", keep_ws.front()}, {"writeback_slots_o", wb_ws.front()}, {"writebacks_o", n}});
+    m.assign(room_w[Expr(w)], select_part(mq_room_n_, n, 8, 1));
+  }
+  Expr keep_w = m.logic("walk_keep_w", ways_ * kSlots);
+  Expr wb_w = m.logic("walk_wb_w", ways_ * kSlots);
+  Expr wb_n_w = m.logic("walk_dirty_n_w", ways_ * 3);
+  m.assign(keep_w, concat(keep_ws));
+  m.assign(wb_w, concat(wb_ws));
+  m.assign(wb_n_w, concat(n_ws));
+  m.assign(walk_keep, select_part(keep_w, walk_way, ways_, kSlots));
+  m.assign(walk_wb, select_part(wb_w, walk_way, ways_, kSlots));
+  m.assign(walk_dirty_n, select_part(wb_n_w, walk_way, ways_, 3));
+  m.assign(walk_room_, select_part(room_w, walk_way, ways_, 1));
 }
 
 }  // namespace gen::blocks::top_gen
