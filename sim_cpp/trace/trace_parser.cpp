@@ -365,6 +365,9 @@ bool parse_dim3(string_view v, Dim3& d) {
 
 std::string dim_str(const Dim3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
 
+// The opcode without its modifiers ("LDG.E.64" -> "LDG"): the key of the opcode table.
+string_view opcode_base(string_view opcode) { return opcode.substr(0, opcode.find('.')); }
+
 // Bytes per lane: the tracer derives mem_width from the opcode, writing 4 for the signed
 // sub-word types (it knows only U8/U16 and bit counts); S8 / S16 are fixed here.
 uint32_t lane_width(string_view opcode, uint32_t mem_width) {
@@ -926,15 +929,15 @@ class KernelParser {
   };
 
   // The end of an instruction line's reading (instruction_body, fast_instruction): its class, and
-  // the instruction and its counts kept. `step`, when given: the lanes step by it (an
+  // the instruction and its counts kept. `stepped`: the lanes step by one stride (an
   // address-mode-1 line), which classify() then need not check, and only the first two lanes are
-  // in `lanes` (classify() writes the others if it needs them).
+  // in `lanes` (classify() writes the others, from those two, if it needs them).
   // `op`: the opcode's table entry and lane width when the caller has them (the fast reader's
   // heads), else looked up here.
   void add_instruction(TraceInst& t, string_view opcode, uint32_t mem_width, ActiveAddrs& lanes,
-                       uint32_t cta, uint32_t warp, const int64_t* step = nullptr, std::optional<OpcodeOf> op = {}) {
-    if (!op) op = OpcodeOf{find_opcode(opcode.substr(0, opcode.find('.'))), mem_width > 0 ? lane_width(opcode, mem_width) : 0};
-    classify(t, opcode, *op, mem_width, lanes, cta, warp, step);
+                       uint32_t cta, uint32_t warp, bool stepped = false, std::optional<OpcodeOf> op = {}) {
+    if (!op) op = OpcodeOf{find_opcode(opcode_base(opcode)), mem_width > 0 ? lane_width(opcode, mem_width) : 0};
+    classify(t, opcode, *op, mem_width, lanes, cta, warp, stepped);
     ++k_.trace_instructions;
     k_.memory_instructions += mem_width > 0;
     ++k_.by_class[static_cast<uint32_t>(t.cls)];
@@ -970,7 +973,6 @@ class KernelParser {
     const uint32_t mem_width = h->mem_width;
     ActiveAddrs lanes;  // (only the first popcount(mask) are read; of a mode-1 line the first two)
     uint32_t n = 0;
-    int64_t step = 0;
     bool stepped = false;
     if (mem_width > 0) {
       uint32_t mode = 0;
@@ -980,6 +982,7 @@ class KernelParser {
           if (!s.hex(lanes[n++])) return false;
       } else {
         Addr a = 0;
+        int64_t step = 0;
         if (!s.hex(a)) return false;
         if (mode == 1) {
           if (!s.sdec(step)) return false;
@@ -1008,7 +1011,7 @@ class KernelParser {
     t.regs = static_cast<uint32_t>(k_.regs.size());
     k_.regs.resize(k_.regs.size() + nregs);  // one growth check instead of one per operand
     std::copy_n(h->regs.data(), nregs, k_.regs.data() + t.regs);
-    add_instruction(t, opcode, mem_width, lanes, cta_, static_cast<uint32_t>(warp_), stepped ? &step : nullptr,
+    add_instruction(t, opcode, mem_width, lanes, cta_, static_cast<uint32_t>(warp_), stepped,
                     OpcodeOf{h->info, h->lane_width});
     return true;
   }
@@ -1032,16 +1035,16 @@ class KernelParser {
     }
     string_view opcode;
     if (!s.opcode(opcode) || !s.digit(kMaxRegOperands, nsrc)) return false;
+    if (opcode.data() - line > 0xFFFF || opcode.size() > 0xFFFF) return false;
     f.opcode_at = static_cast<uint16_t>(opcode.data() - line);
     f.opcode_len = static_cast<uint16_t>(opcode.size());
-    if (opcode.data() - line > 0xFFFF || opcode.size() > 0xFFFF) return false;
     for (uint32_t i = 0; i < nsrc; ++i) {
       if (!s.reg(r)) return false;
       if (r >= 0) f.regs[nregs++] = static_cast<uint16_t>(r), ++f.srcs;
     }
     if (!s.dec(4, kMaxMemWidth, v)) return false;
     f.mem_width = static_cast<uint32_t>(v);
-    f.info = find_opcode(opcode.substr(0, opcode.find('.')));
+    f.info = find_opcode(opcode_base(opcode));
     f.lane_width = f.mem_width > 0 ? lane_width(opcode, f.mem_width) : 0;
     return true;
   }
@@ -1089,13 +1092,12 @@ class KernelParser {
     }
   }
 
-  // `stepped`: add_instruction's `step`.
+  // `stepped`: as add_instruction's.
   void classify(TraceInst& t, string_view opcode, const OpcodeOf& op, uint32_t mem_width, ActiveAddrs& lanes,
-                uint32_t cta, uint32_t warp, const int64_t* stepped) {
+                uint32_t cta, uint32_t warp, bool stepped) {
     const OpcodeInfo* info = op.info;
     if (info == nullptr) {
-      const string_view base = opcode.substr(0, opcode.find('.'));
-      ++k_.unknown_opcodes[std::string(base)];
+      ++k_.unknown_opcodes[std::string(opcode_base(opcode))];
       t.cls = TraceClass::kUnknown;
       t.latency = static_cast<uint16_t>(k_.isa->of(LatencyClass::kInt));
       return;
@@ -1132,7 +1134,7 @@ class KernelParser {
         return;
       case SassClass::kExit: t.cls = TraceClass::kExit; return;  // the warp's last one becomes kExit later
       case SassClass::kUnsupported:
-        in_.fail("unsupported instruction " + std::string(opcode.substr(0, opcode.find('.'))) + " (TMA bulk copy)");
+        in_.fail("unsupported instruction " + std::string(opcode_base(opcode)) + " (TMA bulk copy)");
       default: t.cls = TraceClass::kAlu; return;
     }
     // A load or store through the L1.
@@ -1172,13 +1174,13 @@ class KernelParser {
         if (uneven == 0 && strided_form(t, lanes[0], second, last, n)) {
           k_.addrs.push_back(lanes[0]);
         } else {
-          if (stepped) step_lanes(lanes, n, static_cast<uint64_t>(*stepped));
+          if (stepped) step_lanes(lanes, n);
           k_.addrs.insert(k_.addrs.end(), lanes.begin(), lanes.begin() + n);
         }
         return;
       }
     }
-    if (stepped) step_lanes(lanes, n, static_cast<uint64_t>(*stepped));
+    if (stepped) step_lanes(lanes, n);
     k_.addrs.resize(k_.addrs.size() + n);
     Addr* out = k_.addrs.data() + t.addr;
     uint32_t i = 0;
@@ -1205,8 +1207,10 @@ class KernelParser {
   }
 
   // The lanes of a mode-1 line after its first two (fast_instruction writes those): the k-th at
-  // the first + k * step, one add each (wrapping like the hardware's 64-bit adder).
-  static void step_lanes(ActiveAddrs& lanes, uint32_t n, uint64_t step) {
+  // the first + k * step, one add each (wrapping like the hardware's 64-bit adder); the step is
+  // the difference of the first two.
+  static void step_lanes(ActiveAddrs& lanes, uint32_t n) {
+    const uint64_t step = lanes[1] - lanes[0];
     for (uint32_t k = 2; k < n; ++k) lanes[k] = lanes[k - 1] + step;
   }
 
